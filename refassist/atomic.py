@@ -1,0 +1,77 @@
+"""Atomic file writes: a temporary file in the same folder, flushed to disk, then renamed.
+
+A referee's game runs for months; a crash, a full disk or a ``kill -9`` in the middle of a write
+must leave either the old file or the new one, never half of each.  ``os.replace`` is atomic on
+POSIX when source and target are on one file system, which is why the temporary file lives in
+the target's own folder.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+from .errors import GameError
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+@contextlib.contextmanager
+def atomic_path(target: Path) -> Iterator[Path]:
+    """Yield a temporary path beside ``target``; on success it replaces ``target`` atomically.
+
+    The caller writes the whole file to the yielded path (any library that wants a file name,
+    such as xlsxwriter, can do so).  If the block raises, the temporary file is removed and
+    ``target`` is untouched.  Disk-full and permission errors become a `GameError` naming the
+    file, so the CLI can say what happened instead of printing a traceback.
+    """
+    target = Path(target)
+    folder = target.parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise GameError(f"cannot write {target}: {exc.strerror or exc}") from exc
+    os.close(fd)
+    tmp = Path(tmp_name)
+    try:
+        yield tmp
+        with open(tmp, "rb+") as fh:
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+        _fsync_dir(folder)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise GameError(
+            f"cannot write {target}: {exc.strerror or exc}; nothing was changed"
+        ) from exc
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+
+
+def write_bytes(target: Path, data: bytes) -> None:
+    """Atomically replace ``target`` with ``data``."""
+    with atomic_path(target) as tmp:
+        tmp.write_bytes(data)
+
+
+def write_text(target: Path, text: str) -> None:
+    """Atomically replace ``target`` with UTF-8 ``text``."""
+    write_bytes(target, text.encode("utf-8"))

@@ -1,0 +1,78 @@
+"""The ``refassist`` command: a thin layer over the library.
+
+Each command parses its options, calls the library and prints; errors of the `RefassistError`
+family become one clear line on stderr and the error's exit code (``--debug`` shows the
+traceback as well).  Commands live in modules by area (`game_commands`, ...) and register
+themselves on the `main` group; every command's docstring is its help, with an example.
+"""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from typing import Any
+
+import click
+
+from ..errors import RefassistError
+
+
+class _Group(click.Group):
+    """Turns library errors into one line and an exit code instead of a traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except RefassistError as exc:
+            if ctx.obj and ctx.obj.get("debug"):
+                traceback.print_exc()
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(exc.exit_code)
+        except KeyboardInterrupt:
+            click.echo("interrupted; nothing half-written was kept", err=True)
+            sys.exit(130)
+        except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
+            raise
+        except Exception as exc:  # a bug: say so plainly, show the trace only with --debug
+            if ctx.obj and ctx.obj.get("debug"):
+                traceback.print_exc()
+            else:
+                click.echo(
+                    f"error: internal error ({type(exc).__name__}: {exc}); "
+                    "run again with --debug and report it",
+                    err=True,
+                )
+            sys.exit(3)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--debug", is_flag=True, help="Show a traceback when something goes wrong.")
+@click.version_option(package_name="refassist")
+@click.pass_context
+def main(ctx: click.Context, debug: bool) -> None:
+    """refassist: a referee's assistant for play-by-mail strategy wargames.
+
+    Players fill in Excel turn sheets; refassist takes them in, checks them, resolves the
+    turn with logged dice, keeps the master workbook and writes each player's PDF report.
+
+    Start with:  refassist demo demo-game --players 6 --turns 12
+    """
+    ctx.ensure_object(dict)
+    ctx.obj["debug"] = debug
+
+
+def _register() -> None:
+    from . import game_commands
+
+    game_commands.register(main)
+    for name in ("sheet_commands", "turn_commands", "report_commands"):
+        try:
+            module = __import__(f"{__name__}.{name}", fromlist=["register"])
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__name__}.{name}":
+                raise
+            continue
+        module.register(main)
+
+
+_register()

@@ -1,0 +1,240 @@
+"""``game.toml``: a game's settings, players, house rules and schedule.
+
+The referee may edit this file by hand; it is read with the standard library's ``tomllib`` and
+checked, and every problem is one sentence naming the key.  It is written once, by
+``refassist new``, with tomlkit so that each house rule carries its explanation as a comment.
+
+What lives here and not in the master workbook: things a referee configures rather than
+things that happen in play (ruleset, seed, secret for sheet tokens, e-mail addresses, house
+rules, deadlines).
+"""
+
+from __future__ import annotations
+
+import hmac
+import re
+import secrets
+import tomllib
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta
+from hashlib import sha256
+from pathlib import Path
+from typing import Any
+
+import tomlkit
+
+from .atomic import write_text
+from .errors import GameError
+
+EMAIL_RE = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")
+
+
+@dataclass
+class PlayerConfig:
+    """A player's name and the e-mail addresses their sheets may come from."""
+
+    name: str
+    email: str
+    aliases: list[str] = field(default_factory=list)
+    computer: bool = False
+
+    def addresses(self) -> list[str]:
+        return [a.lower() for a in [self.email, *self.aliases] if a]
+
+
+@dataclass
+class GameConfig:
+    """The contents of ``game.toml``."""
+
+    name: str
+    id: str
+    ruleset: str
+    seed: int
+    secret: str
+    players: list[PlayerConfig]
+    house_rules: dict[str, Any] = field(default_factory=dict)
+    map: str = ""
+    first_deadline: datetime | None = None
+    days_per_turn: int = 7
+    deadlines: dict[str, datetime] = field(default_factory=dict)
+    referee_email: str = "referee@example.invalid"
+
+    # -- tokens -------------------------------------------------------------------------------
+    def token(self, player: str, step: str) -> str:
+        """The per-player, per-step token written on a sheet (HMAC-SHA256 with the secret).
+
+        A sheet carrying another player's or another turn's token is recognised, and a player
+        cannot forge one without the secret, which never leaves ``game.toml``.
+        """
+        message = f"{self.id}|{player}|{step}".encode()
+        return hmac.new(self.secret.encode(), message, sha256).hexdigest()[:32]
+
+    def check_token(self, token: str, player: str, step: str) -> bool:
+        return hmac.compare_digest(str(token), self.token(player, step))
+
+    # -- players ------------------------------------------------------------------------------
+    def player_for_address(self, address: str) -> PlayerConfig | None:
+        address = address.strip().lower()
+        for p in self.players:
+            if address in p.addresses():
+                return p
+        return None
+
+    def player(self, name: str) -> PlayerConfig | None:
+        for p in self.players:
+            if p.name == name:
+                return p
+        return None
+
+    # -- schedule -----------------------------------------------------------------------------
+    def deadline(self, step: str, step_index: int) -> datetime | None:
+        """The deadline of a step: an explicit one from ``[schedule.deadlines]``, else the first
+        deadline plus ``days_per_turn`` for each step after the first."""
+        if step in self.deadlines:
+            return self.deadlines[step]
+        if self.first_deadline is None:
+            return None
+        return self.first_deadline + timedelta(days=self.days_per_turn * step_index)
+
+
+def new_secret() -> str:
+    return secrets.token_hex(16)
+
+
+def _as_datetime(value: Any, key: str) -> datetime:
+    if isinstance(value, datetime):
+        return value.replace(tzinfo=None)
+    if isinstance(value, date):
+        return datetime.combine(value, time(21, 0))
+    if isinstance(value, str):
+        try:
+            return datetime.fromisoformat(value)
+        except ValueError:
+            pass
+    raise GameError(
+        f"game.toml: {key} must be a date and time such as 2026-11-28T21:00, not {value!r}"
+    )
+
+
+def load_config(path: Path) -> GameConfig:
+    """Read and check ``game.toml``."""
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise GameError(f"{path} not found: is this a refassist game folder?") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise GameError(f"cannot read {path}: {exc}") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise GameError(f"{path} is not valid TOML: {exc}") from exc
+
+    game = data.get("game")
+    if not isinstance(game, dict):
+        raise GameError(f"{path}: the [game] table is missing")
+    for key in ("name", "id", "ruleset", "seed", "secret"):
+        if key not in game:
+            raise GameError(f"{path}: [game] {key} is missing")
+    if not isinstance(game["seed"], int):
+        raise GameError(f"{path}: [game] seed must be a whole number")
+    players_raw = data.get("players")
+    if not isinstance(players_raw, list) or not players_raw:
+        raise GameError(f"{path}: no [[players]] entries")
+    players = []
+    for i, p in enumerate(players_raw, 1):
+        if not isinstance(p, dict) or not p.get("name"):
+            raise GameError(f"{path}: player {i} has no name")
+        aliases = p.get("aliases", [])
+        if not isinstance(aliases, list):
+            raise GameError(f"{path}: aliases of {p['name']} must be a list of addresses")
+        players.append(
+            PlayerConfig(
+                name=str(p["name"]),
+                email=str(p.get("email", "")),
+                aliases=[str(a) for a in aliases],
+                computer=bool(p.get("computer", False)),
+            )
+        )
+    schedule = data.get("schedule", {})
+    first = schedule.get("first_deadline")
+    deadlines = {
+        str(k): _as_datetime(v, f"[schedule.deadlines] {k}")
+        for k, v in schedule.get("deadlines", {}).items()
+    }
+    days = schedule.get("days_per_turn", 7)
+    if not isinstance(days, int) or days < 0:
+        raise GameError(f"{path}: [schedule] days_per_turn must be a whole number of days")
+    house_rules = data.get("house_rules", {})
+    if not isinstance(house_rules, dict):
+        raise GameError(f"{path}: [house_rules] must be a table")
+    return GameConfig(
+        name=str(game["name"]),
+        id=str(game["id"]),
+        ruleset=str(game["ruleset"]),
+        seed=int(game["seed"]),
+        secret=str(game["secret"]),
+        players=players,
+        house_rules=dict(house_rules),
+        map=str(game.get("map", "")),
+        first_deadline=_as_datetime(first, "[schedule] first_deadline") if first else None,
+        days_per_turn=days,
+        deadlines=deadlines,
+        referee_email=str(game.get("referee_email", "referee@example.invalid")),
+    )
+
+
+def render_config(config: GameConfig, house_rule_help: dict[str, str]) -> str:
+    """``game.toml`` text with a comment on every house rule."""
+    doc = tomlkit.document()
+    doc.add(tomlkit.comment("refassist game settings. You may edit this file by hand;"))
+    doc.add(tomlkit.comment("refassist checks it every time it runs."))
+    doc.add(tomlkit.nl())
+    game = tomlkit.table()
+    game.add("name", config.name)
+    game.add("id", config.id)
+    game["id"].comment("identifies this game on turn sheets; do not change")
+    game.add("ruleset", config.ruleset)
+    game.add("seed", config.seed)
+    game["seed"].comment("every turn's dice are derived from this seed and the turn")
+    game.add("secret", config.secret)
+    game["secret"].comment("signs turn sheets; keep it private")
+    game.add("map", config.map)
+    game.add("referee_email", config.referee_email)
+    doc.add("game", game)
+
+    schedule = tomlkit.table()
+    if config.first_deadline is not None:
+        schedule.add("first_deadline", config.first_deadline)
+    schedule.add("days_per_turn", config.days_per_turn)
+    deadlines = tomlkit.table()
+    for k, v in config.deadlines.items():
+        deadlines.add(k, v)
+    schedule.add(
+        tomlkit.comment(
+            "override one turn's deadline: [schedule.deadlines] 5003 = 2026-12-20T21:00:00"
+        )
+    )
+    schedule.add("deadlines", deadlines)
+    doc.add("schedule", schedule)
+
+    rules = tomlkit.table()
+    for key, value in config.house_rules.items():
+        rules.add(key, value)
+        if key in house_rule_help:
+            rules[key].comment(house_rule_help[key])
+    doc.add("house_rules", rules)
+
+    players = tomlkit.aot()
+    for p in config.players:
+        t = tomlkit.table()
+        t.add("name", p.name)
+        t.add("email", p.email)
+        if p.aliases:
+            t.add("aliases", p.aliases)
+        if p.computer:
+            t.add("computer", True)
+        players.append(t)
+    doc.add("players", players)
+    return tomlkit.dumps(doc)
+
+
+def save_config(path: Path, config: GameConfig, house_rule_help: dict[str, str]) -> None:
+    write_text(Path(path), render_config(config, house_rule_help))

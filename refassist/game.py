@@ -1,0 +1,252 @@
+"""The game folder: settings, master workbook, inbox, outbox, archive and the lock.
+
+Layout of a game folder::
+
+    game.toml              settings, players and e-mail addresses, house rules, schedule
+    master.xlsx            the whole game state (the referee's source of truth)
+    inbox/<step>/          every file received, untouched, with index.json; accepted/ late/
+    outbox/<step>/         turn sheets, reports and replies sent to players
+    archive/<step>/        the master and sheets a resolved step started from, for rollback
+
+Everything that changes the folder takes the lock (``.refassist.lock``), so two refassist
+processes never interleave their writes: the second waits a little, then refuses.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import re
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from filelock import FileLock, Timeout
+
+from .config import EMAIL_RE, GameConfig, PlayerConfig, load_config, new_secret, save_config
+from .dice import Dice
+from .errors import GameError, LockedError, SetupError, UsageError
+from .rulesets import Ruleset, find_ruleset
+from .rulesets.base import NewGame, PlayerSetup, Step
+from .workbook.master import read_master, write_master
+
+CONFIG_NAME = "game.toml"
+MASTER_NAME = "master.xlsx"
+LOCK_NAME = ".refassist.lock"
+NAME_RE = re.compile(r"^[\w][\w .'\-]{0,39}$", re.UNICODE)
+
+
+def read_players_csv(path: Path) -> list[PlayerSetup]:
+    """Read ``players.csv`` (``name,email[,homeworld][,computer]``) with clear errors."""
+    try:
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise UsageError(f"players file {path} not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read players file {path}: {exc}") from exc
+    reader = csv.DictReader(io.StringIO(text))
+    fields = [f.strip().lower() for f in (reader.fieldnames or [])]
+    if "name" not in fields or "email" not in fields:
+        raise UsageError(
+            f"{path}: the first line must be a header with at least the columns name,email "
+            "(and optionally homeworld,computer)"
+        )
+    players: list[PlayerSetup] = []
+    for lineno, raw in enumerate(reader, start=2):
+        row = {(k or "").strip().lower(): (v or "").strip() for k, v in raw.items() if k}
+        if not any(row.values()):
+            continue
+        players.append(
+            PlayerSetup(
+                name=row.get("name", ""),
+                email=row.get("email", ""),
+                homeworld=row.get("homeworld", ""),
+                computer=row.get("computer", "").lower() in ("yes", "y", "true", "1", "x"),
+            )
+        )
+        _check_player(players[-1], f"{path}, line {lineno}")
+    return players
+
+
+def _check_player(p: PlayerSetup, where: str) -> None:
+    if not NAME_RE.match(p.name) or p.name.strip() != p.name:
+        raise UsageError(
+            f"{where}: player name {p.name!r} must be 1-40 letters, digits, spaces, . ' or -, "
+            "starting with a letter or digit"
+        )
+    if p.name in ("*", "referee"):
+        raise UsageError(f"{where}: {p.name!r} is reserved and cannot be a player's name")
+    if not EMAIL_RE.match(p.email):
+        raise UsageError(f"{where}: {p.email!r} is not an e-mail address")
+
+
+def check_players(players: list[PlayerSetup], ruleset: Ruleset) -> None:
+    """Refuse duplicate names or addresses and player counts the game does not allow."""
+    if not ruleset.min_players <= len(players) <= ruleset.max_players:
+        raise SetupError(
+            f"{ruleset.title} needs {ruleset.min_players}-{ruleset.max_players} players, "
+            f"not {len(players)}"
+        )
+    seen_names: set[str] = set()
+    seen_mail: set[str] = set()
+    for p in players:
+        if p.name.lower() in seen_names:
+            raise SetupError(f"player name {p.name!r} appears twice")
+        if p.email.lower() in seen_mail:
+            raise SetupError(f"e-mail address {p.email!r} appears twice")
+        seen_names.add(p.name.lower())
+        seen_mail.add(p.email.lower())
+
+
+@dataclass
+class Game:
+    """An open game folder: its config, ruleset and paths."""
+
+    path: Path
+    config: GameConfig
+    ruleset: Ruleset
+
+    # -- opening and creating -----------------------------------------------------------------
+    @classmethod
+    def open(cls, path: Path | str) -> Game:
+        folder = Path(path)
+        if not folder.is_dir():
+            raise GameError(f"{folder} is not a game folder (it does not exist)")
+        config = load_config(folder / CONFIG_NAME)
+        ruleset = find_ruleset(config.ruleset)
+        problems = ruleset.check_house_rules(config.house_rules)
+        if problems:
+            raise GameError(f"{folder / CONFIG_NAME}: " + "; ".join(problems))
+        return cls(folder, config, ruleset)
+
+    @classmethod
+    def create(
+        cls,
+        path: Path | str,
+        ruleset: Ruleset,
+        players: list[PlayerSetup],
+        *,
+        name: str | None = None,
+        seed: int | None = None,
+        map_file: Path | None = None,
+        generate_seed: int | None = None,
+        assign_homeworlds: bool = False,
+        first_deadline: datetime | None = None,
+        days_per_turn: int = 7,
+        house_rules: dict[str, Any] | None = None,
+    ) -> Game:
+        """Create a new game folder with ``game.toml`` and ``master.xlsx``.
+
+        Refuses to touch a folder that already holds files, so a typo cannot overwrite a game.
+        """
+        folder = Path(path)
+        if folder.exists() and any(folder.iterdir()):
+            raise SetupError(f"{folder} already exists and is not empty; choose a new folder")
+        check_players(players, ruleset)
+        rules = ruleset.default_house_rules()
+        rules.update(house_rules or {})
+        problems = ruleset.check_house_rules(rules)
+        if problems:
+            raise SetupError("; ".join(problems))
+        if seed is None:
+            seed = int.from_bytes(uuid.uuid4().bytes[:4], "big")
+        # Derived from name and seed so that the same game created twice has the same state.
+        game_id = hashlib.sha256(f"{name or folder.name}|{seed}".encode()).hexdigest()[:12]
+        config = GameConfig(
+            name=name or folder.name,
+            id=game_id,
+            ruleset=ruleset.name,
+            seed=seed,
+            secret=new_secret(),
+            players=[PlayerConfig(p.name, p.email, computer=p.computer) for p in players],
+            house_rules=rules,
+            map=str(map_file)
+            if map_file
+            else (f"generated:{generate_seed}" if generate_seed is not None else ""),
+            first_deadline=first_deadline,
+            days_per_turn=days_per_turn,
+        )
+        setup = NewGame(
+            game_name=config.name,
+            game_id=game_id,
+            players=tuple(players),
+            house_rules=rules,
+            map_file=map_file,
+            generate_seed=generate_seed,
+            assign_homeworlds=assign_homeworlds,
+        )
+        dice = Dice.for_turn(seed, 0)
+        state = ruleset.new_game(setup, dice)
+        folder.mkdir(parents=True, exist_ok=True)
+        for sub in ("inbox", "outbox", "archive"):
+            (folder / sub).mkdir(exist_ok=True)
+        game = cls(folder, config, ruleset)
+        help_ = {r.key: r.description for r in ruleset.house_rules}
+        save_config(folder / CONFIG_NAME, config, help_)
+        game.save_state(state)
+        return game
+
+    # -- state --------------------------------------------------------------------------------
+    @property
+    def master_path(self) -> Path:
+        return self.path / MASTER_NAME
+
+    def load_state(self) -> Any:
+        if not self.master_path.exists():
+            raise GameError(
+                f"{self.master_path} is missing; restore it from archive/ with rollback"
+            )
+        return read_master(self.master_path, self.ruleset)
+
+    def save_state(self, state: Any) -> None:
+        write_master(self.master_path, self.ruleset, state, title=self.config.name)
+
+    def step(self, state: Any) -> Step:
+        return self.ruleset.current_step(state)
+
+    # -- paths --------------------------------------------------------------------------------
+    def inbox(self, step: str) -> Path:
+        return self.path / "inbox" / step
+
+    def outbox(self, step: str) -> Path:
+        return self.path / "outbox" / step
+
+    def archive(self, step: str) -> Path:
+        return self.path / "archive" / step
+
+    def token(self, player: str, step: str) -> str:
+        return self.config.token(player, step)
+
+    def step_index(self, step: str) -> int:
+        """How many steps came before ``step`` (for deadlines): the archive's steps before it."""
+        archived = sorted(p.name for p in (self.path / "archive").glob("*") if p.is_dir())
+        return len([s for s in archived if s < step])
+
+    def deadline(self, step: str) -> datetime | None:
+        return self.config.deadline(step, self.step_index(step))
+
+    def deadline_text(self, step: str) -> str:
+        d = self.deadline(step)
+        return d.strftime("%a %d %b %Y %H:%M") if d else "set by the referee"
+
+    # -- locking ------------------------------------------------------------------------------
+    @contextmanager
+    def lock(self, timeout: float = 10.0) -> Iterator[None]:
+        """Hold the game's lock; wait up to ``timeout`` seconds, then refuse with a message."""
+        lock = FileLock(str(self.path / LOCK_NAME))
+        try:
+            lock.acquire(timeout=timeout)
+        except Timeout:
+            raise LockedError(
+                f"another refassist command is working on {self.path} (lock file {LOCK_NAME}); "
+                "wait for it to finish and try again"
+            ) from None
+        try:
+            yield
+        finally:
+            lock.release()

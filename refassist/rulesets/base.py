@@ -1,0 +1,319 @@
+"""The ruleset interface shared by every game refassist referees.
+
+A ruleset is a plug-in (python-chess's variants, OpenSpiel's games): it declares its facts and
+house rules up front and implements a handful of pure functions.  The engine (game folder,
+master workbook, intake, reports, CLI) talks to games only through this interface, so it never
+names a game.
+
+Why these methods, for the five games in ``shared/seeds``:
+
+* `steps` - not every game is "everyone sends orders, then resolve".  Millennium Wars has a
+  phasing player then a reacting one per impulse, Millenium alternates whole turns, the Full
+  Thrust campaign waits for tabletop results.  So a game is a sequence of steps, each naming
+  whose sheets it waits for and whether it waits for the referee.
+* `schema`/`to_tables`/`from_tables` - the master workbook is the referee's source of truth and
+  is edited by hand; each game declares its tables and converts its state to and from rows, and
+  the engine checks types, writes and reads the workbook.
+* `write_sheet`/`read_sheet`/`validate` - each game has its own notation and sheet layout; the
+  engine handles files, tokens, intake and annotation.
+* `resolve` - a pure function of state, orders and dice, so a turn re-runs from the archive.
+* `player_view`/`report_context` - fog of war is a rule of the game, not of the report.
+* `computer_orders` - computer players write real sheets, so the demo and the conformance
+  tests exercise the same path as a human player.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+
+from ..dice import Dice
+from ..errors import CellProblem
+
+
+@dataclass(frozen=True)
+class HouseRule:
+    """A rule a referee may change in ``game.toml`` (``[house_rules]``), with its default."""
+
+    key: str
+    default: Any
+    description: str
+    choices: tuple[Any, ...] | None = None
+
+    def check(self, value: Any) -> str | None:
+        """Return a problem description if ``value`` does not fit this rule, else None."""
+        if self.choices is not None and value not in self.choices:
+            return f"{self.key} must be one of {', '.join(map(str, self.choices))}, not {value!r}"
+        if isinstance(self.default, bool):
+            if not isinstance(value, bool):
+                return f"{self.key} must be true or false, not {value!r}"
+        elif isinstance(self.default, int) and (
+            not isinstance(value, int) or isinstance(value, bool)
+        ):
+            return f"{self.key} must be a whole number, not {value!r}"
+        return None
+
+
+@dataclass(frozen=True)
+class PlayerSetup:
+    """One line of ``players.csv``: a player's name, e-mail and optional start position."""
+
+    name: str
+    email: str
+    homeworld: str = ""
+    computer: bool = False
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """Everything a ruleset needs to create the first state of a game."""
+
+    game_name: str
+    game_id: str
+    players: tuple[PlayerSetup, ...]
+    house_rules: Mapping[str, Any]
+    map_file: Path | None = None
+    generate_seed: int | None = None
+    assign_homeworlds: bool = False
+
+
+@dataclass(frozen=True)
+class Step:
+    """One point in a game where the tool waits for sheets (and maybe the referee).
+
+    ``key`` is what appears in folder names (``outbox/<key>/``) and on sheets, e.g. ``5003``.
+    """
+
+    key: str
+    label: str
+    expects: tuple[str, ...]
+    waits_for_referee: bool = False
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened in a turn, for the master workbook and the reports.
+
+    ``visible_to`` lists the players who may read it (``("*",)`` for everyone, ``()`` for the
+    referee only); the reports filter on it, and the fog-of-war audit checks it.  ``data`` holds
+    the structured details a template needs (forces, dice, kills); ``dice`` the sequence numbers
+    of the rolls used, so a disputed battle can be shown roll by roll.
+    """
+
+    turn: int
+    phase: str
+    location: str
+    kind: str
+    text: str
+    players: tuple[str, ...] = ()
+    visible_to: tuple[str, ...] = ()
+    data: Mapping[str, Any] = field(default_factory=dict)
+    dice: tuple[int, ...] = ()
+
+    def visible(self, player: str) -> bool:
+        """Whether ``player`` may be told about this event."""
+        return "*" in self.visible_to or player in self.visible_to
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of a master-workbook table.
+
+    ``kind`` is one of ``str``, ``text`` (free text, may be empty), ``int``, ``bool``,
+    ``hex`` (an ``XXYY`` id), ``json``.  ``minimum``/``maximum`` bound ints; ``choices``
+    restricts values.  ``required`` columns may not be empty.
+    """
+
+    name: str
+    header: str
+    kind: str = "str"
+    required: bool = True
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[str, ...] | None = None
+    width: int = 0
+    help: str = ""
+
+
+@dataclass(frozen=True)
+class Table:
+    """A sheet of the master workbook: its name, columns and the columns that form its key."""
+
+    name: str
+    title: str
+    columns: tuple[Column, ...]
+    key: tuple[str, ...] = ()
+    help: str = ""
+
+    def column(self, name: str) -> Column:
+        for col in self.columns:
+            if col.name == name:
+                return col
+        raise KeyError(name)
+
+
+@dataclass
+class Row:
+    """A row read from the master workbook, with the cell reference of each value."""
+
+    table: str
+    number: int
+    values: dict[str, Any]
+    refs: dict[str, str]
+
+    def ref(self, column: str) -> str:
+        return self.refs.get(column, f"row {self.number}")
+
+    def __getitem__(self, column: str) -> Any:
+        return self.values[column]
+
+    def get(self, column: str, default: Any = None) -> Any:
+        return self.values.get(column, default)
+
+
+@dataclass
+class Resolution:
+    """What `Ruleset.resolve` returns: the next state and what happened."""
+
+    state: Any
+    events: list[Event]
+    summary: str = ""
+
+
+@dataclass
+class SheetRead:
+    """What `Ruleset.read_sheet` returns: the orders found and the problems reading them."""
+
+    orders: Any
+    problems: list[CellProblem]
+    meta: Mapping[str, str]
+
+
+class Ruleset(abc.ABC):
+    """Base class of every game's ruleset; subclasses fill in the class attributes.
+
+    Subclasses override only what their game needs; the engine finds them by name through
+    `refassist.rulesets.find_ruleset`.
+    """
+
+    #: Registry name used in ``game.toml`` and ``--ruleset``.
+    name: ClassVar[str]
+    #: Other names accepted by ``--ruleset`` (case-insensitive).
+    aliases: ClassVar[tuple[str, ...]] = ()
+    #: Human title for reports and help.
+    title: ClassVar[str]
+    #: Fewest and most players (or sides) a game may have.
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 20
+    #: House rules with their defaults from the game's rules digest.
+    house_rules: ClassVar[tuple[HouseRule, ...]] = ()
+
+    # -- settings -----------------------------------------------------------------------------
+    def default_house_rules(self) -> dict[str, Any]:
+        """The house rules with their default values."""
+        return {rule.key: rule.default for rule in self.house_rules}
+
+    def check_house_rules(self, values: Mapping[str, Any]) -> list[str]:
+        """Problems with a ``[house_rules]`` table (unknown keys, wrong types)."""
+        known = {rule.key: rule for rule in self.house_rules}
+        problems = [f"unknown house rule {key!r}" for key in values if key not in known]
+        for key, value in values.items():
+            if key in known:
+                msg = known[key].check(value)
+                if msg:
+                    problems.append(msg)
+        return problems
+
+    # -- life cycle ---------------------------------------------------------------------------
+    @abc.abstractmethod
+    def new_game(self, setup: NewGame, dice: Dice) -> Any:
+        """Create the first state of a game (raise `SetupError` for impossible set-ups)."""
+
+    @abc.abstractmethod
+    def current_step(self, state: Any) -> Step:
+        """The step the game is waiting at: whose sheets, and whether the referee must act."""
+
+    @abc.abstractmethod
+    def resolve(
+        self,
+        state: Any,
+        orders: Mapping[str, Any],
+        dice: Dice,
+        house_rules: Mapping[str, Any],
+    ) -> Resolution:
+        """Resolve the current step: a pure function of state, orders and dice.
+
+        ``orders`` maps each player who sent a valid sheet to its orders; players missing from
+        it sent nothing.  The input state must not be modified.
+        """
+
+    @abc.abstractmethod
+    def game_over(self, state: Any) -> str:
+        """An empty string while the game goes on, else who won and why."""
+
+    # -- master workbook ----------------------------------------------------------------------
+    @abc.abstractmethod
+    def schema(self) -> tuple[Table, ...]:
+        """The tables of the master workbook, in sheet order."""
+
+    @abc.abstractmethod
+    def to_tables(self, state: Any) -> dict[str, list[dict[str, Any]]]:
+        """The state as rows of each table (values already of the column kinds)."""
+
+    @abc.abstractmethod
+    def from_tables(self, tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]) -> Any:
+        """Build a state from rows that passed the type checks.
+
+        Cross-table problems (unknown owner, hex not on the map, duplicates) are appended to
+        ``problems`` with the cell references of the rows; the engine refuses the workbook if
+        any were found.
+        """
+
+    @abc.abstractmethod
+    def to_json(self, state: Any) -> dict[str, Any]:
+        """The whole state as JSON-ready data (documented in docs/json-export.md)."""
+
+    def events_of(self, state: Any) -> list[Event]:
+        """Events of the last resolved step, as kept in the state (for reports)."""
+        return list(getattr(state, "events", []))
+
+    # -- turn sheets --------------------------------------------------------------------------
+    @abc.abstractmethod
+    def write_sheet(self, state: Any, player: str, path: Path, token: str, deadline: str) -> None:
+        """Write a player's pre-filled turn sheet for the current step."""
+
+    @abc.abstractmethod
+    def read_sheet(self, path: Path) -> SheetRead:
+        """Read a turn sheet: orders, reading problems and its hidden metadata."""
+
+    @abc.abstractmethod
+    def validate(
+        self, state: Any, player: str, orders: Any, house_rules: Mapping[str, Any]
+    ) -> list[CellProblem]:
+        """Check orders against the state; errors and warnings, each pinned to a cell."""
+
+    @abc.abstractmethod
+    def orders_text(self, orders: Any) -> list[str]:
+        """Orders as the referee understood them, one line each, in the game's notation."""
+
+    @abc.abstractmethod
+    def computer_orders(
+        self, state: Any, player: str, seed: int, house_rules: Mapping[str, Any]
+    ) -> Any:
+        """Orders a computer player gives (deterministic for a seed)."""
+
+    @abc.abstractmethod
+    def fill_sheet(self, path: Path, orders: Any) -> None:
+        """Write orders into the input cells of a sheet, as a player typing them would."""
+
+    # -- information --------------------------------------------------------------------------
+    @abc.abstractmethod
+    def players(self, state: Any) -> list[str]:
+        """Names of every player in the game, in sheet order."""
+
+    @abc.abstractmethod
+    def player_view(self, state: Any, player: str) -> Any:
+        """What one player may know of the state (fog of war)."""

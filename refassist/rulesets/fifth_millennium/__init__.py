@@ -1,0 +1,120 @@
+"""Fifth Millennium: fleet battles for control of a Traveller sector (2-20 players).
+
+The ruleset object only wires the game's modules to the engine's interface; each area of the
+rules lives in its own module (`setup`, `tables`, `sheet`, `parse`, `validate`, `movement`,
+`conflict`, `production`, `trade`, `unrest`, `visibility`, `ai`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+from ...dice import Dice
+from ...errors import CellProblem
+from ..base import HouseRule, NewGame, Resolution, Row, Ruleset, SheetRead, Step, Table
+from . import setup as _setup
+from . import tables as _tables
+from .rules import HOUSE_RULES
+from .state import SETUP_YEAR, State
+
+
+class FifthMillennium(Ruleset):
+    """The Fifth Millennium ruleset (see ``shared/seeds/fifth-millennium.md``)."""
+
+    name: ClassVar[str] = "fifth-millennium"
+    aliases: ClassVar[tuple[str, ...]] = ("fifth_millennium", "5m", "fm", "fifth millennium")
+    title: ClassVar[str] = "Fifth Millennium"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 64
+    house_rules: ClassVar[tuple[HouseRule, ...]] = HOUSE_RULES
+
+    def rules_with_defaults(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """House rules from game.toml over the defaults."""
+        rules = self.default_house_rules()
+        rules.update(values)
+        return rules
+
+    # -- life cycle ---------------------------------------------------------------------------
+    def new_game(self, setup: NewGame, dice: Dice) -> State:
+        return _setup.new_game(setup, dice, self.rules_with_defaults(setup.house_rules))
+
+    def current_step(self, state: State) -> Step:
+        label = (
+            "Set-up: choose your homeworld" if state.year == SETUP_YEAR else f"Year {state.year}"
+        )
+        return Step(key=str(state.year), label=label, expects=tuple(state.active_players()))
+
+    def resolve(
+        self,
+        state: State,
+        orders: Mapping[str, Any],
+        dice: Dice,
+        house_rules: Mapping[str, Any],
+    ) -> Resolution:
+        from .resolve import resolve_turn
+
+        return resolve_turn(state, orders, dice, self.rules_with_defaults(house_rules))
+
+    def game_over(self, state: State) -> str:
+        return state.finished
+
+    # -- master workbook ----------------------------------------------------------------------
+    def schema(self) -> tuple[Table, ...]:
+        return _tables.SCHEMA
+
+    def to_tables(self, state: State) -> dict[str, list[dict[str, Any]]]:
+        return _tables.to_tables(state)
+
+    def from_tables(
+        self, tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]
+    ) -> State | None:
+        return _tables.from_tables(tables, problems)
+
+    def to_json(self, state: State) -> dict[str, Any]:
+        return _tables.to_json(state)
+
+    # -- turn sheets --------------------------------------------------------------------------
+    def write_sheet(self, state: State, player: str, path: Path, token: str, deadline: str) -> None:
+        from .sheet import write_sheet
+
+        write_sheet(state, player, Path(path), token=token, deadline=deadline)
+
+    def read_sheet(self, path: Path) -> SheetRead:
+        from .sheet import read_sheet
+
+        return read_sheet(Path(path))
+
+    def validate(
+        self, state: State, player: str, orders: Any, house_rules: Mapping[str, Any]
+    ) -> list[CellProblem]:
+        from .validate import validate_orders
+
+        return validate_orders(state, player, orders, self.rules_with_defaults(house_rules))
+
+    def orders_text(self, orders: Any) -> list[str]:
+        from .sheet import orders_text
+
+        return orders_text(orders)
+
+    def computer_orders(
+        self, state: State, player: str, seed: int, house_rules: Mapping[str, Any]
+    ) -> Any:
+        from .ai import computer_orders
+
+        return computer_orders(state, player, seed, self.rules_with_defaults(house_rules))
+
+    def fill_sheet(self, path: Path, orders: Any) -> None:
+        from .sheet import fill_sheet
+
+        fill_sheet(Path(path), orders)
+
+    # -- information --------------------------------------------------------------------------
+    def players(self, state: State) -> list[str]:
+        return state.player_names()
+
+    def player_view(self, state: State, player: str) -> Any:
+        from .visibility import player_view
+
+        return player_view(state, player)

@@ -1,0 +1,82 @@
+"""A Fifth Millennium player's orders for one turn, as read from a turn sheet.
+
+Every order remembers the sheet cell it came from and the text found there, so that any
+problem, at check time or during resolution (a purchase cancelled for lack of points), can be
+reported where the player wrote it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .state import Fleet
+
+#: Diplomacy actions a sheet may carry.
+DIPLOMACY_ACTIONS = (
+    "propose treaty",
+    "end treaty",
+    "propose trade",
+    "end trade",
+    "declare war",
+)
+
+
+@dataclass(frozen=True)
+class Move:
+    """``Turn - Fleet - Departure - Destination - Arrival``; a probe has ``probe=True``.
+
+    ``arrival`` is None when the player left it out (the tool computes it).
+    """
+
+    year: int
+    fleet: Fleet
+    origin: str
+    destination: str
+    arrival: int | None = None
+    probe: bool = False
+    cell: str = ""
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class Purchase:
+    """One line of the production list: where, what (an item code), how many."""
+
+    location: str
+    item: str
+    quantity: int
+    cell: str = ""
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class Diplomacy:
+    """A treaty or trade proposal or ending, or a declaration of war, towards one player."""
+
+    action: str
+    other: str
+    cell: str = ""
+
+
+@dataclass(frozen=True)
+class MessageOrder:
+    """A message to another player (or ``*`` for every player), delivered by the referee."""
+
+    to: str
+    text: str
+    cell: str = ""
+
+
+@dataclass
+class Orders:
+    """Everything one player ordered for one year, in sheet order."""
+
+    player: str
+    year: int
+    moves: list[Move] = field(default_factory=list)
+    purchases: list[Purchase] = field(default_factory=list)
+    diplomacy: list[Diplomacy] = field(default_factory=list)
+    messages: list[MessageOrder] = field(default_factory=list)
+    homeworld: str = ""
+    homeworld_cell: str = ""
+    stockpile_at: str = ""

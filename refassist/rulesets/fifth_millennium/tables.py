@@ -1,0 +1,612 @@
+"""Fifth Millennium state <-> master workbook tables, with the cross-table checks.
+
+The engine checks each cell's type (`refassist.workbook.master`); this module declares the
+tables and checks what only the game knows: that hexes are on the map, owners are players,
+facility kinds exist, squadrons sit where they can be.  Every problem carries the cell of the
+row at fault, so a referee's hand edit that breaks the game is caught before any turn uses it,
+while a valid edit (moving a fleet, fixing a stockpile) is simply honoured.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ...errors import CellProblem
+from ...hexmap import SECTOR, SUBSECTOR_LETTERS
+from ...workbook.history import (
+    DICE_TABLE,
+    EVENTS_TABLE,
+    events_to_rows,
+    rolls_to_rows,
+    rows_to_events,
+    rows_to_rolls,
+)
+from ..base import Column, Row, Table
+from .state import (
+    FACILITY_KINDS,
+    RELATION_KINDS,
+    RESOURCE_CLASSES,
+    Facility,
+    Fleet,
+    Flight,
+    Force,
+    Message,
+    Player,
+    Proposal,
+    Relation,
+    Sighting,
+    State,
+    System,
+)
+
+
+def _n(name: str, header: str, help_: str = "") -> Column:
+    return Column(name, header, "int", minimum=0, width=6, help=help_)
+
+
+_FLEET_COLUMNS = (
+    _n("F", "F", "Fleet squadrons"),
+    _n("S", "S", "Strike squadrons"),
+    _n("A", "A", "Assault squadrons"),
+    _n("Fs", "Fs", "Fast squadrons"),
+    _n("Ms", "Ms", "Minesweeper squadrons"),
+    _n("K", "K", "KKM points carried"),
+    _n("SF", "SF", "SFBA levels carried"),
+)
+
+SETTINGS = Table(
+    "settings",
+    "Settings",
+    (
+        Column(
+            "game_id", "Game id", "str", help="identifies the game on turn sheets; do not change"
+        ),
+        Column("game_name", "Game name", "str"),
+        Column(
+            "year",
+            "Year",
+            "int",
+            minimum=5000,
+            maximum=9999,
+            help="the year whose orders are awaited (turn n = 5000 + n; 5000 = set-up)",
+        ),
+        Column("sector_name", "Sector", "text", required=False),
+        Column(
+            "finished",
+            "Game over",
+            "text",
+            required=False,
+            help="empty while the game goes on; else who won and why",
+        ),
+    ),
+    help="One row: the game and the year whose orders are awaited.",
+)
+
+SUBSECTORS = Table(
+    "subsectors",
+    "Subsectors",
+    (
+        Column("letter", "Subsector", "str", choices=tuple(SUBSECTOR_LETTERS), width=10),
+        Column("name", "Name", "text", required=False, width=24),
+    ),
+    key=("letter",),
+    help="Subsector names for reports and maps.",
+)
+
+PLAYERS = Table(
+    "players",
+    "Players",
+    (
+        Column("name", "Player", "str", width=18),
+        Column(
+            "homeworld", "Homeworld", "text", required=False, help="hex XXYY; empty until set-up"
+        ),
+        Column("stockpile", "Stockpile", "int", minimum=0),
+        Column("tech_level", "TL", "int", minimum=1, maximum=3),
+        Column("income_last", "Income last turn", "int", minimum=0),
+        Column("homeworld_lost", "Homeworld lost in", "int", minimum=0, help="year, 0 while held"),
+        Column("eliminated", "Eliminated in", "int", minimum=0, help="year, 0 while playing"),
+        Column(
+            "stockpile_at",
+            "Stockpile at",
+            "text",
+            required=False,
+            help="hex where unspent points are kept; empty = homeworld",
+        ),
+        Column("computer", "Computer player", "bool", required=False),
+    ),
+    key=("name",),
+    help="One row per player. E-mail addresses are in game.toml.",
+)
+
+SYSTEMS = Table(
+    "systems",
+    "Systems",
+    (
+        Column("hex", "Hex", "hex", width=7),
+        Column("name", "Name", "text", required=False, width=18),
+        Column(
+            "original_class",
+            "Map class",
+            "str",
+            choices=RESOURCE_CLASSES,
+            help="resource class on the original map",
+        ),
+        Column(
+            "resource_class",
+            "Class",
+            "str",
+            choices=RESOURCE_CLASSES,
+            help="current resource class",
+        ),
+        Column("naval_base", "Naval base", "bool", required=False),
+        Column("scout_base", "Scout base", "bool", required=False),
+        Column("hipop", "HiPop", "bool", required=False),
+        Column("owner", "Owner", "text", required=False, help="player name; empty = unowned"),
+        Column("changes", "Changes of hands", "int", minimum=0),
+    ),
+    key=("hex",),
+    help="Every star system on the map.",
+)
+
+SQUADRONS = Table(
+    "forces",
+    "Squadrons",
+    (
+        Column("hex", "Hex", "hex", width=7),
+        Column(
+            "owner",
+            "Owner",
+            "text",
+            required=False,
+            help="empty = squadrons of an independent world",
+        ),
+        *_FLEET_COLUMNS,
+        _n("M", "M", "Monitor squadrons"),
+        _n("P", "Probes", "Probes waiting to launch"),
+        Column(
+            "building",
+            "Under construction",
+            "bool",
+            required=False,
+            help="bought last production phase: does not fight this turn",
+        ),
+    ),
+    key=("hex", "owner", "building"),
+    help="Squadrons present in systems (not in hyperspace), one row per owner and hex.",
+)
+
+FLIGHTS = Table(
+    "flights",
+    "Hyperspace",
+    (
+        Column("id", "Flight", "str", width=16),
+        Column("owner", "Owner", "str"),
+        Column("origin", "From", "hex"),
+        Column("destination", "To", "hex"),
+        Column("departed", "Departed", "int", minimum=5001, maximum=9999),
+        Column("arrival", "Arrives", "int", minimum=5002, maximum=9999),
+        Column("probe", "Probe", "bool", required=False),
+        *_FLEET_COLUMNS,
+    ),
+    key=("id",),
+    help="Fleets and probes in hyperspace; never shown to anyone but their owner.",
+)
+
+FACILITIES = Table(
+    "facilities",
+    "Facilities",
+    (
+        Column("hex", "Hex", "hex", width=7),
+        Column("owner", "Owner", "str"),
+        Column(
+            "kind",
+            "Kind",
+            "str",
+            choices=FACILITY_KINDS,
+            help="GL, OPC, MINE (points), DOCK, CC, CF, DEPOT, DSRS",
+        ),
+        Column("count", "Count", "int", minimum=1),
+        Column("building", "Under construction", "bool", required=False),
+    ),
+    key=("hex", "owner", "kind", "building"),
+    help="Facilities: labs, OPCs, minefields, spacedocks, control and construction facilities, "
+    "depots, refueling stations.",
+)
+
+DIPLOMACY = Table(
+    "diplomacy",
+    "Diplomacy",
+    (
+        Column("kind", "Kind", "str", choices=RELATION_KINDS),
+        Column("a", "Player", "str", help="for a proposal: who proposed"),
+        Column("b", "With", "str"),
+        Column("status", "Status", "str", choices=("in force", "proposed")),
+        Column("since", "Since", "int", minimum=5000, maximum=9999),
+    ),
+    key=("kind", "a", "b", "status"),
+    help="Treaties and trade agreements in force, and proposals awaiting an answer.",
+)
+
+MESSAGES = Table(
+    "messages",
+    "Messages",
+    (
+        Column("year", "Year", "int", minimum=5000, maximum=9999),
+        Column("sender", "From", "str"),
+        Column("recipient", "To", "str", help="player name, or * for everyone"),
+        Column("text", "Message", "text", width=70),
+    ),
+    help="Messages sent through the referee (delivered in the recipients' next report).",
+)
+
+SIGHTINGS = Table(
+    "sightings",
+    "Last seen",
+    (
+        Column("player", "Player", "str"),
+        Column("hex", "Hex", "hex", width=7),
+        Column("year", "Seen in", "int", minimum=5000, maximum=9999),
+        Column("resource_class", "Class", "str", choices=RESOURCE_CLASSES),
+        Column("naval_base", "Naval base", "bool", required=False),
+        Column("scout_base", "Scout base", "bool", required=False),
+        Column("hipop", "HiPop", "bool", required=False),
+        Column("owner", "Owner", "text", required=False),
+        Column("forces", "Forces seen", "text", required=False, width=40),
+    ),
+    key=("player", "hex"),
+    help="What each player last saw of each system (shaded on maps once out of sight).",
+)
+
+SCHEMA: tuple[Table, ...] = (
+    SETTINGS,
+    PLAYERS,
+    SYSTEMS,
+    SQUADRONS,
+    FLIGHTS,
+    FACILITIES,
+    DIPLOMACY,
+    MESSAGES,
+    SIGHTINGS,
+    SUBSECTORS,
+    EVENTS_TABLE,
+    DICE_TABLE,
+)
+
+
+def _fleet_values(fleet: Fleet) -> dict[str, int]:
+    return fleet.as_dict()
+
+
+def _fleet_of(row: Row) -> Fleet:
+    return Fleet(**{f: row[f] for f in ("F", "S", "A", "Fs", "Ms", "K", "SF")})
+
+
+def to_tables(state: State) -> dict[str, list[dict[str, Any]]]:
+    """The state as rows of each table."""
+    relations = [
+        {"kind": r.kind, "a": r.a, "b": r.b, "status": "in force", "since": r.since}
+        for r in state.relations
+    ] + [
+        {"kind": p.kind, "a": p.proposer, "b": p.to, "status": "proposed", "since": p.year}
+        for p in state.proposals
+    ]
+    return {
+        "settings": [
+            {
+                "game_id": state.game_id,
+                "game_name": state.game_name,
+                "year": state.year,
+                "sector_name": state.sector_name,
+                "finished": state.finished,
+            }
+        ],
+        "subsectors": [{"letter": k, "name": v} for k, v in sorted(state.subsector_names.items())],
+        "players": [dataclasses.asdict(p) for p in state.players],
+        "systems": [dataclasses.asdict(s) for s in state.systems],
+        "forces": [
+            {
+                "hex": f.hex,
+                "owner": f.owner,
+                **_fleet_values(f.fleet),
+                "M": f.M,
+                "P": f.P,
+                "building": f.building,
+            }
+            for f in state.forces
+        ],
+        "flights": [
+            {
+                "id": f.id,
+                "owner": f.owner,
+                "origin": f.origin,
+                "destination": f.destination,
+                "departed": f.departed,
+                "arrival": f.arrival,
+                "probe": f.probe,
+                **_fleet_values(f.fleet),
+            }
+            for f in state.flights
+        ],
+        "facilities": [dataclasses.asdict(f) for f in state.facilities],
+        "diplomacy": relations,
+        "messages": [dataclasses.asdict(m) for m in state.messages],
+        "sightings": [dataclasses.asdict(s) for s in state.sightings],
+        "events": events_to_rows(state.events),
+        "dice": rolls_to_rows(state.dice),
+    }
+
+
+class _Checker:
+    """Collects cross-table problems with the cell of each row at fault."""
+
+    def __init__(self, problems: list[CellProblem]) -> None:
+        self.problems = problems
+
+    def add(self, table: Table, row: Row, column: str, message: str, fix: str) -> None:
+        self.problems.append(
+            CellProblem(table.title, row.ref(column), str(row.get(column, "")), message, fix)
+        )
+
+
+def from_tables(tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]) -> State | None:
+    """Build a `State` from checked rows, appending cross-table problems."""
+    check = _Checker(problems)
+    settings = list(tables.get("settings", []))
+    if len(settings) != 1:
+        problems.append(
+            CellProblem(
+                SETTINGS.title,
+                "A2",
+                str(len(settings)),
+                "needs exactly one row of settings",
+                "keep the single row under the header",
+            )
+        )
+        return None
+    s = settings[0]
+    state = State(
+        game_id=s["game_id"],
+        game_name=s["game_name"],
+        year=s["year"],
+        sector_name=s["sector_name"],
+        finished=s["finished"],
+    )
+    state.subsector_names = {
+        r["letter"]: r["name"] for r in tables.get("subsectors", []) if r["name"]
+    }
+
+    players = {r["name"] for r in tables.get("players", [])}
+    owners_ok = players | {""}
+
+    for r in tables.get("systems", []):
+        if not SECTOR.contains(r["hex"]):
+            check.add(
+                SYSTEMS, r, "hex", "is not a hex of the sector (0101-3240)", "correct the hex"
+            )
+        if r["owner"] not in owners_ok:
+            check.add(
+                SYSTEMS,
+                r,
+                "owner",
+                "is not a player of this game",
+                f"use one of: {', '.join(sorted(players))}, or leave empty",
+            )
+        state.systems.append(
+            System(
+                **{
+                    k: r[k]
+                    for k in (
+                        "hex",
+                        "name",
+                        "original_class",
+                        "resource_class",
+                        "naval_base",
+                        "scout_base",
+                        "hipop",
+                        "owner",
+                        "changes",
+                    )
+                }
+            )
+        )
+    system_hexes = {sys.hex for sys in state.systems}
+
+    for r in tables.get("players", []):
+        for column in ("homeworld", "stockpile_at"):
+            value = str(r[column]).strip()
+            if value and (not value.isdigit() or value.zfill(4) not in system_hexes):
+                check.add(
+                    PLAYERS,
+                    r,
+                    column,
+                    "is not the hex of a system on the map",
+                    "write the system's hex XXYY, or leave empty",
+                )
+        if state.year > 5000 and not str(r["homeworld"]).strip() and not r["eliminated"]:
+            check.add(
+                PLAYERS,
+                r,
+                "homeworld",
+                "is empty after the set-up year",
+                "write the player's homeworld hex",
+            )
+        state.players.append(
+            Player(
+                name=r["name"],
+                homeworld=str(r["homeworld"]).strip().zfill(4)
+                if str(r["homeworld"]).strip()
+                else "",
+                stockpile=r["stockpile"],
+                tech_level=r["tech_level"],
+                income_last=r["income_last"],
+                homeworld_lost=r["homeworld_lost"],
+                eliminated=r["eliminated"],
+                stockpile_at=str(r["stockpile_at"]).strip().zfill(4)
+                if str(r["stockpile_at"]).strip()
+                else "",
+                computer=r["computer"],
+            )
+        )
+
+    stations = set()
+    for r in tables.get("facilities", []):
+        if r["owner"] not in players:
+            check.add(
+                FACILITIES, r, "owner", "is not a player of this game", "write a player's name"
+            )
+        if r["kind"] == "DSRS":
+            if r["hex"] in system_hexes:
+                check.add(
+                    FACILITIES,
+                    r,
+                    "hex",
+                    "a refueling station must be in a hex without a system",
+                    "move it to an empty hex",
+                )
+            elif not SECTOR.contains(r["hex"]):
+                check.add(FACILITIES, r, "hex", "is not a hex of the sector", "correct the hex")
+            stations.add((r["hex"], r["owner"]))
+        elif r["hex"] not in system_hexes:
+            check.add(FACILITIES, r, "hex", "is not the hex of a system", "correct the hex")
+        if r["kind"] in ("GL", "OPC") and r["count"] > 5:
+            check.add(FACILITIES, r, "count", "no more than 5 per system", "lower the count to 5")
+        state.facilities.append(
+            Facility(**{k: r[k] for k in ("hex", "owner", "kind", "count", "building")})
+        )
+
+    for r in tables.get("forces", []):
+        if r["owner"] not in owners_ok:
+            check.add(
+                SQUADRONS,
+                r,
+                "owner",
+                "is not a player of this game",
+                "write a player's name, or leave empty for an independent world's squadrons",
+            )
+        if r["hex"] not in system_hexes and (r["hex"], r["owner"]) not in stations:
+            check.add(
+                SQUADRONS,
+                r,
+                "hex",
+                "is neither a system nor one of the owner's refueling stations",
+                "correct the hex",
+            )
+        state.forces.append(
+            Force(
+                hex=r["hex"],
+                owner=r["owner"],
+                fleet=_fleet_of(r),
+                M=r["M"],
+                P=r["P"],
+                building=r["building"],
+            )
+        )
+
+    for r in tables.get("flights", []):
+        if r["owner"] not in players:
+            check.add(FLIGHTS, r, "owner", "is not a player of this game", "write a player's name")
+        for column in ("origin", "destination"):
+            if not SECTOR.contains(r[column]):
+                check.add(FLIGHTS, r, column, "is not a hex of the sector", "correct the hex")
+        if r["arrival"] <= r["departed"]:
+            check.add(FLIGHTS, r, "arrival", "must be after the departure year", "correct the year")
+        state.flights.append(
+            Flight(
+                id=r["id"],
+                owner=r["owner"],
+                origin=r["origin"],
+                destination=r["destination"],
+                departed=r["departed"],
+                arrival=r["arrival"],
+                fleet=_fleet_of(r),
+                probe=r["probe"],
+            )
+        )
+
+    for r in tables.get("diplomacy", []):
+        for column in ("a", "b"):
+            if r[column] not in players:
+                check.add(
+                    DIPLOMACY, r, column, "is not a player of this game", "write a player's name"
+                )
+        if r["a"] == r["b"]:
+            check.add(
+                DIPLOMACY, r, "b", "a player cannot make an agreement with itself", "fix the names"
+            )
+        if r["status"] == "in force":
+            a, b = sorted((r["a"], r["b"]))
+            state.relations.append(Relation(kind=r["kind"], a=a, b=b, since=r["since"]))
+        else:
+            state.proposals.append(
+                Proposal(kind=r["kind"], proposer=r["a"], to=r["b"], year=r["since"])
+            )
+
+    for r in tables.get("messages", []):
+        if r["sender"] not in players:
+            check.add(
+                MESSAGES, r, "sender", "is not a player of this game", "write a player's name"
+            )
+        if r["recipient"] not in players | {"*"}:
+            check.add(
+                MESSAGES,
+                r,
+                "recipient",
+                "is not a player of this game",
+                "write a player's name or * for everyone",
+            )
+        state.messages.append(Message(**{k: r[k] for k in ("year", "sender", "recipient", "text")}))
+
+    for r in tables.get("sightings", []):
+        if r["player"] not in players:
+            check.add(
+                SIGHTINGS, r, "player", "is not a player of this game", "write a player's name"
+            )
+        if r["hex"] not in system_hexes:
+            check.add(SIGHTINGS, r, "hex", "is not the hex of a system", "correct the hex")
+        state.sightings.append(
+            Sighting(
+                **{
+                    k: r[k]
+                    for k in (
+                        "player",
+                        "hex",
+                        "year",
+                        "resource_class",
+                        "naval_base",
+                        "scout_base",
+                        "hipop",
+                        "owner",
+                        "forces",
+                    )
+                }
+            )
+        )
+
+    state.events = rows_to_events(tables.get("events", []))
+    state.dice = rows_to_rolls(tables.get("dice", []))
+    state.normalise()
+    return state
+
+
+def to_json(state: State) -> dict[str, Any]:
+    """The whole state as JSON-ready data; see docs/json-export.md."""
+    data = dataclasses.asdict(state)
+    data["events"] = [
+        {
+            "turn": e.turn,
+            "phase": e.phase,
+            "location": e.location,
+            "kind": e.kind,
+            "text": e.text,
+            "players": list(e.players),
+            "visible_to": list(e.visible_to),
+            "data": dict(e.data),
+            "dice": list(e.dice),
+        }
+        for e in state.events
+    ]
+    data["dice"] = [dataclasses.asdict(r) for r in state.dice]
+    return data

@@ -1,0 +1,1 @@
+"""Excel workbooks: the master workbook (game state) and the turn sheets' shared helpers."""

@@ -1,0 +1,139 @@
+"""The events and dice sheets every ruleset's master workbook shares.
+
+They hold what happened in the last resolved turn, so the reports can be written (and
+re-written) from the master alone; earlier turns' events and dice stay in the archive, which
+keeps the master the size of the current state however long the game runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from ..dice import Roll
+from ..rulesets.base import Column, Event, Row, Table
+
+EVENTS_TABLE = Table(
+    name="events",
+    title="Events",
+    help="What happened in the last resolved turn, for the reports. Older turns are in archive/.",
+    columns=(
+        Column("seq", "#", "int", minimum=1, width=6),
+        Column("turn", "Year", "int", width=7),
+        Column("phase", "Phase", "str", width=12),
+        Column("location", "Where", "text", required=False, width=8),
+        Column("kind", "Kind", "str", width=14),
+        Column("text", "What happened", "text", width=70),
+        Column(
+            "players",
+            "Players involved",
+            "text",
+            required=False,
+            help="comma-separated player names",
+        ),
+        Column(
+            "visible_to",
+            "Told to",
+            "text",
+            required=False,
+            help="players who may read it, comma-separated; * = everyone; empty = referee only",
+        ),
+        Column(
+            "dice", "Dice used", "text", required=False, help="sequence numbers in the Dice sheet"
+        ),
+        Column("data", "Details (JSON)", "json", required=False, width=40),
+    ),
+    key=("seq",),
+)
+
+DICE_TABLE = Table(
+    name="dice",
+    title="Dice",
+    help="Every die rolled in the last resolved turn, in order, with its purpose.",
+    columns=(
+        Column("seq", "#", "int", minimum=1, width=6),
+        Column("turn", "Year", "int", width=7),
+        Column("phase", "Phase", "text", required=False, width=12),
+        Column("location", "Where", "text", required=False, width=8),
+        Column("purpose", "Purpose", "text", width=50),
+        Column("sides", "Sides", "int", minimum=2, width=6),
+        Column("result", "Result", "int", minimum=1, width=7),
+    ),
+    key=("seq",),
+)
+
+
+def _join(names: Iterable[str]) -> str:
+    return ", ".join(names)
+
+
+def _split(text: str) -> tuple[str, ...]:
+    return tuple(part.strip() for part in str(text).split(",") if part.strip())
+
+
+def events_to_rows(events: Sequence[Event]) -> list[dict[str, Any]]:
+    return [
+        {
+            "seq": i,
+            "turn": e.turn,
+            "phase": e.phase,
+            "location": e.location,
+            "kind": e.kind,
+            "text": e.text,
+            "players": _join(e.players),
+            "visible_to": _join(e.visible_to),
+            "dice": _join(str(d) for d in e.dice),
+            "data": dict(e.data),
+        }
+        for i, e in enumerate(events, start=1)
+    ]
+
+
+def rows_to_events(rows: Sequence[Row]) -> list[Event]:
+    out = []
+    for row in sorted(rows, key=lambda r: r["seq"]):
+        dice = tuple(int(d) for d in _split(row["dice"]) if d.isdigit())
+        out.append(
+            Event(
+                turn=row["turn"],
+                phase=row["phase"],
+                location=str(row["location"]),
+                kind=row["kind"],
+                text=row["text"],
+                players=_split(row["players"]),
+                visible_to=_split(row["visible_to"]),
+                data=row["data"] if isinstance(row["data"], dict) else {},
+                dice=dice,
+            )
+        )
+    return out
+
+
+def rolls_to_rows(rolls: Sequence[Roll]) -> list[dict[str, Any]]:
+    return [
+        {
+            "seq": r.seq,
+            "turn": r.turn,
+            "phase": r.phase,
+            "location": r.location,
+            "purpose": r.purpose,
+            "sides": r.sides,
+            "result": r.result,
+        }
+        for r in rolls
+    ]
+
+
+def rows_to_rolls(rows: Sequence[Row]) -> list[Roll]:
+    return [
+        Roll(
+            seq=row["seq"],
+            turn=row["turn"],
+            phase=str(row["phase"]),
+            location=str(row["location"]),
+            purpose=row["purpose"],
+            sides=row["sides"],
+            result=row["result"],
+        )
+        for row in sorted(rows, key=lambda r: r["seq"])
+    ]

@@ -1,0 +1,358 @@
+"""The master workbook: the whole game state as one sheet per table, checked on load.
+
+The referee keeps this file, reads it in Excel and may edit it by hand.  Writing goes through
+xlsxwriter (fast, and with ``strings_to_formulas``/``strings_to_urls`` off, so a player's text
+such as ``=HYPERLINK(...)`` stays text) into a temporary file renamed over the old one.  Reading
+goes through python-calamine (values only, ten times faster than openpyxl on large sheets) and
+checks every cell against the ruleset's schema; any problem is reported with its sheet and cell
+and nothing is loaded, so a broken hand edit can never reach a turn.
+
+Columns are found by their header text, not their position, so a referee may reorder or add
+columns of notes; unknown columns are ignored.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import xlsxwriter
+from python_calamine import CalamineWorkbook
+
+from ..atomic import atomic_path
+from ..errors import CellProblem, MasterWorkbookError
+from ..hexmap import parse_hex
+from ..rulesets.base import Column, Row, Ruleset, Table
+
+#: Options that keep every string a string (no formulas, no hyperlinks, no number guessing).
+SAFE_XLSXWRITER_OPTIONS = {
+    "strings_to_formulas": False,
+    "strings_to_urls": False,
+    "strings_to_numbers": False,
+}
+
+ABOUT_SHEET = "About"
+MAX_WIDTH = 60
+
+
+def column_letter(index: int) -> str:
+    """Spreadsheet column letters for a 0-based index (0 -> A, 26 -> AA)."""
+    letters = ""
+    index += 1
+    while index:
+        index, rem = divmod(index - 1, 26)
+        letters = chr(65 + rem) + letters
+    return letters
+
+
+def cell_ref(row0: int, col0: int) -> str:
+    """``B5`` from 0-based row and column."""
+    return f"{column_letter(col0)}{row0 + 1}"
+
+
+# -- writing ---------------------------------------------------------------------------------
+
+
+def _display(value: Any, column: Column) -> Any:
+    if column.kind == "json":
+        return (
+            json.dumps(value, sort_keys=True, ensure_ascii=False) if value not in ("", None) else ""
+        )
+    return value
+
+
+def write_master(path: Path, ruleset: Ruleset, state: Any, title: str = "") -> None:
+    """Write ``state`` as the master workbook at ``path``, atomically."""
+    tables = ruleset.to_tables(state)
+    with atomic_path(Path(path)) as tmp:
+        workbook = xlsxwriter.Workbook(str(tmp), SAFE_XLSXWRITER_OPTIONS)
+        try:
+            _write_about(workbook, ruleset, title)
+            header_fmt = workbook.add_format(
+                {"bold": True, "bg_color": "#DDE4EE", "border": 1, "text_wrap": True}
+            )
+            text_fmt = workbook.add_format({"num_format": "@"})
+            for table in ruleset.schema():
+                _write_table(workbook, table, tables.get(table.name, []), header_fmt, text_fmt)
+        finally:
+            workbook.close()
+
+
+def _write_about(workbook: Any, ruleset: Ruleset, title: str) -> None:
+    sheet = workbook.add_worksheet(ABOUT_SHEET)
+    bold = workbook.add_format({"bold": True})
+    wrap = workbook.add_format({"text_wrap": True, "valign": "top"})
+    sheet.set_column(0, 0, 22)
+    sheet.set_column(1, 1, 90)
+    sheet.write_string(0, 0, "refassist master workbook", bold)
+    sheet.write_string(0, 1, title or ruleset.title)
+    sheet.write_string(
+        1,
+        1,
+        "This workbook is the game's source of truth. You may edit any sheet by hand; "
+        "refassist checks every cell when it loads the file and names the cell of any problem. "
+        "Keep the header rows; columns are found by their header text.",
+        wrap,
+    )
+    row = 3
+    for table in ruleset.schema():
+        sheet.write_string(row, 0, table.title, bold)
+        sheet.write_string(row, 1, table.help, wrap)
+        row += 1
+        for col in table.columns:
+            need = "required" if col.required else "optional"
+            detail = (
+                f"{col.help} ({_kind_text(col)}, {need})"
+                if col.help
+                else f"{_kind_text(col)}, {need}"
+            )
+            sheet.write_string(row, 0, "  " + col.header)
+            sheet.write_string(row, 1, detail, wrap)
+            row += 1
+        row += 1
+
+
+def _kind_text(col: Column) -> str:
+    if col.choices:
+        return "one of " + ", ".join(col.choices)
+    if col.kind == "int":
+        lo = "" if col.minimum is None else f" >= {col.minimum}"
+        hi = "" if col.maximum is None else f" <= {col.maximum}"
+        return "whole number" + (lo + ("," if lo and hi else "") + hi if (lo or hi) else "")
+    return {
+        "str": "text",
+        "text": "free text",
+        "bool": "yes or no",
+        "hex": "hex id XXYY",
+        "json": "JSON",
+    }.get(col.kind, col.kind)
+
+
+def _write_table(
+    workbook: Any, table: Table, rows: Sequence[Mapping[str, Any]], header_fmt: Any, text_fmt: Any
+) -> None:
+    sheet = workbook.add_worksheet(table.title)
+    widths = [len(col.header) + 2 for col in table.columns]
+    for c, col in enumerate(table.columns):
+        sheet.write_string(0, c, col.header, header_fmt)
+        if col.help:
+            sheet.write_comment(0, c, col.help, {"x_scale": 2, "y_scale": 1.2})
+    for r, values in enumerate(rows, start=1):
+        for c, col in enumerate(table.columns):
+            value = _display(values.get(col.name, ""), col)
+            if value is None or value == "":
+                continue
+            if col.kind == "bool":
+                sheet.write_string(r, c, "yes" if value else "no")
+                text_len = 3
+            elif col.kind == "int":
+                sheet.write_number(r, c, int(value))
+                text_len = len(str(value))
+            else:
+                text = str(value)
+                sheet.write_string(r, c, text, text_fmt if col.kind == "hex" else None)
+                text_len = len(text)
+            widths[c] = max(widths[c], min(MAX_WIDTH, text_len + 2))
+    for c, col in enumerate(table.columns):
+        sheet.set_column(c, c, col.width or widths[c], text_fmt if col.kind == "hex" else None)
+    sheet.freeze_panes(1, 0)
+    if rows:
+        sheet.autofilter(0, 0, len(rows), len(table.columns) - 1)
+
+
+# -- reading ---------------------------------------------------------------------------------
+
+
+def _norm_header(text: Any) -> str:
+    return " ".join(str(text).split()).lower()
+
+
+def _convert(value: Any, col: Column) -> tuple[Any, str | None]:
+    """Convert a cell value to the column's kind; return (value, problem or None)."""
+    empty = value is None or (isinstance(value, str) and value.strip() == "")
+    if empty:
+        if col.required and col.kind not in ("bool", "text"):
+            return None, "is empty but required"
+        return {"int": 0, "bool": False, "json": {}}.get(col.kind, ""), None
+    if col.kind == "int":
+        if isinstance(value, bool):
+            return None, "is not a whole number"
+        if isinstance(value, float):
+            if not value.is_integer():
+                return None, "is not a whole number"
+            value = int(value)
+        elif isinstance(value, str):
+            text = value.strip()
+            if not (text.lstrip("-").isdigit()):
+                return None, "is not a whole number"
+            value = int(text)
+        elif not isinstance(value, int):
+            return None, "is not a whole number"
+        if col.minimum is not None and value < col.minimum:
+            return None, f"is below the minimum of {col.minimum}"
+        if col.maximum is not None and value > col.maximum:
+            return None, f"is above the maximum of {col.maximum}"
+        return value, None
+    if col.kind == "bool":
+        if isinstance(value, bool):
+            return value, None
+        if isinstance(value, int | float):
+            if value in (0, 1):
+                return bool(value), None
+            return None, "is not yes or no"
+        text = str(value).strip().lower()
+        if text in ("yes", "y", "true", "x", "1"):
+            return True, None
+        if text in ("no", "n", "false", "0", "-"):
+            return False, None
+        return None, "is not yes or no"
+    if col.kind == "hex":
+        try:
+            return parse_hex(value), None
+        except ValueError:
+            return None, "is not a hex id (four digits XXYY)"
+    if col.kind == "json":
+        try:
+            return json.loads(str(value)), None
+        except ValueError:
+            return None, "is not valid JSON"
+    # str / text
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    text = str(value).strip() if col.kind == "str" else str(value)
+    if col.choices is not None:
+        for choice in col.choices:
+            if text.lower() == choice.lower():
+                return choice, None
+        return None, "is not one of " + ", ".join(col.choices)
+    return text, None
+
+
+def _expected(col: Column) -> str:
+    return f"expected {_kind_text(col)}"
+
+
+def read_tables(
+    path: Path, tables: Sequence[Table]
+) -> tuple[dict[str, list[Row]], list[CellProblem]]:
+    """Read and type-check every table of a master workbook.
+
+    Returns the rows of each table (with cell references) and the problems found; a sheet or
+    column that is missing is a problem, not an exception.
+    """
+    path = Path(path)
+    try:
+        workbook = CalamineWorkbook.from_path(str(path))
+    except Exception as exc:  # calamine raises its own error types for damaged files
+        raise MasterWorkbookError(f"cannot read the master workbook {path}: {exc}") from exc
+    names = {name.strip().lower(): name for name in workbook.sheet_names}
+    problems: list[CellProblem] = []
+    result: dict[str, list[Row]] = {}
+    for table in tables:
+        sheet_name = names.get(table.title.lower())
+        if sheet_name is None:
+            problems.append(
+                CellProblem(
+                    table.title, "", "", "sheet is missing", f"add a sheet named {table.title!r}"
+                )
+            )
+            result[table.name] = []
+            continue
+        data = workbook.get_sheet_by_name(sheet_name).to_python(skip_empty_area=False)
+        result[table.name] = _read_rows(table, data, problems)
+    return result, problems
+
+
+def _read_rows(table: Table, data: list[list[Any]], problems: list[CellProblem]) -> list[Row]:
+    if not data:
+        problems.append(
+            CellProblem(table.title, "A1", "", "the header row is missing", "restore it")
+        )
+        return []
+    header = [_norm_header(h) for h in data[0]]
+    positions: dict[str, int] = {}
+    for col in table.columns:
+        wanted = _norm_header(col.header)
+        if wanted in header:
+            positions[col.name] = header.index(wanted)
+        else:
+            problems.append(
+                CellProblem(
+                    table.title,
+                    "1:1",
+                    "",
+                    f"column {col.header!r} is missing from the header row",
+                    "restore the header",
+                )
+            )
+    if len(positions) < len(table.columns):
+        return []
+    rows: list[Row] = []
+    for r, raw in enumerate(data[1:], start=1):
+        if all(v is None or (isinstance(v, str) and not v.strip()) for v in raw):
+            continue
+        values: dict[str, Any] = {}
+        refs: dict[str, str] = {}
+        ok = True
+        for col in table.columns:
+            c = positions[col.name]
+            raw_value = raw[c] if c < len(raw) else None
+            ref = cell_ref(r, c)
+            refs[col.name] = ref
+            value, problem = _convert(raw_value, col)
+            if problem:
+                ok = False
+                problems.append(
+                    CellProblem(
+                        table.title,
+                        ref,
+                        "" if raw_value is None else str(raw_value),
+                        f"{col.header} {problem}",
+                        _expected(col),
+                    )
+                )
+            values[col.name] = value
+        if ok:
+            rows.append(Row(table=table.name, number=r + 1, values=values, refs=refs))
+    _check_keys(table, rows, problems)
+    return rows
+
+
+def _check_keys(table: Table, rows: list[Row], problems: list[CellProblem]) -> None:
+    if not table.key:
+        return
+    seen: dict[tuple[Any, ...], Row] = {}
+    for row in rows:
+        key = tuple(row.values[k] for k in table.key)
+        if key in seen:
+            first = seen[key]
+            key_names = ", ".join(table.column(k).header for k in table.key)
+            problems.append(
+                CellProblem(
+                    table.title,
+                    row.ref(table.key[0]),
+                    " / ".join(map(str, key)),
+                    f"duplicates row {first.number} ({key_names} must be unique)",
+                    "merge the two rows or delete one",
+                )
+            )
+        else:
+            seen[key] = row
+
+
+def read_master(path: Path, ruleset: Ruleset) -> Any:
+    """Load and check the master workbook; `MasterWorkbookError` lists every problem."""
+    rows, problems = read_tables(path, ruleset.schema())
+    state = None
+    if not problems:
+        state = ruleset.from_tables(rows, problems)
+    if problems:
+        count = len(problems)
+        raise MasterWorkbookError(
+            f"the master workbook {Path(path).name} has {count} problem{'s' if count > 1 else ''}; "
+            "nothing was changed",
+            problems,
+        )
+    return state
