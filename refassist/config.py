@@ -217,9 +217,9 @@ def render_config(config: GameConfig, house_rule_help: dict[str, str]) -> str:
 
     rules = tomlkit.table()
     for key, value in config.house_rules.items():
-        rules.add(key, value)
         if key in house_rule_help:
-            rules[key].comment(house_rule_help[key])
+            rules.add(tomlkit.comment(house_rule_help[key]))
+        rules.add(key, value)
     doc.add("house_rules", rules)
 
     players = tomlkit.aot()

@@ -79,7 +79,7 @@ def _check_player(p: PlayerSetup, where: str) -> None:
             f"{where}: player name {p.name!r} must be 1-40 letters, digits, spaces, . ' or -, "
             "starting with a letter or digit"
         )
-    if p.name in ("*", "referee"):
+    if p.name.lower() in ("*", "referee"):
         raise UsageError(f"{where}: {p.name!r} is reserved and cannot be a player's name")
     if not EMAIL_RE.match(p.email):
         raise UsageError(f"{where}: {p.email!r} is not an e-mail address")

@@ -63,7 +63,7 @@ SETTINGS = Table(
         Column(
             "game_id", "Game id", "str", help="identifies the game on turn sheets; do not change"
         ),
-        Column("game_name", "Game name", "str"),
+        Column("game_name", "Game name", "str", help="shown on sheets and reports"),
         Column(
             "year",
             "Year",
@@ -72,7 +72,7 @@ SETTINGS = Table(
             maximum=9999,
             help="the year whose orders are awaited (turn n = 5000 + n; 5000 = set-up)",
         ),
-        Column("sector_name", "Sector", "text", required=False),
+        Column("sector_name", "Sector", "text", required=False, help="the map's name"),
         Column(
             "finished",
             "Game over",
@@ -99,13 +99,15 @@ PLAYERS = Table(
     "players",
     "Players",
     (
-        Column("name", "Player", "str", width=18),
+        Column("name", "Player", "str", width=18, help="as in game.toml"),
         Column(
             "homeworld", "Homeworld", "text", required=False, help="hex XXYY; empty until set-up"
         ),
-        Column("stockpile", "Stockpile", "int", minimum=0),
-        Column("tech_level", "TL", "int", minimum=1, maximum=3),
-        Column("income_last", "Income last turn", "int", minimum=0),
+        Column("stockpile", "Stockpile", "int", minimum=0, help="unspent resource points"),
+        Column("tech_level", "TL", "int", minimum=1, maximum=3, help="technology level 1-3"),
+        Column(
+            "income_last", "Income last turn", "int", minimum=0, help="resource points produced"
+        ),
         Column("homeworld_lost", "Homeworld lost in", "int", minimum=0, help="year, 0 while held"),
         Column("eliminated", "Eliminated in", "int", minimum=0, help="year, 0 while playing"),
         Column(
@@ -115,7 +117,9 @@ PLAYERS = Table(
             required=False,
             help="hex where unspent points are kept; empty = homeworld",
         ),
-        Column("computer", "Computer player", "bool", required=False),
+        Column(
+            "computer", "Computer player", "bool", required=False, help="orders written by the tool"
+        ),
     ),
     key=("name",),
     help="One row per player. E-mail addresses are in game.toml.",
@@ -126,7 +130,7 @@ SYSTEMS = Table(
     "Systems",
     (
         Column("hex", "Hex", "hex", width=7),
-        Column("name", "Name", "text", required=False, width=18),
+        Column("name", "Name", "text", required=False, width=18, help="system name"),
         Column(
             "original_class",
             "Map class",
@@ -141,9 +145,11 @@ SYSTEMS = Table(
             choices=RESOURCE_CLASSES,
             help="current resource class",
         ),
-        Column("naval_base", "Naval base", "bool", required=False),
-        Column("scout_base", "Scout base", "bool", required=False),
-        Column("hipop", "HiPop", "bool", required=False),
+        Column(
+            "naval_base", "Naval base", "bool", required=False, help="+1 income; defends its owner"
+        ),
+        Column("scout_base", "Scout base", "bool", required=False, help="+1 income"),
+        Column("hipop", "HiPop", "bool", required=False, help="high population: +1 income"),
         Column("owner", "Owner", "text", required=False, help="player name; empty = unowned"),
         Column("changes", "Changes of hands", "int", minimum=0),
     ),
@@ -182,13 +188,13 @@ FLIGHTS = Table(
     "flights",
     "Hyperspace",
     (
-        Column("id", "Flight", "str", width=16),
-        Column("owner", "Owner", "str"),
-        Column("origin", "From", "hex"),
-        Column("destination", "To", "hex"),
-        Column("departed", "Departed", "int", minimum=5001, maximum=9999),
-        Column("arrival", "Arrives", "int", minimum=5002, maximum=9999),
-        Column("probe", "Probe", "bool", required=False),
+        Column("id", "Flight", "str", width=16, help="unique id: year-player-number"),
+        Column("owner", "Owner", "str", help="player name"),
+        Column("origin", "From", "hex", help="departure hex"),
+        Column("destination", "To", "hex", help="destination hex"),
+        Column("departed", "Departed", "int", minimum=5001, maximum=9999, help="year of departure"),
+        Column("arrival", "Arrives", "int", minimum=5002, maximum=9999, help="year of arrival"),
+        Column("probe", "Probe", "bool", required=False, help="a probe swarm (no squadrons)"),
         *_FLEET_COLUMNS,
     ),
     key=("id",),

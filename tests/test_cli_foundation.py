@@ -1,0 +1,80 @@
+"""The command line: help with examples, errors as one line, new and export."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from refassist.cli import main
+
+
+@pytest.fixture
+def runner() -> CliRunner:
+    return CliRunner()
+
+
+def test_top_level_help(runner: CliRunner) -> None:
+    result = runner.invoke(main, ["--help"])
+    assert result.exit_code == 0
+    assert "refassist demo" in result.output
+
+
+def test_every_command_has_help_with_an_example(runner: CliRunner) -> None:
+    for name in main.commands:
+        result = runner.invoke(main, [name, "--help"])
+        assert result.exit_code == 0, name
+        assert "Example" in result.output, f"{name} --help has no example"
+
+
+def test_new_and_export(runner: CliRunner, tmp_path: Path, players_csv) -> None:
+    csv = players_csv("name,email\nAnn,ann@example.com\nBob,bob@example.com\nCleo,cleo@example.com\n")
+    game = tmp_path / "g"
+    result = runner.invoke(main, ["new", str(game), "--players", str(csv), "--generate-sector",
+                                  "42", "--seed", "9", "--assign-homeworlds"])
+    assert result.exit_code == 0, result.output
+    assert "created" in result.output and "Year 5001" in result.output
+    assert (game / "game.toml").exists() and (game / "master.xlsx").exists()
+    exported = runner.invoke(main, ["export", str(game), "--json"])
+    assert exported.exit_code == 0
+    data = json.loads(exported.output)
+    assert data["ruleset"] == "fifth-millennium"
+    assert data["state"]["year"] == 5001
+    assert {p["name"] for p in data["state"]["players"]} == {"Ann", "Bob", "Cleo"}
+    assert sum(f["fleet"]["F"] for f in data["state"]["forces"]) == 45
+
+
+def test_errors_are_one_line_without_traceback(runner: CliRunner, tmp_path: Path, players_csv) -> None:
+    csv = players_csv("name,email\nAnn,ann@example.com\n")
+    result = runner.invoke(main, ["new", str(tmp_path / "g"), "--players", str(csv),
+                                  "--generate-sector", "1"])
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output
+    assert result.output.startswith("error: Fifth Millennium needs 2-")
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_missing_game_folder(runner: CliRunner, tmp_path: Path) -> None:
+    result = runner.invoke(main, ["export", str(tmp_path / "nope"), "--json"])
+    assert result.exit_code != 0
+    assert "Traceback" not in result.output
+
+
+def test_sector_or_generate_is_required(runner: CliRunner, tmp_path: Path, players_csv) -> None:
+    csv = players_csv("name,email\nAnn,ann@example.com\nBob,bob@example.com\n")
+    result = runner.invoke(main, ["new", str(tmp_path / "g"), "--players", str(csv)])
+    assert result.exit_code == 2
+    assert "give exactly one of --sector FILE or --generate-sector SEED" in result.output
+
+
+def test_broken_master_is_reported_by_export(runner: CliRunner, small_game) -> None:
+    import openpyxl
+
+    wb = openpyxl.load_workbook(small_game.master_path)
+    wb["Settings"]["C2"] = "soon"
+    wb.save(small_game.master_path)
+    result = runner.invoke(main, ["export", str(small_game.path), "--json"])
+    assert result.exit_code == 1
+    assert "Settings!C2: Year is not a whole number" in result.output
