@@ -1,18 +1,31 @@
-"""E-mail out: building ``.eml`` files with attachments and sending them over SMTP.
+"""E-mail: building ``.eml`` files and sending them over SMTP, and reading mail that came in.
 
-Replies to players (intake) and report mailings share these helpers.  Messages are built with
-the standard library's ``email`` package in its modern policy, so headers are encoded
+Replies to players (intake) and report mailings share the building helpers.  Messages are built
+with the standard library's ``email`` package in its modern policy, so headers are encoded
 correctly whatever the player's name, and written as ``.eml`` files a referee can open, check
 and send from their own mail program, or sent directly with ``--smtp HOST:PORT``.
+
+Intake reads what the referee saved from their mail program: single ``.eml`` files, an
+``.mbox`` file, or a Maildir folder.  Each message becomes an `IncomingMail`: the sender's
+address, when it was received, and its attachments as bytes with a cleaned file name.  A
+message is hostile until checked: a malformed one becomes an `IncomingMail` with ``problem``
+set rather than an exception, file names lose any path, and oversized parts are dropped and
+noted.
 """
 
 from __future__ import annotations
 
+import email
+import email.policy
+import mailbox
 import mimetypes
 import smtplib
-from collections.abc import Iterable, Sequence
-from email.message import EmailMessage
-from email.utils import formataddr, formatdate, make_msgid
+import unicodedata
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from email.message import EmailMessage, Message
+from email.utils import formataddr, formatdate, make_msgid, parseaddr, parsedate_to_datetime
 from pathlib import Path
 
 from .atomic import write_bytes
@@ -77,3 +90,283 @@ def send_messages(server: str, messages: Iterable[EmailMessage], timeout: float 
     except (OSError, smtplib.SMTPException) as exc:
         raise UsageError(f"cannot send mail through {server}: {exc} ({sent} sent before)") from exc
     return sent
+
+
+# -- intake ----------------------------------------------------------------------------------
+
+#: Largest message file read, and largest attachment kept (a turn sheet is about 20 kB).
+MAX_MESSAGE_BYTES = 40 * 1024 * 1024
+MAX_ATTACHMENT_BYTES = 20 * 1024 * 1024
+#: Most attachments looked at in one message.
+MAX_ATTACHMENTS = 20
+
+
+#: File name endings of anything a player may have meant as a turn sheet (refused ones get a
+#: reply saying what to do, so they are worth looking at).
+SHEET_LIKE_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".xlsb", ".ods", ".csv", ".tsv", ".numbers")
+#: Content types that are never a turn sheet: signature images, signatures, HTML bodies.
+NOT_A_SHEET_TYPES = (
+    "image/",
+    "audio/",
+    "video/",
+    "text/html",
+    "text/plain",
+    "text/calendar",
+    "text/x-vcard",
+    "text/vcard",
+    "application/pgp-signature",
+    "application/pgp-keys",
+    "application/pkcs7-signature",
+    "application/x-pkcs7-signature",
+    "message/",
+)
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """One attached file: its cleaned name, its bytes and the declared content type."""
+
+    filename: str
+    data: bytes
+    content_type: str
+
+    @property
+    def maybe_sheet(self) -> bool:
+        """Whether the player may have meant this file as a turn sheet.
+
+        A signature logo, a PGP signature or a calendar invitation is not looked at (and not
+        answered); a spreadsheet of any kind, a PDF or an unknown binary is, so that the reply
+        can say what to send instead.
+        """
+        if self.filename.lower().endswith(SHEET_LIKE_SUFFIXES):
+            return True
+        return not self.content_type.lower().startswith(NOT_A_SHEET_TYPES)
+
+
+@dataclass
+class IncomingMail:
+    """A received message as intake needs it.
+
+    ``source`` says where it came from (``path`` or ``path#key`` inside an mbox or Maildir);
+    ``received`` is when the referee's mail server got it (top ``Received:`` header), else the
+    ``Date:`` header, else None; ``problem`` is set when the message could not be read, and
+    ``notes`` lists attachments that were dropped (too large, too many).
+    """
+
+    source: str
+    sender: str = ""
+    sender_name: str = ""
+    subject: str = ""
+    message_id: str = ""
+    received: datetime | None = None
+    attachments: list[Attachment] = field(default_factory=list)
+    body_excerpt: str = ""
+    problem: str = ""
+    notes: list[str] = field(default_factory=list)
+    raw: bytes = field(default=b"", repr=False)
+
+
+def clean_filename(name: str, default: str = "attachment") -> str:
+    """A file name safe to store: no folders, no control characters, at most 100 characters."""
+    name = unicodedata.normalize("NFC", str(name or ""))
+    name = name.replace("\\", "/").split("/")[-1]
+    name = "".join(ch for ch in name if ch.isprintable() and ch not in '<>:"|?*')
+    name = name.strip().lstrip(".")
+    if not name:
+        return default
+    if len(name) > 100:
+        stem, dot, ext = name.rpartition(".")
+        name = (stem[: 95 - len(ext)] + "." + ext) if dot and len(ext) <= 8 else name[:100]
+    return name
+
+
+def _aware(value: datetime) -> datetime:
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+def received_time(msg: Message) -> datetime | None:
+    """When the message reached the referee: the top ``Received:`` header, else ``Date:``."""
+    try:
+        received = msg.get_all("Received") or []
+    except Exception:  # a malformed header must not stop the intake
+        received = []
+    for header in received[:1]:
+        _, sep, when = str(header).rpartition(";")
+        if sep:
+            try:
+                return _aware(parsedate_to_datetime(when.strip()))
+            except (TypeError, ValueError, IndexError):
+                pass
+    try:
+        date = msg.get("Date")
+        if date is not None:
+            return _aware(parsedate_to_datetime(str(date)))
+    except (TypeError, ValueError, IndexError):
+        pass
+    return None
+
+
+def _header(msg: Message, name: str) -> str:
+    try:
+        value = msg.get(name)
+    except Exception:  # headers of a hostile message may not parse
+        return ""
+    return " ".join(str(value or "").split())[:300]
+
+
+def _attachments(msg: Message, notes: list[str]) -> list[Attachment]:
+    found: list[Attachment] = []
+    for part in msg.walk():
+        if part.is_multipart():
+            continue
+        filename = part.get_filename()
+        disposition = (part.get_content_disposition() or "").lower()
+        content_type = part.get_content_type()
+        if (
+            not filename
+            and disposition != "attachment"
+            and not content_type.startswith("application/")
+        ):
+            continue
+        if len(found) >= MAX_ATTACHMENTS:
+            notes.append(f"more than {MAX_ATTACHMENTS} attachments: the rest were ignored")
+            break
+        try:
+            data = part.get_payload(decode=True) or b""
+        except Exception:  # a broken transfer encoding
+            notes.append(f"attachment {filename or '(unnamed)'} could not be decoded")
+            continue
+        if not isinstance(data, bytes):
+            continue
+        default = "attachment.xlsx" if content_type == "/".join(XLSX_TYPE) else "attachment"
+        name = clean_filename(filename or "", default)
+        if len(data) > MAX_ATTACHMENT_BYTES:
+            notes.append(
+                f"attachment {name} is {len(data) // (1024 * 1024)} MB, far more than a turn "
+                "sheet; it was not kept"
+            )
+            continue
+        found.append(Attachment(name, data, content_type))
+    return found
+
+
+def _body_excerpt(msg: Message) -> str:
+    try:
+        body = msg.get_body(preferencelist=("plain",)) if isinstance(msg, EmailMessage) else None
+        text = body.get_content() if body is not None else ""
+    except Exception:  # malformed body: the excerpt is only a courtesy
+        return ""
+    return " ".join(str(text).split())[:300]
+
+
+def incoming_from_message(msg: Message, source: str, raw: bytes = b"") -> IncomingMail:
+    """An `IncomingMail` from a parsed message (never raises: problems go in ``problem``)."""
+    incoming = IncomingMail(source=source, raw=raw)
+    try:
+        name, address = parseaddr(_header(msg, "From"))
+        incoming.sender = address.strip().lower()
+        incoming.sender_name = name.strip()
+        incoming.subject = _header(msg, "Subject")
+        incoming.message_id = _header(msg, "Message-ID")
+        incoming.received = received_time(msg)
+        incoming.attachments = _attachments(msg, incoming.notes)
+        incoming.body_excerpt = _body_excerpt(msg)
+    except Exception as exc:  # the stdlib parser on hostile input: report, do not crash
+        incoming.problem = f"the message could not be read ({type(exc).__name__}: {exc})"
+    return incoming
+
+
+def parse_message_bytes(data: bytes) -> Message:
+    """Parse raw message bytes with the modern policy (``EmailMessage`` objects)."""
+    return email.message_from_bytes(data, policy=email.policy.default)
+
+
+def incoming_from_bytes(data: bytes, source: str) -> IncomingMail:
+    """An `IncomingMail` from raw message bytes (never raises)."""
+    try:
+        msg = parse_message_bytes(data)
+    except Exception as exc:  # the stdlib parser on hostile input
+        return IncomingMail(
+            source=source, raw=data, problem=f"the message could not be read ({exc})"
+        )
+    return incoming_from_message(msg, source, data)
+
+
+def read_eml(path: Path) -> IncomingMail:
+    """Read one ``.eml`` file."""
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_MESSAGE_BYTES:
+            return IncomingMail(
+                source=str(path),
+                problem=f"the message file is {size // (1024 * 1024)} MB, too large to read",
+            )
+        data = path.read_bytes()
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    return incoming_from_bytes(data, str(path))
+
+
+def iter_mbox(path: Path) -> Iterator[IncomingMail]:
+    """Every message of an ``.mbox`` file, in file order."""
+    path = Path(path)
+    if not path.is_file():
+        raise UsageError(f"{path} is not an mbox file")
+    box = mailbox.mbox(str(path), factory=None, create=False)
+    try:
+        for key in box.iterkeys():
+            source = f"{path}#{key}"
+            try:
+                data = box.get_bytes(key)
+            except Exception as exc:  # a damaged mbox entry
+                yield IncomingMail(source=source, problem=f"the message could not be read: {exc}")
+                continue
+            if len(data) > MAX_MESSAGE_BYTES:
+                yield IncomingMail(source=source, problem="the message is too large to read")
+                continue
+            yield incoming_from_bytes(data, source)
+    finally:
+        box.close()
+
+
+def is_maildir(path: Path) -> bool:
+    """True for a folder with the ``cur``, ``new`` and ``tmp`` sub-folders of a Maildir."""
+    path = Path(path)
+    return path.is_dir() and all((path / sub).is_dir() for sub in ("cur", "new", "tmp"))
+
+
+def _maildir_time(name: str) -> datetime | None:
+    head = name.split(".", 1)[0]
+    if head.isdigit():
+        try:
+            return datetime.fromtimestamp(int(head), tz=UTC)
+        except (OverflowError, OSError, ValueError):
+            return None
+    return None
+
+
+def iter_maildir(path: Path) -> Iterator[IncomingMail]:
+    """Every message of a Maildir folder (``new`` and ``cur``), oldest file name first.
+
+    Messages are only read, never moved or flagged, so the referee's mail program still sees
+    them as before.
+    """
+    path = Path(path)
+    if not is_maildir(path):
+        raise UsageError(f"{path} is not a Maildir folder (it needs cur/, new/ and tmp/)")
+    box = mailbox.Maildir(str(path), factory=None, create=False)
+    for key in sorted(box.keys()):
+        source = f"{path}#{key}"
+        try:
+            data = box.get_bytes(key)
+        except Exception as exc:  # a message file vanished or is unreadable
+            yield IncomingMail(source=source, problem=f"the message could not be read: {exc}")
+            continue
+        if len(data) > MAX_MESSAGE_BYTES:
+            yield IncomingMail(source=source, problem="the message is too large to read")
+            continue
+        incoming = incoming_from_bytes(data, source)
+        if incoming.received is None:
+            incoming.received = _maildir_time(key)
+        yield incoming

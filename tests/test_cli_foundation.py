@@ -30,10 +30,24 @@ def test_every_command_has_help_with_an_example(runner: CliRunner) -> None:
 
 
 def test_new_and_export(runner: CliRunner, tmp_path: Path, players_csv) -> None:
-    csv = players_csv("name,email\nAnn,ann@example.com\nBob,bob@example.com\nCleo,cleo@example.com\n")
+    csv = players_csv(
+        "name,email\nAnn,ann@example.com\nBob,bob@example.com\nCleo,cleo@example.com\n"
+    )
     game = tmp_path / "g"
-    result = runner.invoke(main, ["new", str(game), "--players", str(csv), "--generate-sector",
-                                  "42", "--seed", "9", "--assign-homeworlds"])
+    result = runner.invoke(
+        main,
+        [
+            "new",
+            str(game),
+            "--players",
+            str(csv),
+            "--generate-sector",
+            "42",
+            "--seed",
+            "9",
+            "--assign-homeworlds",
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "created" in result.output and "Year 5001" in result.output
     assert (game / "game.toml").exists() and (game / "master.xlsx").exists()
@@ -46,10 +60,13 @@ def test_new_and_export(runner: CliRunner, tmp_path: Path, players_csv) -> None:
     assert sum(f["fleet"]["F"] for f in data["state"]["forces"]) == 45
 
 
-def test_errors_are_one_line_without_traceback(runner: CliRunner, tmp_path: Path, players_csv) -> None:
+def test_errors_are_one_line_without_traceback(
+    runner: CliRunner, tmp_path: Path, players_csv
+) -> None:
     csv = players_csv("name,email\nAnn,ann@example.com\n")
-    result = runner.invoke(main, ["new", str(tmp_path / "g"), "--players", str(csv),
-                                  "--generate-sector", "1"])
+    result = runner.invoke(
+        main, ["new", str(tmp_path / "g"), "--players", str(csv), "--generate-sector", "1"]
+    )
     assert result.exit_code == 1
     assert "Traceback" not in result.output
     assert result.output.startswith("error: Fifth Millennium needs 2-")

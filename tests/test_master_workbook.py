@@ -45,8 +45,18 @@ def test_round_trip_gives_an_identical_state(small_game: Game) -> None:
 
 def test_sheets_have_frozen_headers_and_widths(small_game: Game) -> None:
     wb = openpyxl.load_workbook(small_game.master_path)
-    for title in ("Settings", "Players", "Systems", "Squadrons", "Hyperspace", "Facilities",
-                  "Diplomacy", "Messages", "Events", "Dice"):
+    for title in (
+        "Settings",
+        "Players",
+        "Systems",
+        "Squadrons",
+        "Hyperspace",
+        "Facilities",
+        "Diplomacy",
+        "Messages",
+        "Events",
+        "Dice",
+    ):
         ws = wb[title]
         assert ws.freeze_panes == "A2", title
         assert ws["A1"].font.bold, title

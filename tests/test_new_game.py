@@ -33,8 +33,9 @@ def test_starting_position(small_game: Game) -> None:
 
 
 def test_assigned_homeworlds_are_class_a_and_far_apart(tmp_path: Path, fm) -> None:
-    game = Game.create(tmp_path / "g", fm, players(12), seed=5, generate_seed=7,
-                       assign_homeworlds=True)
+    game = Game.create(
+        tmp_path / "g", fm, players(12), seed=5, generate_seed=7, assign_homeworlds=True
+    )
     homes = [p.homeworld for p in game.load_state().players]
     assert len(set(homes)) == 12
     for i, a in enumerate(homes):
@@ -72,8 +73,12 @@ def test_homeworld_must_be_class_a(tmp_path: Path, fm) -> None:
 
 def test_homeworld_must_be_a_system(tmp_path: Path, fm) -> None:
     occupied = {w.hex for w in generate_sector(42).worlds}
-    empty = next(f"{c:02d}{r:02d}" for c in range(1, 33) for r in range(1, 41)
-                 if f"{c:02d}{r:02d}" not in occupied)
+    empty = next(
+        f"{c:02d}{r:02d}"
+        for c in range(1, 33)
+        for r in range(1, 41)
+        if f"{c:02d}{r:02d}" not in occupied
+    )
     ps = [PlayerSetup("Ann", "ann@example.com", empty), PlayerSetup("Bob", "bob@example.com")]
     with pytest.raises(SetupError, match="is not a star system"):
         Game.create(tmp_path / "g", fm, ps, seed=1, generate_seed=42)
@@ -96,7 +101,10 @@ def test_game_toml_holds_settings_and_house_rules(small_game: Game) -> None:
     assert data["house_rules"]["homeworld_min_distance"] == 6
     assert data["house_rules"]["tl2_income"] == 30
     assert [p["email"] for p in data["players"]] == [
-        "ann@example.com", "bob@example.com", "cleo@example.com"]
+        "ann@example.com",
+        "bob@example.com",
+        "cleo@example.com",
+    ]
     text = (small_game.path / "game.toml").read_text()
     assert "# Income in one turn that unlocks Technology Level 2." in text
 
@@ -112,7 +120,9 @@ def test_players_csv(players_csv) -> None:
     path = players_csv("name,email,homeworld\nAnn,ann@example.com,1827\nBob,bob@example.com,\n")
     ps = read_players_csv(path)
     assert [(p.name, p.email, p.homeworld) for p in ps] == [
-        ("Ann", "ann@example.com", "1827"), ("Bob", "bob@example.com", "")]
+        ("Ann", "ann@example.com", "1827"),
+        ("Bob", "bob@example.com", ""),
+    ]
 
 
 @pytest.mark.parametrize(
@@ -145,7 +155,12 @@ def test_terra_homeworld_on_the_real_solomani_rim(tmp_path: Path, fm) -> None:
     state = game.load_state()
     terra = state.system("1827")
     assert (terra.name, terra.resource_class, terra.naval_base, terra.hipop, terra.owner) == (
-        "Terra", "A", True, True, "Ann")
+        "Terra",
+        "A",
+        True,
+        True,
+        "Ann",
+    )
     assert len(state.systems) == 400
     assert state.subsector_names["K"] == "Sol"
     assert distance(state.player("Bob").homeworld, "1827") >= 6

@@ -17,7 +17,9 @@ Why these methods, for the five games in ``shared/seeds``:
 * `write_sheet`/`read_sheet`/`validate` - each game has its own notation and sheet layout; the
   engine handles files, tokens, intake and annotation.
 * `resolve` - a pure function of state, orders and dice, so a turn re-runs from the archive.
-* `player_view`/`report_context` - fog of war is a rule of the game, not of the report.
+* `player_view`/`report_content`/`report_map` - fog of war is a rule of the game, not of the
+  report: the ruleset says what each reader may be told and how the map looks to them; the
+  report engine only lays it out.
 * `computer_orders` - computer players write real sheets, so the demo and the conformance
   tests exercise the same path as a human player.
 """
@@ -28,10 +30,13 @@ import abc
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..dice import Dice
 from ..errors import CellProblem
+
+if TYPE_CHECKING:
+    from ..report.mapmodel import MapOverlay, SectorMap
 
 
 @dataclass(frozen=True)
@@ -192,6 +197,37 @@ class SheetRead:
     meta: Mapping[str, str]
 
 
+@dataclass(frozen=True)
+class ReportInput:
+    """What the report engine learns from the game folder and passes to a ruleset's report.
+
+    ``orders`` maps each player whose sheet for the resolved step was found to the orders as
+    the referee understood them (`Ruleset.orders_text`), or to ``("could not be read: ...",)``;
+    ``sheets`` gives each player's sheet status for that step (``accepted``, ``late``,
+    ``missing``).  ``step`` is the resolved step, ``deadline`` the next one's deadline text.
+    """
+
+    step: str
+    deadline: str
+    orders: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    sheets: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class ReportContent:
+    """What a ruleset gives the report engine for one reader (a player, or the referee).
+
+    ``template`` names the page template (``<ruleset>/player.html``); ``context`` is the data
+    it lays out, already filtered by the fog of war; ``overlay`` is what the reader knows drawn
+    on the map (None for no map pages); ``title`` is the document title (PDF metadata).
+    """
+
+    template: str
+    context: dict[str, Any]
+    overlay: MapOverlay | None = None
+    title: str = ""
+
+
 class Ruleset(abc.ABC):
     """Base class of every game's ruleset; subclasses fill in the class attributes.
 
@@ -317,3 +353,17 @@ class Ruleset(abc.ABC):
     @abc.abstractmethod
     def player_view(self, state: Any, player: str) -> Any:
         """What one player may know of the state (fog of war)."""
+
+    # -- reports ------------------------------------------------------------------------------
+    @abc.abstractmethod
+    def report_map(self, state: Any) -> SectorMap | None:
+        """The public map every reader shares (None for a game without one).
+
+        It must hold nothing the fog of war hides: the engine draws it once per turn and puts
+        the same drawing in every player's report.
+        """
+
+    @abc.abstractmethod
+    def report_content(self, state: Any, reader: str | None, info: ReportInput) -> ReportContent:
+        """The content of one reader's report: a player's (fog of war applied through
+        `player_view`) or, with ``reader=None``, the referee's (everything)."""

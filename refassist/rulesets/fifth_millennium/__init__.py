@@ -13,7 +13,18 @@ from typing import Any, ClassVar
 
 from ...dice import Dice
 from ...errors import CellProblem
-from ..base import HouseRule, NewGame, Resolution, Row, Ruleset, SheetRead, Step, Table
+from ..base import (
+    HouseRule,
+    NewGame,
+    ReportContent,
+    ReportInput,
+    Resolution,
+    Row,
+    Ruleset,
+    SheetRead,
+    Step,
+    Table,
+)
 from . import setup as _setup
 from . import tables as _tables
 from .rules import HOUSE_RULES
@@ -118,3 +129,17 @@ class FifthMillennium(Ruleset):
         from .visibility import player_view
 
         return player_view(state, player)
+
+    # -- reports ------------------------------------------------------------------------------
+    def report_map(self, state: State) -> Any:
+        from .report import report_map
+
+        return report_map(state)
+
+    def report_content(self, state: State, reader: str | None, info: ReportInput) -> ReportContent:
+        from .report import player_content, referee_content, report_map
+
+        public = report_map(state)
+        if reader is None:
+            return referee_content(state, public, info)
+        return player_content(self.player_view(state, reader), public, info, state.game_name)

@@ -44,4 +44,28 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         False,
         "Count non-Imperial naval bases (code K in T5 sector data) as naval bases.",
     ),
+    HouseRule(
+        "fought_may_depart",
+        "none",
+        "Squadrons that fought a battle this turn: none of them may depart the same turn "
+        "('none'), or only the arriving side is held back and a system's owner may send its "
+        "surviving defenders away ('defenders').",
+        ("none", "defenders"),
+    ),
+    HouseRule(
+        "purchases_after_shortfall",
+        "cancelled",
+        "When the budget runs out on a purchase line (it buys as many as can be paid for): "
+        "every later line is cancelled ('cancelled'), or later lines are still bought if "
+        "they fit ('continue').",
+        ("cancelled", "continue"),
+    ),
+    HouseRule(
+        "seat_exclusivity",
+        "empire",
+        "Appendix A: 'a Control Centre and/or a Construction Facility, or a Depot, but not "
+        "both'. 'empire': the whole empire has one of these arrangements, with at most one of "
+        "each facility; 'system': the choice is made system by system.",
+        ("empire", "system"),
+    ),
 )

@@ -1,0 +1,106 @@
+"""The ``report`` command: every player's PDF, the referee's PDF, mail, the archive index."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ..game import Game
+from ..mail import parse_smtp_address
+
+
+def _progress_bar():  # type: ignore[no-untyped-def]
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    return Progress(
+        TextColumn("[bold]reports"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.description}"),
+        transient=False,
+    )
+
+
+@click.command("report")
+@click.argument("game", type=click.Path(file_okay=False, exists=True, path_type=Path))
+@click.option(
+    "--player",
+    "players",
+    multiple=True,
+    metavar="NAME",
+    help="Only this player's report (repeat for several); skips the referee's report.",
+)
+@click.option("--mail", is_flag=True, help="Also write one .eml per player (PDF + next sheet).")
+@click.option(
+    "--smtp",
+    metavar="HOST:PORT",
+    help="Send the .eml messages through this SMTP server (implies --mail).",
+)
+@click.option(
+    "--jobs",
+    type=click.IntRange(1, 64),
+    default=None,
+    help="Processes rendering reports in parallel (default: the number of cores, at most 4).",
+)
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def report_command(
+    game: Path,
+    players: tuple[str, ...],
+    mail: bool,
+    smtp: str | None,
+    jobs: int | None,
+    quiet: bool,
+) -> None:
+    """Write the turn reports of GAME as PDFs.
+
+    Each player gets outbox/<year>/<player>.pdf (only what that player may know, with map
+    pages) beside the next turn's sheet; the referee gets outbox/<year>/referee.pdf (every
+    player, fleet, event and die roll); archive/index.html lists every turn's files.
+
+    \b
+    Examples:
+      refassist report mygame
+      refassist report mygame --player Ann --player Bob
+      refassist report mygame --mail                    # also outbox/<year>/mail/*.eml
+      refassist report mygame --smtp 127.0.0.1:1025     # and send them
+    """
+    from ..report.game_reports import report_player_names, write_reports
+
+    if smtp:
+        parse_smtp_address(smtp)
+    opened = Game.open(game)
+    names = report_player_names(opened, players) if players else None
+    if quiet:
+        run = write_reports(opened, players=names, jobs=jobs, mail=mail, smtp=smtp)
+    else:
+        with _progress_bar() as bar:
+            task = bar.add_task("", total=None)
+
+            def progress(done: int, total: int, name: str) -> None:
+                bar.update(task, completed=done, total=total, description=name)
+
+            run = write_reports(
+                opened, players=names, jobs=jobs, mail=mail, smtp=smtp, progress=progress
+            )
+    for r in run.reports:
+        click.echo(f"{r.path} ({r.pages} pages)")
+        if r.refused:
+            click.echo(
+                f"warning: {r.path.name}: refused to load {len(r.refused)} URL(s) from outside "
+                f"the template folders: {', '.join(sorted(set(r.refused)))}",
+                err=True,
+            )
+    for player, sheet in run.sheets.items():
+        click.echo(f"{sheet} (turn sheet for {player})")
+    if run.mailings:
+        click.echo(f"{len(run.mailings)} messages written to {run.folder / 'mail'}")
+    if smtp:
+        click.echo(f"{run.sent} messages sent through {smtp}")
+    if run.index:
+        click.echo(f"archive index: {run.index}")
+
+
+def register(group: click.Group) -> None:
+    group.add_command(report_command)

@@ -1,0 +1,226 @@
+"""Commands around turn sheets: ``sheets``, ``check``, ``intake``, ``status``.
+
+Thin by design: each parses its options, calls `refassist.turnsheets` or `refassist.inbox` and
+prints.  ``check`` exits 0 when the sheet is accepted (warnings allowed), 1 when it has
+problems, 2 when the file is not a usable turn sheet.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+from ..errors import NotATurnSheet, UsageError
+from ..game import Game
+from ..inbox import accept_late as accept_late_sheets
+from ..inbox import intake, status
+from ..turnsheets import CheckResult, check_sheet, write_sheets
+from ..workbook.annotate import annotate
+
+
+def _shown(path: Path) -> str:
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+@click.command("sheets")
+@click.argument("game", type=click.Path(file_okay=False, path_type=Path))
+@click.option(
+    "--player", "players", multiple=True, help="Only this player's sheet (repeat for more)."
+)
+def sheets_command(game: Path, players: tuple[str, ...]) -> None:
+    """Write the turn sheets of the current step into GAME/outbox/<step>/.
+
+    \b
+    Example:
+      refassist sheets mygame
+      refassist sheets mygame --player Ann
+    """
+    opened = Game.open(game)
+    with opened.lock():
+        state = opened.load_state()
+        written = write_sheets(opened, state, list(players) if players else None)
+    step = opened.step(state)
+    click.echo(f"{len(written)} turn sheet(s) for {step.label}:")
+    for path in written:
+        click.echo(f"  {_shown(path)}")
+
+
+def _print_result(result: CheckResult) -> None:
+    meta = result.meta
+    verdict = "accepted" if result.accepted else f"{len(result.errors)} error(s)"
+    if result.warnings:
+        verdict += f", {len(result.warnings)} warning(s)"
+    click.echo(
+        f"{result.path.name}: {meta.get('player', '?')}'s sheet for {meta.get('step', '?')} "
+        f"({meta.get('game_name', '?')}): {verdict}"
+    )
+    click.echo("Orders as read:")
+    for line in result.orders_text:
+        click.echo(f"  {line}")
+    if result.problems:
+        click.echo("Problems:")
+        for p in result.problems:
+            click.echo(f"  {p.severity.upper():7} {p}")
+
+
+@click.command("check")
+@click.argument("sheet", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--game",
+    "game_path",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Check against this game: identity (token), turn and rules.",
+)
+@click.option(
+    "--annotate",
+    "annotate_out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write a copy of the sheet with the problem cells marked and commented.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.pass_context
+def check_command(
+    ctx: click.Context,
+    sheet: Path,
+    game_path: Path | None,
+    annotate_out: Path | None,
+    as_json: bool,
+) -> None:
+    """Check one turn sheet; exit 0 accepted, 1 problems, 2 not a usable turn sheet.
+
+    Without --game only the notation is checked; with it, the sheet must be a genuine sheet of
+    that game for the current turn, and every order is checked against the game state.
+
+    \b
+    Example:
+      refassist check Ann.xlsx --game mygame
+      refassist check Ann.xlsx --game mygame --annotate Ann-checked.xlsx
+      refassist check Ann.xlsx --json
+    """
+    game = Game.open(game_path) if game_path is not None else None
+    try:
+        result = check_sheet(sheet, game)
+    except NotATurnSheet as exc:
+        if as_json:
+            click.echo(
+                json.dumps(
+                    {"file": str(sheet), "status": "refused", "exit_code": 2, "error": str(exc)},
+                    indent=2,
+                    ensure_ascii=False,
+                )
+            )
+            ctx.exit(2)
+        raise
+    if annotate_out is not None:
+        if annotate_out.resolve() == sheet.resolve():
+            raise UsageError("--annotate must name a new file, not the sheet itself")
+        annotate(sheet, result.problems, annotate_out)
+    if as_json:
+        data = result.to_dict()
+        if annotate_out is not None:
+            data["annotated"] = str(annotate_out)
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    else:
+        _print_result(result)
+        if annotate_out is not None:
+            click.echo(f"Annotated copy: {_shown(annotate_out)}")
+    ctx.exit(result.exit_code)
+
+
+@click.command("intake")
+@click.argument("game", type=click.Path(file_okay=False, path_type=Path))
+@click.argument("sources", nargs=-1, type=click.Path(path_type=Path))
+@click.option(
+    "--accept-late",
+    is_flag=True,
+    help="Accept the late sheets of this turn (all, or those named with --player).",
+)
+@click.option("--player", "players", multiple=True, help="With --accept-late: only this player.")
+def intake_command(
+    game: Path, sources: tuple[Path, ...], accept_late: bool, players: tuple[str, ...]
+) -> None:
+    """File received sheets: .xlsx files, .eml files, an .mbox or a Maildir folder.
+
+    Each file is archived under GAME/inbox/<step>/, checked, and filed as the player's
+    accepted sheet (the newest valid one wins) or as late; a reply per sheet is written to
+    GAME/outbox/<step>/replies/.
+
+    \b
+    Example:
+      refassist intake mygame ~/mail/turn-5003.mbox
+      refassist intake mygame Ann.xlsx Bob.eml ~/Maildir/.refassist
+      refassist intake mygame --accept-late --player Cleo
+    """
+    if not sources and not accept_late:
+        raise UsageError("give the files or mail folders to take in, or --accept-late")
+    if players and not accept_late:
+        raise UsageError("--player only goes with --accept-late")
+    opened = Game.open(game)
+    if sources:
+        console = Console(stderr=True)
+        with Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            console=console,
+            transient=True,
+            disable=not console.is_terminal,
+        ) as bar:
+            task = bar.add_task("reading", total=None)
+
+            def progress(done: int, total: int, label: str) -> None:
+                bar.update(task, completed=done, total=total, description=label[:40] or "done")
+
+            report = intake(opened, list(sources), progress)
+        click.echo(f"Intake for {report.step}: {len(report.outcomes)} item(s)")
+        for o in report.outcomes:
+            who = o.player or "-"
+            click.echo(f"  {o.status:10} {who:12} {o.name}: {o.summary}")
+            if o.reply is not None:
+                click.echo(f"  {'':10} {'':12} reply: {_shown(o.reply)}")
+        counts = ", ".join(
+            f"{report.count(s)} {s}"
+            for s in ("accepted", "problems", "late", "refused", "duplicate", "superseded")
+            if report.count(s)
+        )
+        click.echo(f"Summary: {counts or 'nothing filed'}")
+    if accept_late:
+        state = opened.load_state()
+        step = opened.step(state).key
+        done = accept_late_sheets(opened, step, list(players) if players else None)
+        if done:
+            click.echo(f"Late sheets accepted for {step}: {', '.join(done)}")
+        else:
+            click.echo(f"No late sheets for {step}.")
+
+
+@click.command("status")
+@click.argument("game", type=click.Path(file_okay=False, path_type=Path))
+def status_command(game: Path) -> None:
+    """Show who has sent a valid sheet for the current turn, who has not, who has problems.
+
+    \b
+    Example:
+      refassist status mygame
+    """
+    report = status(Game.open(game))
+    click.echo(f"{report.label} - deadline {report.deadline}")
+    width = max([len(p.player) for p in report.players] + [6])
+    for p in report.players:
+        click.echo(f"  {p.player:{width}}  {p.state:9}  {p.detail}")
+    waiting = [p.player for p in report.players if p.state not in ("accepted", "computer")]
+    click.echo(f"Waiting for: {', '.join(waiting)}" if waiting else "Every sheet is in.")
+
+
+def register(group: click.Group) -> None:
+    group.add_command(sheets_command)
+    group.add_command(check_command)
+    group.add_command(intake_command)
+    group.add_command(status_command)

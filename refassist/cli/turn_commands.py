@@ -1,0 +1,157 @@
+"""Commands that move a game on: ``resolve``, ``rollback`` and ``demo``.
+
+Thin by design: each parses its options, calls `refassist.turns` or `refassist.demo` and
+prints what happened.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from ..demo import TurnSummary, run_demo
+from ..game import Game
+from ..turns import resolve_game, rollback
+
+
+def _shown(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+@click.command("resolve")
+@click.argument("game", type=click.Path(file_okay=False, path_type=Path))
+@click.option(
+    "--dice",
+    "dice_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Use these die results (your own rolls) instead of the game's seeded dice.",
+)
+def resolve_command(game: Path, dice_file: Path | None) -> None:
+    """Resolve the current turn with the sheets filed in GAME/inbox.
+
+    Archives the current master workbook and the sheets used in GAME/archive/<year>/,
+    writes the new master.xlsx and the next turn's sheets in GAME/outbox/<next year>/.
+    Players who sent nothing keep their fleets where they are.
+
+    A dice file holds whole numbers separated by spaces, commas or new lines, used in
+    order; '#' starts a comment.
+
+    \b
+    Example:
+      refassist resolve mygame
+      refassist resolve mygame --dice my-rolls.txt
+    """
+    opened = Game.open(game)
+    outcome = resolve_game(opened, dice_file=dice_file)
+    click.echo(f"resolved {outcome.label}: {outcome.summary}")
+    if outcome.with_orders:
+        click.echo(f"  orders from: {', '.join(outcome.with_orders)}")
+    if outcome.without_orders:
+        click.echo(f"  no orders received from: {', '.join(outcome.without_orders)}")
+    for text in outcome.cancelled:
+        click.echo(f"  cancelled at resolve: {text}")
+    click.echo(f"  archived in {_shown(outcome.archive)}")
+    if outcome.finished:
+        click.echo(f"game over: {outcome.finished}")
+    else:
+        click.echo(f"  {len(outcome.sheets)} sheet(s) for {outcome.next_step} written")
+
+
+@click.command("rollback")
+@click.argument("game", type=click.Path(file_okay=False, path_type=Path))
+@click.option(
+    "--to", "to_step", required=True, help="The archived turn (year) to go back to, e.g. 5003."
+)
+def rollback_command(game: Path, to_step: str) -> None:
+    """Go back to an archived turn, so it can be resolved again.
+
+    The master workbook becomes the one that turn started from; that turn's archive and any
+    later ones are moved to GAME/rolled-back/<time>/ (nothing is deleted).  The
+    sheets filed for the turn stay in GAME/inbox, so `refassist resolve` can run again.
+
+    \b
+    Example:
+      refassist rollback mygame --to 5003
+    """
+    opened = Game.open(game)
+    outcome = rollback(opened, to_step)
+    click.echo(f"master.xlsx is back at the start of {outcome.step}")
+    if outcome.moved_to is not None:
+        click.echo(
+            f"  moved the archives of {', '.join(outcome.moved)} to {_shown(outcome.moved_to)}"
+        )
+
+
+@click.command("demo")
+@click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--players", default=6, show_default=True, type=click.IntRange(2, 20))
+@click.option("--turns", default=12, show_default=True, type=click.IntRange(1, 500))
+@click.option("--seed", default=1, show_default=True, type=int, help="Game and sector seed.")
+@click.option(
+    "--sector",
+    "sector_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Play on this Traveller sector file instead of a generated sector.",
+)
+def demo_command(
+    folder: Path, players: int, turns: int, seed: int, sector_file: Path | None
+) -> None:
+    """Play a whole game with computer players in FOLDER.
+
+    Every turn goes the way a human's does: each computer player fills in its turn sheet,
+    the intake checks and files it, and the turn is resolved.  Look in FOLDER afterwards:
+    master.xlsx, the sheets in outbox/, the filed sheets in inbox/, the archive.
+
+    FOLDER must be new or empty, or a folder an earlier demo made (it is replaced).
+
+    \b
+    Example:
+      refassist demo demo-game --players 6 --turns 12
+      refassist demo solrim --players 6 --turns 30 --sector "Solomani Rim.tab"
+    """
+    console = Console(stderr=True)
+    with Progress(
+        TextColumn("[bold]playing"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("turns"),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+    ) as bar:
+        task = bar.add_task("demo", total=turns)
+
+        def progress(done: int, total: int, summary: TurnSummary | None) -> None:
+            bar.update(task, completed=done, total=total)
+            if summary is not None:
+                click.echo(summary.text())
+
+        result = run_demo(
+            folder,
+            players=players,
+            turns=turns,
+            seed=seed,
+            sector_file=sector_file,
+            progress=progress,
+        )
+    last = result.turns[-1] if result.turns else None
+    click.echo(
+        f"played {len(result.turns)} turn(s) with {players} computer players in "
+        f"{result.seconds:.1f} s; the game is in {_shown(result.folder)}"
+    )
+    if result.finished:
+        click.echo(f"game over: {result.finished}")
+    elif last is not None and last.leader:
+        click.echo(f"leader: {last.leader} with {last.leader_systems} systems")
+
+
+def register(group: click.Group) -> None:
+    group.add_command(resolve_command)
+    group.add_command(rollback_command)
+    group.add_command(demo_command)

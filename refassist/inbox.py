@@ -1,0 +1,738 @@
+"""Filing the sheets players send, and the intake that feeds it.
+
+The referee's week (``shared/users.md``): between Wednesday and Saturday mails arrive, some
+with the sheet twice, some from a second address, one with last week's sheet, one as ``.ods``,
+one with the orders typed into the body.  The intake takes whatever the referee saved (sheet
+files, ``.eml`` files, an ``.mbox``, a Maildir), and for every file received:
+
+* archives it untouched as ``inbox/<step>/received/<time>-<sha12>-<name>`` and records it in
+  ``inbox/<step>/index.json`` (hash, received time, source, sender, player, status, problems);
+* matches the sender's address to a player (``game.toml``) and the sheet's token to that player
+  and the current step; a mismatch is refused and reported, never filed as someone's orders;
+* checks the sheet (`turnsheets.check_sheet`); a valid sheet becomes
+  ``inbox/<step>/accepted/<player>.xlsx`` (the only thing resolve reads), the newest valid one
+  winning; one received after the deadline goes to ``late/<player>.xlsx`` until the referee
+  accepts it (`accept_late`); an identical file received again is noted, not refiled;
+* writes a reply per sheet into ``outbox/<step>/replies/``: accepted, with the orders as the
+  referee read them, or the problems with an annotated copy of the sheet attached.
+
+Nothing here touches ``master.xlsx``: filing is not resolving.  Statuses in the index:
+``accepted``, ``problems``, ``refused``, ``late``, ``duplicate``, ``superseded``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import tempfile
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+from .atomic import write_bytes, write_text
+from .errors import GameError, NotATurnSheet, RefassistError, UsageError
+from .game import Game
+from .mail import (
+    IncomingMail,
+    build_message,
+    clean_filename,
+    is_maildir,
+    iter_maildir,
+    iter_mbox,
+    read_eml,
+    write_eml,
+)
+from .turnsheets import CheckResult, check_sheet, sheet_filename
+from .workbook.annotate import annotate
+from .workbook.sheetio import sniff
+
+INDEX_NAME = "index.json"
+STATUSES = ("accepted", "problems", "refused", "late", "duplicate", "superseded")
+
+Progress = Callable[[int, int, str], None]
+
+
+# --------------------------------------------------------------------------------------------
+# The index
+# --------------------------------------------------------------------------------------------
+
+
+def _now() -> datetime:
+    return datetime.now(UTC).replace(microsecond=0)
+
+
+def _iso(when: datetime) -> str:
+    return when.astimezone(UTC).replace(microsecond=0).isoformat()
+
+
+def _parse_iso(text: str) -> datetime:
+    try:
+        value = datetime.fromisoformat(text)
+    except (TypeError, ValueError):
+        return datetime.min.replace(tzinfo=UTC)
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+class Index:
+    """``inbox/<step>/index.json``: every file received for a step, and what became of it."""
+
+    def __init__(self, folder: Path, step: str) -> None:
+        self.folder = folder
+        self.step = step
+        self.entries: list[dict[str, Any]] = []
+        self.accepted: dict[str, dict[str, Any]] = {}
+        self.late: dict[str, dict[str, Any]] = {}
+        path = folder / INDEX_NAME
+        if path.exists():
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError) as exc:
+                raise GameError(
+                    f"{path} cannot be read ({exc}); restore it from a backup or move the inbox "
+                    "folder aside and run the intake again"
+                ) from exc
+            self.entries = list(data.get("entries", []))
+            self.accepted = dict(data.get("accepted", {}))
+            self.late = dict(data.get("late", {}))
+
+    @classmethod
+    def of(cls, game: Game, step: str) -> Index:
+        return cls(game.inbox(step), step)
+
+    def save(self) -> None:
+        data = {
+            "step": self.step,
+            "entries": self.entries,
+            "accepted": self.accepted,
+            "late": self.late,
+        }
+        write_text(self.folder / INDEX_NAME, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+    def with_hash(self, sha: str) -> dict[str, Any] | None:
+        """The first entry whose file has this hash (its stored copy is reused)."""
+        for entry in self.entries:
+            if entry.get("sha256") == sha and entry.get("file"):
+                return entry
+        return None
+
+    def duplicate_of(self, sha: str, sender: str, before: int) -> dict[str, Any] | None:
+        """An earlier entry this file repeats, so it need not be checked and filed again.
+
+        A refused entry only counts when it came from the same sender: a stranger's copy of
+        a player's sheet must not stop the player's own copy from being read.
+        """
+        for entry in self.entries[:before]:
+            if entry.get("sha256") != sha or entry.get("status") == "duplicate":
+                continue
+            if entry.get("status") != "refused":
+                return entry
+            if entry.get("source", {}).get("sender", "") == sender and entry.get("player"):
+                return entry
+        return None
+
+    def entry(self, number: int) -> dict[str, Any]:
+        return self.entries[number]
+
+    def add(self, entry: dict[str, Any]) -> int:
+        entry["number"] = len(self.entries)
+        self.entries.append(entry)
+        return entry["number"]
+
+
+# --------------------------------------------------------------------------------------------
+# Public look-ups (resolve uses `accepted_sheets`)
+# --------------------------------------------------------------------------------------------
+
+
+def accepted_sheets(game: Game, step: str) -> dict[str, Path]:
+    """The accepted sheet of every player for ``step``: the only sheets resolve may read."""
+    index = Index.of(game, step)
+    out: dict[str, Path] = {}
+    for player, info in sorted(index.accepted.items()):
+        path = index.folder / str(info.get("file", ""))
+        if path.is_file():
+            out[player] = path
+    return out
+
+
+def accepted_received(game: Game, step: str) -> dict[str, datetime]:
+    """When each accepted sheet was received (set-up conflicts go to the earlier sheet)."""
+    index = Index.of(game, step)
+    return {p: _parse_iso(str(i.get("received", ""))) for p, i in index.accepted.items()}
+
+
+def accept_late(game: Game, step: str, players: Iterable[str] | None = None) -> list[str]:
+    """Accept the late sheets of ``players`` (all late sheets when None); returns who.
+
+    The referee decides: a late sheet replaces the player's accepted one.  Takes the game lock.
+    """
+    with game.lock():
+        index = Index.of(game, step)
+        wanted = list(index.late) if players is None else list(players)
+        unknown = [p for p in wanted if p not in index.late]
+        if unknown:
+            have = ", ".join(sorted(index.late)) or "nobody"
+            raise UsageError(
+                f"no late sheet from {', '.join(unknown)} for {step}; late sheets: {have}"
+            )
+        done = []
+        for player in wanted:
+            info = index.late.pop(player)
+            source = index.folder / str(info["file"])
+            target = index.folder / "accepted" / sheet_filename(player)
+            write_bytes(target, source.read_bytes())
+            previous = index.accepted.get(player)
+            if previous is not None:
+                index.entry(int(previous["entry"]))["status"] = "superseded"
+            entry = index.entry(int(info["entry"]))
+            entry["status"] = "accepted"
+            entry["accepted_late"] = True
+            index.accepted[player] = {
+                "file": f"accepted/{target.name}",
+                "entry": info["entry"],
+                "received": info.get("received", ""),
+                "sha256": info.get("sha256", ""),
+            }
+            source.unlink(missing_ok=True)
+            done.append(player)
+        index.save()
+        return done
+
+
+@dataclass
+class PlayerStatus:
+    """One line of `status`: a player, where their sheet stands, and details."""
+
+    player: str
+    state: str
+    detail: str = ""
+    computer: bool = False
+
+
+@dataclass
+class StatusReport:
+    step: str
+    label: str
+    deadline: str
+    players: list[PlayerStatus]
+
+
+def status(game: Game) -> StatusReport:
+    """Who has sent a valid sheet for the current step, who has not, who has problems."""
+    state = game.load_state()
+    step = game.step(state)
+    index = Index.of(game, step.key)
+    rows = []
+    for player in step.expects:
+        cfg = game.config.player(player)
+        computer = bool(cfg and cfg.computer)
+        mine = [
+            e for e in index.entries if e.get("player") == player and e.get("status") != "duplicate"
+        ]
+        latest = mine[-1] if mine else None
+        if player in index.accepted:
+            info = index.accepted[player]
+            detail = f"received {info.get('received', '')}"
+            later = [
+                e
+                for e in mine
+                if e.get("status") in ("problems", "refused")
+                and e.get("received", "") > info.get("received", "")
+            ]
+            if later:
+                detail += f"; a later sheet had problems ({later[-1].get('name', '')})"
+            if player in index.late:
+                detail += "; a late sheet waits for --accept-late"
+            rows.append(PlayerStatus(player, "accepted", detail, computer))
+        elif player in index.late:
+            rows.append(
+                PlayerStatus(
+                    player,
+                    "late",
+                    f"received {index.late[player].get('received', '')}, after the deadline; "
+                    "accept it with: refassist intake GAME --accept-late",
+                    computer,
+                )
+            )
+        elif latest is not None and latest.get("status") in ("problems", "refused"):
+            problems = latest.get("problems", [])
+            first = problems[0].get("message", "") if problems else latest.get("note", "")
+            count = sum(1 for p in problems if p.get("severity", "error") == "error")
+            rows.append(
+                PlayerStatus(
+                    player,
+                    str(latest["status"]),
+                    f"{count} error(s): {first}" if count else str(first),
+                    computer,
+                )
+            )
+        else:
+            detail = "orders made by the tool" if computer else "no sheet received"
+            rows.append(
+                PlayerStatus(player, "computer" if computer else "missing", detail, computer)
+            )
+    return StatusReport(step.key, step.label, game.deadline_text(step.key), rows)
+
+
+# --------------------------------------------------------------------------------------------
+# Intake
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Received:
+    """One file to file: its bytes, name, when it arrived and where it came from."""
+
+    name: str
+    data: bytes
+    received: datetime
+    source: dict[str, str]
+    sender: str | None = None
+    mail: IncomingMail | None = None
+
+
+@dataclass
+class Outcome:
+    """What the intake did with one received item, for the referee's summary."""
+
+    status: str
+    player: str
+    name: str
+    summary: str
+    reply: Path | None = None
+    entry: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class IntakeReport:
+    step: str
+    outcomes: list[Outcome]
+
+    def count(self, status: str) -> int:
+        return sum(1 for o in self.outcomes if o.status == status)
+
+
+def _file_time(path: Path) -> datetime:
+    return datetime.fromtimestamp(path.stat().st_mtime, tz=UTC).replace(microsecond=0)
+
+
+def _mail_source(kind: str, mail: IncomingMail) -> dict[str, str]:
+    return {
+        "kind": kind,
+        "path": mail.source,
+        "message_id": mail.message_id,
+        "sender": mail.sender,
+        "subject": mail.subject,
+    }
+
+
+@dataclass
+class Unfiled:
+    """A message that carries nothing to file (unreadable, or without attachments)."""
+
+    kind: str
+    mail: IncomingMail
+
+
+def _from_mail(kind: str, mail: IncomingMail) -> Iterator[Received | Unfiled]:
+    candidates = [a for a in mail.attachments if a.maybe_sheet]
+    ignored = [a.filename for a in mail.attachments if not a.maybe_sheet]
+    if ignored:
+        mail.notes.append("not a turn sheet, ignored: " + ", ".join(ignored))
+    if mail.problem or not candidates:
+        yield Unfiled(kind, mail)
+        return
+    received = mail.received or _now()
+    for attachment in candidates:
+        yield Received(
+            name=attachment.filename,
+            data=attachment.data,
+            received=received,
+            source=_mail_source(kind, mail),
+            sender=mail.sender,
+            mail=mail,
+        )
+
+
+def _looks_like_mbox(path: Path) -> bool:
+    try:
+        with path.open("rb") as fh:
+            return fh.read(5) == b"From "
+    except OSError:
+        return False
+
+
+def expand_sources(sources: Iterable[Path]) -> list[Received | Unfiled]:
+    """Every item the sources hold: sheet files, and mail attachments (or whole mails that
+    carry nothing to file)."""
+    items: list[Received | Unfiled] = []
+    for source in sources:
+        path = Path(source)
+        if not path.exists():
+            raise UsageError(
+                f"{path} does not exist; give sheet files, .eml/.mbox files or a Maildir"
+            )
+        if path.is_dir():
+            if not is_maildir(path):
+                raise UsageError(
+                    f"{path} is a folder but not a Maildir (no cur/, new/ and tmp/); give the "
+                    "files inside it instead"
+                )
+            for mail in iter_maildir(path):
+                items.extend(_from_mail("maildir", mail))
+        elif path.suffix.lower() == ".eml":
+            items.extend(_from_mail("eml", read_eml(path)))
+        elif path.suffix.lower() == ".mbox" or _looks_like_mbox(path):
+            for mail in iter_mbox(path):
+                items.extend(_from_mail("mbox", mail))
+        else:
+            try:
+                data = path.read_bytes()
+            except OSError as exc:
+                raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from exc
+            items.append(
+                Received(
+                    name=clean_filename(path.name, "sheet.xlsx"),
+                    data=data,
+                    received=_file_time(path),
+                    source={"kind": "file", "path": str(path)},
+                )
+            )
+    return items
+
+
+class _Intake:
+    """Files received items for the current step of one game."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.state = game.load_state()
+        self.step = game.step(self.state)
+        self.index = Index.of(game, self.step.key)
+        self.replies = game.outbox(self.step.key) / "replies"
+        deadline = game.deadline(self.step.key)
+        self.deadline = deadline.astimezone() if deadline is not None else None
+
+    # -- storing ------------------------------------------------------------------------------
+    def store(self, name: str, data: bytes, received: datetime, sha: str) -> str:
+        stamp = received.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
+        relative = f"received/{stamp}-{sha[:12]}-{clean_filename(name)}"
+        write_bytes(self.index.folder / relative, data)
+        return relative
+
+    def new_entry(
+        self, name: str, sha: str, received: datetime, source: dict[str, str], file: str
+    ) -> dict[str, Any]:
+        return {
+            "file": file,
+            "name": name,
+            "sha256": sha,
+            "received": _iso(received),
+            "filed": _iso(_now()),
+            "source": source,
+            "player": "",
+            "status": "refused",
+            "problems": [],
+            "note": "",
+        }
+
+    # -- replies ------------------------------------------------------------------------------
+    def address_of(self, player: str, sender: str | None) -> str:
+        if sender:
+            return sender
+        cfg = self.game.config.player(player)
+        return cfg.email if cfg else ""
+
+    def reply(
+        self,
+        player: str,
+        sender: str | None,
+        mail: IncomingMail | None,
+        tag: str,
+        subject: str,
+        body: str,
+        attachments: list[Path] | None = None,
+    ) -> Path | None:
+        to = self.address_of(player, sender)
+        if not to:
+            return None
+        msg = build_message(
+            sender=self.game.config.referee_email,
+            to=to,
+            subject=f"{self.game.config.name} {self.step.key}: {subject}",
+            body=body,
+            attachments=attachments or [],
+            to_name=player,
+            sender_name=f"Referee of {self.game.config.name}",
+        )
+        _thread(msg, mail)
+        path = self.replies / f"{sheet_filename(player)[:-5]}-{tag}.eml"
+        write_eml(path, msg)
+        return path
+
+    # -- one item -----------------------------------------------------------------------------
+    def mail_without_sheet(self, unfiled: Unfiled) -> Outcome:
+        mail = unfiled.mail
+        raw = mail.raw or b""
+        sha = hashlib.sha256(raw).hexdigest()
+        received = mail.received or _now()
+        source = _mail_source(unfiled.kind, mail)
+        duplicate = self.index.with_hash(sha) if raw else None
+        if duplicate is not None:
+            entry = self.new_entry("message.eml", sha, received, source, duplicate["file"])
+            entry.update(status="duplicate", note=f"same message as entry {duplicate['number']}")
+            self.index.add(entry)
+            return Outcome("duplicate", duplicate.get("player", ""), "message", entry["note"])
+        file = self.store("message.eml", raw, received, sha) if raw else ""
+        entry = self.new_entry("message.eml", sha, received, source, file)
+        cfg = self.game.config.player_for_address(mail.sender) if mail.sender else None
+        entry["player"] = cfg.name if cfg else ""
+        note = mail.problem or (
+            "the message has no turn sheet attached"
+            + (f" ({'; '.join(mail.notes)})" if mail.notes else "")
+        )
+        entry["note"] = note
+        self.index.add(entry)
+        if cfg is None:
+            return Outcome(
+                "refused",
+                "",
+                "message",
+                f"{note}; from {mail.sender or 'an unknown sender'}, "
+                "who is not a player (no reply written)",
+            )
+        body = (
+            f'Dear {cfg.name},\n\nyour message "{mail.subject}" reached the referee, but {note}, '
+            "so no orders were read from it.\n\nOrders are read only from the turn sheet: fill in "
+            f"the sheet {sheet_filename(cfg.name)} that came with your last report, save it as "
+            ".xlsx and send it as an attachment before the deadline "
+            f"({self.game.deadline_text(self.step.key)}).\n"
+        )
+        reply = self.reply(
+            cfg.name, mail.sender, mail, f"{sha[:12]}-nosheet", "no turn sheet attached", body
+        )
+        return Outcome("refused", cfg.name, "message", note, reply, entry)
+
+    def file(self, item: Received) -> Outcome:
+        sha = hashlib.sha256(item.data).hexdigest()
+        sender = item.source.get("sender", "")
+        earlier = self.index.with_hash(sha)
+        relative = (
+            earlier["file"] if earlier else self.store(item.name, item.data, item.received, sha)
+        )
+        entry = self.new_entry(item.name, sha, item.received, item.source, relative)
+        self.index.add(entry)
+        sender_player = None
+        if item.sender is not None:
+            cfg = self.game.config.player_for_address(item.sender)
+            if cfg is None:
+                entry["note"] = (
+                    f"sent by {item.sender or 'an unknown sender'}, who is not a player of this "
+                    "game (add the address to the player's aliases in game.toml if it is a "
+                    "player's second address)"
+                )
+                return Outcome("refused", "", item.name, entry["note"], None, entry)
+            sender_player = cfg.name
+            entry["player"] = sender_player
+        duplicate = self.index.duplicate_of(sha, sender, entry["number"])
+        if duplicate is not None:
+            entry.update(
+                status="duplicate",
+                player=duplicate.get("player", "") or entry["player"],
+                note=f"identical to entry {duplicate['number']} ({duplicate.get('name', '')}, "
+                f"{duplicate.get('status', '')}); not filed again",
+            )
+            return Outcome("duplicate", entry["player"], item.name, entry["note"], None, entry)
+        try:
+            result = self.check(relative, item.name)
+        except NotATurnSheet as exc:
+            return self.refuse(item, entry, sender_player, str(exc), sha)
+        if sender_player is not None and result.player != sender_player:
+            return self.refuse(
+                item,
+                entry,
+                sender_player,
+                f"{item.name} is {result.player}'s turn sheet but it was sent from "
+                f"{item.sender}, the address of {sender_player}; each player sends their own "
+                "sheet",
+                sha,
+            )
+        entry["player"] = result.player
+        entry["problems"] = [p.to_dict() for p in result.problems]
+        if result.wrong_step:
+            return self.refuse(
+                item, entry, result.player, result.problems[0].message, sha, result.problems[0].fix
+            )
+        if result.errors:
+            return self.problems(item, entry, result, sha)
+        return self.accept(item, entry, result, sha)
+
+    def check(self, relative: str, name: str) -> CheckResult:
+        """Check a stored file under the name it was sent with, so messages name that file."""
+        with tempfile.TemporaryDirectory(prefix="refassist-check-") as folder:
+            copy = Path(folder) / clean_filename(name, "sheet.xlsx")
+            shutil.copyfile(self.index.folder / relative, copy)
+            result = check_sheet(copy, self.game, state=self.state)
+        result.path = self.index.folder / relative
+        return result
+
+    def refuse(
+        self,
+        item: Received,
+        entry: dict[str, Any],
+        player: str | None,
+        reason: str,
+        sha: str,
+        fix: str = "",
+    ) -> Outcome:
+        entry["status"] = "refused"
+        entry["note"] = reason
+        if not player:
+            return Outcome(
+                "refused", "", item.name, reason + " (no player to reply to)", None, entry
+            )
+        if fix:
+            advice = fix
+        elif sniff(item.data).kind == "xlsx":
+            advice = "Send the turn sheet that came with your last report."
+        else:
+            advice = ""  # the reason already says what the file is and to save it as .xlsx
+        paragraphs = [
+            f"Dear {player},",
+            f"the file {item.name} you sent could not be used as your turn sheet for "
+            f"{self.step.key}:\n\n  {reason}",
+            *([advice] if advice else []),
+            f"Deadline: {self.game.deadline_text(self.step.key)}.",
+        ]
+        body = "\n\n".join(paragraphs) + "\n"
+        reply = self.reply(player, item.sender, item.mail, sha[:12], "turn sheet refused", body)
+        return Outcome("refused", player, item.name, reason, reply, entry)
+
+    def problems(
+        self, item: Received, entry: dict[str, Any], result: CheckResult, sha: str
+    ) -> Outcome:
+        entry["status"] = "problems"
+        player = result.player
+        annotated = self.replies / f"{sheet_filename(player)[:-5]}-{sha[:12]}-annotated.xlsx"
+        attachments: list[Path] = []
+        try:
+            annotate(self.index.folder / entry["file"], result.problems, annotated)
+            attachments.append(annotated)
+        except RefassistError as exc:
+            entry["note"] = f"the annotated copy could not be written: {exc}"
+        lines = [f"  - {p}" for p in result.errors] + [
+            f"  - (warning) {p}" for p in result.warnings
+        ]
+        standing = (
+            "Your earlier accepted sheet stands until you send a corrected one."
+            if player in self.index.accepted
+            else "No orders of yours are accepted for this turn yet."
+        )
+        body = (
+            f"Dear {player},\n\nyour turn sheet {item.name} for {self.step.key} has "
+            f"{len(result.errors)} problem(s) that must be fixed:\n\n"
+            + "\n".join(lines)
+            + f"\n\n{standing}\n\nThe attached copy of your sheet shows each problem in red "
+            "(warnings in amber) with a comment; fix the cells and send it back before the "
+            f"deadline ({self.game.deadline_text(self.step.key)}).\n"
+        )
+        reply = self.reply(
+            player,
+            item.sender,
+            item.mail,
+            sha[:12],
+            "problems in your turn sheet",
+            body,
+            attachments,
+        )
+        first = result.errors[0]
+        summary = (
+            f"{len(result.errors)} error(s), first: {first.sheet}!{first.cell}: {first.message}"
+        )
+        return Outcome("problems", player, item.name, summary, reply, entry)
+
+    def accept(
+        self, item: Received, entry: dict[str, Any], result: CheckResult, sha: str
+    ) -> Outcome:
+        player = result.player
+        late = self.deadline is not None and item.received > self.deadline
+        table = self.index.late if late else self.index.accepted
+        folder = "late" if late else "accepted"
+        current = table.get(player)
+        warnings = [f"  - (warning) {p}" for p in result.warnings]
+        orders = "\n".join(f"  {line}" for line in result.orders_text)
+        if current is not None and _parse_iso(str(current.get("received", ""))) > item.received:
+            entry["status"] = "superseded"
+            entry["note"] = f"a newer sheet (entry {current['entry']}) was already {folder}"
+            return Outcome("superseded", player, item.name, entry["note"], None, entry)
+        target = self.index.folder / folder / sheet_filename(player)
+        write_bytes(target, item.data)
+        if current is not None:
+            self.index.entry(int(current["entry"]))["status"] = "superseded"
+        table[player] = {
+            "file": f"{folder}/{target.name}",
+            "entry": entry["number"],
+            "received": entry["received"],
+            "sha256": sha,
+        }
+        entry["status"] = "late" if late else "accepted"
+        if late:
+            body = (
+                f"Dear {player},\n\nyour turn sheet {item.name} for {self.step.key} arrived "
+                f"after the deadline ({self.game.deadline_text(self.step.key)}). It reads "
+                "correctly; the referee decides whether late orders are used.\n\nThe orders as "
+                f"read:\n\n{orders}\n"
+            )
+            subject = "late turn sheet received"
+        else:
+            body = (
+                f"Dear {player},\n\nyour turn sheet {item.name} for {self.step.key} is "
+                "accepted. These are your orders as the referee's tool read them; if anything is "
+                "not what you meant, send a corrected sheet before the deadline "
+                f"({self.game.deadline_text(self.step.key)}): the newest accepted sheet counts."
+                f"\n\n{orders}\n"
+            )
+            subject = "turn sheet accepted"
+        if warnings:
+            body += (
+                "\nWarnings (the orders are accepted, but check these):\n\n"
+                + "\n".join(warnings)
+                + "\n"
+            )
+        reply = self.reply(player, item.sender, item.mail, sha[:12], subject, body)
+        summary = ("late: waits for --accept-late" if late else "accepted") + (
+            f", {len(result.warnings)} warning(s)" if result.warnings else ""
+        )
+        return Outcome(entry["status"], player, item.name, summary, reply, entry)
+
+
+def _thread(msg: EmailMessage, mail: IncomingMail | None) -> None:
+    if mail is not None and mail.message_id:
+        msg["In-Reply-To"] = mail.message_id
+        msg["References"] = mail.message_id
+
+
+def intake(game: Game, sources: Iterable[Path], progress: Progress | None = None) -> IntakeReport:
+    """File everything the sources hold for the game's current step; takes the game lock."""
+    items = expand_sources(sources)
+    with game.lock():
+        job = _Intake(game)
+        outcomes: list[Outcome] = []
+        total = len(items)
+        for done, item in enumerate(items, start=1):
+            label = item.name if isinstance(item, Received) else "message"
+            if progress is not None:
+                progress(done - 1, total, label)
+            if isinstance(item, Received):
+                outcomes.append(job.file(item))
+            else:
+                outcomes.append(job.mail_without_sheet(item))
+            job.index.save()
+        if progress is not None:
+            progress(total, total, "")
+        job.index.save()
+    return IntakeReport(job.step.key, outcomes)

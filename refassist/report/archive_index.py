@@ -1,0 +1,87 @@
+"""The archive index: one HTML page listing every turn with links to its files.
+
+``archive/index.html`` is plain HTML (no script, no external resource) that any browser opens
+from the game folder: for each step, the reports and sheets written for it (``outbox/<step>/``)
+and what was archived when it was resolved (``archive/<step>/``: the master workbook it started
+from and the sheets it used).  It is rewritten after every report run, so it always matches the
+folder; links are relative, so the folder can be moved or zipped whole.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from ..atomic import write_text
+from .render import environment, render_html, template_dirs
+
+INDEX_NAME = "index.html"
+
+
+@dataclass
+class StepFiles:
+    """The files of one step, as links relative to the index."""
+
+    step: str
+    reports: list[tuple[str, str]] = field(default_factory=list)
+    referee: list[tuple[str, str]] = field(default_factory=list)
+    sheets: list[tuple[str, str]] = field(default_factory=list)
+    archived: list[tuple[str, str]] = field(default_factory=list)
+
+
+def _link(path: Path, base: Path) -> str:
+    return "/".join(path.relative_to(base).parts)
+
+
+def collect(game_path: Path) -> list[StepFiles]:
+    """Every step that has an outbox or an archive folder, newest first."""
+    outbox, archive = game_path / "outbox", game_path / "archive"
+    steps = sorted(
+        {
+            p.name
+            for root in (outbox, archive)
+            if root.is_dir()
+            for p in root.iterdir()
+            if p.is_dir()
+        },
+        reverse=True,
+    )
+    out = []
+    for step in steps:
+        files = StepFiles(step)
+        sent = outbox / step
+        if sent.is_dir():
+            for f in sorted(sent.iterdir()):
+                if not f.is_file():
+                    continue
+                link = (f.stem, "../" + _link(f, game_path))
+                if f.suffix.lower() == ".pdf":
+                    (files.referee if f.name == "referee.pdf" else files.reports).append(link)
+                elif f.suffix.lower() in (".xlsx", ".ods"):
+                    files.sheets.append(link)
+        kept = archive / step
+        if kept.is_dir():
+            for f in sorted(p for p in kept.rglob("*") if p.is_file()):
+                files.archived.append((_link(f, kept), "../" + _link(f, game_path)))
+        out.append(files)
+    return out
+
+
+def write_index(game_path: Path, game_name: str) -> Path:
+    """Write ``archive/index.html`` for the game folder and return its path."""
+    game_path = Path(game_path)
+    env = environment(template_dirs(game_path))
+    html = render_html(
+        env,
+        "base/archive_index.html",
+        {
+            "game": game_name,
+            "steps": collect(game_path),
+            "generated": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        },
+    )
+    path = game_path / "archive" / INDEX_NAME
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_text(path, html)
+    return path

@@ -1,0 +1,238 @@
+"""Writing a turn's reports: one PDF per player, the referee's PDF, and the archive index.
+
+The game folder supplies what the state does not hold (deadline, the sheets the orders came
+from); the ruleset supplies each reader's content (`Ruleset.report_content`) and the public map
+(`Ruleset.report_map`); this module renders them.  A report is rendered in one of two ways:
+
+* fast (the default): WeasyPrint lays out the text pages with empty map boxes, cairo draws the
+  maps (the shared base once per turn, each reader's layers separately) and pypdf stamps them
+  into the boxes;
+* naive: the same HTML with the whole map inline as SVG, rendered by WeasyPrint in one pass
+  (several seconds per report; kept for the benchmark and as a cross-check).
+
+Reports for many players can be rendered in parallel processes (``jobs``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from ..atomic import write_bytes
+from ..errors import RefassistError, UsageError
+from ..rulesets.base import ReportContent, ReportInput
+from .fetcher import SafeFetcher
+from .mapmodel import SectorMap
+from .maps import BaseMaps, inline_svgs, map_pages, map_stamps
+from .render import ReportError, environment, layout, map_boxes, render_html
+from .stamp import stamp_pdf
+
+REFEREE_FILE = "referee.pdf"
+CACHE_DIR = ".cache/maps"
+
+Progress = Callable[[int, int, str], None]
+
+
+def report_filename(player: str) -> str:
+    """``<player>.pdf``, cleaned like the player's sheet name so the two sit side by side."""
+    from ..turnsheets import sheet_filename
+
+    return sheet_filename(player).removesuffix(".xlsx") + ".pdf"
+
+
+@dataclass(frozen=True)
+class RenderSettings:
+    """Everything a worker process needs besides the content (all picklable)."""
+
+    dirs: tuple[Path, ...]
+    public: SectorMap | None
+    cache_dir: Path | None = None
+    fast: bool = True
+
+
+@dataclass
+class Rendered:
+    """One written report: whose, where, how many pages, which URLs the fetcher refused."""
+
+    reader: str
+    path: Path
+    pages: int
+    refused: list[str] = field(default_factory=list)
+
+
+def common_context(info: ReportInput) -> dict[str, Any]:
+    """What every report's template gets besides the ruleset's content."""
+    return {
+        "generated": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "step": info.step,
+    }
+
+
+_ENVIRONMENTS: dict[tuple[Path, ...], Any] = {}
+
+
+def _environment(dirs: tuple[Path, ...]) -> Any:
+    """One jinja2 environment per template search path and process: templates are compiled
+    once (about 80 ms) and recompiled only when a file changes (jinja2 checks mtimes)."""
+    env = _ENVIRONMENTS.get(dirs)
+    if env is None:
+        env = _ENVIRONMENTS[dirs] = environment(dirs)
+    return env
+
+
+_WORKER_BASE: list[BaseMaps] = []
+
+
+def base_maps_for(settings: RenderSettings) -> BaseMaps | None:
+    """One `BaseMaps` per process, kept while the map stays the same, so a process draws (or
+    loads) each base page once however many reports it renders."""
+    if settings.public is None:
+        return None
+    for found in _WORKER_BASE:
+        if found.cache_dir == settings.cache_dir and found.public == settings.public:
+            return found
+    _WORKER_BASE[:] = [BaseMaps(settings.public, settings.cache_dir)]
+    return _WORKER_BASE[0]
+
+
+def render_report(
+    content: ReportContent,
+    common: Mapping[str, Any],
+    settings: RenderSettings,
+    base: BaseMaps | None = None,
+) -> tuple[bytes, list[str]]:
+    """One report as PDF bytes, and the URLs its fetcher refused."""
+    env = _environment(settings.dirs)
+    fetcher = SafeFetcher(settings.dirs)
+    context = {**common, **content.context, "title": content.title}
+    public = settings.public
+    overlay = content.overlay
+    pages: list[dict[str, Any]] = []
+    if public is not None and overlay is not None:
+        pages = map_pages(public, overlay)
+        if not settings.fast:
+            inline_svgs(public, overlay, pages)
+    context["map_pages"] = pages
+    html = render_html(env, content.template, context)
+    # Relative URLs resolve in the first template folder: the game's own when it has one, so
+    # an override can show e.g. its logo.png; the fetcher still allows only template files.
+    document = layout(html, settings.dirs[0], fetcher)
+    pdf = document.write_pdf()
+    if settings.fast and pages and public is not None and overlay is not None:
+        boxes = [b for b in map_boxes(document) if b.width > 0 and b.height > 0]
+        base = base or base_maps_for(settings)
+        assert base is not None
+        pdf = stamp_pdf(pdf, map_stamps(public, overlay, boxes, base))
+    return pdf, fetcher.refused
+
+
+def _page_count(pdf: bytes) -> int:
+    import io
+
+    from pypdf import PdfReader
+
+    return len(PdfReader(io.BytesIO(pdf)).pages)
+
+
+def _render_to_file(
+    reader: str,
+    content: ReportContent,
+    common: Mapping[str, Any],
+    settings: RenderSettings,
+    path: Path,
+) -> Rendered:
+    pdf, refused = render_report(content, common, settings)
+    write_bytes(path, pdf)
+    return Rendered(reader, path, _page_count(pdf), refused)
+
+
+@dataclass(frozen=True)
+class Job:
+    """One report to write: reader (``None`` = the referee), its content, its file."""
+
+    reader: str | None
+    content: ReportContent
+    path: Path
+
+    @property
+    def label(self) -> str:
+        return self.reader or "referee"
+
+
+def render_jobs(
+    jobs: Sequence[Job],
+    common: Mapping[str, Any],
+    settings: RenderSettings,
+    *,
+    workers: int = 1,
+    progress: Progress | None = None,
+) -> list[Rendered]:
+    """Render every job, in parallel processes when ``workers`` > 1, reporting progress."""
+    done: list[Rendered] = []
+    total = len(jobs)
+    if workers <= 1 or total <= 1:
+        for job in jobs:
+            done.append(_render_to_file(job.label, job.content, common, settings, job.path))
+            if progress:
+                progress(len(done), total, job.label)
+        return done
+    # The first report is rendered here, before the pool forks: the workers then start with
+    # warm caches (compiled templates, fonts, base maps) instead of each warming up again.
+    first = jobs[0]
+    done.append(_render_to_file(first.label, first.content, common, settings, first.path))
+    if progress:
+        progress(1, total, first.label)
+    rest = jobs[1:]
+    with ProcessPoolExecutor(max_workers=min(workers, len(rest)), mp_context=_fork()) as pool:
+        futures = {
+            pool.submit(_render_to_file, job.label, job.content, common, settings, job.path): job
+            for job in rest
+        }
+        for future in as_completed(futures):
+            try:
+                done.append(future.result())
+            except RefassistError:
+                raise
+            except Exception as exc:  # a worker's crash: name the report, keep the cause
+                raise ReportError(
+                    f"the report for {futures[future].label} could not be rendered "
+                    f"({type(exc).__name__}: {exc})"
+                ) from exc
+            if progress:
+                progress(len(done), total, futures[future].label)
+    order = {job.label: i for i, job in enumerate(jobs)}
+    return sorted(done, key=lambda r: order[r.reader])
+
+
+def _fork() -> Any:
+    """Forked workers start with the parent's warm caches; where fork does not exist
+    (Windows, macOS default), the platform's default start method is used."""
+    import multiprocessing
+
+    if "fork" in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context()
+
+
+def default_workers() -> int:
+    """Processes to use by default: one per core, at most 4.
+
+    Measured on the project's 2-core machine (docs/benchmarks.md): two processes render a
+    turn's reports about a third faster than one when the machine is otherwise idle, but no
+    faster when other work keeps both cores busy; more processes than cores never help, and
+    WeasyPrint's memory use grows with each.
+    """
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+def check_players(known: Sequence[str], wanted: Sequence[str]) -> None:
+    for name in wanted:
+        if name not in known:
+            raise UsageError(
+                f"there is no player {name!r} in this game; players are {', '.join(known)}"
+            )

@@ -1,0 +1,232 @@
+"""`write_reports`: everything ``refassist report GAME`` does, as a library call.
+
+For the state in the master workbook (the turn just resolved): each player's PDF in
+``outbox/<step>/<player>.pdf`` beside the next turn's sheet, the referee's PDF
+``outbox/<step>/referee.pdf``, optionally one ``.eml`` per player (and sending them), and the
+archive index.  What the state does not hold comes from the game folder: the deadline
+(``game.toml``), and the sheets the resolved turn used, read back through the ruleset so each
+player sees the orders as the referee understood them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import RefassistError, UsageError
+from ..game import Game
+from ..rulesets.base import ReportInput
+from .archive_index import write_index
+from .build import (
+    CACHE_DIR,
+    REFEREE_FILE,
+    Job,
+    Progress,
+    Rendered,
+    RenderSettings,
+    base_maps_for,
+    check_players,
+    common_context,
+    default_workers,
+    render_jobs,
+    report_filename,
+)
+from .mailing import Mailing, build_mailings, send_mailings
+from .maps import MM_TO_PT, SECTOR_BOX_MM, SUBSECTOR_BOX_MM, page_key
+from .render import template_dirs
+
+
+@dataclass
+class ReportRun:
+    """What one run wrote: the step, its outbox folder, the reports, sheets, mail, index."""
+
+    step: str
+    folder: Path
+    reports: list[Rendered]
+    sheets: dict[str, Path] = field(default_factory=dict)
+    mailings: list[Mailing] = field(default_factory=list)
+    sent: int = 0
+    index: Path | None = None
+
+
+def resolved_step(game: Game, current: str) -> str:
+    """The step whose events the state holds: the latest archived step before ``current``
+    (``""`` before the first resolution)."""
+    archive = game.path / "archive"
+    steps = (
+        sorted(p.name for p in archive.iterdir() if p.is_dir() and p.name < current)
+        if archive.is_dir()
+        else []
+    )
+    return steps[-1] if steps else ""
+
+
+def _used_sheets(game: Game, step: str, players: Sequence[str]) -> dict[str, tuple[str, Path]]:
+    """Each player's sheet for a resolved step and its status: the copy resolve archived
+    (``archive/<step>/sheets/``), else the one filed in the inbox; late sheets the referee did
+    not accept are reported as late."""
+    from ..inbox import Index, accepted_sheets
+    from ..turnsheets import sheet_filename
+
+    out: dict[str, tuple[str, Path]] = {}
+    archived = game.archive(step) / "sheets"
+    accepted = accepted_sheets(game, step)
+    late = Index.of(game, step).late
+    for player in players:
+        kept = archived / sheet_filename(player)
+        if kept.is_file():
+            out[player] = ("accepted", kept)
+        elif player in accepted:
+            out[player] = ("accepted", accepted[player])
+        elif player in late:
+            out[player] = ("late", game.inbox(step) / str(late[player].get("file", "")))
+    return out
+
+
+def gather_input(game: Game, state: Any, players: Sequence[str]) -> ReportInput:
+    """Deadline, orders as understood and sheet status for the reports of ``state``."""
+    current = game.step(state).key
+    step = resolved_step(game, current)
+    orders: dict[str, tuple[str, ...]] = {}
+    sheets: dict[str, str] = {}
+    if step:
+        for player, (status, path) in _used_sheets(game, step, players).items():
+            sheets[player] = status
+            if status != "accepted":
+                continue
+            try:
+                read = game.ruleset.read_sheet(path)
+            except RefassistError as exc:
+                orders[player] = (f"(the sheet {path.name} could not be read again: {exc})",)
+                continue
+            orders[player] = tuple(game.ruleset.orders_text(read.orders))
+        for player in players:
+            cfg = game.config.player(player)
+            sheets.setdefault(player, "computer" if cfg and cfg.computer else "missing")
+    return ReportInput(
+        step=step,
+        deadline=game.deadline_text(current),
+        orders=orders,
+        sheets=sheets,
+    )
+
+
+def next_sheets(game: Game, state: Any, players: Sequence[str]) -> dict[str, Path]:
+    """Each player's sheet for the next step beside the report, written if not there yet."""
+    from ..turnsheets import sheet_filename, write_sheets
+
+    step = game.step(state)
+    folder = game.outbox(step.key)
+    wanted = [p for p in players if p in step.expects]
+    missing = [p for p in wanted if not (folder / sheet_filename(p)).exists()]
+    if missing:
+        write_sheets(game, state, missing)
+    return {p: folder / sheet_filename(p) for p in wanted}
+
+
+def write_reports(
+    game: Game,
+    *,
+    players: Sequence[str] | None = None,
+    referee: bool | None = None,
+    jobs: int | None = None,
+    progress: Progress | None = None,
+    mail: bool = False,
+    smtp: str | None = None,
+    fast: bool = True,
+    sheets: bool = True,
+    state: Any = None,
+) -> ReportRun:
+    """Write the reports of the current state (see the module docstring).
+
+    ``players`` limits the run to some players (then the referee's report is skipped unless
+    ``referee=True``); ``jobs`` is the number of processes (default: the machine's cores, at
+    most 4); ``smtp`` (``HOST:PORT``) sends the mail and implies ``mail``.
+    """
+    ruleset = game.ruleset
+    with game.lock():
+        if state is None:
+            state = game.load_state()
+        everyone = ruleset.players(state)
+        wanted = list(players) if players else list(everyone)
+        check_players(everyone, wanted)
+        if referee is None:
+            referee = not players
+        step = game.step(state).key
+        folder = game.outbox(step)
+        folder.mkdir(parents=True, exist_ok=True)
+        info = gather_input(game, state, everyone)
+        public = ruleset.report_map(state)
+        dirs = tuple(template_dirs(game.path))
+        settings = RenderSettings(dirs, public, game.path / CACHE_DIR, fast)
+        report_jobs = [
+            Job(p, ruleset.report_content(state, p, info), folder / report_filename(p))
+            for p in wanted
+        ]
+        if referee:
+            report_jobs.append(
+                Job(None, ruleset.report_content(state, None, info), folder / REFEREE_FILE)
+            )
+        workers = default_workers() if jobs is None else max(1, jobs)
+        if fast:
+            _prewarm(settings, report_jobs)
+        common = common_context(info)
+        rendered = render_jobs(report_jobs, common, settings, workers=workers, progress=progress)
+        # A finished game has no next turn, so no sheet; otherwise resolve wrote them already
+        # and only a missing one is written here.
+        finished = bool(ruleset.game_over(state))
+        written_sheets = next_sheets(game, state, wanted) if sheets and not finished else {}
+        run = ReportRun(step, folder, rendered, written_sheets)
+        if mail or smtp:
+            addresses = {p.name: p.email for p in game.config.players}
+            run.mailings = build_mailings(
+                folder=folder,
+                game_name=game.config.name,
+                step=step,
+                deadline=info.deadline,
+                sender=game.config.referee_email,
+                addresses=addresses,
+                reports={r.reader: r.path for r in rendered if r.reader in wanted},
+                sheets=written_sheets,
+            )
+        run.index = write_index(game.path, game.config.name)
+    if smtp:
+        run.sent = send_mailings(smtp, run.mailings)
+    return run
+
+
+def _prewarm(settings: RenderSettings, jobs: Sequence[Job]) -> None:
+    """Draw the shared base pages once, before the reports are split among processes, so
+    every worker finds them (in its forked memory, or on disk) instead of drawing them."""
+    base = base_maps_for(settings)
+    if base is None:
+        return
+    seen = set()
+    for job in jobs:
+        overlay = job.content.overlay
+        if overlay is None:
+            continue
+        for key, size in [("sector", SECTOR_BOX_MM)] + [
+            (page_key(letter), SUBSECTOR_BOX_MM) for letter in overlay.subsectors
+        ]:
+            marker = (key, overlay.owners)
+            if marker not in seen:
+                seen.add(marker)
+                base.get(key, size[0] * MM_TO_PT, size[1] * MM_TO_PT, overlay.owners)
+
+
+def report_player_names(game: Game, names: Sequence[str]) -> list[str]:
+    """Players named on the command line, matched case-insensitively to the game's names."""
+    known = {p.name.lower(): p.name for p in game.config.players}
+    out = []
+    for name in names:
+        found = known.get(name.strip().lower())
+        if found is None:
+            raise UsageError(
+                f"there is no player {name!r} in {game.path.name}; players are "
+                f"{', '.join(p.name for p in game.config.players)}"
+            )
+        out.append(found)
+    return out

@@ -1,0 +1,85 @@
+"""Report mailings: one ``.eml`` per player with the PDF and the next turn's sheet attached.
+
+The messages are written to ``outbox/<step>/mail/<player>.eml`` so the referee can open and
+check them, or send them from a mail program; ``--smtp HOST:PORT`` sends them at once through
+one SMTP connection (`refassist.mail.send_messages`).  Each message goes to the player's own
+address from ``game.toml`` and carries only that player's files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from email.message import EmailMessage
+from pathlib import Path
+
+from ..errors import GameError
+from ..mail import build_message, send_messages, write_eml
+
+MAIL_DIR = "mail"
+
+
+@dataclass(frozen=True)
+class Mailing:
+    """One player's message: where its ``.eml`` was written, and the message itself."""
+
+    player: str
+    path: Path
+    message: EmailMessage
+
+
+def report_body(game_name: str, player: str, step: str, deadline: str, sheet: Path | None) -> str:
+    lines = [
+        f"Dear {player},",
+        "",
+        f"Your turn report for {game_name} ({step}) is attached as a PDF.",
+    ]
+    if sheet is not None:
+        lines.append(
+            f"Your turn sheet for {step} is attached too: fill it in with Excel or LibreOffice "
+            "and send it back as an attachment."
+        )
+    lines += ["", f"Orders are due {deadline}.", "", "The referee"]
+    return "\n".join(lines)
+
+
+def build_mailings(
+    *,
+    folder: Path,
+    game_name: str,
+    step: str,
+    deadline: str,
+    sender: str,
+    addresses: Mapping[str, str],
+    reports: Mapping[str, Path],
+    sheets: Mapping[str, Path],
+) -> list[Mailing]:
+    """Write one ``.eml`` per player who has a report; refuse players without an address."""
+    out = []
+    for player, pdf in reports.items():
+        to = addresses.get(player, "")
+        if not to:
+            raise GameError(
+                f"player {player!r} has no e-mail address in game.toml; add one under "
+                "[[players]] to mail the report"
+            )
+        sheet = sheets.get(player)
+        attachments = [pdf] + ([sheet] if sheet is not None and sheet.exists() else [])
+        message = build_message(
+            sender=sender,
+            to=to,
+            to_name=player,
+            subject=f"{game_name}: turn report for {player}, {step}",
+            body=report_body(game_name, player, step, deadline, sheet),
+            attachments=attachments,
+        )
+        path = folder / MAIL_DIR / (pdf.stem + ".eml")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_eml(path, message)
+        out.append(Mailing(player, path, message))
+    return out
+
+
+def send_mailings(server: str, mailings: Sequence[Mailing]) -> int:
+    """Send the messages through ``HOST:PORT``; returns how many were sent."""
+    return send_messages(server, [m.message for m in mailings])

@@ -1,0 +1,177 @@
+"""Templates to PDF: the jinja2 environment and WeasyPrint rendering, both locked down.
+
+Templates are looked up first in the game folder's ``templates/`` (a referee may override any
+file there, e.g. ``templates/base/report.css`` to change the fonts of one game), then in the
+project's ``templates/``.  Autoescaping is always on: player names and messages are hostile
+text.  Rendering goes through `SafeFetcher`, so the only things a report can load are
+``data:`` URIs and files of these template folders.
+
+Map pages are not drawn here: a template leaves an empty box (``<div data-map="...">``) that
+`map_boxes` finds in the laid-out document, and `refassist.report.stamp` draws the map into it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from ..errors import RefassistError
+from .fetcher import SafeFetcher
+
+#: CSS pixels (WeasyPrint's unit) to PDF points.
+PX_TO_PT = 0.75
+
+
+class ReportError(RefassistError):
+    """A report cannot be written (a broken template override, a missing part of the game)."""
+
+
+def project_templates() -> Path:
+    """The project's template folder (``templates/`` beside the package, or inside it when
+    installed as a wheel)."""
+    here = Path(__file__).resolve().parent.parent
+    for candidate in (here / "templates", here.parent / "templates"):
+        if (candidate / "base").is_dir():
+            return candidate
+    raise ReportError(
+        f"the report templates are missing (looked in {here / 'templates'} and "
+        f"{here.parent / 'templates'}); reinstall refassist"
+    )
+
+
+def template_dirs(game_path: Path | None = None) -> list[Path]:
+    """Where templates are looked up, first match wins: the game's folder, then the project."""
+    dirs = []
+    if game_path is not None and (Path(game_path) / "templates").is_dir():
+        dirs.append((Path(game_path) / "templates").resolve())
+    dirs.append(project_templates())
+    return dirs
+
+
+def environment(dirs: Sequence[Path]) -> jinja2.Environment:
+    """A jinja2 environment over ``dirs`` with autoescape on and undefined names as errors."""
+    env = jinja2.Environment(
+        loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(d)) for d in dirs]),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["signed"] = lambda n: f"{n:+d}" if isinstance(n, int) else str(n)
+    env.filters["plural"] = lambda n, word, many="": (
+        f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"
+    )
+    env.filters["col"] = column
+    return env
+
+
+def column(value: Any, width: int, align: str = "left", cut: bool = True) -> str:
+    """A value padded (or cut, with a final "~") to ``width`` characters, for monospace
+    listings: long lists are laid out as preformatted text, which WeasyPrint handles many
+    times faster than table rows.  ``cut=False`` never shortens (orders in notation)."""
+    text = str(value)
+    if cut and len(text) > width:
+        text = text[: max(1, width - 1)] + "~"
+    return text.rjust(width) if align == "right" else text.ljust(width)
+
+
+def render_html(env: jinja2.Environment, template: str, context: Mapping[str, Any]) -> str:
+    """Render one template, turning template mistakes into a one-line `ReportError`."""
+    try:
+        return env.get_template(template).render(**context)
+    except jinja2.TemplateNotFound as exc:
+        raise ReportError(
+            f"report template {exc.name!r} not found in {', '.join(map(str, _dirs(env)))}"
+        ) from None
+    except jinja2.TemplateSyntaxError as exc:
+        raise ReportError(
+            f"report template {exc.filename or exc.name}, line {exc.lineno}: {exc.message}; "
+            "fix the template (or delete the game's override to use the default)"
+        ) from None
+    except jinja2.UndefinedError as exc:
+        raise ReportError(
+            f"report template {template!r} uses something the report does not provide "
+            f"({exc.message}); fix the template override"
+        ) from None
+
+
+def _dirs(env: jinja2.Environment) -> list[str]:
+    loader = env.loader
+    if isinstance(loader, jinja2.ChoiceLoader):
+        return [p for sub in loader.loaders for p in getattr(sub, "searchpath", [])]
+    return []
+
+
+@dataclass(frozen=True)
+class MapBox:
+    """Where a template left room for a map: page index, map key, box in points (top left)."""
+
+    page: int
+    key: str
+    x: float
+    y: float
+    width: float
+    height: float
+
+
+def quiet_weasyprint() -> None:
+    """WeasyPrint logs every refused URL (as an error) and every CSS property it ignores; the
+    fetcher keeps its own list of refused URLs, which the CLI reports in one line per report,
+    so WeasyPrint's own log stays silent instead of printing tracebacks-like noise."""
+    logger = logging.getLogger("weasyprint")
+    logger.setLevel(logging.CRITICAL)
+    logger.propagate = False
+    if not logger.handlers:
+        logger.addHandler(logging.NullHandler())
+
+
+def layout(html: str, base_dir: Path, fetcher: SafeFetcher) -> Any:
+    """Lay out HTML with WeasyPrint (``weasyprint.Document``); relative URLs resolve inside
+    ``base_dir``, which must be a template folder."""
+    import weasyprint
+
+    quiet_weasyprint()
+    return weasyprint.HTML(
+        string=html, base_url=base_dir.as_uri() + "/", url_fetcher=fetcher
+    ).render()
+
+
+def map_boxes(document: Any) -> list[MapBox]:
+    """Every ``data-map`` box of a laid-out document, in page order."""
+    found: list[MapBox] = []
+    for index, page in enumerate(document.pages):
+        seen: set[int] = set()
+        for box in _descendants(page._page_box):
+            element = getattr(box, "element", None)
+            if element is None or id(element) in seen:
+                continue
+            key = element.get("data-map") if hasattr(element, "get") else None
+            if not key:
+                continue
+            seen.add(id(element))
+            found.append(
+                MapBox(
+                    page=index,
+                    key=key,
+                    x=box.content_box_x() * PX_TO_PT,
+                    y=box.content_box_y() * PX_TO_PT,
+                    width=box.width * PX_TO_PT,
+                    height=box.height * PX_TO_PT,
+                )
+            )
+    return found
+
+
+def _descendants(box: Any) -> Iterator[Any]:
+    stack = [box]
+    while stack:
+        current = stack.pop()
+        yield current
+        children = getattr(current, "children", None)
+        if children:
+            stack.extend(reversed(children))

@@ -1,0 +1,503 @@
+"""The production phase (section 6, Appendix A and B): income, trade, upkeep, purchases.
+
+For each player still in the game, in game order:
+
+1. Income from every owned system: its resource class (A 5 ... X 0), +1 naval base, +1 scout
+   base, +1 HiPop, +1 per Genetics Lab and per Orbital Production Centre, and +10 for each
+   subsector of which the player owns every system.  A player whose homeworld has fallen gains
+   nothing (trade included) unless it holds a Construction Facility or a Depot (section 7.0).
+2. Technology: the turn's income unlocks TL2 and TL3 at the house-rule thresholds.
+3. Trade (`trade`), and the forfeits of agreements broken by war.
+4. Refueling station upkeep: 1 point per squadron that refuelled there this turn, paid before
+   anything is bought; a station whose upkeep cannot be paid is lost, and the squadrons
+   waiting at it with it (they have no fuel to leave).
+5. Purchases in sheet order while the budget lasts: a line that costs more than what is left
+   buys as many as can be paid for; the rest of it, and (house rule
+   ``purchases_after_shortfall`` = "cancelled") every later line, is cancelled and reported.
+   Each line is checked again against the state after the battles (the world may have fallen).
+6. What is left is stockpiled, at the homeworld or at a named Construction Facility or Depot.
+
+Everything bought is under construction until after next turn's battles (`context.
+complete_construction`): it does not fight, and falls with its world.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ...hexmap import SECTOR, SUBSECTOR_LETTERS, distance, parse_hex, subsector_letter
+from .context import (
+    TurnContext,
+    add_facility,
+    add_force,
+    facility_count,
+    find_force,
+    take_force,
+)
+from .items import Item, find_item
+from .movement import cancel
+from .movement_rules import best_range
+from .orders import Orders, Purchase
+from .state import CLASS_INCOME, FACILITY_KINDS, Fleet, State
+from .trade import TradeResult, multiplier_text, roll_all
+
+PHASE = "production"
+#: Extra production for holding every system of a subsector (section 6.1).
+SUBSECTOR_BONUS = 10
+#: Facility kinds of Appendix A's "either a control centre and/or a construction facility, or
+#: a depot, but not both" (the backup seats of government).
+SEATS = ("CC", "CF", "DEPOT")
+SEAT_NAMES = {"CC": "Control Centre", "CF": "Construction Facility", "DEPOT": "Depot"}
+
+
+# -- income ---------------------------------------------------------------------------------------
+
+
+def income_lines(state: State, player: str) -> list[tuple[str, int]]:
+    """Every source of the player's income this phase, as (label, points)."""
+    lines: list[tuple[str, int]] = []
+    owned = [s for s in state.systems if s.owner == player]
+    for s in owned:
+        where = f"{s.hex} {s.name}"
+        if CLASS_INCOME[s.resource_class]:
+            lines.append((f"{where}: class {s.resource_class}", CLASS_INCOME[s.resource_class]))
+        if s.naval_base:
+            lines.append((f"{where}: naval base", 1))
+        if s.scout_base:
+            lines.append((f"{where}: scout base", 1))
+        if s.hipop:
+            lines.append((f"{where}: HiPop", 1))
+        for kind, label in (("GL", "Genetics Labs"), ("OPC", "Orbital Production Centres")):
+            n = facility_count(state, s.hex, player, kind)
+            if n:
+                lines.append((f"{where}: {n} {label}", n))
+    for letter in subsector_bonus(state, player):
+        name = state.subsector_names.get(letter, "")
+        label = f"subsector {letter}" + (f" ({name})" if name else "") + " complete"
+        lines.append((label, SUBSECTOR_BONUS))
+    return lines
+
+
+def subsector_bonus(state: State, player: str) -> list[str]:
+    """Letters of the subsectors where ``player`` owns every system (and there is one)."""
+    by_letter: dict[str, list[str]] = {}
+    for s in state.systems:
+        by_letter.setdefault(subsector_letter(s.hex), []).append(s.owner)
+    return [
+        letter
+        for letter in SUBSECTOR_LETTERS
+        if by_letter.get(letter) and all(owner == player for owner in by_letter[letter])
+    ]
+
+
+def income_blocked(state: State, player: str) -> str:
+    """Why a player gains nothing this turn (empty when it does)."""
+    p = state.player(player)
+    assert p is not None
+    if not p.homeworld_lost:
+        return ""
+    if any(
+        f.owner == player and f.kind in ("CF", "DEPOT") and not f.building for f in state.facilities
+    ):
+        return ""
+    return (
+        f"your homeworld {p.homeworld} fell in {p.homeworld_lost} and you hold no Construction "
+        "Facility or Depot, so no new resource points can be gained"
+    )
+
+
+# -- purchases ------------------------------------------------------------------------------------
+
+
+def purchase_problem(
+    state: State, player: str, item: Item | None, location: str, rules: Mapping[str, Any]
+) -> str:
+    """Why a purchase cannot be placed (empty when it can); quantity and cost are not judged."""
+    p = state.player(player)
+    assert p is not None
+    if item is None:
+        return "there is no such item"
+    if item.tech_level > p.tech_level:
+        return f"{item.name} needs technology level {item.tech_level}; you have {p.tech_level}"
+    if not SECTOR.contains(location):
+        return f"{location} is not a hex of the sector"
+    system = state.system(location)
+    if item.placement == "deep":
+        if system is not None:
+            return "a refueling station must be in a hex without a star system"
+        if facility_count(state, location, player, "DSRS", include_building=True):
+            return f"you already have a refueling station at {location}"
+        reach = best_range(p, rules)
+        if not any(distance(location, s.hex) <= reach for s in state.systems if s.owner == player):
+            return f"{location} is more than {reach} hexes from every world you own"
+        return ""
+    if system is None or system.owner != player:
+        return f"you do not own a system at {location}"
+    if item.placement in ("ftl", "upgrade") and not (
+        system.resource_class == "A" or facility_count(state, location, player, "DOCK")
+    ):
+        return (
+            f"{item.name} can only be built at a class A world or one with a spacedock; "
+            f"{location} is class {system.resource_class}"
+        )
+    if item.placement == "monitor" and system.resource_class not in ("A", "B", "C"):
+        return f"monitors may only be built at class A, B or C worlds; {location} is class " + (
+            system.resource_class
+        )
+    if item.becomes in SEATS:
+        return seat_problem(state, player, item.becomes, location, rules)
+    return ""
+
+
+def seat_problem(
+    state: State, player: str, kind: str, location: str, rules: Mapping[str, Any]
+) -> str:
+    """A Control Centre and/or Construction Facility, or a Depot, not both (Appendix A).
+
+    House rule ``seat_exclusivity`` (shared with the order checker): ``empire`` (default)
+    applies this to the whole empire and allows one of each; ``system`` applies it per system.
+    """
+    per_empire = rules.get("seat_exclusivity", "empire") == "empire"
+    kinds = {
+        f.kind
+        for f in state.facilities
+        if f.owner == player and f.kind in SEATS and (per_empire or f.hex == location)
+    }
+    region = "your empire" if per_empire else location
+    if (kind == "DEPOT" and kinds & {"CC", "CF"}) or (kind != "DEPOT" and "DEPOT" in kinds):
+        return (
+            f"{region} may have a Control Centre and/or a Construction Facility, or a Depot, "
+            "but not both"
+        )
+    if per_empire and kind in kinds:
+        return f"you already have a {SEAT_NAMES[kind]}; an empire has only one"
+    return ""
+
+
+def _limit_left(state: State, player: str, item: Item, location: str) -> int | None:
+    """How many more of a limited item fit at ``location`` (None when unlimited)."""
+    if not item.limit or item.becomes not in FACILITY_KINDS:
+        return None
+    have = facility_count(state, location, player, item.becomes, include_building=True)
+    return max(0, item.limit - have)
+
+
+def build(state: State, player: str, item: Item, location: str, quantity: int) -> None:
+    """Put ``quantity`` of an item under construction at ``location``."""
+    what = item.becomes
+    if item.placement == "upgrade":
+        take_force(state, location, player, Fleet(F=quantity))
+        add_force(state, location, player, Fleet(**{what: quantity}), building=True)
+    elif what in FACILITY_KINDS:
+        add_facility(state, location, player, what, quantity, building=True)
+    elif what == "M":
+        add_force(state, location, player, M=quantity, building=True)
+    elif what == "P":
+        add_force(state, location, player, P=quantity, building=True)
+    else:
+        add_force(state, location, player, Fleet(**{what: quantity}), building=True)
+
+
+def _purchase_text(purchase: Purchase) -> str:
+    return purchase.text or f"{purchase.quantity} x {purchase.item} at {purchase.location}"
+
+
+# -- the phase ------------------------------------------------------------------------------------
+
+
+def production(ctx: TurnContext, orders: Mapping[str, Orders]) -> None:
+    """Phase 4 for every player still in the game."""
+    state = ctx.state
+    trades = roll_all(ctx)
+    for player in state.active_players():
+        player_production(ctx, player, orders.get(player), trades)
+
+
+def _trade_lines(
+    ctx: TurnContext, player: str, trades: list[TradeResult], blocked: bool
+) -> tuple[list[tuple[str, int]], int]:
+    """Trade gained (and war forfeits paid) by ``player``; emits the trade events."""
+    lines: list[tuple[str, int]] = []
+    forfeit = 0
+    for t in trades:
+        if player not in (t.a, t.b):
+            continue
+        partner = t.b if player == t.a else t.a
+        gained = t.points[player]
+        note = ""
+        if t.broken and (player, partner) in ctx.wars:
+            note = f"forfeited to {partner} (you went to war)"
+            forfeit += 0 if (partner, player) in ctx.wars else t.points[partner]
+            gained = 0
+        elif blocked:
+            note = "no income while your homeworld is lost"
+            gained = 0
+        lines.append((f"trade with {partner}" + (f" ({note})" if note else ""), gained))
+        ctx.emit(
+            PHASE,
+            "",
+            "trade",
+            f"Trade with {partner}: rolled {t.dice[0]}+{t.dice[1]}"
+            + (f" +{t.modifier} for tech levels" if t.modifier else "")
+            + f", row {t.row} ({multiplier_text(t.row)}"
+            + (f" {t.extra_die}" if t.extra_die else "")
+            + f"): {gained} points"
+            + (f", {note}" if note else "")
+            + ".",
+            players=(player, partner),
+            visible_to=(player,),
+            data={
+                "partner": partner,
+                "roll": list(t.dice),
+                "modifier": t.modifier,
+                "table_row": t.row,
+                "multiplier": multiplier_text(t.row),
+                "extra_die": t.extra_die,
+                "points": gained,
+                "broken": t.broken,
+            },
+            dice=t.seqs,
+        )
+    return lines, forfeit
+
+
+def player_production(
+    ctx: TurnContext, player: str, orders: Orders | None, trades: list[TradeResult]
+) -> None:
+    """Income, technology, trade, upkeep, purchases and stockpile of one player."""
+    state = ctx.state
+    p = state.player(player)
+    assert p is not None
+    blocked = income_blocked(state, player)
+    income = [] if blocked else income_lines(state, player)
+    income_total = sum(points for _, points in income)
+    _tech_level(ctx, player, income_total)
+    trade_lines, forfeit = _trade_lines(ctx, player, trades, bool(blocked))
+    stockpile_before = p.stockpile
+    budget = p.stockpile + income_total + sum(points for _, points in trade_lines)
+    if forfeit:
+        paid = min(forfeit, budget)
+        budget -= paid
+        trade_lines.append(("taken by the victims of your declarations of war", -paid))
+    upkeep = _upkeep(ctx, player, budget)
+    budget -= sum(points for _, points in upkeep)
+    ledger = []
+    if orders is not None:
+        budget = _purchases(ctx, player, orders, budget, ledger)
+        _stockpile_site(ctx, player, orders)
+    p.stockpile = budget
+    p.income_last = income_total
+    ctx.emit(
+        PHASE,
+        "",
+        "production",
+        f"Production: income {income_total}, trade "
+        f"{sum(points for _, points in trade_lines)}, spent "
+        f"{sum(line['cost'] for line in ledger if line['status'] == 'bought')}, "
+        f"stockpile {budget}.",
+        players=(player,),
+        visible_to=(player,),
+        data={
+            "income": [list(line) for line in income],
+            "income_total": income_total,
+            "trade": [list(line) for line in trade_lines],
+            "purchases": ledger,
+            "upkeep": [list(line) for line in upkeep],
+            "stockpile_before": stockpile_before,
+            "stockpile_after": budget,
+            "income_blocked": blocked,
+        },
+    )
+
+
+def _tech_level(ctx: TurnContext, player: str, income: int) -> None:
+    p = ctx.state.player(player)
+    assert p is not None
+    new = p.tech_level
+    if income >= int(ctx.rules["tl3_income"]):
+        new = max(new, 3)
+    elif income >= int(ctx.rules["tl2_income"]):
+        new = max(new, 2)
+    if new == p.tech_level:
+        return
+    ctx.emit(
+        PHASE,
+        "",
+        "tech_level",
+        f"Your income of {income} points unlocked technology level {new}: its items may be "
+        "bought from next turn's sheet.",
+        players=(player,),
+        visible_to=(player,),
+        data={"from": p.tech_level, "to": new, "income": income},
+    )
+    p.tech_level = new
+
+
+def _upkeep(ctx: TurnContext, player: str, budget: int) -> list[tuple[str, int]]:
+    """Pay each station's refueling charge in hex order; lose the ones that cannot be paid."""
+    state = ctx.state
+    lines: list[tuple[str, int]] = []
+    stations = sorted(
+        f.hex for f in state.facilities if f.owner == player and f.kind == "DSRS" and not f.building
+    )
+    for hex_ in stations:
+        squadrons = ctx.refuelled.get((hex_, player), 0)
+        if not squadrons:
+            continue
+        if squadrons <= budget:
+            budget -= squadrons
+            lines.append((f"refueling at {hex_}: {squadrons} squadrons", squadrons))
+            continue
+        state.facilities[:] = [
+            f
+            for f in state.facilities
+            if not (f.hex == hex_ and f.owner == player and f.kind == "DSRS")
+        ]
+        stranded = find_force(state, hex_, player)
+        lost = stranded.fleet.squadrons if stranded is not None else 0
+        state.forces[:] = [f for f in state.forces if not (f.hex == hex_ and f.owner == player)]
+        reason = f"the refueling charge of {squadrons} points could not be paid from {budget}" + (
+            f"; the {lost} squadrons waiting there had no fuel and were lost" if lost else ""
+        )
+        ctx.emit(
+            PHASE,
+            hex_,
+            "station_lost",
+            f"Your refueling station at {hex_} was lost: {reason}.",
+            players=(player,),
+            visible_to=(player,),
+            data={"hex": hex_, "upkeep": squadrons, "reason": reason, "squadrons_lost": lost},
+        )
+    return lines
+
+
+def _purchases(
+    ctx: TurnContext, player: str, orders: Orders, budget: int, ledger: list[dict[str, Any]]
+) -> int:
+    state = ctx.state
+    stop_after_shortfall = ctx.rules.get("purchases_after_shortfall", "cancelled") == "cancelled"
+    short = False
+    for purchase in orders.purchases:
+        item = find_item(purchase.item)
+        try:
+            location = parse_hex(purchase.location)
+        except ValueError:
+            location = str(purchase.location)
+        entry: dict[str, Any] = {
+            "item": item.code if item else purchase.item,
+            "name": item.name if item else purchase.item,
+            "location": location,
+            "quantity": purchase.quantity,
+            "cost": 0,
+            "status": "bought",
+            "cell": purchase.cell,
+        }
+        if short and stop_after_shortfall:
+            _cancel_purchase(
+                ctx, player, purchase, entry, "the budget ran out on an earlier line", ledger
+            )
+            continue
+        reason = purchase_problem(state, player, item, location, ctx.rules)
+        if not reason and purchase.quantity < 1:
+            reason = "the quantity must be at least 1"
+        if reason:
+            _cancel_purchase(ctx, player, purchase, entry, reason, ledger)
+            continue
+        assert item is not None
+        quantity = purchase.quantity
+        left = _limit_left(state, player, item, location)
+        limit_note = ""
+        if left is not None and quantity > left:
+            limit_note = f"only {left} more fit at {location} (limit {item.limit})"
+            quantity = left
+        if item.placement == "upgrade":
+            ready = find_force(state, location, player)
+            spare = ready.fleet.F if ready is not None else 0
+            if quantity > spare:
+                limit_note = f"only {spare} Fleet squadrons are ready at {location} to upgrade"
+                quantity = spare
+        affordable = min(quantity, budget // item.cost)
+        if affordable:
+            build(state, player, item, location, affordable)
+            budget -= affordable * item.cost
+            ledger.append(entry | {"quantity": affordable, "cost": affordable * item.cost})
+        rest = purchase.quantity - affordable
+        if rest:
+            if affordable < quantity:
+                short = True
+                reason = (
+                    f"{quantity - affordable} x {item.name} would cost "
+                    f"{(quantity - affordable) * item.cost} points and only {budget} are left"
+                )
+                if limit_note:
+                    reason = f"{limit_note}; {reason}"
+            else:
+                reason = limit_note
+            _cancel_purchase(ctx, player, purchase, entry | {"quantity": rest}, reason, ledger)
+    return budget
+
+
+def _cancel_purchase(
+    ctx: TurnContext,
+    player: str,
+    purchase: Purchase,
+    entry: dict[str, Any],
+    reason: str,
+    ledger: list[dict[str, Any]],
+) -> None:
+    item = find_item(purchase.item)
+    cost = (item.cost if item else 0) * entry["quantity"]
+    ledger.append(entry | {"status": "cancelled", "cost": cost, "reason": reason})
+    ctx.emit(
+        PHASE,
+        entry["location"],
+        "purchase_cancelled",
+        f"Purchase {_purchase_text(purchase)!r} cancelled"
+        + (
+            f" ({entry['quantity']} of {purchase.quantity})"
+            if entry["quantity"] != purchase.quantity
+            else ""
+        )
+        + f": {reason}.",
+        players=(player,),
+        visible_to=(player,),
+        data={
+            "item": entry["item"],
+            "location": entry["location"],
+            "quantity": entry["quantity"],
+            "cost": cost,
+            "reason": reason,
+            "cell": purchase.cell,
+        },
+    )
+
+
+def _stockpile_site(ctx: TurnContext, player: str, orders: Orders) -> None:
+    """Unspent points may be kept at one of the player's Construction Facilities or Depots."""
+    if not orders.stockpile_at:
+        return
+    state = ctx.state
+    p = state.player(player)
+    assert p is not None
+    try:
+        hex_ = parse_hex(orders.stockpile_at)
+    except ValueError:
+        hex_ = orders.stockpile_at
+    if hex_ == p.homeworld and not p.homeworld_lost:
+        p.stockpile_at = ""
+        return
+    if any(
+        f.hex == hex_ and f.owner == player and f.kind in ("CF", "DEPOT") and not f.building
+        for f in state.facilities
+    ):
+        p.stockpile_at = hex_
+        return
+    cancel(
+        ctx,
+        PHASE,
+        player,
+        f"stockpile at {orders.stockpile_at}",
+        "",
+        f"you have no finished Construction Facility or Depot at {hex_}",
+    )

@@ -1,0 +1,1364 @@
+"""The Fifth Millennium turn sheet: writing it, reading it back, filling it in like a player.
+
+The sheet is meant to feel like the printed order sheet of the rules: a title block, the
+player's figures, clear sections for fleet movements, production, diplomacy and messages, and
+the player's systems in the game's own notation.  Input cells are pale yellow and unlocked;
+everything else is locked (sheet protection without a password: it guards against slips, not
+against a determined player, and the tool never trusts anything but the input cells anyway).
+Values that come from a list have a dropdown and an input message; the print layout is A4,
+one page wide.  A very hidden ``_meta`` sheet carries the game id, the player, the year, a
+per-player per-turn token and the format version, so a sheet sent for the wrong player or turn
+is recognised.
+
+Every cell is fixed by the constants below so that ``docs/turn-sheet.md`` can cite them and
+scripts can fill a sheet; the variable-length read-only lists (your systems, fleets in
+hyperspace, systems in sight) live on the second sheet, "Your empire", where their length
+moves nothing a player types into.
+
+Writing uses xlsxwriter with every automatic conversion off (a player's name such as
+``=cmd|...`` stays text); reading goes through `refassist.workbook.sheetio`, which refuses
+anything that is not a genuine, harmless ``.xlsx`` before openpyxl sees it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import xlsxwriter
+
+from ...atomic import atomic_path
+from ...errors import CellProblem, InvalidOrder, NotATurnSheet, UsageError
+from ...hexmap import subsector_letter
+from ...workbook.sheetio import META_FORMAT, META_SHEET, TurnSheetFile, open_turn_sheet
+from ..base import SheetRead
+from .items import ITEMS, find_item, item_label, items_for_tech
+from .movement_rules import arrival_year, best_range
+from .notation import fleet_text, move_text, system_text
+from .orders import DIPLOMACY_ACTIONS, Diplomacy, MessageOrder, Move, Orders, Purchase
+from .parse import cell_text, move_cells_blank, normalise, parse_count, parse_hex_text, parse_move
+from .rules import HOUSE_RULES
+from .state import CLASS_INCOME, FACILITY_NAMES, SETUP_YEAR, Fleet, State
+
+RULESET_NAME = "fifth-millennium"
+#: Bumped whenever a cell below moves; a sheet of another version is refused, not misread.
+FORMAT_VERSION = "1"
+
+SAFE_XLSXWRITER_OPTIONS = {
+    "strings_to_formulas": False,
+    "strings_to_urls": False,
+    "strings_to_numbers": False,
+}
+
+# -- layout: every cell a player or a script may write --------------------------------------
+ORDERS_SHEET = "Orders"
+EMPIRE_SHEET = "Your empire"
+LISTS_SHEET = "Lists"
+
+#: Header cells (read-only).
+GAME_CELL = "B3"
+PLAYER_CELL = "B4"
+YEAR_CELL = "B5"
+DEADLINE_CELL = "B6"
+STOCKPILE_CELL = "F3"
+INCOME_CELL = "F4"
+TL_CELL = "F5"
+RANGE_CELL = "F6"
+
+#: Fleet movements: one row per departure or probe; columns Turn, Fleet, Departure,
+#: Destination, Arrival.  The Turn cell is pre-filled with the year.
+MOVE_HEADER_ROW = 10
+MOVE_FIRST_ROW = 11
+MOVE_ROWS = 16
+MOVE_COLUMNS = ("B", "C", "D", "E", "F")
+
+#: Production list: Location, Item, Quantity, Cost (a formula the tool never reads).
+PROD_HEADER_ROW = 29
+PROD_FIRST_ROW = 30
+PROD_ROWS = 20
+PROD_LOCATION_COL = "B"
+PROD_ITEM_COL = "C"
+PROD_QUANTITY_COL = "D"
+PROD_COST_COL = "E"
+PROD_TOTAL_CELL = "E50"
+PROD_AVAILABLE_CELL = "E51"
+STOCKPILE_AT_CELL = "E52"
+
+#: Diplomacy: Action (dropdown), Player (dropdown).
+DIPLO_HEADER_ROW = 55
+DIPLO_FIRST_ROW = 56
+DIPLO_ROWS = 8
+DIPLO_ACTION_COL = "B"
+DIPLO_PLAYER_COL = "C"
+
+#: Messages: To (dropdown of players or *), text in C:G (merged).
+MSG_HEADER_ROW = 66
+MSG_FIRST_ROW = 67
+MSG_ROWS = 10
+MSG_TO_COL = "B"
+MSG_TEXT_COL = "C"
+
+#: Reference block of purchase options (read-only; the cost formulas look items up here).
+REF_HEADER_ROW = 79
+REF_FIRST_ROW = 80
+REF_LAST_ROW = REF_FIRST_ROW + len(ITEMS) - 1
+PRINT_LAST_ROW = REF_LAST_ROW + 2
+
+#: Set-up sheet (year 5000): the homeworld hex.
+HOMEWORLD_CELL = "C11"
+SETUP_PRINT_LAST_ROW = 20
+
+#: Longest message text read; longer is an error (reports have to print it).
+MAX_MESSAGE_LENGTH = 2000
+
+_COLUMN_WIDTHS = {"A": 9, "B": 16, "C": 34, "D": 12, "E": 12, "F": 10, "G": 28}
+
+#: Words a player may write for a diplomacy action (lower case, single spaces).
+ACTION_SYNONYMS = {
+    "propose treaty": "propose treaty",
+    "treaty": "propose treaty",
+    "offer treaty": "propose treaty",
+    "accept treaty": "propose treaty",
+    "propose a treaty": "propose treaty",
+    "end treaty": "end treaty",
+    "cancel treaty": "end treaty",
+    "break treaty": "end treaty",
+    "propose trade": "propose trade",
+    "trade": "propose trade",
+    "offer trade": "propose trade",
+    "accept trade": "propose trade",
+    "propose trade agreement": "propose trade",
+    "end trade": "end trade",
+    "cancel trade": "end trade",
+    "end trade agreement": "end trade",
+    "declare war": "declare war",
+    "war": "declare war",
+    "declare war on": "declare war",
+}
+EVERYONE = ("*", "all", "everyone", "all players")
+
+PLACEMENT_TEXT = {
+    "ftl": "class A world or spacedock",
+    "upgrade": "your Fleet sq., class A/dock",
+    "monitor": "class A, B or C world",
+    "system": "any system you own",
+    "deep": "empty hex in range",
+}
+
+
+def _row(ref: str) -> int:
+    return int(re.sub(r"[A-Z]+", "", ref))
+
+
+def _col(ref: str) -> str:
+    return re.sub(r"[0-9]+", "", ref)
+
+
+def _rc(ref: str) -> tuple[int, int]:
+    """0-based (row, column) for xlsxwriter from ``B14``."""
+    col = 0
+    for ch in _col(ref):
+        col = col * 26 + ord(ch) - 64
+    return _row(ref) - 1, col - 1
+
+
+def move_row_cells(row: int) -> list[str]:
+    """The five cells of a movement row (Turn, Fleet, Departure, Destination, Arrival)."""
+    return [f"{c}{row}" for c in MOVE_COLUMNS]
+
+
+# --------------------------------------------------------------------------------------------
+# What the sheet shows
+# --------------------------------------------------------------------------------------------
+
+
+def _default_rules() -> dict[str, Any]:
+    return {rule.key: rule.default for rule in HOUSE_RULES}
+
+
+def system_income(state: State, hex_: str) -> int:
+    """Resource points a system yields its owner: class + bases + HiPop + labs + OPCs."""
+    s = state.system(hex_)
+    if s is None:
+        return 0
+    facilities = sum(
+        f.count
+        for f in state.facilities
+        if f.hex == hex_ and f.kind in ("GL", "OPC") and not f.building and f.owner == s.owner
+    )
+    return (
+        CLASS_INCOME.get(s.resource_class, 0)
+        + int(s.naval_base)
+        + int(s.scout_base)
+        + int(s.hipop)
+        + facilities
+    )
+
+
+def own_system_lines(state: State, player: str) -> list[str]:
+    """The player's systems in the notation of section 2.3, one line each, by hex."""
+    lines = []
+    for s in sorted(state.systems, key=lambda s: s.hex):
+        if s.owner != player:
+            continue
+        ready = [f for f in state.forces if f.hex == s.hex and f.owner == player and not f.building]
+        fleet = Fleet()
+        monitors = 0
+        for force in ready:
+            fleet = fleet + force.fleet
+            monitors += force.M
+        mine = [
+            f for f in state.facilities if f.hex == s.hex and f.owner == player and not f.building
+        ]
+        lines.append(
+            system_text(
+                s.hex,
+                s.name,
+                s.resource_class,
+                naval_base=s.naval_base,
+                scout_base=s.scout_base,
+                hipop=s.hipop,
+                spacedock=any(f.kind == "DOCK" for f in mine),
+                gl=sum(f.count for f in mine if f.kind == "GL"),
+                opc=sum(f.count for f in mine if f.kind == "OPC"),
+                mines=sum(f.count for f in mine if f.kind == "MINE"),
+                monitors=monitors,
+                fleet=fleet,
+                income=system_income(state, s.hex),
+            )
+        )
+    return lines
+
+
+def _building_lines(state: State, player: str) -> list[str]:
+    out = []
+    for force in state.forces:
+        if force.owner == player and force.building:
+            extra = (f" M{force.M}" if force.M else "") + (f" Probes {force.P}" if force.P else "")
+            out.append(f"{force.hex}: {fleet_text(force.fleet)}{extra}")
+    for f in state.facilities:
+        if f.owner == player and f.building:
+            count = f" x{f.count}" if f.kind in ("GL", "OPC", "MINE") else ""
+            out.append(f"{f.hex}: {FACILITY_NAMES.get(f.kind, f.kind)}{count}")
+    return out
+
+
+def _elsewhere_lines(state: State, player: str) -> list[str]:
+    """Ready squadrons and probes of the player at hexes it does not own."""
+    out = []
+    for force in state.forces:
+        if force.owner != player or force.building:
+            continue
+        system = state.system(force.hex)
+        owned = system is not None and system.owner == player
+        if owned and not force.P:
+            continue
+        parts = []
+        if not owned and not force.fleet.is_empty():
+            parts.append(fleet_text(force.fleet))
+        if force.P:
+            parts.append(f"{force.P} probe swarm{'s' if force.P != 1 else ''} ready to launch")
+        if not owned and force.M:
+            parts.append(f"M{force.M}")
+        if parts:
+            where = system.name if system is not None else "deep space"
+            out.append(f"{force.hex} ({where}): " + ", ".join(parts))
+    return out
+
+
+def _facility_lines(state: State, player: str) -> list[str]:
+    kinds = ("CC", "CF", "DEPOT", "DSRS")
+    return [
+        f"{f.hex}: {FACILITY_NAMES[f.kind]}"
+        for f in state.facilities
+        if f.owner == player and f.kind in kinds and not f.building
+    ]
+
+
+def _flight_lines(state: State, player: str) -> list[str]:
+    out = []
+    for flight in sorted(state.flights, key=lambda f: (f.arrival, f.id)):
+        if flight.owner != player:
+            continue
+        out.append(
+            move_text(
+                flight.departed,
+                None if flight.probe else flight.fleet,
+                flight.origin,
+                flight.destination,
+                flight.arrival,
+            )
+        )
+    return out
+
+
+def _relation_lines(state: State, player: str) -> list[str]:
+    out = []
+    for r in state.relations:
+        if player in (r.a, r.b):
+            other = r.b if r.a == player else r.a
+            what = "Treaty" if r.kind == "treaty" else "Trade agreement"
+            out.append(f"{what} with {other} since {r.since}")
+    for p in state.proposals:
+        if p.to == player:
+            what = "a treaty" if p.kind == "treaty" else "a trade agreement"
+            out.append(f"{p.proposer} proposes {what} (answer with 'propose' to accept)")
+        elif p.proposer == player:
+            what = "a treaty" if p.kind == "treaty" else "a trade agreement"
+            out.append(f"You proposed {what} to {p.to}; no answer yet")
+    return out
+
+
+def _sight_lines(state: State, player: str) -> list[str]:
+    """Systems the player sees (fog of war from `visibility.player_view`), not its own."""
+    from .visibility import player_view
+
+    view = player_view(state, player)
+    out = []
+    for s in view.systems:
+        if s.status != "in sight" or s.owner == player:
+            continue
+        bases = "".join(
+            f" {code}"
+            for code, on in (("N", s.naval_base), ("S", s.scout_base), ("Hi", s.hipop))
+            if on
+        )
+        owner = s.owner or "unowned"
+        forces = f" - {s.forces_text}" if s.forces_text else ""
+        name = s.name.upper() if s.hipop else s.name
+        out.append(f"{s.hex} {name} {s.resource_class}{bases} - {owner}{forces}")
+    return out
+
+
+def _other_players(state: State, player: str) -> list[str]:
+    return [p.name for p in state.players if p.name != player and not p.eliminated]
+
+
+def _departure_hexes(state: State, player: str) -> list[str]:
+    hexes = {f.hex for f in state.forces if f.owner == player and (not f.fleet.is_empty() or f.P)}
+    hexes.update(
+        f.destination for f in state.flights if f.owner == player and f.arrival == state.year
+    )
+    return sorted(hexes)
+
+
+# --------------------------------------------------------------------------------------------
+# Writing
+# --------------------------------------------------------------------------------------------
+
+
+class _Styles:
+    """The formats of the sheet, made once per workbook."""
+
+    def __init__(self, wb: Any) -> None:
+        base = {"font_name": "Calibri", "font_size": 10, "valign": "vcenter"}
+        self.title = wb.add_format(
+            {**base, "bold": True, "font_size": 16, "font_color": "#1F3864", "align": "left"}
+        )
+        self.subtitle = wb.add_format({**base, "italic": True, "font_color": "#44546A"})
+        self.label = wb.add_format({**base, "bold": True, "align": "left"})
+        self.value = wb.add_format(
+            {**base, "align": "left", "bottom": 1, "bottom_color": "#A6A6A6"}
+        )
+        self.number = wb.add_format(
+            {**base, "align": "right", "bottom": 1, "bottom_color": "#A6A6A6"}
+        )
+        self.section = wb.add_format(
+            {**base, "bold": True, "font_size": 11, "font_color": "#FFFFFF", "bg_color": "#1F3864"}
+        )
+        self.header = wb.add_format(
+            {
+                **base,
+                "bold": True,
+                "bg_color": "#D9E1F2",
+                "border": 1,
+                "border_color": "#8EA9DB",
+                "text_wrap": True,
+            }
+        )
+        self.note = wb.add_format(
+            {**base, "italic": True, "font_color": "#595959", "text_wrap": True, "valign": "top"}
+        )
+        self.plain = wb.add_format(base)
+        self.rownum = wb.add_format({**base, "font_color": "#808080", "align": "center"})
+        self.line = wb.add_format({**base, "font_name": "Consolas", "font_size": 9})
+        input_base = {
+            **base,
+            "bg_color": "#FFF2CC",
+            "border": 1,
+            "border_color": "#BF9000",
+            "locked": False,
+        }
+        self.input_text = wb.add_format({**input_base, "num_format": "@"})
+        self.input_number = wb.add_format({**input_base, "num_format": "0", "align": "center"})
+        self.input_wrap = wb.add_format({**input_base, "num_format": "@", "text_wrap": True})
+        self.cost = wb.add_format(
+            {**base, "align": "right", "border": 1, "border_color": "#D9D9D9"}
+        )
+        self.total = wb.add_format({**base, "bold": True, "align": "right", "top": 1})
+        self.ref = wb.add_format({**base, "border": 1, "border_color": "#D9D9D9"})
+        self.ref_off = wb.add_format(
+            {**base, "border": 1, "border_color": "#D9D9D9", "font_color": "#A6A6A6"}
+        )
+        self.locked_value = wb.add_format(
+            {**base, "bold": True, "bg_color": "#E2EFDA", "border": 1, "num_format": "@"}
+        )
+
+
+def _header_footer_text(text: str) -> str:
+    return text.replace("&", "&&")
+
+
+def _write_header(
+    ws: Any,
+    st: _Styles,
+    state: State,
+    player: str,
+    deadline: str,
+    setup: bool,
+    rules: dict[str, Any],
+) -> None:
+    p = state.player(player)
+    ws.merge_range("A1:G1", "FIFTH MILLENNIUM - TURN SHEET", st.title)
+    ws.set_row(0, 26)
+    sub = (
+        "Set-up: choose your homeworld"
+        if setup
+        else f"Orders for the year {state.year} (turn {state.year - SETUP_YEAR})"
+    )
+    ws.merge_range("A2:G2", f"Fleet battles for control of the stars - {sub}", st.subtitle)
+    for label_ref, label, ref, value in (
+        ("A3", "Game", GAME_CELL, state.game_name),
+        ("A4", "Player", PLAYER_CELL, player),
+        ("A5", "Year", YEAR_CELL, state.year),
+        ("A6", "Deadline", DEADLINE_CELL, deadline),
+    ):
+        r, c = _rc(label_ref)
+        ws.write_string(r, c, label, st.label)
+        r, c = _rc(ref)
+        ws.merge_range(r, c, r, c + 1, "", st.value)
+        if isinstance(value, int):
+            ws.write_number(r, c, value, st.value)
+        else:
+            ws.write_string(r, c, str(value), st.value)
+    if not setup and p is not None:
+        for ref, label, value in (
+            (STOCKPILE_CELL, "Stockpile", p.stockpile),
+            (INCOME_CELL, "Income last turn", p.income_last),
+            (TL_CELL, "Tech level", p.tech_level),
+            (RANGE_CELL, "Best range (hexes)", best_range(p, rules)),
+        ):
+            r, c = _rc(ref)
+            ws.merge_range(r, c - 2, r, c - 1, label, st.label)
+            ws.write_number(r, c, value, st.number)
+    note = (
+        "Fill in the yellow cells only; everything else is locked. Send the sheet back as .xlsx "
+        "before the deadline. Your systems, fleets in hyperspace and the systems you can see "
+        "are on the sheet 'Your empire'."
+    )
+    ws.merge_range("A7:G8", note, st.note)
+
+
+def _list_validation(
+    ws: Any, first: str, last: str, source: str, title: str, message: str, *, strict: bool
+) -> None:
+    r1, c1 = _rc(first)
+    r2, c2 = _rc(last)
+    options = {
+        "validate": "list",
+        "source": source,
+        "input_title": title[:32],
+        "input_message": message[:255],
+        "error_title": "Not in the list"[:32],
+        "error_message": (
+            "Choose a value from the list."
+            if strict
+            else "This is not in the list. Keep it only if you are sure; the referee's tool "
+            "will check it."
+        )[:255],
+        "error_type": "stop" if strict else "warning",
+    }
+    ws.data_validation(r1, c1, r2, c2, options)
+
+
+def _message_only(ws: Any, first: str, last: str, title: str, message: str) -> None:
+    r1, c1 = _rc(first)
+    r2, c2 = _rc(last)
+    ws.data_validation(
+        r1,
+        c1,
+        r2,
+        c2,
+        {"validate": "any", "input_title": title[:32], "input_message": message[:255]},
+    )
+
+
+class _Lists:
+    """The hidden sheet that holds the dropdown lists (a list range may be any length)."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.column = 0
+
+    def add(self, values: Iterable[str]) -> str | None:
+        items = list(values)
+        if not items:
+            return None
+        col = self.column
+        self.column += 1
+        for r, value in enumerate(items):
+            self.ws.write_string(r, col, value)
+        letter = chr(65 + col)
+        return f"='{LISTS_SHEET}'!${letter}$1:${letter}${len(items)}"
+
+
+def _write_moves(
+    ws: Any, st: _Styles, state: State, player: str, lists: _Lists, rules: dict[str, Any]
+) -> None:
+    r = MOVE_HEADER_ROW - 2
+    limit = int(rules.get("max_departures", 4))
+    ws.merge_range(
+        r,
+        0,
+        r,
+        6,
+        f"FLEET MOVEMENTS - at most {limit} departures a turn; probes do not count",
+        st.section,
+    )
+    headers = (
+        "#",
+        "Turn",
+        "Fleet  F# S# A#(Fs# Ms# K#)  or  Probe",
+        "Departure",
+        "Destination",
+        "Arrival",
+        "",
+    )
+    for c, text in enumerate(headers):
+        ws.write_string(MOVE_HEADER_ROW - 1, c, text, st.header)
+    for i in range(MOVE_ROWS):
+        row0 = MOVE_FIRST_ROW - 1 + i
+        ws.write_number(row0, 0, i + 1, st.rownum)
+        ws.write_number(row0, 1, state.year, st.input_number)
+        ws.write_blank(row0, 2, None, st.input_text)
+        ws.write_blank(row0, 3, None, st.input_text)
+        ws.write_blank(row0, 4, None, st.input_text)
+        ws.write_blank(row0, 5, None, st.input_number)
+    first, last = MOVE_FIRST_ROW, MOVE_FIRST_ROW + MOVE_ROWS - 1
+    _message_only(
+        ws,
+        f"B{first}",
+        f"B{last}",
+        "Turn",
+        f"The year of departure ({state.year}), pre-filled. You may also type the whole move "
+        f"here: {state.year} - F10 S3 A1(Fs0 Ms2 K0) - 2710 - 2712 - {state.year + 2}",
+    )
+    _message_only(
+        ws,
+        f"C{first}",
+        f"C{last}",
+        "Fleet",
+        "Squadrons that leave: F10 S3 A1(Fs0 Ms2 K0) (F fleet, S strike, A assault, Fs fast, "
+        "Ms minesweeper, K KKM points, SF fusion bomb levels), or Probe. Monitors never move.",
+    )
+    source = lists.add(_departure_hexes(state, player))
+    if source:
+        _list_validation(
+            ws,
+            f"D{first}",
+            f"D{last}",
+            source,
+            "Departure hex",
+            "The hex the fleet leaves, e.g. 2710. The list shows where you have squadrons.",
+            strict=False,
+        )
+    else:
+        _message_only(ws, f"D{first}", f"D{last}", "Departure hex", "The hex the fleet leaves.")
+    _message_only(
+        ws,
+        f"E{first}",
+        f"E{last}",
+        "Destination hex",
+        "A hex with a star system (or your refueling station), at most the best range away.",
+    )
+    _message_only(
+        ws,
+        f"F{first}",
+        f"F{last}",
+        "Arrival year",
+        "Departure year + distance (hexes / 2 for all-Fast fleets, rounded up). Leave blank "
+        "and the referee's tool computes it.",
+    )
+
+
+def _write_production(ws: Any, st: _Styles, state: State, player: str, lists: _Lists) -> None:
+    p = state.player(player)
+    tl = p.tech_level if p else 1
+    r = PROD_HEADER_ROW - 2
+    ws.merge_range(
+        r, 0, r, 6, "PRODUCTION - what to buy, where (bought items are ready next turn)", st.section
+    )
+    for c, text in enumerate(("#", "Location (hex)", "Item", "Quantity", "Cost", "", "")):
+        ws.write_string(PROD_HEADER_ROW - 1, c, text, st.header)
+    ref_range_label = f"$B${REF_FIRST_ROW}:$E${REF_LAST_ROW}"
+    ref_range_code = f"$A${REF_FIRST_ROW}:$E${REF_LAST_ROW}"
+    for i in range(PROD_ROWS):
+        row = PROD_FIRST_ROW + i
+        row0 = row - 1
+        ws.write_number(row0, 0, i + 1, st.rownum)
+        ws.write_blank(row0, 1, None, st.input_text)
+        ws.write_blank(row0, 2, None, st.input_text)
+        ws.write_blank(row0, 3, None, st.input_number)
+        formula = (
+            f'=IF(OR(C{row}="",D{row}=""),"",IFERROR(D{row}*VLOOKUP(C{row},{ref_range_label},4,'
+            f'FALSE),IFERROR(D{row}*VLOOKUP(C{row},{ref_range_code},5,FALSE),"?")))'
+        )
+        ws.write_formula(row0, 4, formula, st.cost, "")
+    first, last = PROD_FIRST_ROW, PROD_FIRST_ROW + PROD_ROWS - 1
+    owned = sorted(s.hex for s in state.systems if s.owner == player)
+    source = lists.add(owned)
+    if source:
+        _list_validation(
+            ws,
+            f"B{first}",
+            f"B{last}",
+            source,
+            "Location",
+            "The hex where the item is built: a system you own (a refueling station: an empty "
+            "hex within range of your worlds).",
+            strict=False,
+        )
+    items_source = lists.add(item_label(item) for item in items_for_tech(tl))
+    if items_source:
+        _list_validation(
+            ws,
+            f"C{first}",
+            f"C{last}",
+            items_source,
+            "Item",
+            "Choose an item your tech level allows (the code, e.g. GL, may be typed instead). "
+            "Costs and where each may be built are listed below.",
+            strict=False,
+        )
+    r1, c1 = _rc(f"D{first}")
+    r2, c2 = _rc(f"D{last}")
+    ws.data_validation(
+        r1,
+        c1,
+        r2,
+        c2,
+        {
+            "validate": "integer",
+            "criteria": "between",
+            "minimum": 1,
+            "maximum": 999,
+            "input_title": "Quantity",
+            "input_message": "How many (a whole number from 1).",
+            "error_title": "Whole number",
+            "error_message": "Type a whole number from 1 to 999.",
+        },
+    )
+    tr, tc = _rc(PROD_TOTAL_CELL)
+    ws.merge_range(tr, 1, tr, 3, "Total cost (the referee's tool recomputes it)", st.label)
+    ws.write_formula(tr, tc, f"=SUM(E{first}:E{last})", st.total, 0)
+    ar, ac = _rc(PROD_AVAILABLE_CELL)
+    from .validate import points_available
+
+    ws.merge_range(
+        ar,
+        1,
+        ar,
+        3,
+        "Points expected: stockpile + this turn's income if no world "
+        "is lost (income is only known after battles)",
+        st.note,
+    )
+    available = points_available(state, player)
+    ws.set_row(ar, 26)
+    ws.write_number(ar, ac, available, st.number)
+    sr, sc = _rc(STOCKPILE_AT_CELL)
+    ws.merge_range(sr, 1, sr, 3, "Keep unspent points at (hex; blank = homeworld)", st.label)
+    ws.write_blank(sr, sc, None, st.input_text)
+    _message_only(
+        ws,
+        STOCKPILE_AT_CELL,
+        STOCKPILE_AT_CELL,
+        "Stockpile",
+        "Leave blank to keep unspent points at your homeworld, or give the hex of your "
+        "Construction Facility or Depot.",
+    )
+
+
+def _write_diplomacy(ws: Any, st: _Styles, state: State, player: str, lists: _Lists) -> None:
+    r = DIPLO_HEADER_ROW - 2
+    ws.merge_range(
+        r, 0, r, 6, "DIPLOMACY - treaties and trade agreements need both players", st.section
+    )
+    for c, text in enumerate(("#", "Action", "Player", "", "", "", "")):
+        ws.write_string(DIPLO_HEADER_ROW - 1, c, text, st.header)
+    for i in range(DIPLO_ROWS):
+        row0 = DIPLO_FIRST_ROW - 1 + i
+        ws.write_number(row0, 0, i + 1, st.rownum)
+        ws.write_blank(row0, 1, None, st.input_text)
+        ws.write_blank(row0, 2, None, st.input_text)
+    first, last = DIPLO_FIRST_ROW, DIPLO_FIRST_ROW + DIPLO_ROWS - 1
+    actions = lists.add(DIPLOMACY_ACTIONS)
+    assert actions is not None
+    _list_validation(
+        ws,
+        f"B{first}",
+        f"B{last}",
+        actions,
+        "Action",
+        "Propose or end a treaty or a trade agreement, or declare war. To accept a proposal, "
+        "propose the same thing back.",
+        strict=True,
+    )
+    others = lists.add(_other_players(state, player))
+    if others:
+        _list_validation(
+            ws, f"C{first}", f"C{last}", others, "Player", "The other player.", strict=True
+        )
+
+
+def _write_messages(ws: Any, st: _Styles, state: State, player: str, lists: _Lists) -> None:
+    r = MSG_HEADER_ROW - 2
+    ws.merge_range(
+        r, 0, r, 6, "MESSAGES - delivered by the referee with the next report", st.section
+    )
+    ws.write_string(MSG_HEADER_ROW - 1, 0, "#", st.header)
+    ws.write_string(MSG_HEADER_ROW - 1, 1, "To", st.header)
+    ws.merge_range(MSG_HEADER_ROW - 1, 2, MSG_HEADER_ROW - 1, 6, "Message", st.header)
+    for i in range(MSG_ROWS):
+        row0 = MSG_FIRST_ROW - 1 + i
+        ws.write_number(row0, 0, i + 1, st.rownum)
+        ws.write_blank(row0, 1, None, st.input_text)
+        ws.merge_range(row0, 2, row0, 6, "", st.input_wrap)
+    first, last = MSG_FIRST_ROW, MSG_FIRST_ROW + MSG_ROWS - 1
+    recipients = lists.add(["*", *_other_players(state, player)])
+    assert recipients is not None
+    _list_validation(
+        ws,
+        f"B{first}",
+        f"B{last}",
+        recipients,
+        "To",
+        "A player's name, or * for every player.",
+        strict=True,
+    )
+    _message_only(
+        ws,
+        f"C{first}",
+        f"C{last}",
+        "Message",
+        f"Free text, at most {MAX_MESSAGE_LENGTH} characters.",
+    )
+
+
+def _write_reference(ws: Any, st: _Styles, state: State, player: str) -> None:
+    p = state.player(player)
+    tl = p.tech_level if p else 1
+    r = REF_HEADER_ROW - 2
+    ws.merge_range(r, 0, r, 6, "PURCHASE OPTIONS (Appendix A and B)", st.section)
+    for c, text in enumerate(("Code", "Item", "", "", "Cost", "TL", "Where")):
+        ws.write_string(REF_HEADER_ROW - 1, c, text, st.header)
+    ordered = sorted(ITEMS, key=lambda item: (item.tech_level > tl, item.tech_level))
+    for i, item in enumerate(ordered):
+        row0 = REF_FIRST_ROW - 1 + i
+        fmt = st.ref if item.tech_level <= tl else st.ref_off
+        ws.write_string(row0, 0, item.code, fmt)
+        ws.merge_range(row0, 1, row0, 3, "", fmt)
+        ws.write_string(row0, 1, item_label(item), fmt)
+        ws.write_number(row0, 4, item.cost, fmt)
+        ws.write_string(row0, 5, f"TL{item.tech_level}", fmt)
+        where = PLACEMENT_TEXT.get(item.placement, item.placement)
+        if item.limit:
+            where += f"; max {item.limit}"
+        ws.write_string(row0, 6, where, fmt)
+
+
+def _write_setup(
+    ws: Any, st: _Styles, state: State, player: str, lists: _Lists, rules: dict[str, Any]
+) -> None:
+    p = state.player(player)
+    ws.merge_range(8, 0, 8, 6, "HOMEWORLD", st.section)
+    distance = int(rules.get("homeworld_min_distance", 6))
+    ws.merge_range(
+        9,
+        0,
+        9,
+        6,
+        f"Choose a class A system at least {distance} hexes from every other homeworld. You "
+        "start there with 15 Fleet squadrons. The class A systems are listed on 'Your empire'.",
+        st.note,
+    )
+    ws.set_row(9, 30)
+    r, c = _rc(HOMEWORLD_CELL)
+    ws.merge_range(r, 0, r, 1, "Homeworld (hex)", st.label)
+    if p is not None and p.homeworld:
+        ws.write_string(r, c, p.homeworld, st.locked_value)
+        ws.merge_range(
+            r + 2,
+            0,
+            r + 2,
+            6,
+            "The referee has already set your homeworld; there is nothing to choose.",
+            st.note,
+        )
+        return
+    ws.write_blank(r, c, None, st.input_text)
+    candidates = lists.add(
+        s.hex for s in sorted(state.systems, key=lambda s: s.hex) if s.resource_class == "A"
+    )
+    if candidates:
+        _list_validation(
+            ws,
+            HOMEWORLD_CELL,
+            HOMEWORLD_CELL,
+            candidates,
+            "Homeworld",
+            "The hex of a class A system, e.g. 1827.",
+            strict=False,
+        )
+
+
+def _write_empire(ws: Any, st: _Styles, state: State, player: str, setup: bool) -> int:
+    """Write the read-only lists; returns the number of rows used (for the print area)."""
+    ws.set_column(0, 0, 100)
+    row = 0
+    ws.write_string(row, 0, f"{state.game_name} - {player} - {state.year}", st.title)
+    row += 2
+
+    def block(title: str, lines: list[str], empty: str) -> None:
+        nonlocal row
+        ws.write_string(row, 0, title, st.section)
+        row += 1
+        for line in lines or [empty]:
+            ws.write_string(row, 0, line, st.line if lines else st.note)
+            row += 1
+        row += 1
+
+    if setup:
+        lines = []
+        for s in sorted(state.systems, key=lambda s: s.hex):
+            if s.resource_class != "A":
+                continue
+            bases = "".join(
+                f" {code}"
+                for code, on in (("N", s.naval_base), ("S", s.scout_base), ("Hi", s.hipop))
+                if on
+            )
+            name = s.name.upper() if s.hipop else s.name
+            sub = subsector_letter(s.hex)
+            sub_name = state.subsector_names.get(sub, "")
+            lines.append(
+                f"{s.hex} {name} A{bases} - subsector {sub}{' ' + sub_name if sub_name else ''}"
+                f" - {system_income(state, s.hex)} RP"
+            )
+        block("CLASS A SYSTEMS (possible homeworlds)", lines, "No class A system on this map.")
+        return row
+    block(
+        "YOUR SYSTEMS  (hex name class N S Hi G# O# Mi# M# - fleet - resource points)",
+        own_system_lines(state, player),
+        "You own no system.",
+    )
+    block("UNDER CONSTRUCTION (ready next turn)", _building_lines(state, player), "Nothing.")
+    block(
+        "YOUR FACILITIES (control centre, construction facility, depot, refueling stations)",
+        _facility_lines(state, player),
+        "None.",
+    )
+    block("YOUR SQUADRONS AND PROBES ELSEWHERE", _elsewhere_lines(state, player), "None.")
+    block(
+        "YOUR FLEETS IN HYPERSPACE (turn - fleet - from - to - arrival)",
+        _flight_lines(state, player),
+        "None.",
+    )
+    block("TREATIES, TRADE AGREEMENTS AND PROPOSALS", _relation_lines(state, player), "None.")
+    block(
+        "OTHER SYSTEMS IN SIGHT (hex name class bases - owner - squadrons)",
+        _sight_lines(state, player),
+        "None.",
+    )
+    return row
+
+
+def _write_meta(ws: Any, state: State, player: str, token: str, setup: bool) -> None:
+    rows = (
+        ("format", META_FORMAT),
+        ("format_version", FORMAT_VERSION),
+        ("ruleset", RULESET_NAME),
+        ("game_id", state.game_id),
+        ("game_name", state.game_name),
+        ("player", player),
+        ("step", str(state.year)),
+        ("year", str(state.year)),
+        ("kind", "setup" if setup else "orders"),
+        ("token", token),
+        ("players", json.dumps(state.player_names(), ensure_ascii=False)),
+    )
+    for r, (key, value) in enumerate(rows):
+        ws.write_string(r, 0, key)
+        ws.write_string(r, 1, value)
+
+
+def write_sheet(
+    state: State,
+    player: str,
+    path: Path,
+    *,
+    token: str,
+    deadline: str,
+    house_rules: dict[str, Any] | None = None,
+) -> None:
+    """Write ``player``'s turn sheet for ``state.year`` to ``path`` (atomically)."""
+    if state.player(player) is None:
+        raise UsageError(f"{player!r} is not a player of {state.game_name}")
+    rules = _default_rules()
+    rules.update(house_rules or {})
+    setup = state.year == SETUP_YEAR
+    with atomic_path(Path(path)) as tmp:
+        wb = xlsxwriter.Workbook(str(tmp), SAFE_XLSXWRITER_OPTIONS)
+        try:
+            wb.set_properties(
+                {
+                    "title": f"{state.game_name} - turn sheet {state.year} - {player}",
+                    "subject": "Fifth Millennium turn sheet",
+                    "author": "refassist",
+                }
+            )
+            st = _Styles(wb)
+            ws = wb.add_worksheet(ORDERS_SHEET)
+            empire = wb.add_worksheet(EMPIRE_SHEET)
+            lists_ws = wb.add_worksheet(LISTS_SHEET)
+            meta = wb.add_worksheet(META_SHEET)
+            lists = _Lists(lists_ws)
+            for letter, width in _COLUMN_WIDTHS.items():
+                col = ord(letter) - 65
+                ws.set_column(col, col, width)
+            _write_header(ws, st, state, player, deadline, setup, rules)
+            if setup:
+                _write_setup(ws, st, state, player, lists, rules)
+                last_row = SETUP_PRINT_LAST_ROW
+            else:
+                _write_moves(ws, st, state, player, lists, rules)
+                _write_production(ws, st, state, player, lists)
+                _write_diplomacy(ws, st, state, player, lists)
+                _write_messages(ws, st, state, player, lists)
+                _write_reference(ws, st, state, player)
+                last_row = PRINT_LAST_ROW
+            empire_rows = _write_empire(empire, st, state, player, setup)
+            _write_meta(meta, state, player, token, setup)
+            footer = (
+                "&L"
+                + _header_footer_text(f"{state.game_name} - {player} - {state.year}")
+                + "&RPage &P of &N"
+            )
+            for sheet in (ws, empire):
+                sheet.set_paper(9)
+                sheet.set_portrait()
+                sheet.fit_to_pages(1, 0)
+                sheet.set_margins(left=0.5, right=0.5, top=0.6, bottom=0.6)
+                sheet.set_footer(footer)
+                sheet.protect("", {"select_locked_cells": True, "select_unlocked_cells": True})
+            ws.print_area(f"A1:G{last_row}")
+            empire.print_area(f"A1:A{max(1, empire_rows)}")
+            if not setup:
+                ws.set_h_pagebreaks([REF_HEADER_ROW - 2])
+            ws.activate()
+            lists_ws.protect("")
+            lists_ws.hide()
+            meta.protect("")
+            meta.very_hidden()
+        finally:
+            wb.close()
+
+
+# --------------------------------------------------------------------------------------------
+# Reading
+# --------------------------------------------------------------------------------------------
+
+
+def _split_message(text: str) -> tuple[str, str]:
+    """An `InvalidOrder` message ``what is wrong; how to fix`` as (message, fix)."""
+    head, sep, tail = text.partition("; ")
+    if not sep:
+        return text, ""
+    tail = tail.strip()
+    return head, (tail[:1].upper() + tail[1:]).rstrip(".") + "."
+
+
+def _problem(exc: InvalidOrder, default_cell: str) -> CellProblem:
+    message, fix = _split_message(str(exc))
+    return CellProblem(
+        sheet=ORDERS_SHEET,
+        cell=exc.cell or default_cell,
+        found=exc.text,
+        message=message,
+        fix=fix,
+    )
+
+
+def _canonical_player(text: str, players: list[str]) -> str:
+    lowered = text.casefold()
+    for name in players:
+        if name.casefold() == lowered:
+            return name
+    return text
+
+
+def _meta_year(meta: dict[str, str], name: str) -> int:
+    value = meta.get("year", "")
+    if not value.isdigit() or not SETUP_YEAR <= int(value) <= 9999:
+        raise NotATurnSheet(
+            f"{name}: the sheet's year {value!r} is damaged; use the sheet you were sent"
+        )
+    return int(value)
+
+
+def _meta_players(meta: dict[str, str]) -> list[str]:
+    try:
+        players = json.loads(meta.get("players", "[]"))
+    except ValueError:
+        return []
+    if not isinstance(players, list):
+        return []
+    return [p for p in players if isinstance(p, str)]
+
+
+class _Reader:
+    """Reads the input cells of one opened sheet into `Orders`, collecting problems."""
+
+    def __init__(self, sheet: TurnSheetFile, orders: Orders, players: list[str]) -> None:
+        self.sheet = sheet
+        self.orders = orders
+        self.players = players
+        self.problems: list[CellProblem] = []
+
+    def value(self, ref: str) -> Any:
+        got = self.sheet.input_value(ORDERS_SHEET, ref)
+        if got.problem is not None:
+            self.problems.append(got.problem)
+        return got.value
+
+    def text(self, ref: str) -> str:
+        try:
+            raw = cell_text(self.value(ref), cell=ref)
+            return normalise(raw, cell=ref, found=raw)
+        except InvalidOrder as exc:
+            self.problems.append(_problem(exc, ref))
+            return ""
+
+    def error(self, ref: str, found: str, message: str, fix: str, severity: str = "error") -> None:
+        self.problems.append(CellProblem(ORDERS_SHEET, ref, found, message, fix, severity))
+
+    # -- sections ---------------------------------------------------------------------------
+    def moves(self) -> None:
+        for i in range(MOVE_ROWS):
+            row = MOVE_FIRST_ROW + i
+            refs = move_row_cells(row)
+            values = [self.value(ref) for ref in refs]
+            if move_cells_blank(values):
+                continue
+            try:
+                self.orders.moves.append(
+                    parse_move(values, year_default=self.orders.year, cell=refs[0])
+                )
+            except InvalidOrder as exc:
+                self.problems.append(_problem(exc, refs[0]))
+
+    def purchases(self) -> None:
+        for i in range(PROD_ROWS):
+            row = PROD_FIRST_ROW + i
+            loc_ref, item_ref, qty_ref = (
+                f"{PROD_LOCATION_COL}{row}",
+                f"{PROD_ITEM_COL}{row}",
+                f"{PROD_QUANTITY_COL}{row}",
+            )
+            raw = [self.value(loc_ref), self.value(item_ref), self.value(qty_ref)]
+            if all(v is None or (isinstance(v, str) and not v.strip()) for v in raw):
+                continue
+            try:
+                texts = [
+                    cell_text(v, cell=ref)
+                    for v, ref in zip(raw, (loc_ref, item_ref, qty_ref), strict=True)
+                ]
+            except InvalidOrder as exc:
+                self.problems.append(_problem(exc, loc_ref))
+                continue
+            found = " - ".join(t for t in texts if t)
+            loc_t, item_t, qty_t = texts
+            if not item_t:
+                self.error(
+                    item_ref,
+                    found,
+                    "no item is given on this production line",
+                    "Choose an item from the list in column C.",
+                )
+                continue
+            try:
+                item_norm = normalise(item_t, cell=item_ref, found=item_t)
+            except InvalidOrder as exc:
+                self.problems.append(_problem(exc, item_ref))
+                continue
+            item = find_item(item_norm)
+            if item is None:
+                self.error(
+                    item_ref,
+                    item_t,
+                    f"{item_t!r} is not a purchase option",
+                    "Choose an item from the list, or type its code (e.g. GL, OPC, F).",
+                )
+                continue
+            if not loc_t:
+                self.error(
+                    loc_ref,
+                    found,
+                    f"no location is given for {item.name}",
+                    "Type the hex where it is built, e.g. 1827.",
+                )
+                continue
+            try:
+                location = parse_hex_text(loc_t, cell=loc_ref, what="location")
+                if qty_t:
+                    quantity = parse_count(qty_t, cell=qty_ref)
+                else:
+                    quantity = 1
+                    self.error(
+                        qty_ref,
+                        found,
+                        "no quantity is given; it was read as 1",
+                        "Type the quantity if you want more than one.",
+                        "warning",
+                    )
+            except InvalidOrder as exc:
+                self.problems.append(_problem(exc, loc_ref))
+                continue
+            self.orders.purchases.append(
+                Purchase(location, item.code, quantity, cell=loc_ref, text=found)
+            )
+        text = self.text(STOCKPILE_AT_CELL)
+        if text:
+            try:
+                self.orders.stockpile_at = parse_hex_text(text, cell=STOCKPILE_AT_CELL)
+            except InvalidOrder as exc:
+                self.problems.append(_problem(exc, STOCKPILE_AT_CELL))
+
+    def diplomacy(self) -> None:
+        for i in range(DIPLO_ROWS):
+            row = DIPLO_FIRST_ROW + i
+            a_ref, p_ref = f"{DIPLO_ACTION_COL}{row}", f"{DIPLO_PLAYER_COL}{row}"
+            action_t, other_t = self.text(a_ref), self.text(p_ref)
+            if not action_t and not other_t:
+                continue
+            found = " - ".join(t for t in (action_t, other_t) if t)
+            action = ACTION_SYNONYMS.get(" ".join(action_t.lower().split()))
+            if action is None:
+                self.error(
+                    a_ref,
+                    action_t or found,
+                    "no diplomacy action given"
+                    if not action_t
+                    else f"{action_t!r} is not a diplomacy action",
+                    "Choose one of: " + ", ".join(DIPLOMACY_ACTIONS) + ".",
+                )
+                continue
+            if not other_t:
+                self.error(
+                    p_ref,
+                    found,
+                    f"'{action}' needs the other player's name",
+                    "Choose the player from the list in column C.",
+                )
+                continue
+            self.orders.diplomacy.append(
+                Diplomacy(action, _canonical_player(other_t, self.players), cell=a_ref)
+            )
+
+    def messages(self) -> None:
+        for i in range(MSG_ROWS):
+            row = MSG_FIRST_ROW + i
+            to_ref, text_ref = f"{MSG_TO_COL}{row}", f"{MSG_TEXT_COL}{row}"
+            to_t = self.text(to_ref)
+            try:
+                raw = cell_text(self.value(text_ref), cell=text_ref)
+            except InvalidOrder as exc:
+                self.problems.append(_problem(exc, text_ref))
+                continue
+            body = "".join(ch for ch in raw if ch.isprintable() or ch in "\n\t").strip()
+            if not to_t and not body:
+                continue
+            if not body:
+                self.error(text_ref, to_t, "the message is empty", "Type the message in column C.")
+                continue
+            if not to_t:
+                self.error(
+                    to_ref,
+                    body[:80],
+                    "the message has no recipient",
+                    "Choose a player, or * for every player, in column B.",
+                )
+                continue
+            if len(body) > MAX_MESSAGE_LENGTH:
+                self.error(
+                    text_ref,
+                    body[:80] + "...",
+                    f"the message is {len(body)} characters long",
+                    f"Shorten it to at most {MAX_MESSAGE_LENGTH} characters or split it.",
+                )
+                continue
+            to = "*" if to_t.lower() in EVERYONE else _canonical_player(to_t, self.players)
+            self.orders.messages.append(MessageOrder(to, body, cell=to_ref))
+
+    def homeworld(self) -> None:
+        text = self.text(HOMEWORLD_CELL)
+        if not text:
+            return
+        try:
+            self.orders.homeworld = parse_hex_text(text, cell=HOMEWORLD_CELL, what="homeworld hex")
+            self.orders.homeworld_cell = HOMEWORLD_CELL
+        except InvalidOrder as exc:
+            self.problems.append(_problem(exc, HOMEWORLD_CELL))
+
+
+def read_opened(sheet: TurnSheetFile) -> SheetRead:
+    """Orders and reading problems from an already opened (checked) turn sheet."""
+    meta = sheet.meta
+    if meta.get("ruleset") != RULESET_NAME:
+        raise NotATurnSheet(
+            f"{sheet.name} is a turn sheet for {meta.get('ruleset')!r}, not Fifth Millennium"
+        )
+    if meta.get("format_version") != FORMAT_VERSION:
+        raise NotATurnSheet(
+            f"{sheet.name} has turn-sheet layout version {meta.get('format_version')!r}; this "
+            f"refassist reads version {FORMAT_VERSION}; use the sheet the referee sent"
+        )
+    year = _meta_year(meta, sheet.name)
+    player = meta.get("player", "")
+    if not player:
+        raise NotATurnSheet(f"{sheet.name}: the sheet names no player; use the sheet you were sent")
+    sheet.sheet(ORDERS_SHEET)
+    orders = Orders(player=player, year=year)
+    reader = _Reader(sheet, orders, _meta_players(meta))
+    if year == SETUP_YEAR:
+        reader.homeworld()
+    else:
+        reader.moves()
+        reader.purchases()
+        reader.diplomacy()
+        reader.messages()
+    return SheetRead(orders=orders, problems=reader.problems, meta=dict(meta))
+
+
+def read_sheet(path: Path) -> SheetRead:
+    """Read a turn sheet a player sent: its orders, reading problems and meta data.
+
+    Raises `NotATurnSheet` for anything that is not a usable Fifth Millennium turn sheet.
+    """
+    return read_opened(open_turn_sheet(Path(path)))
+
+
+# --------------------------------------------------------------------------------------------
+# Filling in (computer players, tests, scripts) and the orders as text
+# --------------------------------------------------------------------------------------------
+
+
+def _check_room(what: str, count: int, rows: int) -> None:
+    if count > rows:
+        raise UsageError(f"{count} {what} do not fit on the sheet, which has {rows} rows for them")
+
+
+def fill_sheet(path: Path, orders: Orders) -> None:
+    """Write ``orders`` into the input cells of the sheet at ``path``, as a player would.
+
+    Moves are written one part per column, purchases with the dropdown label, and the file is
+    saved in place (atomically) with openpyxl, like a spreadsheet program would.
+    """
+    path = Path(path)
+    wb = openpyxl.load_workbook(path)
+    ws = wb[ORDERS_SHEET]
+
+    def put(ref: str, value: Any) -> None:
+        cell = ws[ref]
+        cell.value = value
+        if isinstance(value, str):
+            cell.data_type = "s"  # text, even when it starts with "=" (no formula)
+
+    if orders.year == SETUP_YEAR:
+        if orders.homeworld:
+            put(HOMEWORLD_CELL, orders.homeworld)
+    else:
+        _check_room("moves", len(orders.moves), MOVE_ROWS)
+        _check_room("purchases", len(orders.purchases), PROD_ROWS)
+        _check_room("diplomacy orders", len(orders.diplomacy), DIPLO_ROWS)
+        _check_room("messages", len(orders.messages), MSG_ROWS)
+        for i, move in enumerate(orders.moves):
+            b, c, d, e, f = move_row_cells(MOVE_FIRST_ROW + i)
+            put(b, move.year)
+            put(c, "Probe" if move.probe else fleet_text(move.fleet))
+            put(d, move.origin)
+            put(e, move.destination)
+            put(f, move.arrival)
+        for i, purchase in enumerate(orders.purchases):
+            row = PROD_FIRST_ROW + i
+            item = find_item(purchase.item)
+            put(f"{PROD_LOCATION_COL}{row}", purchase.location)
+            put(f"{PROD_ITEM_COL}{row}", item_label(item) if item else purchase.item)
+            put(f"{PROD_QUANTITY_COL}{row}", purchase.quantity)
+        if orders.stockpile_at:
+            put(STOCKPILE_AT_CELL, orders.stockpile_at)
+        for i, d in enumerate(orders.diplomacy):
+            row = DIPLO_FIRST_ROW + i
+            put(f"{DIPLO_ACTION_COL}{row}", d.action)
+            put(f"{DIPLO_PLAYER_COL}{row}", d.other)
+        for i, m in enumerate(orders.messages):
+            row = MSG_FIRST_ROW + i
+            put(f"{MSG_TO_COL}{row}", m.to)
+            put(f"{MSG_TEXT_COL}{row}", m.text)
+    with atomic_path(path) as tmp:
+        wb.save(tmp)
+
+
+def move_line(move: Move) -> str:
+    """A move in the notation with its arrival year (computed when the player left it out)."""
+    arrival = move.arrival
+    if arrival is None:
+        arrival = arrival_year(
+            move.year,
+            move.origin,
+            move.destination,
+            None if move.probe else move.fleet,
+            probe=move.probe,
+        )
+    return move_text(
+        move.year, None if move.probe else move.fleet, move.origin, move.destination, arrival
+    )
+
+
+def orders_text(orders: Orders) -> list[str]:
+    """The orders as the referee understood them, one line each, in the game's notation."""
+    lines: list[str] = []
+    if orders.homeworld:
+        lines.append(f"Homeworld: {orders.homeworld}")
+    lines.extend(move_line(m) for m in orders.moves)
+    for p in orders.purchases:
+        item = find_item(p.item)
+        name = item.name if item else p.item
+        cost = f", cost {item.cost * p.quantity}" if item else ""
+        lines.append(f"Build {p.quantity} x {p.item} ({name}) at {p.location}{cost}")
+    if orders.stockpile_at:
+        lines.append(f"Keep unspent points at {orders.stockpile_at}")
+    for d in orders.diplomacy:
+        verb = d.action[0].upper() + d.action[1:]
+        joiner = " on " if d.action == "declare war" else " with "
+        lines.append(f"{verb}{joiner}{d.other}")
+    for m in orders.messages:
+        who = "every player" if m.to == "*" else m.to
+        lines.append(f"Message to {who}: {m.text}")
+    if not lines:
+        lines.append("No orders.")
+    return lines

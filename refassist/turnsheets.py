@@ -1,0 +1,220 @@
+"""Turn sheets at the engine level: writing every player's sheet and checking one sheet.
+
+Nothing here names a game.  `write_sheets` asks the game's ruleset to write one sheet per
+player the current step waits for, signed with that player's token for that step, into
+``outbox/<step>/``.  `check_sheet` opens a sheet safely (`workbook.sheetio`), finds its
+ruleset from the sheet itself when no game is given, proves its identity against the game
+(game id, player, step, token), and validates the orders against the game's state, so that
+``refassist check``, the intake and the tests all judge a sheet the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .atomic import atomic_path
+from .errors import CellProblem, NotATurnSheet, RefassistError, UsageError
+from .game import Game
+from .rulesets import Ruleset, find_ruleset
+from .workbook.sheetio import open_turn_sheet
+
+
+def sheet_filename(player: str) -> str:
+    """The file name of a player's sheet: the name itself (player names are file-safe)."""
+    cleaned = "".join(ch if ch.isalnum() or ch in " .'-_" else "_" for ch in player).strip()
+    return (cleaned.lstrip(".") or "player") + ".xlsx"
+
+
+def write_sheets(game: Game, state: Any, players: list[str] | None = None) -> list[Path]:
+    """Write the pre-filled turn sheet of every player the current step expects.
+
+    ``players`` limits the output to some of them (a player who lost the sheet).  Each file
+    is written atomically to ``outbox/<step>/<player>.xlsx``; the caller holds the game lock.
+    """
+    step = game.step(state)
+    wanted = list(step.expects)
+    if players is not None:
+        unknown = [p for p in players if p not in step.expects]
+        if unknown:
+            raise UsageError(
+                f"{', '.join(unknown)} {'is' if len(unknown) == 1 else 'are'} not expected to "
+                f"send a sheet for {step.key}; players expected: {', '.join(step.expects)}"
+            )
+        wanted = [p for p in step.expects if p in players]
+    out = game.outbox(step.key)
+    written = []
+    for player in wanted:
+        path = out / sheet_filename(player)
+        with atomic_path(path) as tmp:
+            game.ruleset.write_sheet(
+                state, player, tmp, game.token(player, step.key), game.deadline_text(step.key)
+            )
+        written.append(path)
+    return written
+
+
+@dataclass
+class CheckResult:
+    """What checking one sheet found: its orders, problems, identity and the exit code.
+
+    ``wrong_step`` is set when the sheet is a genuine sheet of this game for another step
+    (``past`` when that step is over); such a sheet is not validated against the state.
+    """
+
+    path: Path
+    ruleset: Ruleset
+    meta: dict[str, str]
+    orders: Any
+    problems: list[CellProblem] = field(default_factory=list)
+    orders_text: list[str] = field(default_factory=list)
+    wrong_step: bool = False
+    past: bool = False
+
+    @property
+    def player(self) -> str:
+        return self.meta.get("player", "")
+
+    @property
+    def step(self) -> str:
+        return self.meta.get("step", "")
+
+    @property
+    def errors(self) -> list[CellProblem]:
+        return [p for p in self.problems if p.severity == "error"]
+
+    @property
+    def warnings(self) -> list[CellProblem]:
+        return [p for p in self.problems if p.severity != "error"]
+
+    @property
+    def accepted(self) -> bool:
+        return not self.errors
+
+    @property
+    def exit_code(self) -> int:
+        """0 accepted (warnings allowed), 1 problems; 2 is raised as `NotATurnSheet`."""
+        return 0 if self.accepted else 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "file": str(self.path),
+            "ruleset": self.ruleset.name,
+            "game_id": self.meta.get("game_id", ""),
+            "player": self.player,
+            "step": self.step,
+            "status": "accepted" if self.accepted else "problems",
+            "exit_code": self.exit_code,
+            "orders": list(self.orders_text),
+            "problems": [p.to_dict() for p in self.problems],
+        }
+
+
+def _ruleset_of(meta: dict[str, str], name: str) -> Ruleset:
+    try:
+        return find_ruleset(meta.get("ruleset", ""))
+    except UsageError:
+        raise NotATurnSheet(
+            f"{name} is a turn sheet for the game rules {meta.get('ruleset')!r}, which this "
+            "refassist does not know"
+        ) from None
+
+
+def verify_identity(game: Game, meta: dict[str, str], name: str) -> None:
+    """Refuse a sheet that is not this game's, or whose hidden data does not match its token."""
+    if meta.get("ruleset") != game.ruleset.name:
+        raise NotATurnSheet(
+            f"{name} is a sheet for {meta.get('ruleset')!r}, but {game.config.name} plays "
+            f"{game.ruleset.name}; send the sheet of this game"
+        )
+    if meta.get("game_id") != game.config.id:
+        raise NotATurnSheet(
+            f"{name} belongs to another game ({meta.get('game_name') or meta.get('game_id')!r}),"
+            f" not to {game.config.name}; send the sheet of this game"
+        )
+    player = meta.get("player", "")
+    if game.config.player(player) is None:
+        raise NotATurnSheet(
+            f"{name} names the player {player!r}, who is not in {game.config.name}; send the "
+            "sheet you were sent"
+        )
+    if not game.config.check_token(meta.get("token", ""), player, meta.get("step", "")):
+        raise NotATurnSheet(
+            f"{name} claims to be {player}'s sheet for {meta.get('step')!r} but its signature "
+            "does not match (its hidden data was changed, or it was copied from another sheet); "
+            "send the sheet you were sent"
+        )
+
+
+def is_past_step(game: Game, step: str, current: str) -> bool:
+    """Whether ``step`` is over: archived, or (numeric keys such as years) before ``current``."""
+    if step and game.archive(step).is_dir():
+        return True
+    if step.isdigit() and current.isdigit():
+        return int(step) < int(current)
+    return False
+
+
+def check_sheet(path: Path, game: Game | None = None, *, state: Any = None) -> CheckResult:
+    """Check one turn sheet: read it and, with a game, prove its identity and validate it.
+
+    Raises `NotATurnSheet` for a file that is not a usable turn sheet (or, with a game, not a
+    genuine sheet of that game).  A genuine sheet for another step is reported as an error
+    problem, not validated.  ``state`` saves loading the master workbook again when the caller
+    has it.
+    """
+    path = Path(path)
+    opened = open_turn_sheet(path)
+    ruleset = _ruleset_of(opened.meta, path.name)
+    if game is not None:
+        verify_identity(game, opened.meta, path.name)
+    read = ruleset.read_sheet(path)
+    meta = dict(read.meta)
+    result = CheckResult(
+        path=path,
+        ruleset=ruleset,
+        meta=meta,
+        orders=read.orders,
+        problems=list(read.problems),
+    )
+    try:
+        result.orders_text = list(ruleset.orders_text(read.orders))
+    except RefassistError as exc:
+        result.orders_text = [f"(orders could not be shown: {exc})"]
+    if game is None:
+        return result
+    if state is None:
+        state = game.load_state()
+    step = game.step(state)
+    if result.step != step.key:
+        result.wrong_step = True
+        result.past = is_past_step(game, result.step, step.key)
+        when = "an earlier turn" if result.past else "a later step"
+        result.problems = [
+            CellProblem(
+                sheet=path.name,
+                cell="",
+                found=result.step,
+                message=f"this is the sheet for {result.step} ({when}); the game is waiting for "
+                f"orders for {step.key}",
+                fix=f"Fill in the sheet for {step.key} that came with your last report.",
+            )
+        ]
+        return result
+    if result.player not in step.expects:
+        result.problems.insert(
+            0,
+            CellProblem(
+                sheet=path.name,
+                cell="",
+                found=result.player,
+                message=f"{result.player} is not expected to send orders for {step.key}",
+                fix="Nothing to send this turn.",
+            ),
+        )
+        return result
+    result.problems.extend(
+        ruleset.validate(state, result.player, read.orders, game.config.house_rules)
+    )
+    return result

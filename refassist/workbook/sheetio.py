@@ -1,0 +1,439 @@
+"""Opening a file a player sent, safely, for every ruleset.
+
+A turn sheet arrives from outside: renamed, re-saved by another program, damaged in transit, or
+built to hurt.  Before any spreadsheet library sees it this module
+
+* reads the real format from the bytes, not the name, and refuses anything but an ``.xlsx``
+  workbook with one sentence saying what the file is and what to do (an ``.ods`` or ``.xls``
+  from LibreOffice or old Excel, a CSV, a PDF print, an empty attachment, a password-protected
+  workbook);
+* checks the zip container's declared sizes (Python's ``zipfile`` never inflates a member
+  beyond its declared size, so the declaration is a real bound) and refuses zip bombs, absurd
+  compression ratios and files with thousands of members;
+* refuses macro-enabled workbooks whatever their extension (openpyxl would open one renamed
+  ``.xlsx`` without a word), and XML with a document type declaration (entity expansion
+  attacks; defusedxml would also raise, this makes the refusal explicit and early);
+* then loads it with openpyxl and turns any failure into the same kind of refusal.
+
+Everything refused raises `NotATurnSheet` (exit code 2).  Reading input cells goes through
+`TurnSheetFile.input_value`, which deals with formulas: a formula typed into an input cell is
+read as its last computed value when that value is plain text or a number, with a warning
+naming the cell (the player sees one thing, the referee must read the same thing); a formula
+without a computed value is an error on that cell.  Limits are documented in
+``docs/turn-sheet.md``.
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from dataclasses import dataclass, field
+from datetime import date, datetime, time
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+from openpyxl.workbook.workbook import Workbook
+from openpyxl.worksheet.worksheet import Worksheet
+
+from ..errors import CellProblem, NotATurnSheet
+
+#: Largest file accepted at all (a turn sheet is about 20 kB).
+MAX_FILE_BYTES = 20 * 1024 * 1024
+#: Largest declared uncompressed size of one zip member, and of all of them together.
+MAX_MEMBER_BYTES = 25 * 1024 * 1024
+MAX_TOTAL_BYTES = 50 * 1024 * 1024
+#: Most members (parts) a workbook may have; an xlsx turn sheet has about 15.
+MAX_MEMBERS = 1000
+#: Largest compression ratio allowed for a member bigger than `RATIO_FLOOR` bytes.
+MAX_RATIO = 100
+RATIO_FLOOR = 1024 * 1024
+
+#: Name of the hidden sheet that carries a turn sheet's identity.
+META_SHEET = "_meta"
+#: Value of ``format`` in the meta sheet of every refassist turn sheet.
+META_FORMAT = "refassist-turn-sheet"
+
+_OLE2 = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+_SAVE_AS = (
+    "open it in your spreadsheet program, save it as an Excel workbook (.xlsx) and send it again"
+)
+
+
+@dataclass(frozen=True)
+class Sniffed:
+    """What a file really is: a short kind (``xlsx``, ``ods``, ...) and a phrase for messages."""
+
+    kind: str
+    description: str
+
+
+#: What Python's zipfile raises on damaged or hostile containers: BadZipFile, but also
+#: NotImplementedError (an impossible "zip version"), struct.error, OverflowError, zlib.error,
+#: EOFError... so the helpers that open a player's zip catch `_ZIP_ERRORS`.
+_ZIP_ERRORS = (Exception,)
+
+
+def _zip_names(data: bytes) -> list[str] | None:
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            return zf.namelist()
+    except _ZIP_ERRORS:
+        return None
+
+
+def _zip_member(data: bytes, name: str, limit: int = 4096) -> bytes:
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as zf, zf.open(name) as fh:
+            return fh.read(limit)
+    except _ZIP_ERRORS:
+        return b""
+
+
+def _looks_like_text(data: bytes) -> bool:
+    sample = data[:4096]
+    if b"\x00" in sample:
+        return sample.startswith((b"\xff\xfe", b"\xfe\xff"))
+    try:
+        text = sample.decode("utf-8")
+    except UnicodeDecodeError:
+        text = sample.decode("latin-1")
+    printable = sum(1 for ch in text if ch.isprintable() or ch in "\r\n\t")
+    return printable >= 0.95 * max(1, len(text))
+
+
+def sniff(data: bytes) -> Sniffed:
+    """The real format of a file from its first bytes (and, for zips, its member names)."""
+    if not data:
+        return Sniffed("empty", "an empty file")
+    if data.startswith(_OLE2):
+        if "EncryptionInfo".encode("utf-16-le") in data[: 1 << 20] or b"EncryptionInfo" in data:
+            return Sniffed("encrypted", "a password-protected workbook")
+        return Sniffed("xls", "an old-style Excel 97-2003 workbook (.xls)")
+    if data.startswith(b"%PDF"):
+        return Sniffed("pdf", "a PDF document")
+    if data.startswith(b"PK"):
+        names = _zip_names(data)
+        if names is None:
+            return Sniffed("damaged", "a damaged or truncated zip file")
+        lowered = {n.lower() for n in names}
+        if "mimetype" in lowered:
+            mimetype = _zip_member(data, "mimetype", 200)
+            if b"opendocument.spreadsheet" in mimetype:
+                return Sniffed("ods", "an OpenDocument spreadsheet (.ods)")
+            return Sniffed("odf", "an OpenDocument file that is not a spreadsheet")
+        if "xl/workbook.bin" in lowered:
+            return Sniffed("xlsb", "an Excel binary workbook (.xlsb)")
+        if "xl/workbook.xml" in lowered and "[content_types].xml" in lowered:
+            types = _zip_member(data, "[Content_Types].xml", 1 << 16).lower()
+            if "xl/vbaproject.bin" in lowered or b"macroenabled" in types:
+                return Sniffed("xlsm", "a macro-enabled workbook")
+            return Sniffed("xlsx", "an Excel workbook (.xlsx)")
+        if "word/document.xml" in lowered:
+            return Sniffed("docx", "a Word document")
+        return Sniffed("zip", "a zip archive that is not a workbook")
+    stripped = data.lstrip()[:64].lower()
+    if stripped.startswith((b"<!doctype html", b"<html", b"<?xml", b"<")):
+        return Sniffed("markup", "a web page or XML file")
+    if data.startswith((b"{\\rtf",)):
+        return Sniffed("rtf", "a rich text document")
+    if _looks_like_text(data):
+        return Sniffed("text", "a text or CSV file")
+    return Sniffed("unknown", "not a spreadsheet (its content matches no known format)")
+
+
+def _refusal(name: str, sniffed: Sniffed) -> NotATurnSheet:
+    if sniffed.kind == "xlsm":
+        return NotATurnSheet(
+            f"{name} is a macro-enabled workbook, which refassist never opens; save it as a "
+            "plain Excel workbook (.xlsx, without macros) and send it again"
+        )
+    if sniffed.kind == "encrypted":
+        return NotATurnSheet(
+            f"{name} is protected with a password, so it cannot be read; remove the password "
+            "(save without one) and send it again"
+        )
+    if sniffed.kind == "empty":
+        return NotATurnSheet(
+            f"{name} is empty (0 bytes); attach the turn sheet itself and send it again"
+        )
+    if sniffed.kind == "damaged":
+        return NotATurnSheet(
+            f"{name} is damaged or incomplete (its zip container cannot be read); save the "
+            "sheet again as .xlsx and send it again"
+        )
+    return NotATurnSheet(f"{name} is {sniffed.description}, not an .xlsx turn sheet; {_SAVE_AS}")
+
+
+def check_container(data: bytes, name: str) -> None:
+    """Refuse a workbook whose zip container is oversized, a bomb, or carries macros or DTDs."""
+    try:
+        zf = zipfile.ZipFile(io.BytesIO(data))
+    except _ZIP_ERRORS:
+        raise _refusal(name, Sniffed("damaged", "")) from None
+    with zf:
+        infos = zf.infolist()
+        if len(infos) > MAX_MEMBERS:
+            raise NotATurnSheet(
+                f"{name} has {len(infos)} parts (a turn sheet has about 15, the limit is "
+                f"{MAX_MEMBERS}); send the turn sheet you were given"
+            )
+        total = 0
+        for info in infos:
+            total += info.file_size
+            if info.file_size > MAX_MEMBER_BYTES:
+                raise NotATurnSheet(
+                    f"{name} holds a part ({info.filename}) that unpacks to "
+                    f"{info.file_size // (1024 * 1024)} MB, far more than a turn sheet; "
+                    "send the turn sheet you were given"
+                )
+            if info.file_size > RATIO_FLOOR and info.file_size > MAX_RATIO * max(
+                1, info.compress_size
+            ):
+                raise NotATurnSheet(
+                    f"{name} holds a part ({info.filename}) compressed more than {MAX_RATIO} "
+                    "times (a zip bomb); send the turn sheet you were given"
+                )
+            lowered = info.filename.lower()
+            if "vbaproject" in lowered:
+                raise _refusal(name, Sniffed("xlsm", ""))
+        if total > MAX_TOTAL_BYTES:
+            raise NotATurnSheet(
+                f"{name} unpacks to {total // (1024 * 1024)} MB, far more than a turn sheet "
+                f"(limit {MAX_TOTAL_BYTES // (1024 * 1024)} MB); send the turn sheet you were given"
+            )
+        for info in infos:
+            lowered = info.filename.lower()
+            if not lowered.endswith((".xml", ".rels", ".vml")):
+                continue
+            try:
+                content = zf.read(info)
+            except _ZIP_ERRORS as exc:
+                raise NotATurnSheet(
+                    f"{name} is damaged (part {info.filename} cannot be unpacked: {exc}); save "
+                    "the sheet again as .xlsx and send it again"
+                ) from None
+            if any(
+                marker in content
+                for marker in (
+                    b"<!DOCTYPE",
+                    b"<!ENTITY",
+                    "<!DOCTYPE".encode("utf-16-le"),
+                    "<!DOCTYPE".encode("utf-16-be"),
+                )
+            ):
+                raise NotATurnSheet(
+                    f"{name} contains XML document type declarations (part {info.filename}), "
+                    "which spreadsheet programs never write and which can hide attacks; "
+                    "send the turn sheet you were given"
+                )
+
+
+def read_checked_bytes(path: Path) -> bytes:
+    """The bytes of a file that passed the format and container checks (else `NotATurnSheet`)."""
+    path = Path(path)
+    name = path.name
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        raise NotATurnSheet(f"{path} does not exist; check the file name") from None
+    except OSError as exc:
+        raise NotATurnSheet(f"{path} cannot be read: {exc.strerror or exc}") from None
+    if not path.is_file():
+        raise NotATurnSheet(f"{path} is not a file")
+    if size > MAX_FILE_BYTES:
+        raise NotATurnSheet(
+            f"{name} is {size // (1024 * 1024)} MB, far larger than a turn sheet (limit "
+            f"{MAX_FILE_BYTES // (1024 * 1024)} MB); send the turn sheet you were given"
+        )
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise NotATurnSheet(f"{path} cannot be read: {exc.strerror or exc}") from None
+    sniffed = sniff(data)
+    if sniffed.kind != "xlsx":
+        raise _refusal(name, sniffed)
+    check_container(data, name)
+    return data
+
+
+def load_workbook_bytes(data: bytes, name: str, *, data_only: bool = False) -> Workbook:
+    """openpyxl on checked bytes; any failure of the library on hostile input is a refusal.
+
+    Catching every exception is deliberate here: the input is hostile and openpyxl can fail in
+    many ways (KeyError for a missing part, ValueError for a bad attribute, defusedxml's
+    errors for entities); whatever the cause, the answer to the player is the same.
+    """
+    try:
+        return openpyxl.load_workbook(
+            io.BytesIO(data), data_only=data_only, keep_vba=False, keep_links=False
+        )
+    except MemoryError:
+        raise NotATurnSheet(
+            f"{name} is too large to read; send the turn sheet you were given"
+        ) from None
+    except Exception as exc:
+        kind = type(exc).__name__
+        if any(_is_entity_error(e) for e in _chain(exc)):
+            raise NotATurnSheet(
+                f"{name} contains XML entity declarations, which spreadsheet programs never "
+                "write and which can hide attacks; send the turn sheet you were given"
+            ) from None
+        raise NotATurnSheet(
+            f"{name} could not be read as an Excel workbook ({kind}: {str(exc)[:120]}); {_SAVE_AS}"
+        ) from None
+
+
+def _chain(exc: BaseException) -> list[BaseException]:
+    """An exception and the ones it was raised from (openpyxl wraps parser errors)."""
+    seen: list[BaseException] = []
+    current: BaseException | None = exc
+    while current is not None and current not in seen and len(seen) < 10:
+        seen.append(current)
+        current = current.__cause__ or current.__context__
+    return seen
+
+
+def _is_entity_error(exc: BaseException) -> bool:
+    name = type(exc).__name__
+    return "Entit" in name or "DTD" in name or type(exc).__module__.startswith("defusedxml")
+
+
+def open_workbook(path: Path, *, data_only: bool = False) -> Workbook:
+    """A player's workbook opened safely with openpyxl (formulas as written by default)."""
+    data = read_checked_bytes(Path(path))
+    return load_workbook_bytes(data, Path(path).name, data_only=data_only)
+
+
+def meta_of(workbook: Workbook, name: str, meta_sheet: str = META_SHEET) -> dict[str, str]:
+    """The key/value pairs of the meta sheet (columns A and B), very hidden or merely hidden.
+
+    LibreOffice turns a very hidden sheet into a hidden one when it saves, so either state is
+    accepted; a visible meta sheet (someone unhid it) is read too, because the token, not the
+    sheet's visibility, is what proves a sheet's identity.
+    """
+    if meta_sheet not in workbook.sheetnames:
+        raise NotATurnSheet(
+            f"{name} is a workbook but not a refassist turn sheet (it has no {meta_sheet} "
+            "sheet); fill in the turn sheet you were sent and send that back"
+        )
+    ws = workbook[meta_sheet]
+    meta: dict[str, str] = {}
+    for row in ws.iter_rows(min_row=1, max_row=200, min_col=1, max_col=2, values_only=True):
+        key, value = (*row, None, None)[:2]
+        if key is None:
+            continue
+        key_text = str(key).strip().lower()
+        if not key_text or len(key_text) > 40:
+            continue
+        if value is None:
+            value_text = ""
+        elif isinstance(value, float) and value.is_integer():
+            value_text = str(int(value))
+        else:
+            value_text = str(value).strip()
+        meta[key_text] = value_text[:500]
+    if meta.get("format") != META_FORMAT:
+        raise NotATurnSheet(
+            f"{name} has a {meta_sheet} sheet but it does not describe a refassist turn sheet; "
+            "fill in the turn sheet you were sent and send that back"
+        )
+    if not meta.get("ruleset"):
+        raise NotATurnSheet(
+            f"{name}: the {meta_sheet} sheet names no game rules; use the sheet you were sent"
+        )
+    return meta
+
+
+@dataclass
+class InputValue:
+    """A value read from an input cell, with a problem if the cell held a formula."""
+
+    value: Any
+    problem: CellProblem | None = None
+
+
+@dataclass
+class TurnSheetFile:
+    """A player's turn sheet, opened safely: the workbook, its meta data and its input cells."""
+
+    path: Path
+    workbook: Workbook
+    meta: dict[str, str]
+    data: bytes = field(repr=False, default=b"")
+    _cached: Workbook | None = field(default=None, repr=False)
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+    def sheet(self, title: str) -> Worksheet:
+        """A worksheet by title; a turn sheet without it is refused."""
+        if title not in self.workbook.sheetnames:
+            raise NotATurnSheet(
+                f"{self.name} has no sheet named {title!r}; it is not a complete turn sheet "
+                "(fill in the sheet you were sent without removing its sheets)"
+            )
+        ws = self.workbook[title]
+        if not isinstance(ws, Worksheet):
+            raise NotATurnSheet(f"{self.name}: {title!r} is a chart, not a worksheet")
+        return ws
+
+    def _cached_workbook(self) -> Workbook:
+        if self._cached is None:
+            self._cached = load_workbook_bytes(self.data, self.name, data_only=True)
+        return self._cached
+
+    def input_value(self, title: str, ref: str) -> InputValue:
+        """The value of an input cell as the player sees it.
+
+        Plain values are returned as they are.  A formula is read through its last computed
+        value if that is text or a number (warning: the referee reads what the player saw), and
+        is an error otherwise (nothing to read).
+        """
+        cell = self.sheet(title)[ref]
+        value = cell.value
+        if cell.data_type != "f" and not _is_formula_object(value):
+            return InputValue(value)
+        formula = value if isinstance(value, str) else getattr(value, "text", "") or "formula"
+        cached = self._cached_workbook()[title][ref].value
+        if isinstance(cached, bool) or not isinstance(
+            cached, str | int | float | datetime | date | time
+        ):
+            return InputValue(
+                None,
+                CellProblem(
+                    sheet=title,
+                    cell=ref,
+                    found=str(formula)[:80],
+                    message="this input cell holds a formula with no computed value, so "
+                    "nothing can be read from it",
+                    fix="Type the value itself instead of a formula.",
+                ),
+            )
+        return InputValue(
+            cached,
+            CellProblem(
+                sheet=title,
+                cell=ref,
+                found=str(formula)[:80],
+                message=f"this input cell holds a formula; its last computed value {cached!r} "
+                "was read",
+                fix="Type the value itself instead of a formula, so that what you see is what "
+                "the referee reads.",
+                severity="warning",
+            ),
+        )
+
+
+def _is_formula_object(value: Any) -> bool:
+    return type(value).__name__ in ("ArrayFormula", "DataTableFormula")
+
+
+def open_turn_sheet(path: Path, *, meta_sheet: str = META_SHEET) -> TurnSheetFile:
+    """Check and open a turn sheet and read its meta sheet; `NotATurnSheet` if unusable."""
+    path = Path(path)
+    data = read_checked_bytes(path)
+    workbook = load_workbook_bytes(data, path.name)
+    meta = meta_of(workbook, path.name, meta_sheet)
+    return TurnSheetFile(path=path, workbook=workbook, meta=meta, data=data)

@@ -1,0 +1,51 @@
+"""`refassist demo`: a short computer game through the command line, every turn going through
+the sheet writer, the intake and resolve."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from refassist.cli import main
+from refassist.demo import MARKER
+from refassist.game import Game
+
+
+def test_a_short_demo_plays_every_turn_through_sheets_intake_and_resolve(tmp_path: Path) -> None:
+    folder = tmp_path / "demo"
+    result = CliRunner().invoke(main, ["demo", str(folder), "--players", "4", "--turns", "3"])
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.output.splitlines() if line.startswith("Year ")]
+    assert [line.split(":")[0] for line in lines] == ["Year 5001", "Year 5002", "Year 5003"]
+    assert "leader" in lines[-1] and "played 3 turn(s) with 4 computer players" in result.output
+
+    game = Game.open(folder)
+    assert game.load_state().year == 5004
+    assert (folder / MARKER).is_file()
+    for year in ("5001", "5002", "5003"):
+        index = json.loads((folder / "inbox" / year / "index.json").read_text())
+        assert [e["status"] for e in index["entries"]] == ["accepted"] * 4
+        assert len(list((folder / "inbox" / year / "accepted").glob("*.xlsx"))) == 4
+        manifest = json.loads((folder / "archive" / year / "manifest.json").read_text())
+        assert len(manifest["with_orders"]) == 4
+        assert len(list((folder / "computer" / year).glob("*.xlsx"))) == 4
+    assert len(list((folder / "outbox" / "5004").glob("*.xlsx"))) == 4
+
+
+def test_a_demo_replaces_an_earlier_demo_but_no_other_folder(tmp_path: Path) -> None:
+    runner = CliRunner()
+    folder = tmp_path / "demo"
+    assert (
+        runner.invoke(main, ["demo", str(folder), "--players", "2", "--turns", "1"]).exit_code == 0
+    )
+    again = runner.invoke(main, ["demo", str(folder), "--players", "3", "--turns", "1"])
+    assert again.exit_code == 0, again.output
+    assert len(Game.open(folder).config.players) == 3
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("my own game")
+    refused = runner.invoke(main, ["demo", str(mine)])
+    assert refused.exit_code == 2 and "not made by refassist demo" in refused.output
+    assert (mine / "notes.txt").read_text() == "my own game"

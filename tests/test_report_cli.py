@@ -1,0 +1,133 @@
+"""``refassist report``: files written, options, errors as one line, the archive index."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from pypdf import PdfReader
+
+from refassist.cli import main
+from tests.test_report_content import YEAR, report_game
+
+
+@pytest.fixture
+def runner() -> CliRunner:
+    return CliRunner()
+
+
+def test_report_writes_every_pdf_sheet_and_the_index(runner: CliRunner, tmp_path: Path) -> None:
+    game, _ = report_game(tmp_path / "game")
+    result = runner.invoke(main, ["report", str(game.path), "--quiet"])
+    assert result.exit_code == 0, result.output
+    folder = game.outbox(str(YEAR))
+    for name in ("Ann", "Bob", "Cleo", "referee"):
+        path = folder / f"{name}.pdf"
+        assert f"{path} (" in result.output
+        assert len(PdfReader(path).pages) >= 3
+    for name in ("Ann", "Bob", "Cleo"):
+        assert f"{folder / (name + '.xlsx')} (turn sheet for {name})" in result.output
+    assert f"archive index: {game.path / 'archive' / 'index.html'}" in result.output
+    assert not (folder / "mail").exists()
+
+
+def test_progress_bar_output(runner: CliRunner, tmp_path: Path) -> None:
+    game, _ = report_game(tmp_path / "game")
+    result = runner.invoke(main, ["report", str(game.path), "--player", "Bob"])
+    assert result.exit_code == 0, result.output
+    assert "reports" in result.output and "1/1" in result.output
+
+
+def test_player_option_limits_the_run(runner: CliRunner, tmp_path: Path) -> None:
+    game, _ = report_game(tmp_path / "game")
+    result = runner.invoke(
+        main, ["report", str(game.path), "-q", "--player", "ann", "--player", "Cleo"]
+    )
+    assert result.exit_code == 0, result.output
+    folder = game.outbox(str(YEAR))
+    assert sorted(p.name for p in folder.glob("*.pdf")) == ["Ann.pdf", "Cleo.pdf"]
+
+
+def test_unknown_player_is_one_line(runner: CliRunner, tmp_path: Path) -> None:
+    game, _ = report_game(tmp_path / "game")
+    result = runner.invoke(main, ["report", str(game.path), "--player", "Zed"])
+    assert result.exit_code == 2
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert lines == ["error: there is no player 'Zed' in game; players are Ann, Bob, Cleo"]
+
+
+def test_bad_smtp_address_is_refused_before_any_work(runner: CliRunner, tmp_path: Path) -> None:
+    game, _ = report_game(tmp_path / "game")
+    result = runner.invoke(main, ["report", str(game.path), "--smtp", "localhost"])
+    assert result.exit_code == 2
+    assert "--smtp 'localhost' must be HOST:PORT" in result.output
+    assert not list(game.outbox(str(YEAR)).glob("*.pdf"))
+
+
+def test_not_a_game_folder(runner: CliRunner, tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    result = runner.invoke(main, ["report", str(tmp_path / "empty")])
+    assert result.exit_code == 1
+    assert result.output.startswith("error: ") and "game.toml" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_help_has_examples(runner: CliRunner) -> None:
+    result = runner.invoke(main, ["report", "--help"])
+    assert result.exit_code == 0
+    for option in ("--player", "--mail", "--smtp", "--jobs"):
+        assert option in result.output
+    assert "Examples:" in result.output and "refassist report mygame --mail" in result.output
+
+
+class _Links(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.links: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "a":
+            self.links.extend(v for k, v in attrs if k == "href" and v)
+
+
+def test_archive_index_links_every_turns_files(runner: CliRunner, tmp_path: Path) -> None:
+    game, _ = report_game(tmp_path / "game")
+    assert runner.invoke(main, ["report", str(game.path), "-q"]).exit_code == 0
+    index = game.path / "archive" / "index.html"
+    html = index.read_text(encoding="utf-8")
+    parser = _Links()
+    parser.feed(html)
+    targets = {(index.parent / link).resolve() for link in parser.links}
+    folder = game.outbox(str(YEAR))
+    for name in ("Ann.pdf", "Bob.pdf", "Cleo.pdf", "referee.pdf", "Ann.xlsx"):
+        assert (folder / name).resolve() in targets
+    archived = game.archive("5002") / "sheets" / "Ann.xlsx"
+    assert archived.resolve() in targets
+    assert all(t.exists() for t in targets)
+    assert re.search(r"<td><b>5003</b></td>", html) and "<td><b>5002</b></td>" in html
+    assert "<script" not in html
+
+
+def test_two_processes_write_the_same_reports(runner: CliRunner, tmp_path: Path) -> None:
+    game, _ = report_game(tmp_path / "game")
+    folder = game.outbox(str(YEAR))
+    assert runner.invoke(main, ["report", str(game.path), "-q", "--jobs", "1"]).exit_code == 0
+    serial = {
+        p.name: [page.extract_text() for page in PdfReader(p).pages] for p in folder.glob("*.pdf")
+    }
+    # The shared base maps were drawn once and cached for the next run.
+    cached = sorted((game.path / ".cache" / "maps").glob("base-*.pdf"))
+    assert cached
+    result = runner.invoke(main, ["report", str(game.path), "-q", "--jobs", "2"])
+    assert result.exit_code == 0, result.output
+    parallel = {
+        p.name: [page.extract_text() for page in PdfReader(p).pages] for p in folder.glob("*.pdf")
+    }
+    assert sorted(serial) == ["Ann.pdf", "Bob.pdf", "Cleo.pdf", "referee.pdf"]
+    # Same pages, same text (the "generated" time in the footer may differ by a minute).
+    strip = lambda pages: [re.sub(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", "", t) for t in pages]  # noqa: E731
+    assert {k: strip(v) for k, v in parallel.items()} == {k: strip(v) for k, v in serial.items()}
+    assert sorted((game.path / ".cache" / "maps").glob("base-*.pdf")) == cached

@@ -1,0 +1,506 @@
+"""Conflict resolution (section 5, 5.1, Appendix B), with scripted dice.
+
+The defeated side rolls one die per unit in the order Strike, Fast, Fleet, Assault, Monitor,
+naval base (players in name order); in a tie both sides roll, defender first.  Each test lists
+its dice in that order.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+from refassist.dice import Dice
+from refassist.rulesets import find_ruleset
+from refassist.rulesets.fifth_millennium.conflict import (
+    PRECEDENCE,
+    Side,
+    apply_kills,
+    change_hands,
+)
+from refassist.rulesets.fifth_millennium.context import TurnContext
+from refassist.rulesets.fifth_millennium.resolve import resolve_turn
+from refassist.rulesets.fifth_millennium.state import Fleet
+from refassist.rulesets.fifth_millennium.visibility import default_rules
+from refassist.workbook.master import read_master, write_master
+from tests.fm_states import (
+    YEAR,
+    count,
+    events,
+    facility,
+    fleet_at,
+    flight,
+    force,
+    force_at,
+    one,
+    resolve,
+    state,
+    system,
+)
+
+
+def _attack(defender_forces, attacker_fleet, *, extra_systems=(), players=("Ann", "Bob"), **kw):
+    """Bob holds 1012 (his homeworld unless told otherwise); Ann's fleet arrives from 1010."""
+    systems = [system("1010", "A", "Ann"), kw.pop("target", system("1012", "C", "Bob"))]
+    systems += list(extra_systems)
+    return state(
+        systems,
+        players=players,
+        forces=[force("1010", "Ann", F=1), *defender_forces],
+        flights=[flight("Ann", "1010", "1012", **attacker_fleet)],
+        homeworlds=kw.pop("homeworlds", {"Ann": "1010", "Bob": "1012"}),
+        **kw,
+    )
+
+
+def test_higher_cv_wins_and_the_defeated_kills_apply_in_precedence_order() -> None:
+    s = _attack(
+        [force("1012", "Bob", F=3, S=1)],
+        {"F": 4},
+        extra_systems=[system("1014", "C", "Cleo"), system("2520", "C", "Dev")],
+        players=("Ann", "Bob", "Cleo", "Dev"),
+        homeworlds={"Ann": "1010", "Bob": "1012", "Cleo": "1014", "Dev": "2520"},
+    )
+    r = resolve(s, dice=[5, 1, 6, 2])  # Ann's four Fleet squadrons roll 5-6 to kill: 2 kills
+    battle = one(r, "battle")
+    first = battle.data["rounds"][0]
+    assert first["cv"] == {"Ann": 4, "Bob": 5}
+    assert [x["target"] for x in first["rolls"]] == ["5-6"] * 4
+    assert first["kills"] == [
+        {"player": "Bob", "unit": "S", "count": 1},
+        {"player": "Bob", "unit": "F", "count": 1},
+    ]
+    assert fleet_at(r.state, "1012", "Bob") == Fleet(F=2)
+    assert fleet_at(r.state, "1012", "Ann") == Fleet()
+    assert battle.data["outcome"]["held"] is True
+    # the battle's dice are the turn's rolls 1-4; Cleo (2 hexes away) sees it, Dev does not
+    assert battle.dice == (1, 2, 3, 4)
+    assert [d.result for d in r.state.dice] == [5, 1, 6, 2]
+    assert battle.visible_to == ("Ann", "Bob", "Cleo")
+
+
+def test_kill_table_of_every_unit_and_the_naval_base_rolls_for_its_owner() -> None:
+    target = system("1012", "C", "Bob", naval_base=True)
+    s = _attack([force("1012", "Bob", S=1, Fs=1, F=1, A=1, M=1)], {"S": 5}, target=target)
+    # Bob (CV 2+1+1+1+2 +2 for the base = 9) loses to Ann's five Strikes (CV 10); his six
+    # units each roll a 4: Strike (4-6) kills, Fast and Fleet (5-6) miss, Assault (6) misses,
+    # Monitor (3-6) and naval base (4-6) kill.
+    r = resolve(s, dice=[4, 4, 4, 4, 4, 4])
+    rolls = one(r, "battle").data["rounds"][0]["rolls"]
+    assert [(x["unit"], x["target"], x["kill"]) for x in rolls] == [
+        ("S", "4-6", True),
+        ("Fs", "5-6", False),
+        ("F", "5-6", False),
+        ("A", "6", False),
+        ("M", "3-6", True),
+        ("NB", "4-6", True),
+    ]
+    assert fleet_at(r.state, "1012", "Ann") == Fleet(S=2)
+    assert r.state.system("1012").owner == "Ann"
+    assert r.state.system("1012").naval_base  # a naval base is never destroyed by squadrons
+
+
+def test_kill_precedence_strike_fast_fleet_assault_monitor() -> None:
+    s = _attack([force("1012", "Bob", S=1, Fs=1, F=1, A=1, M=1)], {"F": 5})
+    # Bob (CV 7) beats Ann (CV 5); four of her five kill rolls hit
+    r = resolve(s, dice=[6, 6, 6, 6, 1])
+    kills = one(r, "battle").data["rounds"][0]["kills"]
+    assert [k["unit"] for k in kills] == ["S", "Fs", "F", "A"]
+    assert force_at(r.state, "1012", "Bob").M == 1
+    side = Side(players=("Ann",), units={"Ann": Counter(S=1, Fs=1, F=1, A=1, M=1, Ms=1)})
+    hit, left = apply_kills(side, 7, PRECEDENCE)
+    assert [h["unit"] for h in hit] == ["S", "Fs", "F", "A", "M"]
+    assert left == 2 and side.units["Ann"]["Ms"] == 1  # minesweepers are not in the table
+
+
+def test_equal_cv_fights_rounds_of_mutual_kills_applied_together() -> None:
+    s = _attack([force("1012", "Bob", F=2)], {"F": 2})
+    # round 1 (2-2): Bob rolls 5,1 and Ann 6,1 before either applies: one loss each;
+    # round 2 (1-1): both miss; round 3 (1-1): both kill: 0-0, the defender holds.
+    r = resolve(s, dice=[5, 1, 6, 1, 1, 1, 5, 5])
+    rounds = one(r, "battle").data["rounds"]
+    assert [x["attrition"] for x in rounds] == [True, True, True, False]
+    assert rounds[0]["kills"] == [
+        {"player": "Ann", "unit": "F", "count": 1},
+        {"player": "Bob", "unit": "F", "count": 1},
+    ]
+    assert "defender holds" in rounds[-1]["note"]
+    assert r.state.system("1012").owner == "Bob"
+
+
+def test_a_tie_broken_by_attrition_then_ends_like_any_battle() -> None:
+    s = _attack([force("1012", "Bob", F=2)], {"F": 2})
+    # round 1: Bob kills one (5), Ann none; round 2: Bob 2 against 1 wins, Ann's last rolls 6
+    r = resolve(s, dice=[5, 1, 1, 1, 6])
+    rounds = one(r, "battle").data["rounds"]
+    assert [x["attrition"] for x in rounds] == [True, False]
+    assert rounds[1]["victor"] == "Bob"
+    assert fleet_at(r.state, "1012", "Bob") == Fleet(F=1)
+
+
+def test_both_sides_at_zero_cv_the_defender_holds() -> None:
+    s = _attack(
+        [],
+        {"Ms": 1},
+        target=system("1012", "C", "Bob"),
+        facilities=[facility("1012", "Bob", "GL")],
+        homeworlds={"Ann": "1010", "Bob": "1011"},
+        extra_systems=[system("1011", "A", "Bob")],
+    )
+    s.forces.append(force("1011", "Bob", F=1))
+    r = resolve(s)
+    assert r.state.system("1012").owner == "Bob"
+    assert fleet_at(r.state, "1012", "Ann") == Fleet()
+    assert "zero CV" in one(r, "battle").data["rounds"][0]["note"]
+
+
+def test_a_system_held_only_by_facilities_falls_without_dice() -> None:
+    s = _attack(
+        [],
+        {"F": 2},
+        facilities=[facility("1012", "Bob", "GL", 2)],
+        homeworlds={"Ann": "1010", "Bob": "1011"},
+        extra_systems=[system("1011", "A", "Bob")],
+    )
+    s.forces.append(force("1011", "Bob", F=1))
+    r = resolve(s)
+    capture = one(r, "capture")
+    assert (capture.data["from"], capture.data["to"]) == ("Bob", "Ann")
+    assert capture.data["destroyed"] == ["Genetics Lab x2"]  # no Assault squadron
+    assert r.state.dice == []
+
+
+def test_a_surviving_assault_squadron_captures_facilities_and_items_under_construction() -> None:
+    def run(fleet, dice):
+        s = _attack(
+            [force("1012", "Bob", F=1), force("1012", "Bob", F=2, building=True)],
+            fleet,
+            target=system("1012", "A", "Bob"),
+            facilities=[
+                facility("1012", "Bob", "GL", 2),
+                facility("1012", "Bob", "OPC"),
+                facility("1012", "Bob", "DOCK"),
+                facility("1012", "Bob", "GL", 1, building=True),
+            ],
+        )
+        return resolve(s, dice=dice)
+
+    taken = run({"F": 3, "A": 1}, [1])
+    assert count(taken.state, "1012", "Ann", "GL") == 3
+    assert count(taken.state, "1012", "Ann", "OPC") == 1
+    assert count(taken.state, "1012", "Ann", "DOCK") == 1
+    assert fleet_at(taken.state, "1012", "Ann") == Fleet(F=5, A=1)  # the F2 being built, too
+    assert count(taken.state, "1012", "Bob", "GL") == 0
+    razed = run({"F": 4}, [1])
+    assert [f for f in razed.state.facilities if f.hex == "1012"] == []
+    assert fleet_at(razed.state, "1012", "Ann") == Fleet(F=4)
+    assert "2 Fleet (under construction)" in one(razed, "capture").data["destroyed"]
+
+
+def test_kills_strike_fleet_squadrons_before_the_assault_squadron() -> None:
+    s = _attack(
+        [force("1012", "Bob", F=1)],
+        {"F": 1, "A": 1},
+        facilities=[facility("1012", "Bob", "OPC", 2)],
+    )
+    r = resolve(s, dice=[5])  # Bob's kill takes Ann's Fleet squadron; the Assault survives
+    assert fleet_at(r.state, "1012", "Ann") == Fleet(A=1)
+    assert count(r.state, "1012", "Ann", "OPC") == 2
+
+
+def test_minesweepers_of_the_defeated_are_captured_only_by_a_surviving_assault() -> None:
+    with_assault = resolve(_attack([force("1012", "Bob", F=1, Ms=2)], {"F": 3, "A": 1}), dice=[1])
+    assert fleet_at(with_assault.state, "1012", "Ann") == Fleet(F=3, A=1, Ms=2)
+    without = resolve(_attack([force("1012", "Bob", F=1, Ms=2)], {"F": 3}), dice=[1])
+    assert fleet_at(without.state, "1012", "Ann") == Fleet(F=3)
+    assert "2 Minesweeper squadrons" in one(without, "battle").data["outcome"]["destroyed"]
+    # the defender captures the intruder's sweepers the same way
+    held = resolve(_attack([force("1012", "Bob", F=5, A=1)], {"F": 1, "Ms": 1}), dice=[1])
+    assert fleet_at(held.state, "1012", "Bob") == Fleet(F=5, A=1, Ms=1)
+
+
+def test_a_naval_base_alone_defends_its_owner() -> None:
+    target = system("1012", "C", "Bob", naval_base=True)
+    held = resolve(_attack([], {"F": 1}, target=target), dice=[1])
+    assert one(held, "battle").data["rounds"][0]["cv"] == {"Ann": 1, "Bob": 2}
+    assert held.state.system("1012").owner == "Bob"
+    fallen = resolve(_attack([], {"F": 3}, target=target), dice=[4])  # the base kills one
+    assert fleet_at(fallen.state, "1012", "Ann") == Fleet(F=2)
+    assert fallen.state.system("1012").owner == "Ann"
+
+
+def test_an_unowned_naval_base_does_not_fight_the_first_occupier() -> None:
+    s = _attack([], {"F": 1}, target=system("1012", "C", naval_base=True), homeworlds={})
+    s.player("Ann").homeworld = "1010"
+    r = resolve(s)
+    assert events(r, "battle") == []
+    assert r.state.system("1012").owner == "Ann"
+
+
+def test_a_naval_base_is_never_killed_in_attrition() -> None:
+    target = system("1012", "C", "Bob", naval_base=True)
+    s = _attack([force("1012", "Bob", F=1)], {"S": 1, "F": 1}, target=target)
+    # round 1 at 3-3: Bob's F rolls 5 (kill) and base 1; Ann's S rolls 4, F 5 (two kills, but
+    # only Bob's Fleet squadron can be hit). Round 2: the base (2) beats Ann's F (1); it rolls 6.
+    r = resolve(s, dice=[5, 1, 4, 5, 6])
+    assert r.state.system("1012").owner == "Bob"
+    assert r.state.system("1012").naval_base
+    assert fleet_at(r.state, "1012", "Bob") == Fleet()
+
+
+def test_step0_sweepers_mines_and_kkms_then_the_battle() -> None:
+    s = _attack(
+        [force("1012", "Bob", F=2)],
+        {"F": 3, "Ms": 2, "K": 3},
+        facilities=[
+            facility("1012", "Bob", "MINE", 5),
+            facility("1012", "Bob", "OPC"),
+            facility("1012", "Bob", "GL"),
+        ],
+    )
+    dice = [1, 1]  # two sweepers clear 2 of the 5 mines
+    dice += [4, 6, 1]  # three mines left: two kills, both on the sweepers first
+    dice += [5, 5, 5]  # three KKM kills: the OPC, the lab, then a Fleet squadron
+    dice += [1]  # Bob's last Fleet squadron, defeated, misses
+    r = resolve(s, dice=dice)
+    step0 = one(r, "battle").data["step0"]
+    assert [x["kind"] for x in step0] == ["sweep", "mines", "kkm"]
+    assert (step0[0]["minefield_before"], step0[0]["minefield_after"]) == (5, 3)
+    assert step0[1]["kills"] == [{"player": "Ann", "unit": "Ms", "count": 2}]
+    assert step0[1]["minefield_after"] == 1
+    assert [(k["unit"], k["count"]) for k in step0[2]["kills"]] == [
+        ("OPC", 1),
+        ("GL", 1),
+        ("F", 1),
+    ]
+    assert fleet_at(r.state, "1012", "Ann") == Fleet(F=3)  # KKMs are spent
+    assert "Minefield x1" in one(r, "capture").data["destroyed"]
+
+
+def test_kkms_attack_even_when_the_minefield_is_swept_away() -> None:
+    s = _attack(
+        [force("1012", "Bob", F=1)],
+        {"F": 2, "Ms": 1, "K": 1},
+        facilities=[facility("1012", "Bob", "MINE", 2)],
+    )
+    r = resolve(s, dice=[6, 4])  # the sweeper clears all; the KKM kills Bob's only squadron
+    kinds = [x["kind"] for x in one(r, "battle").data["step0"]]
+    assert kinds == ["sweep", "kkm"]
+    assert r.state.system("1012").owner == "Ann"
+
+
+def test_three_players_arriving_together_strongest_holds_and_fights_strongest_first() -> None:
+    def run(order: str, dice):
+        s = state(
+            [
+                system("1012"),
+                system("1010", "A", "Ann"),
+                system("1014", "A", "Bob"),
+                system("1016", "A", "Cleo"),
+            ],
+            players=("Ann", "Bob", "Cleo"),
+            forces=[
+                force(h, p, F=1) for h, p in (("1010", "Ann"), ("1014", "Bob"), ("1016", "Cleo"))
+            ],
+            flights=[
+                flight("Ann", "1010", "1012", F=5),
+                flight("Bob", "1014", "1012", F=3),
+                flight("Cleo", "1016", "1012", F=1),
+            ],
+        )
+        return resolve(s, dice=dice, battle_order=order)
+
+    strongest = run("strongest-first", [1, 1, 1, 1])
+    battles = [
+        (e.data["sides"][0]["player"], e.data["sides"][1]["player"])
+        for e in events(strongest, "battle")
+    ]
+    assert battles == [("Ann", "Bob"), ("Ann", "Cleo")]
+    assert strongest.state.system("1012").owner == "Ann"
+    weakest = run("weakest-first", [1, 1, 1, 1])
+    battles = [
+        (e.data["sides"][0]["player"], e.data["sides"][1]["player"])
+        for e in events(weakest, "battle")
+    ]
+    assert battles == [("Ann", "Cleo"), ("Ann", "Bob")]
+
+
+def test_the_winner_of_one_battle_holds_the_system_against_the_next_side() -> None:
+    s = _attack(
+        [force("1012", "Bob", F=1)],
+        {"F": 4},
+        players=("Ann", "Bob", "Cleo"),
+        extra_systems=[system("1015", "A", "Cleo")],
+        homeworlds={"Ann": "1010", "Bob": "1012", "Cleo": "1015"},
+    )
+    s.forces.append(force("1015", "Cleo", F=1))
+    s.flights.append(flight("Cleo", "1015", "1012", F=2))
+    r = resolve(s, dice=[1, 1, 1])
+    battles = events(r, "battle")
+    assert [e.data["sides"][0]["player"] for e in battles] == ["Bob", "Ann"]
+    assert [e.data["sides"][1]["player"] for e in battles] == ["Ann", "Cleo"]
+    assert r.state.system("1012").owner == "Ann"
+
+
+def test_treaty_partners_do_not_fight_and_fight_on_one_side_against_others() -> None:
+    s = _attack(
+        [force("1012", "Bob", F=2)],
+        {"F": 3},
+        relations=[("treaty", "Ann", "Bob")],
+    )
+    peace = resolve(s)
+    assert events(peace, "battle") == []
+    assert peace.state.system("1012").owner == "Bob"
+    assert fleet_at(peace.state, "1012", "Ann") == Fleet(F=3)
+
+    s = _attack(
+        [force("1012", "Bob", F=2)],
+        {"F": 3},
+        players=("Ann", "Bob", "Cleo"),
+        relations=[("treaty", "Ann", "Bob")],
+        extra_systems=[system("1015", "A", "Cleo")],
+        homeworlds={"Ann": "1010", "Bob": "1012", "Cleo": "1015"},
+    )
+    s.forces.append(force("1015", "Cleo", F=1))
+    s.flights.append(flight("Cleo", "1015", "1012", F=4))
+    r = resolve(s, dice=[1, 1, 1, 1])  # Cleo's four squadrons, defeated by CV 5
+    battle = one(r, "battle")
+    assert battle.data["rounds"][0]["cv"] == {"Ann": 5, "Bob": 5, "Cleo": 4}
+    assert {x["player"]: x["role"] for x in battle.data["sides"]} == {
+        "Ann": "defender",
+        "Bob": "defender",
+        "Cleo": "attacker",
+    }
+
+
+def test_items_under_construction_do_not_fight() -> None:
+    s = _attack([force("1012", "Bob", F=1), force("1012", "Bob", F=5, building=True)], {"F": 2})
+    r = resolve(s, dice=[1])
+    assert one(r, "battle").data["rounds"][0]["cv"]["Bob"] == 1
+    assert r.state.system("1012").owner == "Ann"
+
+
+def test_the_third_change_of_hands_drops_the_resource_class() -> None:
+    second = resolve(
+        _attack(
+            [force("1012", "Bob", F=1)], {"F": 3}, target=system("1012", "A", "Bob", changes=1)
+        ),
+        dice=[1],
+    )
+    assert second.state.system("1012").resource_class == "A"
+    third = resolve(
+        _attack(
+            [force("1012", "Bob", F=1)], {"F": 3}, target=system("1012", "A", "Bob", changes=2)
+        ),
+        dice=[1],
+    )
+    assert (third.state.system("1012").changes, third.state.system("1012").resource_class) == (
+        3,
+        "B",
+    )
+    assert one(third, "class_drop").data == {
+        "hex": "1012",
+        "from_class": "A",
+        "to_class": "B",
+        "changes": 3,
+    }
+
+
+def test_a_class_a_world_taken_seven_times_is_class_x() -> None:
+    s = state([system("1012", "A"), system("1010", "A", "Ann"), system("1020", "A", "Bob")])
+    ctx = TurnContext(state=s, dice=Dice.scripted([]), rules=default_rules(), year=YEAR)
+    seen = []
+    owner = ""
+    for n in range(7):
+        new = "Ann" if n % 2 == 0 else "Bob"
+        change_hands(ctx, "1012", owner, new, "conflict")
+        owner = new
+        seen.append(s.system("1012").resource_class)
+    assert seen == ["A", "A", "B", "C", "D", "E", "X"]
+
+
+def test_first_occupation_of_an_unowned_system_counts_as_a_change() -> None:
+    s = state(
+        [system("1010", "A", "Ann"), system("1012")],
+        forces=[force("1010", "Ann", F=1)],
+        flights=[flight("Ann", "1010", "1012", F=1)],
+    )
+    r = resolve(s)
+    assert r.state.system("1012").changes == 1
+    assert r.state.system("1010").changes == 0  # the homeworld's set-up is not a change
+
+
+def test_fusion_bombing_reduces_the_system_and_everyone_hears_the_subsector() -> None:
+    target = system("1012", "B", "Bob", naval_base=True, scout_base=True, hipop=True)
+    s = _attack(
+        [force("1012", "Bob", F=4)],
+        {"F": 3, "SF": 2},
+        target=target,
+        players=("Ann", "Bob", "Dev"),
+        extra_systems=[system("2520", "C", "Dev")],
+        homeworlds={"Ann": "1010", "Bob": "1012", "Dev": "2520"},
+    )
+    s.subsector_names["F"] = "Fomalhaut"
+    # CV 3 is at least half of 6 (4 + base): the bombs fall first (HiPop, then the base);
+    # Bob's 4 then beats Ann's 3 and her squadrons roll 1, 1, 1.
+    r = resolve(s, dice=[1, 1, 1])
+    sys_ = r.state.system("1012")
+    assert (sys_.hipop, sys_.naval_base, sys_.scout_base, sys_.resource_class) == (
+        False,
+        False,
+        True,
+        "B",
+    )
+    public, detail = events(r, "fusion_attack")
+    assert public.visible_to == ("*",)
+    assert public.data == {"subsector": "F", "subsector_name": "Fomalhaut"}
+    assert "1012" not in public.text + public.location and "Ann" not in public.text
+    assert "Dev" not in detail.visible_to and detail.data["reduced"] == ["HiPop", "naval base"]
+    assert one(r, "battle").data["rounds"][0]["cv"] == {"Ann": 3, "Bob": 4}
+
+
+def test_fusion_bombing_needs_half_the_defenders_cv() -> None:
+    target = system("1012", "B", "Bob", naval_base=True, hipop=True)
+    r = resolve(_attack([force("1012", "Bob", F=4)], {"F": 2, "SF": 1}, target=target), dice=[1, 1])
+    assert events(r, "fusion_attack") == []
+    assert r.state.system("1012").hipop
+
+
+def test_independent_squadrons_surrender_to_the_first_force_to_arrive() -> None:
+    s = state(
+        [system("1010", "A", "Ann"), system("1012")],
+        forces=[force("1010", "Ann", F=1), force("1012", "", F=3, M=1)],
+        flights=[flight("Ann", "1010", "1012", F=1)],
+    )
+    r = resolve(s)
+    assert events(r, "battle") == []
+    assert fleet_at(r.state, "1012", "Ann") == Fleet(F=4)
+    assert force_at(r.state, "1012", "Ann").M == 1
+    assert one(r, "surrender").data["to"] == "Ann"
+
+
+def test_a_fallen_homeworld_passes_its_stockpile_to_the_occupier() -> None:
+    s = _attack([force("1012", "Bob", F=1)], {"F": 3})
+    s.player("Bob").stockpile = 9
+    r = resolve(s, dice=[1])
+    lost = one(r, "homeworld_lost")
+    assert lost.data["stockpile_transferred"] == 9 and lost.data["by"] == "Ann"
+    bob = r.state.player("Bob")
+    assert bob.homeworld_lost == YEAR and bob.stockpile == 0
+    ann_ledger = next(e for e in events(r, "production") if e.players == ("Ann",))
+    assert ann_ledger.data["stockpile_before"] == 9
+
+
+def test_a_huge_battle_still_fits_one_cell_of_the_master_workbook(tmp_path) -> None:
+    fm = find_ruleset("fifth-millennium")
+    s = _attack([force("1012", "Bob", F=3000)], {"F": 7000})
+    r = resolve_turn(s, {}, Dice.for_turn(1, YEAR), {})
+    battle = one(r, "battle")
+    assert battle.data["rolls_grouped"] == "dice"
+    (rolls,) = battle.data["rounds"][0]["rolls"]
+    assert (rolls["player"], rolls["unit"], rolls["count"]) == ("Bob", "F", 3000)
+    assert rolls["kills"] == sum(1 for d in rolls["dice"] if d >= 5)
+    assert len(json.dumps(battle.data)) <= 30_000
+    assert len(battle.dice) == 3000  # every die is still in the Dice sheet
+    write_master(tmp_path / "master.xlsx", fm, r.state)
+    assert fm.to_json(read_master(tmp_path / "master.xlsx", fm)) == fm.to_json(r.state)

@@ -1,0 +1,117 @@
+"""Treaties, trade agreements, war and messages: both sides must agree; messages reach only
+their recipients."""
+
+from __future__ import annotations
+
+from refassist.rulesets.fifth_millennium.state import Message
+from tests.fm_states import (
+    YEAR,
+    diplo,
+    events,
+    flight,
+    force,
+    message,
+    one,
+    orders,
+    resolve,
+    state,
+    system,
+)
+
+
+def _three():
+    return state(
+        [system("1010", "A", "Ann"), system("1013", "A", "Bob"), system("2520", "A", "Cleo")],
+        players=("Ann", "Bob", "Cleo"),
+        forces=[force("1010", "Ann", F=2), force("1013", "Bob", F=2), force("2520", "Cleo", F=1)],
+    )
+
+
+def test_a_proposal_waits_until_the_other_side_proposes_too() -> None:
+    first = resolve(_three(), [orders("Ann", diplomacy=[diplo("propose treaty", "Bob")])])
+    assert first.state.relations == []
+    assert [(p.kind, p.proposer, p.to) for p in first.state.proposals] == [("treaty", "Ann", "Bob")]
+    told = {e.visible_to: e.data["action"] for e in events(first, "treaty")}
+    assert told == {("Ann",): "proposed", ("Bob",): "proposed"}
+    second = resolve(
+        first.state, [orders("Bob", YEAR + 1, diplomacy=[diplo("propose treaty", "Ann")])]
+    )
+    assert [(r.kind, r.a, r.b, r.since) for r in second.state.relations] == [
+        ("treaty", "Ann", "Bob", YEAR + 1)
+    ]
+    assert second.state.proposals == []
+
+
+def test_both_sides_proposing_in_one_turn_agree_at_once_and_prevent_that_turns_battle() -> None:
+    s = _three()
+    s.flights.append(flight("Bob", "1013", "1010", F=5))
+    r = resolve(
+        s,
+        [
+            orders("Ann", diplomacy=[diplo("propose treaty", "Bob")]),
+            orders("Bob", diplomacy=[diplo("propose treaty", "Ann")]),
+        ],
+    )
+    assert events(r, "battle") == []
+    assert [r_.kind for r_ in r.state.relations] == ["treaty"]
+    assert r.state.system("1010").owner == "Ann"
+
+
+def test_one_side_may_end_a_treaty_and_the_other_is_told() -> None:
+    s = _three()
+    r0 = resolve(
+        s,
+        [
+            orders("Ann", diplomacy=[diplo("propose trade", "Bob")]),
+            orders("Bob", diplomacy=[diplo("propose trade", "Ann")]),
+        ],
+        dice=[3, 4],  # the new agreement trades in this turn's production already
+    )
+    assert [r_.kind for r_ in r0.state.relations] == ["trade"]
+    r1 = resolve(r0.state, [orders("Bob", YEAR + 1, diplomacy=[diplo("end trade", "Ann")])])
+    assert r1.state.relations == []
+    assert {e.visible_to for e in events(r1, "trade_agreement")} == {("Ann",), ("Bob",)}
+
+
+def test_declaring_war_ends_treaty_and_trade() -> None:
+    s = state(
+        [system("1010", "A", "Ann"), system("1013", "A", "Bob")],
+        forces=[force("1010", "Ann", F=2), force("1013", "Bob", F=2)],
+        relations=[("treaty", "Ann", "Bob"), ("trade", "Ann", "Bob")],
+    )
+    s.flights.append(flight("Ann", "1010", "1013", F=1))
+    r = resolve(
+        s,
+        [orders("Ann", diplomacy=[diplo("declare war", "Bob")])],
+        dice=[1, 3, 4],  # without the treaty they fight: Ann's one squadron loses; then trade
+    )
+    assert r.state.relations == []
+    assert one(r, "war").data["ended"] == ["treaty", "trade"]
+    assert one(r, "battle").data["outcome"]["held"] is True
+
+
+def test_messages_reach_only_their_recipients() -> None:
+    r = resolve(
+        _three(),
+        [
+            orders(
+                "Ann",
+                messages=[message("Bob", "Peace?"), message("*", "Hello all"), message("Zed", "x")],
+            )
+        ],
+    )
+    assert r.state.messages == [
+        Message(YEAR, "Ann", "Bob", "Peace?"),
+        Message(YEAR, "Ann", "*", "Hello all"),
+    ]
+    private, public = events(r, "message")
+    assert private.visible_to == ("Ann", "Bob")
+    assert public.visible_to == ("Ann", "Bob", "Cleo")
+    assert "not a player" in one(r, "order_cancelled").data["reason"]
+    later = resolve(r.state, [orders("Cleo", YEAR + 1, messages=[message("Ann", "Hi")])])
+    assert later.state.messages == [Message(YEAR + 1, "Cleo", "Ann", "Hi")]  # last turn's read
+
+
+def test_players_who_sent_nothing_are_told_no_orders_were_received() -> None:
+    r = resolve(_three(), [orders("Ann")])
+    assert sorted(e.visible_to for e in events(r, "no_orders")) == [("Bob",), ("Cleo",)]

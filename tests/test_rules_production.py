@@ -1,0 +1,261 @@
+"""The production phase (section 6, Appendix A and B): income, purchases, placement, upkeep.
+
+Subsectors matter for the +10 bonus: 1010 lies in subsector B (rows 1-10), 1011-1015 in F.
+Tests that do not want the bonus put an unowned system (1009) beside Ann's 1010 in B.
+"""
+
+from __future__ import annotations
+
+from refassist.rulesets.fifth_millennium.orders import Orders
+from refassist.rulesets.fifth_millennium.state import Fleet
+from tests.fm_states import (
+    YEAR,
+    buy,
+    count,
+    events,
+    facility,
+    fleet_at,
+    flight,
+    force,
+    force_at,
+    move,
+    one,
+    orders,
+    resolve,
+    state,
+    system,
+)
+
+
+def _ledger(result, player="Ann"):
+    return next(e for e in events(result, "production") if e.players == (player,)).data
+
+
+def _home(cls="A", stockpile=0, more=(), **kw):
+    """Ann at 1010 (class ``cls``), with unowned systems in subsectors B (1009) and F (1019)
+    so that no subsector is complete, and Bob far away at 2520 (so the game goes on)."""
+    s = state(
+        [
+            system("1010", cls, "Ann", **kw),
+            system("1009", "X"),
+            system("1019", "X"),
+            *more,
+            system("2520", "X", "Bob"),
+            system("2519", "X"),
+        ],
+        forces=[force("1010", "Ann", F=3), force("2520", "Bob", F=1)],
+    )
+    s.player("Ann").stockpile = stockpile
+    return s
+
+
+def test_income_counts_class_bases_hipop_labs_opcs_and_complete_subsectors() -> None:
+    s = state(
+        [
+            system("1010", "A", "Ann", naval_base=True, scout_base=True, hipop=True),
+            system("1012", "C", "Ann"),
+            system("1013", "E"),
+        ],
+        forces=[force("1010", "Ann", F=1), force("1012", "Ann", F=1)],
+        facilities=[
+            facility("1010", "Ann", "GL", 2),
+            facility("1010", "Ann", "GL", 1, building=True),  # bought last turn: counts now
+            facility("1010", "Ann", "OPC"),
+        ],
+    )
+    ledger = _ledger(resolve(s))
+    assert dict(ledger["income"]) == {
+        "1010 World1010: class A": 5,
+        "1010 World1010: naval base": 1,
+        "1010 World1010: scout base": 1,
+        "1010 World1010: HiPop": 1,
+        "1010 World1010: 3 Genetics Labs": 3,
+        "1010 World1010: 1 Orbital Production Centres": 1,
+        "1012 World1012: class C": 3,
+        "subsector B complete": 10,  # 1010 is B's only system; F also holds the unowned 1013
+    }
+    assert ledger["income_total"] == 25
+
+
+def test_purchases_in_sheet_order_until_the_budget_runs_out() -> None:
+    def run(rule):
+        s = _home(stockpile=4)  # budget 4 + income 5 = 9
+        lines = [buy("1010", "F", 2), buy("1010", "GL", 1), buy("1010", "OPC", 1)]
+        lines.append(buy("1010", "F", 1))
+        return resolve(s, [orders("Ann", purchases=lines)], purchases_after_shortfall=rule)
+
+    stop = run("cancelled")
+    statuses = [(p["item"], p["status"]) for p in _ledger(stop)["purchases"]]
+    assert statuses == [("F", "bought"), ("GL", "bought"), ("OPC", "cancelled"), ("F", "cancelled")]
+    assert stop.state.player("Ann").stockpile == 2
+    reasons = [e.data["reason"] for e in events(stop, "purchase_cancelled")]
+    assert "only 2 are left" in reasons[0] and "earlier line" in reasons[1]
+    assert force_at(stop.state, "1010", "Ann", building=True).fleet == Fleet(F=2)
+
+    go_on = run("continue")
+    statuses = [(p["item"], p["status"]) for p in _ledger(go_on)["purchases"]]
+    assert statuses == [("F", "bought"), ("GL", "bought"), ("OPC", "cancelled"), ("F", "bought")]
+    assert go_on.state.player("Ann").stockpile == 0
+
+
+def test_a_line_costing_more_than_is_left_buys_what_can_be_paid_for() -> None:
+    r = resolve(_home(stockpile=0), [orders("Ann", purchases=[buy("1010", "F", 4)])])
+    bought, cancelled = _ledger(r)["purchases"]
+    assert (bought["quantity"], bought["cost"]) == (2, 4)
+    assert (cancelled["quantity"], cancelled["status"]) == (2, "cancelled")
+    assert one(r, "purchase_cancelled").data["quantity"] == 2
+
+
+def test_placement_rules_are_checked_again_at_production() -> None:
+    s = _home(
+        stockpile=100,
+        more=[system("1011", "B", "Ann"), system("1012", "D", "Ann"), system("1014", "C", "Bob")],
+    )
+    s.forces += [force("1011", "Ann", F=1), force("1012", "Ann", F=1), force("1014", "Bob", F=1)]
+    s.facilities.append(facility("1010", "Ann", "GL", 4))
+    lines = [
+        buy("1011", "F"),  # class B, no spacedock
+        buy("1012", "M"),  # monitors only at A-C
+        buy("1014", "GL"),  # Bob's world
+        buy("1010", "GL", 3),  # 4 there already: one more fits
+        buy("1011", "M"),  # fine at class B
+    ]
+    r = resolve(s, [orders("Ann", purchases=lines)])
+    reasons = [e.data["reason"] for e in events(r, "purchase_cancelled")]
+    assert "class A world or one with a spacedock" in reasons[0]
+    assert "class A, B or C" in reasons[1]
+    assert "do not own" in reasons[2]
+    assert "only 1 more fit" in reasons[3]
+    assert count(r.state, "1010", "Ann", "GL") == 5
+    assert force_at(r.state, "1011", "Ann", building=True).M == 1
+
+
+def test_a_spacedock_allows_ftl_squadrons_at_any_world() -> None:
+    s = _home(stockpile=10, more=[system("1011", "C", "Ann")])
+    s.forces.append(force("1011", "Ann", F=1))
+    s.facilities.append(facility("1011", "Ann", "DOCK"))
+    r = resolve(s, [orders("Ann", purchases=[buy("1011", "A", 2)])])
+    assert force_at(r.state, "1011", "Ann", building=True).fleet == Fleet(A=2)
+
+
+def test_refueling_stations_go_in_empty_hexes_within_range_from_tl2() -> None:
+    s = _home(stockpile=40)
+    s.player("Ann").tech_level = 2
+    r = resolve(
+        s,
+        [orders("Ann", purchases=[buy("1013", "DSRS"), buy("1015", "DSRS"), buy("1009", "DSRS")])],
+    )
+    assert count(r.state, "1013", "Ann", "DSRS") == 1
+    reasons = [e.data["reason"] for e in events(r, "purchase_cancelled")]
+    assert "more than 4 hexes" in reasons[0] and "without a star system" in reasons[1]
+    tl1 = resolve(_home(stockpile=40), [orders("Ann", purchases=[buy("1013", "DSRS")])])
+    assert "technology level 2" in one(tl1, "purchase_cancelled").data["reason"]
+
+
+def test_items_are_ready_next_turn_from_the_departures_phase() -> None:
+    s = _home(stockpile=10, more=[system("1011")])
+    first = resolve(s, [orders("Ann", purchases=[buy("1010", "F", 2)])])
+    assert force_at(first.state, "1010", "Ann", building=True).fleet == Fleet(F=2)
+    assert fleet_at(first.state, "1010", "Ann") == Fleet(F=3)
+    second = resolve(
+        first.state, [orders("Ann", YEAR + 1, moves=[move("1010", "1011", YEAR + 1, F=5)])]
+    )
+    assert [f.fleet for f in second.state.flights] == [Fleet(F=5)]
+
+
+def test_unspent_points_are_stockpiled_at_home_or_a_construction_facility() -> None:
+    s = _home(stockpile=3, more=[system("1011", "C", "Ann")])
+    s.forces.append(force("1011", "Ann", F=1))
+    s.facilities.append(facility("1011", "Ann", "CF"))
+    r = resolve(s, [Orders(player="Ann", year=YEAR, stockpile_at="1011")])
+    ann = r.state.player("Ann")
+    assert ann.stockpile == 3 + 5 + 3 and ann.stockpile_at == "1011"
+    nowhere = resolve(_home(), [Orders(player="Ann", year=YEAR, stockpile_at="1009")])
+    assert nowhere.state.player("Ann").stockpile_at == ""
+    assert "Construction Facility or Depot" in one(nowhere, "order_cancelled").data["reason"]
+
+
+def test_upgrades_turn_ready_fleet_squadrons_into_strike_or_fast_squadrons() -> None:
+    s = _home(stockpile=10)
+    s.player("Ann").tech_level = 2
+    r = resolve(s, [orders("Ann", purchases=[buy("1010", "SU", 2), buy("1010", "FU", 2)])])
+    assert fleet_at(r.state, "1010", "Ann") == Fleet()
+    assert force_at(r.state, "1010", "Ann", building=True).fleet == Fleet(S=2, Fs=1)
+    assert "only 1 Fleet squadrons are ready" in one(r, "purchase_cancelled").data["reason"]
+
+
+def test_minefields_kkms_sfba_and_probes_are_loaded_where_bought() -> None:
+    s = _home(stockpile=40)
+    s.player("Ann").tech_level = 3
+    lines = [buy("1010", "MINE", 3), buy("1010", "KKM", 2), buy("1010", "SF", 1)]
+    lines.append(buy("1010", "PROBE", 1))
+    r = resolve(s, [orders("Ann", purchases=lines)])
+    building = force_at(r.state, "1010", "Ann", building=True)
+    assert (building.fleet, building.P) == (Fleet(K=2, SF=1), 1)
+    assert [(f.kind, f.count, f.building) for f in r.state.facilities] == [("MINE", 3, True)]
+    assert r.state.player("Ann").stockpile == 40 + 5 - 3 - 2 - 10 - 1
+
+
+def test_refueling_upkeep_is_paid_or_the_station_and_its_squadrons_are_lost() -> None:
+    def run(cls):
+        s = _home(cls)
+        s.facilities.append(facility("1013", "Ann", "DSRS"))
+        s.flights.append(flight("Ann", "1010", "1013", F=3))
+        return resolve(s)
+
+    paid = run("A")  # income 5 pays 3 squadrons refuelled
+    assert _ledger(paid)["upkeep"] == [["refueling at 1013: 3 squadrons", 3]]
+    assert paid.state.player("Ann").stockpile == 2
+    unpaid = run("E")  # income 1
+    lost = one(unpaid, "station_lost")
+    assert lost.data["upkeep"] == 3 and lost.data["squadrons_lost"] == 3
+    assert count(unpaid.state, "1013", "Ann", "DSRS") == 0
+    assert fleet_at(unpaid.state, "1013", "Ann") == Fleet()
+    assert unpaid.state.player("Ann").stockpile == 1
+
+
+def test_income_thresholds_unlock_technology_levels() -> None:
+    rich = _home("A", naval_base=True, scout_base=True, hipop=True)  # income 8
+    assert resolve(rich).state.player("Ann").tech_level == 1
+    r = resolve(rich, tl2_income=8, tl3_income=9)
+    assert r.state.player("Ann").tech_level == 2
+    assert one(r, "tech_level").data == {"from": 1, "to": 2, "income": 8}
+    assert resolve(rich, tl2_income=5, tl3_income=8).state.player("Ann").tech_level == 3
+
+
+def test_a_lost_homeworld_stops_income_unless_a_construction_facility_remains() -> None:
+    def run(kind):
+        s = state(
+            [system("1011", "C", "Ann"), system("1010", "A", "Bob"), system("1019", "X")],
+            forces=[force("1011", "Ann", F=1), force("1010", "Bob", F=1)],
+            facilities=[facility("1011", "Ann", kind)] if kind else [],
+            homeworlds={"Ann": "1010", "Bob": "1010"},
+        )
+        s.player("Ann").homeworld_lost = YEAR - 1
+        return resolve(s, dice=[6])  # civil unrest, 1 in 6 for Ann's world: it stays loyal
+
+    blocked = _ledger(run(""))
+    assert blocked["income_total"] == 0 and "no new resource points" in blocked["income_blocked"]
+    assert _ledger(run("CF"))["income_total"] == 3
+
+
+def test_a_control_centre_and_or_construction_facility_or_a_depot_not_both() -> None:
+    s = _home(stockpile=100, more=[system("1011", "C", "Ann")])
+    s.forces.append(force("1011", "Ann", F=1))
+    s.facilities.append(facility("1011", "Ann", "DEPOT"))
+    lines = [buy("1010", "CC"), buy("1010", "DEPOT"), buy("1011", "CF")]
+    r = resolve(s, [orders("Ann", purchases=lines)])
+    reasons = [e.data["reason"] for e in events(r, "purchase_cancelled")]
+    assert "not both" in reasons[0] and "only one" in reasons[1] and "not both" in reasons[2]
+    per_system = resolve(s, [orders("Ann", purchases=lines)], seat_exclusivity="system")
+    assert count(per_system.state, "1010", "Ann", "CC") == 1
+    assert count(per_system.state, "1010", "Ann", "DEPOT") == 0  # the CC is there now
+
+
+def test_a_purchase_at_a_world_lost_in_this_turns_battle_is_cancelled() -> None:
+    s = _home(stockpile=10, more=[system("1011", "A", "Ann"), system("1013", "A", "Bob")])
+    s.forces += [force("1011", "Ann", F=1), force("1013", "Bob", F=1)]
+    s.flights.append(flight("Bob", "1013", "1011", F=4))
+    r = resolve(s, [orders("Ann", purchases=[buy("1011", "F", 1)])], dice=[1])
+    assert r.state.system("1011").owner == "Bob"
+    assert "do not own" in one(r, "purchase_cancelled").data["reason"]

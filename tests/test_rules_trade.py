@@ -1,0 +1,114 @@
+"""Trade agreements (section 6.3, 6.31): the 2D6 table, tech-level modifier, rounding, war."""
+
+from __future__ import annotations
+
+from refassist.rulesets.fifth_millennium.trade import table_row, trade_points
+from tests.fm_states import diplo, events, flight, force, one, orders, resolve, state, system
+
+
+def _partners(relations=(("trade", "Ann", "Bob"),), ann_tl=1, bob_tl=1):
+    """Ann owns 3 systems, Bob 2; they trade."""
+    s = state(
+        [
+            system("1010", "A", "Ann"),
+            system("1011", "X", "Ann"),
+            system("1012", "X", "Ann"),
+            system("1013", "A", "Bob"),
+            system("1014", "X", "Bob"),
+        ],
+        forces=[force(h, p, F=1) for h, p in (("1010", "Ann"), ("1011", "Ann"), ("1012", "Ann"))]
+        + [force("1013", "Bob", F=2), force("1014", "Bob", F=1)],
+        relations=relations,
+    )
+    s.player("Ann").tech_level = ann_tl
+    s.player("Bob").tech_level = bob_tl
+    return s
+
+
+def _trade(result, player):
+    return next(e for e in events(result, "trade") if e.visible_to == (player,))
+
+
+def _ledger(result, player):
+    return next(e for e in events(result, "production") if e.players == (player,)).data
+
+
+def test_the_trade_table_with_rounding_to_the_nearest_whole_number() -> None:
+    assert [trade_points(10, row) for row in (2, 3, 4, 6, 7, 8, 10, 11, 12)] == [
+        3,
+        5,
+        7,
+        10,
+        10,
+        10,
+        15,
+        20,
+        30,
+    ]
+    assert trade_points(5, 2) == 2  # 1.5 rounds up
+    assert trade_points(5, 4) == 4  # 3.5 rounds up
+    assert trade_points(4, 5, extra_die=6) == 0  # -D6 never below 0
+    assert trade_points(4, 9, extra_die=3) == 7  # +D6
+
+
+def test_the_seeds_worked_example_reads_row_11_which_the_table_gives_as_x2() -> None:
+    # Seed 6.3: A (TL1, 12 systems) and B (TL2, 10 systems) roll 10; +1 for the tech levels
+    # gives 11, which the example reads as x1.5 (A gains 15, B 18).  The table's row 11 is x2;
+    # we implement the table (decision recorded in docs/rules/fifth-millennium.md).
+    row = table_row(10, 2 - 1)
+    assert row == 11
+    assert (trade_points(10, row), trade_points(12, row)) == (20, 24)
+    assert (trade_points(10, 10), trade_points(12, 10)) == (15, 18)  # the example's numbers
+
+
+def test_the_modified_roll_is_capped_at_12() -> None:
+    assert table_row(12, 2) == 12 and table_row(2, 0) == 2
+
+
+def test_one_roll_per_agreement_serves_both_partners() -> None:
+    r = resolve(_partners(), dice=[4, 6])  # 10: x1.5
+    ann, bob = _trade(r, "Ann"), _trade(r, "Bob")
+    assert ann.data["points"] == 3  # Bob's 2 systems x1.5
+    assert bob.data["points"] == 5  # Ann's 3 systems x1.5 = 4.5, rounded up
+    assert ann.dice == bob.dice == (1, 2)
+    assert ["trade with Bob", 3] in _ledger(r, "Ann")["trade"]
+
+
+def test_the_tech_level_difference_modifies_the_roll() -> None:
+    r = resolve(_partners(ann_tl=1, bob_tl=3), dice=[3, 5])  # 8 + 2 = row 10: x1.5
+    assert _trade(r, "Ann").data["table_row"] == 10
+    assert _trade(r, "Ann").data["modifier"] == 2
+
+
+def test_the_d6_rows_roll_one_more_die_for_both_partners() -> None:
+    minus = resolve(_partners(), dice=[2, 3, 2])  # row 5: -D6 with a 2
+    assert (_trade(minus, "Ann").data["points"], _trade(minus, "Bob").data["points"]) == (0, 1)
+    plus = resolve(_partners(), dice=[4, 5, 6])  # row 9: +D6 with a 6
+    assert (_trade(plus, "Ann").data["points"], _trade(plus, "Bob").data["points"]) == (8, 9)
+
+
+def test_declaring_war_on_a_trade_partner_forfeits_the_trade_to_the_victim() -> None:
+    r = resolve(_partners(), [orders("Ann", diplomacy=[diplo("declare war", "Bob")])], dice=[3, 4])
+    assert r.state.relations == []
+    war = one(r, "war")
+    assert war.data["ended"] == ["trade"] and set(war.visible_to) == {"Ann", "Bob"}
+    assert _trade(r, "Ann").data["points"] == 0
+    assert _trade(r, "Bob").data["points"] == 3  # row 7: Ann's 3 systems x1
+    ann = _ledger(r, "Ann")
+    assert ann["trade"][-1] == ["taken by the victims of your declarations of war", -3]
+    assert ann["stockpile_after"] == ann["income_total"] - 3
+
+
+def test_attacking_a_trade_partner_is_going_to_war() -> None:
+    s = _partners()
+    s.flights.append(flight("Ann", "1012", "1014", F=5))
+    r = resolve(s, dice=[1, 3, 4])  # Bob's squadron at 1014 misses; then the trade roll
+    assert one(r, "war").data["aggressor"] == "Ann"
+    assert _trade(r, "Ann").data["points"] == 0 and _trade(r, "Bob").data["points"] > 0
+    assert r.state.relations == []
+
+
+def test_ending_an_agreement_peacefully_costs_nothing_and_stops_the_roll() -> None:
+    r = resolve(_partners(), [orders("Bob", diplomacy=[diplo("end trade", "Ann")])])
+    assert r.state.relations == [] and events(r, "trade") == []
+    assert {e.visible_to for e in events(r, "trade_agreement")} == {("Ann",), ("Bob",)}

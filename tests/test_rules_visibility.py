@@ -1,0 +1,129 @@
+"""The fog of war (section 2.4, the digest's Information rules): `player_view` and `in_sight`."""
+
+from __future__ import annotations
+
+from refassist.rulesets.base import Event
+from refassist.rulesets.fifth_millennium.state import Message, Proposal
+from refassist.rulesets.fifth_millennium.visibility import in_sight, player_view
+from tests.fm_states import YEAR, facility, flight, force, resolve, state, system
+
+
+def _map():
+    return state(
+        [
+            system("1010", "A", "Ann"),
+            system("1014", "B", "Bob"),  # 4 hexes from Ann's world: in sight
+            system("1015", "C", "Bob"),  # 5 hexes: out of sight until TL3
+            system("1020", "A", "Cleo"),
+        ],
+        players=("Ann", "Bob", "Cleo"),
+        forces=[
+            force("1010", "Ann", F=5),
+            force("1014", "Bob", F=2, M=1),
+            force("1015", "Bob", F=7),
+            force("1020", "Cleo", F=1),
+        ],
+        facilities=[
+            facility("1014", "Bob", "CC"),
+            facility("1014", "Bob", "DEPOT"),
+            facility("1014", "Bob", "GL", 2),
+            facility("1013", "Bob", "DSRS"),
+        ],
+        flights=[flight("Bob", "1015", "1010", arrival=YEAR + 2, F=3)],
+        homeworlds={"Ann": "1010", "Bob": "1015", "Cleo": "1020"},
+    )
+
+
+def test_a_player_sees_systems_within_best_range_of_its_worlds_and_its_own_forces() -> None:
+    s = _map()
+    s.forces.append(force("1020", "Ann", F=1))  # a fleet visiting Cleo (they have a treaty)
+    sight = in_sight(s, "Ann")
+    assert {"1010", "1014", "1020"} <= sight and "1015" not in sight
+    s.player("Ann").tech_level = 3
+    assert "1015" in in_sight(s, "Ann")
+
+
+def test_enemy_squadrons_only_in_systems_in_sight_and_flights_only_to_their_owner() -> None:
+    view = player_view(_map(), "Ann")
+    seen = view.system("1014")
+    assert seen.status == "in sight" and seen.owner == "Bob"
+    assert [(f.owner, f.fleet.F, f.M) for f in seen.forces] == [("Bob", 2, 1)]
+    hidden = view.system("1015")
+    assert hidden.status == "map" and hidden.owner == "" and hidden.forces == []
+    assert view.own_flights == [] and all(f.owner == "Ann" for f in view.own_forces)
+    assert [f.owner for f in player_view(_map(), "Bob").own_flights] == ["Bob"]
+
+
+def test_secret_facilities_and_refueling_stations_are_shown_to_their_owner_only() -> None:
+    ann = player_view(_map(), "Ann")
+    assert ann.system("1014").facilities == ["Depot (Bob)", "Genetics Lab x2 (Bob)"]
+    assert ann.system("1014").gl == 2
+    assert ann.own_facilities == []
+    bob = player_view(_map(), "Bob")
+    assert "Control Centre (Bob)" in bob.system("1014").facilities
+    assert {f.kind for f in bob.own_facilities} == {"CC", "DEPOT", "GL", "DSRS"}
+
+
+def test_a_system_out_of_sight_shows_what_was_last_seen_and_when() -> None:
+    s = _map()
+    r = resolve(s)  # the turn records what each player sees at its end
+    remembered = next(x for x in r.state.sightings if x.player == "Ann" and x.hex == "1014")
+    assert (remembered.year, remembered.owner) == (YEAR, "Bob")
+    assert remembered.forces == "Bob: F2 S0 A0(Fs0 Ms0 K0) M1"
+    r.state.systems[:] = [x for x in r.state.systems if x.hex != "1010"] + [
+        system("1010", "A", "Bob")
+    ]  # Ann loses her only world: nothing is in sight any more
+    view = player_view(r.state, "Ann")
+    seen = view.system("1014")
+    assert (seen.status, seen.seen_year, seen.owner) == ("seen", YEAR, "Bob")
+    assert seen.forces == [] and "F2" in seen.forces_text
+    assert view.system("1015").status == "map"
+
+
+def test_events_messages_and_proposals_reach_only_whom_they_concern() -> None:
+    s = _map()
+    s.events = [
+        Event(
+            turn=YEAR - 1,
+            phase="conflict",
+            location="1014",
+            kind="battle",
+            text="x",
+            visible_to=("Ann", "Bob"),
+        ),
+        Event(
+            turn=YEAR - 1,
+            phase="departures",
+            location="1015",
+            kind="departure",
+            text="y",
+            visible_to=("Bob",),
+        ),
+        Event(
+            turn=YEAR - 1, phase="end", location="", kind="eliminated", text="z", visible_to=("*",)
+        ),
+    ]
+    s.messages = [
+        Message(YEAR - 1, "Bob", "Ann", "to Ann"),
+        Message(YEAR - 1, "Cleo", "*", "to all"),
+        Message(YEAR - 1, "Bob", "Cleo", "to Cleo"),
+    ]
+    s.proposals = [Proposal("treaty", "Bob", "Ann", YEAR - 1), Proposal("trade", "Bob", "Cleo", 1)]
+    view = player_view(s, "Ann")
+    assert [e.kind for e in view.events] == ["battle", "eliminated"]
+    assert [m.text for m in view.messages] == ["to Ann", "to all"]
+    assert view.proposals_received == ["Bob proposes a treaty"]
+    assert view.best_range == 4 and view.players == ["Ann", "Bob", "Cleo"]
+
+
+def test_an_arrival_is_told_to_players_who_see_the_system_and_a_departure_to_nobody_else() -> None:
+    s = _map()
+    s.flights.append(flight("Cleo", "1017", "1014", departed=YEAR - 2, F=1))
+    s.relations = []
+    r = resolve(s, dice=[1])  # Bob's F2 M1 (CV 4) beat Cleo's one squadron, which misses
+    own, seen = (e for e in r.events if e.kind == "arrival")
+    assert own.visible_to == ("Cleo",) and own.data["origin"] == "1017"
+    assert seen.visible_to == ("Ann", "Bob")  # they see 1014, not where the fleet came from
+    assert "origin" not in seen.data and "flight" not in seen.data
+    battle = next(e for e in r.events if e.kind == "battle")
+    assert "Ann" in battle.visible_to
