@@ -49,7 +49,12 @@ def write_sheets(game: Game, state: Any, players: list[str] | None = None) -> li
         path = out / sheet_filename(player)
         with atomic_path(path) as tmp:
             game.ruleset.write_sheet(
-                state, player, tmp, game.token(player, step.key), game.deadline_text(step.key)
+                state,
+                player,
+                tmp,
+                game.token(player, step.key),
+                game.deadline_text(step.key),
+                game.config.house_rules,
             )
         written.append(path)
     return written

@@ -36,6 +36,9 @@ YEAR = 5003
 
 
 def system(hex_: str, cls: str = "C", owner: str = "", **kw: Any) -> System:
+    # The printed map shows the system as created unless a test says otherwise.
+    for flag in ("naval_base", "scout_base", "hipop"):
+        kw.setdefault(f"map_{flag}", kw.get(flag, False))
     return System(
         hex=hex_,
         name=kw.pop("name", f"World{hex_}"),

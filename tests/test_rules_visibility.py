@@ -127,3 +127,26 @@ def test_an_arrival_is_told_to_players_who_see_the_system_and_a_departure_to_nob
     assert "origin" not in seen.data and "flight" not in seen.data
     battle = next(e for e in r.events if e.kind == "battle")
     assert "Ann" in battle.visible_to
+
+
+def test_a_system_never_seen_shows_the_printed_map_not_fusion_damage() -> None:
+    s = _map()
+    hit = s.system("1015")
+    hit.map_naval_base = hit.map_hipop = True  # printed with a naval base and HiPop,
+    hit.naval_base = hit.hipop = False  # both since destroyed by a fusion attack
+    hit.resource_class = "E"
+    view = player_view(s, "Ann").system("1015")
+    assert view.status == "map"
+    assert (view.resource_class, view.naval_base, view.hipop) == ("C", True, True)
+    bob = player_view(s, "Bob").system("1015")
+    assert (bob.resource_class, bob.naval_base, bob.hipop) == ("E", False, False)
+
+
+def test_the_public_map_of_every_report_shows_the_printed_bases() -> None:
+    from refassist.rulesets.fifth_millennium.report import report_map
+
+    s = _map()
+    hit = s.system("1015")
+    hit.map_naval_base, hit.naval_base = True, False
+    world = next(w for w in report_map(s).worlds if w.hex == "1015")
+    assert world.naval

@@ -110,6 +110,7 @@ def gather_input(game: Game, state: Any, players: Sequence[str]) -> ReportInput:
         deadline=game.deadline_text(current),
         orders=orders,
         sheets=sheets,
+        house_rules=game.config.house_rules,
     )
 
 

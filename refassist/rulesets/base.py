@@ -211,6 +211,8 @@ class ReportInput:
     deadline: str
     orders: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     sheets: Mapping[str, str] = field(default_factory=dict)
+    #: The game's house rules (ranges and the like decide what a reader may see).
+    house_rules: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -318,7 +320,15 @@ class Ruleset(abc.ABC):
 
     # -- turn sheets --------------------------------------------------------------------------
     @abc.abstractmethod
-    def write_sheet(self, state: Any, player: str, path: Path, token: str, deadline: str) -> None:
+    def write_sheet(
+        self,
+        state: Any,
+        player: str,
+        path: Path,
+        token: str,
+        deadline: str,
+        house_rules: Mapping[str, Any] | None = None,
+    ) -> None:
         """Write a player's pre-filled turn sheet for the current step."""
 
     @abc.abstractmethod
@@ -351,8 +361,10 @@ class Ruleset(abc.ABC):
         """Names of every player in the game, in sheet order."""
 
     @abc.abstractmethod
-    def player_view(self, state: Any, player: str) -> Any:
-        """What one player may know of the state (fog of war)."""
+    def player_view(
+        self, state: Any, player: str, house_rules: Mapping[str, Any] | None = None
+    ) -> Any:
+        """What one player may know of the state (fog of war; ranges are house rules)."""
 
     # -- reports ------------------------------------------------------------------------------
     @abc.abstractmethod

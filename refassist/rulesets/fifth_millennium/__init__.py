@@ -87,10 +87,25 @@ class FifthMillennium(Ruleset):
         return _tables.to_json(state)
 
     # -- turn sheets --------------------------------------------------------------------------
-    def write_sheet(self, state: State, player: str, path: Path, token: str, deadline: str) -> None:
+    def write_sheet(
+        self,
+        state: State,
+        player: str,
+        path: Path,
+        token: str,
+        deadline: str,
+        house_rules: Mapping[str, Any] | None = None,
+    ) -> None:
         from .sheet import write_sheet
 
-        write_sheet(state, player, Path(path), token=token, deadline=deadline)
+        write_sheet(
+            state,
+            player,
+            Path(path),
+            token=token,
+            deadline=deadline,
+            house_rules=self.rules_with_defaults(house_rules or {}),
+        )
 
     def read_sheet(self, path: Path) -> SheetRead:
         from .sheet import read_sheet
@@ -125,10 +140,12 @@ class FifthMillennium(Ruleset):
     def players(self, state: State) -> list[str]:
         return state.player_names()
 
-    def player_view(self, state: State, player: str) -> Any:
+    def player_view(
+        self, state: State, player: str, house_rules: Mapping[str, Any] | None = None
+    ) -> Any:
         from .visibility import player_view
 
-        return player_view(state, player)
+        return player_view(state, player, self.rules_with_defaults(house_rules or {}))
 
     # -- reports ------------------------------------------------------------------------------
     def report_map(self, state: State) -> Any:
@@ -142,4 +159,5 @@ class FifthMillennium(Ruleset):
         public = report_map(state)
         if reader is None:
             return referee_content(state, public, info)
-        return player_content(self.player_view(state, reader), public, info, state.game_name)
+        view = self.player_view(state, reader, info.house_rules)
+        return player_content(view, public, info, state.game_name)

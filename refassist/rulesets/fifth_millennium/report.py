@@ -89,9 +89,9 @@ def report_map(state: State) -> SectorMap:
                 hex=s.hex,
                 name=s.name,
                 code=s.original_class,
-                naval=s.naval_base,
-                scout=s.scout_base,
-                capitals=s.hipop,
+                naval=s.map_naval_base,
+                scout=s.map_scout_base,
+                capitals=s.map_hipop,
             )
             for s in state.systems
         ),

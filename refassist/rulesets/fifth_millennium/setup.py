@@ -38,6 +38,9 @@ def systems_from_sector(sector: Sector) -> list[System]:
             naval_base=w.naval_base,
             scout_base=w.scout_base,
             hipop=w.hipop,
+            map_naval_base=w.naval_base,
+            map_scout_base=w.scout_base,
+            map_hipop=w.hipop,
         )
         for w in sector.worlds
     ]

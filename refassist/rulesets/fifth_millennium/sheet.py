@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -313,11 +313,11 @@ def _relation_lines(state: State, player: str) -> list[str]:
     return out
 
 
-def _sight_lines(state: State, player: str) -> list[str]:
+def _sight_lines(state: State, player: str, rules: Mapping[str, Any]) -> list[str]:
     """Systems the player sees (fog of war from `visibility.player_view`), not its own."""
     from .visibility import player_view
 
-    view = player_view(state, player)
+    view = player_view(state, player, rules)
     out = []
     for s in view.systems:
         if s.status != "in sight" or s.owner == player:
@@ -826,7 +826,9 @@ def _write_setup(
         )
 
 
-def _write_empire(ws: Any, st: _Styles, state: State, player: str, setup: bool) -> int:
+def _write_empire(
+    ws: Any, st: _Styles, state: State, player: str, setup: bool, rules: Mapping[str, Any]
+) -> int:
     """Write the read-only lists; returns the number of rows used (for the print area)."""
     ws.set_column(0, 0, 100)
     row = 0
@@ -881,7 +883,7 @@ def _write_empire(ws: Any, st: _Styles, state: State, player: str, setup: bool) 
     block("TREATIES, TRADE AGREEMENTS AND PROPOSALS", _relation_lines(state, player), "None.")
     block(
         "OTHER SYSTEMS IN SIGHT (hex name class bases - owner - squadrons)",
-        _sight_lines(state, player),
+        _sight_lines(state, player, rules),
         "None.",
     )
     return row
@@ -913,7 +915,7 @@ def write_sheet(
     *,
     token: str,
     deadline: str,
-    house_rules: dict[str, Any] | None = None,
+    house_rules: Mapping[str, Any] | None = None,
 ) -> None:
     """Write ``player``'s turn sheet for ``state.year`` to ``path`` (atomically)."""
     if state.player(player) is None:
@@ -951,7 +953,7 @@ def write_sheet(
                 _write_messages(ws, st, state, player, lists)
                 _write_reference(ws, st, state, player)
                 last_row = PRINT_LAST_ROW
-            empire_rows = _write_empire(empire, st, state, player, setup)
+            empire_rows = _write_empire(empire, st, state, player, setup, rules)
             _write_meta(meta, state, player, token, setup)
             footer = (
                 "&L"

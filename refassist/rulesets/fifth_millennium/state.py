@@ -91,6 +91,8 @@ class Fleet:
 class System:
     """A star system of the map and what the game has done to it.
 
+    ``original_class`` and the ``map_*`` flags are the printed map's data (public knowledge,
+    shown for systems a player has never seen, and unchanged by captures or fusion bombing);
     ``original_class`` is the class on the map at the start (facilities "not shown on the
     original game map" are the ones a capture can destroy); ``changes`` counts changes of
     hands (the first occupation of an unowned system counts, a homeworld's set-up does not).
@@ -105,6 +107,9 @@ class System:
     hipop: bool = False
     owner: str = ""
     changes: int = 0
+    map_naval_base: bool = False
+    map_scout_base: bool = False
+    map_hipop: bool = False
 
 
 @dataclass

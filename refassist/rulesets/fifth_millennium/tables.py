@@ -152,6 +152,27 @@ SYSTEMS = Table(
         Column("hipop", "HiPop", "bool", required=False, help="high population: +1 income"),
         Column("owner", "Owner", "text", required=False, help="player name; empty = unowned"),
         Column("changes", "Changes of hands", "int", minimum=0),
+        Column(
+            "map_naval_base",
+            "Map naval base",
+            "bool",
+            required=False,
+            help="naval base on the printed map (public knowledge)",
+        ),
+        Column(
+            "map_scout_base",
+            "Map scout base",
+            "bool",
+            required=False,
+            help="scout base on the printed map (public knowledge)",
+        ),
+        Column(
+            "map_hipop",
+            "Map HiPop",
+            "bool",
+            required=False,
+            help="HiPop on the printed map (public knowledge)",
+        ),
     ),
     key=("hex",),
     help="Every star system on the map.",
@@ -414,6 +435,9 @@ def from_tables(tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]
                         "hipop",
                         "owner",
                         "changes",
+                        "map_naval_base",
+                        "map_scout_base",
+                        "map_hipop",
                     )
                 }
             )

@@ -162,9 +162,9 @@ def player_view(state: State, player: str, rules: Mapping[str, Any] | None = Non
                     hex=s.hex,
                     name=s.name,
                     resource_class=s.original_class,
-                    naval_base=s.naval_base,
-                    scout_base=s.scout_base,
-                    hipop=s.hipop,
+                    naval_base=s.map_naval_base,
+                    scout_base=s.map_scout_base,
+                    hipop=s.map_hipop,
                     status="map",
                 )
             )
