@@ -22,6 +22,7 @@ wipe a real game.
 
 from __future__ import annotations
 
+import hashlib
 import shutil
 import time
 from collections.abc import Callable
@@ -80,6 +81,8 @@ class TurnSummary:
     problems: int
     finished: str = ""
     seconds: float = 0.0
+    #: The step the turn led to: its reports and sheets are in ``outbox/<next_step>/``.
+    next_step: str = ""
 
     def text(self) -> str:
         line = (
@@ -153,6 +156,8 @@ def create_demo_game(
         map_file=Path(sector_file) if sector_file is not None else None,
         generate_seed=None if sector_file is not None else seed,
         assign_homeworlds=True,
+        # A demo is for showing, not for secrets: the same --seed plays the same game.
+        secret=hashlib.sha256(f"refassist-demo:{seed}".encode()).hexdigest()[:32],
     )
     (Path(folder) / MARKER).write_text(
         "This folder was made by `refassist demo`; the next demo here replaces it.\n",
@@ -192,6 +197,7 @@ def summarise(outcome: TurnOutcome, state: Any, accepted: int, problems: int) ->
     leader = min(owners, key=lambda p: (-owners[p], p)) if owners else ""
     return TurnSummary(
         step=outcome.step,
+        next_step=outcome.next_step,
         label=outcome.label,
         battles=sum(1 for e in events if e.kind == "battle"),
         captures=sum(1 for e in events if e.kind == "capture" and e.data.get("from")),

@@ -6,14 +6,18 @@ with physical dice, and records every roll with the turn, phase, location and pu
 goes into the master workbook's dice sheet and the reports, so any battle can be shown roll by
 roll and re-run to the same result.
 
-The seed of a turn is derived from the game seed and the turn number with SHA-256, so turns are
-independent (re-running turn 7 does not depend on how many dice turn 6 used) and a commitment
-to a turn's seed can be published before the deadline.
+The seed of a turn is derived from the game seed and the turn, so turns are independent
+(re-running turn 7 does not depend on how many dice turn 6 used), and a commitment to a turn's
+seed (its SHA-256) can be published before the deadline and the seed itself after resolution
+(``docs/dice.md``).  In a game the derivation is keyed with the game's secret (HMAC-SHA256):
+the game seed may be small or guessable (``--seed 7``), and without the key a player who learnt
+one turn's seed could try every game seed and so foresee the dice of every later turn.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import random
 import re
 from collections.abc import Iterator
@@ -37,14 +41,32 @@ class Roll:
     result: int
 
 
-def turn_seed(game_seed: int, turn: int) -> int:
-    """The seed of one turn: SHA-256 of the game seed and the turn, as a 64-bit integer."""
-    digest = hashlib.sha256(f"refassist:{game_seed}:{turn}".encode()).digest()
+#: How a game's turn seeds are derived; recorded in each archive so old turns replay the same.
+SEED_SCHEME = "hmac-sha256-v1"
+#: The derivation used before the key was added (archives without a ``seed_scheme``).
+LEGACY_SEED_SCHEME = "sha256-v0"
+
+
+def turn_seed(game_seed: int, turn: int, key: str | None = None) -> int:
+    """The seed of one turn, as a 64-bit integer.
+
+    With ``key`` (a game's secret): HMAC-SHA256 of the game seed and the turn; revealing it
+    tells nothing about other turns.  Without: plain SHA-256 of them (rule tests, the golden
+    game, and archives made before keyed seeds).
+    """
+    if key is None:
+        digest = hashlib.sha256(f"refassist:{game_seed}:{turn}".encode()).digest()
+    else:
+        message = f"refassist-dice:{game_seed}:{turn}".encode()
+        digest = hmac.new(key.encode(), message, hashlib.sha256).digest()
     return int.from_bytes(digest[:8], "big")
 
 
 def seed_commitment(seed: int) -> str:
-    """SHA-256 hex digest of a turn seed, published before the deadline (see docs/dice.md)."""
+    """SHA-256 hex digest of a turn seed's decimal text, published before the deadline.
+
+    A player checks a revealed seed with ``printf %s SEED | sha256sum`` (see docs/dice.md).
+    """
     return hashlib.sha256(str(seed).encode()).hexdigest()
 
 
@@ -77,9 +99,9 @@ class Dice:
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
-    def for_turn(cls, game_seed: int, turn: int) -> Dice:
-        """Seeded dice for one turn of a game (the normal case)."""
-        return cls(seed=turn_seed(game_seed, turn), turn=turn)
+    def for_turn(cls, game_seed: int, turn: int, key: str | None = None) -> Dice:
+        """Seeded dice for one turn of a game (the normal case); ``key`` as in `turn_seed`."""
+        return cls(seed=turn_seed(game_seed, turn, key), turn=turn)
 
     @classmethod
     def scripted(cls, rolls: list[int], turn: int = 0, source_name: str = "") -> Dice:

@@ -139,10 +139,13 @@ class Game:
         first_deadline: datetime | None = None,
         days_per_turn: int = 7,
         house_rules: dict[str, Any] | None = None,
+        secret: str | None = None,
     ) -> Game:
         """Create a new game folder with ``game.toml`` and ``master.xlsx``.
 
         Refuses to touch a folder that already holds files, so a typo cannot overwrite a game.
+        ``secret`` (signing sheets, keying the turn seeds) is drawn at random unless given: only
+        the demo gives one, derived from its seed, so that the same demo plays the same game.
         """
         folder = Path(path)
         if folder.exists() and any(folder.iterdir()):
@@ -162,7 +165,7 @@ class Game:
             id=game_id,
             ruleset=ruleset.name,
             seed=seed,
-            secret=new_secret(),
+            secret=secret or new_secret(),
             players=[PlayerConfig(p.name, p.email, computer=p.computer) for p in players],
             house_rules=rules,
             map=str(map_file)

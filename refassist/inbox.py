@@ -170,7 +170,9 @@ def accept_late(game: Game, step: str, players: Iterable[str] | None = None) -> 
 
     The referee decides: a late sheet replaces the player's accepted one.  Takes the game lock.
     """
-    with game.lock():
+    from .turns import locked
+
+    with locked(game):
         index = Index.of(game, step)
         wanted = list(index.late) if players is None else list(players)
         unknown = [p for p in wanted if p not in index.late]
@@ -215,14 +217,31 @@ class PlayerStatus:
 
 @dataclass
 class StatusReport:
+    """What `status` found: the step, its deadline, each player, and the dice commitment.
+
+    ``commitment`` is the SHA-256 of the seed this step's dice will come from, to publish
+    before the deadline (docs/dice.md); ``interrupted`` says that a resolve or rollback was
+    interrupted and will be finished by the next command that writes.
+    """
+
     step: str
     label: str
     deadline: str
     players: list[PlayerStatus]
+    commitment: str = ""
+    interrupted: str = ""
 
 
 def status(game: Game) -> StatusReport:
-    """Who has sent a valid sheet for the current step, who has not, who has problems."""
+    """Who has sent a valid sheet for the current step, who has not, who has problems.
+
+    Only reads: an interrupted command is reported, not repaired (the master is whole either
+    way: the old turn or the new one).
+    """
+    from .journal import describe, pending
+    from .turns import commitment
+
+    entry = pending(game.path)
     state = game.load_state()
     step = game.step(state)
     index = Index.of(game, step.key)
@@ -275,7 +294,15 @@ def status(game: Game) -> StatusReport:
             rows.append(
                 PlayerStatus(player, "computer" if computer else "missing", detail, computer)
             )
-    return StatusReport(step.key, step.label, game.deadline_text(step.key), rows)
+    over = game.ruleset.game_over(state)
+    return StatusReport(
+        step.key,
+        step.label,
+        game.deadline_text(step.key),
+        rows,
+        commitment="" if over else commitment(game, state).sha256,
+        interrupted=describe(entry) if entry is not None else "",
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -718,8 +745,12 @@ def _thread(msg: EmailMessage, mail: IncomingMail | None) -> None:
 
 def intake(game: Game, sources: Iterable[Path], progress: Progress | None = None) -> IntakeReport:
     """File everything the sources hold for the game's current step; takes the game lock."""
+    from .journal import recover
+    from .turns import locked
+
     items = expand_sources(sources)
-    with game.lock():
+    with locked(game):
+        recover(game)
         job = _Intake(game)
         outcomes: list[Outcome] = []
         total = len(items)

@@ -1,25 +1,33 @@
 """The turn lifecycle: resolve the current step, archive it, roll back, replay from the archive.
 
 The referee's fear is losing a turn's worth of state, so resolving follows one order that
-leaves something whole at every instant:
+leaves something whole at every instant, even if the process is killed (``kill -9``, a power
+cut) or the disk fills up:
 
-1. take the game's lock and load the master workbook (checked on load);
-2. read each player's accepted sheet (``inbox/<step>/accepted/``, in the order received) and
-   check it again against the state, because the referee may have edited the master since the
-   intake: an order that no longer passes is cancelled on its own, with an ``order_cancelled``
-   event for its player, rather than refusing the whole turn;
+1. take the game's lock, finish or undo any command that was interrupted (`journal.recover`),
+   and load the master workbook (checked on load);
+2. read each player's accepted sheet (``inbox/<step>/accepted/``, in the order received) with
+   every check the intake made, again: the file must still be the one the intake accepted
+   (its SHA-256), a genuine sheet of this game for this player and step (its token), and pass
+   the hostile-file checks; then check the orders again against the state, because the referee
+   may have edited the master since the intake: an order that no longer passes is cancelled
+   on its own, with an ``order_cancelled`` event for its player, rather than refusing the turn;
 3. resolve in memory (the ruleset's pure function, seeded or scripted dice);
-4. archive what the turn started from: ``archive/<step>/master.xlsx``, ``sheets/<player>.xlsx``,
-   ``game.toml``, ``dice.txt`` (scripted dice only), and ``manifest.json`` last, so an archive
-   without a manifest is recognisably incomplete (the next resolve moves it aside, to
-   ``rolled-back/<time>-incomplete/``);
-5. replace ``master.xlsx`` atomically;
-6. write the next step's sheets into ``outbox/<next step>/``.
+4. write the new master in full beside the old one (``.master-next.xlsx``), then the journal
+   (``.refassist-journal.json``: the hashes of the old and the new master), then the archive of
+   what the turn started from: ``archive/<step>/master.xlsx``, ``sheets/<player>.xlsx``,
+   ``game.toml``, ``dice.txt`` (scripted dice only), and ``manifest.json`` last;
+5. rename the new master over ``master.xlsx``: the one instant that decides;
+6. write the next step's sheets into ``outbox/<next step>/`` and forget the journal.
 
-A crash before step 5 leaves the old master in place and the turn can simply be resolved
-again.  `rollback` puts an archived master back and moves the later archives aside (never
-deleting them); `replay_step` re-resolves an archived step in memory, which is how a disputed
-turn is shown to come out the same.
+Killed before step 5, the game is at the old turn and the next command moves the half-written
+archive aside; killed after it, the game is at the new turn and the next command writes the
+sheets.  A failure the process survives (a full disk, a read-only folder) undoes steps 4-5 at
+once and says what happened, so the folder is as it was.
+
+`rollback` puts an archived master back (journalled too, and the master it replaces is kept in
+``rolled-back/``); `replay_step` re-resolves an archived step in memory from the archive alone,
+which `refassist.verify` uses to show that every turn comes out the same.
 
 Nothing here names a game: orders are the ruleset's objects, and the only thing assumed of
 them is the convention every ruleset follows (a dataclass whose list fields hold orders that
@@ -28,31 +36,34 @@ carry their sheet ``cell``), which is what lets one order be cancelled and the r
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import json
 import shutil
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
+from . import journal
 from .atomic import write_bytes, write_text
-from .config import load_config
-from .dice import Dice
-from .errors import GameError, RefassistError, UsageError
+from .config import GameConfig, load_config
+from .dice import LEGACY_SEED_SCHEME, SEED_SCHEME, Dice, seed_commitment, turn_seed
+from .errors import GameError, NotATurnSheet, RefassistError, UsageError
 from .game import CONFIG_NAME, MASTER_NAME, Game
+from .journal import ASIDE_DIR, sha256_file, stamp, unused
 from .rulesets.base import Event, Ruleset, Step
-from .turnsheets import sheet_filename, write_sheets
-from .workbook.master import read_master
+from .turnsheets import sheet_filename, verify_identity, write_sheets
+from .workbook.master import read_master, write_master
+from .workbook.sheetio import TurnSheetFile, open_turn_sheet
 
 MANIFEST_NAME = "manifest.json"
 DICE_NAME = "dice.txt"
 SHEETS_DIR = "sheets"
-#: Where archives set aside go (beside ``archive/``, whose every folder is a turn).
-ASIDE_DIR = "rolled-back"
 
 
 @dataclass
@@ -72,6 +83,11 @@ class TurnOutcome:
     finished: str = ""
     #: The new state (what ``master.xlsx`` now holds), for callers that summarise it.
     state: Any = None
+    #: What an interrupted earlier command needed, done first (empty when nothing).
+    recovered: str = ""
+    #: The turn's seed and its commitment (None / empty when the referee's dice were used).
+    seed: int | None = None
+    commitment: str = ""
 
 
 @dataclass
@@ -81,6 +97,45 @@ class SheetOrders:
     player: str
     orders: Any
     cancelled: list[Event]
+
+
+@dataclass(frozen=True)
+class Filed:
+    """A sheet filed for a step: whose, where, and the SHA-256 the intake recorded."""
+
+    player: str
+    path: Path
+    sha256: str = ""
+
+
+# -- the lock ------------------------------------------------------------------------------------
+
+
+@contextmanager
+def locked(game: Game) -> Iterator[None]:
+    """The game's lock, with a folder that cannot even hold the lock file as a clear error."""
+    with ExitStack() as stack:
+        try:
+            stack.enter_context(game.lock())
+        except OSError as exc:
+            raise GameError(
+                f"cannot lock {game.path} ({exc.strerror or exc}); check that the game folder "
+                "exists and that you may write in it"
+            ) from exc
+        yield
+
+
+def os_detail(exc: BaseException) -> str:
+    """The most useful sentence about a failed write: the OS error and its file if known."""
+    seen = 0
+    current: BaseException | None = exc
+    while current is not None and seen < 10:
+        if isinstance(current, OSError) and current.strerror:
+            where = f" ({current.filename})" if current.filename else ""
+            return f"{current.strerror}{where}"
+        current = current.__cause__ or current.__context__
+        seen += 1
+    return str(exc).removesuffix("; nothing was changed")
 
 
 # -- reading the filed sheets ---------------------------------------------------------------------
@@ -142,6 +197,7 @@ def read_orders(
     path: Path,
     house_rules: Mapping[str, Any],
     turn: int,
+    opened: TurnSheetFile | None = None,
 ) -> SheetOrders:
     """Read one filed sheet and check it again; orders that fail now are cancelled one by one.
 
@@ -149,9 +205,10 @@ def read_orders(
     event for the player).  An error not tied to one order (a stockpile site that no longer
     exists, say) cancels nothing here: the rules check every order again as they carry it out
     and report what they cannot do.  A sheet that cannot be read at all gives no orders.
+    ``opened``: the file as `filed_problem` opened it (read once, not twice).
     """
     try:
-        read = ruleset.read_sheet(path)
+        read = ruleset.read_sheet(path, opened)
     except RefassistError as exc:
         event = _cancel_event(turn, player, path.name, "", f"the sheet could not be read ({exc})")
         return SheetOrders(player, None, [event])
@@ -168,27 +225,143 @@ def read_orders(
     return SheetOrders(player, orders, events)
 
 
-def _filed_sheets(game: Game, step: str) -> list[tuple[str, Path]]:
+def sheet_problem(game: Game, filed: Filed, step: str) -> str:
+    """Why a filed sheet must not be used, or ``""``: the intake's checks, made again
+    (`filed_problem` without the opened file)."""
+    return filed_problem(game, filed, step)[0]
+
+
+def filed_problem(game: Game, filed: Filed, step: str) -> tuple[str, TurnSheetFile | None]:
+    """Why a filed sheet must not be used (or ``""``), and the file opened for the check.
+
+    A sheet in ``accepted/`` passed the intake, but the folder may have been touched since (a
+    file copied in by hand, a sheet accepted by an older refassist, a disk error), so nothing
+    is taken on trust: the bytes must be those the intake recorded, the file must pass the
+    hostile-file checks, and its token must prove it is ``filed.player``'s sheet for ``step``.
+    """
+    name = filed.path.name
+    try:
+        actual = sha256_file(filed.path)
+    except OSError as exc:
+        return f"the filed sheet {name} cannot be read ({exc.strerror or exc})", None
+    if filed.sha256 and actual != filed.sha256:
+        return (
+            f"the filed sheet {name} was changed after it was accepted (it is not the file "
+            "the intake checked)"
+        ), None
+    try:
+        opened = open_turn_sheet(filed.path)
+        verify_identity(game, opened.meta, name)
+    except NotATurnSheet as exc:
+        return str(exc), None
+    owner, for_step = opened.meta.get("player", ""), opened.meta.get("step", "")
+    if owner != filed.player:
+        return f"{name} is {owner}'s sheet, but it was filed as {filed.player}'s", None
+    if for_step != step:
+        return f"{name} is the sheet for {for_step}, not for {step}", None
+    if hashlib.sha256(opened.data).hexdigest() != actual:
+        # Changed between the two reads: the next resolve sees a stable file.
+        return f"the filed sheet {name} changed while it was being read", None
+    return "", opened
+
+
+def read_filed(
+    game: Game, state: Any, filed: Filed, step: str, house_rules: Mapping[str, Any], turn: int
+) -> SheetOrders:
+    """A filed sheet's orders as resolve uses them: `filed_problem`, then `read_orders`; a
+    sheet that fails either gives no orders and an ``order_cancelled`` event saying why."""
+    reason, opened = filed_problem(game, filed, step)
+    if reason:
+        event = _cancel_event(
+            turn, filed.player, filed.path.name, "", f"the sheet was not used: {reason}"
+        )
+        return SheetOrders(filed.player, None, [event])
+    return read_orders(game.ruleset, state, filed.player, filed.path, house_rules, turn, opened)
+
+
+def _filed_sheets(game: Game, step: str) -> list[Filed]:
     """Accepted sheets in the order they were received (ties by player name)."""
-    from .inbox import accepted_received, accepted_sheets
+    from .inbox import Index, accepted_received, accepted_sheets
 
     sheets = accepted_sheets(game, step)
     received = accepted_received(game, step)
+    recorded = Index.of(game, step).accepted
     floor = datetime.min.replace(tzinfo=UTC)
-    return sorted(sheets.items(), key=lambda item: (received.get(item[0], floor), item[0]))
+    order = sorted(sheets, key=lambda p: (received.get(p, floor), p))
+    return [Filed(p, sheets[p], str(recorded.get(p, {}).get("sha256", ""))) for p in order]
 
 
-def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+# -- dice -----------------------------------------------------------------------------------------
 
 
-# -- resolving ------------------------------------------------------------------------------------
+def game_turn_seed(config: GameConfig, turn: int, scheme: str = SEED_SCHEME) -> int:
+    """The seed of a turn of a game (keyed with the game's secret; see `dice.turn_seed`)."""
+    key = config.secret if scheme == SEED_SCHEME else None
+    return turn_seed(config.seed, turn, key)
+
+
+def turn_of(game: Game, step: Step) -> int:
+    """The turn number a step's dice are derived from (the year in Fifth Millennium)."""
+    return _turn_number(step, game)
+
+
+@dataclass(frozen=True)
+class Commitment:
+    """The commitment to the dice of the step a game waits for, published before the deadline."""
+
+    step: str
+    turn: int
+    sha256: str
+
+
+def commitment(game: Game, state: Any) -> Commitment:
+    """SHA-256 of the seed the current step's dice will come from (docs/dice.md)."""
+    step = game.step(state)
+    turn = turn_of(game, step)
+    return Commitment(step.key, turn, seed_commitment(game_turn_seed(game.config, turn)))
 
 
 def _dice_for(game: Game, turn: int, dice_file: Path | None) -> Dice:
     if dice_file is not None:
         return Dice.from_file(Path(dice_file), turn=turn)
-    return Dice.for_turn(game.config.seed, turn)
+    return Dice(seed=game_turn_seed(game.config, turn), turn=turn)
+
+
+def dice_disclosure(game: Game, step: str, state: Any = None) -> dict[str, str]:
+    """What a report prints about the dice: the resolved step's seed (now revealed) or the
+    referee's dice file, and the commitment to the next step's seed.
+
+    Keys: ``step``, ``source`` (``seeded``/``file``/``""``), ``seed``, ``commitment``,
+    ``dice_file_sha256``, ``next_step``, ``next_commitment``.
+    """
+    out = {"step": step, "source": ""}
+    if step:
+        try:
+            m = manifest(game, step)
+        except GameError:
+            m = {}
+        if m.get("dice") == "file":
+            out.update(source="file", dice_file_sha256=str(m.get("dice_sha256", "")))
+        elif m:
+            config = _archived_config(game, step)
+            scheme = str(m.get("seed_scheme") or LEGACY_SEED_SCHEME)
+            seed = m.get("turn_seed")
+            if seed is None:
+                turn = m.get("turn") or (int(step) if step.isdigit() else game.step_index(step))
+                seed = game_turn_seed(config, int(turn), scheme)
+            out.update(source="seeded", seed=str(seed), commitment=seed_commitment(int(seed)))
+    if state is not None and not game.ruleset.game_over(state):
+        upcoming = commitment(game, state)
+        out.update(next_step=upcoming.step, next_commitment=upcoming.sha256)
+    return out
+
+
+def _archived_config(game: Game, step: str) -> GameConfig:
+    path = game.archive(step) / CONFIG_NAME
+    return load_config(path) if path.is_file() else game.config
+
+
+# -- resolving ------------------------------------------------------------------------------------
 
 
 def _add_events(state: Any, events: list[Event]) -> None:
@@ -206,18 +379,7 @@ def _check_archive_slot(game: Game, step: str) -> None:
             f"{step} was already resolved (archive/{step} exists) but master.xlsx still awaits "
             f"{step}; to resolve it again, run: refassist rollback {game.path} --to {step}"
         )
-    aside = _unused(game.path / ASIDE_DIR / f"{_stamp()}-incomplete") / step
-    aside.parent.mkdir(parents=True, exist_ok=True)
-    shutil.move(str(folder), str(aside))
-
-
-def _unused(folder: Path) -> Path:
-    """``folder``, or ``folder-2``, ``folder-3``... if it exists (two set-asides in a second)."""
-    candidate, n = folder, 1
-    while candidate.exists():
-        n += 1
-        candidate = folder.with_name(f"{folder.name}-{n}")
-    return candidate
+    journal.set_aside(game.path, folder, "incomplete")
 
 
 def _version() -> str:
@@ -227,10 +389,6 @@ def _version() -> str:
         return "unknown"
 
 
-def _stamp(now: datetime | None = None) -> str:
-    return (now or datetime.now(UTC)).astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
-
-
 def resolve_game(
     game: Game, *, dice_file: Path | None = None, now: datetime | None = None
 ) -> TurnOutcome:
@@ -238,7 +396,8 @@ def resolve_game(
     if dice_file is not None and not Path(dice_file).is_file():
         raise UsageError(f"dice file {dice_file} not found")
     when = now or datetime.now(UTC)
-    with game.lock():
+    with locked(game):
+        recovered = journal.recover(game)
         state = game.load_state()
         ruleset = game.ruleset
         over = ruleset.game_over(state)
@@ -248,27 +407,27 @@ def resolve_game(
         _check_archive_slot(game, step.key)
         turn = _turn_number(step, game)
         rules = game.config.house_rules
-        filed = _filed_sheets(game, step.key)
         orders: dict[str, Any] = {}
         cancelled: list[Event] = []
-        used: list[tuple[str, Path]] = []
-        for player, path in filed:
-            if player not in step.expects:
+        used: list[Filed] = []
+        for filed in _filed_sheets(game, step.key):
+            if filed.player not in step.expects:
                 continue
-            got = read_orders(ruleset, state, player, path, rules, turn)
+            got = read_filed(game, state, filed, step.key, rules, turn)
             cancelled.extend(got.cancelled)
-            used.append((player, path))
+            used.append(filed)
             if got.orders is not None:
-                orders[player] = got.orders
+                orders[filed.player] = got.orders
         dice = _dice_for(game, turn, dice_file)
         resolution = ruleset.resolve(state, orders, dice, rules)
         new_state = resolution.state
         _add_events(new_state, cancelled)
-        archive = write_archive(game, step, used, dice_file, when, list(orders))
-        game.save_state(new_state)
+        archive = _commit(game, step, new_state, used, dice_file, when, list(orders), turn)
         finished = ruleset.game_over(new_state)
-        sheets = [] if finished else write_sheets(game, new_state)
+        sheets = [] if finished else _next_sheets(game, step, new_state)
+        journal.finish(game.path)
         next_step = game.step(new_state)
+    seeded = dice_file is None
     return TurnOutcome(
         step=step.key,
         label=step.label,
@@ -282,16 +441,84 @@ def resolve_game(
         events=[*cancelled, *resolution.events],
         finished=finished,
         state=new_state,
+        recovered=recovered,
+        seed=dice.seed if seeded else None,
+        commitment=seed_commitment(dice.seed) if seeded and dice.seed is not None else "",
     )
+
+
+def _commit(
+    game: Game,
+    step: Step,
+    new_state: Any,
+    used: list[Filed],
+    dice_file: Path | None,
+    when: datetime,
+    with_orders: list[str],
+    turn: int,
+) -> Path:
+    """Archive the old turn and put the new master in place, all or nothing (module docstring).
+
+    Anything that fails before the new master is in place (a full disk, a read-only folder) is
+    undone here, so the game folder is as it was and the turn can be resolved again.
+    """
+    staged = game.path / journal.STAGED_MASTER_NAME
+    journal.clean_temporaries(game.path)  # left by a process killed before it wrote a journal
+    try:
+        old_sha = sha256_file(game.master_path)
+        write_master(staged, game.ruleset, new_state, title=game.config.name)
+        new_sha = sha256_file(staged)
+        journal.begin(game.path, "resolve", step.key, old_master=old_sha, new_master=new_sha)
+        archive = write_archive(game, step, used, dice_file, when, with_orders, turn=turn)
+        journal.replace_file(staged, game.master_path)
+    except (OSError, RefassistError) as exc:
+        _undo_commit(game, step.key)
+        raise GameError(
+            f"{step.label} was not resolved: {os_detail(exc)}. Nothing was changed; free some "
+            "disk space or make the game folder writable, then run refassist resolve again"
+        ) from exc
+    return archive
+
+
+def _undo_commit(game: Game, step: str) -> None:
+    """Remove what a failed commit wrote (only its own files: the staged master, the new
+    archive folder, the journal); best effort, the journal covers what cannot be removed."""
+    current = sha256_file(game.master_path) if game.master_path.is_file() else ""
+    entry = journal.pending(game.path)
+    if entry is not None and current and current == entry.data.get("new_master"):
+        return  # the new master is in place: the turn is resolved, keep everything
+    with contextlib.suppress(OSError):
+        (game.path / journal.STAGED_MASTER_NAME).unlink(missing_ok=True)
+    folder = game.archive(step)
+    if folder.exists():
+        shutil.rmtree(folder, ignore_errors=True)
+    journal.clean_temporaries(game.path)
+    if not folder.exists():
+        with contextlib.suppress(OSError):
+            journal.finish(game.path)
+
+
+def _next_sheets(game: Game, step: Step, state: Any) -> list[Path]:
+    """The next step's sheets, written after the new master is in place."""
+    try:
+        return write_sheets(game, state)
+    except (OSError, RefassistError) as exc:
+        raise GameError(
+            f"{step.label} was resolved and saved, but the next turn's sheets could not be "
+            f"written ({os_detail(exc)}); free some disk space, then run: "
+            f"refassist sheets {game.path}"
+        ) from exc
 
 
 def write_archive(
     game: Game,
     step: Step,
-    sheets: list[tuple[str, Path]],
+    sheets: list[Filed],
     dice_file: Path | None,
     when: datetime,
     with_orders: list[str],
+    *,
+    turn: int | None = None,
 ) -> Path:
     """Copy what the step started from into ``archive/<step>/``; the manifest goes last."""
     folder = game.archive(step.key)
@@ -299,12 +526,33 @@ def write_archive(
     write_bytes(folder / MASTER_NAME, master.read_bytes())
     write_bytes(folder / CONFIG_NAME, (game.path / CONFIG_NAME).read_bytes())
     files: dict[str, dict[str, str]] = {}
-    for player, path in sheets:
-        target = folder / SHEETS_DIR / sheet_filename(player)
-        write_bytes(target, path.read_bytes())
-        files[player] = {"file": f"{SHEETS_DIR}/{target.name}", "sha256": _sha256(target)}
+    for filed in sheets:
+        target = folder / SHEETS_DIR / sheet_filename(filed.player)
+        write_bytes(target, filed.path.read_bytes())
+        files[filed.player] = {
+            "file": f"{SHEETS_DIR}/{target.name}",
+            "sha256": sha256_file(target),
+            "filed_sha256": filed.sha256,
+        }
+    if turn is None:
+        turn = _turn_number(step, game)
+    dice: dict[str, Any]
     if dice_file is not None:
         write_bytes(folder / DICE_NAME, Path(dice_file).read_bytes())
+        dice = {
+            "dice": "file",
+            "dice_file": Path(dice_file).name,
+            "dice_sha256": sha256_file(folder / DICE_NAME),
+        }
+    else:
+        seed = game_turn_seed(game.config, turn)
+        dice = {
+            "dice": "seeded",
+            "dice_file": "",
+            "seed_scheme": SEED_SCHEME,
+            "turn_seed": seed,
+            "seed_commitment": seed_commitment(seed),
+        }
     earlier = [m for m in _manifests(game) if m.get("step") != step.key]
     manifest = {
         "step": step.key,
@@ -314,10 +562,11 @@ def write_archive(
         "ruleset": game.ruleset.name,
         "refassist_version": _version(),
         "seed": game.config.seed,
-        "dice": "file" if dice_file is not None else "seeded",
-        "dice_file": Path(dice_file).name if dice_file is not None else "",
-        "master_sha256": _sha256(folder / MASTER_NAME),
-        "sheets_in_received_order": [player for player, _ in sheets],
+        "turn": turn,
+        **dice,
+        "master_sha256": sha256_file(folder / MASTER_NAME),
+        "config_sha256": sha256_file(folder / CONFIG_NAME),
+        "sheets_in_received_order": [filed.player for filed in sheets],
         "sheets": files,
         "with_orders": with_orders,
     }
@@ -365,84 +614,225 @@ def archived_steps(game: Game) -> list[str]:
 # -- rollback -------------------------------------------------------------------------------------
 
 
+#: The name, in ``rolled-back/<time>/``, of the master a rollback replaced.
+REPLACED_MASTER_NAME = "master-replaced.xlsx"
+
+
 @dataclass
 class RollbackOutcome:
     step: str
     moved: list[str]
     moved_to: Path | None
+    recovered: str = ""
 
 
 def rollback(game: Game, to_step: str, *, now: datetime | None = None) -> RollbackOutcome:
     """Make ``archive/<to_step>/master.xlsx`` the current master again.
 
     That step and every step resolved after it are moved (whole) to ``rolled-back/<time>/``
-    in the game folder, so the step can be resolved again with the same or corrected sheets;
-    nothing is deleted.  The sheets filed for it stay in ``inbox/``.
+    in the game folder, with the master being replaced (``master-replaced.xlsx``), so the step
+    can be resolved again with the same or corrected sheets; nothing is deleted.  The sheets
+    filed for it stay in ``inbox/``.
     """
-    with game.lock():
+    with locked(game):
+        recovered = journal.recover(game)
         wanted = manifest(game, to_step)
         source = game.archive(to_step) / MASTER_NAME
         if not source.is_file():
             raise GameError(f"archive/{to_step} has no {MASTER_NAME}; it cannot be restored")
         read_master(source, game.ruleset)  # refuse a damaged archive before touching anything
         data = source.read_bytes()
-        later = [m for m in _manifests(game) if int(m["sequence"]) >= int(wanted["sequence"])]
-        aside = _unused(game.path / ASIDE_DIR / _stamp(now))
-        moved = []
-        for m in later:
-            step = str(m["step"])
-            target = aside / step
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.move(str(game.archive(step)), str(target))
-            moved.append(step)
-        write_bytes(game.master_path, data)
-    return RollbackOutcome(step=to_step, moved=moved, moved_to=aside if moved else None)
+        later = [
+            str(m["step"])
+            for m in _manifests(game)
+            if int(m["sequence"]) >= int(wanted["sequence"])
+        ]
+        aside = unused(game.path / ASIDE_DIR / stamp(now))
+        try:
+            aside.mkdir(parents=True)
+            if game.master_path.is_file():
+                write_bytes(aside / REPLACED_MASTER_NAME, game.master_path.read_bytes())
+            journal.begin(
+                game.path,
+                "rollback",
+                to_step,
+                master=sha256_file(source),
+                moves=later,
+                aside=aside.relative_to(game.path).as_posix(),
+            )
+            write_bytes(game.master_path, data)
+        except (OSError, RefassistError) as exc:
+            with contextlib.suppress(OSError):
+                journal.finish(game.path)
+            shutil.rmtree(aside, ignore_errors=True)
+            raise GameError(
+                f"the rollback to {to_step} failed: {os_detail(exc)}. Nothing was changed; "
+                "free some disk space or make the game folder writable and try again"
+            ) from exc
+        try:
+            moved = _move_archives(game, later, aside)
+        except OSError as exc:
+            raise GameError(
+                f"the rollback to {to_step} stopped half way ({os_detail(exc)}): master.xlsx is "
+                "back, but not every later archive was moved aside; the next refassist command "
+                "finishes it"
+            ) from exc
+        journal.finish(game.path)
+    return RollbackOutcome(step=to_step, moved=moved, moved_to=aside, recovered=recovered)
+
+
+def _move_archives(game: Game, steps: list[str], aside: Path) -> list[str]:
+    moved = []
+    for step in steps:
+        folder = game.archive(step)
+        if folder.exists():
+            aside.mkdir(parents=True, exist_ok=True)
+            shutil.move(str(folder), str(aside / step))
+        moved.append(step)
+    return moved
+
+
+# -- recovering from an interrupted command -------------------------------------------------------
+
+
+def _recover_resolve(game: Game, entry: journal.Entry) -> str:
+    staged = game.path / journal.STAGED_MASTER_NAME
+    current = sha256_file(game.master_path) if game.master_path.is_file() else ""
+    if current and current == entry.data.get("new_master"):
+        state = game.load_state()
+        with contextlib.suppress(FileNotFoundError):
+            staged.unlink()
+        journal.clean_temporaries(game.archive(entry.step))
+        if game.ruleset.game_over(state):
+            return f"finished the interrupted resolve of {entry.step} (its result was saved)"
+        step = game.step(state)
+        journal.clean_temporaries(game.outbox(step.key))
+        write_sheets(game, state)
+        return (
+            f"finished the interrupted resolve of {entry.step}: its result was saved, and the "
+            f"sheets for {step.key} were written again"
+        )
+    if current and current == entry.data.get("old_master"):
+        with contextlib.suppress(FileNotFoundError):
+            staged.unlink()
+        folder = game.archive(entry.step)
+        note = ""
+        if folder.exists():
+            aside = journal.set_aside(game.path, folder, "interrupted")
+            note = f"; its unfinished archive is in {aside.relative_to(game.path).as_posix()}"
+        return (
+            f"undid the interrupted resolve of {entry.step}: it had not saved its result, so "
+            f"the game is still waiting for {entry.step}{note}"
+        )
+    raise GameError(
+        f"a resolve of {entry.step} was interrupted and master.xlsx has changed since (it is "
+        "neither the master the turn started from nor the one it produced); compare it with "
+        f"archive/{entry.step}/master.xlsx and {journal.STAGED_MASTER_NAME}, keep the right one "
+        f"as master.xlsx, then delete {journal.JOURNAL_NAME}"
+    )
+
+
+def _recover_rollback(game: Game, entry: journal.Entry) -> str:
+    aside = game.path / str(entry.data.get("aside", ""))
+    wanted = str(entry.data.get("master", ""))
+    current = sha256_file(game.master_path) if game.master_path.is_file() else ""
+    if current != wanted:
+        for source in (
+            game.archive(entry.step) / MASTER_NAME,
+            aside / entry.step / MASTER_NAME,
+        ):
+            if source.is_file() and sha256_file(source) == wanted:
+                write_bytes(game.master_path, source.read_bytes())
+                break
+        else:
+            raise GameError(
+                f"a rollback to {entry.step} was interrupted and its archived master cannot be "
+                f"found; look in archive/{entry.step} and {aside}, copy the right master.xlsx "
+                f"into the game folder, then delete {journal.JOURNAL_NAME}"
+            )
+    _move_archives(game, [str(s) for s in entry.data.get("moves", [])], aside)
+    return f"finished the interrupted rollback to {entry.step}"
+
+
+journal.HANDLERS["resolve"] = _recover_resolve
+journal.HANDLERS["rollback"] = _recover_rollback
+
+
+def recover(game: Game) -> str:
+    """Finish or undo an interrupted resolve or rollback, under the game's lock."""
+    with locked(game):
+        return journal.recover(game)
 
 
 # -- replay ---------------------------------------------------------------------------------------
 
 
-def replay_step(game: Game, step: str) -> dict[str, Any]:
-    """Re-resolve an archived step in memory and return the JSON export of the result.
+@dataclass
+class Replay:
+    """A step resolved again from its archive: the state, and where its dice came from."""
 
-    Uses only the archive: its master, its sheets in the recorded order, its ``game.toml``
-    (seed and house rules as they were) and its dice file, if the turn used one.  Comparing the
-    result with the state that followed shows that the turn is reproducible.
+    step: str
+    state: Any
+    json: dict[str, Any]
+    dice: Dice
+    source: str  # "seeded" or "file"
+
+
+def replay(game: Game, step: str) -> Replay:
+    """Re-resolve an archived step in memory from the archive alone.
+
+    Uses its master, its sheets in the recorded order (checked again exactly as resolve checked
+    them, against the settings of the time), its ``game.toml`` (seed, secret and house rules
+    as they were) and its dice file, if the turn used one.
     """
     m = manifest(game, step)
     folder = game.archive(step)
     ruleset = game.ruleset
     state = read_master(folder / MASTER_NAME, ruleset)
     config = load_config(folder / CONFIG_NAME)
+    then = Game(game.path, config, ruleset)
     rules = config.house_rules
     current = ruleset.current_step(state)
-    turn = _turn_number(current, game)
+    turn = int(m["turn"]) if "turn" in m else _turn_number(current, game)
     orders: dict[str, Any] = {}
     cancelled: list[Event] = []
     for player in m.get("sheets_in_received_order", []):
         info = m["sheets"][player]
-        got = read_orders(ruleset, state, player, folder / info["file"], rules, turn)
+        filed = Filed(player, folder / info["file"], str(info.get("filed_sha256") or ""))
+        got = read_filed(then, state, filed, current.key, rules, turn)
         cancelled.extend(got.cancelled)
         if got.orders is not None:
             orders[player] = got.orders
     if m.get("dice") == "file":
         dice = Dice.from_file(folder / DICE_NAME, turn=turn)
+        source = "file"
     else:
-        dice = Dice.for_turn(int(m.get("seed", config.seed)), turn)
+        scheme = str(m.get("seed_scheme") or LEGACY_SEED_SCHEME)
+        config.seed = int(m.get("seed", config.seed))
+        dice = Dice(seed=game_turn_seed(config, turn, scheme), turn=turn)
+        source = "seeded"
     resolution = ruleset.resolve(state, orders, dice, rules)
     _add_events(resolution.state, cancelled)
-    return ruleset.to_json(resolution.state)
+    return Replay(step, resolution.state, ruleset.to_json(resolution.state), dice, source)
 
 
-def state_after(game: Game, step: str) -> dict[str, Any]:
-    """The JSON export of the state that followed ``step``: the next archive's master, or the
-    current master when ``step`` was the last one resolved."""
+def replay_step(game: Game, step: str) -> dict[str, Any]:
+    """The JSON export of `replay`'s result; equal to `state_after` for a sound archive."""
+    return replay(game, step).json
+
+
+def after_master(game: Game, step: str) -> Path:
+    """The master workbook that followed ``step``: the next archive's, or the current one."""
     steps = archived_steps(game)
     if step not in steps:
         manifest(game, step)  # raises with the list of archived steps
     index = steps.index(step)
     if index + 1 < len(steps):
-        state = read_master(game.archive(steps[index + 1]) / MASTER_NAME, game.ruleset)
-    else:
-        state = game.load_state()
-    return game.ruleset.to_json(state)
+        return game.archive(steps[index + 1]) / MASTER_NAME
+    return game.master_path
+
+
+def state_after(game: Game, step: str) -> dict[str, Any]:
+    """The JSON export of the state that followed ``step``: the next archive's master, or the
+    current master when ``step`` was the last one resolved."""
+    return game.ruleset.to_json(read_master(after_master(game, step), game.ruleset))

@@ -174,7 +174,7 @@ def check_sheet(path: Path, game: Game | None = None, *, state: Any = None) -> C
     ruleset = _ruleset_of(opened.meta, path.name)
     if game is not None:
         verify_identity(game, opened.meta, path.name)
-    read = ruleset.read_sheet(path)
+    read = ruleset.read_sheet(path, opened)
     meta = dict(read.meta)
     result = CheckResult(
         path=path,

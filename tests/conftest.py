@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -12,6 +15,37 @@ from refassist.rulesets.base import PlayerSetup
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_SECTORS = REPO.parent / "shared" / "sectors"
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _repeatable_game_secrets() -> Iterator[None]:
+    """Games made in tests get a secret derived from how they were made, not a random one.
+
+    The secret keys every turn's dice seed (`refassist.dice.turn_seed`), so with random
+    secrets a test that plays computer turns would play a different game on each run, and a
+    test that needs the game to reach some point (nobody eliminated in twenty turns, a battle
+    by turn ten) would fail now and then.  Folder name, seed, players and ruleset tell the
+    test's games apart; a test that passes its own secret keeps it.
+    """
+    original = Game.create.__func__  # type: ignore[attr-defined]
+
+    def create(cls: type[Game], path: Any, ruleset: Any, players: Any, **kwargs: Any) -> Game:
+        if kwargs.get("secret") is None:
+            key = "|".join(
+                (
+                    Path(path).name,
+                    str(kwargs.get("seed")),
+                    ",".join(p.name for p in players),
+                    ruleset.name,
+                )
+            )
+            kwargs["secret"] = hashlib.sha256(f"refassist-test:{key}".encode()).hexdigest()[:32]
+        return original(cls, path, ruleset, players, **kwargs)
+
+    patch = pytest.MonkeyPatch()
+    patch.setattr(Game, "create", classmethod(create))
+    yield
+    patch.undo()
 
 
 def shared_sector(name: str) -> Path:

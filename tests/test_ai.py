@@ -7,10 +7,11 @@ import dataclasses
 from collections import Counter
 from pathlib import Path
 
+from refassist.demo import EMPIRE_NAMES
 from refassist.dice import Dice
 from refassist.game import Game
 from refassist.rulesets import find_ruleset
-from refassist.rulesets.base import NewGame
+from refassist.rulesets.base import NewGame, PlayerSetup
 from refassist.rulesets.fifth_millennium.ai import computer_orders
 from refassist.rulesets.fifth_millennium.state import SETUP_YEAR, Fleet, Flight, Force
 from refassist.rulesets.fifth_millennium.validate import validate_orders
@@ -123,3 +124,58 @@ def test_computer_orders_read_back_identically_from_the_sheet(tmp_path: Path) ->
             (d.action, d.other) for d in orders.diplomacy
         ]
         assert [(m.to, m.text) for m in read.messages] == [(m.to, m.text) for m in orders.messages]
+
+
+def _play(n: int, sector_seed: int, game_seed: int, turns: int):
+    """A computer game in memory; returns the final state and every event of the game."""
+    state = _new(n, sector_seed)
+    events = []
+    for _ in range(turns):
+        orders = {p: computer_orders(state, p, game_seed, RULES) for p in state.active_players()}
+        result = FM.resolve(state, orders, Dice.for_turn(game_seed, state.year), RULES)
+        events += result.events
+        state = result.state
+    return state, events
+
+
+def test_a_twelve_turn_demo_shows_battles_and_captures() -> None:
+    """The README's demo (`refassist demo --players 6 --turns 12`: six computer players with
+    the demo's names on a generated sector, homeworlds assigned with the game's seed): the
+    empires meet and fight within the twelve turns, for the default seed and the next two."""
+    for seed in (1, 2, 3):
+        setup = NewGame(
+            game_name="Demo game",
+            game_id="demo",
+            players=tuple(
+                PlayerSetup(name, f"{name.lower()}@example.com", computer=True)
+                for name in EMPIRE_NAMES[:6]
+            ),
+            house_rules=RULES,
+            generate_seed=seed,
+            assign_homeworlds=True,
+        )
+        state = FM.new_game(setup, Dice.for_turn(seed, 0))
+        events = []
+        for _ in range(12):
+            orders = {p: computer_orders(state, p, seed, RULES) for p in state.active_players()}
+            result = FM.resolve(state, orders, Dice.for_turn(seed, state.year), RULES)
+            events += result.events
+            state = result.state
+        battles = [e for e in events if e.kind == "battle"]
+        captures = [e for e in events if e.kind == "capture" and e.data.get("from")]
+        assert battles and captures, (seed, len(battles), len(captures))
+
+
+def test_computer_players_send_their_squadrons_out_rather_than_piling_them_at_home() -> None:
+    """The earlier computer players kept nine squadrons in ten at home and let their fleets
+    grow without end; these keep most of them at the front and stop growing at about a dozen
+    squadrons per world they own (`ai.FLEET_PER_WORLD`), spending the rest on upgrades."""
+    state, events = _play(6, 3, 9, 30)
+    homes = {p.homeworld for p in state.players}
+    squadrons = sum(f.fleet.squadrons for f in state.forces)
+    at_home = sum(f.fleet.squadrons for f in state.forces if f.hex in homes)
+    in_flight = sum(f.fleet.squadrons for f in state.flights)
+    worlds = sum(1 for s in state.systems if s.owner)
+    assert at_home < squadrons / 3, (at_home, squadrons)
+    assert (squadrons + in_flight) / worlds < 20
+    assert any(e.kind == "production" and "SU" in str(e.data) for e in events)

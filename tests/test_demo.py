@@ -49,3 +49,21 @@ def test_a_demo_replaces_an_earlier_demo_but_no_other_folder(tmp_path: Path) -> 
     refused = runner.invoke(main, ["demo", str(mine)])
     assert refused.exit_code == 2 and "not made by refassist demo" in refused.output
     assert (mine / "notes.txt").read_text() == "my own game"
+
+
+def test_the_same_demo_seed_plays_the_same_game(tmp_path: Path) -> None:
+    """A demo's game secret comes from its seed, so the keyed turn seeds, the dice and the
+    whole game repeat; another seed plays another game."""
+    runner = CliRunner()
+    exports, turn_seeds = [], []
+    for name, seed in (("a", "3"), ("b", "3"), ("c", "4")):
+        args = ["demo", str(tmp_path / name), "--players", "3", "--turns", "2", "--seed", seed]
+        assert runner.invoke(main, args).exit_code == 0
+        exported = runner.invoke(main, ["export", str(tmp_path / name), "--json"])
+        assert exported.exit_code == 0, exported.output
+        exports.append(json.loads(exported.output))
+        manifests = sorted((tmp_path / name / "archive").glob("*/manifest.json"))
+        turn_seeds.append([json.loads(m.read_text())["turn_seed"] for m in manifests])
+    assert exports[0] == exports[1] and turn_seeds[0] == turn_seeds[1]
+    assert len(turn_seeds[0]) == 2
+    assert exports[0] != exports[2] and turn_seeds[0] != turn_seeds[2]

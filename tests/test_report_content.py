@@ -517,6 +517,10 @@ def test_referee_report_has_everything(written: tuple[Game, State, dict[str, Pat
     assert f"Dice of {RESOLVED} 6 rolls, in order" in text
     assert "kill roll 6 d6 1" in text
     assert "told to: Bob, Cleo" in text
+    # Every player's production ledger, as a listing: each income line, the total, the
+    # stockpile before and after.
+    for p in state.players:
+        assert re.search(rf"\b{p.name}\b.*?Income \d+ .*?Stockpile: \d+ before production", text)
     assert sum(1 for t in pages if t.startswith("Sector map:")) == 1
     # The referee's map shades nothing and tags every owner's systems.
     with pdfplumber.open(paths["referee"]) as pdf:

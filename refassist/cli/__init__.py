@@ -8,6 +8,7 @@ themselves on the `main` group; every command's docstring is its help, with an e
 
 from __future__ import annotations
 
+import os
 import sys
 import traceback
 from typing import Any
@@ -15,6 +16,20 @@ from typing import Any
 import click
 
 from ..errors import RefassistError
+
+
+def printable(text: str) -> str:
+    """Text safe to print on the referee's terminal: control and direction-changing characters
+    (which a hostile file name or sheet could carry) are shown escaped, not obeyed."""
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode() for ch in text)
+
+
+def error_text(exc: RefassistError) -> str:
+    """An error as the CLI prints it: one line, or for a workbook with several problems, a
+    headline followed by one line per problem."""
+    if getattr(exc, "problems", None):
+        return "\n".join(printable(line.rstrip()) for line in str(exc).splitlines() if line.strip())
+    return printable(" ".join(str(exc).split()))
 
 
 class _Group(click.Group):
@@ -26,8 +41,26 @@ class _Group(click.Group):
         except RefassistError as exc:
             if ctx.obj and ctx.obj.get("debug"):
                 traceback.print_exc()
-            click.echo(f"error: {exc}", err=True)
+            click.echo(f"error: {error_text(exc)}", err=True)
             sys.exit(exc.exit_code)
+        except BrokenPipeError:
+            # The output went to a pipe that closed (``refassist report GAME | head``): the
+            # reader wanted no more.  Say nothing, and keep Python from complaining on exit.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            sys.exit(1)
+        except OSError as exc:  # a write the library did not expect to fail: say which
+            if ctx.obj and ctx.obj.get("debug"):
+                traceback.print_exc()
+            where = f" ({exc.filename})" if exc.filename else ""
+            click.echo(
+                printable(
+                    f"error: {exc.strerror or exc}{where}; free some disk space or check "
+                    "the folder's permissions, then run the command again"
+                ),
+                err=True,
+            )
+            sys.exit(1)
         except KeyboardInterrupt:
             click.echo("interrupted; nothing half-written was kept", err=True)
             sys.exit(130)

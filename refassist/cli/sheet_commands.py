@@ -18,8 +18,11 @@ from ..errors import NotATurnSheet, UsageError
 from ..game import Game
 from ..inbox import accept_late as accept_late_sheets
 from ..inbox import intake, status
+from ..journal import recover
+from ..turns import locked
 from ..turnsheets import CheckResult, check_sheet, write_sheets
 from ..workbook.annotate import annotate
+from . import printable
 
 
 def _shown(path: Path) -> str:
@@ -43,9 +46,12 @@ def sheets_command(game: Path, players: tuple[str, ...]) -> None:
       refassist sheets mygame --player Ann
     """
     opened = Game.open(game)
-    with opened.lock():
+    with locked(opened):
+        recovered = recover(opened)
         state = opened.load_state()
         written = write_sheets(opened, state, list(players) if players else None)
+    if recovered:
+        click.echo(f"first {recovered}")
     step = opened.step(state)
     click.echo(f"{len(written)} turn sheet(s) for {step.label}:")
     for path in written:
@@ -58,16 +64,18 @@ def _print_result(result: CheckResult) -> None:
     if result.warnings:
         verdict += f", {len(result.warnings)} warning(s)"
     click.echo(
-        f"{result.path.name}: {meta.get('player', '?')}'s sheet for {meta.get('step', '?')} "
-        f"({meta.get('game_name', '?')}): {verdict}"
+        printable(
+            f"{result.path.name}: {meta.get('player', '?')}'s sheet for {meta.get('step', '?')} "
+            f"({meta.get('game_name', '?')}): {verdict}"
+        )
     )
     click.echo("Orders as read:")
     for line in result.orders_text:
-        click.echo(f"  {line}")
+        click.echo(printable(f"  {line}"))
     if result.problems:
         click.echo("Problems:")
         for p in result.problems:
-            click.echo(f"  {p.severity.upper():7} {p}")
+            click.echo(printable(f"  {p.severity.upper():7} {p}"))
 
 
 @click.command("check")
@@ -143,14 +151,21 @@ def check_command(
     help="Accept the late sheets of this turn (all, or those named with --player).",
 )
 @click.option("--player", "players", multiple=True, help="With --accept-late: only this player.")
+@click.pass_context
 def intake_command(
-    game: Path, sources: tuple[Path, ...], accept_late: bool, players: tuple[str, ...]
+    ctx: click.Context,
+    game: Path,
+    sources: tuple[Path, ...],
+    accept_late: bool,
+    players: tuple[str, ...],
 ) -> None:
     """File received sheets: .xlsx files, .eml files, an .mbox or a Maildir folder.
 
     Each file is archived under GAME/inbox/<step>/, checked, and filed as the player's
     accepted sheet (the newest valid one wins) or as late; a reply per sheet is written to
-    GAME/outbox/<step>/replies/.
+    GAME/outbox/<step>/replies/.  Exit code 0 when everything was filed (accepted, late,
+    duplicate), 1 when something was refused or had problems (each is listed with the
+    reason, and recorded in the inbox's index.json).
 
     \b
     Example:
@@ -163,6 +178,7 @@ def intake_command(
     if players and not accept_late:
         raise UsageError("--player only goes with --accept-late")
     opened = Game.open(game)
+    attention = 0
     if sources:
         console = Console(stderr=True)
         with Progress(
@@ -182,7 +198,9 @@ def intake_command(
         click.echo(f"Intake for {report.step}: {len(report.outcomes)} item(s)")
         for o in report.outcomes:
             who = o.player or "-"
-            click.echo(f"  {o.status:10} {who:12} {o.name}: {o.summary}")
+            click.echo(
+                printable(f"  {o.status:10} {who:12} {o.name}: {' '.join(o.summary.split())}")
+            )
             if o.reply is not None:
                 click.echo(f"  {'':10} {'':12} reply: {_shown(o.reply)}")
         counts = ", ".join(
@@ -191,6 +209,7 @@ def intake_command(
             if report.count(s)
         )
         click.echo(f"Summary: {counts or 'nothing filed'}")
+        attention = report.count("refused") + report.count("problems")
     if accept_late:
         state = opened.load_state()
         step = opened.step(state).key
@@ -199,6 +218,8 @@ def intake_command(
             click.echo(f"Late sheets accepted for {step}: {', '.join(done)}")
         else:
             click.echo(f"No late sheets for {step}.")
+    if attention:
+        ctx.exit(1)
 
 
 @click.command("status")
@@ -206,17 +227,28 @@ def intake_command(
 def status_command(game: Path) -> None:
     """Show who has sent a valid sheet for the current turn, who has not, who has problems.
 
+    Also prints the commitment to this turn's dice (the SHA-256 of its seed): publish it
+    before the deadline, and players can check the seed the reports print afterwards
+    (docs/dice.md).
+
     \b
     Example:
       refassist status mygame
     """
     report = status(Game.open(game))
+    if report.interrupted:
+        click.echo(f"Note: {report.interrupted}.")
     click.echo(f"{report.label} - deadline {report.deadline}")
     width = max([len(p.player) for p in report.players] + [6])
     for p in report.players:
-        click.echo(f"  {p.player:{width}}  {p.state:9}  {p.detail}")
+        click.echo(printable(f"  {p.player:{width}}  {p.state:9}  {p.detail}"))
     waiting = [p.player for p in report.players if p.state not in ("accepted", "computer")]
     click.echo(f"Waiting for: {', '.join(waiting)}" if waiting else "Every sheet is in.")
+    if report.commitment:
+        click.echo(
+            f"Dice commitment for {report.step}: SHA-256 {report.commitment} "
+            "(publish it before the deadline; the seed is printed in the reports afterwards)"
+        )
 
 
 def register(group: click.Group) -> None:

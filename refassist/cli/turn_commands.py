@@ -1,7 +1,7 @@
-"""Commands that move a game on: ``resolve``, ``rollback`` and ``demo``.
+"""Commands that move a game on or audit it: ``resolve``, ``rollback``, ``verify``, ``demo``.
 
-Thin by design: each parses its options, calls `refassist.turns` or `refassist.demo` and
-prints what happened.
+Thin by design: each parses its options, calls `refassist.turns`, `refassist.verify` or
+`refassist.demo` and prints what happened.
 """
 
 from __future__ import annotations
@@ -13,8 +13,10 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ..demo import TurnSummary, run_demo
+from ..errors import UsageError
 from ..game import Game
 from ..turns import resolve_game, rollback
+from ..verify import StepCheck, accept_edit, verify_game
 
 
 def _shown(path: Path) -> str:
@@ -49,6 +51,8 @@ def resolve_command(game: Path, dice_file: Path | None) -> None:
     """
     opened = Game.open(game)
     outcome = resolve_game(opened, dice_file=dice_file)
+    if outcome.recovered:
+        click.echo(f"first {outcome.recovered}")
     click.echo(f"resolved {outcome.label}: {outcome.summary}")
     if outcome.with_orders:
         click.echo(f"  orders from: {', '.join(outcome.with_orders)}")
@@ -57,6 +61,10 @@ def resolve_command(game: Path, dice_file: Path | None) -> None:
     for text in outcome.cancelled:
         click.echo(f"  cancelled at resolve: {text}")
     click.echo(f"  archived in {_shown(outcome.archive)}")
+    if outcome.seed is not None:
+        click.echo(f"  dice seed {outcome.seed} (SHA-256 {outcome.commitment})")
+    else:
+        click.echo(f"  dice from {dice_file}")
     if outcome.finished:
         click.echo(f"game over: {outcome.finished}")
     else:
@@ -81,11 +89,105 @@ def rollback_command(game: Path, to_step: str) -> None:
     """
     opened = Game.open(game)
     outcome = rollback(opened, to_step)
+    if outcome.recovered:
+        click.echo(f"first {outcome.recovered}")
     click.echo(f"master.xlsx is back at the start of {outcome.step}")
     if outcome.moved_to is not None:
         click.echo(
-            f"  moved the archives of {', '.join(outcome.moved)} to {_shown(outcome.moved_to)}"
+            f"  moved the archives of {', '.join(outcome.moved)} and the replaced master to "
+            f"{_shown(outcome.moved_to)}"
         )
+
+
+def _verdict(check: StepCheck) -> str:
+    if check.source == "seeded":
+        dice = f"seed {check.seed} (SHA-256 {check.commitment[:16]}...), {check.rolls} dice"
+    elif check.source == "file":
+        dice = f"the referee's dice file, {check.rolls} dice"
+    else:
+        dice = "not replayed"
+    if check.integrity:
+        return f"ARCHIVE CHANGED: {'; '.join(check.integrity)}"
+    if not check.differences:
+        return f"same result; {dice}"
+    if check.accepted is not None:
+        return (
+            f"differs by a recorded hand edit ({check.accepted.get('accepted_at', '')}: "
+            f"{check.accepted.get('note', '')}); {dice}"
+        )
+    return "DIFFERENT: " + "; ".join(check.differences[:5])
+
+
+@click.command("verify")
+@click.argument("game", type=click.Path(file_okay=False, path_type=Path))
+@click.option(
+    "--accept",
+    "accept_step",
+    metavar="YEAR",
+    help="Record that the state after this turn was edited by hand on purpose.",
+)
+@click.option("--note", default="", help="With --accept: what you changed and why.")
+@click.option(
+    "--turn",
+    "turns",
+    multiple=True,
+    metavar="YEAR",
+    help="Check only this archived turn (repeat for more); default: every turn.",
+)
+@click.pass_context
+def verify_command(
+    ctx: click.Context, game: Path, accept_step: str | None, note: str, turns: tuple[str, ...]
+) -> None:
+    """Re-run every archived turn from its inputs and compare with what followed.
+
+    Each turn in GAME/archive is resolved again from its archived master, sheets, settings and
+    dice, and the result must equal the state that followed it (the next turn's archived
+    master, or master.xlsx for the last turn).  Seeded turns show their seed: the dice came
+    from it, and its SHA-256 is the commitment published before the deadline.  Exit code 0
+    when every turn comes out the same, 1 when one differs (a hand edit of master.xlsx that
+    was not recorded, a changed archive file).
+
+    A hand edit you made on purpose is recorded with --accept YEAR --note "why"; from then on
+    that exact difference is reported as accepted (archive/YEAR/edits.json).
+
+    \b
+    Example:
+      refassist verify mygame
+      refassist verify mygame --turn 5003
+      refassist verify mygame --accept 5003 --note "gave Ann back 2 F lost to a typo"
+    """
+    opened = Game.open(game)
+    if accept_step is not None:
+        check = accept_edit(opened, accept_step, note)
+        click.echo(
+            f"recorded the hand edit after {check.step} in "
+            f"{_shown(opened.archive(check.step) / 'edits.json')}:"
+        )
+        for line in check.differences[:10]:
+            click.echo(f"  {line}")
+        return
+    if note:
+        raise UsageError("--note goes with --accept YEAR")
+    report = verify_game(opened, list(turns) or None)
+    if report.recovered:
+        click.echo(f"first {report.recovered}")
+    click.echo(f"verified {len(report.steps)} archived turn(s) of {_shown(opened.path)}:")
+    for check in report.steps:
+        click.echo(f"  {check.step}  {_verdict(check)}")
+    if report.ok:
+        edited = [c.step for c in report.steps if c.differences]
+        click.echo(
+            "every turn comes out the same from its archive"
+            + (f" (after recorded hand edits: {', '.join(edited)})" if edited else "")
+        )
+        return
+    steps = ", ".join(c.step for c in report.differing)
+    click.echo(
+        f"{len(report.differing)} turn(s) differ from the archive: {steps}; if you edited "
+        "master.xlsx by hand on purpose, record it with: refassist verify "
+        f"{_shown(opened.path)} --accept YEAR --note 'why'"
+    )
+    ctx.exit(1)
 
 
 @click.command("demo")
@@ -148,10 +250,19 @@ def demo_command(
     if result.finished:
         click.echo(f"game over: {result.finished}")
     elif last is not None and last.leader:
-        click.echo(f"leader: {last.leader} with {last.leader_systems} systems")
+        plural = "s" if last.leader_systems != 1 else ""
+        click.echo(f"leader: {last.leader} with {last.leader_systems} system{plural}")
+    if last is not None:
+        year = _shown(result.folder / "outbox" / last.next_step)
+        click.echo(f"open: {year}/<player>.pdf (the players' reports), {year}/referee.pdf,")
+        click.echo(
+            f"      {_shown(result.folder / 'master.xlsx')} (the master workbook), "
+            f"{_shown(result.folder / 'archive' / 'index.html')} (every turn)"
+        )
 
 
 def register(group: click.Group) -> None:
     group.add_command(resolve_command)
     group.add_command(rollback_command)
+    group.add_command(verify_command)
     group.add_command(demo_command)

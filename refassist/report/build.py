@@ -70,6 +70,7 @@ def common_context(info: ReportInput) -> dict[str, Any]:
     return {
         "generated": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "step": info.step,
+        "dice_disclosure": dict(info.dice),
     }
 
 
@@ -187,7 +188,9 @@ def render_jobs(
     done.append(_render_to_file(first.label, first.content, common, settings, first.path))
     if progress:
         progress(1, total, first.label)
-    rest = jobs[1:]
+    # The longest report first (the referee's holds every player's pages): started last, it
+    # would leave one core idle while it finishes alone.
+    rest = sorted(jobs[1:], key=lambda job: job.reader is not None)
     with ProcessPoolExecutor(max_workers=min(workers, len(rest)), mp_context=_fork()) as pool:
         futures = {
             pool.submit(_render_to_file, job.label, job.content, common, settings, job.path): job

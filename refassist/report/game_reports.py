@@ -18,6 +18,7 @@ from typing import Any
 from ..errors import RefassistError, UsageError
 from ..game import Game
 from ..rulesets.base import ReportInput
+from ..turns import dice_disclosure
 from .archive_index import write_index
 from .build import (
     CACHE_DIR,
@@ -111,6 +112,7 @@ def gather_input(game: Game, state: Any, players: Sequence[str]) -> ReportInput:
         orders=orders,
         sheets=sheets,
         house_rules=game.config.house_rules,
+        dice=dice_disclosure(game, step, state),
     )
 
 

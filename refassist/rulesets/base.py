@@ -37,6 +37,7 @@ from ..errors import CellProblem
 
 if TYPE_CHECKING:
     from ..report.mapmodel import MapOverlay, SectorMap
+    from ..workbook.sheetio import TurnSheetFile
 
 
 @dataclass(frozen=True)
@@ -213,6 +214,9 @@ class ReportInput:
     sheets: Mapping[str, str] = field(default_factory=dict)
     #: The game's house rules (ranges and the like decide what a reader may see).
     house_rules: Mapping[str, Any] = field(default_factory=dict)
+    #: Where the resolved step's dice came from (its seed, now revealed, or the referee's dice
+    #: file) and the commitment to the next step's seed: `refassist.turns.dice_disclosure`.
+    dice: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -332,8 +336,12 @@ class Ruleset(abc.ABC):
         """Write a player's pre-filled turn sheet for the current step."""
 
     @abc.abstractmethod
-    def read_sheet(self, path: Path) -> SheetRead:
-        """Read a turn sheet: orders, reading problems and its hidden metadata."""
+    def read_sheet(self, path: Path, opened: TurnSheetFile | None = None) -> SheetRead:
+        """Read a turn sheet: orders, reading problems and its hidden metadata.
+
+        ``opened`` is the same file already opened by `open_turn_sheet` (the intake opens
+        it first to prove whose sheet it is); reading it again from disk would double the
+        cost of the intake, which is mostly openpyxl's load."""
 
     @abc.abstractmethod
     def validate(

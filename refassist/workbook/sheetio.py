@@ -9,23 +9,29 @@ built to hurt.  Before any spreadsheet library sees it this module
   workbook);
 * checks the zip container's declared sizes (Python's ``zipfile`` never inflates a member
   beyond its declared size, so the declaration is a real bound) and refuses zip bombs, absurd
-  compression ratios and files with thousands of members;
+  compression ratios, files with thousands of members and two members of the same name (one
+  program would read one, another the other);
+* counts, before openpyxl builds an object per cell, the worksheets, and each worksheet's rows
+  and cells and the last row it uses: a million cells cost seconds and hundreds of MB;
 * refuses macro-enabled workbooks whatever their extension (openpyxl would open one renamed
-  ``.xlsx`` without a word), and XML with a document type declaration (entity expansion
-  attacks; defusedxml would also raise, this makes the refusal explicit and early);
+  ``.xlsx`` without a word), Excel 4.0 macro sheets, embedded OLE objects and ActiveX
+  controls, and XML with a document type declaration (entity expansion attacks; defusedxml
+  would also raise, this makes the refusal explicit and early);
 * then loads it with openpyxl and turns any failure into the same kind of refusal.
 
 Everything refused raises `NotATurnSheet` (exit code 2).  Reading input cells goes through
-`TurnSheetFile.input_value`, which deals with formulas: a formula typed into an input cell is
-read as its last computed value when that value is plain text or a number, with a warning
-naming the cell (the player sees one thing, the referee must read the same thing); a formula
-without a computed value is an error on that cell.  Limits are documented in
-``docs/turn-sheet.md``.
+`TurnSheetFile.input_value`, which deals with formulas and error values: a formula typed into
+an input cell is read as its last computed value when that value is plain text or a number,
+with a warning naming the cell (the player sees one thing, the referee must read the same
+thing); a formula without a computed value, or an error value such as ``#REF!``, is an error on
+that cell.  The limits are the constants below; ``docs/security.md`` lists every threat and
+the test that shows its defence.
 """
 
 from __future__ import annotations
 
 import io
+import re
 import zipfile
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
@@ -48,6 +54,19 @@ MAX_MEMBERS = 1000
 #: Largest compression ratio allowed for a member bigger than `RATIO_FLOOR` bytes.
 MAX_RATIO = 100
 RATIO_FLOOR = 1024 * 1024
+#: Largest declared size of one XML part (a turn sheet's biggest, the Orders sheet, is about
+#: 40 kB even after LibreOffice or Google Sheets re-saved it); the XML parser holds a whole
+#: part in memory, so this bounds what it can be made to build.
+MAX_XML_PART_BYTES = 5 * 1024 * 1024
+#: Most worksheets a workbook may list (a turn sheet has four).
+MAX_SHEETS = 50
+#: Most rows and cells one worksheet may hold, and the last row it may use: the spreadsheet
+#: library makes an object per cell, so a sheet of a million cells costs seconds and hundreds
+#: of MB before any order is read.  A turn sheet uses about 100 rows and 600 cells; Google
+#: Sheets pads its export to 1,000 rows.
+MAX_SHEET_ROWS = 5000
+MAX_SHEET_CELLS = 100_000
+MAX_ROW_INDEX = 100_000
 
 #: Name of the hidden sheet that carries a turn sheet's identity.
 META_SHEET = "_meta"
@@ -148,6 +167,12 @@ def _refusal(name: str, sniffed: Sniffed) -> NotATurnSheet:
             f"{name} is a macro-enabled workbook, which refassist never opens; save it as a "
             "plain Excel workbook (.xlsx, without macros) and send it again"
         )
+    if sniffed.kind == "embedded":
+        return NotATurnSheet(
+            f"{name} carries embedded objects or controls (OLE objects, ActiveX), which "
+            "refassist never opens; save a copy without them (a plain .xlsx of the turn sheet) "
+            "and send it again"
+        )
     if sniffed.kind == "encrypted":
         return NotATurnSheet(
             f"{name} is protected with a password, so it cannot be read; remove the password "
@@ -165,43 +190,130 @@ def _refusal(name: str, sniffed: Sniffed) -> NotATurnSheet:
     return NotATurnSheet(f"{name} is {sniffed.description}, not an .xlsx turn sheet; {_SAVE_AS}")
 
 
+#: Parts that hold code or embedded programs; refassist never opens a workbook carrying them.
+_MACRO_PARTS = ("vbaproject", "xl/macrosheets/", "xl/dialogsheets/", "vbadata")
+_EMBEDDED_PARTS = ("xl/embeddings/", "xl/activex/")
+_MACRO_TYPES = (b"macroenabled", b"vbaproject", b"macrosheet", b"ms-excel.intlmacrosheet")
+_EMBEDDED_TYPES = (b"activex", b"oleobject")
+_DTD_MARKERS = (
+    b"<!DOCTYPE",
+    b"<!ENTITY",
+    "<!DOCTYPE".encode("utf-16-le"),
+    "<!DOCTYPE".encode("utf-16-be"),
+    "<!ENTITY".encode("utf-16-le"),
+    "<!ENTITY".encode("utf-16-be"),
+)
+_ROW_RE = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?row\b([^>]*)>")
+_CELL_RE = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?c\b([^>]*)>")
+_ROW_INDEX_RE = re.compile(rb"\br=\"(\d{1,12})\"")
+_CELL_ROW_RE = re.compile(rb"\br=\"\$?[A-Za-z]{1,3}\$?(\d{1,12})\"")
+_SHEET_ENTRY_RE = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?sheet\b")
+
+
+def _too_big(name: str, what: str) -> NotATurnSheet:
+    return NotATurnSheet(
+        f"{name} {what}, far more than a turn sheet; send the turn sheet you were given"
+    )
+
+
+def _check_parts(name: str, infos: list[zipfile.ZipInfo]) -> None:
+    """Member count, duplicate names, declared sizes, ratios, code and embedded objects."""
+    if len(infos) > MAX_MEMBERS:
+        raise NotATurnSheet(
+            f"{name} has {len(infos)} parts (a turn sheet has about 15, the limit is "
+            f"{MAX_MEMBERS}); send the turn sheet you were given"
+        )
+    seen: set[str] = set()
+    total = 0
+    for info in infos:
+        lowered = info.filename.lower()
+        if lowered in seen:
+            # Excel treats part names case-insensitively and takes one copy, a zip reader may
+            # take the other: the player would see one sheet and the referee read another.
+            raise NotATurnSheet(
+                f"{name} holds two parts with the same name ({info.filename}), so different "
+                "programs would read different orders from it; save the sheet again as .xlsx "
+                "and send it again"
+            )
+        seen.add(lowered)
+        total += info.file_size
+        if info.file_size > MAX_MEMBER_BYTES:
+            raise _too_big(
+                name,
+                f"holds a part ({info.filename}) that unpacks to "
+                f"{info.file_size // (1024 * 1024)} MB",
+            )
+        if info.file_size > RATIO_FLOOR and info.file_size > MAX_RATIO * max(1, info.compress_size):
+            raise NotATurnSheet(
+                f"{name} holds a part ({info.filename}) compressed more than {MAX_RATIO} "
+                "times (a zip bomb); send the turn sheet you were given"
+            )
+        if lowered.endswith((".xml", ".rels", ".vml")) and info.file_size > MAX_XML_PART_BYTES:
+            raise _too_big(
+                name,
+                f"holds a part ({info.filename}) of {info.file_size / (1024 * 1024):.0f} MB "
+                f"of XML (the limit is {MAX_XML_PART_BYTES // (1024 * 1024)} MB)",
+            )
+        if any(marker in lowered for marker in _MACRO_PARTS):
+            raise _refusal(name, Sniffed("xlsm", ""))
+        if lowered.startswith(_EMBEDDED_PARTS):
+            raise _refusal(name, Sniffed("embedded", ""))
+    if total > MAX_TOTAL_BYTES:
+        raise _too_big(
+            name,
+            f"unpacks to {total // (1024 * 1024)} MB (limit {MAX_TOTAL_BYTES // (1024 * 1024)} MB)",
+        )
+
+
+def _check_sheet_xml(name: str, part: str, content: bytes) -> None:
+    """Refuse a worksheet with more rows or cells than any turn sheet, before it is parsed."""
+    rows = _ROW_RE.findall(content)
+    if len(rows) > MAX_SHEET_ROWS:
+        raise _too_big(
+            name,
+            f"has {len(rows):,} rows in one worksheet ({part}; a turn sheet has about 100, "
+            f"the limit is {MAX_SHEET_ROWS:,})",
+        )
+    cells = _CELL_RE.findall(content)
+    if len(cells) > MAX_SHEET_CELLS:
+        raise _too_big(
+            name,
+            f"has {len(cells):,} cells in one worksheet ({part}; the limit is {MAX_SHEET_CELLS:,})",
+        )
+    last = 0
+    for attrs in rows:
+        found = _ROW_INDEX_RE.search(attrs)
+        if found:
+            last = max(last, int(found.group(1)))
+    for attrs in cells:
+        found = _CELL_ROW_RE.search(attrs)
+        if found:
+            last = max(last, int(found.group(1)))
+    if last > MAX_ROW_INDEX:
+        raise NotATurnSheet(
+            f"{name} has something written in row {last:,} of a worksheet ({part}), far "
+            f"outside a turn sheet (rows beyond {MAX_ROW_INDEX:,} are refused); delete it and "
+            "send the sheet again"
+        )
+
+
 def check_container(data: bytes, name: str) -> None:
-    """Refuse a workbook whose zip container is oversized, a bomb, or carries macros or DTDs."""
+    """Refuse a workbook whose zip container is oversized, a bomb, or carries code or DTDs.
+
+    Everything here reads only declared sizes and parts bounded by them (Python's zipfile never
+    inflates a member past its declared size), so a hostile file costs at most
+    `MAX_TOTAL_BYTES` of reading before it is refused.
+    """
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
     except _ZIP_ERRORS:
         raise _refusal(name, Sniffed("damaged", "")) from None
     with zf:
-        infos = zf.infolist()
-        if len(infos) > MAX_MEMBERS:
-            raise NotATurnSheet(
-                f"{name} has {len(infos)} parts (a turn sheet has about 15, the limit is "
-                f"{MAX_MEMBERS}); send the turn sheet you were given"
-            )
-        total = 0
-        for info in infos:
-            total += info.file_size
-            if info.file_size > MAX_MEMBER_BYTES:
-                raise NotATurnSheet(
-                    f"{name} holds a part ({info.filename}) that unpacks to "
-                    f"{info.file_size // (1024 * 1024)} MB, far more than a turn sheet; "
-                    "send the turn sheet you were given"
-                )
-            if info.file_size > RATIO_FLOOR and info.file_size > MAX_RATIO * max(
-                1, info.compress_size
-            ):
-                raise NotATurnSheet(
-                    f"{name} holds a part ({info.filename}) compressed more than {MAX_RATIO} "
-                    "times (a zip bomb); send the turn sheet you were given"
-                )
-            lowered = info.filename.lower()
-            if "vbaproject" in lowered:
-                raise _refusal(name, Sniffed("xlsm", ""))
-        if total > MAX_TOTAL_BYTES:
-            raise NotATurnSheet(
-                f"{name} unpacks to {total // (1024 * 1024)} MB, far more than a turn sheet "
-                f"(limit {MAX_TOTAL_BYTES // (1024 * 1024)} MB); send the turn sheet you were given"
-            )
+        try:
+            infos = zf.infolist()
+        except _ZIP_ERRORS:
+            raise _refusal(name, Sniffed("damaged", "")) from None
+        _check_parts(name, infos)
         for info in infos:
             lowered = info.filename.lower()
             if not lowered.endswith((".xml", ".rels", ".vml")):
@@ -213,20 +325,27 @@ def check_container(data: bytes, name: str) -> None:
                     f"{name} is damaged (part {info.filename} cannot be unpacked: {exc}); save "
                     "the sheet again as .xlsx and send it again"
                 ) from None
-            if any(
-                marker in content
-                for marker in (
-                    b"<!DOCTYPE",
-                    b"<!ENTITY",
-                    "<!DOCTYPE".encode("utf-16-le"),
-                    "<!DOCTYPE".encode("utf-16-be"),
-                )
-            ):
+            if any(marker in content for marker in _DTD_MARKERS):
                 raise NotATurnSheet(
                     f"{name} contains XML document type declarations (part {info.filename}), "
                     "which spreadsheet programs never write and which can hide attacks; "
                     "send the turn sheet you were given"
                 )
+            if lowered == "[content_types].xml":
+                types = content.lower()
+                if any(marker in types for marker in _MACRO_TYPES):
+                    raise _refusal(name, Sniffed("xlsm", ""))
+                if any(marker in types for marker in _EMBEDDED_TYPES):
+                    raise _refusal(name, Sniffed("embedded", ""))
+            elif lowered == "xl/workbook.xml":
+                sheets = len(_SHEET_ENTRY_RE.findall(content))
+                if sheets > MAX_SHEETS:
+                    raise _too_big(
+                        name,
+                        f"has {sheets} worksheets (a turn sheet has 4, the limit is {MAX_SHEETS})",
+                    )
+            elif lowered.startswith("xl/worksheets/"):
+                _check_sheet_xml(name, info.filename, content)
 
 
 def read_checked_bytes(path: Path) -> bytes:
@@ -279,8 +398,10 @@ def load_workbook_bytes(data: bytes, name: str, *, data_only: bool = False) -> W
                 f"{name} contains XML entity declarations, which spreadsheet programs never "
                 "write and which can hide attacks; send the turn sheet you were given"
             ) from None
+        detail = " ".join(str(exc).split())
+        detail = detail if len(detail) <= 120 else detail[:117] + "..."
         raise NotATurnSheet(
-            f"{name} could not be read as an Excel workbook ({kind}: {str(exc)[:120]}); {_SAVE_AS}"
+            f"{name} could not be read as an Excel workbook ({kind}: {detail}); {_SAVE_AS}"
         ) from None
 
 
@@ -389,14 +510,39 @@ class TurnSheetFile:
 
         Plain values are returned as they are.  A formula is read through its last computed
         value if that is text or a number (warning: the referee reads what the player saw), and
-        is an error otherwise (nothing to read).
+        is an error otherwise (nothing to read).  A spreadsheet error value (``#REF!``,
+        ``#DIV/0!``...), typed or computed, is an error: it is never read as text.
         """
         cell = self.sheet(title)[ref]
         value = cell.value
+        if cell.data_type == "e":
+            return InputValue(
+                None,
+                CellProblem(
+                    sheet=title,
+                    cell=ref,
+                    found=str(value)[:80],
+                    message=f"this input cell holds the spreadsheet error value {value}",
+                    fix="Type the value itself; the error came from a formula or a paste.",
+                ),
+            )
         if cell.data_type != "f" and not _is_formula_object(value):
             return InputValue(value)
         formula = value if isinstance(value, str) else getattr(value, "text", "") or "formula"
-        cached = self._cached_workbook()[title][ref].value
+        computed = self._cached_workbook()[title][ref]
+        cached = computed.value
+        if computed.data_type == "e":
+            return InputValue(
+                None,
+                CellProblem(
+                    sheet=title,
+                    cell=ref,
+                    found=str(formula)[:80],
+                    message=f"this input cell holds a formula whose value is the spreadsheet "
+                    f"error {cached}, so nothing can be read from it",
+                    fix="Type the value itself instead of a formula.",
+                ),
+            )
         if isinstance(cached, bool) or not isinstance(
             cached, str | int | float | datetime | date | time
         ):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...dice import Dice
 from ...errors import CellProblem
@@ -29,6 +29,9 @@ from . import setup as _setup
 from . import tables as _tables
 from .rules import HOUSE_RULES
 from .state import SETUP_YEAR, State
+
+if TYPE_CHECKING:
+    from ...workbook.sheetio import TurnSheetFile
 
 
 class FifthMillennium(Ruleset):
@@ -107,10 +110,10 @@ class FifthMillennium(Ruleset):
             house_rules=self.rules_with_defaults(house_rules or {}),
         )
 
-    def read_sheet(self, path: Path) -> SheetRead:
+    def read_sheet(self, path: Path, opened: TurnSheetFile | None = None) -> SheetRead:
         from .sheet import read_sheet
 
-        return read_sheet(Path(path))
+        return read_sheet(Path(path), opened)
 
     def validate(
         self, state: State, player: str, orders: Any, house_rules: Mapping[str, Any]

@@ -169,7 +169,7 @@ def write_back(state: State, hex_: str, side: Side) -> None:
             force.fleet, **{u: counter[u] for u in ("F", "S", "A", "Fs", "Ms")}
         )
         force.M = counter["M"]
-    drop_empty_forces(state)
+    drop_empty_forces(state, hex_)
 
 
 def apply_kills(side: Side, kills: int, order: Iterable[str]) -> tuple[list[dict[str, Any]], int]:

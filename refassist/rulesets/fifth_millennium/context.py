@@ -45,6 +45,8 @@ class TurnContext:
     #: Squadrons refuelled at a station this turn: ``(hex, owner)`` -> squadrons.
     refuelled: dict[tuple[str, str], int] = field(default_factory=dict)
     _sight: dict[str, frozenset[str]] | None = None
+    #: Sight by what it depends on (`visibility.sight_of_players`), for this turn's map.
+    _sight_memo: dict[Any, frozenset[str]] = field(default_factory=dict)
 
     # -- events -------------------------------------------------------------------------------
     def emit(
@@ -92,12 +94,11 @@ class TurnContext:
     def sight(self, player: str) -> frozenset[str]:
         """Hexes ``player`` sees now (cached until `refresh_sight`)."""
         if self._sight is None:
-            from .visibility import in_sight
+            from .visibility import sight_of_players
 
-            self._sight = {
-                name: frozenset(in_sight(self.state, name, self.rules))
-                for name in self.state.active_players()
-            }
+            self._sight = sight_of_players(
+                self.state, self.state.active_players(), self.rules, self._sight_memo
+            )
         return self._sight.get(player, frozenset())
 
     def viewers(self, hex_: str) -> set[str]:
@@ -112,17 +113,14 @@ class TurnContext:
 def has_relation(state: State, kind: str, a: str, b: str) -> bool:
     """True when ``a`` and ``b`` have an agreement of ``kind`` in force."""
     x, y = sorted((a, b))
-    return any(r.kind == kind and r.a == x and r.b == y for r in state.relations)
+    return any(r.kind == kind and r.b == y for r in state.relations_of(x))
 
 
 # -- squadrons ----------------------------------------------------------------------------------
 
 
 def find_force(state: State, hex_: str, owner: str, *, building: bool = False) -> Force | None:
-    for force in state.forces:
-        if force.hex == hex_ and force.owner == owner and force.building == building:
-            return force
-    return None
+    return state.force(hex_, owner, building)
 
 
 def add_force(
@@ -153,7 +151,7 @@ def take_force(state: State, hex_: str, owner: str, fleet: Fleet) -> None:
     if force is None or not force.fleet.covers(fleet):
         raise ValueError(f"{owner} has not {fleet} at {hex_}")
     force.fleet = force.fleet - fleet
-    drop_empty_forces(state)
+    drop_empty_forces(state, hex_)
 
 
 def ready_fleet(state: State, hex_: str, owner: str) -> Fleet:
@@ -162,8 +160,22 @@ def ready_fleet(state: State, hex_: str, owner: str) -> Fleet:
     return force.fleet if force is not None else Fleet()
 
 
-def drop_empty_forces(state: State) -> None:
-    state.forces[:] = [f for f in state.forces if not f.is_empty()]
+def drop_empty_forces(state: State, hex_: str | None = None) -> None:
+    """Remove the forces left with nothing (a system is held while its owner has a force
+    there, so an empty one must not linger).
+
+    With ``hex_``, only the forces at that hex are looked at: the callers that pass it
+    (`take_force`, the battle's write-back) have just emptied forces there, and no rule leaves
+    an empty force elsewhere between two such calls (a probe launch that empties a force is
+    followed by a full pass at the end of the player's departures).  Scanning every force after
+    every departure and battle was a quarter of a 64-player turn.
+    """
+    if hex_ is None:
+        if any(f.is_empty() for f in state.forces):
+            state.forces[:] = [f for f in state.forces if not f.is_empty()]
+        return
+    for force in [f for f in state.forces_at(hex_) if f.is_empty()]:
+        state.forces.remove(force)
 
 
 def complete_construction(state: State) -> None:
@@ -182,13 +194,8 @@ def add_facility(
     state: State, hex_: str, owner: str, kind: str, count: int = 1, *, building: bool = False
 ) -> None:
     """Add to a facility (GL, OPC and minefield points add up; others stay at 1)."""
-    for facility in state.facilities:
-        if (
-            facility.hex == hex_
-            and facility.owner == owner
-            and facility.kind == kind
-            and facility.building == building
-        ):
+    for facility in state.facilities_at(hex_):
+        if facility.owner == owner and facility.kind == kind and facility.building == building:
             facility.count += count
             return
     state.facilities.append(
@@ -202,9 +209,8 @@ def facility_count(
     """How many of a facility kind are at a hex (any owner when ``owner`` is None)."""
     return sum(
         f.count
-        for f in state.facilities
-        if f.hex == hex_
-        and f.kind == kind
+        for f in state.facilities_at(hex_)
+        if f.kind == kind
         and (owner is None or f.owner == owner)
         and (include_building or not f.building)
     )

@@ -18,7 +18,14 @@ from collections.abc import Mapping
 
 from ...hexmap import SECTOR, distance
 from .conflict import settle_ownership
-from .context import TurnContext, add_force, find_force, ready_fleet, take_force
+from .context import (
+    TurnContext,
+    add_force,
+    drop_empty_forces,
+    find_force,
+    ready_fleet,
+    take_force,
+)
 from .movement_rules import best_range, can_arrive_at, journey_years, max_departures
 from .notation import fleet_text, move_text
 from .orders import Move, Orders
@@ -318,7 +325,7 @@ def departures(ctx: TurnContext, orders: Mapping[str, Orders]) -> None:
                     "probe": move.probe,
                 },
             )
-        state.forces[:] = [f for f in state.forces if not f.is_empty()]
+        drop_empty_forces(state)
     for hex_ in sorted(origins):
         settle_ownership(ctx, hex_, PHASE_DEPARTURES)
     ctx.refresh_sight()

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...hexmap import SECTOR, SUBSECTOR_LETTERS, distance, parse_hex, subsector_letter
+from ...hexmap import SECTOR, SUBSECTOR_LETTERS, distance, parse_hex
 from .context import (
     TurnContext,
     add_facility,
@@ -35,6 +35,7 @@ from .context import (
     find_force,
     take_force,
 )
+from .geometry import subsector_of
 from .items import Item, find_item
 from .movement import cancel
 from .movement_rules import best_range
@@ -83,7 +84,7 @@ def subsector_bonus(state: State, player: str) -> list[str]:
     """Letters of the subsectors where ``player`` owns every system (and there is one)."""
     by_letter: dict[str, list[str]] = {}
     for s in state.systems:
-        by_letter.setdefault(subsector_letter(s.hex), []).append(s.owner)
+        by_letter.setdefault(subsector_of(s.hex), []).append(s.owner)
     return [
         letter
         for letter in SUBSECTOR_LETTERS

@@ -206,7 +206,7 @@ def summary(ctx: TurnContext) -> str:
         f"{captures} capture{'s' if captures != 1 else ''}, {occupied} newly occupied"
     )
     if name:
-        text += f"; leader {name} with {count} systems"
+        text += f"; leader {name} with {count} system{'s' if count != 1 else ''}"
     if ctx.state.finished:
         text += f"; {ctx.state.finished}"
     return text

@@ -8,14 +8,16 @@ players, both hexes and the distance named, because that is what the referee has
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import copy
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ...dice import Dice
 from ...errors import SetupError
-from ...hexmap import distance, parse_hex
+from ...hexmap import parse_hex
 from ...sectors import Sector, generate_sector, read_sector
 from ..base import NewGame
+from .geometry import distance
 from .state import FIRST_YEAR, SETUP_YEAR, Fleet, Force, Player, State, System
 
 
@@ -79,26 +81,126 @@ def assign_homeworlds(
     logged die roll among them, so an assignment can be shown and replayed.  Candidates are
     ranked by their distance to the nearest chosen homeworld and the roll picks among the best
     quarter, which spreads players out without making the map predictable.
+
+    Spreading players out wastes room, though: on a crowded map (many players, or a large
+    ``homeworld_min_distance``) it can run out of candidates where a tighter packing would seat
+    everyone.  So it is first tried on a copy of the dice; if it runs out, the homeworlds are
+    packed instead (`_pack`), and only if that fails too is the set-up refused, saying how many
+    players the map can seat.
+    """
+    class_a = sorted(s.hex for s in state.systems if s.resource_class == "A")
+    if _spread(class_a, fixed, wanting, min_distance, copy.deepcopy(dice)) is not None:
+        picks = _spread(class_a, fixed, wanting, min_distance, dice)
+        assert picks is not None  # the same dice give the same picks
+        return picks
+    picks = _pack(class_a, fixed, wanting, min_distance, dice)
+    if picks is None:
+        seats = len(_packed_seats(class_a, fixed, min_distance, len(class_a)))
+        raise SetupError(
+            f"only {seats} of the {len(wanting)} players without a homeworld can be given a "
+            f"class A system at least {min_distance} hexes from every other homeworld "
+            f"({len(class_a)} class A systems on the map); use a larger sector, fewer players, "
+            "a smaller house rule homeworld_min_distance, or choose homeworlds in players.csv"
+        )
+    return picks
+
+
+def _nearest(candidates: Sequence[str], chosen: Iterable[str]) -> dict[str, int]:
+    """Each candidate's distance to the nearest chosen homeworld (99 when none is chosen)."""
+    nearest = dict.fromkeys(candidates, 99)
+    for c in chosen:
+        for h in candidates:
+            d = distance(h, c)
+            if d < nearest[h]:
+                nearest[h] = d
+    return nearest
+
+
+def _spread(
+    class_a: list[str],
+    fixed: Mapping[str, str],
+    wanting: Sequence[str],
+    min_distance: int,
+    dice: Dice,
+) -> dict[str, str] | None:
+    """The spreading assignment (see `assign_homeworlds`), or None when it runs out.
+
+    Each candidate's distance to the nearest chosen homeworld is kept up to date as players
+    are seated, instead of measured again against every homeworld for every pick.
     """
     chosen = dict(fixed)
-    class_a = sorted(s.hex for s in state.systems if s.resource_class == "A")
+    nearest = _nearest(class_a, chosen.values())
     with dice.at(phase="setup"):
         for player in wanting:
-            candidates = [
-                h for h in class_a if all(distance(h, c) >= min_distance for c in chosen.values())
-            ]
+            candidates = [h for h in class_a if nearest[h] >= min_distance]
             if not candidates:
-                raise SetupError(
-                    f"no class A system is left at least {min_distance} hexes from every other "
-                    f"homeworld for {player}; use a larger sector, fewer players, or choose "
-                    "homeworlds in players.csv"
-                )
+                return None
             if chosen:
-                candidates.sort(key=lambda h: (-min(distance(h, c) for c in chosen.values()), h))
+                candidates.sort(key=lambda h: (-nearest[h], h))
                 candidates = candidates[: max(1, len(candidates) // 4)]
             pick = candidates[dice.choice_index(len(candidates), f"homeworld for {player}")]
             chosen[player] = pick
+            for h in class_a:
+                d = distance(h, pick)
+                if d < nearest[h]:
+                    nearest[h] = d
     return {p: chosen[p] for p in wanting}
+
+
+def _pack(
+    class_a: list[str],
+    fixed: Mapping[str, str],
+    wanting: Sequence[str],
+    min_distance: int,
+    dice: Dice,
+) -> dict[str, str] | None:
+    """Seat players as tightly as the rule allows, or None when even that runs out.
+
+    The seats are found first (`_packed_seats`, no chance involved); then each player's seat
+    among those left is a logged die roll.
+    """
+    seats = _packed_seats(class_a, fixed, min_distance, len(wanting))
+    if len(seats) < len(wanting):
+        return None
+    chosen: dict[str, str] = {}
+    with dice.at(phase="setup"):
+        for player in wanting:
+            pick = seats.pop(dice.choice_index(len(seats), f"homeworld for {player}"))
+            chosen[player] = pick
+    return chosen
+
+
+def _packed_seats(
+    class_a: list[str], fixed: Mapping[str, str], min_distance: int, wanted: int
+) -> list[str]:
+    """Up to ``wanted`` class A systems far enough from the fixed homeworlds and each other,
+    picked by the usual greedy for packing: each time the seat that rules out the fewest other
+    seats (the first in hex order on a tie).  Sorted by hex."""
+    open_ = _open_seats(class_a, fixed, min_distance)
+    conflicts = _conflicts(open_, min_distance)
+    seats: list[str] = []
+    while open_ and len(seats) < wanted:
+        pick = min(sorted(open_), key=lambda h: len(conflicts[h] & open_))
+        seats.append(pick)
+        open_ -= conflicts[pick] | {pick}
+    return sorted(seats)
+
+
+def _open_seats(class_a: list[str], fixed: Mapping[str, str], min_distance: int) -> set[str]:
+    nearest = _nearest(class_a, fixed.values())
+    return {h for h in class_a if nearest[h] >= min_distance}
+
+
+def _conflicts(seats: set[str], min_distance: int) -> dict[str, set[str]]:
+    """For each seat, the other seats too close to it."""
+    ordered = sorted(seats)
+    out: dict[str, set[str]] = {h: set() for h in ordered}
+    for i, a in enumerate(ordered):
+        for b in ordered[i + 1 :]:
+            if distance(a, b) < min_distance:
+                out[a].add(b)
+                out[b].add(a)
+    return out
 
 
 def place_homeworld(state: State, player: str, hex_: str, squadrons: int) -> None:

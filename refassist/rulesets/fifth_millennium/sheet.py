@@ -22,8 +22,11 @@ anything that is not a genuine, harmless ``.xlsx`` before openpyxl sees it.
 
 from __future__ import annotations
 
+import copy
+import hashlib
 import json
 import re
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -34,7 +37,13 @@ import xlsxwriter
 from ...atomic import atomic_path
 from ...errors import CellProblem, InvalidOrder, NotATurnSheet, UsageError
 from ...hexmap import subsector_letter
-from ...workbook.sheetio import META_FORMAT, META_SHEET, TurnSheetFile, open_turn_sheet
+from ...workbook.sheetio import (
+    MAX_FILE_BYTES,
+    META_FORMAT,
+    META_SHEET,
+    TurnSheetFile,
+    open_turn_sheet,
+)
 from ..base import SheetRead
 from .items import ITEMS, find_item, item_label, items_for_tech
 from .movement_rules import arrival_year, best_range
@@ -1256,12 +1265,69 @@ def read_opened(sheet: TurnSheetFile) -> SheetRead:
     return SheetRead(orders=orders, problems=reader.problems, meta=dict(meta))
 
 
-def read_sheet(path: Path) -> SheetRead:
+def read_sheet(path: Path, opened: TurnSheetFile | None = None) -> SheetRead:
     """Read a turn sheet a player sent: its orders, reading problems and meta data.
 
     Raises `NotATurnSheet` for anything that is not a usable Fifth Millennium turn sheet.
+
+    A turn's sheet is read by the intake, again by resolve (the master may have changed) and
+    again for the reports' "orders as understood": three times openpyxl's load (about 0.1 s a
+    sheet, most of it formatting merged cells).  What a sheet says depends only on its bytes,
+    so the result is remembered by their SHA-256 (`SheetReads`) and a second read of the same
+    bytes in the same process is answered from memory, as a copy.  A sheet that is refused is
+    not remembered: refusing it again costs what it cost the first time.  ``opened`` is the
+    file already opened by the caller (its bytes are the ones checked and read).
     """
-    return read_opened(open_turn_sheet(Path(path)))
+    path = Path(path)
+    digest = hashlib.sha256(opened.data).hexdigest() if opened is not None else _digest_of(path)
+    if digest is not None:
+        known = SHEET_READS.get(digest)
+        if known is not None:
+            return known
+    sheet = opened if opened is not None else open_turn_sheet(path)
+    result = read_opened(sheet)
+    SHEET_READS.put(hashlib.sha256(sheet.data).hexdigest(), result)
+    return result
+
+
+def _digest_of(path: Path) -> str | None:
+    """SHA-256 of a file small enough to be a turn sheet (None if it cannot be read or is too
+    large: the checked opening then says why)."""
+    try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            return None
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+class SheetReads:
+    """The last `SIZE` sheets read, by the SHA-256 of their bytes (see `read_sheet`)."""
+
+    SIZE = 256
+
+    def __init__(self) -> None:
+        self._reads: OrderedDict[str, SheetRead] = OrderedDict()
+
+    def get(self, digest: str) -> SheetRead | None:
+        """A copy of what the sheet with these bytes read as, if it was read before."""
+        found = self._reads.get(digest)
+        if found is None:
+            return None
+        self._reads.move_to_end(digest)
+        return copy.deepcopy(found)
+
+    def put(self, digest: str, read: SheetRead) -> None:
+        self._reads[digest] = copy.deepcopy(read)
+        self._reads.move_to_end(digest)
+        while len(self._reads) > self.SIZE:
+            self._reads.popitem(last=False)
+
+    def clear(self) -> None:
+        self._reads.clear()
+
+
+SHEET_READS = SheetReads()
 
 
 # --------------------------------------------------------------------------------------------

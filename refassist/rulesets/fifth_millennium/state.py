@@ -9,10 +9,12 @@ that two states with the same content compare, export and write identically.
 from __future__ import annotations
 
 import dataclasses
+import operator
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..base import Event
+from .tracked import HexList, KeyedList, NameList, PlayerList, RelationList
 
 #: First year of play; turn n is year 5000 + n.  Year 5000 is the homeworld set-up step.
 BASE_YEAR = 5000
@@ -44,7 +46,7 @@ FACILITY_NAMES = {
 RELATION_KINDS = ("treaty", "trade")
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, slots=True)
 class Fleet:
     """A fleet designation ``F# S# A#(Fs# Ms# K#)`` plus SFBA levels (``SF#``).
 
@@ -60,13 +62,15 @@ class Fleet:
     K: int = 0
     SF: int = 0
 
+    # The arithmetic below spells out the seven fields instead of looping over FLEET_FIELDS:
+    # fleets are added and compared millions of times in a 64-player game.
     @property
     def squadrons(self) -> int:
         """Number of squadrons (KKM points and SFBA levels are not squadrons)."""
         return self.F + self.S + self.A + self.Fs + self.Ms
 
     def is_empty(self) -> bool:
-        return all(getattr(self, f) == 0 for f in FLEET_FIELDS)
+        return not (self.F or self.S or self.A or self.Fs or self.Ms or self.K or self.SF)
 
     @property
     def all_fast(self) -> bool:
@@ -74,20 +78,44 @@ class Fleet:
         return self.Fs > 0 and self.F == self.S == self.A == self.Ms == 0
 
     def __add__(self, other: Fleet) -> Fleet:
-        return Fleet(**{f: getattr(self, f) + getattr(other, f) for f in FLEET_FIELDS})
+        return Fleet(
+            self.F + other.F,
+            self.S + other.S,
+            self.A + other.A,
+            self.Fs + other.Fs,
+            self.Ms + other.Ms,
+            self.K + other.K,
+            self.SF + other.SF,
+        )
 
     def __sub__(self, other: Fleet) -> Fleet:
-        return Fleet(**{f: getattr(self, f) - getattr(other, f) for f in FLEET_FIELDS})
+        return Fleet(
+            self.F - other.F,
+            self.S - other.S,
+            self.A - other.A,
+            self.Fs - other.Fs,
+            self.Ms - other.Ms,
+            self.K - other.K,
+            self.SF - other.SF,
+        )
 
     def covers(self, other: Fleet) -> bool:
         """True when this fleet has at least as many of every field as ``other``."""
-        return all(getattr(self, f) >= getattr(other, f) for f in FLEET_FIELDS)
+        return (
+            self.F >= other.F
+            and self.S >= other.S
+            and self.A >= other.A
+            and self.Fs >= other.Fs
+            and self.Ms >= other.Ms
+            and self.K >= other.K
+            and self.SF >= other.SF
+        )
 
     def as_dict(self) -> dict[str, int]:
         return {f: getattr(self, f) for f in FLEET_FIELDS}
 
 
-@dataclass
+@dataclass(slots=True)
 class System:
     """A star system of the map and what the game has done to it.
 
@@ -112,7 +140,7 @@ class System:
     map_hipop: bool = False
 
 
-@dataclass
+@dataclass(slots=True)
 class Force:
     """Squadrons one owner has at one hex (in a system or at its refueling station).
 
@@ -132,10 +160,10 @@ class Force:
     building: bool = False
 
     def is_empty(self) -> bool:
-        return self.fleet.is_empty() and self.M == 0 and self.P == 0
+        return self.M == 0 and self.P == 0 and self.fleet.is_empty()
 
 
-@dataclass
+@dataclass(slots=True)
 class Facility:
     """A facility at a hex: Genetics Labs, OPCs, minefield points, spacedock, control centre,
     construction facility, depot, or a deep space refueling station (the only one allowed in a
@@ -148,7 +176,7 @@ class Facility:
     building: bool = False
 
 
-@dataclass
+@dataclass(slots=True)
 class Flight:
     """A fleet or probe in hyperspace, from departure to arrival year.
 
@@ -165,7 +193,7 @@ class Flight:
     probe: bool = False
 
 
-@dataclass
+@dataclass(slots=True)
 class Player:
     """A player's empire-wide figures.
 
@@ -185,7 +213,7 @@ class Player:
     computer: bool = False
 
 
-@dataclass
+@dataclass(slots=True)
 class Relation:
     """A treaty or a trade agreement in force between two players (``a`` < ``b``)."""
 
@@ -195,7 +223,7 @@ class Relation:
     since: int
 
 
-@dataclass
+@dataclass(slots=True)
 class Proposal:
     """A treaty or trade agreement one player proposed and the other has not yet answered."""
 
@@ -205,7 +233,7 @@ class Proposal:
     year: int
 
 
-@dataclass
+@dataclass(slots=True)
 class Message:
     """A message between players, delivered through the referee in the next report."""
 
@@ -215,7 +243,7 @@ class Message:
     text: str
 
 
-@dataclass
+@dataclass(slots=True)
 class Sighting:
     """What a player last saw of a system, shown shaded on the map once out of sight."""
 
@@ -256,18 +284,21 @@ class State:
     sector_name: str = ""
     finished: str = ""
 
-    # -- look-ups (linear scans are fine at referee scale; resolve builds indexes) ----------
+    # -- look-ups ----------------------------------------------------------------------------
+    # Systems, players, squadrons, facilities, agreements and last-seen records are kept in
+    # `KeyedList`s (see `tracked.py`), which index their items by key and drop the index on
+    # any change of the list: every look-up answers what a scan of the list would.
     def system(self, hex_: str) -> System | None:
-        for s in self.systems:
-            if s.hex == hex_:
-                return s
-        return None
+        found = _at(self.systems, hex_)
+        return found[0] if found else None
 
     def player(self, name: str) -> Player | None:
-        for p in self.players:
-            if p.name == name:
-                return p
-        return None
+        found = _at(self.players, name)
+        return found[0] if found else None
+
+    def system_hexes(self) -> frozenset[str]:
+        """The hexes of every system on the map."""
+        return frozenset(s.hex for s in self.systems)
 
     def player_names(self) -> list[str]:
         return [p.name for p in self.players]
@@ -276,10 +307,38 @@ class State:
         return [p.name for p in self.players if not p.eliminated]
 
     def forces_at(self, hex_: str) -> list[Force]:
-        return [f for f in self.forces if f.hex == hex_]
+        return list(_at(self.forces, hex_))
 
     def facilities_at(self, hex_: str) -> list[Facility]:
-        return [f for f in self.facilities if f.hex == hex_]
+        return list(_at(self.facilities, hex_))
+
+    def force(self, hex_: str, owner: str, building: bool = False) -> Force | None:
+        """The force of ``owner`` at ``hex_`` (ready, or under construction), if any."""
+        for force in _at(self.forces, hex_):
+            if force.owner == owner and force.building == building:
+                return force
+        return None
+
+    def relations_of(self, a: str) -> list[Relation]:
+        """The agreements whose first player (alphabetically) is ``a``, in list order."""
+        if isinstance(self.relations, RelationList):
+            return list(self.relations.at(a))
+        return [r for r in self.relations if r.a == a]  # unpickled from before
+
+    def sightings_of(self, player: str) -> list[Sighting]:
+        """What ``player`` saw of systems, in list order."""
+        if isinstance(self.sightings, PlayerList):
+            return list(self.sightings.at(player))
+        return [s for s in self.sightings if s.player == player]
+
+    # Squadrons and facilities are kept in `HexList`s, which know what stands at each hex, and
+    # the last-seen records in a `PlayerList` (see `tracked.py`); any list assigned to them is
+    # turned into one.
+    def __setattr__(self, name: str, value: Any) -> None:
+        kind = _KEYED.get(name)
+        if kind is not None and not isinstance(value, kind):
+            value = kind(value)
+        object.__setattr__(self, name, value)
 
     def copy(self) -> State:
         """A deep copy (resolve works on a copy so the input state is never changed)."""
@@ -296,21 +355,58 @@ class State:
         self.sightings.sort(key=lambda s: (s.player, s.hex))
 
 
+#: State lists kept as `KeyedList`s.
+_KEYED: dict[str, type[KeyedList]] = {
+    "systems": HexList,
+    "players": NameList,
+    "forces": HexList,
+    "facilities": HexList,
+    "sightings": PlayerList,
+    "relations": RelationList,
+}
+
+
+def _at(items: list[Any], value: str) -> list[Any]:
+    if isinstance(items, KeyedList):
+        return items.at(value)
+    # A state unpickled from before the lists were keyed: scan (the key of forces, facilities
+    # and systems is the hex, of players the name).
+    return [item for item in items if getattr(item, "hex", getattr(item, "name", None)) == value]
+
+
+def _copier(cls: type) -> Any:
+    """A function copying an item of ``cls`` field by field (what `dataclasses.replace` does,
+    without its checks: a 64-player state has tens of thousands of items)."""
+    get = operator.attrgetter(*(f.name for f in dataclasses.fields(cls)))
+    return lambda item: cls(*get(item))
+
+
+_COPY_SYSTEM = _copier(System)
+_COPY_PLAYER = _copier(Player)
+_COPY_FORCE = _copier(Force)
+_COPY_FACILITY = _copier(Facility)
+_COPY_FLIGHT = _copier(Flight)
+_COPY_RELATION = _copier(Relation)
+_COPY_PROPOSAL = _copier(Proposal)
+_COPY_MESSAGE = _copier(Message)
+_COPY_SIGHTING = _copier(Sighting)
+
+
 def copy_state(state: State) -> State:
     """Deep copy of a state; events are immutable and shared."""
     return State(
         game_id=state.game_id,
         game_name=state.game_name,
         year=state.year,
-        systems=[dataclasses.replace(s) for s in state.systems],
-        players=[dataclasses.replace(p) for p in state.players],
-        forces=[dataclasses.replace(f) for f in state.forces],
-        facilities=[dataclasses.replace(f) for f in state.facilities],
-        flights=[dataclasses.replace(f) for f in state.flights],
-        relations=[dataclasses.replace(r) for r in state.relations],
-        proposals=[dataclasses.replace(p) for p in state.proposals],
-        messages=[dataclasses.replace(m) for m in state.messages],
-        sightings=[dataclasses.replace(s) for s in state.sightings],
+        systems=[_COPY_SYSTEM(s) for s in state.systems],
+        players=[_COPY_PLAYER(p) for p in state.players],
+        forces=[_COPY_FORCE(f) for f in state.forces],
+        facilities=[_COPY_FACILITY(f) for f in state.facilities],
+        flights=[_COPY_FLIGHT(f) for f in state.flights],
+        relations=[_COPY_RELATION(r) for r in state.relations],
+        proposals=[_COPY_PROPOSAL(p) for p in state.proposals],
+        messages=[_COPY_MESSAGE(m) for m in state.messages],
+        sightings=[_COPY_SIGHTING(s) for s in state.sightings],
         events=list(state.events),
         dice=list(state.dice),
         subsector_names=dict(state.subsector_names),

@@ -10,6 +10,8 @@ while a valid edit (moving a fleet, fixing a stockpile) is simply honoured.
 from __future__ import annotations
 
 import dataclasses
+import functools
+import operator
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -307,6 +309,20 @@ def _fleet_values(fleet: Fleet) -> dict[str, int]:
     return fleet.as_dict()
 
 
+def _flat(item: Any) -> dict[str, Any]:
+    """A dataclass of plain values as a dict (`dataclasses.asdict` without its deep copy,
+    which cost more than writing the workbook: every field here is a str, int or bool)."""
+    names, get = _field_getter(type(item))
+    values = get(item)
+    return dict(zip(names, values if len(names) > 1 else (values,), strict=True))
+
+
+@functools.cache
+def _field_getter(cls: type) -> tuple[tuple[str, ...], Any]:
+    names = tuple(f.name for f in dataclasses.fields(cls))
+    return names, operator.attrgetter(*names)
+
+
 def _fleet_of(row: Row) -> Fleet:
     return Fleet(**{f: row[f] for f in ("F", "S", "A", "Fs", "Ms", "K", "SF")})
 
@@ -331,8 +347,8 @@ def to_tables(state: State) -> dict[str, list[dict[str, Any]]]:
             }
         ],
         "subsectors": [{"letter": k, "name": v} for k, v in sorted(state.subsector_names.items())],
-        "players": [dataclasses.asdict(p) for p in state.players],
-        "systems": [dataclasses.asdict(s) for s in state.systems],
+        "players": [_flat(p) for p in state.players],
+        "systems": [_flat(s) for s in state.systems],
         "forces": [
             {
                 "hex": f.hex,
@@ -357,10 +373,10 @@ def to_tables(state: State) -> dict[str, list[dict[str, Any]]]:
             }
             for f in state.flights
         ],
-        "facilities": [dataclasses.asdict(f) for f in state.facilities],
+        "facilities": [_flat(f) for f in state.facilities],
         "diplomacy": relations,
-        "messages": [dataclasses.asdict(m) for m in state.messages],
-        "sightings": [dataclasses.asdict(s) for s in state.sightings],
+        "messages": [_flat(m) for m in state.messages],
+        "sightings": [_flat(s) for s in state.sightings],
         "events": events_to_rows(state.events),
         "dice": rolls_to_rows(state.dice),
     }

@@ -15,6 +15,7 @@ the victim gains its entitlement, taken out of the aggressor's production.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -84,7 +85,10 @@ class TradeResult:
 
 
 def systems_owned(ctx: TurnContext, player: str) -> int:
-    return sum(1 for s in ctx.state.systems if s.owner == player)
+    return sum(1 for owner in map(_OWNER, ctx.state.systems) if owner == player)
+
+
+_OWNER = operator.attrgetter("owner")
 
 
 def roll_trade(ctx: TurnContext, a: str, b: str, *, broken: bool = False) -> TradeResult:

@@ -18,7 +18,7 @@ from ..base import Event
 from .state import Facility, Fleet, Flight, Force, Message, Relation
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ForceSeen:
     """Squadrons of one owner seen at a system (monitors and probes included)."""
 
@@ -29,7 +29,7 @@ class ForceSeen:
     building: bool = False
 
 
-@dataclass
+@dataclass(slots=True)
 class SystemView:
     """A system as one player knows it.
 

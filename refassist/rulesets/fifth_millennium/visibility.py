@@ -12,14 +12,14 @@ each system looked like when it was last in sight (shaded on the map afterwards)
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ...hexmap import SECTOR
+from .geometry import within
 from .movement_rules import best_range
 from .notation import fleet_text
 from .rules import HOUSE_RULES
-from .state import FACILITY_NAMES, Force, Sighting, State
+from .state import FACILITY_NAMES, Facility, Force, Sighting, State
 from .view import ForceSeen, PlayerView, SystemView
 
 #: Facility kinds only their owner is told about ("Secret Control Centre", "Secret
@@ -56,13 +56,95 @@ def in_sight(state: State, player: str, rules: Mapping[str, Any] | None = None) 
     if p is None:
         return set()
     reach = best_range(p, _rules(rules))
-    systems = {s.hex for s in state.systems}
+    near = _neighbourhoods(state)
     seen: set[str] = set()
-    for hex_ in owned_systems(state, player):
-        seen.update(h for h in SECTOR.within(hex_, reach) if h in systems)
+    for s in state.systems:
+        if s.owner == player:
+            seen |= near.around(s.hex, reach)
     seen.update(f.hex for f in state.forces if f.owner == player)
     seen.update(f.hex for f in state.facilities if f.owner == player)
     return seen
+
+
+class _Neighbourhoods:
+    """The systems within each range of each hex of one map, measured once and kept: sight is
+    asked for every player, turn after turn, on the same map."""
+
+    def __init__(self, systems: frozenset[str]) -> None:
+        self.systems = systems
+        self.table: dict[tuple[str, int], frozenset[str]] = {}
+
+    def around(self, hex_: str, reach: int) -> frozenset[str]:
+        found = self.table.get((hex_, reach))
+        if found is None:
+            found = frozenset(h for h in within(hex_, reach) if h in self.systems)
+            self.table[(hex_, reach)] = found
+        return found
+
+
+#: One `_Neighbourhoods` per map (a map is known by the set of its system hexes).
+_MAPS: dict[frozenset[str], _Neighbourhoods] = {}
+
+
+def _neighbourhoods(state: State) -> _Neighbourhoods:
+    systems = state.system_hexes()
+    found = _MAPS.get(systems)
+    if found is None:
+        if len(_MAPS) >= 16:  # a long test run creates many maps; keep memory bounded
+            _MAPS.clear()
+        found = _MAPS[systems] = _Neighbourhoods(systems)
+    return found
+
+
+#: A player's sight depends only on these: its reach, its worlds and the hexes of its forces
+#: and facilities (on one map).
+SightKey = tuple[int, tuple[str, ...], frozenset[str]]
+
+
+def sight_of_players(
+    state: State,
+    players: Iterable[str],
+    rules: Mapping[str, Any] | None = None,
+    memo: dict[SightKey, frozenset[str]] | None = None,
+) -> dict[str, frozenset[str]]:
+    """`in_sight` of several players at once, from one pass over the state.
+
+    The resolution asks "who sees this hex?" after every change of hands, for every player;
+    grouping owned worlds, forces and facilities by owner once, looking up each world's
+    neighbourhood (the systems within a range of it) instead of measuring it, and, with a
+    ``memo`` kept for one map (one turn's resolution), reusing the sight of every player whose
+    worlds, forces and facilities stand where they stood, is what keeps a 64-player turn fast.
+    """
+    rules = _rules(rules)
+    near = _neighbourhoods(state)
+    owned: dict[str, list[str]] = {}
+    for s in state.systems:
+        if s.owner:
+            owned.setdefault(s.owner, []).append(s.hex)
+    own_hexes: dict[str, set[str]] = {}
+    for f in state.forces:
+        own_hexes.setdefault(f.owner, set()).add(f.hex)
+    for f in state.facilities:
+        own_hexes.setdefault(f.owner, set()).add(f.hex)
+    out: dict[str, frozenset[str]] = {}
+    for name in players:
+        p = state.player(name)
+        if p is None:
+            out[name] = frozenset()
+            continue
+        reach = best_range(p, rules)
+        worlds = tuple(owned.get(name, ()))
+        key: SightKey = (reach, worlds, frozenset(own_hexes.get(name, ())))
+        found = memo.get(key) if memo is not None else None
+        if found is None:
+            seen: set[str] = set(key[2])
+            for hex_ in worlds:
+                seen |= near.around(hex_, reach)
+            found = frozenset(seen)
+            if memo is not None:
+                memo[key] = found
+        out[name] = found
+    return out
 
 
 def force_text(force: Force) -> str:
@@ -78,16 +160,20 @@ def force_text(force: Force) -> str:
     return text
 
 
-def forces_text(state: State, hex_: str) -> str:
-    """Every force at a hex in one line, owners in name order."""
-    forces = sorted(state.forces_at(hex_), key=lambda f: (f.owner, f.building))
-    return "; ".join(force_text(f) for f in forces)
+def forces_text(state: State, hex_: str, forces: list[Force] | None = None) -> str:
+    """Every force at a hex in one line, owners in name order (``forces``: the hex's forces
+    in state order, when the caller has grouped them already)."""
+    here = state.forces_at(hex_) if forces is None else forces
+    return "; ".join(force_text(f) for f in sorted(here, key=lambda f: (f.owner, f.building)))
 
 
-def visible_facilities(state: State, hex_: str, player: str) -> list[str]:
+def visible_facilities(
+    state: State, hex_: str, player: str, facilities: list[Facility] | None = None
+) -> list[str]:
     """Facility descriptions at a system ``player`` sees (others' secret ones left out)."""
+    here = state.facilities_at(hex_) if facilities is None else facilities
     out = []
-    for f in sorted(state.facilities_at(hex_), key=lambda f: (f.owner, f.kind, f.building)):
+    for f in sorted(here, key=lambda f: (f.owner, f.kind, f.building)):
         if f.owner != player and f.kind in SECRET_FACILITIES:
             continue
         name = FACILITY_NAMES.get(f.kind, f.kind)
@@ -97,16 +183,31 @@ def visible_facilities(state: State, hex_: str, player: str) -> list[str]:
     return out
 
 
-def _count(state: State, hex_: str, kind: str) -> int:
-    return sum(f.count for f in state.facilities_at(hex_) if f.kind == kind and not f.building)
+def _count(facilities: list[Facility], kind: str) -> int:
+    return sum(f.count for f in facilities if f.kind == kind and not f.building)
 
 
-def _system_in_sight(state: State, hex_: str, player: str) -> SystemView:
+def _by_hex(items: Iterable[Any]) -> dict[str, list[Any]]:
+    """Forces or facilities grouped by hex, each group in state order (one pass instead of a
+    scan of the whole list for every system in sight)."""
+    out: dict[str, list[Any]] = {}
+    for item in items:
+        out.setdefault(item.hex, []).append(item)
+    return out
+
+
+def _system_in_sight(
+    state: State,
+    hex_: str,
+    player: str,
+    forces_here: list[Force],
+    facilities_here: list[Facility],
+) -> SystemView:
     s = state.system(hex_)
     assert s is not None
+    ordered = sorted(forces_here, key=lambda f: (f.owner, f.building))
     forces = [
-        ForceSeen(owner=f.owner, fleet=f.fleet, M=f.M, P=f.P, building=f.building)
-        for f in sorted(state.forces_at(hex_), key=lambda f: (f.owner, f.building))
+        ForceSeen(owner=f.owner, fleet=f.fleet, M=f.M, P=f.P, building=f.building) for f in ordered
     ]
     return SystemView(
         hex=s.hex,
@@ -119,12 +220,12 @@ def _system_in_sight(state: State, hex_: str, player: str) -> SystemView:
         seen_year=state.year,
         owner=s.owner,
         forces=forces,
-        gl=_count(state, hex_, "GL"),
-        opc=_count(state, hex_, "OPC"),
-        mines=_count(state, hex_, "MINE"),
-        spacedock=_count(state, hex_, "DOCK") > 0,
-        facilities=visible_facilities(state, hex_, player),
-        forces_text=forces_text(state, hex_),
+        gl=_count(facilities_here, "GL"),
+        opc=_count(facilities_here, "OPC"),
+        mines=_count(facilities_here, "MINE"),
+        spacedock=_count(facilities_here, "DOCK") > 0,
+        facilities=visible_facilities(state, hex_, player, facilities_here),
+        forces_text="; ".join(force_text(f) for f in ordered),
     )
 
 
@@ -135,11 +236,21 @@ def player_view(state: State, player: str, rules: Mapping[str, Any] | None = Non
         raise KeyError(player)
     rules = _rules(rules)
     sight = in_sight(state, player, rules)
-    sightings = {s.hex: s for s in state.sightings if s.player == player}
+    sightings = {s.hex: s for s in state.sightings_of(player)}
+    forces_by_hex = _by_hex(f for f in state.forces if f.hex in sight)
+    facilities_by_hex = _by_hex(f for f in state.facilities if f.hex in sight)
     systems: list[SystemView] = []
     for s in state.systems:
         if s.hex in sight:
-            systems.append(_system_in_sight(state, s.hex, player))
+            systems.append(
+                _system_in_sight(
+                    state,
+                    s.hex,
+                    player,
+                    forces_by_hex.get(s.hex, []),
+                    facilities_by_hex.get(s.hex, []),
+                )
+            )
         elif s.hex in sightings:
             seen = sightings[s.hex]
             systems.append(
@@ -157,15 +268,17 @@ def player_view(state: State, player: str, rules: Mapping[str, Any] | None = Non
                 )
             )
         else:
+            # Positional: most systems of a 64-player game are known from the map only, and
+            # this runs for each of them in each player's view.
             systems.append(
                 SystemView(
-                    hex=s.hex,
-                    name=s.name,
-                    resource_class=s.original_class,
-                    naval_base=s.map_naval_base,
-                    scout_base=s.map_scout_base,
-                    hipop=s.map_hipop,
-                    status="map",
+                    s.hex,
+                    s.name,
+                    s.original_class,
+                    s.map_naval_base,
+                    s.map_scout_base,
+                    s.map_hipop,
+                    "map",
                 )
             )
     proposals = [
@@ -196,14 +309,18 @@ def player_view(state: State, player: str, rules: Mapping[str, Any] | None = Non
         relations=[r for r in state.relations if player in (r.a, r.b)],
         proposals_received=proposals,
         messages=messages,
-        events=[e for e in state.events if e.visible(player)],
+        # `Event.visible`, spelled out: it is asked for every event and every player.
+        events=[e for e in state.events if "*" in e.visible_to or player in e.visible_to],
         players=state.player_names(),
         finished=state.finished,
     )
 
 
-def sighting_of(state: State, player: str, hex_: str, year: int) -> Sighting:
-    """What ``player`` sees of the system at ``hex_`` now, to remember once out of sight."""
+def sighting_of(
+    state: State, player: str, hex_: str, year: int, forces: str | None = None
+) -> Sighting:
+    """What ``player`` sees of the system at ``hex_`` now, to remember once out of sight
+    (``forces``: the hex's `forces_text`, when the caller has it already)."""
     s = state.system(hex_)
     assert s is not None
     return Sighting(
@@ -215,7 +332,7 @@ def sighting_of(state: State, player: str, hex_: str, year: int) -> Sighting:
         scout_base=s.scout_base,
         hipop=s.hipop,
         owner=s.owner,
-        forces=forces_text(state, hex_),
+        forces=forces_text(state, hex_) if forces is None else forces,
     )
 
 
@@ -229,10 +346,17 @@ def record_sighting(state: State, sighting: Sighting) -> None:
 
 def update_sightings(state: State, year: int, rules: Mapping[str, Any] | None = None) -> None:
     """Remember what every active player sees at the end of ``year``."""
-    systems = {s.hex for s in state.systems}
+    systems = state.system_hexes()
     keep = {(s.player, s.hex): s for s in state.sightings}
-    for name in state.active_players():
-        for hex_ in in_sight(state, name, rules):
+    active = state.active_players()
+    sight = sight_of_players(state, active, rules)
+    by_hex = _by_hex(state.forces)
+    texts: dict[str, str] = {}  # the forces at a hex read the same to every player
+    for name in active:
+        for hex_ in sight[name]:
             if hex_ in systems:
-                keep[(name, hex_)] = sighting_of(state, name, hex_, year)
+                text = texts.get(hex_)
+                if text is None:
+                    text = texts[hex_] = forces_text(state, hex_, by_hex.get(hex_, []))
+                keep[(name, hex_)] = sighting_of(state, name, hex_, year, text)
     state.sightings[:] = list(keep.values())

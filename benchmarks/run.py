@@ -1,0 +1,433 @@
+"""Run refassist's benchmarks and write their figures into docs/benchmarks.md.
+
+    .venv/bin/python benchmarks/run.py                 # every benchmark, several runs each
+    .venv/bin/python benchmarks/run.py --quick         # a smoke run: one short run of each
+    .venv/bin/python benchmarks/run.py --only turn --only resolution
+    .venv/bin/python benchmarks/run.py --runs 5 --no-doc
+
+Benchmarks (``--only NAME``):
+
+* ``turn``        a whole 12-player turn on the Solomani Rim: intake of 12 sheets from an
+                  mbox, resolve, 13 PDFs and 12 e-mails, as commands and stage by stage;
+* ``resolution``  64 computer players on the Solomani Rim for 200 turns: orders, checks,
+                  rules and the master written every turn;
+* ``sheetio``     a turn sheet written and read (refassist's reader against python-calamine),
+                  and the 64-player master written and read (A/B against the alternatives);
+* ``reports``     a player's PDF, the fast path against the naive single-pass render.
+
+Each run is a fresh child process (its peak memory is its own); figures are medians with
+min-max over the runs, and ratios come from A/B pairs measured in the same run.  The real
+sector file lives in ``../shared/sectors/solomani-rim.tab`` beside the repository; without it
+the benchmarks that need it are skipped with a message.  Nothing here asserts a speed: this
+measures, the tests check behaviour.
+
+docs/benchmarks.md keeps its prose; only the blocks between ``<!-- run.py: NAME -->`` and
+``<!-- /run.py: NAME -->`` are replaced (``machine`` and one per benchmark run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from benchmarks.measure import load_average, machine, median, spread  # noqa: E402
+
+SECTOR = REPO.parent / "shared" / "sectors" / "solomani-rim.tab"
+DOC = REPO / "docs" / "benchmarks.md"
+NAMES = ("turn", "resolution", "sheetio", "reports")
+SEED = 7
+
+
+class Plan:
+    """How big and how often: the full benchmark, or the quick smoke run."""
+
+    def __init__(self, quick: bool, runs: int | None) -> None:
+        self.quick = quick
+        self.runs = runs or (1 if quick else 3)
+        self.turn_players = 12
+        self.warm_turns = 4 if quick else 20
+        self.scale_players = 64
+        self.scale_turns = 15 if quick else 200
+        self.master_turns = 5 if quick else 60
+        self.report_players = 2 if quick else 12
+        self.repeat = 1 if quick else 3
+
+
+# -- children: one benchmark run each ---------------------------------------------------------
+
+
+def child(name: str, work: Path, plan: Plan, result: Path) -> None:
+    """Run one benchmark run in this (fresh) process and write its figures as JSON."""
+    prepared = work / "prepared" / "game"
+    mbox = work / "prepared" / "mail" / "orders.mbox"
+    run_dir = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=work))
+    data: dict[str, Any]
+    if name == "prepare":
+        from benchmarks.scenario import mailbox_of_sheets, turn_game
+
+        started = time.perf_counter()
+        game = turn_game(prepared, SECTOR, plan.turn_players, plan.warm_turns, SEED)
+        mailbox_of_sheets(game, mbox, SEED)
+        data = {"seconds": time.perf_counter() - started, "year": game.load_state().year}
+    elif name == "turn":
+        from benchmarks import turn_bench
+
+        data = {
+            "commands": turn_bench.commands(prepared, run_dir, mbox),
+            "stages": turn_bench.in_process(prepared, run_dir, mbox),
+        }
+    elif name == "resolution":
+        from benchmarks import resolution_bench
+
+        data = resolution_bench.run(SECTOR, plan.scale_players, plan.scale_turns, SEED, run_dir)
+    elif name == "sheetio":
+        from benchmarks import sheetio_bench
+        from benchmarks.resolution_bench import HOUSE_RULES
+        from benchmarks.scenario import advance, computer_state
+
+        sheets = sorted((work / "prepared" / "mail" / "filled").glob("*.xlsx"))
+        data = {
+            "turn_sheets": sheetio_bench.turn_sheets(prepared, sheets, plan.repeat),
+            "corpus": sheetio_bench.corpus(run_dir),
+        }
+        ruleset, state, rules = computer_state(SECTOR, plan.scale_players, SEED, HOUSE_RULES)
+        state = advance(ruleset, state, plan.master_turns, SEED, rules)
+        data["master"] = sheetio_bench.master_workbook(state, run_dir, plan.repeat)
+        data["master"]["year"] = state.year
+    elif name == "reports":
+        from benchmarks import pdf_bench
+
+        data = pdf_bench.run(prepared, run_dir, mbox, plan.report_players)
+    else:
+        raise SystemExit(f"unknown benchmark {name!r}; choose from {', '.join(NAMES)}")
+    result.write_text(json.dumps(data), encoding="utf-8")
+
+
+def spawn(name: str, work: Path, plan: Plan, number: int) -> dict[str, Any]:
+    """One run in a fresh child process; its figures."""
+    result = work / f"{name}-{number}.json"
+    args = [sys.executable, __file__, "--child", name, "--work", str(work), "--result", str(result)]
+    if plan.quick:
+        args.append("--quick")
+    started = time.perf_counter()
+    done = subprocess.run(args, cwd=REPO, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"benchmark {name} run {number} failed:\n{done.stderr[-3000:]}")
+    data = json.loads(result.read_text(encoding="utf-8"))
+    data["_wall"] = time.perf_counter() - started
+    return data
+
+
+# -- figures to Markdown ----------------------------------------------------------------------
+
+
+def _pct(part: float, whole: float) -> str:
+    return f"{100 * part / whole:.0f}%" if whole else "-"
+
+
+def turn_markdown(runs: list[dict[str, Any]], plan: Plan, year: int) -> str:
+    cmd = [r["commands"] for r in runs]
+    lines = [
+        f"Game: {plan.turn_players} players on the Solomani Rim, the turn of year {year} "
+        f"({plan.warm_turns} turns played before it), {len(runs)} run(s); every run on a fresh "
+        f"copy of the same game and mailbox ({cmd[0]['pdfs']} PDFs and {cmd[0]['emails']} "
+        "e-mails written).",
+        "",
+        "| command | wall time, median (min-max) | peak memory |",
+        "|---|---|---|",
+    ]
+    labels = {
+        "intake": f"`refassist intake GAME orders.mbox` ({plan.turn_players} sheets)",
+        "resolve": "`refassist resolve GAME`",
+        "report": "`refassist report GAME --mail`",
+    }
+    for name, label in labels.items():
+        lines.append(
+            f"| {label} | {spread([c[name]['seconds'] for c in cmd])} | "
+            f"{spread([c[name]['peak_mb'] for c in cmd], 'MB', 0)} |"
+        )
+    totals = [c["total"] for c in cmd]
+    verdict = "met" if median(totals) <= 15 else "**not met**"
+    lines += [
+        f"| **the turn** | **{spread(totals)}** | |",
+        "",
+        f"Target: at most 15 s wall: {verdict}.",
+        "",
+        "The same turn in one process through the library, by stage (medians over the runs; "
+        "a stage's parts are timed inside it, the rest is what it does besides):",
+        "",
+        "| stage | part | seconds | share of the stage |",
+        "|---|---|---|---|",
+    ]
+    stages = [r["stages"] for r in runs]
+    for stage in ("intake", "resolve", "report"):
+        total = median([s[stage]["total"] for s in stages])
+        lines.append(f"| **{stage}** | whole stage | **{total:.2f}** | |")
+        parts = sorted(
+            {k for s in stages for k in s[stage] if k not in ("total", "battles")},
+            key=lambda k: -median([s[stage].get(k, 0.0) for s in stages]),
+        )
+        accounted = 0.0
+        for part in parts:
+            value = median([s[stage].get(part, 0.0) for s in stages])
+            accounted += value
+            lines.append(f"| | {part} | {value:.2f} | {_pct(value, total)} |")
+        lines.append(
+            f"| | everything else | {total - accounted:.2f} | {_pct(total - accounted, total)} |"
+        )
+    battles = median([s["resolve"].get("battles", 0) for s in stages])
+    lines += [
+        "",
+        f"The turn resolved {battles:.0f} battles; peak memory of the one-process run "
+        f"{median([s['peak_mb']['total'] for s in stages]):.0f} MB.",
+    ]
+    return "\n".join(lines)
+
+
+def _window(values: list[float], start: int, size: int = 20) -> float:
+    part = values[start : start + size]
+    return median(part) if part else 0.0
+
+
+def resolution_markdown(runs: list[dict[str, Any]], plan: Plan) -> str:
+    turns = runs[0]["turns"]
+    engine = ("check", "rules", "master")
+    resolution = [sum(sum(r["parts"][p]) for p in engine) for r in runs]
+    totals = [sum(sum(r["parts"][p]) for p in r["parts"]) for r in runs]
+    lines = [
+        f"Game: {plan.scale_players} computer players on the Solomani Rim (house rule "
+        f"`homeworld_min_distance = 3`), {turns} turns, {len(runs)} run(s) of the same "
+        "seeded game.  Timed per turn: every player's orders, the order checker on them, the "
+        "rules, and the master workbook written to disk.  *Resolution* is what "
+        "`refassist resolve` does with the orders (check, rules, master); the computer "
+        "players' thinking is timed beside it (in a real game the orders come from people).",
+        "",
+        "| figure | median (min-max) over the runs |",
+        "|---|---|",
+        f"| resolution, all {turns} turns (check + rules + master) | **{spread(resolution)}** |",
+        f"| with the computer players' orders, all {turns} turns | {spread(totals)} |",
+    ]
+    for part, label in (
+        ("orders", "computer players' orders, per turn"),
+        ("check", "order checker, per turn"),
+        ("rules", "rules (resolve), per turn"),
+        ("master", "master workbook written, per turn"),
+    ):
+        lines.append(f"| {label} | {spread([median(r['parts'][part]) for r in runs], 's', 3)} |")
+    per_turn = [[sum(values) for values in zip(*r["parts"].values(), strict=True)] for r in runs]
+    windows = sorted({0, max(0, turns // 2 - 10), max(0, turns - 20)})
+    for start in windows:
+        label = f"a turn, turns {start + 1}-{min(turns, start + 20)}"
+        lines.append(f"| {label} | {spread([_window(t, start) for t in per_turn], 's', 3)} |")
+    lines.append(f"| peak memory | {spread([r['peak_mb'] for r in runs], 'MB', 0)} |")
+    for at in (turns // 4, turns // 2, 3 * turns // 4, turns):
+        if at:
+            lines.append(
+                f"| memory in use after turn {at} | "
+                f"{spread([r['rss'][at - 1] for r in runs], 'MB', 0)} |"
+            )
+    limit = 60 * turns / 200
+    target = "met" if median(resolution) <= limit else "**not met**"
+    also = "within" if median(totals) <= limit else "beyond"
+    first = runs[0]
+    lines += [
+        "",
+        f"Target: resolution in at most 60 s for 200 turns ({limit:.0f} s for {turns}): "
+        f"{target}; with the computer players' orders the game is {also} that figure.",
+        "",
+        f"What the game did: {median(first['battles']):.0f} battles a turn (median; "
+        f"{max(first['battles'])} at most), {first['players'][-1]} players left at the end, "
+        f"{first['squadrons'][-1]} squadrons and monitors in play at the end (at most "
+        f"{max(first['squadrons'])}), {first['sightings']} last-seen records, master "
+        f"{first['master_kb']:.0f} kB" + (f"; {first['finished']}" if first["finished"] else ""),
+    ]
+    return "\n".join(lines)
+
+
+def sheetio_markdown(runs: list[dict[str, Any]]) -> str:
+    ts = [r["turn_sheets"] for r in runs]
+    ms = [r["master"] for r in runs]
+
+    def flat(items: list[dict[str, Any]], key: str) -> list[float]:
+        return [v for item in items for v in item[key]]
+
+    read_a = flat(ts, "read_refassist")
+    read_b = flat(ts, "read_calamine")
+    ratio_read = median(read_a) / median(read_b) if median(read_b) else 0.0
+    m_write_a = flat(ms, "write_refassist")
+    m_write_b = flat(ms, "write_cell_by_cell")
+    m_read_a = flat(ms, "read_refassist")
+    m_read_c = flat(ms, "read_calamine_values")
+    m_read_o = flat(ms, "read_openpyxl_values")
+    rows = ms[0]["rows"]
+    lines = [
+        f"Turn sheets: the {len(ts[0]['read_refassist']) // max(1, len(runs))} reads per run "
+        f"are the turn benchmark's filled-in sheets (about {ts[0]['size_kb']:.0f} kB each).",
+        "",
+        "| turn sheet | per sheet, median (min-max) |",
+        "|---|---|",
+        f"| write (refassist's writer, xlsxwriter) | {spread(flat(ts, 'write'), 's', 3)} |",
+        f"| read: refassist's reader (checks, openpyxl, orders parsed) | "
+        f"{spread(read_a, 's', 3)} |",
+        f"| read: python-calamine, the values of the two sheets needed | "
+        f"{spread(read_b, 's', 4)} |",
+        "",
+        f"calamine reads the values {ratio_read:.0f}x faster; of "
+        f"{ts[0]['cells_compared']} input cells compared, {ts[0]['cells_differing']} differ "
+        "in value" + (f" (e.g. {ts[0]['examples'][0]})" if ts[0]["examples"] else "") + ".",
+        "",
+        "The same two readers on the hostile-input corpus (`tests/corpus/make_corpus.py`; "
+        "the checks of `workbook/sheetio.py` that come before openpyxl kept for both):",
+        "",
+        "| corpus files (.xlsx, .xlsm) | count |",
+        "|---|---|",
+        *(f"| {k.replace('_', ' ')} | {v} |" for k, v in runs[0]["corpus"]["counts"].items()),
+        "",
+        *(f"- {e}" for e in runs[0]["corpus"]["examples"]),
+        "",
+        f"Master workbook: the 64-player game in year {ms[0]['year']} "
+        f"({', '.join(f'{k} {v}' for k, v in rows.items() if v > 100)} rows).",
+        "",
+        "| master workbook | median (min-max) | A/B |",
+        "|---|---|---|",
+        f"| write: refassist (structure by xlsxwriter, rows spliced in) | "
+        f"{spread(m_write_a, 's', 3)} | "
+        f"{median(m_write_b) / median(m_write_a):.1f}x faster |",
+        f"| write: xlsxwriter cell by cell (the writer before) | {spread(m_write_b, 's', 3)} | |",
+        f"| read: refassist (python-calamine, schema checks, state built) | "
+        f"{spread(m_read_a, 's', 3)} | |",
+        f"| read: python-calamine, values only | {spread(m_read_c, 's', 3)} | "
+        f"{median(m_read_o) / median(m_read_c):.1f}x faster than openpyxl |",
+        f"| read: openpyxl read-only, values only | {spread(m_read_o, 's', 3)} | |",
+        "",
+        f"Same values from both readers: {'yes' if all(m['same_values'] for m in ms) else 'NO'}; "
+        f"state read back equal to the state written: "
+        f"{'yes' if all(m['round_trip'] for m in ms) else 'NO'}; file "
+        f"{ms[0]['size_kb']:.0f} kB (cell by cell: {ms[0]['size_cells_kb']:.0f} kB).",
+    ]
+    return "\n".join(lines)
+
+
+def reports_markdown(runs: list[dict[str, Any]]) -> str:
+    naive = [v for r in runs for v in r["naive"]]
+    fast = [v for r in runs for v in r["fast"]]
+    share = [r["turn_share"] for r in runs]
+    pages = [p for r in runs for p in r["pages"]]
+    ratio = median(naive) / median(share) if median(share) else 0.0
+    return "\n".join(
+        [
+            f"Reports of year {runs[0]['year']} in the turn benchmark's game, "
+            f"{len(runs[0]['naive'])} players, {min(pages)}-{max(pages)} pages each, "
+            f"{len(runs)} run(s); naive and fast rendered alternately in one process.",
+            "",
+            "| render | per player report, median (min-max) |",
+            "|---|---|",
+            f"| naive single pass: maps inline as SVG, one WeasyPrint render | {spread(naive)} |",
+            f"| fast, one report | {spread(fast)} |",
+            f"| fast, share of a turn including the shared base maps | **{spread(share)}** |",
+            "",
+            f"Speed-up (naive against fast turn share, medians of the same runs): "
+            f"**{ratio:.1f}x**.",
+        ]
+    )
+
+
+# -- the document -----------------------------------------------------------------------------
+
+
+def replace_block(text: str, name: str, body: str) -> str:
+    """``text`` with the generated block ``name`` replaced (appended if missing)."""
+    begin, end = f"<!-- run.py: {name} -->", f"<!-- /run.py: {name} -->"
+    block = f"{begin}\n{body.strip()}\n{end}"
+    pattern = re.compile(re.escape(begin) + r".*?" + re.escape(end), re.DOTALL)
+    if pattern.search(text):
+        return pattern.sub(lambda _: block, text, count=1)
+    return text.rstrip() + "\n\n" + block + "\n"
+
+
+def machine_block(plan: Plan, started: datetime, load_before: str) -> str:
+    mode = "quick smoke run" if plan.quick else f"{plan.runs} runs of each benchmark"
+    return (
+        f"**Machine**: {machine()}.  \n"
+        f"**Date**: {started:%Y-%m-%d %H:%M} UTC ({mode}); load average before the runs "
+        f"{load_before}, after {load_average()}."
+    )
+
+
+# -- main -------------------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="one short run of each benchmark")
+    parser.add_argument("--only", action="append", choices=NAMES, help="run only this one")
+    parser.add_argument("--runs", type=int, help="runs of each benchmark (default 3, quick 1)")
+    parser.add_argument("--doc", type=Path, default=DOC, help="the Markdown file to update")
+    parser.add_argument("--no-doc", action="store_true", help="print, do not write the doc")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--work", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--result", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    plan = Plan(args.quick, args.runs)
+    if args.child:
+        child(args.child, args.work, plan, args.result)
+        return 0
+    wanted = list(dict.fromkeys(args.only or NAMES))
+    if not SECTOR.is_file():
+        print(
+            f"skipped {', '.join(wanted)}: the real sector file {SECTOR} is not there "
+            "(the benchmarks play on the Solomani Rim; put shared/sectors/ beside the "
+            "repository and run again)"
+        )
+        return 0
+    started = datetime.now(UTC)
+    load_before = load_average()
+    blocks: dict[str, str] = {}
+    with tempfile.TemporaryDirectory(prefix="refassist-bench-") as tmp:
+        work = Path(tmp)
+        year = 0
+        if set(wanted) & {"turn", "sheetio", "reports"}:
+            print(f"preparing the {plan.turn_players}-player game...", flush=True)
+            prepared = spawn("prepare", work, plan, 0)
+            year = prepared["year"]
+            print(f"  year {year} reached in {prepared['seconds']:.0f} s", flush=True)
+        for name in wanted:
+            runs = []
+            for number in range(1, plan.runs + 1):
+                print(f"{name}: run {number} of {plan.runs}...", flush=True)
+                runs.append(spawn(name, work, plan, number))
+                print(f"  {runs[-1]['_wall']:.0f} s", flush=True)
+            if name == "turn":
+                blocks[name] = turn_markdown(runs, plan, year)
+            elif name == "resolution":
+                blocks[name] = resolution_markdown(runs, plan)
+            elif name == "sheetio":
+                blocks[name] = sheetio_markdown(runs)
+            else:
+                blocks[name] = reports_markdown(runs)
+            print(blocks[name] + "\n", flush=True)
+    blocks["machine"] = machine_block(plan, started, load_before)
+    print(blocks["machine"])
+    if not args.no_doc:
+        text = args.doc.read_text(encoding="utf-8") if args.doc.exists() else "# Benchmarks\n"
+        for name, body in blocks.items():
+            text = replace_block(text, name, body)
+        args.doc.write_text(text, encoding="utf-8")
+        print(f"\nwrote {args.doc}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
