@@ -92,11 +92,16 @@ class TurnOutcome:
 
 @dataclass
 class SheetOrders:
-    """One player's orders as read again at resolve time, and what had to be cancelled."""
+    """One player's orders as read again at resolve time, and what had to be cancelled.
+
+    ``data``: the bytes the orders were read from (the archive keeps exactly those, not a
+    later read of a file that could have changed meanwhile); None when the sheet was not
+    used."""
 
     player: str
     orders: Any
     cancelled: list[Event]
+    data: bytes | None = None
 
 
 @dataclass(frozen=True)
@@ -106,6 +111,8 @@ class Filed:
     player: str
     path: Path
     sha256: str = ""
+    #: The bytes resolve read the orders from, once it has read them (what the archive keeps).
+    data: bytes | None = field(default=None, repr=False, compare=False)
 
 
 # -- the lock ------------------------------------------------------------------------------------
@@ -225,12 +232,6 @@ def read_orders(
     return SheetOrders(player, orders, events)
 
 
-def sheet_problem(game: Game, filed: Filed, step: str) -> str:
-    """Why a filed sheet must not be used, or ``""``: the intake's checks, made again
-    (`filed_problem` without the opened file)."""
-    return filed_problem(game, filed, step)[0]
-
-
 def filed_problem(game: Game, filed: Filed, step: str) -> tuple[str, TurnSheetFile | None]:
     """Why a filed sheet must not be used (or ``""``), and the file opened for the check.
 
@@ -276,7 +277,8 @@ def read_filed(
             turn, filed.player, filed.path.name, "", f"the sheet was not used: {reason}"
         )
         return SheetOrders(filed.player, None, [event])
-    return read_orders(game.ruleset, state, filed.player, filed.path, house_rules, turn, opened)
+    got = read_orders(game.ruleset, state, filed.player, filed.path, house_rules, turn, opened)
+    return dataclasses.replace(got, data=opened.data if opened is not None else None)
 
 
 def _filed_sheets(game: Game, step: str) -> list[Filed]:
@@ -415,7 +417,7 @@ def resolve_game(
                 continue
             got = read_filed(game, state, filed, step.key, rules, turn)
             cancelled.extend(got.cancelled)
-            used.append(filed)
+            used.append(dataclasses.replace(filed, data=got.data))
             if got.orders is not None:
                 orders[filed.player] = got.orders
         dice = _dice_for(game, turn, dice_file)
@@ -528,7 +530,7 @@ def write_archive(
     files: dict[str, dict[str, str]] = {}
     for filed in sheets:
         target = folder / SHEETS_DIR / sheet_filename(filed.player)
-        write_bytes(target, filed.path.read_bytes())
+        write_bytes(target, filed.data if filed.data is not None else filed.path.read_bytes())
         files[filed.player] = {
             "file": f"{SHEETS_DIR}/{target.name}",
             "sha256": sha256_file(target),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import inspect
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,10 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED_SECTORS = REPO.parent / "shared" / "sectors"
 
 
+#: Set by the `random_secrets` fixture: games get their random secret, as in real use.
+_RANDOM_SECRETS: list[bool] = [False]
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _repeatable_game_secrets() -> Iterator[None]:
     """Games made in tests get a secret derived from how they were made, not a random one.
@@ -25,27 +30,40 @@ def _repeatable_game_secrets() -> Iterator[None]:
     secrets a test that plays computer turns would play a different game on each run, and a
     test that needs the game to reach some point (nobody eliminated in twenty turns, a battle
     by turn ten) would fail now and then.  Folder name, seed, players and ruleset tell the
-    test's games apart; a test that passes its own secret keeps it.
+    test's games apart; a test that passes its own secret keeps it, and a test that uses the
+    `random_secrets` fixture gets the real, random ones.
     """
     original = Game.create.__func__  # type: ignore[attr-defined]
+    signature = inspect.signature(original)
 
-    def create(cls: type[Game], path: Any, ruleset: Any, players: Any, **kwargs: Any) -> Game:
-        if kwargs.get("secret") is None:
+    def create(cls: type[Game], *args: Any, **kwargs: Any) -> Game:
+        given = signature.bind(cls, *args, **kwargs).arguments
+        if given.get("secret") is None and not _RANDOM_SECRETS[0]:
             key = "|".join(
                 (
-                    Path(path).name,
-                    str(kwargs.get("seed")),
-                    ",".join(p.name for p in players),
-                    ruleset.name,
+                    Path(given["path"]).name,
+                    str(given.get("seed")),
+                    ",".join(p.name for p in given["players"]),
+                    given["ruleset"].name,
                 )
             )
             kwargs["secret"] = hashlib.sha256(f"refassist-test:{key}".encode()).hexdigest()[:32]
-        return original(cls, path, ruleset, players, **kwargs)
+        return original(cls, *args, **kwargs)
 
     patch = pytest.MonkeyPatch()
     patch.setattr(Game, "create", classmethod(create))
     yield
     patch.undo()
+
+
+@pytest.fixture
+def random_secrets() -> Iterator[None]:
+    """This test's games draw their secrets at random, as `refassist new` does for real."""
+    _RANDOM_SECRETS[0] = True
+    try:
+        yield
+    finally:
+        _RANDOM_SECRETS[0] = False
 
 
 def shared_sector(name: str) -> Path:

@@ -67,3 +67,34 @@ def test_the_same_demo_seed_plays_the_same_game(tmp_path: Path) -> None:
     assert exports[0] == exports[1] and turn_seeds[0] == turn_seeds[1]
     assert len(turn_seeds[0]) == 2
     assert exports[0] != exports[2] and turn_seeds[0] != turn_seeds[2]
+
+
+def test_a_demo_piped_into_head_plays_every_turn(tmp_path: Path) -> None:
+    """`refassist demo ... | head -1`: the pipe closes after the first line, the demo keeps
+    playing to the end, quietly, and exits 0 (no error about disks or pipes)."""
+    import shutil
+    import subprocess
+    import sys
+
+    refassist = shutil.which("refassist", path=str(Path(sys.executable).parent))
+    assert refassist is not None
+    folder = tmp_path / "demo"
+    done = subprocess.run(
+        [
+            "bash",
+            "-c",
+            f'"{refassist}" demo "{folder}" --players 2 --turns 3 | head -1; '
+            'echo "status ${PIPESTATUS[0]}" >&2',
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.stdout.startswith("Year 5001:") and len(done.stdout.splitlines()) == 1
+    assert done.stderr.strip().endswith("status 0"), done.stderr
+    assert "error" not in done.stderr
+    assert sorted(p.name for p in (folder / "archive").iterdir() if p.is_dir()) == [
+        "5001",
+        "5002",
+        "5003",
+    ]

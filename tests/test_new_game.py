@@ -164,3 +164,26 @@ def test_terra_homeworld_on_the_real_solomani_rim(tmp_path: Path, fm) -> None:
     assert len(state.systems) == 400
     assert state.subsector_names["K"] == "Sol"
     assert distance(state.player("Bob").homeworld, "1827") >= 6
+
+
+@pytest.mark.usefixtures("random_secrets")
+def test_refassist_new_draws_a_fresh_random_secret_for_every_game(tmp_path: Path) -> None:
+    """Two games made with the same command, seed and players still get different secrets
+    (the sheets' tokens and the turn seeds depend on it), unlike the demo's."""
+    import re
+
+    from click.testing import CliRunner
+
+    from refassist.cli import main
+
+    csv = tmp_path / "players.csv"
+    csv.write_text("name,email\nAnn,ann@example.com\nBob,bob@example.com\n", encoding="utf-8")
+    secrets = []
+    for parent in ("one", "two"):
+        folder = tmp_path / parent / "game"
+        args = ["new", str(folder), "--players", str(csv), "--generate-sector", "3", "--seed", "5"]
+        result = CliRunner().invoke(main, [*args, "--assign-homeworlds"])
+        assert result.exit_code == 0, result.output
+        secrets.append(Game.open(folder).config.secret)
+    assert all(re.fullmatch(r"[0-9a-f]{32}", s) for s in secrets)
+    assert secrets[0] != secrets[1]

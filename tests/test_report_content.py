@@ -557,3 +557,68 @@ def test_naive_render_shows_the_same_map(tmp_path: Path) -> None:
     for page in range(1, len(texts[True])):
         if texts[True][page][:1] in (["Sector"], ["Subsector"]):
             assert Counter("".join(texts[True][page])) == Counter("".join(texts[False][page]))
+
+
+def test_referee_listing_keeps_every_detail_in_readable_lines() -> None:
+    """The referee's event listing and ledger listing (templates/fifth-millennium/events.html):
+    one line per event with its detail and whom it was told to, player text escaped, and
+    long item names and big numbers never cut."""
+    from types import SimpleNamespace as NS
+
+    from refassist.report.render import environment, template_dirs
+
+    env = environment(template_dirs())
+    macros = env.get_template("fifth-millennium/events.html").module
+    events = [
+        NS(
+            kind="probe_report",
+            where="0101 Ys",
+            text="Probe at 0101.",
+            visible_to="Ann",
+            dice="3",
+            detail={"owner": "Bob", "class": "A", "forces": ["Bob: F2"], "facilities": []},
+        ),
+        NS(
+            kind="trade",
+            where="",
+            text="Trade with Bob.",
+            visible_to="Ann",
+            dice="",
+            detail={
+                "roll": 4,
+                "modifier": 1,
+                "table_row": 5,
+                "multiplier": "x1",
+                "points": 3,
+                "partner": "Bob",
+            },
+        ),
+        NS(kind="message", where="", text="<b>Hi</b> & bye", visible_to="Bob", dice="", detail={}),
+    ]
+    text = str(macros.event_listing(events))
+    assert "probe report</b> 0101 Ys: Probe at 0101. Owner: Bob; class A. Forces: Bob: F2." in text
+    assert "Trade with Bob. Roll 4, tech level modifier +1: table row 5" in text
+    assert "told to: Ann; dice #3" in text
+    assert "&lt;b&gt;Hi&lt;/b&gt; &amp; bye" in text and "<b>Hi</b>" not in text
+    ledger = NS(
+        income=[("0101 Ys: class A", 5)],
+        income_total=123456,
+        trade=[],
+        upkeep=[],
+        income_blocked="",
+        stockpile_before=1,
+        stockpile_after=2,
+        purchases=[
+            NS(
+                what="Saturated Fusion Bombing Attack (SFBA)",
+                location="0101",
+                quantity=12345,
+                cost=99999,
+                status="bought",
+            )
+        ],
+    )
+    listing = str(macros.ledger_listing(ledger))
+    assert "Saturated Fusion Bombing Attack (SFBA)" in listing
+    assert "123456" in listing and "12345" in listing and "99999" in listing
+    assert "~" not in listing

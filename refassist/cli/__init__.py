@@ -32,6 +32,13 @@ def error_text(exc: RefassistError) -> str:
     return printable(" ".join(str(exc).split()))
 
 
+def stdout_gone() -> None:
+    """Standard output was a pipe that closed: send the rest of the output nowhere, so that
+    long work (a demo) can go on and Python does not complain when it exits."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+
+
 class _Group(click.Group):
     """Turns library errors into one line and an exit code instead of a traceback."""
 
@@ -44,11 +51,11 @@ class _Group(click.Group):
             click.echo(f"error: {error_text(exc)}", err=True)
             sys.exit(exc.exit_code)
         except BrokenPipeError:
-            # The output went to a pipe that closed (``refassist report GAME | head``): the
-            # reader wanted no more.  Say nothing, and keep Python from complaining on exit.
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-            sys.exit(1)
+            # The output went to a pipe that closed (``refassist status GAME | head -1``):
+            # the reader wanted no more.  Say nothing; 141 is what a shell reports for a
+            # command ended by SIGPIPE (1 and 2 mean problems found here).
+            stdout_gone()
+            sys.exit(141)
         except OSError as exc:  # a write the library did not expect to fail: say which
             if ctx.obj and ctx.obj.get("debug"):
                 traceback.print_exc()

@@ -232,7 +232,12 @@ def demo_command(
         def progress(done: int, total: int, summary: TurnSummary | None) -> None:
             bar.update(task, completed=done, total=total)
             if summary is not None:
-                click.echo(summary.text())
+                try:
+                    click.echo(summary.text())
+                except BrokenPipeError:  # `refassist demo ... | head`: keep playing
+                    from . import stdout_gone
+
+                    stdout_gone()
 
         result = run_demo(
             folder,

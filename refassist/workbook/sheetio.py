@@ -481,7 +481,8 @@ class TurnSheetFile:
     path: Path
     workbook: Workbook
     meta: dict[str, str]
-    data: bytes = field(repr=False, default=b"")
+    #: The file's bytes as checked and opened (readers key their memory on their SHA-256).
+    data: bytes = field(repr=False)
     _cached: Workbook | None = field(default=None, repr=False)
 
     @property
@@ -515,60 +516,55 @@ class TurnSheetFile:
         """
         cell = self.sheet(title)[ref]
         value = cell.value
+
+        def flagged(found: Any, message: str, fix: str, cached: Any = None) -> InputValue:
+            """The cell with its problem: an error with nothing read, or (``cached``) a
+            warning with the value read."""
+            severity = "error" if cached is None else "warning"
+            problem = CellProblem(
+                sheet=title,
+                cell=ref,
+                found=str(found)[:80],
+                message=message,
+                fix=fix,
+                severity=severity,
+            )
+            return InputValue(cached, problem)
+
         if cell.data_type == "e":
-            return InputValue(
-                None,
-                CellProblem(
-                    sheet=title,
-                    cell=ref,
-                    found=str(value)[:80],
-                    message=f"this input cell holds the spreadsheet error value {value}",
-                    fix="Type the value itself; the error came from a formula or a paste.",
-                ),
+            return flagged(
+                value,
+                f"this input cell holds the spreadsheet error value {value}",
+                "Type the value itself; the error came from a formula or a paste.",
             )
         if cell.data_type != "f" and not _is_formula_object(value):
             return InputValue(value)
         formula = value if isinstance(value, str) else getattr(value, "text", "") or "formula"
         computed = self._cached_workbook()[title][ref]
         cached = computed.value
+        instead = "Type the value itself instead of a formula."
         if computed.data_type == "e":
-            return InputValue(
-                None,
-                CellProblem(
-                    sheet=title,
-                    cell=ref,
-                    found=str(formula)[:80],
-                    message=f"this input cell holds a formula whose value is the spreadsheet "
-                    f"error {cached}, so nothing can be read from it",
-                    fix="Type the value itself instead of a formula.",
-                ),
+            return flagged(
+                formula,
+                f"this input cell holds a formula whose value is the spreadsheet error "
+                f"{cached}, so nothing can be read from it",
+                instead,
             )
         if isinstance(cached, bool) or not isinstance(
             cached, str | int | float | datetime | date | time
         ):
-            return InputValue(
-                None,
-                CellProblem(
-                    sheet=title,
-                    cell=ref,
-                    found=str(formula)[:80],
-                    message="this input cell holds a formula with no computed value, so "
-                    "nothing can be read from it",
-                    fix="Type the value itself instead of a formula.",
-                ),
+            return flagged(
+                formula,
+                "this input cell holds a formula with no computed value, so nothing can be "
+                "read from it",
+                instead,
             )
-        return InputValue(
-            cached,
-            CellProblem(
-                sheet=title,
-                cell=ref,
-                found=str(formula)[:80],
-                message=f"this input cell holds a formula; its last computed value {cached!r} "
-                "was read",
-                fix="Type the value itself instead of a formula, so that what you see is what "
-                "the referee reads.",
-                severity="warning",
-            ),
+        return flagged(
+            formula,
+            f"this input cell holds a formula; its last computed value {cached!r} was read",
+            "Type the value itself instead of a formula, so that what you see is what the "
+            "referee reads.",
+            cached=cached,
         )
 
 

@@ -109,11 +109,16 @@ def _nearest(candidates: Sequence[str], chosen: Iterable[str]) -> dict[str, int]
     """Each candidate's distance to the nearest chosen homeworld (99 when none is chosen)."""
     nearest = dict.fromkeys(candidates, 99)
     for c in chosen:
-        for h in candidates:
-            d = distance(h, c)
-            if d < nearest[h]:
-                nearest[h] = d
+        _seated(nearest, c)
     return nearest
+
+
+def _seated(nearest: dict[str, int], homeworld: str) -> None:
+    """Bring each candidate's distance to the nearest homeworld up to date for a new one."""
+    for h in nearest:
+        d = distance(h, homeworld)
+        if d < nearest[h]:
+            nearest[h] = d
 
 
 def _spread(
@@ -140,10 +145,7 @@ def _spread(
                 candidates = candidates[: max(1, len(candidates) // 4)]
             pick = candidates[dice.choice_index(len(candidates), f"homeworld for {player}")]
             chosen[player] = pick
-            for h in class_a:
-                d = distance(h, pick)
-                if d < nearest[h]:
-                    nearest[h] = d
+            _seated(nearest, pick)
     return {p: chosen[p] for p in wanting}
 
 

@@ -1294,7 +1294,9 @@ def _digest_of(path: Path) -> str | None:
     """SHA-256 of a file small enough to be a turn sheet (None if it cannot be read or is too
     large: the checked opening then says why)."""
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
+        # Only a regular file: a FIFO or a device would block or never end; the checked
+        # opening refuses those with a clear message.
+        if not path.is_file() or path.stat().st_size > MAX_FILE_BYTES:
             return None
         return hashlib.sha256(path.read_bytes()).hexdigest()
     except OSError:
