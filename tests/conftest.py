@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -66,11 +67,20 @@ def random_secrets() -> Iterator[None]:
         _RANDOM_SECRETS[0] = False
 
 
+def missing_shared(reason: str) -> None:
+    """The real sector files are not beside the repository: skip, saying why, on a
+    developer's machine; fail in CI (`.ci/run` sets ``REFASSIST_REQUIRE_SHARED=1``), where
+    they must be, so that these tests never pass there without having run."""
+    if os.environ.get("REFASSIST_REQUIRE_SHARED") == "1":
+        pytest.fail(f"{reason} (REFASSIST_REQUIRE_SHARED=1: CI must have ../shared)")
+    pytest.skip(reason)
+
+
 def shared_sector(name: str) -> Path:
     """A real Traveller file from ../shared/sectors (CI has them; never copied here)."""
     path = SHARED_SECTORS / name
     if not path.exists():
-        pytest.skip(f"{path} is not present (the real sector files live in ../shared/sectors)")
+        missing_shared(f"{path} is not present (the real sector files live in ../shared/sectors)")
     return path
 
 

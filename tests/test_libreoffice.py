@@ -9,7 +9,6 @@ merely hidden).  These tests convert real sheets with ``soffice --headless --con
 from __future__ import annotations
 
 import shutil
-import subprocess
 from pathlib import Path
 
 import openpyxl
@@ -28,43 +27,9 @@ from refassist.rulesets.fifth_millennium.state import Fleet
 from refassist.turnsheets import check_sheet, write_sheets
 from refassist.workbook.annotate import annotate
 
+from .libreoffice import through_libreoffice
+
 pytestmark = pytest.mark.libreoffice
-
-
-def soffice() -> str:
-    path = shutil.which("soffice") or shutil.which("libreoffice")
-    if path is None:
-        pytest.fail(
-            "LibreOffice is not installed: these tests need `soffice` on the PATH. Install "
-            "the Debian package libreoffice-calc-nogui (scripts/test does it), then run again."
-        )
-    return path
-
-
-def through_libreoffice(source: Path, work: Path, fmt: str = "xlsx") -> Path:
-    """Convert ``source`` with LibreOffice into ``work/out`` and return the new file."""
-    out = work / f"out-{fmt}"
-    out.mkdir(parents=True, exist_ok=True)
-    profile = work / "lo-profile"
-    done = subprocess.run(
-        [
-            soffice(),
-            f"-env:UserInstallation=file://{profile}",
-            "--headless",
-            "--convert-to",
-            fmt,
-            "--outdir",
-            str(out),
-            str(source),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=180,
-        check=False,
-    )
-    result = out / (source.stem + "." + fmt)
-    assert done.returncode == 0 and result.exists(), done.stdout + done.stderr
-    return result
 
 
 def _orders(state, hw: str, near: str) -> Orders:  # type: ignore[no-untyped-def]

@@ -9,8 +9,6 @@ must never leak into the next one.
 from __future__ import annotations
 
 import io
-import shutil
-import subprocess
 from pathlib import Path
 
 import openpyxl
@@ -25,6 +23,7 @@ from refassist.rulesets.fifth_millennium.state import Message
 from refassist.workbook.bulkrows import MAX_TEXT, SheetRows, escape_text, splice, string_cell
 from refassist.workbook.master import read_master, write_master
 from tests.conftest import players
+from tests.libreoffice import through_libreoffice
 
 FM = find_ruleset("fifth-millennium")
 RULES = FM.default_house_rules()
@@ -125,25 +124,10 @@ def test_the_sheets_keep_their_formats_comments_and_filters(tmp_path: Path) -> N
     assert systems["E2"].value in ("yes", "no")
 
 
-@pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice is not installed")
+@pytest.mark.libreoffice
 def test_libreoffice_opens_and_saves_the_master_unchanged(tmp_path: Path) -> None:
     state = _played(4)
     path = tmp_path / "master.xlsx"
     write_master(path, FM, state)
-    out = tmp_path / "out"
-    subprocess.run(
-        [
-            "soffice",
-            f"-env:UserInstallation=file://{tmp_path}/lo-profile",
-            "--headless",
-            "--convert-to",
-            "xlsx",
-            "--outdir",
-            str(out),
-            str(path),
-        ],
-        check=True,
-        capture_output=True,
-        timeout=180,
-    )
-    assert FM.to_json(read_master(out / "master.xlsx", FM)) == FM.to_json(state)
+    out = through_libreoffice(path, tmp_path)
+    assert FM.to_json(read_master(out, FM)) == FM.to_json(state)

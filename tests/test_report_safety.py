@@ -70,12 +70,14 @@ def _embedded(reader: PdfReader) -> tuple[list[str], int, int]:
 
 
 def _secret_line() -> bytes:
-    """A line of /etc/passwd long enough to be recognised anywhere."""
+    """A line of /etc/passwd long enough to be recognised anywhere.  The file is on every
+    system these tests run on (the templates try to reach it by that name); were it missing,
+    the tests fail here rather than pass without having protected anything."""
+    assert PASSWD.is_file(), f"{PASSWD} is the file these tests protect; it must exist"
     line = next(line for line in PASSWD.read_text().splitlines() if line.count(":") >= 6)
     return line.encode()
 
 
-@pytest.mark.skipif(not PASSWD.exists(), reason="needs /etc/passwd as the file to protect")
 def test_markup_in_a_message_is_shown_as_text_and_loads_nothing(tmp_path: Path) -> None:
     game, state = report_game(tmp_path / "game")
     state.messages.append(Message(RESOLVED, "Bob", "Ann", f"Look at this: {HOSTILE}"))
@@ -112,7 +114,6 @@ HOSTILE_LAYOUT = """<!DOCTYPE html>
 """
 
 
-@pytest.mark.skipif(not PASSWD.exists(), reason="needs /etc/passwd as the file to protect")
 def test_hostile_template_override_is_stopped_by_the_fetcher(tmp_path: Path) -> None:
     game, _ = report_game(tmp_path / "game")
     override = game.path / "templates" / "base"
@@ -217,8 +218,6 @@ def test_a_broken_template_override_is_one_clear_error(tmp_path: Path) -> None:
 
 def test_uncompressed_pdf_text_has_no_passwd_either(tmp_path: Path) -> None:
     """Belt and braces for the message test: inflate every Flate stream in the raw file."""
-    if not PASSWD.exists():
-        pytest.skip("needs /etc/passwd")
     game, state = report_game(tmp_path / "game")
     state.messages.append(Message(RESOLVED, "Bob", "Ann", HOSTILE))
     game.save_state(state)

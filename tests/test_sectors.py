@@ -33,7 +33,7 @@ from refassist.sectors import (
     write_tab,
 )
 
-from .conftest import SHARED_SECTORS
+from .conftest import SHARED_SECTORS, missing_shared
 
 DATA = Path(__file__).parent / "data" / "sectors"
 REAL = SHARED_SECTORS
@@ -422,7 +422,7 @@ def test_write_tab_says_when_legacy_base_codes_are_needed() -> None:
 @pytest.fixture
 def real() -> Path:
     if not REAL.is_dir():
-        pytest.skip(
+        missing_shared(
             f"the real Traveller sector files are not at {REAL}; they live beside the "
             "repository in ../shared/sectors and are never copied into it"
         )

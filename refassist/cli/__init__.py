@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import sys
 import traceback
+from pathlib import Path
 from typing import Any
 
 import click
@@ -22,6 +23,15 @@ def printable(text: str) -> str:
     """Text safe to print on the referee's terminal: control and direction-changing characters
     (which a hostile file name or sheet could carry) are shown escaped, not obeyed."""
     return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode() for ch in text)
+
+
+def shown(path: Path) -> str:
+    """A path as the referee typed it, or relative to the current folder when it is inside
+    it (output stays short and can be pasted into the next command)."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
 
 
 def error_text(exc: RefassistError) -> str:

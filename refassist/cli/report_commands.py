@@ -8,6 +8,7 @@ import click
 
 from ..game import Game
 from ..mail import parse_smtp_address
+from . import shown
 
 
 def _progress_bar():  # type: ignore[no-untyped-def]
@@ -85,7 +86,7 @@ def report_command(
                 opened, players=names, jobs=jobs, mail=mail, smtp=smtp, progress=progress
             )
     for r in run.reports:
-        click.echo(f"{r.path} ({r.pages} pages)")
+        click.echo(f"{shown(r.path)} ({r.pages} pages)")
         if r.refused:
             click.echo(
                 f"warning: {r.path.name}: refused to load {len(r.refused)} URL(s) from outside "
@@ -93,13 +94,13 @@ def report_command(
                 err=True,
             )
     for player, sheet in run.sheets.items():
-        click.echo(f"{sheet} (turn sheet for {player})")
+        click.echo(f"{shown(sheet)} (turn sheet for {player})")
     if run.mailings:
-        click.echo(f"{len(run.mailings)} messages written to {run.folder / 'mail'}")
+        click.echo(f"{len(run.mailings)} messages written to {shown(run.folder / 'mail')}")
     if smtp:
         click.echo(f"{run.sent} messages sent through {smtp}")
     if run.index:
-        click.echo(f"archive index: {run.index}")
+        click.echo(f"archive index: {shown(run.index)}")
 
 
 def register(group: click.Group) -> None:

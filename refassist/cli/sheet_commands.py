@@ -22,14 +22,7 @@ from ..journal import recover
 from ..turns import locked
 from ..turnsheets import CheckResult, check_sheet, write_sheets
 from ..workbook.annotate import annotate
-from . import printable
-
-
-def _shown(path: Path) -> str:
-    try:
-        return str(path.relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
+from . import printable, shown
 
 
 @click.command("sheets")
@@ -55,7 +48,7 @@ def sheets_command(game: Path, players: tuple[str, ...]) -> None:
     step = opened.step(state)
     click.echo(f"{len(written)} turn sheet(s) for {step.label}:")
     for path in written:
-        click.echo(f"  {_shown(path)}")
+        click.echo(f"  {shown(path)}")
 
 
 def _print_result(result: CheckResult) -> None:
@@ -138,7 +131,7 @@ def check_command(
     else:
         _print_result(result)
         if annotate_out is not None:
-            click.echo(f"Annotated copy: {_shown(annotate_out)}")
+            click.echo(f"Annotated copy: {shown(annotate_out)}")
     ctx.exit(result.exit_code)
 
 
@@ -202,7 +195,7 @@ def intake_command(
                 printable(f"  {o.status:10} {who:12} {o.name}: {' '.join(o.summary.split())}")
             )
             if o.reply is not None:
-                click.echo(f"  {'':10} {'':12} reply: {_shown(o.reply)}")
+                click.echo(f"  {'':10} {'':12} reply: {shown(o.reply)}")
         counts = ", ".join(
             f"{report.count(s)} {s}"
             for s in ("accepted", "problems", "late", "refused", "duplicate", "superseded")

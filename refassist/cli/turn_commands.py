@@ -17,13 +17,7 @@ from ..errors import UsageError
 from ..game import Game
 from ..turns import resolve_game, rollback
 from ..verify import StepCheck, accept_edit, verify_game
-
-
-def _shown(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
+from . import shown
 
 
 @click.command("resolve")
@@ -60,7 +54,7 @@ def resolve_command(game: Path, dice_file: Path | None) -> None:
         click.echo(f"  no orders received from: {', '.join(outcome.without_orders)}")
     for text in outcome.cancelled:
         click.echo(f"  cancelled at resolve: {text}")
-    click.echo(f"  archived in {_shown(outcome.archive)}")
+    click.echo(f"  archived in {shown(outcome.archive)}")
     if outcome.seed is not None:
         click.echo(f"  dice seed {outcome.seed} (SHA-256 {outcome.commitment})")
     else:
@@ -95,7 +89,7 @@ def rollback_command(game: Path, to_step: str) -> None:
     if outcome.moved_to is not None:
         click.echo(
             f"  moved the archives of {', '.join(outcome.moved)} and the replaced master to "
-            f"{_shown(outcome.moved_to)}"
+            f"{shown(outcome.moved_to)}"
         )
 
 
@@ -161,7 +155,7 @@ def verify_command(
         check = accept_edit(opened, accept_step, note)
         click.echo(
             f"recorded the hand edit after {check.step} in "
-            f"{_shown(opened.archive(check.step) / 'edits.json')}:"
+            f"{shown(opened.archive(check.step) / 'edits.json')}:"
         )
         for line in check.differences[:10]:
             click.echo(f"  {line}")
@@ -171,7 +165,7 @@ def verify_command(
     report = verify_game(opened, list(turns) or None)
     if report.recovered:
         click.echo(f"first {report.recovered}")
-    click.echo(f"verified {len(report.steps)} archived turn(s) of {_shown(opened.path)}:")
+    click.echo(f"verified {len(report.steps)} archived turn(s) of {shown(opened.path)}:")
     for check in report.steps:
         click.echo(f"  {check.step}  {_verdict(check)}")
     if report.ok:
@@ -185,7 +179,7 @@ def verify_command(
     click.echo(
         f"{len(report.differing)} turn(s) differ from the archive: {steps}; if you edited "
         "master.xlsx by hand on purpose, record it with: refassist verify "
-        f"{_shown(opened.path)} --accept YEAR --note 'why'"
+        f"{shown(opened.path)} --accept YEAR --note 'why'"
     )
     ctx.exit(1)
 
@@ -250,7 +244,7 @@ def demo_command(
     last = result.turns[-1] if result.turns else None
     click.echo(
         f"played {len(result.turns)} turn(s) with {players} computer players in "
-        f"{result.seconds:.1f} s; the game is in {_shown(result.folder)}"
+        f"{result.seconds:.1f} s; the game is in {shown(result.folder)}"
     )
     if result.finished:
         click.echo(f"game over: {result.finished}")
@@ -258,11 +252,11 @@ def demo_command(
         plural = "s" if last.leader_systems != 1 else ""
         click.echo(f"leader: {last.leader} with {last.leader_systems} system{plural}")
     if last is not None:
-        year = _shown(result.folder / "outbox" / last.next_step)
+        year = shown(result.folder / "outbox" / last.next_step)
         click.echo(f"open: {year}/<player>.pdf (the players' reports), {year}/referee.pdf,")
         click.echo(
-            f"      {_shown(result.folder / 'master.xlsx')} (the master workbook), "
-            f"{_shown(result.folder / 'archive' / 'index.html')} (every turn)"
+            f"      {shown(result.folder / 'master.xlsx')} (the master workbook), "
+            f"{shown(result.folder / 'archive' / 'index.html')} (every turn)"
         )
 
 

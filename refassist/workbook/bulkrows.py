@@ -64,7 +64,9 @@ def escape_text(text: str) -> str:
 
 
 def string_cell(ref: str, text: str, styled: bool = False) -> str:
-    """An inline string cell; ``styled`` cells get the `STYLE_MARK` placeholder as style."""
+    """An inline string cell.  A ``styled`` cell (a hex id, kept as text) is marked with
+    `STYLE_MARK`, which `splice` replaces by the text format's index once xlsxwriter has
+    numbered its formats."""
     style = f' s="{STYLE_MARK}"' if styled else ""
     body = escape_text(text)
     space = ' xml:space="preserve"' if body[:1].isspace() or body[-1:].isspace() else ""

@@ -88,8 +88,9 @@ class Sniffed:
 
 
 #: What Python's zipfile raises on damaged or hostile containers: BadZipFile, but also
-#: NotImplementedError (an impossible "zip version"), struct.error, OverflowError, zlib.error,
-#: EOFError... so the helpers that open a player's zip catch `_ZIP_ERRORS`.
+#: struct.error, OverflowError, zlib.error, EOFError, and NotImplementedError for a
+#: compression method or zip version it does not support; the helpers that open a player's
+#: zip catch all of them (`_ZIP_ERRORS`) and refuse the file.
 _ZIP_ERRORS = (Exception,)
 
 
