@@ -1,8 +1,9 @@
 """The demo: a whole game played by computer players, through the same path as a human's turn.
 
-`run_demo` creates a game on a generated sector (or a real sector file) with computer players
-whose homeworlds the tool assigns, then plays it turn by turn.  Each turn (`play_turn`) is the
-referee's week in miniature:
+`run_demo` creates a game of any ruleset (the first registered one unless named) with the
+computer players the ruleset supplies (`Ruleset.demo_players`), on a map file, a map generated
+from the seed (for games that invent maps), or the game's default map, then plays it turn by
+turn.  Each turn (`play_turn`) is the referee's week in miniature:
 
 1. every player's pre-filled turn sheet is in ``outbox/<step>/`` (the writer a human gets);
 2. each computer player decides its orders from what it may see (`Ruleset.computer_orders`)
@@ -10,10 +11,12 @@ referee's week in miniature:
    ``computer/<step>/``;
 3. the filled sheets go through the intake (`inbox.intake`), which checks and files them
    exactly as it files a sheet that came by e-mail;
-4. the turn is resolved (`turns.resolve_game`): archive, new master, next sheets.
+4. the turn is resolved (`turns.resolve_game`): archive, new master, next sheets;
+5. the reports are rendered (`report.game_reports.write_reports`).
 
-So every turn of the demo exercises write -> read -> check -> resolve.  `play_turn` is the
-place to hang more per-turn work (the reports).
+So every turn of the demo exercises write -> read -> check -> resolve -> report.  The line
+printed per turn comes from the ruleset (`Ruleset.turn_highlights`, `Ruleset.standing`): the
+demo never reads a game's state itself.
 
 The demo folder is replaced on the next run only if it holds the marker file
 ``.refassist-demo`` that a demo leaves; any other non-empty folder is refused, so a typo cannot
@@ -32,38 +35,18 @@ from typing import Any
 
 from .errors import UsageError
 from .game import Game
-from .rulesets import find_ruleset
-from .rulesets.base import Event, PlayerSetup
+from .rulesets import default_ruleset, find_ruleset
+from .rulesets.base import COMPUTER_PLAYER_NAMES, Ruleset, Standing
 from .turns import TurnOutcome, resolve_game
 from .turnsheets import sheet_filename, write_sheets
 
 MARKER = ".refassist-demo"
 COMPUTER_DIR = "computer"
-DEMO_RULESET = "fifth-millennium"
+#: Computer players in a demo when no count is given (within the game's range).
+DEFAULT_PLAYERS = 6
 
-#: Names of the computer players' empires (stars of the Traveller sky, more or less).
-EMPIRE_NAMES = (
-    "Arcturus",
-    "Betelgeuse",
-    "Capella",
-    "Deneb",
-    "Electra",
-    "Fomalhaut",
-    "Gienah",
-    "Hadar",
-    "Izar",
-    "Jabbah",
-    "Kochab",
-    "Lesath",
-    "Mirach",
-    "Nunki",
-    "Okul",
-    "Pollux",
-    "Rigel",
-    "Sabik",
-    "Thuban",
-    "Vega",
-)
+#: The default computer players' names (kept under their old name for callers and tests).
+EMPIRE_NAMES = COMPUTER_PLAYER_NAMES
 
 
 @dataclass
@@ -72,11 +55,10 @@ class TurnSummary:
 
     step: str
     label: str
-    battles: int
-    captures: int
-    occupied: int
-    leader: str
-    leader_systems: int
+    #: What the step brought, in the ruleset's words (`Ruleset.turn_highlights`).
+    highlights: str
+    #: Who leads after it (`Ruleset.standing`), None when the game names no leader.
+    standing: Standing | None
     accepted: int
     problems: int
     finished: str = ""
@@ -85,14 +67,9 @@ class TurnSummary:
     next_step: str = ""
 
     def text(self) -> str:
-        line = (
-            f"{self.label}: {self.battles} battle{'s' if self.battles != 1 else ''}, "
-            f"{self.captures} capture{'s' if self.captures != 1 else ''}, "
-            f"{self.occupied} newly occupied"
-        )
-        if self.leader:
-            plural = "s" if self.leader_systems != 1 else ""
-            line += f"; leader {self.leader} ({self.leader_systems} system{plural})"
+        line = f"{self.label}: {self.highlights}"
+        if self.standing is not None:
+            line += f"; leader {self.standing.text()}"
         if self.problems:
             line += f"; {self.problems} sheet(s) with problems"
         if self.finished:
@@ -130,31 +107,53 @@ def prepare_folder(folder: Path) -> None:
                 child.unlink()
 
 
+def demo_ruleset(name: str | None = None) -> Ruleset:
+    """The ruleset a demo plays: the one named, else the first registered one."""
+    return find_ruleset(name) if name else default_ruleset()
+
+
+def demo_player_count(ruleset: Ruleset, players: int | None) -> int:
+    """The number of computer players: as asked, else `DEFAULT_PLAYERS` brought into the
+    game's range (so a two-player game plays with two, a big game with six).
+
+    Checked here, before any folder is touched, so a wrong count is a one-line error.
+    """
+    if players is None:
+        players = min(max(DEFAULT_PLAYERS, ruleset.min_players), ruleset.max_players)
+    ruleset.demo_players(players)  # raises UsageError for a count the game does not allow
+    return players
+
+
 def create_demo_game(
-    folder: Path, players: int, seed: int, sector_file: Path | None = None
+    folder: Path,
+    players: int | None,
+    seed: int,
+    map_file: Path | None = None,
+    *,
+    ruleset: Ruleset | str | None = None,
+    scenario_file: Path | None = None,
 ) -> Game:
-    """A new game of computer players with assigned homeworlds, marked as a demo."""
-    ruleset = find_ruleset(DEMO_RULESET)
-    if not ruleset.min_players <= players <= min(ruleset.max_players, len(EMPIRE_NAMES)):
-        raise UsageError(
-            f"the demo plays with {ruleset.min_players}-"
-            f"{min(ruleset.max_players, len(EMPIRE_NAMES))} players, not {players}"
-        )
-    if sector_file is not None and not Path(sector_file).is_file():
-        raise UsageError(f"sector file {sector_file} not found")
-    setups = [
-        PlayerSetup(name, f"{name.lower()}@example.com", computer=True)
-        for name in EMPIRE_NAMES[:players]
-    ]
+    """A new game of computer players with assigned start positions, marked as a demo.
+
+    Without ``map_file`` a game that invents maps plays on one generated from ``seed``; any
+    other game plays on its default map.
+    """
+    game_ruleset = ruleset if isinstance(ruleset, Ruleset) else demo_ruleset(ruleset)
+    setups = game_ruleset.demo_players(demo_player_count(game_ruleset, players))
+    for given, what in ((map_file, "map file"), (scenario_file, "scenario file")):
+        if given is not None and not Path(given).is_file():
+            raise UsageError(f"{what} {given} not found")
+    generate = map_file is None and game_ruleset.generates_maps
     prepare_folder(folder)
     game = Game.create(
         folder,
-        ruleset,
+        game_ruleset,
         setups,
         name="Demo game",
         seed=seed,
-        map_file=Path(sector_file) if sector_file is not None else None,
-        generate_seed=None if sector_file is not None else seed,
+        map_file=Path(map_file) if map_file is not None else None,
+        scenario_file=Path(scenario_file) if scenario_file is not None else None,
+        generate_seed=seed if generate else None,
         assign_homeworlds=True,
         # A demo is for showing, not for secrets: the same --seed plays the same game.
         secret=hashlib.sha256(f"refassist-demo:{seed}".encode()).hexdigest()[:32],
@@ -187,23 +186,16 @@ def computer_sheets(game: Game, state: Any, seed: int) -> list[Path]:
     return filled
 
 
-def summarise(outcome: TurnOutcome, state: Any, accepted: int, problems: int) -> TurnSummary:
-    """Battles, captures and the leader by systems owned, from a resolved step."""
-    events: list[Event] = outcome.events
-    owners: dict[str, int] = {}
-    for system in getattr(state, "systems", []):
-        if getattr(system, "owner", ""):
-            owners[system.owner] = owners.get(system.owner, 0) + 1
-    leader = min(owners, key=lambda p: (-owners[p], p)) if owners else ""
+def summarise(
+    game: Game, outcome: TurnOutcome, state: Any, accepted: int, problems: int
+) -> TurnSummary:
+    """The demo's line for a resolved step, in the ruleset's words."""
     return TurnSummary(
         step=outcome.step,
         next_step=outcome.next_step,
         label=outcome.label,
-        battles=sum(1 for e in events if e.kind == "battle"),
-        captures=sum(1 for e in events if e.kind == "capture" and e.data.get("from")),
-        occupied=sum(1 for e in events if e.kind == "capture" and not e.data.get("from")),
-        leader=leader,
-        leader_systems=owners.get(leader, 0),
+        highlights=game.ruleset.turn_highlights(state, outcome.events),
+        standing=game.ruleset.standing(state),
         accepted=accepted,
         problems=problems,
         finished=outcome.finished,
@@ -211,7 +203,7 @@ def summarise(outcome: TurnOutcome, state: Any, accepted: int, problems: int) ->
 
 
 def play_turn(game: Game, seed: int) -> TurnSummary:
-    """One demo turn: sheets filled by the computer players, intake, resolve."""
+    """One demo turn: sheets filled by the computer players, intake, resolve, reports."""
     from .inbox import intake
 
     started = time.perf_counter()
@@ -223,7 +215,11 @@ def play_turn(game: Game, seed: int) -> TurnSummary:
 
     write_reports(game, state=outcome.state)
     summary = summarise(
-        outcome, outcome.state, report.count("accepted"), len(filled) - report.count("accepted")
+        game,
+        outcome,
+        outcome.state,
+        report.count("accepted"),
+        len(filled) - report.count("accepted"),
     )
     summary.seconds = time.perf_counter() - started
     return summary
@@ -232,17 +228,25 @@ def play_turn(game: Game, seed: int) -> TurnSummary:
 def run_demo(
     folder: Path,
     *,
-    players: int = 6,
+    players: int | None = None,
     turns: int = 12,
     seed: int = 1,
-    sector_file: Path | None = None,
+    map_file: Path | None = None,
+    ruleset: str | None = None,
+    scenario_file: Path | None = None,
     progress: Progress | None = None,
 ) -> DemoResult:
-    """Create a demo game in ``folder`` and play up to ``turns`` turns (fewer if it ends)."""
+    """Create a demo game in ``folder`` and play up to ``turns`` turns (fewer if it ends).
+
+    ``players`` defaults to `DEFAULT_PLAYERS` within the game's range; ``ruleset`` to the
+    first registered one.
+    """
     if turns < 1:
         raise UsageError(f"--turns must be at least 1, not {turns}")
     started = time.perf_counter()
-    game = create_demo_game(Path(folder), players, seed, sector_file)
+    game = create_demo_game(
+        Path(folder), players, seed, map_file, ruleset=ruleset, scenario_file=scenario_file
+    )
     result = DemoResult(folder=Path(folder), game=game)
     if progress is not None:
         progress(0, turns, None)

@@ -103,6 +103,13 @@ def check_players(players: list[PlayerSetup], ruleset: Ruleset) -> None:
         seen_mail.add(p.email.lower())
 
 
+def step_sort_key(step: str) -> tuple[int, int, str]:
+    """Order of step keys: numbers by value (turn ``9`` before ``10``; years ``5009`` before
+    ``5010``), then any other key by its text.  Folder names sort as text, which puts ``10``
+    before ``9`` as soon as a game's turns are numbered from 1."""
+    return (0, int(step), "") if step.isdigit() else (1, 0, step)
+
+
 @dataclass
 class Game:
     """An open game folder: its config, ruleset and paths."""
@@ -134,6 +141,7 @@ class Game:
         name: str | None = None,
         seed: int | None = None,
         map_file: Path | None = None,
+        scenario_file: Path | None = None,
         generate_seed: int | None = None,
         assign_homeworlds: bool = False,
         first_deadline: datetime | None = None,
@@ -146,6 +154,8 @@ class Game:
         Refuses to touch a folder that already holds files, so a typo cannot overwrite a game.
         ``secret`` (signing sheets, keying the turn seeds) is drawn at random unless given: only
         the demo gives one, derived from its seed, so that the same demo plays the same game.
+        ``map_file``, ``scenario_file`` and ``generate_seed`` go to the ruleset as they are;
+        which ones a game needs is the ruleset's business (`Ruleset.map_required`).
         """
         folder = Path(path)
         if folder.exists() and any(folder.iterdir()):
@@ -180,6 +190,7 @@ class Game:
             players=tuple(players),
             house_rules=rules,
             map_file=map_file,
+            scenario_file=scenario_file,
             generate_seed=generate_seed,
             assign_homeworlds=assign_homeworlds,
         )
@@ -227,8 +238,8 @@ class Game:
 
     def step_index(self, step: str) -> int:
         """How many steps came before ``step`` (for deadlines): the archive's steps before it."""
-        archived = sorted(p.name for p in (self.path / "archive").glob("*") if p.is_dir())
-        return len([s for s in archived if s < step])
+        archived = [p.name for p in (self.path / "archive").glob("*") if p.is_dir()]
+        return len([s for s in archived if step_sort_key(s) < step_sort_key(step)])
 
     def deadline(self, step: str) -> datetime | None:
         return self.config.deadline(step, self.step_index(step))

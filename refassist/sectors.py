@@ -1,12 +1,13 @@
 """Sector files: read Traveller sector data into worlds, and invent a sector of our own.
 
-A Fifth Millennium map is one Traveller sector.  Referees bring the sector they like from the
-Traveller Map project, in whichever of its three text formats they found it (see
-``shared/sectors/FORMAT.md``), so `read_sector` detects the format from the content rather than
-trusting the file name.  Traveller data is old and hand-made: rows run together, UWPs are
-unknown, hexes repeat.  A referee cannot fix the tool but can fix a row, so every odd row
-becomes a `SectorWarning` naming its line, and only a file that yields no world at all is an
-error (`SectorError`).
+This is the engine's reader of hex-sector maps, for every game played on one Traveller sector
+(the Traveller Map project's public data format, not a game refassist referees).  Referees
+bring the sector they like from the Traveller Map project, in whichever of its three text
+formats they found it (see ``shared/sectors/FORMAT.md``), so `read_sector` detects the format
+from the content rather than trusting the file name.  Traveller data is old and hand-made:
+rows run together, UWPs are unknown, hexes repeat.  A referee cannot fix the tool but can fix a
+row, so every odd row becomes a `SectorWarning` naming its line, and only a file that yields
+no world at all is an error (`SectorError`).
 
 The real sector files are copyright their authors and must not travel with a game, which is
 why `generate_sector` exists: a seeded, plausible sector that always has room for twelve
@@ -33,13 +34,14 @@ from defusedxml import DefusedXmlException
 from .errors import SectorError
 from .hexmap import SECTOR, SUBSECTOR_LETTERS, distance, hex_id, parse_hex, subsector_letter
 
-#: Starport classes that are Fifth Millennium resource classes, best first.
+#: Starport classes, best first (a hex-sector game reads them as its resource classes).
 STARPORTS = "ABCDEX"
 
 #: Traveller "extended hex" digits: 0-9 then A-Z without I and O.
 EHEX = "0123456789ABCDEFGHJKLMNPQRSTUVWXYZ"
 
-#: Fifth Millennium homeworlds must be at least this far apart ("not within 5 parsecs").
+#: How far apart (in hexes) the homeworlds the generator makes room for are: "not within 5
+#: parsecs", the spacing the hex-sector game played today asks for.
 HOMEWORLD_DISTANCE = 6
 
 #: A generated sector always has this many class A worlds pairwise HOMEWORLD_DISTANCE apart.
@@ -51,7 +53,8 @@ GENERATED_SEATS = 12
 NAVAL_LETTERS = frozenset("NABFJ")
 
 #: Bases letters that include a scout base.  ``V`` is added for legacy ``.sec`` data only,
-#: where it is a scout/exploration base; in T5 data ``V`` is a non-Imperial exploration base.
+#: where it is a scout/exploration base; in T5 data ``V`` is an exploration base of a minor
+#: power (not the sector's main one).
 SCOUT_LETTERS = frozenset("SA")
 
 _UWP_SHAPE = re.compile(r"^[A-Z?][0-9A-HJ-NP-Z?]{6}-[0-9A-HJ-NP-Z?]$")
@@ -83,7 +86,7 @@ class SectorWarning:
 
 @dataclass(frozen=True)
 class World:
-    """The main world of one occupied hex, reduced to what a Fifth Millennium system needs.
+    """The main world of one occupied hex, reduced to what a hex-sector game's system needs.
 
     ``name`` is as in the file (runs of spaces tidied) and may be empty: many older files leave
     minor worlds unnamed or write ``.`` or the hex id instead, which also read as ``''``.  Use
@@ -757,9 +760,10 @@ def read_sector(
     sector name and subsector names come from ``metadata``, or else from an XML file beside
     the sector file with the same stem.
 
-    ``count_k_bases`` makes ``K`` (a naval base of a non-Imperial power) count as a naval base.
-    It is off by default because the Fifth Millennium map marks the Imperial naval bases
-    (``N``); a referee playing in a non-Imperial sector turns it on.
+    ``count_k_bases`` makes ``K`` (a naval base of a minor power, not the sector's main one)
+    count as a naval base.  It is off by default because the maps usually played mark the main
+    power's naval bases (``N``); a referee playing in a sector held by another power turns it
+    on.
 
     Odd rows never raise: each becomes a `SectorWarning`.  SectorError is raised only when the
     file cannot be opened, is empty or binary, has a T5 header without a Hex or UWP column, or

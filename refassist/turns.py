@@ -303,7 +303,7 @@ def game_turn_seed(config: GameConfig, turn: int, scheme: str = SEED_SCHEME) -> 
 
 
 def turn_of(game: Game, step: Step) -> int:
-    """The turn number a step's dice are derived from (the year in Fifth Millennium)."""
+    """The turn number a step's dice are derived from (a game's year or turn number)."""
     return _turn_number(step, game)
 
 

@@ -1,12 +1,15 @@
-"""Write the golden Fifth Millennium game again (tests/golden/fifth-millennium/).
+"""Write a golden game again (tests/golden/<ruleset>/; default: fifth-millennium).
 
 Run it only when a change of the rules (or of the computer players, or of an event's wording)
 is intended, then read the diff of the golden files before committing them:
 
-    .venv/bin/python scripts/regenerate_golden.py
+    .venv/bin/python scripts/regenerate_golden.py                  # Fifth Millennium
+    .venv/bin/python scripts/regenerate_golden.py imperium-3m      # Imperium 3rd Millennium
     git diff --stat tests/golden
 
-The small sector file the golden game is played on is kept as it is; ``--new-sector`` writes it
+The Imperium game is played on copies of the default map and scenario kept beside its states
+(``--new-map`` copies the shipped ones again).  The small sector file the Fifth Millennium
+game is played on is kept as it is; ``--new-sector`` writes it
 again from the sector generator (subsectors A-C of generated sector 7), which changes every
 golden state.
 """
@@ -45,17 +48,36 @@ def write_sector() -> None:
     print(f"wrote {golden_game.SECTOR_FILE.relative_to(REPO)} ({len(worlds)} worlds)")
 
 
+def write_imperium_map() -> None:
+    from refassist.rulesets.imperium_3m.mapfile import default_map_text, default_scenario_text
+
+    (golden_game.IMPERIUM_DIR / "map.toml").write_text(default_map_text(), encoding="utf-8")
+    (golden_game.IMPERIUM_DIR / "scenario.toml").write_text(
+        default_scenario_text(), encoding="utf-8"
+    )
+    print(f"copied the default map and scenario to {golden_game.IMPERIUM_DIR.relative_to(REPO)}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "ruleset", nargs="?", default="fifth-millennium", choices=sorted(golden_game.GOLDEN_DIRS)
+    )
     parser.add_argument("--new-sector", action="store_true", help="write the sector file again")
+    parser.add_argument("--new-map", action="store_true", help="copy the shipped map again")
     args = parser.parse_args()
-    golden_game.GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
-    if args.new_sector or not golden_game.SECTOR_FILE.exists():
+    folder = golden_game.GOLDEN_DIRS[args.ruleset]
+    folder.mkdir(parents=True, exist_ok=True)
+    if args.ruleset == "fifth-millennium" and (
+        args.new_sector or not golden_game.SECTOR_FILE.exists()
+    ):
         write_sector()
-    for old in golden_game.GOLDEN_DIR.glob("*.json"):
+    if args.ruleset == "imperium-3m" and (args.new_map or not (folder / "map.toml").exists()):
+        write_imperium_map()
+    for old in folder.glob("*.json"):
         old.unlink()
-    for year, data in golden_game.play():
-        path = golden_game.golden_path(year)
+    for year, data in golden_game.play(args.ruleset):
+        path = golden_game.golden_path(year, args.ruleset)
         path.write_text(golden_game.dumps(data), encoding="utf-8")
         events = len(data["events"])
         print(f"{year}: {events} events -> {path.relative_to(REPO)}")

@@ -1,10 +1,11 @@
-"""The golden game: a small Fifth Millennium game played by computer players, turn by turn.
+"""The golden games: a small game of each ruleset played by computer players, turn by turn.
 
-`tests/test_golden.py` plays it and compares every turn's state (the JSON export) with the
-files checked in under ``tests/golden/fifth-millennium/``; `scripts/regenerate_golden.py`
-writes those files again when a rule change is intended.  The map is a small sector file kept
-beside the golden states (subsectors A-C of a generated sector), so a change to the sector
-generator cannot move the golden game.
+`tests/test_golden.py` plays them and compares every turn's state (the JSON export) with the
+files checked in under ``tests/golden/<ruleset>/``; `scripts/regenerate_golden.py` writes those
+files again when a rule change is intended.  Each game's map is kept beside its golden states
+(a small sector file for Fifth Millennium: subsectors A-C of a generated sector; a copy of the
+default map and scenario for Imperium 3rd Millennium), so a change to the sector generator or
+to the shipped map cannot move a golden game.
 """
 
 from __future__ import annotations
@@ -29,8 +30,17 @@ MAX_COLUMN = 24
 MAX_ROW = 10
 
 
-def golden_path(year: int) -> Path:
-    return GOLDEN_DIR / f"{year}.json"
+#: The Imperium 3rd Millennium golden game: the map and scenario copied beside its states.
+IMPERIUM_DIR = Path(__file__).parent / "golden" / "imperium-3m"
+IMPERIUM_PLAYERS = ("Terra", "Empire")
+IMPERIUM_SEED = 11
+
+#: Every golden game: ruleset name -> folder of its recorded states.
+GOLDEN_DIRS = {"fifth-millennium": GOLDEN_DIR, "imperium-3m": IMPERIUM_DIR}
+
+
+def golden_path(year: int, ruleset: str = "fifth-millennium") -> Path:
+    return GOLDEN_DIRS[ruleset] / f"{year}.json"
 
 
 def dumps(data: dict[str, Any]) -> str:
@@ -57,8 +67,11 @@ def dumps(data: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def play() -> Iterator[tuple[int, dict[str, Any]]]:
-    """Yield (year resolved, JSON export of the state after it) for every golden turn."""
+def play(ruleset_name: str = "fifth-millennium") -> Iterator[tuple[int, dict[str, Any]]]:
+    """Yield (turn resolved, JSON export of the state after it) for every golden turn."""
+    if ruleset_name == "imperium-3m":
+        yield from play_imperium()
+        return
     ruleset = find_ruleset("fifth-millennium")
     rules = ruleset.default_house_rules()
     setup = NewGame(
@@ -77,5 +90,32 @@ def play() -> Iterator[tuple[int, dict[str, Any]]]:
         }
         state = ruleset.resolve(state, orders, Dice.for_turn(GAME_SEED, year), rules).state
         yield year, ruleset.to_json(state)
+        if state.finished:
+            break
+
+
+def play_imperium() -> Iterator[tuple[int, dict[str, Any]]]:
+    """The Imperium 3rd Millennium golden game: ten turns of war between computer players."""
+    ruleset = find_ruleset("imperium-3m")
+    rules = ruleset.default_house_rules()
+    setup = NewGame(
+        game_name="Golden",
+        game_id="golden",
+        players=tuple(
+            PlayerSetup(p, f"{p.lower()}@example.com", computer=True) for p in IMPERIUM_PLAYERS
+        ),
+        house_rules=rules,
+        map_file=IMPERIUM_DIR / "map.toml",
+        scenario_file=IMPERIUM_DIR / "scenario.toml",
+    )
+    state = ruleset.new_game(setup, Dice.for_turn(IMPERIUM_SEED, 0))
+    for _ in range(TURNS):
+        turn = state.turn
+        orders = {
+            p: ruleset.computer_orders(state, p, IMPERIUM_SEED, rules)
+            for p in ruleset.players(state)
+        }
+        state = ruleset.resolve(state, orders, Dice.for_turn(IMPERIUM_SEED, turn), rules).state
+        yield turn, ruleset.to_json(state)
         if state.finished:
             break

@@ -6,11 +6,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from refassist.cli import main
-from refassist.demo import MARKER
+from refassist.demo import MARKER, create_demo_game, demo_player_count, play_turn
+from refassist.errors import UsageError
 from refassist.game import Game
+from refassist.rulesets import RULESETS, find_ruleset
+from refassist.rulesets.base import COMPUTER_PLAYER_NAMES, Ruleset, Standing
 
 
 def test_a_short_demo_plays_every_turn_through_sheets_intake_and_resolve(tmp_path: Path) -> None:
@@ -98,3 +102,68 @@ def test_a_demo_piped_into_head_plays_every_turn(tmp_path: Path) -> None:
         "5002",
         "5003",
     ]
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.name)
+def test_the_demo_plays_every_ruleset(ruleset: Ruleset, tmp_path: Path) -> None:
+    """`--ruleset` picks the game; without `--players` it plays with the default count brought
+    into the game's range; the per-turn lines come from the ruleset."""
+    folder = tmp_path / "demo"
+    result = CliRunner().invoke(
+        main, ["demo", str(folder), "--ruleset", ruleset.name, "--turns", "1"]
+    )
+    assert result.exit_code == 0, result.output
+    count = demo_player_count(ruleset, None)
+    assert ruleset.min_players <= count <= ruleset.max_players
+    assert f"played 1 turn(s) with {count} computer players" in result.output
+    assert f"({ruleset.title})" in result.output
+    game = Game.open(folder)
+    assert game.ruleset is ruleset and len(game.config.players) == count
+    assert len(list((folder / "archive").glob("*/manifest.json"))) == 1
+
+
+def test_the_default_demo_player_count_fits_the_game() -> None:
+    """Six players unless the game allows fewer or needs more; a count the game does not allow
+    is refused with the game's range."""
+    big = find_ruleset(RULESETS[0].name)
+    assert demo_player_count(big, None) == min(max(6, big.min_players), big.max_players)
+
+    class Duel(type(big)):  # the same game, limited to two players
+        min_players = 2
+        max_players = 2
+
+    duel = Duel()
+    assert demo_player_count(duel, None) == 2
+    with pytest.raises(UsageError, match="plays with 2-2 players, not 3"):
+        demo_player_count(duel, 3)
+
+
+def test_a_player_count_outside_the_game_is_a_clear_error(tmp_path: Path) -> None:
+    runner = CliRunner()
+    ruleset = RULESETS[0]
+    too_many = min(ruleset.max_players, len(COMPUTER_PLAYER_NAMES)) + 1
+    folder = tmp_path / "demo"
+    result = runner.invoke(main, ["demo", str(folder), "--players", str(too_many)])
+    assert result.exit_code == 2
+    assert f"demo plays with {ruleset.min_players}-" in result.output
+    assert f"not {too_many}" in result.output and "Traceback" not in result.output
+    assert not folder.exists()
+    unknown = runner.invoke(main, ["demo", str(folder), "--ruleset", "chess"])
+    assert unknown.exit_code == 2 and "unknown ruleset 'chess'" in unknown.output
+
+
+def test_a_demo_turn_line_comes_from_the_ruleset(tmp_path: Path) -> None:
+    """The demo prints the ruleset's highlights and standing, not its own reading of a state."""
+
+    base = RULESETS[0]
+
+    class Loud(type(base)):
+        def turn_highlights(self, state, events):  # type: ignore[no-untyped-def]
+            return f"loud {len(events)}"
+
+        def standing(self, state):  # type: ignore[no-untyped-def]
+            return Standing("Nobody", 1, "thing")
+
+    game = create_demo_game(tmp_path / "demo", 2, 5, ruleset=Loud())
+    line = play_turn(game, 5).text()
+    assert ": loud " in line and line.endswith("; leader Nobody (1 thing)")

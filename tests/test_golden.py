@@ -15,6 +15,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from tests import golden_game
 
 
@@ -33,12 +35,13 @@ def _first_difference(expected: Any, actual: Any, path: str = "") -> str:
     return f"{path}: recorded {expected!r}, now {actual!r}"
 
 
-def test_the_golden_game_is_played_exactly_as_recorded() -> None:
-    recorded = sorted(golden_game.GOLDEN_DIR.glob("*.json"))
-    assert len(recorded) == golden_game.TURNS, "run scripts/regenerate_golden.py"
+@pytest.mark.parametrize("ruleset", sorted(golden_game.GOLDEN_DIRS))
+def test_the_golden_game_is_played_exactly_as_recorded(ruleset: str) -> None:
+    recorded = sorted(golden_game.GOLDEN_DIRS[ruleset].glob("*.json"))
+    assert len(recorded) == golden_game.TURNS, f"run scripts/regenerate_golden.py {ruleset}"
     played = 0
-    for year, state in golden_game.play():
-        path = golden_game.golden_path(year)
+    for year, state in golden_game.play(ruleset):
+        path = golden_game.golden_path(year, ruleset)
         expected = json.loads(path.read_text(encoding="utf-8"))
         assert state == expected, (
             f"year {year} differs from {path.name} at "
@@ -49,7 +52,8 @@ def test_the_golden_game_is_played_exactly_as_recorded() -> None:
     assert played == golden_game.TURNS
 
 
-def test_the_golden_files_are_written_in_their_stable_form() -> None:
-    for path in sorted(golden_game.GOLDEN_DIR.glob("*.json")):
+@pytest.mark.parametrize("ruleset", sorted(golden_game.GOLDEN_DIRS))
+def test_the_golden_files_are_written_in_their_stable_form(ruleset: str) -> None:
+    for path in sorted(golden_game.GOLDEN_DIRS[ruleset].glob("*.json")):
         text = path.read_text(encoding="utf-8")
         assert golden_game.dumps(json.loads(text)) == text, path.name

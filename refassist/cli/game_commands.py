@@ -10,7 +10,7 @@ import click
 
 from ..errors import UsageError
 from ..game import Game, read_players_csv
-from ..rulesets import RULESETS, find_ruleset
+from ..rulesets import RULESETS, Ruleset, default_ruleset, find_ruleset
 
 
 def _parse_deadline(value: str | None) -> datetime | None:
@@ -24,12 +24,41 @@ def _parse_deadline(value: str | None) -> datetime | None:
         ) from None
 
 
+def map_choice(map_file: Path | None, sector_file: Path | None) -> Path | None:
+    """``--map`` and its alias ``--sector``: the same option under two names."""
+    if map_file is not None and sector_file is not None and map_file != sector_file:
+        raise UsageError("--sector is another name for --map; give one of them")
+    return map_file if map_file is not None else sector_file
+
+
+def check_map_options(ruleset: Ruleset, map_file: Path | None, generate_seed: int | None) -> None:
+    """Refuse map options the game cannot use, and a missing map the game needs."""
+    if generate_seed is not None and not ruleset.generates_maps:
+        raise UsageError(
+            f"{ruleset.title} does not generate maps; leave out --generate-sector"
+            + (" to play on its default map" if not ruleset.map_required else "")
+        )
+    if (
+        ruleset.map_required
+        and ruleset.generates_maps
+        and (map_file is None) == (generate_seed is None)
+    ):
+        raise UsageError(
+            "give exactly one of --sector FILE or --generate-sector SEED "
+            "(--map FILE is the same as --sector FILE)"
+        )
+    if ruleset.map_required and not ruleset.generates_maps and map_file is None:
+        raise UsageError(f"{ruleset.title} needs a map: give --map FILE")
+    if map_file is not None and not map_file.exists():
+        raise UsageError(f"map file {map_file} not found")
+
+
 @click.command("new")
 @click.argument("game", type=click.Path(file_okay=False, path_type=Path))
 @click.option(
     "--ruleset",
     "ruleset_name",
-    default="fifth-millennium",
+    default=default_ruleset().name,
     show_default=True,
     help="Which game (see `refassist rulesets`).",
 )
@@ -41,16 +70,29 @@ def _parse_deadline(value: str | None) -> datetime | None:
     help="CSV with columns name,email and optional homeworld,computer.",
 )
 @click.option(
+    "--map",
+    "map_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Map file to play on, for games that read one (a sector file .tab or .sec for a "
+    "hex-sector game; see `refassist rulesets`).",
+)
+@click.option(
     "--sector",
     "sector_file",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Traveller sector file (.tab or .sec) to play on.",
+    help="Another name for --map (a sector file, .tab or .sec).",
 )
 @click.option(
     "--generate-sector",
     "generate_seed",
     type=int,
-    help="Play on a sector generated from this seed instead.",
+    help="Play on a sector generated from this seed instead (games that generate maps).",
+)
+@click.option(
+    "--scenario",
+    "scenario_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Starting forces and resources, for games whose maps come with a scenario.",
 )
 @click.option("--seed", type=int, help="Game seed for the dice (default: random).")
 @click.option("--name", help="Game name shown on sheets and reports (default: the folder name).")
@@ -65,8 +107,10 @@ def new_command(
     game: Path,
     ruleset_name: str,
     players_file: Path,
+    map_file: Path | None,
     sector_file: Path | None,
     generate_seed: int | None,
+    scenario_file: Path | None,
     seed: int | None,
     name: str | None,
     assign_homeworlds: bool,
@@ -79,15 +123,20 @@ def new_command(
     Example:
       refassist new mygame --players players.csv --generate-sector 42 --seed 7
       refassist new solrim --players players.csv --sector "Solomani Rim.tab"
+      refassist new war --ruleset NAME --players players.csv
+      refassist new war2 --ruleset NAME --players players.csv --map my.toml --scenario f.toml
 
-    Homeworlds given in players.csv must be class A systems at least 6 hexes apart;
-    blank ones are chosen on the set-up sheet, or by the tool with --assign-homeworlds.
+    NAME is one of `refassist rulesets`, which also says what map each game needs: a
+    hex-sector game plays on a sector file or a generated sector; a game with a default map
+    needs neither, and takes --map with --scenario for a map of your own.  Homeworlds given in
+    players.csv must suit the game's rules; blank ones are chosen on the set-up sheet, or by
+    the tool with --assign-homeworlds.
     """
-    if (sector_file is None) == (generate_seed is None):
-        raise UsageError("give exactly one of --sector FILE or --generate-sector SEED")
-    if sector_file is not None and not sector_file.exists():
-        raise UsageError(f"sector file {sector_file} not found")
     ruleset = find_ruleset(ruleset_name)
+    chosen_map = map_choice(map_file, sector_file)
+    check_map_options(ruleset, chosen_map, generate_seed)
+    if scenario_file is not None and not scenario_file.exists():
+        raise UsageError(f"scenario file {scenario_file} not found")
     players = read_players_csv(players_file)
     created = Game.create(
         game,
@@ -95,7 +144,8 @@ def new_command(
         players,
         name=name,
         seed=seed,
-        map_file=sector_file,
+        map_file=chosen_map,
+        scenario_file=scenario_file,
         generate_seed=generate_seed,
         assign_homeworlds=assign_homeworlds,
         first_deadline=_parse_deadline(deadline),
@@ -139,9 +189,18 @@ def export_command(game: Path, as_json: bool, output: Path | None) -> None:
         click.echo(text)
 
 
+def _map_needs(ruleset: Ruleset) -> str:
+    """What `refassist new` needs for the game's map, in a few words."""
+    if not ruleset.map_required:
+        return "default map or --map FILE"
+    if ruleset.generates_maps:
+        return "--map FILE or --generate-sector SEED"
+    return "--map FILE"
+
+
 @click.command("rulesets")
 def rulesets_command() -> None:
-    """List the games refassist can referee.
+    """List the games refassist can referee: players, map, aliases and house rules.
 
     \b
     Example:
@@ -149,7 +208,12 @@ def rulesets_command() -> None:
     """
     for r in RULESETS:
         aliases = f" (also: {', '.join(r.aliases)})" if r.aliases else ""
-        click.echo(f"{r.name}: {r.title}, {r.min_players}-{r.max_players} players{aliases}")
+        count = (
+            f"{r.min_players} players"
+            if r.min_players == r.max_players
+            else f"{r.min_players}-{r.max_players} players"
+        )
+        click.echo(f"{r.name}: {r.title}, {count}, {_map_needs(r)}{aliases}")
         for rule in r.house_rules:
             click.echo(f"    {rule.key} = {rule.default!r}: {rule.description}")
 

@@ -12,7 +12,7 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from ..demo import TurnSummary, run_demo
+from ..demo import TurnSummary, demo_player_count, demo_ruleset, run_demo
 from ..errors import UsageError
 from ..game import Game
 from ..turns import resolve_game, rollback
@@ -186,23 +186,54 @@ def verify_command(
 
 @click.command("demo")
 @click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
-@click.option("--players", default=6, show_default=True, type=click.IntRange(2, 20))
+@click.option(
+    "--ruleset",
+    "ruleset_name",
+    help="Which game to play (default: the first in `refassist rulesets`).",
+)
+@click.option(
+    "--players",
+    type=click.IntRange(1, None),
+    help="How many computer players (default: 6, or the game's fewest or most if 6 is "
+    "outside its range).",
+)
 @click.option("--turns", default=12, show_default=True, type=click.IntRange(1, 500))
-@click.option("--seed", default=1, show_default=True, type=int, help="Game and sector seed.")
+@click.option("--seed", default=1, show_default=True, type=int, help="Game and map seed.")
+@click.option(
+    "--map",
+    "map_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Play on this map file (a sector file for a hex-sector game) instead of a generated "
+    "or the game's default map.",
+)
 @click.option(
     "--sector",
     "sector_file",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Play on this Traveller sector file instead of a generated sector.",
+    help="Another name for --map.",
+)
+@click.option(
+    "--scenario",
+    "scenario_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Starting forces for a map of your own (games whose maps come with a scenario).",
 )
 def demo_command(
-    folder: Path, players: int, turns: int, seed: int, sector_file: Path | None
+    folder: Path,
+    ruleset_name: str | None,
+    players: int | None,
+    turns: int,
+    seed: int,
+    map_file: Path | None,
+    sector_file: Path | None,
+    scenario_file: Path | None,
 ) -> None:
     """Play a whole game with computer players in FOLDER.
 
     Every turn goes the way a human's does: each computer player fills in its turn sheet,
-    the intake checks and files it, and the turn is resolved.  Look in FOLDER afterwards:
-    master.xlsx, the sheets in outbox/, the filed sheets in inbox/, the archive.
+    the intake checks and files it, the turn is resolved and the reports are written.  Look
+    in FOLDER afterwards: master.xlsx, the sheets in outbox/, the filed sheets in inbox/,
+    the archive.  Any game in `refassist rulesets` can be played.
 
     FOLDER must be new or empty, or a folder an earlier demo made (it is replaced).
 
@@ -210,7 +241,13 @@ def demo_command(
     Example:
       refassist demo demo-game --players 6 --turns 12
       refassist demo solrim --players 6 --turns 30 --sector "Solomani Rim.tab"
+      refassist demo war --ruleset NAME --turns 10   (NAME from `refassist rulesets`)
     """
+    from .game_commands import map_choice
+
+    chosen_map = map_choice(map_file, sector_file)
+    ruleset = demo_ruleset(ruleset_name)
+    count = demo_player_count(ruleset, players)
     console = Console(stderr=True)
     with Progress(
         TextColumn("[bold]playing"),
@@ -235,25 +272,28 @@ def demo_command(
 
         result = run_demo(
             folder,
-            players=players,
+            players=count,
             turns=turns,
             seed=seed,
-            sector_file=sector_file,
+            map_file=chosen_map,
+            ruleset=ruleset.name,
+            scenario_file=scenario_file,
             progress=progress,
         )
     last = result.turns[-1] if result.turns else None
     click.echo(
-        f"played {len(result.turns)} turn(s) with {players} computer players in "
-        f"{result.seconds:.1f} s; the game is in {shown(result.folder)}"
+        f"played {len(result.turns)} turn(s) with {count} computer players in "
+        f"{result.seconds:.1f} s ({ruleset.title}); the game is in {shown(result.folder)}"
     )
     if result.finished:
         click.echo(f"game over: {result.finished}")
-    elif last is not None and last.leader:
-        plural = "s" if last.leader_systems != 1 else ""
-        click.echo(f"leader: {last.leader} with {last.leader_systems} system{plural}")
+    elif last is not None and last.standing is not None:
+        standing = last.standing
+        plural = "s" if standing.score != 1 else ""
+        click.echo(f"leader: {standing.leader} with {standing.score} {standing.measure}{plural}")
     if last is not None:
-        year = shown(result.folder / "outbox" / last.next_step)
-        click.echo(f"open: {year}/<player>.pdf (the players' reports), {year}/referee.pdf,")
+        step = shown(result.folder / "outbox" / last.next_step)
+        click.echo(f"open: {step}/<player>.pdf (the players' reports), {step}/referee.pdf,")
         click.echo(
             f"      {shown(result.folder / 'master.xlsx')} (the master workbook), "
             f"{shown(result.folder / 'archive' / 'index.html')} (every turn)"

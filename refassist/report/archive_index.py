@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ..atomic import write_text
+from ..game import step_sort_key
 from .render import environment, render_html, template_dirs
 
 INDEX_NAME = "index.html"
@@ -45,6 +46,7 @@ def collect(game_path: Path) -> list[StepFiles]:
             for p in root.iterdir()
             if p.is_dir()
         },
+        key=step_sort_key,
         reverse=True,
     )
     out = []

@@ -29,6 +29,7 @@ from ..rulesets.base import ReportContent, ReportInput
 from .fetcher import SafeFetcher
 from .mapmodel import SectorMap
 from .maps import BaseMaps, inline_svgs, map_pages, map_stamps
+from .netdraw import network_pages
 from .render import ReportError, environment, layout, map_boxes, render_html
 from .stamp import stamp_pdf
 
@@ -119,6 +120,9 @@ def render_report(
         if not settings.fast:
             inline_svgs(public, overlay, pages)
     context["map_pages"] = pages
+    # A map of places and links is drawn per reader as inline SVG (WeasyPrint renders it in
+    # the same pass; nothing is stamped): `templates/base/netmap.html` lays it out.
+    context["network_pages"] = network_pages(content.network)
     html = render_html(env, content.template, context)
     # Relative URLs resolve in the first template folder: the game's own when it has one, so
     # an override can show e.g. its logo.png; the fetcher still allows only template files.

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import RefassistError, UsageError
-from ..game import Game
+from ..game import Game, step_sort_key
 from ..rulesets.base import ReportInput
 from ..turns import dice_disclosure
 from .archive_index import write_index
@@ -56,8 +56,12 @@ def resolved_step(game: Game, current: str) -> str:
     """The step whose events the state holds: the latest archived step before ``current``
     (``""`` before the first resolution)."""
     archive = game.path / "archive"
+    now = step_sort_key(current)
     steps = (
-        sorted(p.name for p in archive.iterdir() if p.is_dir() and p.name < current)
+        sorted(
+            (p.name for p in archive.iterdir() if p.is_dir() and step_sort_key(p.name) < now),
+            key=step_sort_key,
+        )
         if archive.is_dir()
         else []
     )

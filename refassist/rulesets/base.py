@@ -7,10 +7,10 @@ names a game.
 
 Why these methods, for the five games in ``shared/seeds``:
 
-* `steps` - not every game is "everyone sends orders, then resolve".  Millennium Wars has a
-  phasing player then a reacting one per impulse, Millenium alternates whole turns, the Full
-  Thrust campaign waits for tabletop results.  So a game is a sequence of steps, each naming
-  whose sheets it waits for and whether it waits for the referee.
+* `steps` - not every game is "everyone sends orders, then resolve".  One has a phasing player
+  then a reacting one per impulse, another alternates whole turns, a campaign game waits for
+  tabletop results.  So a game is a sequence of steps, each naming whose sheets it waits for and
+  whether it waits for the referee.
 * `schema`/`to_tables`/`from_tables` - the master workbook is the referee's source of truth and
   is edited by hand; each game declares its tables and converts its state to and from rows, and
   the engine checks types, writes and reads the workbook.
@@ -22,6 +22,11 @@ Why these methods, for the five games in ``shared/seeds``:
   report engine only lays it out.
 * `computer_orders` - computer players write real sheets, so the demo and the conformance
   tests exercise the same path as a human player.
+* `demo_players`/`standing`/`turn_highlights` - the demo and the conformance tests play any
+  game; the game names its computer players and says who leads and what a turn brought, in its
+  own terms (systems held, glory), instead of the engine reading one game's state.
+* `map_required`/`generates_maps` - some games need a map file (or invent one from a seed),
+  others come with a default map; ``refassist new`` asks only for what the game needs.
 """
 
 from __future__ import annotations
@@ -33,10 +38,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..dice import Dice
-from ..errors import CellProblem
+from ..errors import CellProblem, UsageError
 
 if TYPE_CHECKING:
     from ..report.mapmodel import MapOverlay, SectorMap
+    from ..report.netmap import NetworkMap
     from ..workbook.sheetio import TurnSheetFile
 
 
@@ -73,6 +79,47 @@ class PlayerSetup:
     computer: bool = False
 
 
+#: Names the default `Ruleset.demo_players` gives computer players (bright stars, A to V).
+COMPUTER_PLAYER_NAMES = (
+    "Arcturus",
+    "Betelgeuse",
+    "Capella",
+    "Deneb",
+    "Electra",
+    "Fomalhaut",
+    "Gienah",
+    "Hadar",
+    "Izar",
+    "Jabbah",
+    "Kochab",
+    "Lesath",
+    "Mirach",
+    "Nunki",
+    "Okul",
+    "Pollux",
+    "Rigel",
+    "Sabik",
+    "Thuban",
+    "Vega",
+)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """Who leads a game, by the measure its rules count (the demo prints it each turn).
+
+    ``measure`` is a singular noun (``system``, ``glory point``); `text` makes the plural.
+    """
+
+    leader: str
+    score: int
+    measure: str
+
+    def text(self) -> str:
+        plural = "s" if self.score != 1 else ""
+        return f"{self.leader} ({self.score} {self.measure}{plural})"
+
+
 @dataclass(frozen=True)
 class NewGame:
     """Everything a ruleset needs to create the first state of a game."""
@@ -82,6 +129,8 @@ class NewGame:
     players: tuple[PlayerSetup, ...]
     house_rules: Mapping[str, Any]
     map_file: Path | None = None
+    #: Starting forces and resources, for games whose maps come with a scenario.
+    scenario_file: Path | None = None
     generate_seed: int | None = None
     assign_homeworlds: bool = False
 
@@ -232,6 +281,10 @@ class ReportContent:
     context: dict[str, Any]
     overlay: MapOverlay | None = None
     title: str = ""
+    #: A map of places and links (systems and jump routes) for games not played on a hex
+    #: sector.  It is drawn per reader, not shared like ``report_map``, because what a reader
+    #: knows (owners, forces, places out of sight) is on it; None for no such map.
+    network: NetworkMap | None = None
 
 
 class Ruleset(abc.ABC):
@@ -252,6 +305,14 @@ class Ruleset(abc.ABC):
     max_players: ClassVar[int] = 20
     #: House rules with their defaults from the game's rules digest.
     house_rules: ClassVar[tuple[HouseRule, ...]] = ()
+    #: Place in `refassist.rulesets.RULESETS` (lowest first; ties by name).  The first ruleset
+    #: is the default of ``refassist new`` and ``refassist demo``.
+    order: ClassVar[int] = 100
+    #: A new game needs a map: a map file, or (with `generates_maps`) a seed to invent one.
+    #: False for a game that comes with a default map.
+    map_required: ClassVar[bool] = False
+    #: The game can invent a map from a seed (``NewGame.generate_seed``).
+    generates_maps: ClassVar[bool] = False
 
     # -- settings -----------------------------------------------------------------------------
     def default_house_rules(self) -> dict[str, Any]:
@@ -362,6 +423,37 @@ class Ruleset(abc.ABC):
     @abc.abstractmethod
     def fill_sheet(self, path: Path, orders: Any) -> None:
         """Write orders into the input cells of a sheet, as a player typing them would."""
+
+    # -- demo -----------------------------------------------------------------------------------
+    def demo_players(self, count: int) -> list[PlayerSetup]:
+        """``count`` computer players for the demo and the conformance tests.
+
+        The default names them after stars; a game whose players are fixed sides overrides it
+        so that the names read well in its reports.  `UsageError` if ``count`` is outside
+        `min_players`-`max_players` or more than the names available.
+        """
+        most = min(self.max_players, len(COMPUTER_PLAYER_NAMES))
+        if not self.min_players <= count <= most:
+            raise UsageError(
+                f"the {self.title} demo plays with {self.min_players}-{most} players, not {count}"
+            )
+        return [
+            PlayerSetup(name, f"{name.lower()}@example.com", computer=True)
+            for name in COMPUTER_PLAYER_NAMES[:count]
+        ]
+
+    def standing(self, state: Any) -> Standing | None:
+        """Who leads and by how much, in the game's own measure; None for no leader line."""
+        return None
+
+    def turn_highlights(self, state: Any, events: Sequence[Event]) -> str:
+        """What a resolved step brought, in a few words (the demo's line per turn).
+
+        ``state`` is the state after the step, ``events`` the step's events.  The default
+        counts the events; games override it with what their players care about (battles,
+        captures).
+        """
+        return f"{len(events)} event{'s' if len(events) != 1 else ''}"
 
     # -- information --------------------------------------------------------------------------
     @abc.abstractmethod

@@ -201,7 +201,7 @@ def _write_table(
 ROW_MARK = "\x01"
 
 #: The cells of the rows written last time, per table: most rows of a master (systems, the
-#: last-seen table, squadrons) come back unchanged next turn, and building a row's cells is
+#: last-seen table, fleets) come back unchanged next turn, and building a row's cells is
 #: most of the cost of writing it.  Only the last write's rows are kept.
 _ROW_CACHE: dict[str, dict[tuple[Any, ...], tuple[str, tuple[int, ...]]]] = {}
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ...dice import Dice
 from ...errors import CellProblem
 from ..base import (
+    Event,
     HouseRule,
     NewGame,
     ReportContent,
@@ -22,6 +23,7 @@ from ..base import (
     Row,
     Ruleset,
     SheetRead,
+    Standing,
     Step,
     Table,
 )
@@ -43,6 +45,11 @@ class FifthMillennium(Ruleset):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 64
     house_rules: ClassVar[tuple[HouseRule, ...]] = HOUSE_RULES
+    #: The first game refassist refereed: the default of ``refassist new`` and the demo.
+    order: ClassVar[int] = 0
+    #: Played on a sector file or on a sector generated from a seed; there is no default map.
+    map_required: ClassVar[bool] = True
+    generates_maps: ClassVar[bool] = True
 
     def rules_with_defaults(self, values: Mapping[str, Any]) -> dict[str, Any]:
         """House rules from game.toml over the defaults."""
@@ -139,6 +146,31 @@ class FifthMillennium(Ruleset):
 
         fill_sheet(Path(path), orders)
 
+    # -- demo -----------------------------------------------------------------------------------
+    def standing(self, state: State) -> Standing | None:
+        """The empire owning the most systems (ties to the first name): what wins the game."""
+        owned: dict[str, int] = {}
+        for system in state.systems:
+            if system.owner:
+                owned[system.owner] = owned.get(system.owner, 0) + 1
+        if not owned:
+            return None
+        leader = min(owned, key=lambda p: (-owned[p], p))
+        return Standing(leader, owned[leader], "system")
+
+    def turn_highlights(self, state: State, events: Sequence[Event]) -> str:
+        """Battles, captures of owned systems and systems newly occupied."""
+
+        def count(n: int, word: str) -> str:
+            return f"{n} {word}{'s' if n != 1 else ''}"
+
+        battles = sum(1 for e in events if e.kind == "battle")
+        captures = sum(1 for e in events if e.kind == "capture" and e.data.get("from"))
+        occupied = sum(1 for e in events if e.kind == "capture" and not e.data.get("from"))
+        return (
+            f"{count(battles, 'battle')}, {count(captures, 'capture')}, {occupied} newly occupied"
+        )
+
     # -- information --------------------------------------------------------------------------
     def players(self, state: State) -> list[str]:
         return state.player_names()
@@ -164,3 +196,6 @@ class FifthMillennium(Ruleset):
             return referee_content(state, public, info)
         view = self.player_view(state, reader, info.house_rules)
         return player_content(view, public, info, state.game_name)
+
+
+RULESET = FifthMillennium()

@@ -1,0 +1,297 @@
+"""Drawing a `NetworkMap` (places and links) as SVG for a report page, with its legend.
+
+The drawing is inline SVG that WeasyPrint renders itself: a node-and-link map has a few dozen
+places, not the thousands of hexes that made the sector map need cairo and stamping, so one
+pass is fast enough and keeps the text of the map (place names) real text in the PDF.
+
+Owners must stay apart in black-and-white print: each owner style has a tint, an ink and a
+hatch direction, and every owned place also carries the owner's tag letter.  Names come from
+map files and players, so every text and attribute value is XML-escaped; nothing in the SVG
+refers to anything outside it (no ``href``), so it cannot make the report load a file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html import escape
+
+from .netmap import NetNode, NetOwner, NetworkMap
+
+#: Owner styles: (tint, ink, hatch) with the hatch one of ``/``, ``\``, ``-``, ``|``, ``x``,
+#: ``.``.  Different hatches keep owners apart where colour is lost.
+OWNER_STYLES: tuple[tuple[str, str, str], ...] = (
+    ("#c6dbef", "#1f5fa8", "/"),
+    ("#fdd0a2", "#c45a00", "\\"),
+    ("#c7e9c0", "#1e7b34", "-"),
+    ("#f4c2c2", "#b01c2e", "|"),
+    ("#dadaeb", "#54278f", "x"),
+    ("#f6e8a6", "#8a6d00", "."),
+)
+
+INK = "#111111"
+SOFT = "#555555"
+SHADE = "#d4d4d4"
+BATTLE = "#c8102e"
+LINK = "#444444"
+
+#: Drawing size in SVG units (4 units a millimetre): fits an A4 page under a heading, with
+#: room left for the legend.
+WIDTH = 760.0
+HEIGHT = 860.0
+MARGIN = 70.0
+NODE_R = 15.0
+FONT = "'DejaVu Sans Condensed', 'DejaVu Sans', sans-serif"
+#: Most text lines printed under one place (more are summarised as "+ n more").
+MAX_LINES = 6
+
+
+def owner_style(owner: NetOwner | None) -> tuple[str, str, str]:
+    if owner is None:
+        return ("#ffffff", INK, "")
+    return OWNER_STYLES[owner.style % len(OWNER_STYLES)]
+
+
+def _n(value: float) -> str:
+    return f"{value:.1f}".rstrip("0").rstrip(".")
+
+
+def _e(text: object) -> str:
+    """XML-escape text for element content and attribute values alike."""
+    return escape(str(text), quote=True)
+
+
+def _pattern(pid: str, tint: str, ink: str, hatch: str) -> str:
+    s = 6.0
+    line = f'stroke="{ink}" stroke-width="0.9"'
+    shapes = {
+        "/": f'<path d="M0 {_n(s)}L{_n(s)} 0" {line}/>',
+        "\\": f'<path d="M0 0L{_n(s)} {_n(s)}" {line}/>',
+        "-": f'<path d="M0 {_n(s / 2)}H{_n(s)}" {line}/>',
+        "|": f'<path d="M{_n(s / 2)} 0V{_n(s)}" {line}/>',
+        ".": f'<circle cx="{_n(s / 2)}" cy="{_n(s / 2)}" r="1" fill="{ink}"/>',
+    }
+    marks = "".join(shapes[k] for k in ("/\\" if hatch == "x" else hatch) if k in shapes)
+    return (
+        f'<pattern id="{pid}" patternUnits="userSpaceOnUse" width="{_n(s)}" height="{_n(s)}">'
+        f'<rect width="{_n(s)}" height="{_n(s)}" fill="{tint}"/>{marks}</pattern>'
+    )
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """Map units to SVG units: the nodes' bounding box scaled into the drawing, centred."""
+
+    x0: float
+    y0: float
+    scale: float
+    ox: float
+    oy: float
+
+    @classmethod
+    def fit(cls, nodes: tuple[NetNode, ...]) -> _Frame:
+        if not nodes:
+            return cls(0.0, 0.0, 1.0, MARGIN, MARGIN)
+        xs = [n.x for n in nodes]
+        ys = [n.y for n in nodes]
+        span_x = max(max(xs) - min(xs), 1e-9)
+        span_y = max(max(ys) - min(ys), 1e-9)
+        # Leave extra room at the bottom for the label blocks under the lowest places.
+        room_x = WIDTH - 2 * MARGIN
+        room_y = HEIGHT - 2 * MARGIN - 40
+        scale = min(room_x / span_x, room_y / span_y)
+        ox = MARGIN + (room_x - span_x * scale) / 2
+        oy = MARGIN + (room_y - span_y * scale) / 2
+        return cls(min(xs), min(ys), scale, ox, oy)
+
+    def at(self, x: float, y: float) -> tuple[float, float]:
+        return self.ox + (x - self.x0) * self.scale, self.oy + (y - self.y0) * self.scale
+
+
+def network_svg(net: NetworkMap, prefix: str = "n") -> str:
+    """The whole map as one ``<svg>`` element (``prefix`` keeps pattern ids unique)."""
+    frame = _Frame.fit(net.nodes)
+    where = {n.code: frame.at(n.x, n.y) for n in net.nodes}
+    kinds = {n.code: n.kind for n in net.nodes}
+    defs = [_pattern(f"{prefix}o{i}", *owner_style(o)) for i, o in enumerate(net.owners)]
+    fills = {o.name: f"url(#{prefix}o{i})" for i, o in enumerate(net.owners)}
+    body: list[str] = []
+    for link in net.links:
+        if link.a not in where or link.b not in where:
+            continue
+        (x1, y1), (x2, y2) = where[link.a], where[link.b]
+        dash = ' stroke-dasharray="6 4"' if "open" in (kinds[link.a], kinds[link.b]) else ""
+        body.append(
+            f'<line x1="{_n(x1)}" y1="{_n(y1)}" x2="{_n(x2)}" y2="{_n(y2)}" '
+            f'stroke="{LINK}" stroke-width="{_n(1.6 + 0.6 * (link.length - 1))}"{dash}/>'
+        )
+        if link.text:
+            mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+            w = 7.5 * len(link.text) + 8
+            body.append(
+                f'<rect x="{_n(mx - w / 2)}" y="{_n(my - 8)}" width="{_n(w)}" height="16" '
+                f'fill="#ffffff" stroke="{LINK}" stroke-width="0.8" rx="3"/>'
+                f'<text x="{_n(mx)}" y="{_n(my + 4.5)}" font-size="12" text-anchor="middle" '
+                f'font-weight="bold" fill="{INK}">{_e(link.text)}</text>'
+            )
+    for node in net.nodes:
+        body.append(_node(node, where[node.code], net, fills))
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="190mm" height="215mm" '
+        f'viewBox="0 0 {_n(WIDTH)} {_n(HEIGHT)}" font-family="{_e(FONT)}">'
+        f"<defs>{''.join(defs)}</defs>{''.join(body)}</svg>"
+    )
+
+
+def _star(x: float, y: float, r: float) -> str:
+    """An eight-pointed burst: the battle mark (a shape, so it survives black-and-white)."""
+    import math
+
+    points = []
+    for i in range(16):
+        radius = r if i % 2 == 0 else r * 0.45
+        angle = math.pi * i / 8
+        points.append(f"{_n(x + radius * math.cos(angle))},{_n(y + radius * math.sin(angle))}")
+    return (
+        f'<polygon points="{" ".join(points)}" fill="{BATTLE}" stroke="{INK}" stroke-width="0.6"/>'
+    )
+
+
+def _node(node: NetNode, pos: tuple[float, float], net: NetworkMap, fills: dict[str, str]) -> str:
+    x, y = pos
+    owner = net.owner(node.owner) if node.owner else None
+    _tint, ink, _hatch = owner_style(owner)
+    fill = SHADE if node.shaded else fills.get(node.owner, "#ffffff")
+    text_colour = SOFT if node.shaded else INK
+    out: list[str] = []
+    if node.kind == "open":
+        r = NODE_R * 0.7
+        out.append(
+            f'<polygon points="{_n(x)},{_n(y - r)} {_n(x + r)},{_n(y)} {_n(x)},{_n(y + r)} '
+            f'{_n(x - r)},{_n(y)}" fill="{fill}" stroke="{SOFT}" stroke-width="1.2" '
+            f'stroke-dasharray="3 2"/>'
+        )
+        r_label = r
+    else:
+        r = NODE_R
+        stroke = ink if owner else INK
+        out.append(
+            f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(r)}" fill="{fill}" stroke="{stroke}" '
+            f'stroke-width="1.6"/>'
+        )
+        if node.kind == "home":
+            out.append(
+                f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(r + 4)}" fill="none" '
+                f'stroke="{stroke}" stroke-width="1.6"/>'
+            )
+            r += 4
+        if owner is not None:
+            out.append(
+                f'<text x="{_n(x)}" y="{_n(y + 5)}" font-size="14" font-weight="bold" '
+                f'text-anchor="middle" fill="{ink}">{_e(owner.tag)}</text>'
+            )
+        r_label = r
+    if node.battle:
+        out.append(_star(x + r_label + 2, y - r_label - 2, 9))
+    # The label block under the place: name, then its marks, then free lines.
+    ty = y + r_label + 13
+    style = ' font-style="italic"' if node.shaded else ""
+    out.append(
+        f'<text x="{_n(x)}" y="{_n(ty)}" font-size="12.5" font-weight="bold" '
+        f'text-anchor="middle" fill="{text_colour}"{style}>{_e(node.name)}</text>'
+    )
+    lines: list[tuple[str, str]] = []
+    for mark in node.marks:
+        mark_owner = net.owner(mark.owner) if mark.owner else None
+        tag = f" [{mark_owner.tag}]" if mark_owner else ""
+        colour = owner_style(mark_owner)[1] if mark_owner and not node.shaded else text_colour
+        lines.append((mark.text + tag, colour))
+    lines.extend((line, text_colour) for line in node.lines)
+    if len(lines) > MAX_LINES:
+        extra = len(lines) - (MAX_LINES - 1)
+        lines = [*lines[: MAX_LINES - 1], (f"+ {extra} more", text_colour)]
+    for text, colour in lines:
+        ty += 11.5
+        out.append(
+            f'<text x="{_n(x)}" y="{_n(ty)}" font-size="10" text-anchor="middle" '
+            f'fill="{colour}">{_e(text)}</text>'
+        )
+    return "".join(out)
+
+
+def legend(net: NetworkMap) -> list[dict[str, str]]:
+    """The legend of a map: each item a small SVG swatch and its (escaped by the template)
+    label.  Only what this map uses is listed."""
+    items: list[dict[str, str]] = []
+    for i, owner in enumerate(net.owners):
+        tint, ink, hatch = owner_style(owner)
+        pid = f"lg{i}"
+        items.append(
+            {
+                "svg": (
+                    '<svg xmlns="http://www.w3.org/2000/svg" width="6mm" height="6mm" '
+                    f'viewBox="0 0 24 24" font-family="{_e(FONT)}"><defs>'
+                    f"{_pattern(pid, tint, ink, hatch)}</defs>"
+                    f'<circle cx="12" cy="12" r="10" fill="url(#{pid})" stroke="{ink}" '
+                    f'stroke-width="1.4"/><text x="12" y="16.5" font-size="12" '
+                    f'font-weight="bold" text-anchor="middle" fill="{ink}">{_e(owner.tag)}</text>'
+                    "</svg>"
+                ),
+                "label": f"{owner.name} ({owner.tag})",
+            }
+        )
+    kinds = {n.kind for n in net.nodes}
+    swatch = '<svg xmlns="http://www.w3.org/2000/svg" width="6mm" height="6mm" viewBox="0 0 24 24">'
+    if "home" in kinds:
+        items.append(
+            {
+                "svg": swatch + '<circle cx="12" cy="12" r="7" fill="#ffffff" stroke="#111" '
+                'stroke-width="1.4"/><circle cx="12" cy="12" r="10.5" fill="none" '
+                'stroke="#111" stroke-width="1.4"/></svg>',
+                "label": "home (double ring)",
+            }
+        )
+    if "open" in kinds:
+        items.append(
+            {
+                "svg": swatch + '<polygon points="12,3 21,12 12,21 3,12" fill="#ffffff" '
+                'stroke="#555" stroke-width="1.2" stroke-dasharray="3 2"/></svg>',
+                "label": "open space (dashed links)",
+            }
+        )
+    if any(n.shaded for n in net.nodes):
+        items.append(
+            {
+                "svg": swatch + f'<circle cx="12" cy="12" r="9" fill="{SHADE}" stroke="#111" '
+                'stroke-width="1.2"/></svg>',
+                "label": "not in sight now",
+            }
+        )
+    if any(n.battle for n in net.nodes):
+        items.append({"svg": swatch + _star(12, 12, 10) + "</svg>", "label": "battle this turn"})
+    if any(link.text for link in net.links):
+        items.append(
+            {
+                "svg": swatch + '<line x1="1" y1="12" x2="23" y2="12" stroke="#444" '
+                'stroke-width="2.2"/><rect x="7" y="6" width="10" height="12" fill="#fff" '
+                'stroke="#444" stroke-width="0.8"/><text x="12" y="16" font-size="10" '
+                'text-anchor="middle" font-weight="bold">2</text></svg>',
+                "label": "link length (when more than 1)",
+            }
+        )
+    return items
+
+
+def network_pages(net: NetworkMap | None) -> list[dict[str, object]]:
+    """What the report templates lay out for a network map: one full page with its legend
+    (``templates/base/netmap.html``); empty when the ruleset gave no map."""
+    if net is None:
+        return []
+    return [
+        {
+            "title": net.title,
+            "subtitle": net.subtitle,
+            "svg": network_svg(net),
+            "legend": legend(net),
+            "notes": list(net.notes),
+        }
+    ]

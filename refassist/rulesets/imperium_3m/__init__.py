@@ -1,0 +1,219 @@
+"""Imperium 3rd Millennium: the Terran-Imperial wars, two sides on a map of jump routes.
+
+The ruleset object only wires the game's modules to the engine's interface; each area of the
+rules lives in its own module (`setup`, `mapfile`, `admin`, `segments`, `space_battle`,
+`planet_battle`, `closeout`, `glory`, `sheet`, `validate`, `tables`, `visibility`, `report`,
+`ai`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ...dice import Dice
+from ...errors import CellProblem, UsageError
+from ..base import (
+    Event,
+    HouseRule,
+    NewGame,
+    PlayerSetup,
+    ReportContent,
+    ReportInput,
+    Resolution,
+    Row,
+    Ruleset,
+    SheetRead,
+    Standing,
+    Step,
+    Table,
+)
+from .rules import HOUSE_RULES
+from .state import State
+
+if TYPE_CHECKING:
+    from ...workbook.sheetio import TurnSheetFile
+
+
+class Imperium3M(Ruleset):
+    """The Imperium 3rd Millennium ruleset (see ``shared/seeds/imperium-3rd-millennium.txt``)."""
+
+    name: ClassVar[str] = "imperium-3m"
+    aliases: ClassVar[tuple[str, ...]] = (
+        "imperium",
+        "imperium_3m",
+        "i3m",
+        "imperium-3rd-millennium",
+        "imperium 3rd millennium",
+    )
+    title: ClassVar[str] = "Imperium 3rd Millennium"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    house_rules: ClassVar[tuple[HouseRule, ...]] = HOUSE_RULES
+
+    def rules_with_defaults(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        rules = self.default_house_rules()
+        rules.update(values)
+        return rules
+
+    # -- life cycle ---------------------------------------------------------------------------
+    def new_game(self, setup: NewGame, dice: Dice) -> State:
+        from .setup import new_game
+
+        return new_game(setup, dice, self.rules_with_defaults(setup.house_rules))
+
+    def current_step(self, state: State) -> Step:
+        if state.war_turn:
+            label = f"Turn {state.turn} (war {state.war}, turn {state.war_turn})"
+        else:
+            label = f"Turn {state.turn} (peace, {state.peace_left} turn(s) to the next war)"
+        return Step(key=str(state.turn), label=label, expects=tuple(state.player_names()))
+
+    def resolve(
+        self,
+        state: State,
+        orders: Mapping[str, Any],
+        dice: Dice,
+        house_rules: Mapping[str, Any],
+    ) -> Resolution:
+        from .resolve import resolve_turn
+
+        return resolve_turn(state, orders, dice, self.rules_with_defaults(house_rules))
+
+    def game_over(self, state: State) -> str:
+        return state.finished
+
+    # -- master workbook ----------------------------------------------------------------------
+    def schema(self) -> tuple[Table, ...]:
+        from .tables import SCHEMA
+
+        return SCHEMA
+
+    def to_tables(self, state: State) -> dict[str, list[dict[str, Any]]]:
+        from .tables import to_tables
+
+        return to_tables(state)
+
+    def from_tables(
+        self, tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]
+    ) -> State | None:
+        from .tables import from_tables
+
+        return from_tables(tables, problems)
+
+    def to_json(self, state: State) -> dict[str, Any]:
+        from .tables import to_json
+
+        return to_json(state)
+
+    # -- turn sheets --------------------------------------------------------------------------
+    def write_sheet(
+        self,
+        state: State,
+        player: str,
+        path: Path,
+        token: str,
+        deadline: str,
+        house_rules: Mapping[str, Any] | None = None,
+    ) -> None:
+        from .sheet import write_sheet
+
+        write_sheet(
+            state,
+            player,
+            Path(path),
+            token=token,
+            deadline=deadline,
+            house_rules=self.rules_with_defaults(house_rules or {}),
+        )
+
+    def read_sheet(self, path: Path, opened: TurnSheetFile | None = None) -> SheetRead:
+        from .sheet import read_sheet
+
+        return read_sheet(Path(path), opened)
+
+    def validate(
+        self, state: State, player: str, orders: Any, house_rules: Mapping[str, Any]
+    ) -> list[CellProblem]:
+        from .validate import validate_orders
+
+        return validate_orders(state, player, orders, self.rules_with_defaults(house_rules))
+
+    def orders_text(self, orders: Any) -> list[str]:
+        from .sheet import orders_text
+
+        return orders_text(orders)
+
+    def computer_orders(
+        self, state: State, player: str, seed: int, house_rules: Mapping[str, Any]
+    ) -> Any:
+        from .ai import computer_orders
+
+        return computer_orders(state, player, seed, self.rules_with_defaults(house_rules))
+
+    def fill_sheet(self, path: Path, orders: Any) -> None:
+        from .sheet import fill_sheet
+
+        fill_sheet(Path(path), orders)
+
+    # -- the demo -----------------------------------------------------------------------------
+    def demo_players(self, count: int) -> list[PlayerSetup]:
+        """Two computer sides named for what they are, Terra and Empire."""
+        if count != 2:
+            raise UsageError(f"the {self.title} demo is played by 2 sides, not {count}")
+        return [
+            PlayerSetup("Terra", "terra@example.com", homeworld="Terran", computer=True),
+            PlayerSetup("Empire", "empire@example.com", homeworld="Imperial", computer=True),
+        ]
+
+    def standing(self, state: State) -> Standing | None:
+        """The side the glory index leans to, by its distance from the even 5 (None at 5)."""
+        if state.glory == 5:
+            return None
+        side = "Imperial" if state.glory > 5 else "Terran"
+        return Standing(state.player_of(side), abs(state.glory - 5), "glory point")
+
+    def turn_highlights(self, state: State, events: Sequence[Event]) -> str:
+        """Space battles, landings, planets captured and where the glory index stands."""
+
+        def count(n: int, word: str) -> str:
+            return f"{n} {word}{'s' if n != 1 else ''}"
+
+        battles = sum(1 for e in events if e.kind == "battle")
+        landings = sum(1 for e in events if e.kind == "landing")
+        captures = sum(1 for e in events if e.kind == "capture")
+        line = (
+            f"{count(battles, 'space battle')}, {count(landings, 'landing')}, "
+            f"{count(captures, 'capture')}, glory {state.glory}"
+        )
+        # The index is reset when a war ends, so the result itself must be said.
+        ended = [e.text for e in events if e.kind == "war end"]
+        return line + "".join(f" ({text})" for text in ended)
+
+    # -- information --------------------------------------------------------------------------
+    def players(self, state: State) -> list[str]:
+        return state.player_names()
+
+    def player_view(
+        self, state: State, player: str, house_rules: Mapping[str, Any] | None = None
+    ) -> Any:
+        from .visibility import player_view
+
+        return player_view(state, player, self.rules_with_defaults(house_rules or {}))
+
+    # -- reports ------------------------------------------------------------------------------
+    def report_map(self, state: State) -> Any:
+        # No hex sector: the system-and-route map is drawn per reader (ReportContent.network).
+        return None
+
+    def report_content(self, state: State, reader: str | None, info: ReportInput) -> ReportContent:
+        from .report import player_content, referee_content
+
+        if reader is None:
+            return referee_content(state, info)
+        view = self.player_view(state, reader, info.house_rules)
+        return player_content(state, view, reader, info)
+
+
+RULESET = Imperium3M()

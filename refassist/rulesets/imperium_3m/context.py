@@ -1,0 +1,116 @@
+"""What the rule modules share while one turn is resolved: the working state and bookkeeping.
+
+`resolve.resolve_turn` copies the state once and hands every segment a `TurnContext`; the rule
+modules (`admin`, `segments`, `space_battle`, `planet_battle`, `closeout`, `glory`) change the
+copy and append events here, so each area lives in its own module without calling the others
+in circles.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...dice import Dice
+from ..base import Event
+from .orders import Orders, no_orders
+from .state import State
+from .units import SIDES, UnitType, unit_type
+
+EVERYONE = ("*",)
+
+
+@dataclass
+class TurnContext:
+    """The working copy of the state, the dice, the house rules and the turn's memory."""
+
+    state: State
+    dice: Dice
+    rules: Mapping[str, Any]
+    orders: dict[str, Orders] = field(default_factory=dict)
+    events: list[Event] = field(default_factory=list)
+    #: Glory changes this turn as (delta, reason), before doubling/tripling by a Visit.
+    glory_changes: list[tuple[int, str]] = field(default_factory=list)
+    #: Units (side, id) that moved in the current action segment.
+    moved: set[tuple[str, str]] = field(default_factory=set)
+    #: Systems where a space battle was fought this turn.
+    battles: list[str] = field(default_factory=list)
+    #: Planets where a planetary battle took place this turn (terraforming progress is lost).
+    planet_battles: set[str] = field(default_factory=set)
+    #: Current action segment (0 in the administrative segment and close-out).
+    segment: int = 0
+
+    @classmethod
+    def start(
+        cls, state: State, orders: Mapping[str, Orders], dice: Dice, rules: Mapping[str, Any]
+    ) -> TurnContext:
+        """A context for resolving ``state``'s turn; sides with no sheet get `no_orders`."""
+        work = state.copy()
+        work.events = []
+        work.revealed = {}
+        by_side: dict[str, Orders] = {}
+        for side in SIDES:
+            player = work.player_of(side)
+            by_side[side] = orders.get(player) or no_orders(player, side, work.turn)
+        return cls(state=work, dice=dice, rules=rules, orders=by_side)
+
+    def unit_type(self, side: str, code: str) -> UnitType:
+        return unit_type(side, code, int(self.rules.get("imperial_bb_maintenance", 4)))
+
+    def player(self, side: str) -> str:
+        return self.state.player_of(side)
+
+    # -- events --------------------------------------------------------------------------------
+    def emit(
+        self,
+        phase: str,
+        location: str,
+        kind: str,
+        text: str,
+        *,
+        sides: Iterable[str] = (),
+        visible_to: Iterable[str] = EVERYONE,
+        data: Mapping[str, Any] | None = None,
+        dice: Iterable[int] = (),
+    ) -> Event:
+        """Record an event.  ``sides`` and ``visible_to`` take side names (``Terran``) or
+        ``*``; they are stored as player names, which is what the reports filter on."""
+        names = {s: self.player(s) for s in SIDES}
+        seen = set(visible_to)
+        told: tuple[str, ...] = (
+            EVERYONE if "*" in seen else tuple(sorted(names.get(s, s) for s in seen))
+        )
+        event = Event(
+            turn=self.state.turn,
+            phase=phase,
+            location=location,
+            kind=kind,
+            text=text,
+            players=tuple(dict.fromkeys(names.get(s, s) for s in sides)),
+            visible_to=told,
+            data=dict(data or {}),
+            dice=tuple(dice),
+        )
+        self.events.append(event)
+        return event
+
+    def last_rolls(self, count: int) -> tuple[int, ...]:
+        """Sequence numbers of the last ``count`` dice rolled (for an event's ``dice``)."""
+        return tuple(r.seq for r in self.dice.log[-count:]) if count else ()
+
+    def glory(self, delta: int, reason: str, location: str = "") -> None:
+        """Move the glory index (positive = towards the Empire), doubled/tripled on a Visit."""
+        imperial = self.state.sides["Imperial"]
+        applied = delta
+        if imperial.visit:
+            applied = delta * 2 if delta > 0 else delta * 3
+        self.state.glory = max(0, min(10, self.state.glory + applied))
+        self.glory_changes.append((applied, reason))
+        self.emit(
+            "glory",
+            location,
+            "glory",
+            f"Glory {applied:+d} ({reason}): index now {self.state.glory}",
+            data={"delta": applied, "reason": reason, "index": self.state.glory},
+        )

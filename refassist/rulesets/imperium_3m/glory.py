@@ -1,0 +1,389 @@
+"""The end of a turn: the Mandated Offensive's condition, the victory schedule, the end of a war
+and the inter-war sequence, and the war/peace calendar.
+
+Glory itself moves during the turn through `TurnContext.glory`, called by the battle modules
+with these reasons (an Imperial Visit doubles gains and triples losses there):
+"Terran outpost captured" +1, "Empire outpost lost" -1, "major Empire victory" +1,
+"major Terran victory" -1, "Terran world captured" +3, "Empire world lost" -3,
+"terraformed planet bombarded" (by the Empire -2, by the Terrans +1).
+
+The victory check uses the turn of the current war (``war_turn``), never the game turn, so the
+schedule starts again with each war of a campaign.
+"""
+
+from __future__ import annotations
+
+from .admin import GRANTED_ORIGINS, is_friendly, place_ship, remove_units, unit_system
+from .context import EVERYONE, TurnContext
+from .paths import connected, distances_from
+from .state import ALLOWED_ON, GLORY_START, Planet, State, Unit
+from .units import IMPERIAL, SIDES, TERRAN
+
+PHASE = "glory"
+#: war turn -> (Terran wins at or below, Imperial wins at or above).
+SCHEDULE = {7: (1, 9), 8: (2, 8), 9: (3, 7), 10: (4, 6)}
+EARLY = (0, 10)
+#: The Imperial campaign aim on the default map: Sol 1, Sol 2, Alpha Centauri A1 and B.
+IMPERIAL_AIM_CODES = ("SOL1", "SOL2", "ACA1", "ACB")
+WAR_NAMES = ("First", "Second", "Third", "Fourth", "Fifth", "Sixth", "Seventh", "Eighth")
+
+
+def thresholds(war_turn: int) -> tuple[int, int]:
+    """(Terran victory at or below, Imperial victory at or above) on this turn of a war."""
+    return SCHEDULE.get(war_turn, EARLY) if war_turn < 10 else SCHEDULE[10]
+
+
+def war_name(war: int) -> str:
+    ordinal = WAR_NAMES[war - 1] if 0 < war <= len(WAR_NAMES) else f"{war}th"
+    return f"{ordinal} Interstellar War"
+
+
+def victory(state: State) -> str:
+    """``Terran``, ``Imperial``, ``truce`` or "" (the war goes on) at the end of this turn."""
+    if state.at_peace():
+        return ""
+    terran, imperial = thresholds(state.war_turn)
+    if state.glory <= terran:
+        return TERRAN
+    if state.glory >= imperial:
+        return IMPERIAL
+    if state.war_turn >= 10:
+        return "truce"
+    return ""
+
+
+def campaign_aim(state: State, side: str) -> list[Planet]:
+    """The planets ``side`` must hold at the end of a war to win the campaign: for the
+    Terrans the Imperial home worlds; for the Empire Sol 1, Sol 2, Alpha Centauri A1 and B
+    when the map has them, else (a referee's map) the planets marked as Terran home."""
+    planets = state.map.planets
+    if side == TERRAN:
+        return sorted((p for p in planets.values() if p.home == IMPERIAL), key=lambda p: p.code)
+    if all(code in planets for code in IMPERIAL_AIM_CODES):
+        return [planets[c] for c in IMPERIAL_AIM_CODES]
+    return sorted((p for p in planets.values() if p.home == TERRAN), key=lambda p: p.code)
+
+
+def campaign_winner(state: State) -> str:
+    for side in SIDES:
+        aim = campaign_aim(state, side)
+        if aim and all(is_friendly(p, side) for p in aim):
+            return side
+    return ""
+
+
+# -- the Mandated Offensive ----------------------------------------------------------------------
+
+
+def mandate_check(ctx: TurnContext) -> None:
+    """Mandated Offensive forces stay while the glory index rises: at the end of the turn they
+    arrive the index is noted; at the end of every later turn it must be higher than at the end
+    of the turn before, or every mandate unit (and any on the turn record track) is withdrawn."""
+    state = ctx.state
+    imperial = state.sides[IMPERIAL]
+    if not imperial.mandate_turn:
+        return
+    if state.turn == imperial.mandate_turn:
+        imperial.mandate_glory = state.glory
+        return
+    if state.glory > imperial.mandate_glory:
+        ctx.emit(
+            PHASE,
+            "",
+            "mandate",
+            f"Glory rose from {imperial.mandate_glory} to {state.glory}: the Mandated "
+            "Offensive forces stay",
+            sides=(IMPERIAL,),
+        )
+        imperial.mandate_glory = state.glory
+        return
+    gone = [u for u in state.units if u.side == IMPERIAL and u.origin == "mandate"]
+    queued = [q for q in state.queue if q.side == IMPERIAL and q.origin == "mandate"]
+    remove_units(state, gone)
+    state.queue = [q for q in state.queue if q not in queued]
+    for code in [u.code for u in gone] + [q.code for q in queued]:
+        if code in imperial.granted:
+            imperial.granted.remove(code)
+    imperial.mandate_turn = 0
+    imperial.mandate_glory = 0
+    ctx.emit(
+        PHASE,
+        "",
+        "mandate",
+        f"Glory did not rise (still {state.glory}): the Mandated Offensive forces are withdrawn"
+        + (f" ({', '.join(u.id for u in gone)})" if gone else ""),
+        sides=(IMPERIAL,),
+        data={"withdrawn": [u.id for u in gone]},
+    )
+
+
+# -- the inter-war sequence ----------------------------------------------------------------------
+
+
+def remove_granted(ctx: TurnContext, winner: str) -> None:
+    """Intervention and Appeal forces leave (unless the Empire won): each one still in play or
+    on the track goes; for each one lost, the same type of ship or else the dearest Imperial
+    ship not dearer than it (the next-largest) goes in its place."""
+    state = ctx.state
+    imperial = state.sides[IMPERIAL]
+    granted = list(imperial.granted)
+    imperial.granted = []
+    if winner == IMPERIAL:
+        for u in state.units:
+            if u.side == IMPERIAL and u.origin in GRANTED_ORIGINS:
+                u.origin = ""
+        for q in state.queue:
+            if q.side == IMPERIAL and q.origin in GRANTED_ORIGINS:
+                q.origin = ""
+        if granted:
+            ctx.emit(PHASE, "", "inter-war", "The Empire won: it keeps its granted forces")
+        return
+    removed: list[str] = []
+    for code in granted:
+        unit = next(
+            (
+                u
+                for u in state.units
+                if u.side == IMPERIAL and u.code == code and u.origin in GRANTED_ORIGINS
+            ),
+            None,
+        )
+        if unit is not None:
+            remove_units(state, [unit])
+            removed.append(unit.id)
+            continue
+        queued = next(
+            (
+                q
+                for q in state.queue
+                if q.side == IMPERIAL and q.code == code and q.origin in GRANTED_ORIGINS
+            ),
+            None,
+        )
+        if queued is not None:
+            state.queue.remove(queued)
+            removed.append(f"{code} (on the turn record track)")
+            continue
+        substitute = _next_largest(ctx, code)
+        if substitute is not None:
+            remove_units(state, [substitute])
+            removed.append(f"{substitute.id} (in place of a lost {code})")
+    for u in state.units:
+        if u.side == IMPERIAL and u.origin in GRANTED_ORIGINS:
+            u.origin = ""
+    ctx.emit(
+        PHASE,
+        "",
+        "inter-war",
+        "Intervention and Appeal forces removed: " + (", ".join(removed) or "none"),
+        sides=(IMPERIAL,),
+        data={"removed": removed},
+    )
+
+
+def _next_largest(ctx: TurnContext, code: str) -> Unit | None:
+    state = ctx.state
+    if not ctx.unit_type(IMPERIAL, code).is_ship:
+        return None
+    ships = [
+        u
+        for u in state.units
+        if u.side == IMPERIAL
+        and u.fleet
+        and ctx.unit_type(u.side, u.code).is_ship
+        and u.code != "M"
+    ]
+    same = sorted((u for u in ships if u.code == code), key=lambda u: u.id)
+    if same:
+        return same[0]
+    limit = ctx.unit_type(IMPERIAL, code).cost
+    cheaper = [u for u in ships if ctx.unit_type(IMPERIAL, u.code).cost <= limit]
+    if not cheaper:
+        return None
+    return max(cheaper, key=lambda u: (ctx.unit_type(IMPERIAL, u.code).cost, u.id))
+
+
+def territorial_exchange(ctx: TurnContext) -> None:
+    """Unconnected Outposts (enemy fleets ignored) go with their PD and the side's monitors in
+    the system; disputed planets lose their markers and the PD on them."""
+    state = ctx.state
+    lost: list[str] = []
+    for planet in sorted(state.map.planets.values(), key=lambda p: p.code):
+        if planet.disputed:
+            remove_units(state, [u for u in state.units_on(planet.code) if u.code == "PD"])
+            planet.owner, planet.marker, planet.disputed = "", "", False
+            lost.append(f"{planet.name} (disputed)")
+            continue
+        if planet.marker != "Outpost" or not planet.owner:
+            continue
+        side = planet.owner
+        if connected(state, side, planet.system, ignore_enemy_fleets=True):
+            continue
+        pds = [u for u in state.units_on(planet.code) if u.code == "PD" and u.side == side]
+        monitors = [
+            u
+            for u in state.units
+            if u.side == side and u.code == "M" and unit_system(state, u) == planet.system
+        ]
+        remove_units(state, pds + monitors)
+        lost.append(f"{side} Outpost {planet.name}")
+        planet.owner, planet.marker = "", ""
+    ctx.emit(
+        PHASE,
+        "",
+        "inter-war",
+        "Territorial exchange: " + (", ".join(lost) + " removed" if lost else "no change"),
+        data={"removed": lost},
+    )
+
+
+def going_home(ctx: TurnContext) -> None:
+    """Every fleet goes, under its own name, to a home system (Sol for the Terrans; the nearest
+    Imperial home world, ties by code), leaving its monitors behind; troops standing anywhere
+    but a home world, and fighters standing away from their side's Worlds and Outposts, go to a
+    home world's surface (the one with most room).  PD and monitors stay."""
+    state = ctx.state
+    for side in SIDES:
+        homes = sorted(
+            (p for p in state.map.planets.values() if p.home == side and p.owner == side),
+            key=lambda p: p.code,
+        ) or sorted((p for p in state.map.planets.values() if p.home == side), key=lambda p: p.code)
+        if not homes:
+            continue
+        home_systems = sorted({p.system for p in homes})
+        far = {h: distances_from(state, [h]) for h in home_systems}
+
+        def nearest(system: str, far: dict[str, dict[str, int]] = far) -> str:
+            return _nearest(far, system)
+
+        for fleet in sorted(state.fleets, key=lambda f: f.name):
+            if fleet.side != side:
+                continue
+            units = state.units_in_fleet(fleet.name)
+            if not units or all(u.code == "M" for u in units):
+                continue
+            old = fleet.system
+            fleet.system, fleet.came_from = nearest(old), ""
+            for monitor in (u for u in units if u.code == "M"):
+                place_ship(state, monitor, old)
+        for u in list(state.units):
+            if u.side != side or not u.planet or u.code not in ("RT", "JT", "F"):
+                continue
+            planet = state.map.planets[u.planet]
+            if planet.home == side or (u.code == "F" and is_friendly(planet, side)):
+                continue
+            target_system = nearest(planet.system)
+            spots = [
+                p for p in homes if p.system == target_system and u.code in ALLOWED_ON[p.klass]
+            ] or homes
+            spot = max(spots, key=lambda p: (p.capacity - len(state.units_on(p.code)), p.code))
+            u.planet, u.hex = spot.code, 0
+    ctx.emit(
+        PHASE,
+        "",
+        "inter-war",
+        "Going home: every fleet, troop and fighter away from home returns to a home world",
+    )
+
+
+def _nearest(far: dict[str, dict[str, int]], system: str) -> str:
+    """The home system nearest to ``system`` by route distance (ties by code)."""
+    return min(sorted(far), key=lambda home: (far[home].get(system, 10**6), home))
+
+
+def inter_war(ctx: TurnContext, winner: str) -> None:
+    """Forces removed, 3D6 turns of peace, territorial exchange, going home, peace dividend,
+    glory reset (in the seed's order)."""
+    state = ctx.state
+    remove_granted(ctx, winner)
+    dice = ctx.dice.nd6(3, "turns of peace before the next war")
+    state.peace_left = sum(dice)
+    ctx.emit(
+        PHASE,
+        "",
+        "inter-war",
+        f"The Terrans roll {state.peace_left} turns of peace before the next war",
+        data={"peace": state.peace_left},
+        dice=ctx.last_rolls(3),
+    )
+    territorial_exchange(ctx)
+    going_home(ctx)
+    if winner in SIDES:
+        state.sides[winner].resources = 0
+        ctx.emit(
+            PHASE,
+            "",
+            "inter-war",
+            f"Peace dividend: the {winner} stockpile is reduced to zero",
+            sides=(winner,),
+        )
+    state.glory = {TERRAN: 4, IMPERIAL: 6}.get(winner, GLORY_START)
+    imperial = state.sides[IMPERIAL]
+    imperial.appeals_prohibited = False
+    imperial.mandate_turn = 0
+    imperial.mandate_glory = 0
+    for side in SIDES:
+        for planet in state.map.planets.values():
+            if planet.terraform_side == side and not is_friendly(planet, side, "Outpost"):
+                planet.terraform_paid, planet.terraform_side = 0, ""
+    ctx.emit(PHASE, "", "inter-war", f"The glory index is set to {state.glory} for the next war")
+
+
+def end_war(ctx: TurnContext, winner: str) -> None:
+    state = ctx.state
+    name = war_name(state.war)
+    state.results.append(winner)
+    text = f"The {name} ends in a truce" if winner == "truce" else f"{winner} victory in the {name}"
+    ctx.emit(
+        PHASE,
+        "",
+        "war end",
+        f"{text} (glory {state.glory}, war turn {state.war_turn})",
+        data={"war": state.war, "result": winner, "glory": state.glory},
+    )
+    campaign = bool(ctx.rules.get("campaign", state.campaign))
+    if not campaign:
+        state.finished = text
+        return
+    champion = campaign_winner(state)
+    if champion:
+        state.finished = f"{champion} victory in the campaign ({name})"
+        ctx.emit(PHASE, "", "game end", state.finished, data={"winner": champion})
+        return
+    inter_war(ctx, winner)
+    state.war_turn = 0
+
+
+def end_of_turn(ctx: TurnContext) -> None:
+    """Mandate check, victory check, the calendar, and the per-turn flags cleared."""
+    state = ctx.state
+    at_war = not state.at_peace()
+    mandate_check(ctx)
+    if at_war:
+        winner = victory(state)
+        if winner:
+            end_war(ctx, winner)
+        else:
+            state.war_turn += 1
+    else:
+        state.peace_left = max(0, state.peace_left - 1)
+        if state.peace_left == 0:
+            state.war += 1
+            state.war_turn = 1
+            ctx.emit(
+                PHASE,
+                "",
+                "calendar",
+                f"Peace ends: the {war_name(state.war)} begins next turn (glory {state.glory})",
+                visible_to=EVERYONE,
+            )
+        else:
+            ctx.emit(PHASE, "", "calendar", f"{state.peace_left} turn(s) of peace remain")
+    state.turn += 1
+    state.peace_talks = False
+    for side in SIDES:
+        s = state.sides[side]
+        s.visit = False
+        s.initiative_modifier = 0
+        if s.depression > 0:
+            s.depression -= 1

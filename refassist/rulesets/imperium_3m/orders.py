@@ -1,0 +1,137 @@
+"""What a side's turn sheet says, as plain data (`sheet.read_sheet` builds it, the rules read it).
+
+Every order keeps the cell it came from (``cell``, e.g. ``Actions!D7``) so that the checker
+can pin a problem to it and a rule that skips an order can say which line it skipped.
+
+The notation of an activation line (docs/rules/imperium-3rd-millennium.md, "Notation"): a line
+names one system and holds one or more actions separated by ``;``::
+
+    T1 > TAU > PRO               move fleet T1 along the routes Tau Ceti, Procyon
+    T1 attack PRO4 auto          planetary battle at Procyon 4 (bombard, land, surface battle);
+                                 landing hexes `auto` or one per landing unit: 1,1,3
+    T1 load RT2 PD1 from SOL1    load units standing on a friendly planet
+    T1 unload RT2 to ACB         unload onto a friendly (or empty) planet
+    T1 split T4 DD1 DD2          divide: the named units form the new fleet T4
+    T1 join T2                   combine: T2's units join T1
+    T1 evacuate PRO4             load own units from a disputed planet
+    pass                         spend nothing now (the activation is kept for later)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+ACTION_KINDS = ("move", "attack", "load", "unload", "split", "join", "evacuate", "pass")
+STANCES = ("close", "stand off", "hold")
+PRIORITIES = ("capital", "carrier", "transport", "cheapest")
+APPEALS = ("", "Forces", "Finances")
+CLOSE_OUT_KINDS = ("scrap", "repair", "ground repair", "augment")
+
+
+@dataclass
+class Action:
+    """One action of an activation.
+
+    ``fleet`` is the acting fleet (empty for ``pass``); ``route`` the systems entered in order
+    (move); ``planet`` the planet code (attack, load, unload, evacuate); ``units`` unit ids
+    (load, unload, split); ``hexes`` landing hexes (empty = ``auto``); ``target`` the new
+    fleet's name (split) or the fleet joining (join).
+    """
+
+    kind: str
+    fleet: str = ""
+    route: list[str] = field(default_factory=list)
+    planet: str = ""
+    units: list[str] = field(default_factory=list)
+    hexes: list[int] = field(default_factory=list)
+    target: str = ""
+    text: str = ""
+
+
+@dataclass
+class Activation:
+    """One line of the activation list: in action ``segment`` (1-4), the ``order``-th
+    activation the side asks for, at ``system``."""
+
+    segment: int
+    order: int
+    system: str
+    actions: list[Action]
+    cell: str = ""
+    text: str = ""
+
+
+@dataclass
+class BattleOrders:
+    """Standing battle orders of one fleet (used in every space battle it fights this turn).
+
+    ``break_off`` is the round after which the fleet withdraws (0 = fight all three rounds).
+    """
+
+    fleet: str
+    stance: str = "close"
+    priority: str = "capital"
+    break_off: int = 0
+    cell: str = ""
+
+
+@dataclass
+class Build:
+    """``count`` units of ``code`` to build this turn, optionally placed at ``world``."""
+
+    code: str
+    count: int = 1
+    world: str = ""
+    cell: str = ""
+
+
+@dataclass
+class PlanetOrder:
+    """A planet named for terraforming or an outpost upgrade this turn (10 resources)."""
+
+    planet: str
+    cell: str = ""
+
+
+@dataclass
+class CloseOutOrder:
+    """A close-out order: ``scrap``, ``repair``, ``ground repair`` or ``augment`` of units."""
+
+    kind: str
+    units: list[str]
+    cell: str = ""
+
+
+@dataclass
+class Orders:
+    """A side's whole sheet for one turn.  ``side`` is ``Terran`` or ``Imperial``."""
+
+    player: str
+    side: str
+    turn: int
+    appeal: str = ""
+    appeal_cell: str = ""
+    builds: list[Build] = field(default_factory=list)
+    activations: list[Activation] = field(default_factory=list)
+    battle_orders: list[BattleOrders] = field(default_factory=list)
+    terraform: list[PlanetOrder] = field(default_factory=list)
+    upgrades: list[PlanetOrder] = field(default_factory=list)
+    close_out: list[CloseOutOrder] = field(default_factory=list)
+    #: Bombardment hits go to these unit kinds first (``F`` or ``PD``).
+    bombard_priority: str = "PD"
+    bombard_priority_cell: str = ""
+    message: str = ""
+
+    def activations_in(self, segment: int) -> list[Activation]:
+        return sorted((a for a in self.activations if a.segment == segment), key=lambda a: a.order)
+
+    def battle_orders_for(self, fleet: str) -> BattleOrders:
+        for b in self.battle_orders:
+            if b.fleet == fleet:
+                return b
+        return BattleOrders(fleet)
+
+
+def no_orders(player: str, side: str, turn: int) -> Orders:
+    """What a side that sent nothing does: no builds, every activation a pass."""
+    return Orders(player=player, side=side, turn=turn)

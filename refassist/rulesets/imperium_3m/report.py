@@ -1,0 +1,525 @@
+"""What an Imperium 3rd Millennium report says: template data for a side and for the referee.
+
+A side's report is built from its `PlayerView` only (`visibility.player_view`), never from the
+full `State`: whatever the view does not hold cannot reach the PDF.  The one exception is the
+dice log, from which only the rolls named by events the player may read are taken.  The
+referee's report is built from the whole state.
+
+The map is a map of systems and jump routes, drawn by the engine from a `NetworkMap` that is
+built here per reader (`ReportContent.network`): owners and markers as the reader knows them,
+own fleets with ship counts, enemy fleets where seen, battles this turn, systems out of sight
+shaded.
+
+Battle events are laid out generically from their ``data`` (forces, rounds, shots, dice as
+the space-battle module records them): any mapping or list is printed as indented lines, so a
+new detail reaches the report without a template change.  Everything is formatted here; the
+templates only lay out strings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from ...dice import Roll
+from ...report.netmap import NetLink, NetMark, NetNode, NetOwner, NetworkMap
+from ..base import Event, ReportContent, ReportInput
+from .paths import connected
+from .state import Fleet, Planet, Queued, State, Unit
+from .units import IMPERIAL, KIND_OF, NAMES, SHIP_KINDS, SIDES, TERRAN
+from .view import PlanetView, PlayerView
+from .visibility import BATTLE_KINDS
+
+TEMPLATE_DIR = "imperium-3m"
+OWNERS = (NetOwner(TERRAN, "T", 0), NetOwner(IMPERIAL, "I", 1))
+MARKER_LETTER = {"World": "W", "Outpost": "O"}
+#: Deepest nesting and most lines printed for one event's details.
+MAX_DEPTH = 5
+MAX_DETAIL_LINES = 400
+
+PHASE_HEADINGS = (
+    ("administration", "Administrative segment"),
+    ("action", "Action segments"),
+    ("close-out", "Close-out: maintenance and repair"),
+    ("glory", "Glory and the war"),
+)
+
+
+def victory_thresholds(war_turn: int) -> tuple[int, int] | None:
+    """(Terran wins at or below, Imperial wins at or above) for a war turn; None in peace.
+
+    The seed's schedule: turns 1-6 0/10, then 1/9, 2/8, 3/7 and 4/6 at turn 10."""
+    if war_turn <= 0:
+        return None
+    if war_turn <= 6:
+        return (0, 10)
+    step = min(war_turn, 10) - 6
+    return (step, 10 - step)
+
+
+def glory_track(glory: int, war_turn: int) -> dict[str, Any]:
+    """The glory index as a row of eleven boxes, with this war turn's victory thresholds."""
+    limits = victory_thresholds(war_turn)
+    cells = []
+    for n in range(11):
+        mark = ""
+        if limits and n <= limits[0]:
+            mark = "Terran victory"
+        elif limits and n >= limits[1]:
+            mark = "Imperial victory"
+        cells.append({"n": n, "current": n == glory, "mark": mark})
+    text = (
+        f"Terran victory at {limits[0]} or less, Imperial victory at {limits[1]} or more "
+        f"at the end of war turn {war_turn}"
+        + ("; an index of 5 after turn 10 is a truce" if war_turn >= 10 else "")
+        if limits
+        else "peace: the glory index does not decide anything until the next war"
+    )
+    return {"index": glory, "cells": cells, "text": text, "limits": limits}
+
+
+def expected_income(state: State, side: str) -> int:
+    """The income the side can expect at the next Production step, before Intervention and
+    Appeal results: the seed's formulas (Imperial 10 + 1 a World + 1 a connected Outpost;
+    Terran 10 for Sol + 8 a connected World, 6 an unconnected one, 1 a connected Outpost),
+    the Appeal budget bonus, and a Depression's -10 (never below 1)."""
+    s = state.sides[side]
+    owned = [p for p in state.map.planets.values() if p.owner == side and p.marker]
+    links: dict[str, bool] = {}
+
+    def linked(system: str) -> bool:
+        if system not in links:
+            links[system] = connected(state, side, system)
+        return links[system]
+
+    total = 0
+    if side == IMPERIAL:
+        total = 10 + sum(
+            1 for p in owned if p.marker == "World" or (p.marker == "Outpost" and linked(p.system))
+        )
+    else:
+        home = [p for p in owned if p.home == TERRAN]
+        total = 10 if home else 0
+        for p in owned:
+            if p.home == TERRAN:
+                continue
+            if p.marker == "World":
+                total += 8 if linked(p.system) else 6
+            elif linked(p.system):
+                total += 1
+    total += s.budget_bonus
+    if s.depression:
+        total = max(1, total - 10)
+    return total
+
+
+def unit_text(u: Unit) -> str:
+    """``CA1``, ``DD3 damaged``, ``RT2 6-2 reduced``: a counter as a player reads it."""
+    text = u.id
+    if u.code in ("RT", "JT") and u.strength:
+        text += f" {u.strength}-{u.reduced_strength}"
+    if u.damaged:
+        text += " reduced" if KIND_OF.get(u.code) not in SHIP_KINDS else " damaged"
+    if u.hex:
+        text += f" (hex {u.hex})"
+    return text
+
+
+def _is_ship(u: Unit) -> bool:
+    return KIND_OF.get(u.code) in SHIP_KINDS
+
+
+def fleet_rows(
+    fleets: Sequence[Fleet], units: Sequence[Unit], names: Mapping[str, str]
+) -> list[dict[str, Any]]:
+    """One row per fleet: where, its ships and its cargo (carried units)."""
+    rows = []
+    for f in sorted(fleets, key=lambda f: (f.side, f.name)):
+        inside = [u for u in units if u.fleet == f.name]
+        ships = [u for u in inside if _is_ship(u)]
+        cargo = [u for u in inside if not _is_ship(u)]
+        rows.append(
+            {
+                "name": f.name,
+                "side": f.side,
+                "where": names.get(f.system, f.system),
+                "system": f.system,
+                "ships": ", ".join(unit_text(u) for u in ships) or "no ships",
+                "ship_count": len(ships),
+                "cargo": ", ".join(unit_text(u) for u in cargo),
+            }
+        )
+    return rows
+
+
+def planet_rows(
+    planets: Iterable[PlanetView | Planet], units: Sequence[Unit], names: Mapping[str, str]
+) -> list[dict[str, Any]]:
+    rows = []
+    for p in planets:
+        box = [u for u in units if u.planet == p.code]
+        rows.append(
+            {
+                "code": p.code,
+                "name": p.name,
+                "system": names.get(p.system, p.system),
+                "type": p.type,
+                "hexes": p.hexes,
+                "owner": p.owner,
+                "marker": p.marker,
+                "disputed": p.disputed,
+                "home": p.home,
+                "box": ", ".join(f"{u.side[0]}:{unit_text(u)}" for u in box),
+                "terraform_paid": p.terraform_paid,
+                "upgrade_paid": p.upgrade_paid,
+            }
+        )
+    return rows
+
+
+def queue_rows(queue: Sequence[Queued], turn: int) -> list[dict[str, Any]]:
+    return [
+        {
+            "side": q.side,
+            "code": q.code,
+            "name": NAMES.get(q.code, q.code),
+            "due": q.due,
+            "in_turns": max(0, q.due - turn),
+            "source": q.source,
+            "paid": q.paid,
+            "world": q.world,
+        }
+        for q in sorted(queue, key=lambda q: (q.due, q.side, q.code))
+    ]
+
+
+def detail_lines(value: Any, depth: int = 0, label: str = "") -> list[str]:
+    """Any event data as indented text lines: mappings as ``key: value``, lists item by item,
+    short lists of plain values on one line.  Keys and values are text to the template, which
+    escapes them."""
+    pad = "  " * depth
+    head = f"{pad}{label}: " if label else pad
+    if depth > MAX_DEPTH:
+        return [f"{head}..."]
+    if isinstance(value, Mapping):
+        if not value:
+            return [f"{head}-"] if label else []
+        lines = [f"{pad}{label}:"] if label else []
+        inner = depth + 1 if label else depth
+        for key, item in value.items():
+            lines.extend(detail_lines(item, inner, str(key)))
+        return lines
+    if isinstance(value, list | tuple):
+        plain = all(not isinstance(v, Mapping | list | tuple) for v in value)
+        if plain:
+            return [f"{head}{', '.join(map(str, value)) or '-'}"]
+        lines = [f"{pad}{label}:"] if label else []
+        inner = depth + 1 if label else depth
+        for n, item in enumerate(value, 1):
+            lines.extend(detail_lines(item, inner, f"{label or 'item'} {n}"))
+        return lines
+    if isinstance(value, bool):
+        value = "yes" if value else "no"
+    return [f"{head}{value}"]
+
+
+def event_view(event: Event, rolls: Mapping[int, Roll], names: Mapping[str, str]) -> dict[str, Any]:
+    """An event for the templates: where (by name), what, its details and its dice."""
+    where = names.get(event.location, event.location)
+    # A glory event's data repeats its sentence; every other kind may carry details.
+    details: list[str] = []
+    if event.kind != "glory":
+        details = detail_lines(dict(event.data))[:MAX_DETAIL_LINES]
+    dice = [
+        f"#{r.seq} {r.purpose}: {r.result}"
+        for seq in event.dice
+        if (r := rolls.get(seq)) is not None
+    ]
+    return {
+        "kind": event.kind,
+        "phase": event.phase,
+        "where": where,
+        "text": event.text,
+        "details": details,
+        "dice": dice,
+        "battle": event.kind in BATTLE_KINDS,
+    }
+
+
+def grouped_events(
+    events: Sequence[Event], rolls: Mapping[int, Roll], names: Mapping[str, str]
+) -> list[tuple[str, list[dict[str, Any]]]]:
+    """Events in the order of play, under a heading per part of the turn."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for e in events:
+        heading = next(
+            (title for prefix, title in PHASE_HEADINGS if e.phase.startswith(prefix)),
+            e.phase.capitalize() or "Other",
+        )
+        if e.phase.startswith("action") and e.phase != "action":
+            heading = f"Action segment {e.phase.removeprefix('action').strip()}"
+        groups.setdefault(heading, []).append(event_view(e, rolls, names))
+    return list(groups.items())
+
+
+def _names(systems: Mapping[str, Any], planets: Mapping[str, Any]) -> dict[str, str]:
+    names = {code: (s[0] if isinstance(s, tuple) else s.name) for code, s in systems.items()}
+    names.update({code: p.name for code, p in planets.items()})
+    return names
+
+
+def _marks(planets: Iterable[PlanetView | Planet]) -> tuple[NetMark, ...]:
+    marks = []
+    for p in planets:
+        if not p.marker:
+            continue
+        text = f"{MARKER_LETTER[p.marker]} {p.name}" + (" (disputed)" if p.disputed else "")
+        marks.append(NetMark(text, p.owner))
+    return tuple(marks)
+
+
+def _node_owner(planets: Sequence[PlanetView | Planet]) -> str:
+    owners = {p.owner for p in planets if p.marker and p.owner}
+    return owners.pop() if len(owners) == 1 else ""
+
+
+def _fleet_line(name: str, units: Sequence[Unit], own: bool, side: str) -> str:
+    ships = sum(1 for u in units if _is_ship(u))
+    carried = len(units) - ships
+    text = f"{name}: {ships} ship{'s' if ships != 1 else ''}"
+    if carried:
+        text += f" +{carried} carried"
+    return text if own else f"{text} ({side})"
+
+
+def build_network(
+    title: str,
+    subtitle: str,
+    systems: Mapping[str, tuple[str, float, float, bool]],
+    routes: Sequence[tuple[str, str, int]],
+    planets: Mapping[str, PlanetView | Planet],
+    fleets: Sequence[Fleet],
+    units: Sequence[Unit],
+    own_side: str | None,
+    in_sight: set[str] | None,
+    battles: set[str],
+) -> NetworkMap:
+    """The systems-and-routes map for one reader (``own_side`` None and ``in_sight`` None for
+    the referee, who sees everything)."""
+    by_system: dict[str, list[PlanetView | Planet]] = {}
+    for p in planets.values():
+        by_system.setdefault(p.system, []).append(p)
+    nodes = []
+    for code, (name, x, y, deep) in systems.items():
+        here = by_system.get(code, [])
+        lines = []
+        for f in sorted(fleets, key=lambda f: (f.side != own_side, f.side, f.name)):
+            if f.system != code:
+                continue
+            inside = [u for u in units if u.fleet == f.name]
+            if not inside and f.side != own_side:
+                continue
+            lines.append(_fleet_line(f.name, inside, f.side == own_side, f.side))
+        kind = "open" if deep else ("home" if any(p.home for p in here) else "place")
+        nodes.append(
+            NetNode(
+                code=code,
+                name=name,
+                x=x,
+                y=y,
+                kind=kind,
+                owner=_node_owner(here),
+                marks=_marks(here),
+                lines=tuple(lines),
+                shaded=in_sight is not None and code not in in_sight,
+                battle=code in battles,
+            )
+        )
+    notes = (
+        "W = World, O = Outpost, [T]/[I] = owner. Fleet lines: name and ship count; "
+        "enemy fleets are shown only where you could see them this turn.",
+    )
+    if in_sight is not None:
+        notes += ("Shaded systems are out of sight: you have no units, Worlds or Outposts there.",)
+    return NetworkMap(
+        title=title,
+        subtitle=subtitle,
+        nodes=tuple(nodes),
+        links=tuple(NetLink(a, b, length) for a, b, length in routes),
+        owners=OWNERS,
+        notes=notes,
+    )
+
+
+def _orders(info: ReportInput, player: str) -> list[str] | None:
+    found = info.orders.get(player)
+    return list(found) if found is not None else None
+
+
+def player_content(state: State, view: PlayerView, player: str, info: ReportInput) -> ReportContent:
+    """A side's report, from its view only (plus the rolls of the events it may read)."""
+    names = _names(view.systems, view.planets)
+    seqs = {seq for e in view.events for seq in e.dice}
+    rolls = {r.seq: r for r in state.dice if r.seq in seqs}
+    own_planets = [p for p in view.planets.values() if p.owner == view.side and p.marker]
+    elsewhere = [
+        u
+        for u in view.units
+        if u.planet
+        and u.planet in view.planets
+        and not (view.planets[u.planet].owner == view.side and view.planets[u.planet].marker)
+    ]
+    seen_boxes = [
+        p
+        for p in view.planets.values()
+        if p.owner != view.side and any(u.planet == p.code for u in view.enemy_units)
+    ]
+    network = build_network(
+        view.map_title,
+        f"as known to {player} ({view.side}) at the start of turn {view.turn}",
+        view.systems,
+        view.routes,
+        view.planets,
+        view.fleets + view.enemy_fleets,
+        view.units + view.enemy_units,
+        view.side,
+        view.in_sight,
+        view.battles,
+    )
+    orders = _orders(info, player)
+    context = {
+        "game": view.game_name,
+        "year": f"turn {view.turn}",
+        "reader": player,
+        "side": view.side,
+        "enemy": view.enemy_player,
+        "enemy_side": view.enemy_side,
+        "resolved": info.step,
+        "turn": view.turn,
+        "war": view.war,
+        "war_turn": view.war_turn,
+        "peace_left": view.peace_left,
+        "peace_talks": view.peace_talks,
+        "deadline": info.deadline,
+        "finished": view.finished,
+        "results": view.results,
+        "resources": view.own.resources,
+        "income": expected_income_view(state, view),
+        "own": view.own,
+        "glory": glory_track(view.glory, view.war_turn),
+        "events": grouped_events(view.events, rolls, names),
+        "fleets": fleet_rows(view.fleets, view.units, names),
+        "planets": planet_rows(own_planets, view.units, names),
+        "elsewhere": [
+            {"what": unit_text(u), "where": names.get(u.planet, u.planet)} for u in elsewhere
+        ],
+        "queue": queue_rows(view.queue, view.turn),
+        "enemy_fleets": fleet_rows(view.enemy_fleets, view.enemy_units, names),
+        "enemy_planets": planet_rows(seen_boxes, view.enemy_units, names),
+        "orders": orders,
+        "no_orders": orders is None and info.sheets.get(player) == "missing",
+    }
+    return ReportContent(
+        template=f"{TEMPLATE_DIR}/player.html",
+        context=context,
+        title=f"{view.game_name}: turn {info.step} report for {player}",
+        network=network,
+    )
+
+
+def expected_income_view(state: State, view: PlayerView) -> int:
+    """The side's expected income.  It reads the state for connection (which needs the enemy
+    fleets' positions), but only yields this side's own figure: connection is the side's own
+    knowledge of its supply lines, which the rules let it trace."""
+    return expected_income(state, view.side)
+
+
+def referee_content(state: State, info: ReportInput) -> ReportContent:
+    """The referee's report: everything, both sides."""
+    names = _names(
+        {c: (s.name, s.x, s.y, s.deep) for c, s in state.map.systems.items()}, state.map.planets
+    )
+    rolls = {r.seq: r for r in state.dice}
+    battles: set[str] = set()
+    for e in state.events:
+        if e.kind in BATTLE_KINDS and e.location:
+            where = e.location
+            if where in state.map.planets:
+                where = state.map.planets[where].system
+            battles.add(where)
+    network = build_network(
+        state.map.title,
+        f"everything, at the start of turn {state.turn}",
+        {c: (s.name, s.x, s.y, s.deep) for c, s in state.map.systems.items()},
+        [(r.a, r.b, r.length) for r in state.map.routes],
+        state.map.planets,
+        state.fleets,
+        state.units,
+        None,
+        None,
+        battles,
+    )
+    sides = []
+    for side in SIDES:
+        s = state.sides[side]
+        player = s.player
+        sides.append(
+            {
+                "side": side,
+                "player": player,
+                "resources": s.resources,
+                "income": expected_income(state, side),
+                "budget_bonus": s.budget_bonus,
+                "depression": s.depression,
+                "permissions": ", ".join(s.permissions) or "-",
+                "appeals_prohibited": s.appeals_prohibited,
+                "bb_unlocked": s.bb_unlocked,
+                "ships": sum(1 for u in state.units if u.side == side and _is_ship(u)),
+                "ground": sum(1 for u in state.units if u.side == side and not _is_ship(u)),
+                "sheet": info.sheets.get(player, ""),
+                "orders": _orders(info, player),
+            }
+        )
+    missing = [p for p, status in info.sheets.items() if status == "missing"]
+    late = [p for p, status in info.sheets.items() if status == "late"]
+    context = {
+        "game": state.game_name,
+        "year": f"turn {state.turn}",
+        "reader": "Referee",
+        "resolved": info.step,
+        "turn": state.turn,
+        "war": state.war,
+        "war_turn": state.war_turn,
+        "peace_left": state.peace_left,
+        "peace_talks": state.peace_talks,
+        "deadline": info.deadline,
+        "finished": state.finished,
+        "results": list(state.results),
+        "glory": glory_track(state.glory, state.war_turn),
+        "sides": sides,
+        "missing": missing,
+        "late": late,
+        "events": grouped_events(state.events, rolls, names),
+        "fleets": fleet_rows(state.fleets, state.units, names),
+        "planets": planet_rows(
+            [p for p in state.map.planets.values() if p.marker or state.units_on(p.code)],
+            state.units,
+            names,
+        ),
+        "queue": queue_rows(state.queue, state.turn),
+        "revealed": [
+            f"{side}: {', '.join(names.get(c, c) for c in codes)}"
+            for side, codes in sorted(state.revealed.items())
+            if codes
+        ],
+        "dice": [f"#{r.seq} {r.phase} {r.location} {r.purpose}: {r.result}" for r in state.dice],
+    }
+    return ReportContent(
+        template=f"{TEMPLATE_DIR}/referee.html",
+        context=context,
+        title=f"{state.game_name}: turn {info.step} referee's report",
+        network=network,
+    )
+
+
+__all__ = ["player_content", "referee_content"]

@@ -1,0 +1,62 @@
+"""House rules of Imperium 3rd Millennium: the digest's options and our own readings.
+
+Read from ``[house_rules]`` in ``game.toml`` with these defaults;
+``docs/rules/imperium-3rd-millennium.md`` explains each one and why the default was chosen.
+"""
+
+from __future__ import annotations
+
+from ..base import HouseRule
+
+HOUSE_RULES: tuple[HouseRule, ...] = (
+    HouseRule(
+        "imperial_bb_maintenance",
+        4,
+        "Maintenance number of the Imperial BB, which the unit list leaves blank (the Terran "
+        "BB's 4).",
+    ),
+    HouseRule("tr_capacity", 1, "Units (troops, PD, outposts) one transport (TR) carries."),
+    HouseRule("at_capacity", 1, "Units one attack transport (AT) carries."),
+    HouseRule(
+        "catastrophic_explosions",
+        True,
+        "Hits of three times a ship's defence destroy it outright; false keeps only the "
+        "damage thresholds.",
+    ),
+    HouseRule(
+        "campaign",
+        True,
+        "Play a campaign of wars with inter-war peace; false ends the game after one war.",
+    ),
+    HouseRule(
+        "starting_resources",
+        -1,
+        "Resources each side starts with; -1 takes the scenario file's figures.",
+    ),
+    HouseRule(
+        "retreat",
+        "came-from",
+        "Where the loser of a space battle retreats: the system it came from if it moved in, "
+        "else towards its home world ('came-from'), or always towards its home world ('home').",
+        ("came-from", "home"),
+    ),
+    HouseRule(
+        "public_markers",
+        True,
+        "World and Outpost markers (owner, disputed) are public, as on the board game's map; "
+        "false shows a side only the markers in systems it sees.",
+    ),
+    HouseRule(
+        "unmaintained_damaged_destroyed",
+        False,
+        "A ship already damaged that fails its maintenance roll (or a reduced troop or PD "
+        "that fails its upkeep roll) is destroyed; false leaves it damaged, as the seed says "
+        "only 'damaged'.",
+    ),
+    HouseRule(
+        "enemy_planets_stop",
+        False,
+        "A fleet entering a system with an enemy World or Outpost (and no enemy warships) must "
+        "end its move there; false lets it pass through, since a planet cannot fight in space.",
+    ),
+)

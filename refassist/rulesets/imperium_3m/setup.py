@@ -1,0 +1,121 @@
+"""Creating a game: the map, the two sides, the scenario's starting forces.
+
+Players are matched to sides by the ``homeworld`` column of ``players.csv`` when it says
+``Terran`` or ``Imperial``; otherwise the first player is Terran and the second Imperial.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ...dice import Dice
+from ...errors import SetupError
+from ..base import NewGame
+from .mapfile import load_map, load_scenario
+from .state import Fleet, SideState, State, Unit
+from .units import IMPERIAL, SIDES, TERRAN, TROOP_COUNTERS
+
+
+def assign_sides(setup: NewGame) -> dict[str, str]:
+    """side -> player name."""
+    if len(setup.players) != 2:
+        raise SetupError(
+            f"Imperium 3rd Millennium is played by two sides, Terran and Imperial; the players "
+            f"file names {len(setup.players)} players (a team shares one sheet: list it once)"
+        )
+    wanted = {p.name: p.homeworld.strip().capitalize() for p in setup.players}
+    sides: dict[str, str] = {}
+    for p in setup.players:
+        if wanted[p.name] in SIDES:
+            if wanted[p.name] in sides:
+                raise SetupError(f"both players asked for the {wanted[p.name]} side")
+            sides[wanted[p.name]] = p.name
+        elif wanted[p.name]:
+            raise SetupError(
+                f"player {p.name}: side {p.homeworld!r} is not Terran or Imperial "
+                "(the homeworld column names the side in this game)"
+            )
+    for p in setup.players:
+        if p.name not in sides.values():
+            free = next(s for s in SIDES if s not in sides)
+            sides[free] = p.name
+    return sides
+
+
+def draw_troop(state: State, side: str, code: str, dice: Dice) -> Unit | None:
+    """A troop counter drawn at random from those not in play (None if all are in play)."""
+    mix = TROOP_COUNTERS[side][code]
+    in_play = {u.id for u in state.units if u.side == side}
+    free = [n for n in range(1, len(mix) + 1) if f"{code}{n}" not in in_play]
+    if not free:
+        return None
+    pick = dice.choice_index(len(free), f"{side} {code} counter drawn") if len(free) > 1 else 0
+    n = free[pick]
+    full, reduced = mix[n - 1]
+    return Unit(id=f"{code}{n}", side=side, code=code, strength=full, reduced_strength=reduced)
+
+
+def new_unit(state: State, side: str, code: str, dice: Dice) -> Unit | None:
+    """A new counter of ``code`` for ``side``, or None when every counter is in play."""
+    from .units import counters_available
+
+    if code in ("RT", "JT"):
+        return draw_troop(state, side, code, dice)
+    in_play = sum(1 for u in state.units if u.side == side and u.code == code)
+    if in_play >= counters_available(side, code):
+        return None
+    return Unit(id=state.next_unit_id(side, code), side=side, code=code)
+
+
+def new_game(setup: NewGame, dice: Dice, rules: Mapping[str, Any]) -> State:
+    game_map = load_map(setup.map_file)
+    scenario_path = setup.scenario_file
+    if setup.map_file is not None and scenario_path is None:
+        raise SetupError(
+            "a map of your own needs a scenario file with each side's starting forces "
+            "(--scenario FILE; format in docs/imperium-map.md)"
+        )
+    scenario = load_scenario(scenario_path, game_map)
+    names = assign_sides(setup)
+    sides = {
+        side: SideState(
+            side=side,
+            player=names[side],
+            resources=(
+                int(rules.get("starting_resources", -1))
+                if int(rules.get("starting_resources", -1)) >= 0
+                else int(scenario[side].get("resources", 0))
+            ),
+        )
+        for side in SIDES
+    }
+    state = State(
+        game_name=setup.game_name,
+        game_id=setup.game_id,
+        map=game_map,
+        sides=sides,
+        campaign=bool(rules.get("campaign", True)),
+    )
+    with dice.at(phase="setup"):
+        for side in (TERRAN, IMPERIAL):
+            for f in scenario[side].get("fleets", []):
+                name = str(f.get("name") or f"{side[0]}{len(state.fleets) + 1}")
+                if state.fleet(name) is not None:
+                    raise SetupError(f"scenario: fleet name {name} is used twice")
+                state.fleets.append(Fleet(name=name, side=side, system=f["system"].upper()))
+                for code in f.get("units", []):
+                    unit = new_unit(state, side, code, dice)
+                    if unit is None:
+                        raise SetupError(f"scenario: {side} has no {code} counter left")
+                    unit.fleet = name
+                    state.units.append(unit)
+            for g in scenario[side].get("ground", []):
+                planet = state.map.planets[g["planet"].upper()]
+                for code in g.get("units", []):
+                    unit = new_unit(state, side, code, dice)
+                    if unit is None:
+                        raise SetupError(f"scenario: {side} has no {code} counter left")
+                    unit.planet = planet.code
+                    state.units.append(unit)
+    return state

@@ -1,0 +1,1435 @@
+"""The Imperium 3rd Millennium turn sheet: writing it, reading it back, filling it in.
+
+One side, one turn.  The "Orders" sheet holds everything a player types, in the order the turn
+is played: the title block (the side's figures and this turn's victory thresholds), the
+administrative segment (Imperial Appeal, construction, terraforming, outpost upgrades), the
+four action segments (up to six activation lines each: the most an initiative roll allows),
+the standing battle orders of each fleet, the close-out orders and a message to the referee.
+The "Your forces" sheet is read-only: the side's unit list with costs (the cost formulas look
+costs up there), its fleets with their units, its planets with their boxes, and what is under
+construction - the ids a player needs to write orders.
+
+Input cells are pale yellow and unlocked, the rest is locked (protection without a password:
+it guards against slips; the tool trusts nothing but the input cells anyway).  Columns with a
+fixed vocabulary have dropdowns and every column an input message.  The hidden ``_meta`` sheet
+carries the game id, the player, the step (``str(state.turn)``, the engine's step key), the
+token that `refassist.turnsheets.verify_identity` checks, and the side's own fleet names (so
+that a fleet a referee named ``Home`` is found when the player types ``home``; the enemy's
+names are never written into a sheet the enemy cannot see).
+
+Every cell is fixed by the constants below so ``docs/imperium-turn-sheet.md`` can cite them
+and `fill_sheet` can type into them.  Writing uses xlsxwriter with every automatic conversion
+off; reading goes through `refassist.workbook.sheetio`, which refuses anything that is not a
+genuine, harmless ``.xlsx`` before openpyxl sees it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import xlsxwriter
+
+from ...atomic import atomic_path
+from ...errors import CellProblem, InvalidOrder, NotATurnSheet, UsageError
+from ...workbook.sheetio import META_FORMAT, META_SHEET, TurnSheetFile, open_turn_sheet
+from ..base import SheetRead
+from .orders import (
+    APPEALS,
+    CLOSE_OUT_KINDS,
+    PRIORITIES,
+    STANCES,
+    Activation,
+    BattleOrders,
+    Build,
+    CloseOutOrder,
+    Orders,
+    PlanetOrder,
+)
+from .parse import (
+    actions_text,
+    cell_text,
+    clip,
+    normalise,
+    parse_actions,
+    parse_code,
+    parse_count,
+    parse_name,
+    parse_units,
+    split_list,
+)
+from .rules import HOUSE_RULES
+from .state import State
+from .units import IMPERIAL, IMPERIAL_RESTRICTED, NAMES, TERRAN, UNIT_TABLES, counters_available
+
+RULESET_NAME = "imperium-3m"
+#: Bumped whenever a cell below moves; a sheet of another layout is refused, not misread.
+FORMAT_VERSION = "1"
+
+SAFE_XLSXWRITER_OPTIONS = {
+    "strings_to_formulas": False,
+    "strings_to_urls": False,
+    "strings_to_numbers": False,
+}
+
+# -- layout: every cell a player or a script may write ----------------------------------------
+ORDERS_SHEET = "Orders"
+FORCES_SHEET = "Your forces"
+LISTS_SHEET = "Lists"
+
+#: Title block (read-only).
+GAME_CELL = "B3"
+SIDE_CELL = "B4"
+PLAYER_CELL = "B5"
+TURN_CELL = "B6"
+DEADLINE_CELL = "B7"
+RESOURCES_CELL = "F3"
+INCOME_CELL = "F4"
+GLORY_CELL = "F5"
+VICTORY_CELL = "F6"
+PERMISSIONS_CELL = "F7"
+
+#: Administrative segment.
+APPEAL_CELL = "C11"
+BUILD_HEADER_ROW = 13
+BUILD_FIRST_ROW = 14
+BUILD_ROWS = 10
+BUILD_CODE_COL = "B"
+BUILD_COUNT_COL = "C"
+BUILD_WORLD_COL = "D"
+BUILD_COST_COL = "E"
+BUILD_TOTAL_CELL = f"E{BUILD_FIRST_ROW + BUILD_ROWS}"
+PROJECT_HEADER_ROW = 26
+PROJECT_FIRST_ROW = 27
+PROJECT_ROWS = 3
+TERRAFORM_COL = "B"
+UPGRADE_COL = "D"
+
+#: Action segments: segment s has a title row, a header row and `ACTIVATION_ROWS` lines.
+SEGMENTS = 4
+ACTIVATION_ROWS = 6
+ACT_SECTION_ROW = 31
+ACT_FIRST_BLOCK_ROW = 32
+ACT_BLOCK_HEIGHT = ACTIVATION_ROWS + 2
+ACT_ORDER_COL = "B"
+ACT_SYSTEM_COL = "C"
+ACT_ACTIONS_COL = "D"
+
+#: Battle orders: one line per fleet (the side's fleets are pre-filled).
+BATTLE_SECTION_ROW = 65
+BATTLE_HEADER_ROW = 66
+BATTLE_FIRST_ROW = 67
+BATTLE_ROWS = 20
+BATTLE_FLEET_COL = "B"
+BATTLE_STANCE_COL = "C"
+BATTLE_PRIORITY_COL = "D"
+BATTLE_BREAK_COL = "E"
+BOMBARD_CELL = "D87"
+
+#: Close-out: kind and unit ids.
+CLOSE_SECTION_ROW = 89
+CLOSE_HEADER_ROW = 90
+CLOSE_FIRST_ROW = 91
+CLOSE_ROWS = 10
+CLOSE_KIND_COL = "B"
+CLOSE_UNITS_COL = "C"
+
+#: Message to the referee (B103:G108 merged).
+MESSAGE_SECTION_ROW = 102
+MESSAGE_CELL = "B103"
+MESSAGE_LAST_ROW = 108
+PRINT_LAST_ROW = MESSAGE_LAST_ROW
+
+#: "Your forces": the unit list at fixed rows (the cost formulas look it up).
+UNIT_HEADER_ROW = 3
+UNIT_FIRST_ROW = 4
+
+MAX_MESSAGE_LENGTH = 2000
+#: Cost of one terraforming or upgrade instalment (seed: 10 resources each turn).
+INSTALMENT = 10
+
+_COLUMN_WIDTHS = {"A": 9, "B": 15, "C": 13, "D": 16, "E": 13, "F": 13, "G": 26}
+
+STANCE_WORDS = {
+    "CLOSE": "close",
+    "STAND OFF": "stand off",
+    "STANDOFF": "stand off",
+    "STAND-OFF": "stand off",
+    "HOLD": "hold",
+}
+PRIORITY_WORDS = {
+    "CAPITAL": "capital",
+    "CAPITAL SHIPS": "capital",
+    "CARRIER": "carrier",
+    "CARRIERS": "carrier",
+    "TRANSPORT": "transport",
+    "TRANSPORTS": "transport",
+    "CHEAPEST": "cheapest",
+    "CHEAPEST FIRST": "cheapest",
+}
+CLOSE_OUT_WORDS = {
+    "SCRAP": "scrap",
+    "REPAIR": "repair",
+    "GROUND REPAIR": "ground repair",
+    "GROUND-REPAIR": "ground repair",
+    "GROUNDREPAIR": "ground repair",
+    "AUGMENT": "augment",
+    "AUGMENTATION": "augment",
+}
+
+
+def _row(ref: str) -> int:
+    return int("".join(ch for ch in ref if ch.isdigit()))
+
+
+def _col(ref: str) -> str:
+    return "".join(ch for ch in ref if ch.isalpha())
+
+
+def _rc(ref: str) -> tuple[int, int]:
+    """0-based (row, column) for xlsxwriter from ``B14``."""
+    col = 0
+    for ch in _col(ref):
+        col = col * 26 + ord(ch) - 64
+    return _row(ref) - 1, col - 1
+
+
+def segment_rows(segment: int) -> list[int]:
+    """The sheet rows of the activation lines of action segment ``segment`` (1-4)."""
+    first = ACT_FIRST_BLOCK_ROW + (segment - 1) * ACT_BLOCK_HEIGHT + 2
+    return list(range(first, first + ACTIVATION_ROWS))
+
+
+def where(ref: str) -> str:
+    """``Orders!D34``: the form every order's ``cell`` takes."""
+    return f"{ORDERS_SHEET}!{ref}"
+
+
+# --------------------------------------------------------------------------------------------
+# What the sheet shows
+# --------------------------------------------------------------------------------------------
+
+
+def _default_rules() -> dict[str, Any]:
+    return {rule.key: rule.default for rule in HOUSE_RULES}
+
+
+def buildable(state: State, side: str) -> list[str]:
+    """Unit codes the side may order built now: its unit list without the Terran BB before a
+    Terran B has been destroyed and the Imperial restricted ships without an Appeal's
+    permission."""
+    s = state.sides[side]
+    out = []
+    for code in UNIT_TABLES[side]:
+        if side == TERRAN and code == "BB" and not s.bb_unlocked:
+            continue
+        if (
+            side == IMPERIAL
+            and code in IMPERIAL_RESTRICTED
+            and not (code in s.permissions or "ALL" in s.permissions)
+        ):
+            continue
+        out.append(code)
+    return out
+
+
+def turn_label(state: State) -> str:
+    if state.war_turn:
+        return f"Turn {state.turn} (war {state.war}, turn {state.war_turn})"
+    return f"Turn {state.turn} (peace, {state.peace_left} turn(s) to the next war)"
+
+
+def victory_text(state: State) -> str:
+    from .report import victory_thresholds
+
+    limits = victory_thresholds(state.war_turn)
+    if limits is None:
+        return "peace: no victory check"
+    text = f"Terran at {limits[0]} or less, Imperial at {limits[1]} or more"
+    if state.war_turn >= 10:
+        text += "; 5 is a truce"
+    return text
+
+
+def permissions_text(state: State, side: str) -> str:
+    s = state.sides[side]
+    if side == TERRAN:
+        return "BB may be built" if s.bb_unlocked else "no BB until a Terran B is destroyed"
+    parts = []
+    if "ALL" in s.permissions:
+        parts.append("all ships permitted")
+    else:
+        allowed = [c for c in IMPERIAL_RESTRICTED if c in s.permissions]
+        parts.append(("permitted: " + " ".join(allowed)) if allowed else "no CR/CA/B1/B2/BB")
+    if s.appeals_prohibited:
+        parts.append("Appeals prohibited")
+    return "; ".join(parts)
+
+
+def fleet_lines(state: State, side: str) -> list[str]:
+    """``T1 at SOL (Sol): B1 CA1 DD1 | carrying RT3``, one line per own fleet."""
+    from .report import unit_text
+
+    out = []
+    for f in sorted((f for f in state.fleets if f.side == side), key=lambda f: f.name):
+        units = state.units_in_fleet(f.name)
+        ships = [u for u in units if u.type().is_ship]
+        cargo = [u for u in units if not u.type().is_ship]
+        system = state.map.systems.get(f.system)
+        name = system.name if system else f.system
+        text = f"{f.name} at {f.system} ({name}): " + (
+            ", ".join(unit_text(u) for u in ships) or "no ships"
+        )
+        if cargo:
+            text += " | carrying " + ", ".join(unit_text(u) for u in cargo)
+        out.append(text)
+    return out
+
+
+def planet_lines(state: State, side: str) -> list[str]:
+    """Own Worlds and Outposts, and planets with own units, with their boxes."""
+    from .report import unit_text
+
+    out = []
+    for p in sorted(state.map.planets.values(), key=lambda p: (p.system, p.code)):
+        box = [u for u in state.units if u.planet == p.code and u.side == side]
+        if p.owner != side and not box:
+            continue
+        marker = f" {p.marker}" if p.owner == side and p.marker else ""
+        flags = " DISPUTED" if p.disputed else ""
+        if p.terraform_side == side and p.terraform_paid:
+            flags += f" terraforming {p.terraform_paid} turn(s) paid"
+        if p.owner == side and p.upgrade_paid:
+            flags += f" upgrade {p.upgrade_paid} of 4 paid"
+        content = ", ".join(unit_text(u) for u in box) or "empty box"
+        out.append(
+            f"{p.code} {p.name} ({p.system}) {p.type}, {p.hexes} hexes{marker}{flags}: {content}"
+        )
+    return out
+
+
+def queue_lines(state: State, side: str) -> list[str]:
+    return [
+        f"{q.code} ({NAMES.get(q.code, q.code)}) due turn {q.due}"
+        + (f", asked for {q.world}" if q.world else "")
+        for q in sorted(state.queue, key=lambda q: (q.due, q.code))
+        if q.side == side
+    ]
+
+
+# --------------------------------------------------------------------------------------------
+# Writing
+# --------------------------------------------------------------------------------------------
+
+
+class _Styles:
+    """The formats of the sheet, made once per workbook (FM's palette)."""
+
+    def __init__(self, wb: Any) -> None:
+        base = {"font_name": "Calibri", "font_size": 10, "valign": "vcenter"}
+        self.title = wb.add_format(
+            {**base, "bold": True, "font_size": 16, "font_color": "#1F3864", "align": "left"}
+        )
+        self.subtitle = wb.add_format({**base, "italic": True, "font_color": "#44546A"})
+        self.label = wb.add_format({**base, "bold": True, "align": "left"})
+        self.value = wb.add_format(
+            {**base, "align": "left", "bottom": 1, "bottom_color": "#A6A6A6"}
+        )
+        self.section = wb.add_format(
+            {**base, "bold": True, "font_size": 11, "font_color": "#FFFFFF", "bg_color": "#1F3864"}
+        )
+        self.subsection = wb.add_format(
+            {**base, "bold": True, "bg_color": "#B4C6E7", "font_color": "#1F3864"}
+        )
+        self.header = wb.add_format(
+            {
+                **base,
+                "bold": True,
+                "bg_color": "#D9E1F2",
+                "border": 1,
+                "border_color": "#8EA9DB",
+                "text_wrap": True,
+            }
+        )
+        self.note = wb.add_format(
+            {**base, "italic": True, "font_color": "#595959", "text_wrap": True, "valign": "top"}
+        )
+        self.rownum = wb.add_format({**base, "font_color": "#808080", "align": "center"})
+        self.line = wb.add_format({**base, "font_name": "Consolas", "font_size": 9})
+        self.ref = wb.add_format({**base, "border": 1, "border_color": "#D9D9D9"})
+        input_base = {
+            **base,
+            "bg_color": "#FFF2CC",
+            "border": 1,
+            "border_color": "#BF9000",
+            "locked": False,
+        }
+        self.input_text = wb.add_format({**input_base, "num_format": "@"})
+        self.input_number = wb.add_format({**input_base, "num_format": "0", "align": "center"})
+        self.input_wrap = wb.add_format(
+            {**input_base, "num_format": "@", "text_wrap": True, "valign": "top"}
+        )
+        self.cost = wb.add_format(
+            {**base, "align": "right", "border": 1, "border_color": "#D9D9D9"}
+        )
+        self.total = wb.add_format({**base, "bold": True, "align": "right", "top": 1})
+        self.locked_value = wb.add_format(
+            {**base, "italic": True, "bg_color": "#EDEDED", "border": 1, "font_color": "#808080"}
+        )
+
+
+class _Lists:
+    """The hidden sheet that holds the dropdown lists."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.column = 0
+
+    def add(self, values: Iterable[str]) -> str | None:
+        items = list(dict.fromkeys(values))
+        if not items:
+            return None
+        col = self.column
+        self.column += 1
+        for r, value in enumerate(items):
+            self.ws.write_string(r, col, value)
+        letter = chr(65 + col)
+        return f"='{LISTS_SHEET}'!${letter}$1:${letter}${len(items)}"
+
+
+def _validation(
+    ws: Any,
+    first: str,
+    last: str,
+    title: str,
+    message: str,
+    source: str | list[str] | None = None,
+    *,
+    strict: bool = False,
+) -> None:
+    """A dropdown (``source``) with its input message, or only the message."""
+    r1, c1 = _rc(first)
+    r2, c2 = _rc(last)
+    options: dict[str, Any] = {"input_title": title[:32], "input_message": message[:255]}
+    if source is None:
+        options["validate"] = "any"
+    else:
+        options.update(
+            {
+                "validate": "list",
+                "source": source,
+                "error_title": "Not in the list",
+                "error_message": (
+                    "Choose a value from the list."
+                    if strict
+                    else "This is not in the list. Keep it only if you are sure; the "
+                    "referee's tool will check it."
+                ),
+                "error_type": "stop" if strict else "warning",
+            }
+        )
+    ws.data_validation(r1, c1, r2, c2, options)
+
+
+def _label_value(ws: Any, st: _Styles, label_ref: str, label: str, ref: str, value: Any) -> None:
+    r, c = _rc(label_ref)
+    ws.write_string(r, c, label, st.label)
+    r, c = _rc(ref)
+    if isinstance(value, int):
+        ws.write_number(r, c, value, st.value)
+    else:
+        ws.write_string(r, c, str(value), st.value)
+
+
+def _write_header(
+    ws: Any, st: _Styles, state: State, player: str, side: str, deadline: str
+) -> None:
+    from .report import expected_income
+
+    s = state.sides[side]
+    ws.merge_range("A1:G1", "IMPERIUM 3RD MILLENNIUM - TURN SHEET", st.title)
+    ws.set_row(0, 26)
+    ws.merge_range("A2:G2", f"{side} orders for {turn_label(state)}", st.subtitle)
+    for label_ref, label, ref, value in (
+        ("A3", "Game", GAME_CELL, state.game_name),
+        ("A4", "Side", SIDE_CELL, side),
+        ("A5", "Player", PLAYER_CELL, player),
+        ("A6", "Turn", TURN_CELL, turn_label(state)),
+        ("A7", "Deadline", DEADLINE_CELL, deadline),
+    ):
+        r, c = _rc(ref)
+        ws.merge_range(r, c, r, c + 2, "", st.value)
+        _label_value(ws, st, label_ref, label, ref, value)
+    for ref, label, value in (
+        (RESOURCES_CELL, "Resources (stockpile)", s.resources),
+        (INCOME_CELL, "Income expected", expected_income(state, side)),
+        (GLORY_CELL, "Glory index", state.glory),
+        (VICTORY_CELL, "Victory this turn", victory_text(state)),
+        (PERMISSIONS_CELL, "Construction", permissions_text(state, side)),
+    ):
+        r, c = _rc(ref)
+        ws.merge_range(r, c, r, c + 1, "", st.value)
+        _label_value(ws, st, f"{chr(64 + c)}{r + 1}", label, ref, value)
+    ws.merge_range(
+        "A8:G9",
+        "Fill in the yellow cells only; everything else is locked. Unit ids, fleets and planets "
+        "are listed on the sheet 'Your forces'. Notation and examples: in each column's input "
+        "message and in the turn-sheet guide. Send the sheet back as .xlsx before the deadline.",
+        st.note,
+    )
+
+
+def _section(ws: Any, st: _Styles, row: int, text: str) -> None:
+    ws.merge_range(row - 1, 0, row - 1, 6, text, st.section)
+
+
+def _headers(ws: Any, st: _Styles, row: int, texts: tuple[str, ...]) -> None:
+    for c, text in enumerate(texts):
+        ws.write_string(row - 1, c, text, st.header)
+
+
+def _write_admin(ws: Any, st: _Styles, state: State, side: str, lists: _Lists, peace: bool) -> None:
+    _section(ws, st, 10, "ADMINISTRATIVE SEGMENT - Appeal, construction, terraforming, upgrades")
+    r, c = _rc(APPEAL_CELL)
+    ws.merge_range(r, 0, r, 1, "Imperial Appeal", st.label)
+    s = state.sides[side]
+    if side == IMPERIAL and not peace and not s.appeals_prohibited:
+        ws.write_blank(r, c, None, st.input_text)
+        _validation(
+            ws,
+            APPEAL_CELL,
+            APPEAL_CELL,
+            "Imperial Appeal",
+            "Blank: no Appeal. Forces or Finances: the referee rolls 2D6 on that column of the "
+            "Appeal table (Forces: ships; Finances: resources or building permissions).",
+            [a for a in APPEALS if a],
+            strict=True,
+        )
+    else:
+        why = (
+            "Imperial sheet only"
+            if side == TERRAN
+            else ("no Appeals in peacetime" if peace else "further Appeals prohibited")
+        )
+        ws.write_string(r, c, why, st.locked_value)
+    ws.merge_range(r, 3, r, 6, "", st.note)
+    factor = 2 if peace else 1
+    _headers(
+        ws,
+        st,
+        BUILD_HEADER_ROW,
+        ("#", "Unit", "Count", "World (optional)", "Cost", "", ""),
+    )
+    if peace:
+        ws.write_string(BUILD_HEADER_ROW - 1, 5, "peace: costs x2", st.header)
+    units_last = UNIT_FIRST_ROW + len(UNIT_TABLES[side]) - 1
+    lookup = f"'{FORCES_SHEET}'!$A${UNIT_FIRST_ROW}:$C${units_last}"
+    for i in range(BUILD_ROWS):
+        row = BUILD_FIRST_ROW + i
+        ws.write_number(row - 1, 0, i + 1, st.rownum)
+        ws.write_blank(row - 1, 1, None, st.input_text)
+        ws.write_blank(row - 1, 2, None, st.input_number)
+        ws.write_blank(row - 1, 3, None, st.input_text)
+        formula = (
+            f'=IF(B{row}="","",IFERROR(IF(C{row}="",1,C{row})*{factor}*'
+            f'VLOOKUP(B{row},{lookup},3,FALSE),"?"))'
+        )
+        ws.write_formula(row - 1, 4, formula, st.cost, "")
+    first, last = BUILD_FIRST_ROW, BUILD_FIRST_ROW + BUILD_ROWS - 1
+    tr, tc = _rc(BUILD_TOTAL_CELL)
+    ws.merge_range(
+        tr, 1, tr, 3, "Total (for your convenience; the referee recomputes it)", st.label
+    )
+    ws.write_formula(tr, tc, f"=SUM(E{first}:E{last})", st.total, 0)
+    _validation(
+        ws,
+        f"B{first}",
+        f"B{last}",
+        "Unit",
+        "The unit code to build (what your side may build now is in the list; costs and "
+        "build times on 'Your forces'). Paid in full now, arrives after its build time.",
+        lists.add(buildable(state, side)),
+    )
+    r1, c1 = _rc(f"C{first}")
+    r2, c2 = _rc(f"C{last}")
+    ws.data_validation(
+        r1,
+        c1,
+        r2,
+        c2,
+        {
+            "validate": "integer",
+            "criteria": "between",
+            "minimum": 1,
+            "maximum": 99,
+            "input_title": "Count",
+            "input_message": "How many of this unit (blank = 1).",
+            "error_title": "Whole number",
+            "error_message": "Type a whole number from 1 to 99.",
+        },
+    )
+    worlds = sorted(
+        p.code for p in state.map.planets.values() if p.owner == side and p.marker == "World"
+    )
+    _validation(
+        ws,
+        f"D{first}",
+        f"D{last}",
+        "World",
+        "Optional: the World (planet code) where the unit should arrive. New units go one per "
+        "World until every World has one, so the wish may not be granted.",
+        lists.add(worlds) if worlds else None,
+    )
+    _headers(
+        ws,
+        st,
+        PROJECT_HEADER_ROW,
+        ("#", "Terraform planet", "", "Upgrade outpost", "", "", ""),
+    )
+    for i in range(PROJECT_ROWS):
+        row = PROJECT_FIRST_ROW + i
+        ws.write_number(row - 1, 0, i + 1, st.rownum)
+        ws.write_blank(row - 1, 1, None, st.input_text)
+        ws.write_blank(row - 1, 3, None, st.input_text)
+    first, last = PROJECT_FIRST_ROW, PROJECT_FIRST_ROW + PROJECT_ROWS - 1
+    candidates = sorted(
+        p.code
+        for p in state.map.planets.values()
+        if p.type in ("N1", "N2") and p.owner == side and p.marker == "Outpost"
+    )
+    _validation(
+        ws,
+        f"B{first}",
+        f"B{last}",
+        "Terraform",
+        f"An N1 (10 turns) or N2 (8 turns) planet with your connected Outpost: {INSTALMENT} "
+        "resources this turn towards making it type A.",
+        lists.add(candidates) if candidates else None,
+    )
+    outposts = sorted(
+        p.code
+        for p in state.map.planets.values()
+        if p.owner == side and p.marker == "Outpost" and p.klass == "A"
+    )
+    _validation(
+        ws,
+        f"D{first}",
+        f"D{last}",
+        "Upgrade",
+        f"Peacetime only: your Outpost on a type A planet; {INSTALMENT} resources this turn, "
+        "four turns make it a World.",
+        lists.add(outposts) if outposts else None,
+    )
+
+
+def _write_activations(ws: Any, st: _Styles, state: State, lists: _Lists) -> None:
+    _section(
+        ws,
+        st,
+        ACT_SECTION_ROW,
+        f"ACTION SEGMENTS - at most {ACTIVATION_ROWS} activations each (your initiative roll "
+        "is your allowance)",
+    )
+    systems = lists.add(sorted(state.map.systems))
+    for segment in range(1, SEGMENTS + 1):
+        title_row = ACT_FIRST_BLOCK_ROW + (segment - 1) * ACT_BLOCK_HEIGHT
+        ws.merge_range(
+            title_row - 1, 0, title_row - 1, 6, f"Action segment {segment}", st.subsection
+        )
+        ws.write_string(title_row, 0, "#", st.header)
+        ws.write_string(title_row, 1, "Order", st.header)
+        ws.write_string(title_row, 2, "System", st.header)
+        ws.merge_range(
+            title_row,
+            3,
+            title_row,
+            6,
+            "Actions (separate several with ;)   e.g.  T1 > TAU > PRO ; T1 split T4 DD1",
+            st.header,
+        )
+        rows = segment_rows(segment)
+        for i, row in enumerate(rows):
+            ws.write_number(row - 1, 0, i + 1, st.rownum)
+            ws.write_number(row - 1, 1, i + 1, st.input_number)
+            ws.write_blank(row - 1, 2, None, st.input_text)
+            ws.merge_range(row - 1, 3, row - 1, 6, "", st.input_text)
+        first, last = rows[0], rows[-1]
+        _validation(
+            ws,
+            f"B{first}",
+            f"B{last}",
+            "Order",
+            "The order in which you want your activations of this segment carried out "
+            "(1 first). Pre-filled; change it to reorder lines.",
+        )
+        _validation(
+            ws,
+            f"C{first}",
+            f"C{last}",
+            "System",
+            "The system you activate (where your fleet is when its turn comes). Blank only for "
+            "a line that says pass.",
+            systems,
+        )
+        _validation(
+            ws,
+            f"D{first}",
+            f"D{last}",
+            "Actions",
+            "T1 > TAU > PRO  |  T1 attack PRO4 auto (or 1,1,3)  |  T1 load RT2 PD1 from SOL1  |  "
+            "T1 unload RT2 to ACB  |  T1 split T4 DD1 DD2  |  T1 join T2  |  T1 evacuate PRO4  |"
+            "  pass. Several on one line: separate with ;",
+        )
+
+
+def _write_battle(ws: Any, st: _Styles, state: State, side: str, lists: _Lists) -> None:
+    _section(
+        ws,
+        st,
+        BATTLE_SECTION_ROW,
+        "BATTLE ORDERS - standing orders of each fleet for every space battle this turn",
+    )
+    _headers(
+        ws,
+        st,
+        BATTLE_HEADER_ROW,
+        ("#", "Fleet", "Stance", "Target priority", "Break off after", "", ""),
+    )
+    ws.merge_range(
+        BATTLE_HEADER_ROW - 1,
+        5,
+        BATTLE_HEADER_ROW - 1,
+        6,
+        "blank = close, capital, all 3 rounds",
+        st.header,
+    )
+    own = sorted(f.name for f in state.fleets if f.side == side)
+    for i in range(BATTLE_ROWS):
+        row = BATTLE_FIRST_ROW + i
+        ws.write_number(row - 1, 0, i + 1, st.rownum)
+        if i < len(own):
+            ws.write_string(row - 1, 1, own[i], st.input_text)
+        else:
+            ws.write_blank(row - 1, 1, None, st.input_text)
+        for c in (2, 3, 4):
+            ws.write_blank(row - 1, c, None, st.input_text)
+    first, last = BATTLE_FIRST_ROW, BATTLE_FIRST_ROW + BATTLE_ROWS - 1
+    _validation(
+        ws,
+        f"B{first}",
+        f"B{last}",
+        "Fleet",
+        "Your fleet (pre-filled), or a fleet you create by a split this turn.",
+        lists.add(own) if own else None,
+    )
+    _validation(
+        ws,
+        f"C{first}",
+        f"C{last}",
+        "Stance",
+        "close: move to range 0; stand off: keep at range 2-3; hold: stay where you are. "
+        "Blank = close.",
+        list(STANCES),
+        strict=True,
+    )
+    _validation(
+        ws,
+        f"D{first}",
+        f"D{last}",
+        "Target priority",
+        "Which enemy ships your fleet fires at first: capital ships, carriers, transports or "
+        "the cheapest. Blank = capital.",
+        list(PRIORITIES),
+        strict=True,
+    )
+    _validation(
+        ws,
+        f"E{first}",
+        f"E{last}",
+        "Break off",
+        "Withdraw after this round (1, 2 or 3). Blank = fight all three rounds.",
+        ["1", "2", "3"],
+        strict=True,
+    )
+    r, c = _rc(BOMBARD_CELL)
+    ws.merge_range(r, 0, r, 2, "Bombardment: hit first (PD or F; blank = PD)", st.label)
+    ws.write_blank(r, c, None, st.input_text)
+    _validation(
+        ws,
+        BOMBARD_CELL,
+        BOMBARD_CELL,
+        "Bombardment priority",
+        "When your fleets bombard a planet, hits go first to planetary defence (PD) or to "
+        "fighters (F).",
+        ["PD", "F"],
+        strict=True,
+    )
+
+
+def _write_close_out(ws: Any, st: _Styles) -> None:
+    _section(
+        ws,
+        st,
+        CLOSE_SECTION_ROW,
+        "CLOSE-OUT - after maintenance: scrap, repair, ground repair, augment",
+    )
+    ws.write_string(CLOSE_HEADER_ROW - 1, 0, "#", st.header)
+    ws.write_string(CLOSE_HEADER_ROW - 1, 1, "Kind", st.header)
+    ws.merge_range(
+        CLOSE_HEADER_ROW - 1, 2, CLOSE_HEADER_ROW - 1, 6, "Unit ids (e.g. CA1 DD3)", st.header
+    )
+    for i in range(CLOSE_ROWS):
+        row = CLOSE_FIRST_ROW + i
+        ws.write_number(row - 1, 0, i + 1, st.rownum)
+        ws.write_blank(row - 1, 1, None, st.input_text)
+        ws.merge_range(row - 1, 2, row - 1, 6, "", st.input_text)
+    first, last = CLOSE_FIRST_ROW, CLOSE_FIRST_ROW + CLOSE_ROWS - 1
+    _validation(
+        ws,
+        f"B{first}",
+        f"B{last}",
+        "Kind",
+        "scrap: damaged ship at a World/Outpost (monitors any time), half its maintenance back; "
+        "repair: damaged ship at a World/Outpost or with an AR; ground repair: reduced troops "
+        "or PD on your World/Outpost; augment: two reduced F or M into one.",
+        list(CLOSE_OUT_KINDS),
+        strict=True,
+    )
+    _validation(
+        ws,
+        f"C{first}",
+        f"C{last}",
+        "Units",
+        "The unit ids, separated by spaces or commas (augment: exactly two).",
+    )
+
+
+def _write_message(ws: Any, st: _Styles) -> None:
+    _section(ws, st, MESSAGE_SECTION_ROW, "MESSAGE TO THE REFEREE")
+    r, c = _rc(MESSAGE_CELL)
+    ws.merge_range(r, c, MESSAGE_LAST_ROW - 1, 6, "", st.input_wrap)
+    ws.write_string(r, 0, "Message", st.label)
+    _validation(
+        ws,
+        MESSAGE_CELL,
+        MESSAGE_CELL,
+        "Message",
+        f"Free text to the referee, at most {MAX_MESSAGE_LENGTH} characters.",
+    )
+
+
+def _write_forces(ws: Any, st: _Styles, state: State, player: str, side: str) -> int:
+    """The read-only reference sheet; returns the number of rows used (for the print area)."""
+    for col, width in enumerate((8, 20, 8, 8, 34, 12)):
+        ws.set_column(col, col, width)
+    ws.write_string(0, 0, f"{state.game_name} - {side} ({player}) - {turn_label(state)}", st.title)
+    headers = ("Code", "Unit", "Cost", "Turns", "B T D CM F M", "Counters")
+    for c, text in enumerate(headers):
+        ws.write_string(UNIT_HEADER_ROW - 1, c, text, st.header)
+    for i, (code, t) in enumerate(UNIT_TABLES[side].items()):
+        row0 = UNIT_FIRST_ROW - 1 + i
+        in_play = sum(1 for u in state.units if u.side == side and u.code == code)
+        queued = sum(1 for q in state.queue if q.side == side and q.code == code)
+        factors = (
+            "troops (strength full-reduced)"
+            if code in ("RT", "JT")
+            else f"B{t.beam} T{t.torpedo} D{t.defence} CM{t.cm} F{t.fighters} M{t.maintenance}"
+        )
+        counters = (
+            "-" if code == "OP" else f"{in_play + queued} of {counters_available(side, code)}"
+        )
+        for c, value in enumerate((code, t.name, t.cost, t.build, factors, counters)):
+            if isinstance(value, int):
+                ws.write_number(row0, c, value, st.ref)
+            else:
+                ws.write_string(row0, c, value, st.ref)
+    row = UNIT_FIRST_ROW + len(UNIT_TABLES[side])
+
+    def block(title: str, lines: list[str], empty: str) -> None:
+        nonlocal row
+        ws.merge_range(row, 0, row, 5, title, st.section)
+        row += 1
+        for line in lines or [empty]:
+            ws.write_string(row, 0, line, st.line if lines else st.note)
+            row += 1
+        row += 1
+
+    row += 1
+    block("YOUR FLEETS (name at system: ships | carried units)", fleet_lines(state, side), "None.")
+    block(
+        "YOUR PLANETS (code name system type hexes marker: units in the box)",
+        planet_lines(state, side),
+        "None.",
+    )
+    block("UNDER CONSTRUCTION (turn record track)", queue_lines(state, side), "Nothing.")
+    routes = [
+        f"{r.a} - {r.b}" + (f" ({r.length})" if r.length != 1 else "") for r in state.map.routes
+    ]
+    block(
+        "JUMP ROUTES (system - system (length, if not 1))",
+        [", ".join(routes[i : i + 8]) for i in range(0, len(routes), 8)],
+        "None.",
+    )
+    return row
+
+
+def _write_meta(ws: Any, state: State, player: str, side: str, token: str) -> None:
+    own = sorted(f.name for f in state.fleets if f.side == side)
+    rows = (
+        ("format", META_FORMAT),
+        ("format_version", FORMAT_VERSION),
+        ("ruleset", RULESET_NAME),
+        ("game_id", state.game_id),
+        ("game_name", state.game_name),
+        ("player", player),
+        ("side", side),
+        ("step", str(state.turn)),
+        ("turn", str(state.turn)),
+        ("kind", "orders"),
+        ("token", token),
+        ("fleets", json.dumps(own, ensure_ascii=False)),
+    )
+    for r, (key, value) in enumerate(rows):
+        ws.write_string(r, 0, key)
+        ws.write_string(r, 1, value)
+
+
+def write_sheet(
+    state: State,
+    player: str,
+    path: Path,
+    *,
+    token: str,
+    deadline: str,
+    house_rules: Mapping[str, Any] | None = None,
+) -> None:
+    """Write ``player``'s turn sheet for ``state.turn`` to ``path`` (atomically)."""
+    try:
+        side = state.side_of(player)
+    except KeyError:
+        raise UsageError(f"{player!r} is not a player of {state.game_name}") from None
+    rules = _default_rules()
+    rules.update(house_rules or {})
+    peace = state.at_peace()
+    with atomic_path(Path(path)) as tmp:
+        wb = xlsxwriter.Workbook(str(tmp), SAFE_XLSXWRITER_OPTIONS)
+        try:
+            wb.set_properties(
+                {
+                    "title": f"{state.game_name} - turn {state.turn} - {player}",
+                    "subject": "Imperium 3rd Millennium turn sheet",
+                    "author": "refassist",
+                }
+            )
+            st = _Styles(wb)
+            ws = wb.add_worksheet(ORDERS_SHEET)
+            forces = wb.add_worksheet(FORCES_SHEET)
+            lists_ws = wb.add_worksheet(LISTS_SHEET)
+            meta = wb.add_worksheet(META_SHEET)
+            lists = _Lists(lists_ws)
+            for letter, width in _COLUMN_WIDTHS.items():
+                col = ord(letter) - 65
+                ws.set_column(col, col, width)
+            _write_header(ws, st, state, player, side, deadline)
+            _write_admin(ws, st, state, side, lists, peace)
+            _write_activations(ws, st, state, lists)
+            _write_battle(ws, st, state, side, lists)
+            _write_close_out(ws, st)
+            _write_message(ws, st)
+            forces_rows = _write_forces(forces, st, state, player, side)
+            _write_meta(meta, state, player, side, token)
+            footer = (
+                "&L"
+                + f"{state.game_name} - {side} - turn {state.turn}".replace("&", "&&")
+                + "&RPage &P of &N"
+            )
+            for sheet in (ws, forces):
+                sheet.set_paper(9)
+                sheet.set_portrait()
+                sheet.fit_to_pages(1, 0)
+                sheet.set_margins(left=0.5, right=0.5, top=0.6, bottom=0.6)
+                sheet.set_footer(footer)
+                sheet.protect("", {"select_locked_cells": True, "select_unlocked_cells": True})
+            ws.print_area(f"A1:G{PRINT_LAST_ROW}")
+            ws.set_h_pagebreaks([ACT_SECTION_ROW - 1, BATTLE_SECTION_ROW - 1])
+            forces.print_area(f"A1:F{max(1, forces_rows)}")
+            ws.activate()
+            lists_ws.protect("")
+            lists_ws.hide()
+            meta.protect("")
+            meta.very_hidden()
+        finally:
+            wb.close()
+
+
+# --------------------------------------------------------------------------------------------
+# Reading
+# --------------------------------------------------------------------------------------------
+
+
+def _split_message(text: str) -> tuple[str, str]:
+    """An `InvalidOrder` message ``what is wrong; how to fix`` as (message, fix)."""
+    head, sep, tail = text.partition("; ")
+    if not sep:
+        return text, ""
+    tail = tail.strip()
+    return head, (tail[:1].upper() + tail[1:]).rstrip(".") + "."
+
+
+class _Reader:
+    """Reads the input cells of one opened sheet into `Orders`, collecting problems."""
+
+    def __init__(self, sheet: TurnSheetFile, orders: Orders, fleets: list[str]) -> None:
+        self.sheet = sheet
+        self.orders = orders
+        self.problems: list[CellProblem] = []
+        #: Upper-cased fleet name -> the name as the game spells it.
+        self.fleets = {name.upper(): name for name in fleets}
+
+    def value(self, ref: str) -> Any:
+        got = self.sheet.input_value(ORDERS_SHEET, ref)
+        if got.problem is not None:
+            self.problems.append(got.problem)
+        return got.value
+
+    def raw(self, ref: str) -> str:
+        try:
+            return cell_text(self.value(ref), cell=ref)
+        except InvalidOrder as exc:
+            self.invalid(exc, ref)
+            return ""
+
+    def text(self, ref: str) -> str:
+        raw = self.raw(ref)
+        try:
+            return normalise(raw, cell=ref, found=raw)
+        except InvalidOrder as exc:
+            self.invalid(exc, ref)
+            return ""
+
+    def invalid(self, exc: InvalidOrder, ref: str) -> None:
+        message, fix = _split_message(str(exc))
+        self.problems.append(CellProblem(ORDERS_SHEET, ref, exc.text, message, fix))
+
+    def error(self, ref: str, found: str, message: str, fix: str, severity: str = "error") -> None:
+        self.problems.append(CellProblem(ORDERS_SHEET, ref, clip(found), message, fix, severity))
+
+    def fleet(self, name: str) -> str:
+        return self.fleets.get(name, name)
+
+    # -- sections ---------------------------------------------------------------------------
+    def appeal(self) -> None:
+        if self.orders.side != IMPERIAL:
+            return
+        cell = self.sheet.sheet(ORDERS_SHEET)[APPEAL_CELL]
+        if cell.protection is not None and cell.protection.locked:
+            return  # the locked note "no Appeals in peacetime" etc., not an input
+        text = self.text(APPEAL_CELL)
+        if not text:
+            return
+        for choice in APPEALS:
+            if choice and text == choice.upper():
+                self.orders.appeal = choice
+                self.orders.appeal_cell = where(APPEAL_CELL)
+                return
+        self.error(
+            APPEAL_CELL,
+            text,
+            f"{text!r} is not an Appeal column",
+            "Choose Forces or Finances, or leave the cell blank for no Appeal.",
+        )
+
+    def builds(self) -> None:
+        for i in range(BUILD_ROWS):
+            row = BUILD_FIRST_ROW + i
+            code_ref, count_ref, world_ref = (f"{c}{row}" for c in ("B", "C", "D"))
+            code, count_t, world = self.text(code_ref), self.text(count_ref), self.text(world_ref)
+            if not (code or count_t or world):
+                continue
+            found = " ".join(t for t in (count_t, code, world) if t)
+            if not code:
+                self.error(
+                    code_ref, found, "this construction line names no unit", "Choose a unit code."
+                )
+                continue
+            code = code.split(" ")[0]
+            if code == "OUTPOST":
+                code = "OP"
+            try:
+                count = parse_count(count_t, cell=count_ref) if count_t else 1
+                if world:
+                    world = parse_code(world, "planet code", "SOL1", line=found, cell=world_ref)
+            except InvalidOrder as exc:
+                self.invalid(exc, exc.cell or code_ref)
+                continue
+            self.orders.builds.append(Build(code, count, world, cell=where(code_ref)))
+
+    def projects(self) -> None:
+        for col, target in (
+            (TERRAFORM_COL, self.orders.terraform),
+            (UPGRADE_COL, self.orders.upgrades),
+        ):
+            for i in range(PROJECT_ROWS):
+                ref = f"{col}{PROJECT_FIRST_ROW + i}"
+                text = self.text(ref)
+                if not text:
+                    continue
+                try:
+                    planet = parse_code(text, "planet code", "ERI1", line=text, cell=ref)
+                except InvalidOrder as exc:
+                    self.invalid(exc, ref)
+                    continue
+                target.append(PlanetOrder(planet, cell=where(ref)))
+
+    def activations(self) -> None:
+        for segment in range(1, SEGMENTS + 1):
+            found: list[tuple[int, int, Activation]] = []
+            used: dict[int, str] = {}
+            for i, row in enumerate(segment_rows(segment)):
+                order_ref, system_ref, actions_ref = (
+                    f"{ACT_ORDER_COL}{row}",
+                    f"{ACT_SYSTEM_COL}{row}",
+                    f"{ACT_ACTIONS_COL}{row}",
+                )
+                system = self.text(system_ref)
+                raw = self.raw(actions_ref)
+                if not system and not raw:
+                    continue
+                order_t = self.text(order_ref)
+                order = i + 1
+                if order_t:
+                    try:
+                        order = parse_count(order_t, cell=order_ref, what="position")
+                    except InvalidOrder as exc:
+                        self.invalid(exc, order_ref)
+                        continue
+                if not raw:
+                    self.error(
+                        actions_ref,
+                        system,
+                        f"the activation at {system} says nothing to do",
+                        "Write the actions (e.g. T1 > TAU), or 'pass'.",
+                    )
+                    continue
+                try:
+                    actions = parse_actions(raw, cell=actions_ref)
+                except InvalidOrder as exc:
+                    self.invalid(exc, actions_ref)
+                    continue
+                if not system and actions[0].kind != "pass":
+                    self.error(
+                        system_ref,
+                        raw,
+                        "no system is given for this activation",
+                        "Choose the system where the acting fleet will be.",
+                    )
+                    continue
+                if system:
+                    try:
+                        system = parse_code(
+                            system, "system code", "SOL", line=system, cell=system_ref
+                        )
+                    except InvalidOrder as exc:
+                        self.invalid(exc, system_ref)
+                        continue
+                if order in used:
+                    self.error(
+                        order_ref,
+                        str(order),
+                        f"two activations of segment {segment} have the order {order} "
+                        f"(the other is {used[order]})",
+                        "Give each line of a segment its own order number.",
+                    )
+                    continue
+                used[order] = f"{ORDERS_SHEET}!{actions_ref}"
+                for a in actions:
+                    a.fleet = self.fleet(a.fleet) if a.fleet else ""
+                    if a.kind == "join":
+                        a.target = self.fleet(a.target)
+                found.append(
+                    (
+                        order,
+                        row,
+                        Activation(
+                            segment,
+                            order,
+                            system,
+                            actions,
+                            cell=where(actions_ref),
+                            text=actions_text(actions),
+                        ),
+                    )
+                )
+            self.orders.activations.extend(a for _, _, a in sorted(found, key=lambda t: t[:2]))
+
+    def battle(self) -> None:
+        for i in range(BATTLE_ROWS):
+            row = BATTLE_FIRST_ROW + i
+            f_ref, s_ref, p_ref, b_ref = (f"{c}{row}" for c in ("B", "C", "D", "E"))
+            fleet, stance, priority, brk = (self.text(r) for r in (f_ref, s_ref, p_ref, b_ref))
+            if not (stance or priority or brk):
+                continue
+            found = " ".join(t for t in (fleet, stance, priority, brk) if t)
+            if not fleet:
+                self.error(
+                    f_ref,
+                    found,
+                    "these battle orders name no fleet",
+                    "Type the fleet's name in column B.",
+                )
+                continue
+            try:
+                fleet = self.fleet(parse_name(fleet, "fleet name", line=fleet, cell=f_ref))
+            except InvalidOrder as exc:
+                self.invalid(exc, f_ref)
+                continue
+            orders = BattleOrders(fleet, cell=where(f_ref))
+            if stance:
+                if stance not in STANCE_WORDS:
+                    self.error(
+                        s_ref,
+                        stance,
+                        f"{stance!r} is not a stance",
+                        "Choose close, stand off or hold.",
+                    )
+                    continue
+                orders.stance = STANCE_WORDS[stance]
+            if priority:
+                if priority not in PRIORITY_WORDS:
+                    self.error(
+                        p_ref,
+                        priority,
+                        f"{priority!r} is not a target priority",
+                        "Choose capital, carrier, transport or cheapest.",
+                    )
+                    continue
+                orders.priority = PRIORITY_WORDS[priority]
+            if brk and brk != "0":
+                if brk not in ("1", "2", "3"):
+                    self.error(
+                        b_ref,
+                        brk,
+                        f"{brk!r} is not a round to break off after",
+                        "Choose 1, 2 or 3, or leave it blank to fight all three rounds.",
+                    )
+                    continue
+                orders.break_off = int(brk)
+            self.orders.battle_orders.append(orders)
+        text = self.text(BOMBARD_CELL)
+        if text:
+            if text in ("PD", "F"):
+                self.orders.bombard_priority = text
+                self.orders.bombard_priority_cell = where(BOMBARD_CELL)
+            else:
+                self.error(
+                    BOMBARD_CELL,
+                    text,
+                    f"{text!r} is not a bombardment priority",
+                    "Choose PD or F, or leave it blank (PD).",
+                )
+
+    def close_out(self) -> None:
+        for i in range(CLOSE_ROWS):
+            row = CLOSE_FIRST_ROW + i
+            k_ref, u_ref = f"{CLOSE_KIND_COL}{row}", f"{CLOSE_UNITS_COL}{row}"
+            kind, units_t = self.text(k_ref), self.text(u_ref)
+            if not kind and not units_t:
+                continue
+            found = " ".join(t for t in (kind, units_t) if t)
+            if kind not in CLOSE_OUT_WORDS:
+                self.error(
+                    k_ref,
+                    found,
+                    "no close-out kind is given"
+                    if not kind
+                    else f"{kind!r} is not a close-out kind",
+                    "Choose scrap, repair, ground repair or augment.",
+                )
+                continue
+            try:
+                units = parse_units(split_list(units_t), line=found, cell=u_ref, verb=kind.lower())
+            except InvalidOrder as exc:
+                self.invalid(exc, u_ref)
+                continue
+            self.orders.close_out.append(
+                CloseOutOrder(CLOSE_OUT_WORDS[kind], units, cell=where(k_ref))
+            )
+
+    def message(self) -> None:
+        raw = self.raw(MESSAGE_CELL)
+        body = "".join(ch for ch in raw if ch.isprintable() or ch in "\n\t").strip()
+        if len(body) > MAX_MESSAGE_LENGTH:
+            self.error(
+                MESSAGE_CELL,
+                body[:80] + "...",
+                f"the message is {len(body)} characters long",
+                f"Shorten it to at most {MAX_MESSAGE_LENGTH} characters.",
+            )
+            return
+        self.orders.message = body
+
+
+def _meta_int(meta: Mapping[str, str], key: str, name: str) -> int:
+    value = meta.get(key, "")
+    if not value.isdigit() or not 1 <= int(value) <= 100_000:
+        raise NotATurnSheet(
+            f"{name}: the sheet's {key} {value!r} is damaged; use the sheet you were sent"
+        )
+    return int(value)
+
+
+def _meta_fleets(meta: Mapping[str, str]) -> list[str]:
+    try:
+        found = json.loads(meta.get("fleets", "[]"))
+    except ValueError:
+        return []
+    return [f for f in found if isinstance(f, str)] if isinstance(found, list) else []
+
+
+def read_opened(sheet: TurnSheetFile) -> SheetRead:
+    """Orders and reading problems from an already opened (checked) turn sheet."""
+    meta = sheet.meta
+    if meta.get("ruleset") != RULESET_NAME:
+        raise NotATurnSheet(
+            f"{sheet.name} is a turn sheet for {meta.get('ruleset')!r}, not Imperium 3rd Millennium"
+        )
+    if meta.get("format_version") != FORMAT_VERSION:
+        raise NotATurnSheet(
+            f"{sheet.name} has turn-sheet layout version {meta.get('format_version')!r}; this "
+            f"refassist reads version {FORMAT_VERSION}; use the sheet the referee sent"
+        )
+    turn = _meta_int(meta, "turn", sheet.name)
+    player = meta.get("player", "")
+    side = meta.get("side", "")
+    if not player or side not in (TERRAN, IMPERIAL):
+        raise NotATurnSheet(
+            f"{sheet.name}: the sheet names no player or side; use the sheet you were sent"
+        )
+    sheet.sheet(ORDERS_SHEET)
+    orders = Orders(player=player, side=side, turn=turn)
+    reader = _Reader(sheet, orders, _meta_fleets(meta))
+    reader.appeal()
+    reader.builds()
+    reader.projects()
+    reader.activations()
+    reader.battle()
+    reader.close_out()
+    reader.message()
+    return SheetRead(orders=orders, problems=reader.problems, meta=dict(meta))
+
+
+def read_sheet(path: Path, opened: TurnSheetFile | None = None) -> SheetRead:
+    """Read a turn sheet a player sent: its orders, reading problems and meta data.
+
+    Raises `NotATurnSheet` for anything that is not a usable Imperium turn sheet.
+    ``opened`` is the file already opened and checked by the caller (the engine's
+    `check_sheet` opens it once to prove its identity).
+    """
+    sheet = opened if opened is not None else open_turn_sheet(Path(path))
+    return read_opened(sheet)
+
+
+# --------------------------------------------------------------------------------------------
+# Filling in (computer players, tests, scripts) and the orders as text
+# --------------------------------------------------------------------------------------------
+
+
+def _check_room(what: str, count: int, rows: int) -> None:
+    if count > rows:
+        raise UsageError(f"{count} {what} do not fit on the sheet, which has {rows} rows for them")
+
+
+def fill_sheet(path: Path, orders: Orders) -> None:
+    """Type ``orders`` into the input cells of the sheet at ``path``, as a player would.
+
+    Saved in place (atomically) with openpyxl, as a spreadsheet program would; protection,
+    dropdowns and the meta sheet are kept.  Battle orders go on the line pre-filled with their
+    fleet, or on the first free line (a fleet created by a split).
+    """
+    path = Path(path)
+    wb = openpyxl.load_workbook(path)
+    ws = wb[ORDERS_SHEET]
+
+    def put(ref: str, value: Any) -> None:
+        cell = ws[ref]
+        cell.value = value
+        if isinstance(value, str):
+            cell.data_type = "s"  # text, even when it starts with "=" (no formula)
+
+    _check_room("construction lines", len(orders.builds), BUILD_ROWS)
+    _check_room("terraforming lines", len(orders.terraform), PROJECT_ROWS)
+    _check_room("upgrade lines", len(orders.upgrades), PROJECT_ROWS)
+    _check_room("close-out lines", len(orders.close_out), CLOSE_ROWS)
+    if orders.appeal:
+        put(APPEAL_CELL, orders.appeal)
+    for i, b in enumerate(orders.builds):
+        row = BUILD_FIRST_ROW + i
+        put(f"{BUILD_CODE_COL}{row}", b.code)
+        put(f"{BUILD_COUNT_COL}{row}", b.count)
+        if b.world:
+            put(f"{BUILD_WORLD_COL}{row}", b.world)
+    for col, planets in ((TERRAFORM_COL, orders.terraform), (UPGRADE_COL, orders.upgrades)):
+        for i, p in enumerate(planets):
+            put(f"{col}{PROJECT_FIRST_ROW + i}", p.planet)
+    for segment in range(1, SEGMENTS + 1):
+        lines = orders.activations_in(segment)
+        _check_room(f"activations in segment {segment}", len(lines), ACTIVATION_ROWS)
+        for i, (a, row) in enumerate(zip(lines, segment_rows(segment), strict=False)):
+            put(f"{ACT_ORDER_COL}{row}", i + 1)
+            put(f"{ACT_SYSTEM_COL}{row}", a.system)
+            put(f"{ACT_ACTIONS_COL}{row}", actions_text(a.actions))
+    rows = [BATTLE_FIRST_ROW + i for i in range(BATTLE_ROWS)]
+    by_fleet = {str(ws[f"{BATTLE_FLEET_COL}{r}"].value or ""): r for r in rows}
+    free = [r for r in rows if not ws[f"{BATTLE_FLEET_COL}{r}"].value]
+    for b in orders.battle_orders:
+        row = by_fleet.get(b.fleet)
+        if row is None:
+            if not free:
+                raise UsageError(
+                    f"battle orders for {len(orders.battle_orders)} fleets do not fit on the "
+                    f"sheet, which has {BATTLE_ROWS} rows for them"
+                )
+            row = free.pop(0)
+            put(f"{BATTLE_FLEET_COL}{row}", b.fleet)
+        put(f"{BATTLE_STANCE_COL}{row}", b.stance)
+        put(f"{BATTLE_PRIORITY_COL}{row}", b.priority)
+        if b.break_off:
+            put(f"{BATTLE_BREAK_COL}{row}", str(b.break_off))
+    if orders.bombard_priority and orders.bombard_priority != "PD":
+        put(BOMBARD_CELL, orders.bombard_priority)
+    for i, c in enumerate(orders.close_out):
+        row = CLOSE_FIRST_ROW + i
+        put(f"{CLOSE_KIND_COL}{row}", c.kind)
+        put(f"{CLOSE_UNITS_COL}{row}", " ".join(c.units))
+    if orders.message:
+        put(MESSAGE_CELL, orders.message)
+    with atomic_path(path) as tmp:
+        wb.save(tmp)
+
+
+def orders_text(orders: Orders) -> list[str]:
+    """The orders as the referee understood them, one line each, in the game's notation."""
+    lines: list[str] = []
+    if orders.appeal:
+        lines.append(f"Imperial Appeal: {orders.appeal}")
+    for b in orders.builds:
+        where_to = f" at {b.world}" if b.world else ""
+        lines.append(f"Build {b.count} x {b.code} ({NAMES.get(b.code, b.code)}){where_to}")
+    lines.extend(f"Terraform {p.planet}" for p in orders.terraform)
+    lines.extend(f"Upgrade the Outpost on {p.planet}" for p in orders.upgrades)
+    for segment in range(1, SEGMENTS + 1):
+        for a in orders.activations_in(segment):
+            at = f" at {a.system}" if a.system else ""
+            lines.append(f"Segment {segment}, activation {a.order}{at}: {actions_text(a.actions)}")
+    for b in orders.battle_orders:
+        brk = f", break off after round {b.break_off}" if b.break_off else ""
+        lines.append(f"Battle orders {b.fleet}: {b.stance}, {b.priority} first{brk}")
+    if orders.bombard_priority != "PD":
+        lines.append(f"Bombardment hits {orders.bombard_priority} first")
+    lines.extend(f"Close-out: {c.kind} {' '.join(c.units)}" for c in orders.close_out)
+    if orders.message:
+        lines.append(f"Message to the referee: {orders.message}")
+    return lines or ["No orders."]

@@ -1,0 +1,825 @@
+"""Checking an Imperium 3rd Millennium sheet against the game state, before the deadline.
+
+A player wants to know, while there is still time to fix it, that an order will work.  Every
+rule a sheet can break before the turn is played has a check here, and each problem names the
+cell, the text found, what is wrong and how to fix it.  Errors are orders the resolution would
+refuse (they block acceptance, as in Fifth Millennium); warnings are things that may still work
+out or are probably slips (a construction bill above the expected treasury: income and the
+Appeal are only known in the administrative segment; scrapping a ship that is undamaged now but
+may be damaged by this turn's maintenance).
+
+The activation lists are checked as the side's own plan: fleets are followed through the
+sheet's own moves, splits and joins in segment and order, so ``T1 > TAU`` in segment 1 and an
+activation at TAU for T1 in segment 2 agree.  What the checker cannot know is the war: a fleet
+may be destroyed or driven back before its line comes up; the resolution then skips the line
+and says why.
+
+Hostile input: orders for the other side's fleets or units are refused with the same sentence
+as names that do not exist ("not one of your fleets"), so a sheet cannot be used to probe for
+the enemy's fleet names or unit ids.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ...errors import CellProblem
+from .admin import TERRAFORM_TURNS, counters_free, is_friendly
+from .orders import CLOSE_OUT_KINDS, PRIORITIES, STANCES, Action, Activation, Orders
+from .parse import actions_text
+from .paths import connected
+from .report import expected_income
+from .sheet import (
+    ACT_ACTIONS_COL,
+    ACT_SYSTEM_COL,
+    ACTIVATION_ROWS,
+    APPEAL_CELL,
+    INSTALMENT,
+    ORDERS_SHEET,
+    SIDE_CELL,
+)
+from .state import ALLOWED_ON, State
+from .units import IMPERIAL, IMPERIAL_RESTRICTED, TERRAN, UNIT_TABLES, unit_type
+
+#: Movement points per action segment by kind (damaged ships one less); monitors never move.
+MOVEMENT_POINTS = {"light": 5, "capital": 4, "aux": 3}
+CARGO = ("RT", "JT", "PD", "OP")
+
+
+def _split(ref: str) -> tuple[str, str]:
+    """``Orders!D34`` -> (``Orders``, ``D34``); a bare ``D34`` is on the Orders sheet."""
+    if "!" in ref:
+        sheet, _, cell = ref.partition("!")
+        return sheet, cell
+    return ORDERS_SHEET, ref
+
+
+class _Checker:
+    """Collects the problems of one side's orders, following its fleets through the sheet."""
+
+    def __init__(self, state: State, side: str, rules: Mapping[str, Any]) -> None:
+        self.state = state
+        self.side = side
+        self.rules = rules
+        self.problems: list[CellProblem] = []
+        self.bb_m = int(rules.get("imperial_bb_maintenance", 4))
+        own = [u for u in state.units if u.side == side]
+        self.units = {u.id: u for u in own}
+        #: Fleet -> system, and fleet -> unit ids aboard, as the sheet's plan goes on.
+        self.pos = {f.name: f.system for f in state.fleets if f.side == side}
+        self.contents: dict[str, list[str]] = {name: [] for name in self.pos}
+        self.on_planet: dict[str, str] = {}
+        for u in own:
+            if u.fleet in self.contents:
+                self.contents[u.fleet].append(u.id)
+            elif u.planet:
+                self.on_planet[u.id] = u.planet
+        self.taken = {f.name.upper() for f in state.fleets}
+        self.created: set[str] = set()
+
+    # -- problems -------------------------------------------------------------------------------
+    def add(self, ref: str, found: str, message: str, fix: str, severity: str = "error") -> None:
+        sheet, cell = _split(ref)
+        found = found if len(found) <= 80 else found[:77] + "..."
+        self.problems.append(CellProblem(sheet, cell, found, message, fix, severity))
+
+    def warn(self, ref: str, found: str, message: str, fix: str) -> None:
+        self.add(ref, found, message, fix, "warning")
+
+    # -- helpers --------------------------------------------------------------------------------
+    def kind(self, code: str) -> str:
+        return unit_type(self.side, code, self.bb_m).kind
+
+    def not_yours(self, ref: str, found: str, what: str, name: str) -> None:
+        self.add(
+            ref,
+            found,
+            f"{name} is not one of your {what}",
+            f"Use the names listed on the sheet 'Your forces' (your own {what} only).",
+        )
+
+    def speed(self, fleet: str) -> int:
+        ships = [
+            self.units[i]
+            for i in self.contents[fleet]
+            if self.kind(self.units[i].code) in MOVEMENT_POINTS
+        ]
+        if not ships:
+            return 0
+        return min(MOVEMENT_POINTS[self.kind(u.code)] - (1 if u.damaged else 0) for u in ships)
+
+    def over_capacity(self, ids: list[str]) -> str:
+        """What a fleet of these units cannot carry (empty when it fits)."""
+        units = [self.units[i] for i in ids]
+        fighters = sum(1 for u in units if u.code == "F")
+        hangar = sum(unit_type(u.side, u.code, self.bb_m).fighters for u in units)
+        cargo = sum(1 for u in units if u.code in CARGO)
+        tr = int(self.rules.get("tr_capacity", 1))
+        at = int(self.rules.get("at_capacity", 1))
+        holds = sum(tr if u.code == "TR" else at if u.code == "AT" else 0 for u in units)
+        if fighters > hangar:
+            return f"{fighters} fighters but room for {hangar} (carriers)"
+        if cargo > holds:
+            return f"{cargo} troops/PD/outposts but room for {holds} (transports)"
+        return ""
+
+    # -- administration -------------------------------------------------------------------------
+    def appeal(self, orders: Orders) -> None:
+        if not orders.appeal:
+            return
+        ref = orders.appeal_cell or f"{ORDERS_SHEET}!{APPEAL_CELL}"
+        s = self.state.sides[self.side]
+        why = ""
+        if self.side != IMPERIAL:
+            why = "only the Imperial side may make an Imperial Appeal"
+        elif self.state.at_peace():
+            why = "there are no Imperial Appeals in peacetime"
+        elif s.appeals_prohibited:
+            why = "further Appeals are prohibited for the rest of this war"
+        elif orders.appeal not in ("Forces", "Finances"):
+            why = f"{orders.appeal!r} is not an Appeal column"
+        if why:
+            self.add(ref, orders.appeal, why, "Leave the Appeal cell blank.")
+
+    def builds(self, orders: Orders) -> int:
+        """Check the construction lines; returns their total cost (doubled in peacetime)."""
+        s = self.state.sides[self.side]
+        factor = 2 if self.state.at_peace() else 1
+        ordered: dict[str, int] = {}
+        total = 0
+        for b in orders.builds:
+            found = f"{b.count} {b.code}" + (f" at {b.world}" if b.world else "")
+            table = UNIT_TABLES[self.side]
+            if b.code not in table:
+                self.add(
+                    b.cell,
+                    found,
+                    f"the {self.side} unit list has no {b.code}",
+                    "Choose a unit code from the list ('Your forces' shows your unit list).",
+                )
+                continue
+            if self.side == TERRAN and b.code == "BB" and not s.bb_unlocked:
+                self.add(
+                    b.cell,
+                    found,
+                    "Terrans may build a BB only after a Terran B has been destroyed",
+                    "Choose another unit.",
+                )
+                continue
+            if (
+                self.side == IMPERIAL
+                and b.code in IMPERIAL_RESTRICTED
+                and not (b.code in s.permissions or "ALL" in s.permissions)
+            ):
+                self.add(
+                    b.cell,
+                    found,
+                    f"building {b.code} needs permission from an Imperial Appeal",
+                    "Choose a unit your side may build now (the dropdown lists them).",
+                )
+                continue
+            if b.count < 1:
+                self.add(b.cell, found, "the count must be at least 1", "Type a count from 1.")
+                continue
+            free = counters_free(self.state, self.side, b.code) - ordered.get(b.code, 0)
+            if b.count > free:
+                self.add(
+                    b.cell,
+                    found,
+                    f"only {max(0, free)} {b.code} counter(s) are free (the rest are in play, "
+                    "under construction or on earlier lines)",
+                    f"Build at most {max(0, free)}.",
+                )
+                continue
+            ordered[b.code] = ordered.get(b.code, 0) + b.count
+            total += b.count * table[b.code].cost * factor
+            if b.world:
+                planet = self.state.map.planets.get(b.world)
+                if planet is None or planet.owner != self.side or planet.marker != "World":
+                    self.add(
+                        b.cell,
+                        found,
+                        f"{b.world} is not one of your Worlds",
+                        "Leave the World blank or choose one of your Worlds.",
+                    )
+        return total
+
+    def projects(self, orders: Orders) -> None:
+        seen: set[str] = set()
+        for p in orders.terraform:
+            planet = self.state.map.planets.get(p.planet)
+            why = ""
+            if planet is None:
+                why = f"there is no planet {p.planet} on the map"
+            elif p.planet in seen:
+                why = f"{p.planet} is named twice; one instalment a turn is paid"
+            elif planet.type not in TERRAFORM_TURNS:
+                why = (
+                    f"{planet.name} is type {planet.type}; only N1 and N2 planets can be "
+                    "terraformed"
+                )
+            elif not is_friendly(planet, self.side, "Outpost"):
+                why = f"{planet.name} holds no Outpost of yours (or it is disputed)"
+            elif not connected(self.state, self.side, planet.system):
+                why = f"{planet.name}'s Outpost is not connected to your home worlds"
+            seen.add(p.planet)
+            if why:
+                self.add(p.cell, p.planet, why, "Name an N1/N2 planet with your connected Outpost.")
+        seen = set()
+        for p in orders.upgrades:
+            planet = self.state.map.planets.get(p.planet)
+            why = ""
+            if not self.state.at_peace():
+                why = "Outposts are upgraded to Worlds only in peacetime"
+            elif planet is None:
+                why = f"there is no planet {p.planet} on the map"
+            elif p.planet in seen:
+                why = f"{p.planet} is named twice; one instalment a turn is paid"
+            elif not is_friendly(planet, self.side, "Outpost"):
+                why = f"{planet.name} holds no Outpost of yours"
+            elif planet.klass != "A":
+                why = (
+                    f"{planet.name} is type {planet.type}; only Outposts on type A planets "
+                    "become Worlds"
+                )
+            seen.add(p.planet)
+            if why:
+                self.add(
+                    p.cell,
+                    p.planet,
+                    why,
+                    "Leave the upgrade blank or name your Outpost on an A planet.",
+                )
+
+    # -- activations ----------------------------------------------------------------------------
+    def activations(self, orders: Orders) -> None:
+        for segment in range(1, 5):
+            lines = orders.activations_in(segment)
+            moved: set[str] = set()
+            arrived: set[str] = set()
+            for n, act in enumerate(lines):
+                if n >= ACTIVATION_ROWS:
+                    self.add(
+                        act.cell,
+                        act.text,
+                        f"segment {segment} has {len(lines)} activations; an initiative roll "
+                        f"allows at most {ACTIVATION_ROWS}",
+                        "Move the extra activations to another segment.",
+                    )
+                    continue
+                self.activation(act, segment, moved, arrived)
+        extra = [a for a in orders.activations if a.segment not in (1, 2, 3, 4)]
+        for a in extra:
+            self.add(a.cell, a.text, f"there is no action segment {a.segment}", "Use segments 1-4.")
+
+    def activation(self, act: Activation, segment: int, moved: set[str], arrived: set[str]) -> None:
+        system_ref = act.cell.replace(f"!{ACT_ACTIONS_COL}", f"!{ACT_SYSTEM_COL}", 1)
+        text = act.text or actions_text(act.actions)
+        if all(a.kind == "pass" for a in act.actions):
+            return
+        if act.system not in self.state.map.systems:
+            self.add(
+                system_ref,
+                act.system,
+                f"there is no system {act.system} on the map",
+                "Choose the system code from the list.",
+            )
+            return
+        for action in act.actions:
+            if action.kind == "pass":
+                continue
+            if action.fleet not in self.pos:
+                self.not_yours(act.cell, text, "fleets", action.fleet)
+                continue
+            if self.pos[action.fleet] != act.system:
+                self.add(
+                    act.cell,
+                    text,
+                    f"{action.fleet} will be at {self.pos[action.fleet]}, not {act.system}, when "
+                    "this line comes up (following your earlier orders)",
+                    f"Activate {self.pos[action.fleet]} for {action.fleet}, or correct its "
+                    "earlier moves.",
+                )
+                continue
+            getattr(self, f"do_{action.kind}")(act, action, text, segment, moved, arrived)
+
+    def do_move(
+        self,
+        act: Activation,
+        a: Action,
+        text: str,
+        segment: int,
+        moved: set[str],
+        arrived: set[str],
+    ) -> None:
+        ids = self.contents[a.fleet]
+        codes = {self.units[i].code for i in ids}
+        if "M" in codes:
+            self.add(
+                act.cell,
+                text,
+                f"{a.fleet} holds monitors, which never leave their system",
+                "Split the monitors off first, or do not move this fleet.",
+            )
+            return
+        if not any(self.kind(self.units[i].code) in MOVEMENT_POINTS for i in ids):
+            self.add(
+                act.cell,
+                text,
+                f"{a.fleet} has no ships to move",
+                "Load its units into a fleet with ships.",
+            )
+            return
+        if a.fleet in moved:
+            self.add(
+                act.cell,
+                text,
+                f"{a.fleet} already moved in segment {segment}; no unit moves twice in one segment",
+                "Move it again in a later segment.",
+            )
+            return
+        heavy = self.over_capacity(ids)
+        if heavy:
+            self.add(
+                act.cell,
+                text,
+                f"{a.fleet} cannot move: it carries {heavy}",
+                "Unload or split off what it cannot carry.",
+            )
+            return
+        here = act.system
+        cost = 0
+        start_deep = self.state.map.systems[here].deep
+        if start_deep and segment != 1:
+            self.add(
+                act.cell,
+                text,
+                f"{a.fleet} is in deep space, where ships move only in the first action segment",
+                "Move it in segment 1.",
+            )
+            return
+        if start_deep and len(a.route) > 1:
+            self.add(
+                act.cell,
+                text,
+                "from deep space a fleet moves one step only",
+                f"Write one system: {a.fleet} > {a.route[0]}.",
+            )
+            return
+        for step in a.route:
+            if step not in self.state.map.systems:
+                self.add(
+                    act.cell,
+                    text,
+                    f"there is no system {step} on the map",
+                    "Write the system codes of the map.",
+                )
+                return
+            route = self.state.map.route(here, step)
+            if route is None:
+                self.add(
+                    act.cell,
+                    text,
+                    f"there is no jump route from {here} to {step}",
+                    "Each system of the route must be one jump from the one before ('Your "
+                    "forces' lists the routes).",
+                )
+                return
+            if self.state.at_peace() and any(
+                p.owner and p.owner != self.side and p.marker
+                for p in self.state.map.planets_in(step)
+            ):
+                self.add(
+                    act.cell,
+                    text,
+                    f"in peacetime fleets may not enter {step}, which holds an enemy World "
+                    "or Outpost",
+                    "Choose a route around it.",
+                )
+                return
+            cost += route.length
+            here = step
+        points = self.speed(a.fleet)
+        if cost > points:
+            self.add(
+                act.cell,
+                text,
+                f"the route costs {cost} movement points but {a.fleet} has {points} "
+                "(slowest ship; damaged ships 1 less)",
+                "Shorten the route and go on in a later segment.",
+            )
+            return
+        moved.add(a.fleet)
+        arrived.add(a.fleet)
+        self.pos[a.fleet] = here
+
+    def _planet_here(self, act: Activation, a: Action, text: str) -> Any:
+        planet = self.state.map.planets.get(a.planet)
+        if planet is None or planet.system != act.system:
+            self.add(
+                act.cell,
+                text,
+                f"there is no planet {a.planet} in {act.system}",
+                f"Name a planet of {act.system} ('Your forces' and the map list them).",
+            )
+            return None
+        return planet
+
+    def do_attack(
+        self,
+        act: Activation,
+        a: Action,
+        text: str,
+        segment: int,
+        moved: set[str],
+        arrived: set[str],
+    ) -> None:
+        planet = self._planet_here(act, a, text)
+        if planet is None:
+            return
+        if self.state.at_peace():
+            self.add(act.cell, text, "there are no attacks in peacetime", "Delete the attack.")
+            return
+        if planet.owner == self.side and not planet.disputed:
+            self.add(
+                act.cell,
+                text,
+                f"{planet.name} is your own planet",
+                "Attack an enemy or unclaimed planet.",
+            )
+            return
+        if a.fleet in arrived:
+            self.add(
+                act.cell,
+                text,
+                f"{a.fleet} moved into {act.system} this segment; moving and attacking "
+                "a planet are separate activations in separate segments",
+                "Attack in a later segment.",
+            )
+            return
+        bad = [h for h in a.hexes if not 1 <= h <= planet.hexes]
+        if bad:
+            self.add(
+                act.cell,
+                text,
+                f"{planet.name} has hexes 1-{planet.hexes}; {bad[0]} is not one of them",
+                "Use hexes of its planetary map, or auto.",
+            )
+
+    def do_load(
+        self,
+        act: Activation,
+        a: Action,
+        text: str,
+        segment: int,
+        moved: set[str],
+        arrived: set[str],
+    ) -> None:
+        planet = self._planet_here(act, a, text)
+        if planet is None:
+            return
+        for uid in a.units:
+            unit = self.units.get(uid)
+            if unit is None:
+                self.not_yours(act.cell, text, "units", uid)
+                return
+            if self.on_planet.get(uid) != planet.code:
+                self.add(
+                    act.cell,
+                    text,
+                    f"{uid} is not on {planet.code}",
+                    "Load units standing on that planet ('Your forces' lists them).",
+                )
+                return
+            if unit.code == "PD" and planet.disputed:
+                self.add(
+                    act.cell,
+                    text,
+                    "planetary defence may not be loaded from a disputed planet",
+                    f"Leave {uid} on {planet.code}.",
+                )
+                return
+        heavy = self.over_capacity(self.contents[a.fleet] + a.units)
+        if heavy:
+            self.add(
+                act.cell,
+                text,
+                f"{a.fleet} would carry {heavy}",
+                "Load fewer units or bring more transports/carriers.",
+            )
+            return
+        for uid in a.units:
+            self.on_planet.pop(uid, None)
+            self.contents[a.fleet].append(uid)
+
+    def do_unload(
+        self,
+        act: Activation,
+        a: Action,
+        text: str,
+        segment: int,
+        moved: set[str],
+        arrived: set[str],
+    ) -> None:
+        planet = self._planet_here(act, a, text)
+        if planet is None:
+            return
+        if planet.owner and planet.owner != self.side and planet.marker:
+            self.add(
+                act.cell,
+                text,
+                f"{planet.name} belongs to the enemy; units land there by an attack",
+                f"Write {a.fleet} attack {planet.code} auto.",
+            )
+            return
+        for uid in a.units:
+            if uid not in self.contents[a.fleet]:
+                self.add(
+                    act.cell,
+                    text,
+                    f"{uid} is not aboard {a.fleet}",
+                    "Unload units the fleet carries ('Your forces' lists them).",
+                )
+                return
+            code = self.units[uid].code
+            if code not in CARGO and code != "F":
+                self.add(
+                    act.cell,
+                    text,
+                    f"{uid} is a ship; only troops, PD, fighters and outposts go down to a planet",
+                    "Split ships into fleets instead.",
+                )
+                return
+            if code != "OP" and code not in ALLOWED_ON[planet.klass]:
+                self.add(
+                    act.cell,
+                    text,
+                    f"{code} may not stand on a type {planet.type} planet",
+                    f"On {planet.klass} planets: {', '.join(ALLOWED_ON[planet.klass])}.",
+                )
+                return
+            if code == "PD" and planet.disputed:
+                self.add(
+                    act.cell,
+                    text,
+                    "planetary defence may not be unloaded onto a disputed planet",
+                    "Keep it aboard.",
+                )
+                return
+        present = sum(1 for p in self.on_planet.values() if p == planet.code)
+        if present + len(a.units) > planet.capacity:
+            self.add(
+                act.cell,
+                text,
+                f"{planet.name}'s box holds at most {planet.capacity} units and "
+                f"{present} of yours are there",
+                "Unload fewer units.",
+            )
+            return
+        for uid in a.units:
+            self.contents[a.fleet].remove(uid)
+            self.on_planet[uid] = planet.code
+
+    def do_split(
+        self,
+        act: Activation,
+        a: Action,
+        text: str,
+        segment: int,
+        moved: set[str],
+        arrived: set[str],
+    ) -> None:
+        if a.target.upper() in self.taken:
+            self.add(
+                act.cell,
+                text,
+                f"the fleet name {a.target} is already in use",
+                "Choose another name for the new fleet.",
+            )
+            return
+        missing = [u for u in a.units if u not in self.contents[a.fleet]]
+        if missing:
+            if missing[0] not in self.units:
+                self.not_yours(act.cell, text, "units", missing[0])
+            else:
+                self.add(
+                    act.cell,
+                    text,
+                    f"{missing[0]} is not in {a.fleet}",
+                    "Split off units the fleet holds.",
+                )
+            return
+        self.taken.add(a.target.upper())
+        self.created.add(a.target)
+        self.pos[a.target] = act.system
+        self.contents[a.target] = list(a.units)
+        self.contents[a.fleet] = [u for u in self.contents[a.fleet] if u not in a.units]
+        if a.fleet in moved:
+            moved.add(a.target)
+        if a.fleet in arrived:
+            arrived.add(a.target)
+
+    def do_join(
+        self,
+        act: Activation,
+        a: Action,
+        text: str,
+        segment: int,
+        moved: set[str],
+        arrived: set[str],
+    ) -> None:
+        if a.target not in self.pos:
+            self.not_yours(act.cell, text, "fleets", a.target)
+            return
+        if a.target == a.fleet:
+            self.add(act.cell, text, "a fleet cannot join itself", "Name the other fleet.")
+            return
+        if self.pos[a.target] != act.system:
+            self.add(
+                act.cell,
+                text,
+                f"{a.target} will be at {self.pos[a.target]}, not {act.system}",
+                "Join fleets in the same system.",
+            )
+            return
+        self.contents[a.fleet].extend(self.contents.pop(a.target))
+        del self.pos[a.target]
+        if a.target in moved:
+            moved.add(a.fleet)
+        if a.target in arrived:
+            arrived.add(a.fleet)
+
+    def do_evacuate(
+        self,
+        act: Activation,
+        a: Action,
+        text: str,
+        segment: int,
+        moved: set[str],
+        arrived: set[str],
+    ) -> None:
+        planet = self._planet_here(act, a, text)
+        if planet is not None and not planet.disputed:
+            self.warn(
+                act.cell,
+                text,
+                f"{planet.name} is not disputed now; evacuation is from a disputed planet",
+                "Keep it only if you expect fighting there this turn.",
+            )
+
+    # -- battle orders and close-out --------------------------------------------------------------
+    def battle_orders(self, orders: Orders) -> None:
+        seen: set[str] = set()
+        for b in orders.battle_orders:
+            ref = b.cell or f"{ORDERS_SHEET}!B67"
+            if (
+                b.fleet not in self.contents
+                and b.fleet not in self.created
+                and not any(f.name == b.fleet and f.side == self.side for f in self.state.fleets)
+            ):
+                self.not_yours(ref, b.fleet, "fleets", b.fleet)
+                continue
+            if b.fleet in seen:
+                self.add(
+                    ref, b.fleet, f"{b.fleet} has battle orders twice", "Keep one line per fleet."
+                )
+                continue
+            seen.add(b.fleet)
+            if b.stance not in STANCES or b.priority not in PRIORITIES or not 0 <= b.break_off <= 3:
+                self.add(
+                    ref,
+                    b.fleet,
+                    "these battle orders are not readable",
+                    "Choose from the dropdowns.",
+                )
+        if orders.bombard_priority not in ("PD", "F"):
+            self.add(
+                orders.bombard_priority_cell or ORDERS_SHEET,
+                orders.bombard_priority,
+                "the bombardment priority must be PD or F",
+                "Choose PD or F.",
+            )
+
+    def close_out(self, orders: Orders) -> None:
+        for c in orders.close_out:
+            found = f"{c.kind} {' '.join(c.units)}"
+            if c.kind not in CLOSE_OUT_KINDS:
+                self.add(
+                    c.cell,
+                    found,
+                    f"{c.kind!r} is not a close-out kind",
+                    "Choose scrap, repair, ground repair or augment.",
+                )
+                continue
+            units = []
+            for uid in c.units:
+                unit = self.units.get(uid)
+                if unit is None:
+                    self.not_yours(c.cell, found, "units", uid)
+                    break
+                units.append(unit)
+            else:
+                self._close_out(c.kind, units, c.cell, found)
+
+    def _close_out(self, kind: str, units: list[Any], ref: str, found: str) -> None:
+        kinds = {u.id: self.kind(u.code) for u in units}
+        if kind == "augment":
+            codes = {u.code for u in units}
+            if len(units) != 2 or len(codes) != 1 or not codes <= {"F", "M"}:
+                self.add(
+                    ref,
+                    found,
+                    "augmentation combines exactly two reduced fighters (F) or two monitors (M)",
+                    "Name two F or two M units.",
+                )
+                return
+        for u in units:
+            if kind in ("scrap", "repair") and kinds[u.id] not in (
+                "capital",
+                "light",
+                "aux",
+                "monitor",
+            ):
+                self.add(
+                    ref,
+                    found,
+                    f"{u.id} is not a ship; only ships are "
+                    f"{'scrapped' if kind == 'scrap' else 'repaired'} in the close-out",
+                    "Use ground repair for troops and PD.",
+                )
+                return
+            if kind == "ground repair" and u.code not in ("RT", "JT", "PD"):
+                self.add(
+                    ref,
+                    found,
+                    f"{u.id} is not a troop or PD unit; ground repair restores reduced "
+                    "troops and planetary defence",
+                    "Use repair for ships.",
+                )
+                return
+            if kind == "ground repair" and not u.planet:
+                self.add(
+                    ref,
+                    found,
+                    f"{u.id} is aboard a transport; ground units are repaired standing on "
+                    "your World or Outpost",
+                    "Unload it first.",
+                )
+                return
+            exempt = kind == "scrap" and u.code == "M"
+            if not u.damaged and not exempt:
+                self.warn(
+                    ref,
+                    found,
+                    f"{u.id} is not damaged now; the order is carried out only if this "
+                    "turn's battles or maintenance damage it",
+                    "Delete the line if that is not what you meant.",
+                )
+
+
+def validate_orders(
+    state: State, player: str, orders: Orders, rules: Mapping[str, Any]
+) -> list[CellProblem]:
+    """Every problem of ``player``'s orders that can be judged before the turn is played."""
+    try:
+        side = state.side_of(player)
+    except KeyError:
+        return [
+            CellProblem(
+                ORDERS_SHEET,
+                "",
+                player,
+                f"{player!r} is not a player of this game",
+                "Use the sheet you were sent.",
+            )
+        ]
+    if orders.side != side:
+        return [
+            CellProblem(
+                ORDERS_SHEET,
+                SIDE_CELL,
+                orders.side,
+                f"this sheet is for the {orders.side} side but {player} plays {side}",
+                "Use the sheet you were sent.",
+            )
+        ]
+    check = _Checker(state, side, rules)
+    check.appeal(orders)
+    cost = check.builds(orders)
+    check.projects(orders)
+    cost += INSTALMENT * (len(orders.terraform) + len(orders.upgrades))
+    budget = state.sides[side].resources + expected_income(state, side)
+    if cost > budget and orders.builds:
+        check.warn(
+            orders.builds[0].cell,
+            f"total {cost}",
+            f"construction, terraforming and upgrades cost {cost} but you can expect about "
+            f"{budget} resources (stockpile {state.sides[side].resources} + income); lines "
+            "that cannot be paid are skipped in sheet order",
+            "Build less, or keep it if you expect an Appeal or a Boom.",
+        )
+    check.activations(orders)
+    check.battle_orders(orders)
+    check.close_out(orders)
+    return check.problems

@@ -1,0 +1,130 @@
+"""Fog of war for Imperium 3rd Millennium: what one side may know (digest, "Information").
+
+Each side sees its own units, every system where it has units, Worlds or Outposts, and the
+enemy fleets in those systems (their contents: ships and what they carry, as a player at the
+table would see the counters of a stack in a system he shares); the enemy's planetary boxes
+only in systems it saw into this turn (`State.revealed`: after a battle or a successful
+stealth scout), and on a planet where its own troops stand (a disputed planet is fought over
+hex by hex, so both sides see the surface).  It never learns the enemy's treasury, permissions
+or turn record track.  Markers are public unless the ``public_markers`` house rule says no.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from .state import State
+from .units import other_side
+from .view import PlanetView, PlayerView
+
+#: Event kinds that mark a fight at their location (the map's battle mark).
+BATTLE_KINDS = ("battle", "landing", "capture", "bombardment", "planetary battle")
+
+
+def in_sight(state: State, side: str) -> set[str]:
+    """Systems where ``side`` has units (a fleet with units in it, or units on a planet) or a
+    World or Outpost marker."""
+    manned = {u.fleet for u in state.units if u.side == side and u.fleet}
+    seen = {f.system for f in state.fleets if f.side == side and f.name in manned}
+    for u in state.units:
+        if u.side == side and u.planet in state.map.planets:
+            seen.add(state.map.planets[u.planet].system)
+    for p in state.map.planets.values():
+        if p.owner == side and p.marker:
+            seen.add(p.system)
+    return seen
+
+
+def player_view(state: State, player: str, rules: Mapping[str, Any]) -> PlayerView:
+    """Everything ``player``'s side may know; the report reads nothing else."""
+    side = state.side_of(player)
+    enemy = other_side(side)
+    sight = in_sight(state, side)
+    revealed = set(state.revealed.get(side, ())) & set(state.map.systems)
+    public_markers = bool(rules.get("public_markers", True))
+    own_ground = {u.planet for u in state.units if u.side == side and u.planet}
+
+    planets: dict[str, PlanetView] = {}
+    for p in state.map.planets.values():
+        marker_known = public_markers or p.system in sight or p.owner == side
+        own_work = p.terraform_side == side
+        planets[p.code] = PlanetView(
+            code=p.code,
+            name=p.name,
+            system=p.system,
+            type=p.type,
+            hexes=p.hexes,
+            home=p.home,
+            owner=p.owner if marker_known else "",
+            marker=p.marker if marker_known else "",
+            disputed=p.disputed if marker_known else False,
+            box_known=p.owner == side or p.system in revealed or p.code in own_ground,
+            terraform_paid=p.terraform_paid if own_work else 0,
+            upgrade_paid=p.upgrade_paid if p.owner == side else 0,
+        )
+
+    manned = {u.fleet for u in state.units if u.fleet}
+    enemy_fleets = [
+        copy.copy(f)
+        for f in state.fleets
+        if f.side == enemy and f.system in sight and f.name in manned
+    ]
+    seen_fleets = {f.name for f in enemy_fleets}
+    enemy_units = [
+        copy.copy(u)
+        for u in state.units
+        if u.side == enemy
+        and (
+            (u.fleet and u.fleet in seen_fleets)
+            or (u.planet in planets and planets[u.planet].box_known)
+        )
+    ]
+    # What the side may not know of an enemy counter even when it sees it: where it came
+    # from (an Intervention's forces look like any others).
+    for u in enemy_units:
+        u.origin = ""
+    for f in enemy_fleets:
+        f.came_from = ""
+
+    events = [e for e in state.events if e.visible(player)]
+    battles: set[str] = set()
+    for e in events:
+        if e.kind in BATTLE_KINDS and e.location:
+            where = e.location
+            if where in state.map.planets:
+                where = state.map.planets[where].system
+            if where in state.map.systems:
+                battles.add(where)
+
+    return PlayerView(
+        side=side,
+        player=player,
+        enemy_side=enemy,
+        enemy_player=state.player_of(enemy),
+        game_name=state.game_name,
+        map_title=state.map.title,
+        turn=state.turn,
+        war=state.war,
+        war_turn=state.war_turn,
+        peace_left=state.peace_left,
+        glory=state.glory,
+        peace_talks=state.peace_talks,
+        campaign=state.campaign,
+        finished=state.finished,
+        results=list(state.results),
+        own=copy.deepcopy(state.sides[side]),
+        systems={c: (s.name, s.x, s.y, s.deep) for c, s in state.map.systems.items()},
+        routes=[(r.a, r.b, r.length) for r in state.map.routes],
+        planets=planets,
+        in_sight=sight,
+        revealed=revealed,
+        fleets=[copy.copy(f) for f in state.fleets if f.side == side],
+        units=[copy.copy(u) for u in state.units if u.side == side],
+        enemy_fleets=enemy_fleets,
+        enemy_units=enemy_units,
+        queue=[copy.copy(q) for q in state.queue if q.side == side],
+        events=events,
+        battles=battles,
+    )

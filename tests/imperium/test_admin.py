@@ -1,0 +1,533 @@
+"""The administrative segment (`admin`): Intervention, Appeal, production, reinforcements,
+construction, terraforming and outpost upgrades, each with scripted dice.
+
+Most tests start from the real first turn (the default map and scenario); on that map the
+Imperial home world nearest to the Terrans is Ishkur (BAR-WOL-KIS-ISH, three jumps), which is
+where Intervention and Appeal forces arrive.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from refassist.dice import Dice
+from refassist.rulesets.base import NewGame, PlayerSetup
+from refassist.rulesets.imperium_3m import RULESET
+from refassist.rulesets.imperium_3m.admin import (
+    administrative_segment,
+    appeal,
+    construction,
+    income,
+    intervention,
+    production,
+    reinforcements,
+    terraforming,
+    upgrades,
+)
+from refassist.rulesets.imperium_3m.context import TurnContext
+from refassist.rulesets.imperium_3m.orders import Build, Orders, PlanetOrder, no_orders
+from refassist.rulesets.imperium_3m.setup import new_game
+from refassist.rulesets.imperium_3m.state import Fleet, Queued, State, Unit
+from refassist.rulesets.imperium_3m.units import IMPERIAL, SIDES, TERRAN
+
+
+def start() -> State:
+    return new_game(
+        NewGame(
+            "Test",
+            "id",
+            (PlayerSetup("Terra", "t@example.com"), PlayerSetup("Empire", "e@example.com")),
+            {},
+        ),
+        Dice(seed=1),
+        {},
+    )
+
+
+def context(state: State, rolls: list[int], rules: dict | None = None, **orders: Orders):
+    by_side = {s: no_orders(state.player_of(s), s, state.turn) for s in SIDES}
+    by_side.update(orders)
+    return TurnContext(
+        state=state,
+        dice=Dice.scripted(rolls),
+        rules=RULESET.rules_with_defaults(rules or {}),
+        orders=by_side,
+    )
+
+
+def imperial_orders(state: State, **kw) -> Orders:
+    return Orders(player=state.player_of(IMPERIAL), side=IMPERIAL, turn=state.turn, **kw)
+
+
+def terran_orders(state: State, **kw) -> Orders:
+    return Orders(player=state.player_of(TERRAN), side=TERRAN, turn=state.turn, **kw)
+
+
+def granted_units(state: State, origin: str) -> list[Unit]:
+    return [u for u in state.units if u.origin == origin]
+
+
+def system_of(state: State, unit: Unit) -> str:
+    fleet = state.fleet(unit.fleet)
+    assert fleet is not None
+    return fleet.system
+
+
+# -- Imperial Intervention -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("die", "modifier"), [(1, -1), (2, -1), (3, 0), (6, 0)])
+def test_succession_civil_war_on_1_or_2(die: int, modifier: int) -> None:
+    state = start()
+    ctx = context(state, [1, 1, die])
+    intervention(ctx)
+    assert state.sides[IMPERIAL].initiative_modifier == modifier
+    assert ctx.dice.remaining == 0
+    assert all(e.visible_to == ("*",) for e in ctx.events)
+
+
+def test_frontier_crisis_recalls_cheapest_ships_for_three_turns() -> None:
+    state = start()
+    ctx = context(state, [1, 2, 3])
+    intervention(ctx)
+    # SC1 (cost 2), then the DDs by id; the TR carrying RT in I3 is kept back.
+    assert {u.id for u in state.units if u.side == IMPERIAL and u.code in ("SC", "DD")} == {
+        "DD3",
+        "DD4",
+        "DD5",
+    }
+    assert [(q.code, q.due, q.source) for q in state.queue] == [
+        ("SC", 4, "frontier"),
+        ("DD", 4, "frontier"),
+        ("DD", 4, "frontier"),
+    ]
+    assert state.unit(IMPERIAL, "TR1") is not None
+
+
+def test_frontier_crisis_capitals_count_double_and_battle_zones_come_last() -> None:
+    state = start()
+    state.units = [u for u in state.units if not (u.side == IMPERIAL and u.fleet)]
+    state.fleets = [f for f in state.fleets if f.side == TERRAN]
+    state.fleets += [Fleet("I1", IMPERIAL, "DIN"), Fleet("I2", IMPERIAL, "GAS")]
+    state.units += [
+        Unit("DD1", IMPERIAL, "DD", fleet="I1"),
+        Unit("CA1", IMPERIAL, "CA", fleet="I2"),
+        Unit("CR1", IMPERIAL, "CR", fleet="I2"),
+        Unit("SC1", IMPERIAL, "SC", fleet="I1"),
+    ]
+    state.fleets.append(Fleet("T9", TERRAN, "DIN"))
+    state.units.append(Unit("DD9", TERRAN, "DD", fleet="T9"))
+    ctx = context(state, [1, 2, 3])
+    intervention(ctx)
+    # CR1 (2 points, away from the Terran fleet at Dingir) then... only 1 point left: the
+    # cheapest one-point ship is SC1 at Dingir, facing the enemy, taken last but still taken.
+    assert sorted(q.code for q in state.queue) == ["CR", "SC"]
+    ctx = context(state, [1, 2, 1])
+    intervention(ctx)
+    assert sorted(q.code for q in state.queue) == ["CR", "DD", "SC"]
+    assert state.fleet("I1") is None
+    ctx = context(state, [1, 2, 1])
+    intervention(ctx)  # one point and only a capital left: nothing goes
+    assert sorted(q.code for q in state.queue) == ["CR", "DD", "SC"]
+
+
+def test_frontier_recall_returns_as_reinforcements_at_worlds() -> None:
+    state = start()
+    state.queue.append(Queued(IMPERIAL, "SC", state.turn, source="frontier"))
+    ctx = context(state, [])
+    reinforcements(ctx)
+    sc = [u for u in state.units if u.side == IMPERIAL and u.code == "SC"]
+    assert len(sc) == 2 and not state.queue
+
+
+def test_imperial_visit_doubles_gains_and_rolls_mandate_with_plus_one() -> None:
+    state = start()
+    ctx = context(state, [2, 2, 6, 1])  # 4 = Visit; 6+1 = 7 forces; a d4 draws the JT counter
+    intervention(ctx)
+    imperial = state.sides[IMPERIAL]
+    assert imperial.visit and imperial.mandate_turn == state.turn
+    forces = granted_units(state, "mandate")
+    assert sorted(u.code for u in forces) == ["AT", "BB", "BB", "CA", "CA", "CR", "CR", "JT"]
+    ships = [u for u in forces if u.code != "JT"]
+    assert {system_of(state, u) for u in ships} == {"ISH"}
+    jt = next(u for u in forces if u.code == "JT")
+    at = next(u for u in forces if u.code == "AT")
+    assert jt.fleet == at.fleet
+    ctx.glory(1, "major Empire victory")
+    ctx.glory(-1, "major Terran victory")
+    assert state.glory == 5 + 2 - 3
+
+
+def test_recentralization_revokes_permissions_and_refunds_half() -> None:
+    state = start()
+    imperial = state.sides[IMPERIAL]
+    imperial.permissions = ["CR", "CA", "B1"]
+    state.queue += [
+        Queued(IMPERIAL, "B1", 3, paid=16),
+        Queued(IMPERIAL, "CA", 3, paid=15),
+        Queued(IMPERIAL, "BB", 4, paid=23),
+    ]
+    before = imperial.resources
+    ctx = context(state, [2, 3])
+    intervention(ctx)
+    assert imperial.permissions == []
+    assert [q.code for q in state.queue] == ["CA"]
+    assert imperial.resources == before + 8 + 11
+
+
+def test_depression_cuts_income_for_three_turns_not_below_one() -> None:
+    state = start()
+    ctx = context(state, [3, 3])
+    intervention(ctx)
+    assert state.sides[IMPERIAL].depression == 3
+    assert income(ctx, IMPERIAL)[0] == 15 - 10
+    for p in state.map.planets.values():
+        if p.owner == IMPERIAL:
+            p.owner, p.marker = "", ""
+    assert income(ctx, IMPERIAL)[0] == 1
+
+
+def test_no_event_changes_nothing() -> None:
+    state = start()
+    before = state.copy()
+    ctx = context(state, [3, 4])
+    assert intervention(ctx) is False
+    before.events = state.events
+    assert state == before
+
+
+def test_boom_adds_ten_and_cancels_depression() -> None:
+    state = start()
+    state.sides[IMPERIAL].depression = 2
+    ctx = context(state, [4, 4])
+    boom = intervention(ctx)
+    assert boom and state.sides[IMPERIAL].depression == 0
+    assert income(ctx, IMPERIAL, boom)[0] == 25
+
+
+@pytest.mark.parametrize(
+    ("die", "codes"),
+    [
+        (1, ["CA", "CA"]),
+        (2, ["B1", "CA", "CA"]),
+        (3, ["B1", "B1", "CA", "CA"]),
+        (4, ["B1", "B2", "CA", "CA"]),
+        (5, ["B2", "B2", "CA", "CR"]),
+        (6, ["BB", "BB", "CA", "CA", "CR"]),
+    ],
+)
+def test_mandated_offensive_forces_table(die: int, codes: list[str]) -> None:
+    state = start()
+    ctx = context(state, [4, 5, die])
+    intervention(ctx)
+    forces = granted_units(state, "mandate")
+    assert sorted(u.code for u in forces) == codes
+    assert {system_of(state, u) for u in forces} == {"ISH"}
+    assert state.sides[IMPERIAL].mandate_turn == state.turn
+    assert not state.sides[IMPERIAL].visit
+    assert sorted(state.sides[IMPERIAL].granted) == codes
+
+
+def test_forces_arrive_at_home_world_nearest_the_enemy() -> None:
+    state = start()
+    state.map.planets["ISH1"].owner = TERRAN  # Ishkur fallen: Gashidda is next nearest
+    ctx = context(state, [4, 5, 1])
+    intervention(ctx)
+    assert {system_of(state, u) for u in granted_units(state, "mandate")} == {"GAS"}
+
+
+def test_token_reinforcements_and_missing_counters() -> None:
+    state = start()
+    ctx = context(state, [5, 5])
+    intervention(ctx)
+    assert sorted(u.code for u in granted_units(state, "intervention")) == ["CL", "DD"]
+    # Every CL counter in play: the next Token Reinforcements bring only the DD.
+    for _ in range(5):
+        state.units.append(Unit(state.next_unit_id(IMPERIAL, "CL"), IMPERIAL, "CL", fleet="I1"))
+    ctx = context(state, [5, 5])
+    intervention(ctx)
+    assert sorted(u.code for u in granted_units(state, "intervention")) == ["CL", "DD", "DD"]
+    assert "not received" in ctx.events[-1].text
+
+
+@pytest.mark.parametrize(
+    ("die", "codes"),
+    [(1, ["DD"]), (2, ["CA"]), (3, ["CA", "DD"]), (6, ["CA", "DD", "DD", "DD", "DD"])],
+)
+def test_imperial_reinforcements_one_capital_counting_double(die: int, codes: list[str]) -> None:
+    state = start()
+    ctx = context(state, [5, 6, die])
+    intervention(ctx)
+    assert sorted(u.code for u in granted_units(state, "intervention")) == codes
+
+
+def test_peace_talks() -> None:
+    state = start()
+    ctx = context(state, [6, 6])
+    intervention(ctx)
+    assert state.peace_talks
+
+
+def test_no_intervention_or_appeal_in_peacetime() -> None:
+    state = start()
+    state.war_turn = 0
+    ctx = context(state, [], Imperial=imperial_orders(state, appeal="Finances"))
+    administrative_segment(ctx)  # scripted dice are empty: any roll would raise
+    assert any("no Appeals in peacetime" in e.text for e in ctx.events)
+
+
+# -- Imperial Appeal -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("roll", "forces", "permissions", "prohibited"),
+    [
+        ((1, 1), [], [], True),
+        ((1, 2), [], [], True),
+        ((1, 3), ["CL", "DD"], [], False),
+        ((2, 3), ["CR"], [], False),
+        ((3, 3), ["CA"], [], False),
+        ((3, 4), [], [], False),
+        ((4, 4), [], ["CR", "CA"], False),
+        ((4, 5), [], ["B1"], False),
+        ((5, 5), [], ["B2"], False),
+        ((5, 6), [], ["BB"], False),
+        ((6, 6), [], ["ALL"], False),
+    ],
+)
+def test_appeal_forces_column(roll, forces, permissions, prohibited) -> None:
+    state = start()
+    ctx = context(state, list(roll), Imperial=imperial_orders(state, appeal="Forces"))
+    appeal(ctx)
+    imperial = state.sides[IMPERIAL]
+    got = granted_units(state, "appeal")
+    assert sorted(u.code for u in got) == sorted(forces)
+    assert {system_of(state, u) for u in got} <= {"ISH"}
+    assert imperial.permissions == permissions
+    assert imperial.appeals_prohibited is prohibited
+    assert imperial.budget_bonus == 0
+
+
+@pytest.mark.parametrize(
+    ("roll", "grant", "bonus", "prohibited"),
+    [
+        ((1, 1), 0, 0, True),
+        ((1, 2), 0, 0, True),
+        ((1, 3), 0, 0, True),
+        ((2, 3), 0, 0, False),
+        ((3, 3), 0, 0, False),
+        ((3, 4), 10, 0, False),
+        ((4, 4), 0, 1, False),
+        ((4, 5), 0, 2, False),
+        ((5, 5), 0, 3, False),
+        ((5, 6), 0, 4, False),
+        ((6, 6), 0, 5, False),
+    ],
+)
+def test_appeal_finances_column(roll, grant, bonus, prohibited) -> None:
+    state = start()
+    before = state.sides[IMPERIAL].resources
+    ctx = context(state, list(roll), Imperial=imperial_orders(state, appeal="Finances"))
+    appeal(ctx)
+    imperial = state.sides[IMPERIAL]
+    assert imperial.resources == before + grant
+    assert imperial.budget_bonus == bonus
+    assert imperial.appeals_prohibited is prohibited
+    assert not granted_units(state, "appeal") and imperial.permissions == []
+    assert income(ctx, IMPERIAL)[0] == 15 + bonus
+
+
+def test_prohibited_appeal_rolls_nothing() -> None:
+    state = start()
+    state.sides[IMPERIAL].appeals_prohibited = True
+    ctx = context(state, [], Imperial=imperial_orders(state, appeal="Forces"))
+    appeal(ctx)
+    assert "prohibited" in ctx.events[-1].text
+
+
+# -- production ----------------------------------------------------------------------------------
+
+
+def test_starting_income_by_the_formulas() -> None:
+    state = start()
+    ctx = context(state, [])
+    # Terran: Sol 10 + Alpha Centauri A1 8 + B 8 + Barnard outpost 1.
+    assert income(ctx, TERRAN)[0] == 27
+    # Imperial: budget 10 + 3 Worlds + 2 connected Outposts.
+    assert income(ctx, IMPERIAL)[0] == 15
+    t, i = state.sides[TERRAN].resources, state.sides[IMPERIAL].resources
+    production(ctx, False)
+    assert (state.sides[TERRAN].resources, state.sides[IMPERIAL].resources) == (t + 27, i + 15)
+    assert all(e.visible_to != ("*",) for e in ctx.events)
+
+
+def test_unconnected_worlds_pay_six_and_outposts_nothing() -> None:
+    state = start()
+    state.fleets.append(Fleet("I9", IMPERIAL, "ACE"))
+    state.units.append(Unit("DD9", IMPERIAL, "DD", fleet="I9"))
+    state.fleets.append(Fleet("I8", IMPERIAL, "KIS"))  # an Imperial fleet: no Terran block
+    ctx = context(state, [])
+    assert income(ctx, TERRAN)[0] == 10 + 6 + 6 + 1
+    state.fleets.append(Fleet("T9", TERRAN, "URU"))
+    state.units.append(Unit("DD9", TERRAN, "DD", fleet="T9"))
+    assert income(ctx, IMPERIAL)[0] == 14
+
+
+def test_sol_pays_ten_while_a_terran_home_world_is_held_and_disputed_pays_nothing() -> None:
+    state = start()
+    ctx = context(state, [])
+    state.map.planets["SOL1"].owner = IMPERIAL
+    assert income(ctx, TERRAN)[0] == 27
+    state.map.planets["SOL2"].disputed = True
+    assert income(ctx, TERRAN)[0] == 17
+    assert income(ctx, IMPERIAL)[0] == 16  # Sol 1 is an Imperial World now
+
+
+# -- reinforcements ------------------------------------------------------------------------------
+
+
+def test_one_unit_per_world_before_any_second_and_preference() -> None:
+    state = start()
+    state.queue += [Queued(TERRAN, "DD", 1, world="ACB")] + [
+        Queued(TERRAN, "DD", 1) for _ in range(4)
+    ]
+    ctx = context(state, [])
+    reinforcements(ctx)
+    arrived = [e.data["planet"] for e in ctx.events if e.kind == "reinforcement"]
+    assert arrived == ["ACB", "SOL1", "SOL2", "ACA1", "SOL1"]
+    new_dds = [u for u in state.units if u.code == "DD" and u.side == TERRAN][-5:]
+    assert {u.fleet for u in new_dds} == {"T1", "T2"}  # joined the fleets at Sol and A. Centauri
+
+
+def test_reinforcement_new_fleet_monitors_ground_and_waiting() -> None:
+    state = start()
+    state.fleets = [f for f in state.fleets if f.system != "SOL" or f.side != TERRAN]
+    state.units = [u for u in state.units if u.fleet != "T1"]
+    state.queue += [
+        Queued(TERRAN, "DD", 1, world="SOL1"),
+        Queued(TERRAN, "M", 1, world="SOL2"),
+        Queued(TERRAN, "RT", 1, world="ACA1"),
+        Queued(TERRAN, "OP", 1, world="ACB"),
+    ]
+    ctx = context(state, [1])  # the RT counter drawn at random: the first free one
+    reinforcements(ctx)
+    dd = next(u for u in state.units if u.side == TERRAN and u.code == "DD" and u.fleet == "T1")
+    assert state.fleet("T1").system == "SOL"  # lowest free fleet number
+    m = next(u for u in state.units if u.side == TERRAN and u.code == "M")
+    assert m.fleet != dd.fleet and state.fleet(m.fleet).system == "SOL"
+    rt = [u for u in state.units if u.side == TERRAN and u.code == "RT" and u.planet == "ACA1"]
+    assert len(rt) == 2
+    # The outpost has no transport with room at Alpha Centauri: it waits a turn.
+    assert [(q.code, q.due) for q in state.queue] == [("OP", 2)]
+
+
+def test_ground_unit_boards_a_transport_when_the_planet_is_full() -> None:
+    state = start()
+    acb = state.map.planets["ACB"]
+    for n in range(acb.capacity - 1):
+        state.units.append(Unit(f"F{30 + n}", TERRAN, "F", planet="ACB"))
+    state.units.append(Unit("TR9", TERRAN, "TR", fleet="T2"))
+    state.queue.append(Queued(TERRAN, "PD", 1, world="ACB"))
+    for world in ("SOL1", "SOL2", "ACA1"):
+        state.queue.append(Queued(TERRAN, "SC", 1, world=world))
+    ctx = context(state, [])
+    reinforcements(ctx)
+    pd = [u for u in state.units if u.side == TERRAN and u.code == "PD"][-1]
+    assert pd.fleet == "T2" and not pd.planet
+
+
+# -- construction --------------------------------------------------------------------------------
+
+
+def test_construction_pays_queues_and_refuses() -> None:
+    state = start()
+    state.sides[TERRAN].resources = 40
+    orders = terran_orders(
+        state,
+        builds=[
+            Build("CA", 1, cell="Builds!A2"),
+            Build("BB", 1, cell="Builds!A3"),
+            Build("DD", 5, cell="Builds!A4"),
+        ],
+    )
+    ctx = context(state, [], Terran=orders)
+    construction(ctx)
+    assert [(q.code, q.due, q.paid) for q in state.queue] == [
+        ("CA", 3, 15),
+        ("DD", 2, 5),
+        ("DD", 2, 5),
+        ("DD", 2, 5),
+        ("DD", 2, 5),
+        ("DD", 2, 5),
+    ]
+    assert state.sides[TERRAN].resources == 0
+    skipped = [e.text for e in ctx.events if e.kind == "skipped"]
+    assert any("Builds!A3" in t and "Terran B" in t for t in skipped)
+
+
+def test_terran_bb_after_a_b_is_lost_and_counter_limit() -> None:
+    state = start()
+    state.sides[TERRAN].resources = 500
+    state.sides[TERRAN].bb_unlocked = True
+    ctx = context(state, [], Terran=terran_orders(state, builds=[Build("BB", 6)]))
+    construction(ctx)
+    assert [q.code for q in state.queue] == ["BB"] * 5
+    assert state.sides[TERRAN].resources == 500 - 5 * 24
+    assert "counter" in ctx.events[-1].text
+
+
+def test_imperial_restricted_ships_need_permission_and_peace_doubles() -> None:
+    state = start()
+    state.sides[IMPERIAL].resources = 100
+    orders = imperial_orders(state, builds=[Build("CA"), Build("DD")])
+    ctx = context(state, [], Imperial=orders)
+    construction(ctx)
+    assert [q.code for q in state.queue] == ["DD"]
+    state.queue.clear()
+    state.sides[IMPERIAL].permissions = ["ALL"]
+    state.war_turn = 0
+    ctx = context(state, [], Imperial=orders)
+    construction(ctx)
+    assert [(q.code, q.paid) for q in state.queue] == [("CA", 30), ("DD", 10)]
+
+
+# -- terraforming and upgrades -------------------------------------------------------------------
+
+
+def test_terraforming_completes_and_needs_a_connected_outpost() -> None:
+    state = start()
+    state.sides[TERRAN].resources = 30
+    bar = state.map.planets["BAR1"]  # N2: eight turns
+    bar.terraform_paid = 7
+    orders = terran_orders(state, terraform=[PlanetOrder("BAR1"), PlanetOrder("ERI1")])
+    ctx = context(state, [], Terran=orders)
+    terraforming(ctx)
+    assert (bar.type, bar.original_type) == ("A1", "N2")
+    assert state.sides[TERRAN].resources == 20
+    assert any("ERI1" in e.text and "no Outpost" in e.text for e in ctx.events)
+    eri = state.map.planets["ERI1"]
+    eri.owner, eri.marker = TERRAN, "Outpost"
+    state.fleets.append(Fleet("I9", IMPERIAL, "ERI"))
+    state.units.append(Unit("DD9", IMPERIAL, "DD", fleet="I9"))
+    ctx = context(state, [], Terran=terran_orders(state, terraform=[PlanetOrder("ERI1")]))
+    terraforming(ctx)
+    assert eri.terraform_paid == 0 and "not connected" in ctx.events[-1].text
+    state.units.pop()
+    terraforming(ctx)
+    assert eri.terraform_paid == 1 and eri.type == "N1"
+
+
+def test_outpost_upgrade_in_peacetime_on_type_a_only() -> None:
+    state = start()
+    state.sides[TERRAN].resources = 30
+    tau = state.map.planets["TAU2"]
+    tau.owner, tau.marker, tau.upgrade_paid = TERRAN, "Outpost", 3
+    orders = terran_orders(state, upgrades=[PlanetOrder("TAU2"), PlanetOrder("BAR1")])
+    ctx = context(state, [], Terran=orders)
+    upgrades(ctx)
+    assert tau.marker == "Outpost" and "peacetime" in ctx.events[0].text
+    state.war_turn = 0
+    upgrades(ctx)
+    assert tau.marker == "World" and tau.upgrade_paid == 0
+    assert "only type A" in ctx.events[-1].text
+    assert state.sides[TERRAN].resources == 20

@@ -1,0 +1,278 @@
+"""Glory and the war calendar (`glory`): the victory schedule, the Mandated Offensive's
+condition, the end of a war, the inter-war sequence and peacetime."""
+
+from __future__ import annotations
+
+import pytest
+
+from refassist.dice import Dice
+from refassist.rulesets.base import NewGame, PlayerSetup
+from refassist.rulesets.imperium_3m import RULESET
+from refassist.rulesets.imperium_3m.context import TurnContext
+from refassist.rulesets.imperium_3m.glory import end_of_turn, victory
+from refassist.rulesets.imperium_3m.orders import no_orders
+from refassist.rulesets.imperium_3m.setup import new_game
+from refassist.rulesets.imperium_3m.state import Fleet, Queued, State, Unit
+from refassist.rulesets.imperium_3m.units import IMPERIAL, SIDES, TERRAN
+
+
+def start() -> State:
+    return new_game(
+        NewGame(
+            "Test",
+            "id",
+            (PlayerSetup("Terra", "t@example.com"), PlayerSetup("Empire", "e@example.com")),
+            {},
+        ),
+        Dice(seed=1),
+        {},
+    )
+
+
+def finish(state: State, rolls: list[int], rules: dict | None = None) -> TurnContext:
+    ctx = TurnContext(
+        state=state,
+        dice=Dice.scripted(rolls),
+        rules=RULESET.rules_with_defaults(rules or {}),
+        orders={s: no_orders(state.player_of(s), s, state.turn) for s in SIDES},
+    )
+    end_of_turn(ctx)
+    assert ctx.dice.remaining == 0
+    return ctx
+
+
+def at(state: State, war_turn: int, glory: int) -> State:
+    state.war_turn, state.glory = war_turn, glory
+    state.turn = war_turn
+    return state
+
+
+# -- the victory schedule ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("war_turn", "glory", "result"),
+    [
+        (1, 0, TERRAN),
+        (1, 1, ""),
+        (6, 0, TERRAN),
+        (6, 9, ""),
+        (6, 10, IMPERIAL),
+        (7, 1, TERRAN),
+        (7, 2, ""),
+        (7, 8, ""),
+        (7, 9, IMPERIAL),
+        (8, 2, TERRAN),
+        (8, 3, ""),
+        (8, 7, ""),
+        (8, 8, IMPERIAL),
+        (9, 3, TERRAN),
+        (9, 4, ""),
+        (9, 6, ""),
+        (9, 7, IMPERIAL),
+        (10, 4, TERRAN),
+        (10, 5, "truce"),
+        (10, 6, IMPERIAL),
+    ],
+)
+def test_victory_schedule(war_turn: int, glory: int, result: str) -> None:
+    assert victory(at(start(), war_turn, glory)) == result
+
+
+def test_war_goes_on_and_per_turn_flags_clear() -> None:
+    state = at(start(), 3, 5)
+    imperial = state.sides[IMPERIAL]
+    imperial.visit, imperial.initiative_modifier, imperial.depression = True, -1, 3
+    state.peace_talks = True
+    ctx = finish(state, [])
+    assert (state.turn, state.war_turn, state.war) == (4, 4, 1)
+    assert not imperial.visit and imperial.initiative_modifier == 0 and imperial.depression == 2
+    assert not state.peace_talks and not state.results
+    assert not [e for e in ctx.events if e.kind == "war end"]
+
+
+def test_single_war_game_ends_with_the_first_war() -> None:
+    state = at(start(), 7, 9)
+    ctx = finish(state, [], {"campaign": False})
+    assert state.results == [IMPERIAL]
+    assert state.finished == "Imperial victory in the First Interstellar War"
+    assert ctx.events[-1].visible_to == ("*",)
+
+
+# -- the end of a war in a campaign --------------------------------------------------------------
+
+
+def test_imperial_win_keeps_granted_forces_and_zeroes_the_imperial_stockpile() -> None:
+    state = at(start(), 7, 9)
+    state.units.append(Unit("CA9", IMPERIAL, "CA", fleet="I1", origin="appeal"))
+    state.sides[IMPERIAL].granted = ["CA"]
+    t = state.sides[TERRAN].resources
+    finish(state, [2, 3, 4])
+    assert state.results == [IMPERIAL] and not state.finished
+    assert (state.war_turn, state.peace_left, state.turn) == (0, 9, 8)
+    assert state.glory == 6
+    assert state.sides[IMPERIAL].resources == 0 and state.sides[TERRAN].resources == t
+    kept = state.unit(IMPERIAL, "CA9")
+    assert kept is not None and kept.origin == ""
+
+
+def test_terran_win_removes_granted_forces_or_the_next_largest_ship() -> None:
+    state = at(start(), 1, 0)
+    state.units.append(Unit("CA9", IMPERIAL, "CA", fleet="I1", origin="intervention"))
+    state.queue.append(Queued(IMPERIAL, "DD", 5, source="frontier", origin="intervention"))
+    # A BB that was lost: no Imperial BB remains, so the dearest ship not dearer (B2, 19) goes.
+    state.sides[IMPERIAL].granted = ["CA", "DD", "BB"]
+    i = state.sides[IMPERIAL].resources
+    finish(state, [1, 1, 1])
+    assert state.results == [TERRAN]
+    assert state.unit(IMPERIAL, "CA9") is None and not state.queue
+    assert state.unit(IMPERIAL, "B2-1") is None
+    assert state.unit(IMPERIAL, "CA1") is not None
+    assert state.glory == 4 and state.peace_left == 3
+    assert state.sides[TERRAN].resources == 0 and state.sides[IMPERIAL].resources == i
+
+
+def test_truce_resets_glory_to_five_and_keeps_both_stockpiles() -> None:
+    state = at(start(), 10, 5)
+    t, i = state.sides[TERRAN].resources, state.sides[IMPERIAL].resources
+    finish(state, [6, 6, 6])
+    assert state.results == ["truce"] and state.glory == 5 and state.peace_left == 18
+    assert (state.sides[TERRAN].resources, state.sides[IMPERIAL].resources) == (t, i)
+
+
+def test_territorial_exchange_removes_unconnected_outposts_and_disputed_markers() -> None:
+    state = at(start(), 10, 5)
+    # Cut Kish off: no jump route leads there any more.
+    state.map.routes = [r for r in state.map.routes if "KIS" not in (r.a, r.b)]
+    state.fleets.append(Fleet("I9", IMPERIAL, "KIS"))
+    state.units.append(Unit("M1", IMPERIAL, "M", fleet="I9"))
+    # A Terran fleet on Uruk's way home does not matter: enemy fleets are ignored.
+    state.fleets.append(Fleet("T9", TERRAN, "DIN"))
+    state.units.append(Unit("DD9", TERRAN, "DD", fleet="T9"))
+    state.map.planets["ACB"].disputed = True
+    finish(state, [1, 1, 1])
+    kis = state.map.planets["KIS1"]
+    assert (kis.owner, kis.marker) == ("", "")
+    assert not state.units_on("KIS1") and state.unit(IMPERIAL, "M1") is None
+    assert state.map.planets["URU1"].marker == "Outpost"
+    acb = state.map.planets["ACB"]
+    assert (acb.owner, acb.marker, acb.disputed) == ("", "", False)
+
+
+def test_going_home() -> None:
+    state = at(start(), 10, 5)
+    state.fleet("T3").system = "TAU"
+    state.units.append(Unit("M1", TERRAN, "M", fleet="T3"))
+    state.fleet("I2").system = "PRO"
+    state.units.append(Unit("RT9", TERRAN, "RT", strength=3, reduced_strength=2, planet="TAU2"))
+    pd = Unit("PD9", TERRAN, "PD", planet="TAU2")
+    state.units.append(pd)
+    finish(state, [1, 1, 1])
+    assert state.fleet("T3").system == "SOL"
+    monitor = state.unit(TERRAN, "M1")
+    assert monitor is not None and state.fleet(monitor.fleet).system == "TAU"
+    assert state.fleet("I2").system == "GAS"  # PRO-NIP-GAS: two jumps
+    assert state.unit(TERRAN, "RT9").planet in ("SOL1", "SOL2")
+    assert pd.planet == "TAU2"
+    # Troops on Alpha Centauri (not a home world) go to Sol too.
+    assert not [
+        u
+        for u in state.units
+        if u.side == TERRAN and u.code == "RT" and u.planet in ("ACA1", "ACB")
+    ]
+
+
+@pytest.mark.parametrize("side", [TERRAN, IMPERIAL])
+def test_campaign_ends_when_a_side_holds_the_others_home_worlds(side: str) -> None:
+    state = at(start(), 6, 0 if side == TERRAN else 10)
+    aim = ("DIN1", "GAS1", "ISH1") if side == TERRAN else ("SOL1", "SOL2", "ACA1", "ACB")
+    for code in aim:
+        state.map.planets[code].owner = side
+    finish(state, [])  # no inter-war dice
+    assert state.finished.startswith(f"{side} victory in the campaign")
+
+
+def test_holding_three_of_four_terran_planets_is_not_enough() -> None:
+    state = at(start(), 6, 10)
+    for code in ("SOL1", "SOL2", "ACA1"):
+        state.map.planets[code].owner = IMPERIAL
+    finish(state, [3, 3, 3])
+    assert not state.finished and state.peace_left == 9
+
+
+# -- peace ---------------------------------------------------------------------------------------
+
+
+def test_peace_counts_down_then_a_new_war_begins() -> None:
+    state = start()
+    state.war_turn, state.peace_left, state.turn = 0, 2, 12
+    finish(state, [])
+    assert (state.war, state.war_turn, state.peace_left, state.turn) == (1, 0, 1, 13)
+    finish(state, [])
+    assert (state.war, state.war_turn, state.peace_left, state.turn) == (2, 1, 0, 14)
+    assert victory(state) == ""
+
+
+# -- the Mandated Offensive ----------------------------------------------------------------------
+
+
+def test_mandate_forces_stay_while_glory_rises_then_leave() -> None:
+    state = at(start(), 2, 5)
+    imperial = state.sides[IMPERIAL]
+    imperial.mandate_turn = 2
+    imperial.granted = ["CA", "CA"]
+    state.units += [
+        Unit("CA8", IMPERIAL, "CA", fleet="I3", origin="mandate"),
+        Unit("CA9", IMPERIAL, "CA", fleet="I3", origin="mandate"),
+    ]
+    finish(state, [])  # the arrival turn sets the mark
+    assert imperial.mandate_glory == 5
+    state.glory = 6
+    finish(state, [])
+    assert state.unit(IMPERIAL, "CA8") is not None and imperial.mandate_glory == 6
+    finish(state, [])  # glory still 6: did not rise
+    assert state.unit(IMPERIAL, "CA8") is None and state.unit(IMPERIAL, "CA9") is None
+    assert imperial.mandate_turn == 0 and imperial.granted == []
+
+
+# -- many turns together -------------------------------------------------------------------------
+
+
+def test_forty_turns_of_administration_close_out_and_calendar_keep_the_books() -> None:
+    """Seeded dice through admin, close-out and the calendar: no counter is ever over-used,
+    no stockpile goes negative, and wars and peace alternate."""
+    from refassist.rulesets.imperium_3m.admin import administrative_segment
+    from refassist.rulesets.imperium_3m.closeout import close_out
+    from refassist.rulesets.imperium_3m.orders import Build, Orders
+    from refassist.rulesets.imperium_3m.units import counters_available
+
+    state = start()
+    rules = RULESET.rules_with_defaults({})
+    for turn in range(40):
+        dice = Dice(seed=turn)
+        orders = {
+            TERRAN: Orders(
+                state.player_of(TERRAN), TERRAN, state.turn, builds=[Build("DD"), Build("RT")]
+            ),
+            IMPERIAL: Orders(
+                state.player_of(IMPERIAL),
+                IMPERIAL,
+                state.turn,
+                appeal="Forces" if turn % 2 else "Finances",
+                builds=[Build("CA"), Build("DD", 2)],
+            ),
+        }
+        ctx = TurnContext(state=state, dice=dice, rules=rules, orders=orders)
+        administrative_segment(ctx)
+        state.glory = max(0, min(10, state.glory + dice.d6("drift") - dice.d6("drift")))
+        close_out(ctx)
+        end_of_turn(ctx)
+        for side in SIDES:
+            assert state.sides[side].resources >= 0
+            for code in {u.code for u in state.units if u.side == side}:
+                in_play = sum(1 for u in state.units if u.side == side and u.code == code)
+                assert in_play <= counters_available(side, code)
+        assert {u.fleet for u in state.units if u.fleet} <= {f.name for f in state.fleets}
+        if state.finished:
+            break
+    assert state.results

@@ -1,0 +1,250 @@
+"""Imperium reports: real PDFs through the engine's renderer, read back with pypdf."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from refassist.dice import Dice, Roll
+from refassist.report.build import RenderSettings, common_context, render_report
+from refassist.report.netdraw import network_svg
+from refassist.report.render import template_dirs
+from refassist.rulesets.base import Event, NewGame, PlayerSetup, ReportContent, ReportInput
+from refassist.rulesets.imperium_3m import RULESET
+from refassist.rulesets.imperium_3m.mapfile import default_map_text, default_scenario_text
+from refassist.rulesets.imperium_3m.report import (
+    detail_lines,
+    expected_income,
+    glory_track,
+    victory_thresholds,
+)
+from refassist.rulesets.imperium_3m.setup import new_game
+from refassist.rulesets.imperium_3m.state import Queued, State
+
+PLAYERS = (PlayerSetup("Terra", "t@example.com"), PlayerSetup("Empire", "e@example.com"))
+INFO = ReportInput(
+    step="1",
+    deadline="Friday noon",
+    orders={"Terra": ("SOL: T1 > ACE",)},
+    sheets={"Terra": "accepted", "Empire": "missing"},
+    dice={
+        "source": "seeded",
+        "step": "1",
+        "seed": "abc",
+        "commitment": "def",
+        "next_step": "2",
+        "next_commitment": "0123",
+    },
+)
+
+
+def start(map_file: Path | None = None, scenario: Path | None = None) -> State:
+    setup = NewGame("Test", "id", PLAYERS, {}, map_file=map_file, scenario_file=scenario)
+    return new_game(setup, Dice(seed=1), {})
+
+
+def render(content: ReportContent) -> tuple[str, list[str]]:
+    settings = RenderSettings(tuple(template_dirs(None)), None, None, True)
+    pdf, refused = render_report(content, common_context(INFO), settings)
+    reader = PdfReader(io.BytesIO(pdf))
+    text = "\n".join(page.extract_text() for page in reader.pages)
+    return re.sub(r"[ \t]+", " ", text), refused
+
+
+def words(text: str) -> set[str]:
+    return set(re.findall(r"[A-Za-z0-9]+(?:-[0-9]+)?", text))
+
+
+def battle_state() -> State:
+    """Start, with the Imperial fleet I3 in Barnard's Star after a battle there."""
+    state = start()
+    state.fleet("I3").system = "BAR"
+    state.revealed = {"Terran": ["BAR"], "Imperial": ["BAR"]}
+    state.dice = [
+        Roll(1, 1, "action 1", "BAR", "battle initiative Terran", 6, 4),
+        Roll(2, 1, "action 1", "BAR", "beam fire CL1 at DD3", 6, 6),
+        Roll(3, 1, "administration", "", "Imperial Intervention", 6, 2),
+    ]
+    state.events = [
+        Event(
+            1,
+            "action 1",
+            "BAR",
+            "battle",
+            "Space battle at Barnard's Star: the Terrans hold",
+            ("Terra", "Empire"),
+            ("Empire", "Terra"),
+            {
+                "forces": {"Terran": ["CL1", "DD5"], "Imperial": ["CR1", "CL2"]},
+                "rounds": [{"round": 1, "shots": [{"firer": "CL1", "target": "DD3", "hits": 1}]}],
+                "winner": "Terran",
+            },
+            (1, 2),
+        ),
+        Event(
+            1,
+            "administration",
+            "",
+            "intervention",
+            "Imperial Succession",
+            (),
+            ("Empire",),
+            {},
+            (3,),
+        ),
+        Event(
+            1,
+            "glory",
+            "",
+            "glory",
+            "Glory -1 (major Terran victory): index now 4",
+            (),
+            ("*",),
+            {"delta": -1},
+        ),
+    ]
+    state.glory = 4
+    return state
+
+
+def test_player_report_holds_its_fleets_glory_track_and_map() -> None:
+    state = start()
+    content = RULESET.report_content(state, "Terra", INFO)
+    text, refused = render(content)
+    assert refused == []
+    for wanted in ("Turn report for Terra", "Terran side", "T1", "T2", "T3", "Friday noon"):
+        assert wanted in text
+    # The glory track with this war turn's thresholds.
+    assert "Glory index 5." in text
+    assert "Terran victory at 0 or less, Imperial victory at 10 or more" in text
+    # The map page: its SVG has the system names, and so does the PDF.
+    assert content.network is not None
+    svg = network_svg(content.network)
+    for name in ("Sol", "Alpha Centauri", "Tau Ceti", "Dingir", "The Gulf (west)"):
+        assert f">{name}<" in svg.replace("&#x27;", "'")
+        assert name in text
+    assert "as known to Terra (Terran)" in text
+    # The orders as understood and the dice disclosure.
+    assert "SOL: T1 > ACE" in text
+    assert "rolled from the seed abc" in text
+
+
+def test_enemy_hidden_units_and_treasury_do_not_appear() -> None:
+    state = start()
+    state.sides["Imperial"].resources = 4321
+    state.queue = [Queued("Imperial", "CR", 3, "Secret Shipyard", 13)]
+    text, _ = render(RULESET.report_content(state, "Terra", INFO))
+    found = words(text)
+    # Imperial-only counters and fleets, all out of Terran sight at the start (the Terran
+    # battleship is B1 too, and the first Imperial B2 is counter B2-1).
+    for hidden in ("I1", "I2", "I3", "B2-1", "CR1", "CV1", "AT1", "4321"):
+        assert hidden not in found, hidden
+    assert not re.search(r"\bJT\d", text)
+    assert "Secret Shipyard" not in text
+    # The Empire does see its own.
+    empire, _ = render(RULESET.report_content(state, "Empire", INFO))
+    assert {"I1", "I2", "I3", "B2-1", "CV1", "4321"} <= words(empire)
+    assert "Secret Shipyard" in empire
+
+
+def test_battle_rounds_dice_and_seen_enemy_forces() -> None:
+    state = battle_state()
+    text, _ = render(RULESET.report_content(state, "Terra", INFO))
+    assert "Space battle at Barnard's Star" in text
+    assert "target: DD3" in text and "winner: Terran" in text
+    assert "#2 beam fire CL1 at DD3: 6" in text
+    assert "Glory index 4." in text
+    # I3 is now seen, with its contents; the Empire's other fleets are not.
+    found = words(text)
+    assert {"I3", "CR1"} <= found
+    assert not {"I1", "I2", "B2-1", "CV1"} & found
+    # The Empire's own intervention event and its die are not shown to Terra.
+    assert "Imperial Succession" not in text and "Imperial Intervention" not in text
+    empire, _ = render(RULESET.report_content(state, "Empire", INFO))
+    assert "Imperial Succession" in empire and "#3 Imperial Intervention: 2" in empire
+
+
+def test_referee_report_holds_everything() -> None:
+    state = battle_state()
+    state.queue = [Queued("Imperial", "CR", 3, "Secret Shipyard", 13)]
+    content = RULESET.report_content(state, None, INFO)
+    text, refused = render(content)
+    assert refused == []
+    found = words(text)
+    assert {"T1", "T2", "T3", "I1", "I2", "I3", "B2-1", "CV1", "CR1"} <= found
+    assert "Imperial Succession" in text and "Secret Shipyard" in text
+    assert "No sheet for turn 1 from: Empire" in text
+    assert "Dice of turn 1" in text and "#3 administration" in text
+    assert content.network is not None
+    assert not any(n.shaded for n in content.network.nodes)
+
+
+def test_the_map_marks_battles_shading_and_fleets() -> None:
+    state = battle_state()
+    net = RULESET.report_content(state, "Terra", INFO).network
+    assert net is not None
+    nodes = {n.code: n for n in net.nodes}
+    assert nodes["BAR"].battle and not nodes["SOL"].battle
+    assert nodes["DIN"].shaded and not nodes["SOL"].shaded
+    assert nodes["SOL"].kind == "home" and nodes["GULF1"].kind == "open"
+    assert "T1: 6 ships +1 carried" in nodes["SOL"].lines
+    assert any(line.startswith("I3:") and "(Imperial)" in line for line in nodes["BAR"].lines)
+    assert not nodes["DIN"].lines  # the I1 fleet there is out of sight
+    assert {link.text for link in net.links} == {"", "2"}
+
+
+@pytest.mark.parametrize("name", ["<script>alert(1)</script>", "../../etc/passwd"])
+def test_a_hostile_system_name_neither_breaks_nor_reaches_files(tmp_path: Path, name: str) -> None:
+    map_text = default_map_text().replace('name = "Tau Ceti"', f'name = "{name}"')
+    (tmp_path / "map.toml").write_text(map_text, encoding="utf-8")
+    (tmp_path / "scenario.toml").write_text(default_scenario_text(), encoding="utf-8")
+    state = start(tmp_path / "map.toml", tmp_path / "scenario.toml")
+    assert state.map.systems["TAU"].name == name
+    for reader in ("Terra", None):
+        content = RULESET.report_content(state, reader, INFO)
+        assert content.network is not None
+        svg = network_svg(content.network)
+        assert "<script" not in svg
+        text, refused = render(content)
+        assert refused == []
+        assert name in text
+        assert "root:" not in text
+
+
+def test_victory_thresholds_follow_the_schedule() -> None:
+    assert victory_thresholds(1) == victory_thresholds(6) == (0, 10)
+    assert [victory_thresholds(t) for t in (7, 8, 9, 10)] == [(1, 9), (2, 8), (3, 7), (4, 6)]
+    assert victory_thresholds(0) is None
+    track = glory_track(6, 10)
+    marks = [c["mark"] for c in track["cells"]]
+    assert marks[4] == "Terran victory" and marks[5] == "" and marks[6] == "Imperial victory"
+    assert [c["n"] for c in track["cells"] if c["current"]] == [6]
+    assert "truce" in track["text"]
+    assert "peace" in glory_track(5, 0)["text"]
+
+
+def test_expected_income_follows_the_seed() -> None:
+    state = start()
+    # Terran: 10 for Sol + 8 + 8 for the connected Alpha Centauri Worlds + 1 for Barnard.
+    assert expected_income(state, "Terran") == 27
+    # Imperial: 10 + 3 Worlds + 2 connected Outposts.
+    assert expected_income(state, "Imperial") == 15
+    state.fleet("I3").system = "ACE"  # cuts Alpha Centauri off: 6 each
+    assert expected_income(state, "Terran") == 23
+    state.sides["Imperial"].depression, state.sides["Imperial"].budget_bonus = 2, 3
+    assert expected_income(state, "Imperial") == 8
+
+
+def test_event_details_are_laid_out_whatever_their_shape() -> None:
+    lines = detail_lines({"forces": {"T": ["CA1", "DD2"]}, "rounds": [{"n": 1}], "ok": True})
+    assert lines == ["forces:", "  T: CA1, DD2", "rounds:", "  rounds 1:", "    n: 1", "ok: yes"]
+    deep: dict[str, object] = {}
+    cursor = deep
+    for _ in range(20):
+        cursor["x"] = {}
+        cursor = cursor["x"]  # type: ignore[assignment]
+    assert detail_lines(deep)[-1].strip() == "x: ..."

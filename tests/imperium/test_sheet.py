@@ -1,0 +1,887 @@
+"""The Imperium 3rd Millennium turn sheet: writing, reading back, filling in, reading problems
+pinned to cells, the checker's rules (each with a failing and a passing case), the engine's
+check of a whole sheet, and a round trip through LibreOffice."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pytest
+
+from refassist.dice import Dice
+from refassist.errors import CellProblem, NotATurnSheet, UsageError
+from refassist.game import Game
+from refassist.rulesets import find_ruleset
+from refassist.rulesets.base import NewGame, PlayerSetup
+from refassist.rulesets.imperium_3m import sheet as layout
+from refassist.rulesets.imperium_3m.orders import (
+    Activation,
+    BattleOrders,
+    Build,
+    CloseOutOrder,
+    Orders,
+    PlanetOrder,
+)
+from refassist.rulesets.imperium_3m.parse import parse_actions
+from refassist.rulesets.imperium_3m.rules import HOUSE_RULES
+from refassist.rulesets.imperium_3m.setup import new_game
+from refassist.rulesets.imperium_3m.sheet import fill_sheet, orders_text, read_sheet, write_sheet
+from refassist.rulesets.imperium_3m.state import (
+    Fleet,
+    GameMap,
+    Planet,
+    Route,
+    SideState,
+    State,
+    System,
+    Unit,
+)
+from refassist.rulesets.imperium_3m.validate import validate_orders
+from refassist.turnsheets import check_sheet, write_sheets
+from refassist.workbook.sheetio import META_SHEET
+from tests.libreoffice import through_libreoffice
+
+RULES = {r.key: r.default for r in HOUSE_RULES}
+
+
+def real_state() -> State:
+    players = (PlayerSetup("Terra", "t@example.com"), PlayerSetup("Empire", "e@example.com"))
+    return new_game(NewGame("Test", "id", players, {}), Dice(seed=1), {})
+
+
+@pytest.fixture
+def state() -> State:
+    return real_state()
+
+
+@pytest.fixture
+def terran_sheet(tmp_path: Path, state: State) -> Path:
+    path = tmp_path / "Terra.xlsx"
+    write_sheet(state, "Terra", path, token="tok-t", deadline="Friday 18:00")
+    return path
+
+
+@pytest.fixture
+def imperial_sheet(tmp_path: Path, state: State) -> Path:
+    path = tmp_path / "Empire.xlsx"
+    write_sheet(state, "Empire", path, token="tok-i", deadline="Friday 18:00")
+    return path
+
+
+def act(segment: int, order: int, system: str, text: str) -> Activation:
+    row = layout.segment_rows(segment)[order - 1]
+    return Activation(segment, order, system, parse_actions(text), cell=f"Orders!D{row}")
+
+
+def key(orders: Orders) -> dict[str, Any]:
+    """What a read gives back, without cells and echo texts."""
+    return {
+        "side": orders.side,
+        "appeal": orders.appeal,
+        "builds": [(b.code, b.count, b.world) for b in orders.builds],
+        "terraform": [p.planet for p in orders.terraform],
+        "upgrades": [p.planet for p in orders.upgrades],
+        "activations": [
+            (
+                a.segment,
+                a.order,
+                a.system,
+                [
+                    (x.kind, x.fleet, x.route, x.planet, x.units, x.hexes, x.target)
+                    for x in a.actions
+                ],
+            )
+            for a in orders.activations
+        ],
+        "battle": [(b.fleet, b.stance, b.priority, b.break_off) for b in orders.battle_orders],
+        "bombard": orders.bombard_priority,
+        "close_out": [(c.kind, c.units) for c in orders.close_out],
+        "message": orders.message,
+    }
+
+
+def rich_terran_orders() -> Orders:
+    o = Orders(player="Terra", side="Terran", turn=1)
+    o.builds = [Build("DD", 2, "SOL1"), Build("TR", 1), Build("OP", 1, "ACA1")]
+    o.terraform = [PlanetOrder("BAR1")]
+    o.activations = [
+        act(1, 1, "SOL", "T1 split T9 DD1 DD2; T9 > BAR"),
+        act(1, 2, "ACE", "T2 > TAU > PRO"),
+        act(1, 3, "SOL", "T1 load RT1 from SOL1"),
+        act(2, 1, "PRO", "T2 attack PRO4 1,1,3"),
+        act(2, 2, "BAR", "T9 join T3"),
+        act(2, 3, "", "pass"),
+        act(3, 1, "SOL", "T1 unload RT1 to SOL2"),
+        act(4, 1, "PRO", "T2 evacuate PRO4"),
+        act(4, 2, "PRO", "T2 attack PRO3 auto"),
+    ]
+    o.battle_orders = [
+        BattleOrders("T1", "stand off", "carrier", 2),
+        BattleOrders("T2", "hold", "cheapest", 0),
+        BattleOrders("T9", "close", "transport", 3),
+    ]
+    o.bombard_priority = "F"
+    o.close_out = [
+        CloseOutOrder("scrap", ["DD3"]),
+        CloseOutOrder("repair", ["CA1"]),
+        CloseOutOrder("ground repair", ["PD1", "RT2"]),
+        CloseOutOrder("augment", ["F1", "F2"]),
+    ]
+    o.message = "Greetings from Sol; = not a formula"
+    return o
+
+
+# --------------------------------------------------------------------------------------------
+# Writing
+# --------------------------------------------------------------------------------------------
+
+
+def test_empty_sheets_read_as_no_orders(terran_sheet: Path, imperial_sheet: Path) -> None:
+    for path, side in ((terran_sheet, "Terran"), (imperial_sheet, "Imperial")):
+        got = read_sheet(path)
+        assert got.problems == []
+        assert key(got.orders) == key(Orders(player="", side=side, turn=1))
+        assert orders_text(got.orders) == ["No orders."]
+        assert got.meta["step"] == "1" and got.meta["side"] == side
+
+
+def test_meta_sheet_is_very_hidden_and_signed(terran_sheet: Path) -> None:
+    wb = openpyxl.load_workbook(terran_sheet)
+    assert wb[META_SHEET].sheet_state == "veryHidden"
+    assert wb[layout.LISTS_SHEET].sheet_state == "hidden"
+    meta = {r[0]: r[1] for r in wb[META_SHEET].iter_rows(values_only=True)}
+    assert meta["ruleset"] == "imperium-3m"
+    assert meta["token"] == "tok-t"
+    assert meta["player"] == "Terra"
+    assert "I1" not in meta["fleets"] and "T1" in meta["fleets"]  # only own fleet names
+
+
+def test_title_block_shows_the_sides_figures(terran_sheet: Path, state: State) -> None:
+    ws = openpyxl.load_workbook(terran_sheet)[layout.ORDERS_SHEET]
+    assert ws[layout.SIDE_CELL].value == "Terran"
+    assert ws[layout.PLAYER_CELL].value == "Terra"
+    assert ws[layout.DEADLINE_CELL].value == "Friday 18:00"
+    assert ws[layout.RESOURCES_CELL].value == state.sides["Terran"].resources
+    assert ws[layout.GLORY_CELL].value == 5
+    assert "Terran at 0 or less, Imperial at 10 or more" in ws[layout.VICTORY_CELL].value
+    assert "war 1, turn 1" in ws[layout.TURN_CELL].value
+
+
+def test_protection_and_input_cells(terran_sheet: Path) -> None:
+    ws = openpyxl.load_workbook(terran_sheet)[layout.ORDERS_SHEET]
+    assert ws.protection.sheet
+    for ref in ("B14", "C14", "D14", "B27", "D27", "C34", "D34", "C67", "B91", "C91", "D87"):
+        assert ws[ref].protection.locked is False, ref
+    for ref in ("A1", "B3", "E14", layout.APPEAL_CELL):
+        assert ws[ref].protection.locked is not False, ref
+    assert ws.page_setup.paperSize == 9
+    assert ws.print_area is not None
+
+
+def _validations(path: Path) -> tuple[dict[str, str], Any]:
+    wb = openpyxl.load_workbook(path)
+    ws = wb[layout.ORDERS_SHEET]
+    found = {}
+    for dv in ws.data_validations.dataValidation:
+        for rng in str(dv.sqref).split():
+            found[rng.split(":")[0]] = dv.formula1 or ""
+    return found, wb
+
+
+def _list_values(wb: Any, formula: str) -> list[str]:
+    if formula.startswith('"'):
+        return formula.strip('"').split(",")
+    col = formula.split("!$")[1][0]
+    return [c.value for c in wb[layout.LISTS_SHEET][col] if c.value]
+
+
+def test_dropdowns_from_the_unit_list_and_the_map(terran_sheet: Path, imperial_sheet: Path) -> None:
+    found, wb = _validations(terran_sheet)
+    systems = _list_values(wb, found["C34"])
+    assert {"SOL", "PRO", "DIN", "GULF1"} <= set(systems)
+    units = _list_values(wb, found["B14"])
+    assert "DD" in units and "B" in units and "BB" not in units  # no BB before a B is lost
+    assert _list_values(wb, found["C67"]) == ["close", "stand off", "hold"]
+    assert _list_values(wb, found["D87"]) == ["PD", "F"]
+    assert "ground repair" in _list_values(wb, found["B91"])
+    assert layout.APPEAL_CELL not in found  # no Appeal on the Terran sheet
+    found, wb = _validations(imperial_sheet)
+    units = _list_values(wb, found["B14"])
+    assert "DD" in units and "CA" not in units and "TB" not in units
+    assert _list_values(wb, found[layout.APPEAL_CELL]) == ["Forces", "Finances"]
+    ws = wb[layout.ORDERS_SHEET]
+    dv = next(d for d in ws.data_validations.dataValidation if "D34" in str(d.sqref))
+    assert "T1 > TAU > PRO" in dv.prompt
+
+
+def test_your_forces_lists_fleets_planets_and_costs(terran_sheet: Path) -> None:
+    ws = openpyxl.load_workbook(terran_sheet)[layout.FORCES_SHEET]
+    text = "\n".join(str(c.value) for row in ws.iter_rows() for c in row if c.value)
+    assert "T1 at SOL (Sol): B1, CA1" in text
+    assert "SOL1 Sol 1 (SOL) A1, 7 hexes World:" in text
+    assert "I1" not in text and "DIN1" not in text  # nothing of the enemy's
+    row = layout.UNIT_FIRST_ROW
+    assert ws[f"A{row}"].value == "BB" and ws[f"C{row}"].value == 24
+
+
+def test_unknown_player_is_refused(tmp_path: Path, state: State) -> None:
+    with pytest.raises(UsageError, match="not a player"):
+        write_sheet(state, "Nobody", tmp_path / "x.xlsx", token="t", deadline="")
+
+
+# --------------------------------------------------------------------------------------------
+# Filling in and reading back
+# --------------------------------------------------------------------------------------------
+
+
+def test_fill_then_read_gives_the_same_orders(terran_sheet: Path, state: State) -> None:
+    orders = rich_terran_orders()
+    fill_sheet(terran_sheet, orders)
+    got = read_sheet(terran_sheet)
+    assert got.problems == []
+    assert key(got.orders) == key(orders)
+    first = got.orders.activations[0]
+    row = layout.segment_rows(1)[0]
+    assert first.cell == f"Orders!D{row}"
+    assert got.orders.builds[0].cell == "Orders!B14"
+    assert got.orders.close_out[0].cell == "Orders!B91"
+    text = orders_text(got.orders)
+    assert "Segment 1, activation 1 at SOL: T1 split T9 DD1 DD2; T9 > BAR" in text
+    assert "Build 2 x DD (Destroyer) at SOL1" in text
+    assert "Battle orders T1: stand off, carrier first, break off after round 2" in text
+    assert "Bombardment hits F first" in text
+    assert "Close-out: ground repair PD1 RT2" in text
+    assert "Message to the referee: Greetings from Sol; = not a formula" in text
+
+
+def test_imperial_appeal_round_trip(imperial_sheet: Path) -> None:
+    orders = Orders(player="Empire", side="Imperial", turn=1, appeal="Finances")
+    fill_sheet(imperial_sheet, orders)
+    got = read_sheet(imperial_sheet)
+    assert got.orders.appeal == "Finances"
+    assert got.orders.appeal_cell == f"Orders!{layout.APPEAL_CELL}"
+    assert orders_text(got.orders) == ["Imperial Appeal: Finances"]
+
+
+def test_fill_refuses_more_than_six_activations(terran_sheet: Path) -> None:
+    orders = Orders(player="Terra", side="Terran", turn=1)
+    orders.activations = [act(1, 1, "", "pass") for _ in range(7)]
+    for n, a in enumerate(orders.activations):
+        a.order = n + 1
+    with pytest.raises(UsageError, match="7 activations in segment 1"):
+        fill_sheet(terran_sheet, orders)
+
+
+def _type(path: Path, values: dict[str, Any]) -> None:
+    wb = openpyxl.load_workbook(path)
+    ws = wb[layout.ORDERS_SHEET]
+    for ref, value in values.items():
+        ws[ref].value = value
+        if isinstance(value, str):
+            ws[ref].data_type = "s"
+    wb.save(path)
+
+
+def _by_cell(problems: list[CellProblem]) -> dict[str, CellProblem]:
+    return {p.cell: p for p in problems}
+
+
+def test_reading_problems_are_pinned_to_their_cells(imperial_sheet: Path) -> None:
+    s1 = layout.segment_rows(1)
+    s2 = layout.segment_rows(2)
+    _type(
+        imperial_sheet,
+        {
+            layout.APPEAL_CELL: "Money",
+            "C14": 2,  # count without a unit
+            "B15": "DD",
+            "C15": "lots",
+            f"C{s1[0]}": "DIN",
+            f"D{s1[0]}": "I1 fly TAU",
+            f"C{s1[1]}": "",
+            f"D{s1[1]}": "I1 > NIP",  # no system
+            f"C{s1[2]}": "GAS",  # no actions
+            f"B{s1[3]}": "first",
+            f"C{s1[3]}": "GAS",
+            f"D{s1[3]}": "I2 > NIP",
+            f"C{s2[0]}": "DIN",
+            f"D{s2[0]}": "I1 > URU",
+            f"B{s2[1]}": 1,  # same order as the line above
+            f"C{s2[1]}": "GAS",
+            f"D{s2[1]}": "I2 > NIP",
+            "C67": "aggressive",
+            "B68": "I2",
+            "E68": "5",
+            "B69": "",
+            "C69": "close",  # battle orders without a fleet
+            layout.BOMBARD_CELL: "ships",
+            "B91": "burn",
+            "C91": "DD1",
+            "B92": "repair",
+            "C92": "??",
+            "B27": datetime(2026, 1, 2),
+            layout.MESSAGE_CELL: "x" * 2100,
+        },
+    )
+    got = read_sheet(imperial_sheet)
+    cells = _by_cell(got.problems)
+    expected = {
+        layout.APPEAL_CELL: "'MONEY' is not an Appeal column",
+        "B14": "names no unit",
+        "C15": "'LOTS' is not a count",
+        f"D{s1[0]}": "'FLY' is not an action word",
+        f"C{s1[1]}": "no system is given",
+        f"D{s1[2]}": "says nothing to do",
+        f"B{s1[3]}": "'FIRST' is not a position",
+        f"B{s2[1]}": "have the order 1",
+        "C67": "'AGGRESSIVE' is not a stance",
+        "E68": "'5' is not a round",
+        "B69": "name no fleet",
+        layout.BOMBARD_CELL: "not a bombardment priority",
+        "B91": "'BURN' is not a close-out kind",
+        "C92": "'??' is not a unit id",
+        "B27": "date or time",
+        layout.MESSAGE_CELL: "2100 characters",
+    }
+    for cell, words in expected.items():
+        assert cell in cells, (cell, got.problems)
+        assert words in cells[cell].message, (cell, cells[cell])
+        assert cells[cell].sheet == "Orders" and cells[cell].severity == "error"
+    assert cells[f"D{s1[0]}"].found == "I1 FLY TAU"
+    assert len(got.problems) == len(expected)
+    # the good lines were still read
+    assert [(a.segment, a.system) for a in got.orders.activations] == [(2, "DIN")]
+
+
+def test_formula_without_a_computed_value_is_an_error(terran_sheet: Path) -> None:
+    wb = openpyxl.load_workbook(terran_sheet)
+    wb[layout.ORDERS_SHEET]["B14"] = '="DD"'
+    wb.save(terran_sheet)
+    got = read_sheet(terran_sheet)
+    assert [p.cell for p in got.problems] == ["B14"]
+    assert got.problems[0].severity == "error"  # openpyxl saved no computed value
+
+
+def test_other_ruleset_or_layout_is_refused(terran_sheet: Path) -> None:
+    wb = openpyxl.load_workbook(terran_sheet)
+    ws = wb[META_SHEET]
+    for row in ws.iter_rows():
+        if row[0].value == "format_version":
+            row[1].value = "99"
+    wb.save(terran_sheet)
+    with pytest.raises(NotATurnSheet, match="layout version"):
+        read_sheet(terran_sheet)
+
+
+# --------------------------------------------------------------------------------------------
+# The engine's check (refassist check / intake) and LibreOffice
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> Game:
+    players = [PlayerSetup("Terra", "t@example.com"), PlayerSetup("Empire", "e@example.com")]
+    return Game.create(tmp_path / "game", find_ruleset("imperium-3m"), players, seed=5)
+
+
+def test_engine_check_accepts_a_filled_sheet(game: Game) -> None:
+    state = game.load_state()
+    paths = write_sheets(game, state)
+    terra = next(p for p in paths if p.stem == "Terra")
+    orders = Orders(player="Terra", side="Terran", turn=1)
+    orders.activations = [act(1, 1, "SOL", "T1 > ACE > TAU")]
+    orders.builds = [Build("DD", 1)]
+    fill_sheet(terra, orders)
+    result = check_sheet(terra, game)
+    assert result.accepted, result.problems
+    assert result.orders_text == [
+        "Build 1 x DD (Destroyer)",
+        "Segment 1, activation 1 at SOL: T1 > ACE > TAU",
+    ]
+
+
+def test_engine_check_refuses_orders_for_the_enemys_fleet(game: Game) -> None:
+    state = game.load_state()
+    paths = write_sheets(game, state)
+    terra = next(p for p in paths if p.stem == "Terra")
+    orders = Orders(player="Terra", side="Terran", turn=1)
+    orders.activations = [act(1, 1, "DIN", "I1 > URU")]
+    orders.battle_orders = [BattleOrders("I2", "hold")]
+    fill_sheet(terra, orders)
+    result = check_sheet(terra, game)
+    assert not result.accepted
+    messages = [p.message for p in result.errors]
+    assert "I1 is not one of your fleets" in messages
+    assert "I2 is not one of your fleets" in messages
+
+
+def test_engine_refuses_a_sheet_whose_side_was_edited(game: Game) -> None:
+    state = game.load_state()
+    terra = next(p for p in write_sheets(game, state) if p.stem == "Terra")
+    wb = openpyxl.load_workbook(terra)
+    for row in wb[META_SHEET].iter_rows():
+        if row[0].value == "side":
+            row[1].value = "Imperial"
+    wb.save(terra)
+    result = check_sheet(terra, game)
+    assert not result.accepted
+    assert "plays Terran" in result.errors[0].message
+
+
+def test_round_trip_through_libreoffice(tmp_path: Path, terran_sheet: Path) -> None:
+    orders = rich_terran_orders()
+    fill_sheet(terran_sheet, orders)
+    converted = through_libreoffice(terran_sheet, tmp_path / "lo")
+    got = read_sheet(converted)
+    assert got.problems == []
+    assert key(got.orders) == key(orders)
+    assert got.meta["token"] == "tok-t"
+
+
+# --------------------------------------------------------------------------------------------
+# Validation: a small hand-built state
+# --------------------------------------------------------------------------------------------
+
+
+def tiny() -> State:
+    """SOL - TAU - PRO - DIN in a line, TAU - GULF (deep space) - DIN; Terran SOL, Imperial DIN."""
+    systems = {
+        "SOL": System("SOL", "Sol", 0, 0, planets=["SOL1", "SOL2"]),
+        "TAU": System("TAU", "Tau", 1, 0, planets=["TAU2", "TAU3", "TAU4"]),
+        "PRO": System("PRO", "Procyon", 2, 0, planets=["PRO4"]),
+        "DIN": System("DIN", "Dingir", 3, 0, planets=["DIN1"]),
+        "GULF": System("GULF", "Gulf", 2, 1, deep=True),
+    }
+    planets = {
+        "SOL1": Planet("SOL1", "Sol 1", "SOL", "A1", 4, "Terran", "World", home="Terran"),
+        "SOL2": Planet("SOL2", "Sol 2", "SOL", "N1", 2, "Terran", "Outpost"),
+        "TAU2": Planet("TAU2", "Tau 2", "TAU", "A3", 3),
+        "TAU3": Planet("TAU3", "Tau 3", "TAU", "X1", 1),
+        "TAU4": Planet("TAU4", "Tau 4", "TAU", "A2", 2, "Terran", "Outpost"),
+        "PRO4": Planet("PRO4", "Procyon 4", "PRO", "A3", 5, "Imperial", "Outpost"),
+        "DIN1": Planet("DIN1", "Dingir 1", "DIN", "A1", 6, "Imperial", "World", home="Imperial"),
+    }
+    routes = [
+        Route("SOL", "TAU"),
+        Route("TAU", "PRO"),
+        Route("PRO", "DIN"),
+        Route("TAU", "GULF"),
+        Route("GULF", "DIN"),
+    ]
+    state = State(
+        game_name="Tiny",
+        game_id="tiny",
+        map=GameMap("tiny", systems, planets, routes),
+        sides={
+            "Terran": SideState("Terran", "Terra", resources=20),
+            "Imperial": SideState("Imperial", "Empire", resources=20),
+        },
+    )
+    state.fleets = [
+        Fleet("T1", "Terran", "SOL"),
+        Fleet("T2", "Terran", "SOL"),
+        Fleet("T3", "Terran", "GULF"),
+        Fleet("I1", "Imperial", "DIN"),
+        Fleet("I2", "Imperial", "PRO"),
+    ]
+    state.units = [
+        Unit("CA1", "Terran", "CA", fleet="T1"),
+        Unit("DD1", "Terran", "DD", fleet="T1"),
+        Unit("TR1", "Terran", "TR", fleet="T1"),
+        Unit("RT1", "Terran", "RT", fleet="T1", strength=5, reduced_strength=2),
+        Unit("M1", "Terran", "M", fleet="T2"),
+        Unit("DD2", "Terran", "DD", fleet="T3"),
+        Unit("RT2", "Terran", "RT", planet="SOL1", strength=6, reduced_strength=2),
+        Unit("PD1", "Terran", "PD", planet="SOL1"),
+        Unit("F1", "Terran", "F", planet="SOL1", damaged=True),
+        Unit("F2", "Terran", "F", planet="SOL1", damaged=True),
+        Unit("PD2", "Terran", "PD", planet="SOL2", damaged=True),
+        Unit("CA1", "Imperial", "CA", fleet="I1"),
+        Unit("DD1", "Imperial", "DD", fleet="I1"),
+        Unit("DD2", "Imperial", "DD", fleet="I2"),
+    ]
+    return state
+
+
+def terran(*acts: Activation, **fields: Any) -> Orders:
+    return Orders(player="Terra", side="Terran", turn=1, activations=list(acts), **fields)
+
+
+def check(state: State, orders: Orders, **rules: Any) -> list[CellProblem]:
+    return validate_orders(state, orders.player, orders, {**RULES, **rules})
+
+
+def errors(state: State, orders: Orders, **rules: Any) -> list[str]:
+    return [p.message for p in check(state, orders, **rules) if p.severity == "error"]
+
+
+def warnings(state: State, orders: Orders, **rules: Any) -> list[str]:
+    return [p.message for p in check(state, orders, **rules) if p.severity == "warning"]
+
+
+def test_a_clean_plan_passes() -> None:
+    orders = terran(
+        act(1, 1, "SOL", "T1 > TAU"),
+        act(2, 1, "TAU", "T1 unload RT1 to TAU2"),
+        act(3, 1, "TAU", "T1 > PRO"),
+        act(4, 1, "PRO", "T1 attack PRO4 auto"),
+    )
+    assert check(tiny(), orders) == []
+
+
+def test_foreign_and_unknown_fleets_get_the_same_refusal() -> None:
+    state = tiny()
+    for name in ("I1", "ZZ9"):
+        problems = check(state, terran(act(1, 1, "DIN", f"{name} > PRO")))
+        assert [p.message for p in problems] == [f"{name} is not one of your fleets"]
+        assert problems[0].cell == f"D{layout.segment_rows(1)[0]}"
+    assert errors(state, terran(act(1, 1, "SOL", "T1 join I1"))) == ["I1 is not one of your fleets"]
+
+
+def test_foreign_units_are_refused() -> None:
+    state = tiny()
+    # The Imperial side has a DD2 too; the Terran plan only knows its own DD2 (in T3).
+    msgs = errors(state, terran(act(1, 1, "SOL", "T1 load XX1 from SOL1")))
+    assert msgs == ["XX1 is not one of your units"]
+    orders = terran(close_out=[CloseOutOrder("repair", ["ZZ3"], cell="Orders!B91")])
+    assert errors(state, orders) == ["ZZ3 is not one of your units"]
+
+
+def test_system_not_on_the_map_is_pinned_to_the_system_cell() -> None:
+    problems = check(tiny(), terran(act(1, 1, "XYZ", "T1 > TAU")))
+    assert [(p.cell, p.message) for p in problems] == [
+        (f"C{layout.segment_rows(1)[0]}", "there is no system XYZ on the map")
+    ]
+
+
+def test_route_steps_must_be_adjacent() -> None:
+    state = tiny()
+    assert errors(state, terran(act(1, 1, "SOL", "T1 > PRO"))) == [
+        "there is no jump route from SOL to PRO"
+    ]
+    assert errors(state, terran(act(1, 1, "SOL", "T1 > TAU > NOWHERE"))) == [
+        "there is no system NOWHERE on the map"
+    ]
+    assert errors(state, terran(act(1, 1, "SOL", "T1 > TAU > PRO"))) == []
+
+
+def test_fleet_must_be_where_the_activation_is() -> None:
+    state = tiny()
+    wrong = terran(act(1, 1, "SOL", "T1 > TAU"), act(2, 1, "SOL", "T1 > TAU"))
+    assert errors(state, wrong) == [
+        "T1 will be at TAU, not SOL, when this line comes up (following your earlier orders)"
+    ]
+    right = terran(act(1, 1, "SOL", "T1 > TAU"), act(2, 1, "TAU", "T1 > PRO"))
+    assert errors(state, right) == []
+
+
+def test_monitors_never_move() -> None:
+    state = tiny()
+    assert errors(state, terran(act(1, 1, "SOL", "T2 > TAU"))) == [
+        "T2 holds monitors, which never leave their system"
+    ]
+    # joined into T1, the monitor pins T1 too
+    joined = terran(act(1, 1, "SOL", "T1 join T2; T1 > TAU"))
+    assert errors(state, joined) == ["T1 holds monitors, which never leave their system"]
+
+
+def test_movement_points_slowest_ship_and_damage() -> None:
+    state = tiny()
+    # T1 has a transport: 3 points.  SOL>TAU>GULF>DIN>PRO costs 4.
+    far = terran(act(1, 1, "SOL", "T1 > TAU > GULF > DIN > PRO"))
+    assert "the route costs 4 movement points but T1 has 3" in errors(state, far)[0]
+    assert errors(state, terran(act(1, 1, "SOL", "T1 > TAU > PRO > DIN"))) == []
+    damaged = tiny()
+    next(u for u in damaged.units if u.id == "TR1").damaged = True
+    msgs = errors(damaged, terran(act(1, 1, "SOL", "T1 > TAU > PRO > DIN")))
+    assert "the route costs 3 movement points but T1 has 2" in msgs[0]
+    long_route = tiny()
+    long_route.map.routes[0] = Route("SOL", "TAU", 4)
+    assert "costs 4" in errors(long_route, terran(act(1, 1, "SOL", "T1 > TAU")))[0]
+
+
+def test_no_fleet_moves_twice_in_a_segment() -> None:
+    state = tiny()
+    twice = terran(act(1, 1, "SOL", "T1 > TAU"), act(1, 2, "TAU", "T1 > PRO"))
+    assert errors(state, twice) == [
+        "T1 already moved in segment 1; no unit moves twice in one segment"
+    ]
+    assert errors(state, terran(act(1, 1, "SOL", "T1 > TAU"), act(2, 1, "TAU", "T1 > PRO"))) == []
+
+
+def test_moving_and_attacking_are_separate_activations() -> None:
+    state = tiny()
+    same = terran(act(1, 1, "SOL", "T1 > TAU > PRO"), act(1, 2, "PRO", "T1 attack PRO4 auto"))
+    assert "separate activations" in errors(state, same)[0]
+    later = terran(act(1, 1, "SOL", "T1 > TAU > PRO"), act(2, 1, "PRO", "T1 attack PRO4 1,5"))
+    assert errors(state, later) == []
+    bad_hex = terran(act(1, 1, "SOL", "T1 > TAU > PRO"), act(2, 1, "PRO", "T1 attack PRO4 6"))
+    assert "hexes 1-5; 6 is not one of them" in errors(state, bad_hex)[0]
+    own = terran(act(1, 1, "SOL", "T1 attack SOL1 auto"))
+    assert errors(state, own) == ["Sol 1 is your own planet"]
+    wrong_system = terran(act(1, 1, "SOL", "T1 attack PRO4 auto"))
+    assert errors(state, wrong_system) == ["there is no planet PRO4 in SOL"]
+
+
+def test_deep_space_moves_one_step_in_segment_one() -> None:
+    state = tiny()
+    assert errors(state, terran(act(1, 1, "GULF", "T3 > DIN"))) == []
+    late = errors(state, terran(act(2, 1, "GULF", "T3 > DIN")))
+    assert late == ["T3 is in deep space, where ships move only in the first action segment"]
+    two = errors(state, terran(act(1, 1, "GULF", "T3 > TAU > SOL")))
+    assert two == ["from deep space a fleet moves one step only"]
+
+
+def test_capacity_load_and_move() -> None:
+    state = tiny()
+    # T1's single transport already carries RT1.
+    full = terran(act(1, 1, "SOL", "T1 load RT2 from SOL1"))
+    assert errors(state, full) == [
+        "T1 would carry 2 troops/PD/outposts but room for 1 (transports)"
+    ]
+    assert errors(state, full, tr_capacity=2) == []
+    fighters = terran(act(1, 1, "SOL", "T1 load F1 from SOL1"))
+    assert errors(state, fighters) == ["T1 would carry 1 fighters but room for 0 (carriers)"]
+    not_there = terran(act(1, 1, "SOL", "T1 load PD2 from SOL1"))
+    assert errors(state, not_there) == ["PD2 is not on SOL1"]
+    overloaded = tiny()
+    overloaded.units.append(Unit("JT1", "Terran", "JT", fleet="T1", strength=5))
+    msgs = errors(overloaded, terran(act(1, 1, "SOL", "T1 > TAU")))
+    assert msgs == ["T1 cannot move: it carries 2 troops/PD/outposts but room for 1 (transports)"]
+
+
+def test_unload_planet_types_owners_and_boxes() -> None:
+    state = tiny()
+    x1 = terran(act(1, 1, "SOL", "T1 > TAU"), act(2, 1, "TAU", "T1 unload RT1 to TAU3"))
+    assert errors(state, x1) == ["RT may not stand on a type X1 planet"]
+    enemy = terran(
+        act(1, 1, "SOL", "T1 > TAU"),
+        act(2, 1, "TAU", "T1 > PRO"),
+        act(3, 1, "PRO", "T1 unload RT1 to PRO4"),
+    )
+    assert "belongs to the enemy" in errors(state, enemy)[0]
+    not_aboard = terran(act(1, 1, "SOL", "T1 unload PD1 to SOL2"))
+    assert errors(state, not_aboard) == ["PD1 is not aboard T1"]
+    n1 = terran(act(1, 1, "SOL", "T1 unload RT1 to SOL2"))
+    assert errors(state, n1) == ["RT may not stand on a type N1 planet"]
+    ok = terran(act(1, 1, "SOL", "T1 unload RT1 to SOL1; T1 load PD1 from SOL1"))
+    assert errors(state, ok) == []
+    crowded = tiny()
+    crowded.units += [Unit(f"F{n}", "Terran", "F", planet="SOL1") for n in range(3, 19)]
+    box = terran(act(1, 1, "SOL", "T1 unload RT1 to SOL1"))
+    assert errors(crowded, box) == ["Sol 1's box holds at most 20 units and 20 of yours are there"]
+
+
+def test_split_names_must_be_new_and_unique() -> None:
+    state = tiny()
+    assert errors(state, terran(act(1, 1, "SOL", "T1 split T2 DD1"))) == [
+        "the fleet name T2 is already in use"
+    ]
+    assert errors(state, terran(act(1, 1, "SOL", "T1 split I1 DD1"))) == [
+        "the fleet name I1 is already in use"
+    ]
+    twice = terran(act(1, 1, "SOL", "T1 split T9 DD1"), act(2, 1, "SOL", "T1 split t9 CA1"))
+    assert errors(state, twice) == ["the fleet name T9 is already in use"]
+    missing = terran(act(1, 1, "SOL", "T1 split T9 DD2"))
+    assert errors(state, missing) == ["DD2 is not in T1"]
+    good = terran(act(1, 1, "SOL", "T1 split T9 DD1; T9 > TAU"), act(2, 1, "TAU", "T9 > PRO"))
+    assert errors(state, good) == []
+
+
+def test_more_than_six_activations_in_a_segment() -> None:
+    acts = [act(1, 1, "SOL", "pass") for _ in range(7)]
+    for n, a in enumerate(acts):
+        a.order = n + 1
+    msgs = errors(tiny(), terran(*acts))
+    assert msgs == ["segment 1 has 7 activations; an initiative roll allows at most 6"]
+    assert errors(tiny(), terran(*acts[:6])) == []
+
+
+def test_builds_permissions_counters_and_cost() -> None:
+    state = tiny()
+
+    def build(*items: Build, side: str = "Terran") -> Orders:
+        player = "Terra" if side == "Terran" else "Empire"
+        return Orders(player=player, side=side, turn=1, builds=list(items))
+
+    assert errors(state, build(Build("BB", cell="Orders!B14"))) == [
+        "Terrans may build a BB only after a Terran B has been destroyed"
+    ]
+    state.sides["Terran"].bb_unlocked = True
+    assert errors(state, build(Build("BB"))) == []
+    assert errors(state, build(Build("B1"))) == ["the Terran unit list has no B1"]
+    assert errors(state, build(Build("CA"), side="Imperial")) == [
+        "building CA needs permission from an Imperial Appeal"
+    ]
+    state.sides["Imperial"].permissions = ["CR", "CA"]
+    assert errors(state, build(Build("CA"), side="Imperial")) == []
+    assert errors(state, build(Build("AR", 2))) == [
+        "only 1 AR counter(s) are free (the rest are in play, under construction or on earlier "
+        "lines)"
+    ]
+    assert errors(state, build(Build("AR", 1))) == []
+    assert errors(state, build(Build("AR", 1), Build("AR", 1)))[0].startswith("only 0 AR")
+    assert errors(state, build(Build("DD", 1, "PRO4"))) == ["PRO4 is not one of your Worlds"]
+    assert errors(state, build(Build("DD", 1, "SOL1"))) == []
+    # cost over the expected treasury is a warning, not an error
+    big = build(Build("BB", 2, cell="Orders!B14"))
+    assert errors(state, big) == []
+    assert any("cost 48" in w for w in warnings(state, big))
+    assert warnings(state, build(Build("DD", 1))) == []
+
+
+def test_appeal_rules() -> None:
+    state = tiny()
+    terran_appeal = terran(appeal="Forces", appeal_cell="Orders!C11")
+    assert errors(state, terran_appeal) == ["only the Imperial side may make an Imperial Appeal"]
+    imperial = Orders(player="Empire", side="Imperial", turn=1, appeal="Forces")
+    assert errors(state, imperial) == []
+    state.sides["Imperial"].appeals_prohibited = True
+    assert errors(state, imperial) == ["further Appeals are prohibited for the rest of this war"]
+    peace = tiny()
+    peace.war_turn = 0
+    assert errors(peace, imperial) == ["there are no Imperial Appeals in peacetime"]
+
+
+def test_terraforming_and_upgrades() -> None:
+    state = tiny()
+    assert errors(state, terran(terraform=[PlanetOrder("SOL2")])) == []
+    assert errors(state, terran(terraform=[PlanetOrder("TAU2")])) == [
+        "Tau 2 is type A3; only N1 and N2 planets can be terraformed"
+    ]
+    state.map.planets["TAU3"].type = "N2"
+    assert errors(state, terran(terraform=[PlanetOrder("TAU3")])) == [
+        "Tau 3 holds no Outpost of yours (or it is disputed)"
+    ]
+    cut = tiny()
+    cut.fleets.append(Fleet("I9", "Imperial", "SOL"))
+    cut.units.append(Unit("DD5", "Imperial", "DD", fleet="I9"))
+    assert errors(cut, terran(terraform=[PlanetOrder("SOL2")])) == [
+        "Sol 2's Outpost is not connected to your home worlds"
+    ]
+    twice = terran(terraform=[PlanetOrder("SOL2"), PlanetOrder("SOL2")])
+    assert errors(state, twice) == ["SOL2 is named twice; one instalment a turn is paid"]
+    assert errors(state, terran(upgrades=[PlanetOrder("TAU4")])) == [
+        "Outposts are upgraded to Worlds only in peacetime"
+    ]
+    state.war_turn = 0
+    assert errors(state, terran(upgrades=[PlanetOrder("TAU4")])) == []
+    assert errors(state, terran(upgrades=[PlanetOrder("SOL2")])) == [
+        "Sol 2 is type N1; only Outposts on type A planets become Worlds"
+    ]
+
+
+def test_peacetime_moves_and_attacks() -> None:
+    state = tiny()
+    state.war_turn = 0
+    into = terran(act(1, 1, "SOL", "T1 > TAU > PRO"))
+    assert "in peacetime fleets may not enter PRO" in errors(state, into)[0]
+    assert errors(state, terran(act(1, 1, "SOL", "T1 > TAU"))) == []
+
+
+def test_battle_orders_for_unknown_fleets() -> None:
+    state = tiny()
+    orders = terran(battle_orders=[BattleOrders("I1", cell="Orders!B70")])
+    problems = check(state, orders)
+    assert [(p.cell, p.message) for p in problems] == [("B70", "I1 is not one of your fleets")]
+    split = terran(
+        act(1, 1, "SOL", "T1 split T9 DD1"),
+        battle_orders=[BattleOrders("T1"), BattleOrders("T9", "hold")],
+    )
+    assert errors(state, split) == []
+    dup = terran(battle_orders=[BattleOrders("T1"), BattleOrders("T1")])
+    assert errors(state, dup) == ["T1 has battle orders twice"]
+
+
+def test_close_out_kinds_on_the_right_units() -> None:
+    state = tiny()
+
+    def close(kind: str, *units: str) -> Orders:
+        return terran(close_out=[CloseOutOrder(kind, list(units), cell="Orders!B91")])
+
+    assert errors(state, close("repair", "RT2")) == [
+        "RT2 is not a ship; only ships are repaired in the close-out"
+    ]
+    assert errors(state, close("scrap", "PD1")) == [
+        "PD1 is not a ship; only ships are scrapped in the close-out"
+    ]
+    assert errors(state, close("ground repair", "CA1")) == [
+        "CA1 is not a troop or PD unit; ground repair restores reduced troops and planetary defence"
+    ]
+    assert errors(state, close("ground repair", "RT1")) == [
+        "RT1 is aboard a transport; ground units are repaired standing on your World or Outpost"
+    ]
+    assert check(state, close("ground repair", "PD2")) == []
+    assert errors(state, close("augment", "F1", "CA1")) == [
+        "augmentation combines exactly two reduced fighters (F) or two monitors (M)"
+    ]
+    assert check(state, close("augment", "F1", "F2")) == []
+    assert check(state, close("scrap", "M1")) == []  # monitors may be scrapped undamaged
+    assert errors(state, close("repair", "DD1")) == []
+    assert warnings(state, close("repair", "DD1")) == [
+        "DD1 is not damaged now; the order is carried out only if this turn's battles or "
+        "maintenance damage it"
+    ]
+
+
+def test_evacuating_a_planet_that_is_not_disputed_is_a_warning() -> None:
+    state = tiny()
+    orders = terran(act(1, 1, "SOL", "T1 evacuate SOL1"))
+    assert errors(state, orders) == []
+    assert warnings(state, orders) == [
+        "Sol 1 is not disputed now; evacuation is from a disputed planet"
+    ]
+    state.map.planets["SOL1"].disputed = True
+    assert check(state, orders) == []
+
+
+def test_orders_of_the_wrong_side_are_refused() -> None:
+    orders = replace(terran(), side="Imperial")
+    assert errors(tiny(), orders) == ["this sheet is for the Imperial side but Terra plays Terran"]
+
+
+def test_joins_disputed_planets_and_empty_fleets() -> None:
+    state = tiny()
+    assert errors(state, terran(act(1, 1, "SOL", "T1 join T1"))) == ["a fleet cannot join itself"]
+    far = terran(act(1, 1, "SOL", "T1 join T3"))
+    assert errors(state, far) == ["T3 will be at GULF, not SOL"]
+    assert errors(state, terran(act(1, 1, "SOL", "T1 join T2"))) == []
+    state.map.planets["SOL1"].disputed = True
+    pd = terran(act(1, 1, "SOL", "T1 unload RT1 to SOL1; T1 load PD1 from SOL1"))
+    assert errors(state, pd) == ["planetary defence may not be loaded from a disputed planet"]
+    down = terran(act(1, 1, "SOL", "T1 unload RT1 to SOL1; T1 load PD1 from SOL1"))
+    assert errors(tiny(), down) == []
+    cargo_only = tiny()
+    cargo_only.fleets.append(Fleet("T5", "Terran", "SOL"))
+    cargo_only.units.append(Unit("JT1", "Terran", "JT", fleet="T5", strength=5))
+    assert errors(cargo_only, terran(act(1, 1, "SOL", "T5 > TAU"))) == ["T5 has no ships to move"]
+
+
+def test_no_attacks_in_peacetime() -> None:
+    state = tiny()
+    orders = terran(act(1, 1, "SOL", "T1 > TAU"), act(2, 1, "TAU", "T1 attack TAU2 auto"))
+    assert errors(state, orders) == []
+    state.war_turn = 0
+    assert errors(state, orders) == ["there are no attacks in peacetime"]
+
+
+def test_the_players_guide_cites_the_cells_of_this_layout() -> None:
+    text = (Path(__file__).resolve().parents[2] / "docs" / "imperium-turn-sheet.md").read_text(
+        encoding="utf-8"
+    )
+    assert f"Layout version: **{layout.FORMAT_VERSION}**" in text
+    for ref in (layout.APPEAL_CELL, layout.BOMBARD_CELL, layout.MESSAGE_CELL, "B27:B29"):
+        assert f"`{ref}`" in text, ref
+    for segment in range(1, 5):
+        rows = layout.segment_rows(segment)
+        assert f"{rows[0]}-{rows[-1]}" in text
+    last_build = layout.BUILD_FIRST_ROW + layout.BUILD_ROWS - 1
+    assert f"rows {layout.BUILD_FIRST_ROW}-{last_build}" in text
+    last_battle = layout.BATTLE_FIRST_ROW + layout.BATTLE_ROWS - 1
+    assert f"Rows {layout.BATTLE_FIRST_ROW}-{last_battle}" in text
+    last_close = layout.CLOSE_FIRST_ROW + layout.CLOSE_ROWS - 1
+    assert f"Rows {layout.CLOSE_FIRST_ROW}-{last_close}" in text
