@@ -226,9 +226,11 @@ def detail_lines(value: Any, depth: int = 0, label: str = "") -> list[str]:
 def event_view(event: Event, rolls: Mapping[int, Roll], names: Mapping[str, str]) -> dict[str, Any]:
     """An event for the templates: where (by name), what, its details and its dice."""
     where = names.get(event.location, event.location)
-    # A glory event's data repeats its sentence; every other kind may carry details.
+    # Fights are shown in full (round by round, shot by shot); for every other kind the
+    # sentence already says what the data holds, and repeating it field by field buries the
+    # report (the master workbook keeps the data).
     details: list[str] = []
-    if event.kind != "glory":
+    if event.kind in BATTLE_KINDS or event.kind in ("surface battle", "war end"):
         details = detail_lines(dict(event.data))[:MAX_DETAIL_LINES]
     dice = [
         f"#{r.seq} {r.purpose}: {r.result}"
