@@ -248,3 +248,49 @@ def test_event_details_are_laid_out_whatever_their_shape() -> None:
         cursor["x"] = {}
         cursor = cursor["x"]  # type: ignore[assignment]
     assert detail_lines(deep)[-1].strip() == "x: ..."
+
+
+def test_a_space_battle_is_told_round_by_round_with_its_dice() -> None:
+    from refassist.rulesets.imperium_3m.report import battle_lines
+
+    data = {
+        "forces": {
+            "Terran": [{"id": "CL2", "fleet": "T3", "stance": "close", "priority": "capital"}],
+            "Imperial": [{"id": "B1-1", "fleet": "I2", "damaged": True, "stance": "hold"}],
+        },
+        "rounds": [
+            {
+                "round": 1,
+                "initiative": {
+                    "Imperial": {"roll": 6, "bonus": 1, "modifier": 0},
+                    "Terran": {"roll": 4, "bonus": 0, "modifier": 0},
+                },
+                "initiative_winner": "Imperial",
+                "moves_first": "Terran",
+                "moves": [{"unit": "Terran CL2", "from": 0, "to": 3}],
+                "shots": [
+                    {
+                        "shooter": "Imperial B1-1",
+                        "weapon": "beam",
+                        "target": "Terran CL2",
+                        "range": 0,
+                        "need": 4,
+                        "dice": [6, 2],
+                        "hits": 1,
+                    }
+                ],
+                "counter_measures": [{"unit": "Terran CL2", "dice": [6], "cancelled": 1}],
+                "damage": [{"unit": "Terran CL2", "hits": 1, "result": "damaged"}],
+            }
+        ],
+        "destroyed": {"Terran": [], "Imperial": []},
+        "retreats": [{"fleet": "T3", "to": "SOL"}],
+    }
+    lines = battle_lines(data)
+    assert "  Imperial: I2: B1-1 (damaged) [hold, targets ]" in lines
+    assert "Round 1: initiative Imperial 6+1, Terran 4 -> Imperial; Terran moves first" in lines
+    assert "  Imperial B1-1 beam at Terran CL2, range 0, needs 4+: 6 2 = 1 hit(s)" in lines
+    assert "  counter-measures Terran CL2: 6, 1 torpedo hit(s) cancelled" in lines
+    assert lines[-2:] == ["Destroyed: nothing", "Retreat: T3 to SOL"]
+    # Data of another shape (a hand-edited workbook) is still shown, field by field.
+    assert battle_lines({"forces": 3, "note": "x"}) == ["forces: 3", "note: x"]

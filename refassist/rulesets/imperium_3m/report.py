@@ -193,6 +193,66 @@ def queue_rows(queue: Sequence[Queued], turn: int) -> list[dict[str, Any]]:
     ]
 
 
+def battle_lines(data: Mapping[str, Any]) -> list[str]:
+    """A space battle as a player reads it: the forces, then each round's initiative, moves,
+    shots (dice and hits), counter-measures and damage, then the result.  Falls back to
+    `detail_lines` for data of another shape (an older archive, a hand-edited workbook)."""
+    try:
+        lines = ["Forces at the start:"]
+        for side, units in sorted(data["forces"].items()):
+            by_fleet: dict[str, list[str]] = {}
+            for u in units:
+                label = u["id"] + (" (damaged)" if u.get("damaged") else "")
+                by_fleet.setdefault(u["fleet"], []).append(label)
+            fleets = "; ".join(f"{f}: {', '.join(ids)}" for f, ids in sorted(by_fleet.items()))
+            first = units[0] if units else {}
+            orders = (
+                f" [{first.get('stance', '')}, targets {first.get('priority', '')}]"
+                if first
+                else ""
+            )
+            lines.append(f"  {side}: {fleets or 'nothing'}{orders}")
+        for r in data["rounds"]:
+            init = r["initiative"]
+            rolls = ", ".join(
+                f"{side} {v['roll']}"
+                + (f"{v['bonus'] + v['modifier']:+d}" if v["bonus"] or v["modifier"] else "")
+                for side, v in sorted(init.items())
+            )
+            lines.append(
+                f"Round {r['round']}: initiative {rolls} -> {r['initiative_winner']}; "
+                f"{r['moves_first']} moves first"
+            )
+            for m in r.get("moves", []):
+                lines.append(f"  move {m['unit']}: area {m['from']} -> {m['to']}")
+            for shot in r.get("shots", []):
+                dice = " ".join(str(d) for d in shot["dice"])
+                lines.append(
+                    f"  {shot['shooter']} {shot['weapon']} at {shot['target']}, range "
+                    f"{shot['range']}, needs {shot['need']}+: {dice} = {shot['hits']} hit(s)"
+                )
+            for cm in r.get("counter_measures", []):
+                if cm.get("dice"):
+                    dice = " ".join(str(d) for d in cm["dice"])
+                    lines.append(
+                        f"  counter-measures {cm['unit']}: {dice}, "
+                        f"{cm['cancelled']} torpedo hit(s) cancelled"
+                    )
+            for d in r.get("damage", []):
+                lines.append(f"  {d['unit']}: {d['hits']} hit(s), {d['result']}")
+            for b in r.get("break_off", []):
+                lines.append(f"  breaks off: {b}")
+        lost = [
+            f"{side} {', '.join(ids)}" for side, ids in sorted(data["destroyed"].items()) if ids
+        ]
+        lines.append("Destroyed: " + ("; ".join(lost) if lost else "nothing"))
+        for r in data.get("retreats", []):
+            lines.append(f"Retreat: {r['fleet']} " + (f"to {r['to']}" if r["to"] else "stayed"))
+        return lines
+    except (KeyError, TypeError, AttributeError, IndexError):
+        return detail_lines(dict(data))
+
+
 def detail_lines(value: Any, depth: int = 0, label: str = "") -> list[str]:
     """Any event data as indented text lines: mappings as ``key: value``, lists item by item,
     short lists of plain values on one line.  Keys and values are text to the template, which
@@ -230,7 +290,9 @@ def event_view(event: Event, rolls: Mapping[int, Roll], names: Mapping[str, str]
     # sentence already says what the data holds, and repeating it field by field buries the
     # report (the master workbook keeps the data).
     details: list[str] = []
-    if event.kind in BATTLE_KINDS or event.kind in ("surface battle", "war end"):
+    if event.kind == "battle":
+        details = battle_lines(event.data)[:MAX_DETAIL_LINES]
+    elif event.kind in BATTLE_KINDS or event.kind in ("surface battle", "war end"):
         details = detail_lines(dict(event.data))[:MAX_DETAIL_LINES]
     dice = [
         f"#{r.seq} {r.purpose}: {r.result}"
