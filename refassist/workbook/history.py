@@ -7,7 +7,8 @@ keeps the master the size of the current state however long the game runs.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import json
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..dice import Roll
@@ -71,6 +72,22 @@ def _split(text: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in str(text).split(",") if part.strip())
 
 
+#: Most characters of an event's details written to one cell: Excel holds 32,767 in a cell
+#: and a cut JSON text cannot be read back, which would stop the game at the next command.
+MAX_DATA_CHARS = 32_000
+
+
+def fitted_data(data: Mapping[str, Any]) -> dict[str, Any]:
+    """An event's details as written to the workbook: unchanged when they fit in a cell, else
+    replaced by a note saying how large they were.  Rulesets shrink their own details first
+    (keeping what a report needs); this is the last guard, so no ruleset can make the master
+    unreadable."""
+    size = len(json.dumps(data, sort_keys=True, ensure_ascii=False))
+    if size <= MAX_DATA_CHARS:
+        return dict(data)
+    return {"omitted": f"details of {size:,} characters do not fit in one cell"}
+
+
 def events_to_rows(events: Sequence[Event]) -> list[dict[str, Any]]:
     return [
         {
@@ -83,7 +100,7 @@ def events_to_rows(events: Sequence[Event]) -> list[dict[str, Any]]:
             "players": _join(e.players),
             "visible_to": _join(e.visible_to),
             "dice": _join(str(d) for d in e.dice),
-            "data": dict(e.data),
+            "data": fitted_data(e.data),
         }
         for i, e in enumerate(events, start=1)
     ]

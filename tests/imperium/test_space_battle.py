@@ -525,3 +525,38 @@ def test_cargo_assignment_fills_carriers_then_attack_transports_with_jump_troops
     ctx = context(state, [])
     loads = {k: [u.id for u in v] for k, v in sb.cargo_of(ctx, "I1").items()}
     assert loads == {"TR1": ["RT1"], "AT1": ["JT1"], "CV1": ["F1"], "": []}
+
+
+def _big_battle() -> tuple[TurnContext, sb.BattleOutcome]:
+    """Two full fleets at B: every Terran and Imperial ship counter the lists allow, close."""
+    state = make_state()
+    for side, codes in (
+        (TERRAN, ["BB"] * 5 + ["B"] * 6 + ["CA"] * 4 + ["CS"] * 5 + ["CL"] * 6 + ["DD"] * 12),
+        (IMPERIAL, ["BB"] * 4 + ["B1"] * 3 + ["B2"] * 4 + ["CA"] * 5 + ["CR"] * 5 + ["DD"] * 13),
+    ):
+        for code in codes:
+            add(state, side, code, fleet="T1" if side == TERRAN else "I1")
+    state.fleet("T1").came_from = "A"  # type: ignore[union-attr]
+    ctx = TurnContext.start(state, {}, Dice(seed=3), RULES)
+    return ctx, sb.fight(ctx, "B", TERRAN)
+
+
+def test_a_huge_battles_details_are_shortened_to_fit_one_workbook_cell() -> None:
+    import json
+
+    ctx, outcome = _big_battle()
+    event = next(e for e in ctx.events if e.kind == "battle")
+    size = len(json.dumps(event.data, sort_keys=True, ensure_ascii=False))
+    assert size <= sb.MAX_BATTLE_CHARS
+    assert event.data["shortened"]
+    # What a report needs stays: the result, the losses, every round's damage.
+    assert event.data["winner"] == outcome.winner
+    assert event.data["destroyed"] == outcome.destroyed
+    assert all("damage" in r for r in event.data["rounds"])
+    # The dice themselves are all in the log the dice sheet is written from.
+    assert len(event.dice) > 300
+
+
+def test_small_battle_details_are_kept_whole() -> None:
+    data = {"rounds": [{"positions": {"a": 1}, "shots": []}], "dice": [1, 2]}
+    assert sb.fit_battle_data(data) is data

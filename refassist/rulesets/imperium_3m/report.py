@@ -226,7 +226,11 @@ def battle_lines(data: Mapping[str, Any]) -> list[str]:
             for m in r.get("moves", []):
                 lines.append(f"  move {m['unit']}: area {m['from']} -> {m['to']}")
             for shot in r.get("shots", []):
-                dice = " ".join(str(d) for d in shot["dice"])
+                dice = (
+                    f"{shot['dice'][0]} dice"
+                    if shot.get("dice_counted")
+                    else " ".join(str(d) for d in shot["dice"])
+                )
                 lines.append(
                     f"  {shot['shooter']} {shot['weapon']} at {shot['target']}, range "
                     f"{shot['range']}, needs {shot['need']}+: {dice} = {shot['hits']} hit(s)"
@@ -242,6 +246,8 @@ def battle_lines(data: Mapping[str, Any]) -> list[str]:
                 lines.append(f"  {d['unit']}: {d['hits']} hit(s), {d['result']}")
             for b in r.get("break_off", []):
                 lines.append(f"  breaks off: {b}")
+        if data.get("shortened"):
+            lines.append(f"(shortened to fit the workbook: {data['shortened']} left out)")
         lost = [
             f"{side} {', '.join(ids)}" for side, ids in sorted(data["destroyed"].items()) if ids
         ]

@@ -22,6 +22,8 @@ losses and the result, plus the dice sequence numbers in ``Event.dice``.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -574,6 +576,46 @@ def _major(ctx: TurnContext, combatants: list[Combatant]) -> bool:
     return all(capital.values()) or all(n >= 10 for n in ships.values())
 
 
+#: Most characters of a battle's details: they are written to one workbook cell (Excel holds
+#: 32,767), with room to spare for the JSON quoting.
+MAX_BATTLE_CHARS = 30_000
+
+
+def _size(data: Mapping[str, Any]) -> int:
+    return len(json.dumps(data, sort_keys=True, ensure_ascii=False))
+
+
+def fit_battle_data(data: dict[str, Any]) -> dict[str, Any]:
+    """Battle details small enough for one workbook cell, losing the least a reader needs:
+    first the positions of every unit each round and the list of dice numbers (the event's
+    ``dice`` keeps those), then each shot's dice (its hits stay), then the shots themselves
+    (damage, losses and the result always stay).  Every roll remains in the dice sheet."""
+    if _size(data) <= MAX_BATTLE_CHARS:
+        return data
+    fitted = json.loads(json.dumps(data))
+    fitted.pop("dice", None)
+    for r in fitted["rounds"]:
+        r.pop("positions", None)
+    fitted["shortened"] = "positions"
+    if _size(fitted) <= MAX_BATTLE_CHARS:
+        return fitted
+    for r in fitted["rounds"]:
+        for shot in r.get("shots", []):
+            shot["dice"] = [len(shot.get("dice", []))]
+            shot["dice_counted"] = True
+        for cm in r.get("counter_measures", []):
+            cm["dice"] = []
+    fitted["shortened"] = "shot dice (see the dice sheet)"
+    if _size(fitted) <= MAX_BATTLE_CHARS:
+        return fitted
+    for r in fitted["rounds"]:
+        r["shots"] = []
+        r["counter_measures"] = []
+        r["moves"] = []
+    fitted["shortened"] = "shots (see the dice sheet)"
+    return fitted
+
+
 def fight(ctx: TurnContext, system: str, mover: str) -> BattleOutcome:
     """Fight the space battle at ``system`` between all fleets of both sides there.
 
@@ -660,6 +702,7 @@ def fight(ctx: TurnContext, system: str, mover: str) -> BattleOutcome:
         "destroyed": battle.destroyed,
         "dice": list(rolls),
     }
+    data = fit_battle_data(data)
     stayed = [r["fleet"] for r in retreat_records if not r["to"]]
     text = f"Space battle at {system}: " + (
         f"{winner} wins ({reason})" if winner else f"no winner ({reason})"
