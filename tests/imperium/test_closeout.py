@@ -281,3 +281,20 @@ def test_augmentation_of_monitors_in_one_system_and_not_across_places() -> None:
     )
     assert not m1.damaged and state.unit(TERRAN, m2.id) is None
     assert f1.damaged and "same place" in ctx.events[-1].text
+
+
+def test_a_unit_named_twice_is_scrapped_and_paid_for_once() -> None:
+    state = bare(resources=50)
+    dd, _cl = fleet(state, "T1", TERRAN, "BAR", "DD*", "CL")
+    run(state, [], None, CloseOutOrder("scrap", [dd.id] * 60, "Close!A2"))
+    assert state.unit(TERRAN, dd.id) is None
+    # Upkeep (BAR: DD 2 + CL 3 = 5, 6 local) costs nothing; one refund of 1.
+    assert state.sides[TERRAN].resources == 50 + 1
+
+
+def test_a_unit_cannot_be_augmented_with_itself() -> None:
+    state = bare(resources=50)
+    (m,) = fleet(state, "T1", TERRAN, "SOL", "M*")
+    ctx = run(state, [], None, CloseOutOrder("augment", [m.id, m.id], "Close!A2"))
+    assert state.unit(TERRAN, m.id) is not None and state.unit(TERRAN, m.id).damaged
+    assert any(e.kind == "skipped" for e in ctx.events)

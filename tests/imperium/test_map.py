@@ -243,3 +243,29 @@ def test_the_way_home_and_shortest_paths_follow_route_lengths() -> None:
 
 def test_the_default_map_text_names_itself_as_the_tools_own() -> None:
     assert "original map made for refassist" in default_map_text()
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (('name = "T1"', 'name = "T 1; > x"'), "fleet name"),
+        (("resources = 7", "resources = 99999999999999"), "resources must be"),
+        (
+            ('units = ["RT"] }]', 'units = ["RT"] }, { planet = "F1", units = ["RT"] }]'),
+            "the Imperial side's",
+        ),
+    ],
+)
+def test_scenario_problems_players_could_not_live_with_are_refused(
+    tmp_path: Path, change: tuple[str, str], message: str
+) -> None:
+    (tmp_path / "map.toml").write_text(SMALL_MAP, encoding="utf-8")
+    (tmp_path / "s.toml").write_text(SMALL_SCENARIO.replace(*change), encoding="utf-8")
+    with pytest.raises(SetupError, match=message):
+        load_scenario(tmp_path / "s.toml", load_map(tmp_path / "map.toml"))
+
+
+def test_map_coordinates_must_be_numbers_not_true(tmp_path: Path) -> None:
+    (tmp_path / "map.toml").write_text(SMALL_MAP.replace("x = 50", "x = true"), encoding="utf-8")
+    with pytest.raises(SetupError, match="x and y must be numbers"):
+        load_map(tmp_path / "map.toml")

@@ -376,3 +376,14 @@ def test_attack_with_a_fleet_elsewhere_is_refused() -> None:
     ctx = context(state, [])
     with pytest.raises(pb.PlanetBattleError, match="not at B"):
         pb.attack(ctx, TERRAN, "T1", "P", [])
+
+
+def test_a_terran_b_lost_to_planetary_fire_lets_the_terrans_build_bbs() -> None:
+    state = planet_state(marker="World")
+    add(state, TERRAN, "B", fleet="T1", damaged=True)  # D3, already damaged
+    add(state, IMPERIAL, "PD", planet="P")  # B3: three dice, 4-6 on its own World
+    assert not state.sides[TERRAN].bb_unlocked
+    ctx = context(state, [6, 6, 6] + [1] * 10)
+    pb.attack(ctx, TERRAN, "T1", "P", [])
+    assert ctx.state.unit(TERRAN, "B1") is None
+    assert ctx.state.sides[TERRAN].bb_unlocked

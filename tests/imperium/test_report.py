@@ -294,3 +294,15 @@ def test_a_space_battle_is_told_round_by_round_with_its_dice() -> None:
     assert lines[-2:] == ["Destroyed: nothing", "Retreat: T3 to SOL"]
     # Data of another shape (a hand-edited workbook) is still shown, field by field.
     assert battle_lines({"forces": 3, "note": "x"}) == ["forces: 3", "note: x"]
+
+
+def test_expected_income_is_the_production_steps_figure_disputed_planets_pay_nothing() -> None:
+    from refassist.rulesets.imperium_3m.report import expected_income
+
+    state = start()
+    # Sol 10 + Alpha Centauri A1 8 + Alpha Centauri B 8 + Barnard 1 (Outpost) 1.
+    assert expected_income(state, "Terran") == 27
+    state.map.planets["ACA1"].disputed = True
+    assert expected_income(state, "Terran") == 19
+    # Imperial: 10 + three Worlds + two connected Outposts.
+    assert expected_income(state, "Imperial") == 15

@@ -885,3 +885,33 @@ def test_the_players_guide_cites_the_cells_of_this_layout() -> None:
     assert f"Rows {layout.BATTLE_FIRST_ROW}-{last_battle}" in text
     last_close = layout.CLOSE_FIRST_ROW + layout.CLOSE_ROWS - 1
     assert f"Rows {layout.CLOSE_FIRST_ROW}-{last_close}" in text
+
+
+def test_a_unit_named_twice_in_a_close_out_line_is_an_error() -> None:
+    state = tiny()
+    twice = terran(close_out=[CloseOutOrder("scrap", ["CA1", "CA1"], cell="Orders!B91")])
+    assert errors(state, twice) == ["CA1 is named more than once in one close-out line"]
+
+
+def test_a_huge_close_out_unit_list_is_refused_in_its_cell(terran_sheet: Path) -> None:
+    _type(terran_sheet, {"B91": "scrap", "C91": "DD1 " * 5000})
+    got = read_sheet(terran_sheet)
+    problem = _by_cell(got.problems)["C91"]
+    assert "characters long" in problem.message
+    assert got.orders.close_out == []
+
+
+def test_a_split_that_resolution_would_refuse_is_an_error_on_the_sheet() -> None:
+    state = tiny()
+    # T1 is CA1, DD1, TR1 carrying RT1.
+    assert errors(state, terran(act(1, 1, "SOL", "T1 split T9 CA1 DD1 TR1 RT1"))) == [
+        "fleet T1 would have no ship after the split"
+    ]
+    assert errors(state, terran(act(1, 1, "SOL", "T1 split T9 RT1"))) == [
+        "fleet T9 would have no ship after the split"
+    ]
+    assert errors(state, terran(act(1, 1, "SOL", "T1 split T9 CA1 RT1"))) == [
+        "fleet T9 would be overloaded after the split: "
+        "1 troops/PD/outposts but room for 0 (transports)"
+    ]
+    assert errors(state, terran(act(1, 1, "SOL", "T1 split T9 DD1 TR1 RT1"))) == []

@@ -76,8 +76,18 @@ def test_every_ship_line_of_the_seed_matches_the_table() -> None:
     assert checked >= 30
 
 
+def test_each_side_has_exactly_the_units_of_its_lines_of_the_seed() -> None:
+    lines = _seed_lines()
+    terran = {code for code, _ in lines[::2] if code != "-"}
+    imperial = {code for code, _ in lines[1::2] if code != "-"}
+    # Outposts are not in the lines the test reads; the list gives both sides one.
+    assert set(UNIT_TABLES[TERRAN]) - {"RT", "JT", "OP"} == terran
+    assert set(UNIT_TABLES[IMPERIAL]) - {"RT", "JT", "OP"} == imperial
+
+
 def test_no_equivalent_means_the_side_has_no_such_unit() -> None:
     assert "B1" not in UNIT_TABLES[TERRAN] and "CR" not in UNIT_TABLES[TERRAN]
+    assert "B2" not in UNIT_TABLES[TERRAN]
     assert "TB" not in UNIT_TABLES[IMPERIAL] and "B" not in UNIT_TABLES[IMPERIAL]
 
 

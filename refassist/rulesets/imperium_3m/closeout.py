@@ -294,10 +294,13 @@ def close_out_orders(ctx: TurnContext, side: str) -> None:
     orders = ctx.orders[side].close_out
     for kind in ORDER_SEQUENCE:
         for order in (o for o in orders if o.kind == kind):
-            found = [ctx.state.unit(side, uid) for uid in order.units]
-            missing = [uid for uid, u in zip(order.units, found, strict=True) if u is None]
+            # A unit named twice in one line is acted on once: scrapping it twice must not pay
+            # twice, nor may a unit be augmented with itself.
+            ids = list(dict.fromkeys(order.units))
+            found = [ctx.state.unit(side, uid) for uid in ids]
+            missing = [uid for uid, u in zip(ids, found, strict=True) if u is None]
             if missing:
-                _refuse(ctx, side, kind, order.cell, order.units, f"no unit {missing[0]}")
+                _refuse(ctx, side, kind, order.cell, ids, f"no unit {missing[0]}")
                 continue
             units = [u for u in found if u is not None]
             if kind == "augment":
@@ -307,6 +310,9 @@ def close_out_orders(ctx: TurnContext, side: str) -> None:
                 continue
             act = {"scrap": scrap, "repair": repair, "ground repair": ground_repair}[kind]
             for unit in units:
+                if not any(u is unit for u in ctx.state.units):
+                    _refuse(ctx, side, kind, order.cell, [unit.id], f"no unit {unit.id}")
+                    continue
                 why = act(ctx, side, unit)
                 if why:
                     _refuse(ctx, side, kind, order.cell, [unit.id], why)

@@ -7,6 +7,7 @@ and reported together as one `SetupError`, so a referee fixes the file in one pa
 
 from __future__ import annotations
 
+import re
 import tomllib
 from importlib import resources
 from pathlib import Path
@@ -19,6 +20,10 @@ from .units import SIDES, UNIT_TABLES
 #: Largest map file read (a map is a few kilobytes; anything bigger is a mistake).
 MAX_MAP_BYTES = 1_000_000
 MAX_SYSTEMS = 500
+#: Most resources a side may start with (more is a typo, and the workbook keeps whole numbers).
+MAX_RESOURCES = 100_000
+#: A fleet name as the turn sheet reads it (`parse.NAME`, at most 12 characters).
+FLEET_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,11}$")
 
 
 def default_map_text() -> str:
@@ -95,7 +100,9 @@ def parse_map(data: dict[str, Any], source: str) -> GameMap:
             problems.append(f"{label}: name must be text of 1-40 characters")
             name = code
         x, y = entry.get("x"), entry.get("y")
-        if not all(isinstance(v, int | float) and 0 <= v <= 100 for v in (x, y)):
+        if not all(
+            isinstance(v, int | float) and not isinstance(v, bool) and 0 <= v <= 100 for v in (x, y)
+        ):
             problems.append(f"{label}: x and y must be numbers from 0 to 100")
             x, y = 0, 0
         system = System(code, name.strip(), float(x), float(y), deep=is_deep)
@@ -222,13 +229,19 @@ def load_scenario(path: Path | None, game_map: GameMap) -> dict[str, Any]:
             problems.append(f"no [{side}] table")
             continue
         res = block.get("resources", 0)
-        if not isinstance(res, int) or res < 0:
-            problems.append(f"[{side}] resources must be a whole number, 0 or more")
+        if not isinstance(res, int) or isinstance(res, bool) or not 0 <= res <= MAX_RESOURCES:
+            problems.append(f"[{side}] resources must be a whole number from 0 to {MAX_RESOURCES}")
         for f in block.get("fleets", []):
             system = _code(f.get("system")) if isinstance(f, dict) else None
             if system not in game_map.systems:
                 problems.append(f"[{side}] fleet {f!r}: system not on the map")
                 continue
+            name = f.get("name")
+            if name is not None and not (isinstance(name, str) and FLEET_NAME.match(name)):
+                problems.append(
+                    f"[{side}] fleet name {name!r}: a letter, then letters, digits, - or _ "
+                    "(at most 12 characters), as players write it on their sheets"
+                )
             for code in f.get("units", []):
                 if code not in UNIT_TABLES[side]:
                     problems.append(f"[{side}] fleet {f.get('name')}: no {code!r} in the list")
@@ -237,6 +250,9 @@ def load_scenario(path: Path | None, game_map: GameMap) -> dict[str, Any]:
             if planet not in game_map.planets:
                 problems.append(f"[{side}] ground {g!r}: planet not on the map")
                 continue
+            owner = game_map.planets[planet].owner
+            if owner and owner != side:
+                problems.append(f"[{side}] ground at {planet}: the planet is the {owner} side's")
             for code in g.get("units", []):
                 if code not in UNIT_TABLES[side]:
                     problems.append(f"[{side}] ground at {planet}: no {code!r} in the list")

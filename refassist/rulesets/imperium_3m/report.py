@@ -24,7 +24,6 @@ from typing import Any
 from ...dice import Roll
 from ...report.netmap import NetLink, NetMark, NetNode, NetOwner, NetworkMap
 from ..base import Event, ReportContent, ReportInput
-from .paths import connected
 from .state import Fleet, Planet, Queued, State, Unit
 from .units import IMPERIAL, KIND_OF, NAMES, SHIP_KINDS, SIDES, TERRAN
 from .view import PlanetView, PlayerView
@@ -79,37 +78,15 @@ def glory_track(glory: int, war_turn: int) -> dict[str, Any]:
 
 
 def expected_income(state: State, side: str) -> int:
-    """The income the side can expect at the next Production step, before Intervention and
-    Appeal results: the seed's formulas (Imperial 10 + 1 a World + 1 a connected Outpost;
-    Terran 10 for Sol + 8 a connected World, 6 an unconnected one, 1 a connected Outpost),
-    the Appeal budget bonus, and a Depression's -10 (never below 1)."""
-    s = state.sides[side]
-    owned = [p for p in state.map.planets.values() if p.owner == side and p.marker]
-    links: dict[str, bool] = {}
+    """The income the side can expect at the next Production step, before this turn's
+    Intervention and Appeal: the production step's own figure (`admin.income`), so the sheet,
+    the report and the resolution never disagree (disputed planets pay nothing, Sol pays 10
+    while a Terran home World is held, a Depression cuts 10)."""
+    from ...dice import Dice
+    from .admin import income
+    from .context import TurnContext
 
-    def linked(system: str) -> bool:
-        if system not in links:
-            links[system] = connected(state, side, system)
-        return links[system]
-
-    total = 0
-    if side == IMPERIAL:
-        total = 10 + sum(
-            1 for p in owned if p.marker == "World" or (p.marker == "Outpost" and linked(p.system))
-        )
-    else:
-        home = [p for p in owned if p.home == TERRAN]
-        total = 10 if home else 0
-        for p in owned:
-            if p.home == TERRAN:
-                continue
-            if p.marker == "World":
-                total += 8 if linked(p.system) else 6
-            elif linked(p.system):
-                total += 1
-    total += s.budget_bonus
-    if s.depression:
-        total = max(1, total - 10)
+    total, _lines = income(TurnContext(state=state, dice=Dice.scripted([]), rules={}), side)
     return total
 
 

@@ -50,6 +50,7 @@ from .orders import (
     PlanetOrder,
 )
 from .parse import (
+    MAX_LINE_LENGTH,
     actions_text,
     cell_text,
     clip,
@@ -1247,6 +1248,15 @@ class _Reader:
                     if not kind
                     else f"{kind!r} is not a close-out kind",
                     "Choose scrap, repair, ground repair or augment.",
+                )
+                continue
+            if len(units_t) > MAX_LINE_LENGTH:
+                self.error(
+                    u_ref,
+                    units_t,
+                    f"the unit list is {len(units_t):,} characters long "
+                    f"(at most {MAX_LINE_LENGTH} characters a line)",
+                    "Name each unit once; use another line for more units.",
                 )
                 continue
             try:

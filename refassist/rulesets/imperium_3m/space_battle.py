@@ -133,7 +133,12 @@ def carrier_of(ctx: TurnContext, unit: Unit) -> str:
 
 
 def remove_units(state: State, gone: list[Unit]) -> None:
-    """Take units out of play, and fleets left with no units with them."""
+    """Take units destroyed in a fight out of play, and fleets left with no units with them.
+
+    A Terran B destroyed here, in space or by planetary fire, lets the Terrans build BBs (the
+    seed: "until at least one Terran B unit has been destroyed")."""
+    if any(u.side == TERRAN and u.code == "B" for u in gone):
+        state.sides[TERRAN].bb_unlocked = True
     ids = {id(u) for u in gone}
     state.units = [u for u in state.units if id(u) not in ids]
     prune_fleets(state)
@@ -449,8 +454,6 @@ class _Battle:
             records.append({"unit": _label(u), "hits": 0, "result": f"lost aboard {unit.id}"})
         for u in [unit, *carried]:
             self.destroyed[u.side].append(u.id)
-        if unit.side == TERRAN and unit.code == "B":
-            self.ctx.state.sides[TERRAN].bb_unlocked = True
         remove_units(self.ctx.state, [unit, *carried])
 
     # -- leaving the battle ---------------------------------------------------------------------

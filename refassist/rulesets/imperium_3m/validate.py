@@ -40,11 +40,21 @@ from .sheet import (
     SIDE_CELL,
 )
 from .state import ALLOWED_ON, State
-from .units import IMPERIAL, IMPERIAL_RESTRICTED, TERRAN, UNIT_TABLES, unit_type
+from .units import (
+    IMPERIAL,
+    IMPERIAL_RESTRICTED,
+    KIND_OF,
+    SHIP_KINDS,
+    TERRAN,
+    UNIT_TABLES,
+    unit_type,
+)
 
 #: Movement points per action segment by kind (damaged ships one less); monitors never move.
 MOVEMENT_POINTS = {"light": 5, "capital": 4, "aux": 3}
 CARGO = ("RT", "JT", "PD", "OP")
+#: Codes of ships (what a fleet must keep at least one of).
+SHIP_CODES = frozenset(code for code, kind in KIND_OF.items() if kind in SHIP_KINDS)
 
 
 def _split(ref: str) -> tuple[str, str]:
@@ -610,6 +620,26 @@ class _Checker:
                     "Split off units the fleet holds.",
                 )
             return
+        # The same conditions the resolution applies (segments.split): both fleets keep a
+        # ship and each can carry what it holds; a split that must fail is an error now.
+        staying = [u for u in self.contents[a.fleet] if u not in a.units]
+        for label, part in ((a.target, list(a.units)), (a.fleet, staying)):
+            if not any(self.units[u].code in SHIP_CODES for u in part):
+                self.add(
+                    act.cell,
+                    text,
+                    f"fleet {label} would have no ship after the split",
+                    "Keep at least one ship in each fleet.",
+                )
+                return
+            if heavy := self.over_capacity(part):
+                self.add(
+                    act.cell,
+                    text,
+                    f"fleet {label} would be overloaded after the split: {heavy}",
+                    "Move transports or carriers with their cargo.",
+                )
+                return
         self.taken.add(a.target.upper())
         self.created.add(a.target)
         self.pos[a.target] = act.system
@@ -710,6 +740,15 @@ class _Checker:
                     found,
                     f"{c.kind!r} is not a close-out kind",
                     "Choose scrap, repair, ground repair or augment.",
+                )
+                continue
+            repeated = sorted({uid for uid in c.units if c.units.count(uid) > 1})
+            if repeated:
+                self.add(
+                    c.cell,
+                    found,
+                    f"{repeated[0]} is named more than once in one close-out line",
+                    "Name each unit once.",
                 )
                 continue
             units = []
