@@ -25,7 +25,6 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-import re
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -44,6 +43,7 @@ from ...workbook.sheetio import (
     TurnSheetFile,
     open_turn_sheet,
 )
+from ...workbook.sheetkit import cell_rc, split_message
 from ..base import SheetRead
 from .items import ITEMS, find_item, item_label, items_for_tech
 from .movement_rules import arrival_year, best_range
@@ -157,22 +157,6 @@ PLACEMENT_TEXT = {
     "system": "any system you own",
     "deep": "empty hex in range",
 }
-
-
-def _row(ref: str) -> int:
-    return int(re.sub(r"[A-Z]+", "", ref))
-
-
-def _col(ref: str) -> str:
-    return re.sub(r"[0-9]+", "", ref)
-
-
-def _rc(ref: str) -> tuple[int, int]:
-    """0-based (row, column) for xlsxwriter from ``B14``."""
-    col = 0
-    for ch in _col(ref):
-        col = col * 26 + ord(ch) - 64
-    return _row(ref) - 1, col - 1
 
 
 def move_row_cells(row: int) -> list[str]:
@@ -446,9 +430,9 @@ def _write_header(
         ("A5", "Year", YEAR_CELL, state.year),
         ("A6", "Deadline", DEADLINE_CELL, deadline),
     ):
-        r, c = _rc(label_ref)
+        r, c = cell_rc(label_ref)
         ws.write_string(r, c, label, st.label)
-        r, c = _rc(ref)
+        r, c = cell_rc(ref)
         ws.merge_range(r, c, r, c + 1, "", st.value)
         if isinstance(value, int):
             ws.write_number(r, c, value, st.value)
@@ -461,7 +445,7 @@ def _write_header(
             (TL_CELL, "Tech level", p.tech_level),
             (RANGE_CELL, "Best range (hexes)", best_range(p, rules)),
         ):
-            r, c = _rc(ref)
+            r, c = cell_rc(ref)
             ws.merge_range(r, c - 2, r, c - 1, label, st.label)
             ws.write_number(r, c, value, st.number)
     note = (
@@ -475,8 +459,8 @@ def _write_header(
 def _list_validation(
     ws: Any, first: str, last: str, source: str, title: str, message: str, *, strict: bool
 ) -> None:
-    r1, c1 = _rc(first)
-    r2, c2 = _rc(last)
+    r1, c1 = cell_rc(first)
+    r2, c2 = cell_rc(last)
     options = {
         "validate": "list",
         "source": source,
@@ -495,8 +479,8 @@ def _list_validation(
 
 
 def _message_only(ws: Any, first: str, last: str, title: str, message: str) -> None:
-    r1, c1 = _rc(first)
-    r2, c2 = _rc(last)
+    r1, c1 = cell_rc(first)
+    r2, c2 = cell_rc(last)
     ws.data_validation(
         r1,
         c1,
@@ -653,8 +637,8 @@ def _write_production(ws: Any, st: _Styles, state: State, player: str, lists: _L
             "Costs and where each may be built are listed below.",
             strict=False,
         )
-    r1, c1 = _rc(f"D{first}")
-    r2, c2 = _rc(f"D{last}")
+    r1, c1 = cell_rc(f"D{first}")
+    r2, c2 = cell_rc(f"D{last}")
     ws.data_validation(
         r1,
         c1,
@@ -671,10 +655,10 @@ def _write_production(ws: Any, st: _Styles, state: State, player: str, lists: _L
             "error_message": "Type a whole number from 1 to 999.",
         },
     )
-    tr, tc = _rc(PROD_TOTAL_CELL)
+    tr, tc = cell_rc(PROD_TOTAL_CELL)
     ws.merge_range(tr, 1, tr, 3, "Total cost (the referee's tool recomputes it)", st.label)
     ws.write_formula(tr, tc, f"=SUM(E{first}:E{last})", st.total, 0)
-    ar, ac = _rc(PROD_AVAILABLE_CELL)
+    ar, ac = cell_rc(PROD_AVAILABLE_CELL)
     from .validate import points_available
 
     ws.merge_range(
@@ -689,7 +673,7 @@ def _write_production(ws: Any, st: _Styles, state: State, player: str, lists: _L
     available = points_available(state, player)
     ws.set_row(ar, 26)
     ws.write_number(ar, ac, available, st.number)
-    sr, sc = _rc(STOCKPILE_AT_CELL)
+    sr, sc = cell_rc(STOCKPILE_AT_CELL)
     ws.merge_range(sr, 1, sr, 3, "Keep unspent points at (hex; blank = homeworld)", st.label)
     ws.write_blank(sr, sc, None, st.input_text)
     _message_only(
@@ -806,7 +790,7 @@ def _write_setup(
         st.note,
     )
     ws.set_row(9, 30)
-    r, c = _rc(HOMEWORLD_CELL)
+    r, c = cell_rc(HOMEWORLD_CELL)
     ws.merge_range(r, 0, r, 1, "Homeworld (hex)", st.label)
     if p is not None and p.homeworld:
         ws.write_string(r, c, p.homeworld, st.locked_value)
@@ -994,17 +978,8 @@ def write_sheet(
 # --------------------------------------------------------------------------------------------
 
 
-def _split_message(text: str) -> tuple[str, str]:
-    """An `InvalidOrder` message ``what is wrong; how to fix`` as (message, fix)."""
-    head, sep, tail = text.partition("; ")
-    if not sep:
-        return text, ""
-    tail = tail.strip()
-    return head, (tail[:1].upper() + tail[1:]).rstrip(".") + "."
-
-
 def _problem(exc: InvalidOrder, default_cell: str) -> CellProblem:
-    message, fix = _split_message(str(exc))
+    message, fix = split_message(str(exc))
     return CellProblem(
         sheet=ORDERS_SHEET,
         cell=exc.cell or default_cell,

@@ -36,6 +36,7 @@ import xlsxwriter
 from ...atomic import atomic_path
 from ...errors import CellProblem, InvalidOrder, NotATurnSheet, UsageError
 from ...workbook.sheetio import META_FORMAT, META_SHEET, TurnSheetFile, open_turn_sheet
+from ...workbook.sheetkit import cell_rc, split_message
 from ..base import SheetRead
 from .orders import (
     APPEALS,
@@ -180,22 +181,6 @@ CLOSE_OUT_WORDS = {
     "AUGMENT": "augment",
     "AUGMENTATION": "augment",
 }
-
-
-def _row(ref: str) -> int:
-    return int("".join(ch for ch in ref if ch.isdigit()))
-
-
-def _col(ref: str) -> str:
-    return "".join(ch for ch in ref if ch.isalpha())
-
-
-def _rc(ref: str) -> tuple[int, int]:
-    """0-based (row, column) for xlsxwriter from ``B14``."""
-    col = 0
-    for ch in _col(ref):
-        col = col * 26 + ord(ch) - 64
-    return _row(ref) - 1, col - 1
 
 
 def segment_rows(segment: int) -> list[int]:
@@ -412,8 +397,8 @@ def _validation(
     strict: bool = False,
 ) -> None:
     """A dropdown (``source``) with its input message, or only the message."""
-    r1, c1 = _rc(first)
-    r2, c2 = _rc(last)
+    r1, c1 = cell_rc(first)
+    r2, c2 = cell_rc(last)
     options: dict[str, Any] = {"input_title": title[:32], "input_message": message[:255]}
     if source is None:
         options["validate"] = "any"
@@ -436,9 +421,9 @@ def _validation(
 
 
 def _label_value(ws: Any, st: _Styles, label_ref: str, label: str, ref: str, value: Any) -> None:
-    r, c = _rc(label_ref)
+    r, c = cell_rc(label_ref)
     ws.write_string(r, c, label, st.label)
-    r, c = _rc(ref)
+    r, c = cell_rc(ref)
     if isinstance(value, int):
         ws.write_number(r, c, value, st.value)
     else:
@@ -461,7 +446,7 @@ def _write_header(
         ("A6", "Turn", TURN_CELL, turn_label(state)),
         ("A7", "Deadline", DEADLINE_CELL, deadline),
     ):
-        r, c = _rc(ref)
+        r, c = cell_rc(ref)
         ws.merge_range(r, c, r, c + 2, "", st.value)
         _label_value(ws, st, label_ref, label, ref, value)
     for ref, label, value in (
@@ -471,7 +456,7 @@ def _write_header(
         (VICTORY_CELL, "Victory this turn", victory_text(state)),
         (PERMISSIONS_CELL, "Construction", permissions_text(state, side)),
     ):
-        r, c = _rc(ref)
+        r, c = cell_rc(ref)
         ws.merge_range(r, c, r, c + 1, "", st.value)
         _label_value(ws, st, f"{chr(64 + c)}{r + 1}", label, ref, value)
     ws.merge_range(
@@ -494,7 +479,7 @@ def _headers(ws: Any, st: _Styles, row: int, texts: tuple[str, ...]) -> None:
 
 def _write_admin(ws: Any, st: _Styles, state: State, side: str, lists: _Lists, peace: bool) -> None:
     _section(ws, st, 10, "ADMINISTRATIVE SEGMENT - Appeal, construction, terraforming, upgrades")
-    r, c = _rc(APPEAL_CELL)
+    r, c = cell_rc(APPEAL_CELL)
     ws.merge_range(r, 0, r, 1, "Imperial Appeal", st.label)
     s = state.sides[side]
     if side == IMPERIAL and not peace and not s.appeals_prohibited:
@@ -540,7 +525,7 @@ def _write_admin(ws: Any, st: _Styles, state: State, side: str, lists: _Lists, p
         )
         ws.write_formula(row - 1, 4, formula, st.cost, "")
     first, last = BUILD_FIRST_ROW, BUILD_FIRST_ROW + BUILD_ROWS - 1
-    tr, tc = _rc(BUILD_TOTAL_CELL)
+    tr, tc = cell_rc(BUILD_TOTAL_CELL)
     ws.merge_range(
         tr, 1, tr, 3, "Total (for your convenience; the referee recomputes it)", st.label
     )
@@ -554,8 +539,8 @@ def _write_admin(ws: Any, st: _Styles, state: State, side: str, lists: _Lists, p
         "build times on 'Your forces'). Paid in full now, arrives after its build time.",
         lists.add(buildable(state, side)),
     )
-    r1, c1 = _rc(f"C{first}")
-    r2, c2 = _rc(f"C{last}")
+    r1, c1 = cell_rc(f"C{first}")
+    r2, c2 = cell_rc(f"C{last}")
     ws.data_validation(
         r1,
         c1,
@@ -755,7 +740,7 @@ def _write_battle(ws: Any, st: _Styles, state: State, side: str, lists: _Lists) 
         ["1", "2", "3"],
         strict=True,
     )
-    r, c = _rc(BOMBARD_CELL)
+    r, c = cell_rc(BOMBARD_CELL)
     ws.merge_range(r, 0, r, 2, "Bombardment: hit first (PD or F; blank = PD)", st.label)
     ws.write_blank(r, c, None, st.input_text)
     _validation(
@@ -810,7 +795,7 @@ def _write_close_out(ws: Any, st: _Styles) -> None:
 
 def _write_message(ws: Any, st: _Styles) -> None:
     _section(ws, st, MESSAGE_SECTION_ROW, "MESSAGE TO THE REFEREE")
-    r, c = _rc(MESSAGE_CELL)
+    r, c = cell_rc(MESSAGE_CELL)
     ws.merge_range(r, c, MESSAGE_LAST_ROW - 1, 6, "", st.input_wrap)
     ws.write_string(r, 0, "Message", st.label)
     _validation(
@@ -971,15 +956,6 @@ def write_sheet(
 # --------------------------------------------------------------------------------------------
 
 
-def _split_message(text: str) -> tuple[str, str]:
-    """An `InvalidOrder` message ``what is wrong; how to fix`` as (message, fix)."""
-    head, sep, tail = text.partition("; ")
-    if not sep:
-        return text, ""
-    tail = tail.strip()
-    return head, (tail[:1].upper() + tail[1:]).rstrip(".") + "."
-
-
 class _Reader:
     """Reads the input cells of one opened sheet into `Orders`, collecting problems."""
 
@@ -1012,7 +988,7 @@ class _Reader:
             return ""
 
     def invalid(self, exc: InvalidOrder, ref: str) -> None:
-        message, fix = _split_message(str(exc))
+        message, fix = split_message(str(exc))
         self.problems.append(CellProblem(ORDERS_SHEET, ref, exc.text, message, fix))
 
     def error(self, ref: str, found: str, message: str, fix: str, severity: str = "error") -> None:

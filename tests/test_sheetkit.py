@@ -1,0 +1,20 @@
+"""The cell-reference and message helpers every turn sheet uses."""
+
+from __future__ import annotations
+
+from refassist.workbook.sheetkit import cell_col, cell_rc, cell_row, split_message
+
+
+def test_cell_references_for_xlsxwriter() -> None:
+    assert (cell_row("B14"), cell_col("B14")) == (14, "B")
+    assert cell_rc("A1") == (0, 0)
+    assert cell_rc("B14") == (13, 1)
+    assert cell_rc("AA3") == (2, 26)
+
+
+def test_parser_messages_split_into_what_and_fix() -> None:
+    assert split_message("no such fleet; use the names listed") == (
+        "no such fleet",
+        "Use the names listed.",
+    )
+    assert split_message("just a message") == ("just a message", "")
