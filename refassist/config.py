@@ -54,6 +54,8 @@ class GameConfig:
     players: list[PlayerConfig]
     house_rules: dict[str, Any] = field(default_factory=dict)
     map: str = ""
+    #: The scenario file the game was created from (starting forces), for the record.
+    scenario: str = ""
     first_deadline: datetime | None = None
     days_per_turn: int = 7
     deadlines: dict[str, datetime] = field(default_factory=dict)
@@ -174,6 +176,7 @@ def load_config(path: Path) -> GameConfig:
         players=players,
         house_rules=dict(house_rules),
         map=str(game.get("map", "")),
+        scenario=str(game.get("scenario", "")),
         first_deadline=_as_datetime(first, "[schedule] first_deadline") if first else None,
         days_per_turn=days,
         deadlines=deadlines,
@@ -197,6 +200,9 @@ def render_config(config: GameConfig, house_rule_help: dict[str, str]) -> str:
     game.add("secret", config.secret)
     game["secret"].comment("signs turn sheets; keep it private")
     game.add("map", config.map)
+    if config.scenario:
+        game.add("scenario", config.scenario)
+        game["scenario"].comment("the starting forces came from this file; for the record")
     game.add("referee_email", config.referee_email)
     doc.add("game", game)
 

@@ -181,6 +181,7 @@ class Game:
             map=str(map_file)
             if map_file
             else (f"generated:{generate_seed}" if generate_seed is not None else ""),
+            scenario=str(scenario_file) if scenario_file else "",
             first_deadline=first_deadline,
             days_per_turn=days_per_turn,
         )

@@ -269,3 +269,39 @@ def test_map_coordinates_must_be_numbers_not_true(tmp_path: Path) -> None:
     (tmp_path / "map.toml").write_text(SMALL_MAP.replace("x = 50", "x = true"), encoding="utf-8")
     with pytest.raises(SetupError, match="x and y must be numbers"):
         load_map(tmp_path / "map.toml")
+
+
+def test_refassist_new_with_a_referees_map_and_scenario_records_both(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from refassist.cli import main
+    from refassist.config import load_config
+    from refassist.game import Game
+
+    (tmp_path / "map.toml").write_text(SMALL_MAP, encoding="utf-8")
+    (tmp_path / "start.toml").write_text(SMALL_SCENARIO, encoding="utf-8")
+    (tmp_path / "players.csv").write_text(
+        "name,email,homeworld\nAnn,ann@example.com,Imperial\nBob,bob@example.com,\n",
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(
+        main,
+        [
+            "new",
+            str(tmp_path / "g"),
+            "--ruleset",
+            "imperium-3m",
+            "--players",
+            str(tmp_path / "players.csv"),
+            "--map",
+            str(tmp_path / "map.toml"),
+            "--scenario",
+            str(tmp_path / "start.toml"),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    config = load_config(tmp_path / "g" / "game.toml")
+    assert config.map.endswith("map.toml") and config.scenario.endswith("start.toml")
+    state = Game.open(tmp_path / "g").load_state()
+    assert state.sides[TERRAN].player == "Bob" and state.sides[TERRAN].resources == 7
+    assert sorted(state.map.systems) == ["FAR", "HOME", "MID"]
