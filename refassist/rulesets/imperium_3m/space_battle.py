@@ -707,7 +707,8 @@ def fight(ctx: TurnContext, system: str, mover: str) -> BattleOutcome:
     }
     data = fit_battle_data(data)
     stayed = [r["fleet"] for r in retreat_records if not r["to"]]
-    text = f"Space battle at {system}: " + (
+    place = ctx.state.map.systems[system].name if system in ctx.state.map.systems else system
+    text = f"Space battle at {place}: " + (
         f"{winner} wins ({reason})" if winner else f"no winner ({reason})"
     )
     if stayed:
