@@ -915,3 +915,16 @@ def test_a_split_that_resolution_would_refuse_is_an_error_on_the_sheet() -> None
         "1 troops/PD/outposts but room for 0 (transports)"
     ]
     assert errors(state, terran(act(1, 1, "SOL", "T1 split T9 DD1 TR1 RT1"))) == []
+
+
+def test_troops_that_landed_in_an_attack_leave_room_aboard_for_a_later_load() -> None:
+    state = tiny()
+    state.units.append(Unit("RT3", "Terran", "RT", planet="TAU4", strength=4, reduced_strength=2))
+    plan = [
+        act(1, 1, "SOL", "T1 > TAU"),
+        act(2, 1, "TAU", "T1 attack TAU2 auto"),
+        act(3, 1, "TAU", "T1 load RT3 from TAU4"),
+    ]
+    assert errors(state, terran(*plan)) == []
+    # Without the attack, RT1 is still aboard and the single transport is full.
+    assert errors(state, terran(plan[0], plan[2])) != []

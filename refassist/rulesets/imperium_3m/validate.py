@@ -476,6 +476,13 @@ class _Checker:
                 f"{planet.name} has hexes 1-{planet.hexes}; {bad[0]} is not one of them",
                 "Use hexes of its planetary map, or auto.",
             )
+            return
+        # The troops and fighters the planet type allows land and leave the fleet (as
+        # `planet_battle.land` does), so a later load into this fleet has their room.
+        landing = {code for code in ("RT", "JT", "F") if code in ALLOWED_ON[planet.klass]}
+        self.contents[a.fleet] = [
+            u for u in self.contents[a.fleet] if self.units[u].code not in landing
+        ]
 
     def do_load(
         self,
