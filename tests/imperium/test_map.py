@@ -305,3 +305,25 @@ def test_refassist_new_with_a_referees_map_and_scenario_records_both(tmp_path: P
     state = Game.open(tmp_path / "g").load_state()
     assert state.sides[TERRAN].player == "Bob" and state.sides[TERRAN].resources == 7
     assert sorted(state.map.systems) == ["FAR", "HOME", "MID"]
+
+
+@pytest.mark.parametrize(
+    ("units", "message"),
+    [
+        ('["CA", "DD", "RT"]', "its transports hold 0"),
+        ('["CA", "F"]', "its carriers hold 0"),
+        ('["RT"]', "has no ship"),
+    ],
+)
+def test_a_scenario_fleet_that_could_never_move_is_refused(
+    tmp_path: Path, units: str, message: str
+) -> None:
+    (tmp_path / "map.toml").write_text(SMALL_MAP, encoding="utf-8")
+    (tmp_path / "s.toml").write_text(
+        SMALL_SCENARIO.replace('units = ["CA", "DD"]', f"units = {units}"), encoding="utf-8"
+    )
+    setup = NewGame(
+        "T", "id", players(), {}, map_file=tmp_path / "map.toml", scenario_file=tmp_path / "s.toml"
+    )
+    with pytest.raises(SetupError, match=message):
+        new_game(setup, Dice(seed=1), {})

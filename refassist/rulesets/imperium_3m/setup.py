@@ -118,4 +118,23 @@ def new_game(setup: NewGame, dice: Dice, rules: Mapping[str, Any]) -> State:
                         raise SetupError(f"scenario: {side} has no {code} counter left")
                     unit.planet = planet.code
                     state.units.append(unit)
+    _check_fleets(state, dice, rules)
     return state
+
+
+def _check_fleets(state: State, dice: Dice, rules: Mapping[str, Any]) -> None:
+    """Every scenario fleet can carry what it holds and has a ship: a fleet that could never
+    move (troops without transports, fighters without a carrier) is a mistake in the file."""
+    from .context import TurnContext
+    from .segments import capacity_problem, ships_of
+
+    ctx = TurnContext(state=state, dice=dice, rules=rules)
+    problems = []
+    for fleet in state.fleets:
+        units = state.units_in_fleet(fleet.name)
+        if not ships_of(ctx, units):
+            problems.append(f"fleet {fleet.name} has no ship")
+        elif why := capacity_problem(ctx, units):
+            problems.append(f"fleet {fleet.name}: {why}")
+    if problems:
+        raise SetupError("scenario: " + "; ".join(problems))
