@@ -276,3 +276,40 @@ def test_forty_turns_of_administration_close_out_and_calendar_keep_the_books() -
         if state.finished:
             break
     assert state.results
+
+
+def test_withdrawn_forces_do_not_strand_their_cargo() -> None:
+    from refassist.rulesets.imperium_3m import glory as g
+    from refassist.rulesets.imperium_3m.segments import capacity_problem
+    from tests.imperium.test_space_battle import add, context, make_state
+
+    state = make_state()  # C1 is the Imperial home World at C
+    at = add(state, IMPERIAL, "AT", fleet="I1", system="C")
+    at.origin = "appeal"
+    add(state, IMPERIAL, "JT", fleet="I1", system="C")
+    cv = add(state, IMPERIAL, "CV", fleet="I2", system="C")
+    cv.origin = "appeal"
+    add(state, IMPERIAL, "F", fleet="I2", system="C")
+    add(state, IMPERIAL, "DD", fleet="I2", system="C")
+    state.sides[IMPERIAL].granted = ["AT", "CV"]
+    ctx = context(state, [])
+    g.remove_granted(ctx, TERRAN)
+    for fleet in ctx.state.fleets:
+        assert capacity_problem(ctx, ctx.state.units_in_fleet(fleet.name)) == ""
+    on_home = {u.code for u in ctx.state.units_on("C1")}
+    assert {"JT", "F"} <= on_home
+
+
+def test_going_home_without_a_home_world_goes_to_an_own_world_not_the_enemys() -> None:
+    from refassist.rulesets.imperium_3m import glory as g
+    from refassist.rulesets.imperium_3m.state import Planet
+    from tests.imperium.test_space_battle import add, context, make_state
+
+    state = make_state([Planet("P", "Planet P", "D", "A1", 4, owner=TERRAN, marker="World")])
+    state.map.planets["A1"].owner = IMPERIAL  # the Empire holds the Terran home world
+    rt = add(state, TERRAN, "RT", planet="P")
+    add(state, TERRAN, "DD", fleet="T1", system="B")
+    ctx = context(state, [])
+    g.going_home(ctx)
+    assert ctx.state.unit(TERRAN, rt.id).planet == "P"
+    assert ctx.state.fleet("T1").system == "D"

@@ -387,3 +387,28 @@ def test_a_terran_b_lost_to_planetary_fire_lets_the_terrans_build_bbs() -> None:
     pb.attack(ctx, TERRAN, "T1", "P", [])
     assert ctx.state.unit(TERRAN, "B1") is None
     assert ctx.state.sides[TERRAN].bb_unlocked
+
+
+def test_evacuating_ones_own_world_leaves_it_to_the_enemys_troops() -> None:
+    state = planet_state(owner=TERRAN, marker="World")
+    state.map.planets["P"].disputed = True
+    add(state, TERRAN, "TR", fleet="T1")
+    add(state, TERRAN, "RT", planet="P", hex_=2)
+    add(state, IMPERIAL, "RT", planet="P", hex_=3)
+    ctx = context(state, [])
+    pb.evacuate(ctx, TERRAN, "T1", "P")
+    p = planet(ctx)
+    assert (p.owner, p.marker, p.disputed) == (IMPERIAL, "World", False)
+    assert "capture" in kinds(ctx)
+    assert ctx.state.glory == 5 + 3  # "Terran world captured"
+
+
+def test_a_captured_outposts_upgrade_payments_do_not_pass_to_the_new_owner() -> None:
+    state = planet_state(owner=IMPERIAL, marker="Outpost")
+    state.map.planets["P"].upgrade_paid = 3
+    add(state, TERRAN, "TR", fleet="T1")
+    add(state, TERRAN, "RT", fleet="T1")
+    ctx = context(state, [1] * 20)
+    pb.attack(ctx, TERRAN, "T1", "P", [])  # unopposed: captured at once
+    assert planet(ctx).owner == TERRAN
+    assert planet(ctx).upgrade_paid == 0

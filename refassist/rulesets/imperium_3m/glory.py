@@ -99,7 +99,7 @@ def mandate_check(ctx: TurnContext) -> None:
         return
     gone = [u for u in state.units if u.side == IMPERIAL and u.origin == "mandate"]
     queued = [q for q in state.queue if q.side == IMPERIAL and q.origin == "mandate"]
-    remove_units(state, gone)
+    withdraw(ctx, gone)
     state.queue = [q for q in state.queue if q not in queued]
     for code in [u.code for u in gone] + [q.code for q in queued]:
         if code in imperial.granted:
@@ -149,8 +149,8 @@ def remove_granted(ctx: TurnContext, winner: str) -> None:
             None,
         )
         if unit is not None:
-            remove_units(state, [unit])
             removed.append(unit.id)
+            removed.extend(withdraw(ctx, [unit]))
             continue
         queued = next(
             (
@@ -166,8 +166,8 @@ def remove_granted(ctx: TurnContext, winner: str) -> None:
             continue
         substitute = _next_largest(ctx, code)
         if substitute is not None:
-            remove_units(state, [substitute])
             removed.append(f"{substitute.id} (in place of a lost {code})")
+            removed.extend(withdraw(ctx, [substitute]))
     for u in state.units:
         if u.side == IMPERIAL and u.origin in GRANTED_ORIGINS:
             u.origin = ""
@@ -203,6 +203,53 @@ def _next_largest(ctx: TurnContext, code: str) -> Unit | None:
     return max(cheaper, key=lambda u: (ctx.unit_type(IMPERIAL, u.code).cost, u.id))
 
 
+def withdraw(ctx: TurnContext, gone: list[Unit]) -> list[str]:
+    """Take withdrawn ships out of play without stranding what they carried: troops, PD and
+    fighters a fleet can no longer carry are set down on a friendly planet of the system that
+    may hold them, else they go with their ship.  Returns what happened to the cargo."""
+    from .segments import capacity_problem, ships_of
+
+    state = ctx.state
+    fleets = sorted({u.fleet for u in gone if u.fleet})
+    remove_units(state, gone)
+    notes: list[str] = []
+    for name in fleets:
+        fleet = state.fleet(name)
+        while fleet is not None:
+            units = state.units_in_fleet(name)
+            problem = capacity_problem(ctx, units) if ships_of(ctx, units) else "no ship"
+            if not units or not problem:
+                break
+            kind = "fighter" if "fighter" in problem else None
+            cargo = [
+                u
+                for u in units
+                if not ctx.unit_type(u.side, u.code).is_ship
+                and (kind is None or ctx.unit_type(u.side, u.code).kind == kind)
+            ]
+            if not cargo:
+                break
+            unit = cargo[-1]
+            home = next(
+                (
+                    p
+                    for p in state.map.planets_in(fleet.system)
+                    if is_friendly(p, unit.side)
+                    and unit.code in ALLOWED_ON[p.klass]
+                    and len(state.units_on(p.code)) < p.capacity
+                ),
+                None,
+            )
+            if home is not None:
+                unit.fleet, unit.planet, unit.hex = "", home.code, 0
+                notes.append(f"{unit.id} set down on {home.name}")
+            else:
+                remove_units(state, [unit])
+                notes.append(f"{unit.id} lost with its ship")
+            fleet = state.fleet(name)
+    return notes
+
+
 def territorial_exchange(ctx: TurnContext) -> None:
     """Unconnected Outposts (enemy fleets ignored) go with their PD and the side's monitors in
     the system; disputed planets lose their markers and the PD on them."""
@@ -212,6 +259,7 @@ def territorial_exchange(ctx: TurnContext) -> None:
         if planet.disputed:
             remove_units(state, [u for u in state.units_on(planet.code) if u.code == "PD"])
             planet.owner, planet.marker, planet.disputed = "", "", False
+            planet.upgrade_paid = 0
             lost.append(f"{planet.name} (disputed)")
             continue
         if planet.marker != "Outpost" or not planet.owner:
@@ -228,6 +276,7 @@ def territorial_exchange(ctx: TurnContext) -> None:
         remove_units(state, pds + monitors)
         lost.append(f"{side} Outpost {planet.name}")
         planet.owner, planet.marker = "", ""
+        planet.upgrade_paid = 0
     ctx.emit(
         PHASE,
         "",
@@ -244,12 +293,17 @@ def going_home(ctx: TurnContext) -> None:
     home world's surface (the one with most room).  PD and monitors stay."""
     state = ctx.state
     for side in SIDES:
-        homes = sorted(
-            (p for p in state.map.planets.values() if p.home == side and p.owner == side),
-            key=lambda p: p.code,
-        ) or sorted((p for p in state.map.planets.values() if p.home == side), key=lambda p: p.code)
+        # Home worlds the side still holds; with none left, its own Worlds (then Outposts):
+        # never a planet the enemy holds, where troops would stand on an enemy World in peace.
+        planets = sorted(state.map.planets.values(), key=lambda p: p.code)
+        homes = (
+            [p for p in planets if p.home == side and is_friendly(p, side)]
+            or [p for p in planets if is_friendly(p, side, "World")]
+            or [p for p in planets if is_friendly(p, side)]
+        )
         if not homes:
             continue
+        home_codes = {p.code for p in homes}
         home_systems = sorted({p.system for p in homes})
         far = {h: distances_from(state, [h]) for h in home_systems}
 
@@ -270,7 +324,7 @@ def going_home(ctx: TurnContext) -> None:
             if u.side != side or not u.planet or u.code not in ("RT", "JT", "F"):
                 continue
             planet = state.map.planets[u.planet]
-            if planet.home == side or (u.code == "F" and is_friendly(planet, side)):
+            if planet.code in home_codes or (u.code == "F" and is_friendly(planet, side)):
                 continue
             target_system = nearest(planet.system)
             spots = [

@@ -448,6 +448,9 @@ def capture(ctx: TurnContext, side: str, planet: Planet) -> None:
     old = planet.owner
     marker = planet.marker
     planet.owner = side
+    # Turns paid towards upgrading the Outpost were the old owner's (terraforming keeps its
+    # payer in `terraform_side`; an upgrade has none, so it starts again).
+    planet.upgrade_paid = 0
     change = GLORY.get((side, marker)) if old == other_side(side) else None
     ctx.emit(
         f"action {ctx.segment}" if ctx.segment else "planetary battle",
@@ -640,6 +643,10 @@ def evacuate(ctx: TurnContext, side: str, fleet: str, planet: str) -> None:
             for u in state.units_on(p.code):
                 u.hex = 0
             p.disputed = False
+            # Leaving one's own World or Outpost to the enemy's troops gives it to them, as a
+            # defender with no units left loses the planet in battle (glory included).
+            if p.owner == side and p.marker and state.units_on(p.code):
+                capture(ctx, enemy, p)
         record["disputed"] = p.disputed
         _emit(
             ctx,

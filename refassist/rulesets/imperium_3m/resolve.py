@@ -32,6 +32,10 @@ def resolve_turn(
 ) -> Resolution:
     """The next state and the turn's events."""
     ctx = TurnContext.start(state, orders, dice, rules)
+    # "The way it came" is this turn's way: a fleet that has sat in a system since an earlier
+    # turn retreats towards home, not back along an old move.
+    for fleet in ctx.state.fleets:
+        fleet.came_from = ""
     with dice.at(phase="administration", location=""):
         admin.administrative_segment(ctx)
     for segment in range(1, SEGMENTS + 1):
