@@ -3,7 +3,7 @@
 The made-up fixtures in ``tests/data/sectors/`` are small invented sectors, one per format, each
 with deliberately odd rows whose line numbers the tests pin down.  The real Traveller files are
 read from ``../shared/sectors`` (never copied here: their licence forbids it); those tests carry
-the ``realsectors`` marker and skip, saying why, when the folder is absent.
+the ``realsectors`` marker and fail, saying where the folder belongs, when it is absent.
 """
 
 from __future__ import annotations

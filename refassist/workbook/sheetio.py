@@ -32,7 +32,9 @@ from __future__ import annotations
 
 import io
 import re
+import struct
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from pathlib import Path
@@ -87,11 +89,22 @@ class Sniffed:
     description: str
 
 
-#: What Python's zipfile raises on damaged or hostile containers: BadZipFile, but also
-#: struct.error, OverflowError, zlib.error, EOFError, and NotImplementedError for a
-#: compression method or zip version it does not support; the helpers that open a player's
-#: zip catch all of them (`_ZIP_ERRORS`) and refuse the file.
-_ZIP_ERRORS = (Exception,)
+#: What Python's zipfile raises on damaged or hostile containers.  BadZipFile is only the
+#: first: a crafted header also gives struct.error or OverflowError, a damaged stream
+#: zlib.error or EOFError, an encrypted member RuntimeError, an unsupported compression
+#: method or zip version NotImplementedError, a missing member KeyError and a bad size
+#: ValueError.  The helpers that peek into a player's zip catch these and refuse the file.
+_ZIP_ERRORS = (
+    zipfile.BadZipFile,
+    struct.error,
+    OverflowError,
+    zlib.error,
+    EOFError,
+    RuntimeError,
+    NotImplementedError,
+    KeyError,
+    ValueError,
+)
 
 
 def _zip_names(data: bytes) -> list[str] | None:

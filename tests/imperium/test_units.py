@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
-
-import pytest
 
 from refassist.rulesets.imperium_3m.units import (
     IMPERIAL,
@@ -16,6 +13,7 @@ from refassist.rulesets.imperium_3m.units import (
     counters_available,
     unit_type,
 )
+from tests.conftest import missing_shared
 
 SEED = Path(__file__).resolve().parents[2].parent / "shared/seeds/imperium-3rd-millennium.txt"
 
@@ -25,9 +23,7 @@ LINE = re.compile(r"^\s*(BB|B2|B1|B|CV|CA|CS|CR|CL|DD|TB|SC|AR|AT|TR|M|F|PD)\s+(
 def _seed_lines() -> list[tuple[str, str]]:
     """(code, rest) for each unit line of the seed's list, with 'No Equivalent' as ('-', '')."""
     if not SEED.is_file():
-        if os.environ.get("REFASSIST_REQUIRE_SHARED"):
-            pytest.fail(f"{SEED} is missing")
-        pytest.skip("../shared is not beside the project")
+        missing_shared(f"the original rules {SEED} are not there")
     lines: list[tuple[str, str]] = []
     for raw in SEED.read_text(encoding="utf-8").splitlines():
         if raw.startswith("B –Beam"):
