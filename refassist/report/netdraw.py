@@ -15,23 +15,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from html import escape
 
+from .drawing import Hatch
+from .mapdraw import BATTLE, INK, SHADE, SOFT
+from .mapdraw import OWNER_STYLES as SECTOR_OWNER_STYLES
 from .netmap import NetNode, NetOwner, NetworkMap
+from .svgmap import svg_pattern
 
-#: Owner styles: (tint, ink, hatch) with the hatch one of ``/``, ``\``, ``-``, ``|``, ``x``,
-#: ``.``.  Different hatches keep owners apart where colour is lost.
-OWNER_STYLES: tuple[tuple[str, str, str], ...] = (
-    ("#c6dbef", "#1f5fa8", "/"),
-    ("#fdd0a2", "#c45a00", "\\"),
-    ("#c7e9c0", "#1e7b34", "-"),
-    ("#f4c2c2", "#b01c2e", "|"),
-    ("#dadaeb", "#54278f", "x"),
-    ("#f6e8a6", "#8a6d00", "."),
-)
+# The owners' colours and hatches, the ink and the shading are those of the hex-sector maps, so
+# an owner looks the same on every kind of map refassist draws.
 
-INK = "#111111"
-SOFT = "#555555"
-SHADE = "#d4d4d4"
-BATTLE = "#c8102e"
+#: Owner styles (tint, ink, hatch): the sector maps' first six, whose hatches all differ, so
+#: owners stay apart in black and white without relying on a repeated hatch.
+OWNER_STYLES: tuple[tuple[str, str, str], ...] = SECTOR_OWNER_STYLES[:6]
 LINK = "#444444"
 
 #: Drawing size in SVG units (4 units a millimetre): fits an A4 page under a heading, with
@@ -46,6 +41,7 @@ MAX_LINES = 6
 
 
 def owner_style(owner: NetOwner | None) -> tuple[str, str, str]:
+    """(tint, ink, hatch) of an owner; white with no hatch for a place nobody holds."""
     if owner is None:
         return ("#ffffff", INK, "")
     return OWNER_STYLES[owner.style % len(OWNER_STYLES)]
@@ -61,20 +57,9 @@ def _e(text: object) -> str:
 
 
 def _pattern(pid: str, tint: str, ink: str, hatch: str) -> str:
-    s = 6.0
-    line = f'stroke="{ink}" stroke-width="0.9"'
-    shapes = {
-        "/": f'<path d="M0 {_n(s)}L{_n(s)} 0" {line}/>',
-        "\\": f'<path d="M0 0L{_n(s)} {_n(s)}" {line}/>',
-        "-": f'<path d="M0 {_n(s / 2)}H{_n(s)}" {line}/>',
-        "|": f'<path d="M{_n(s / 2)} 0V{_n(s)}" {line}/>',
-        ".": f'<circle cx="{_n(s / 2)}" cy="{_n(s / 2)}" r="1" fill="{ink}"/>',
-    }
-    marks = "".join(shapes[k] for k in ("/\\" if hatch == "x" else hatch) if k in shapes)
-    return (
-        f'<pattern id="{pid}" patternUnits="userSpaceOnUse" width="{_n(s)}" height="{_n(s)}">'
-        f'<rect width="{_n(s)}" height="{_n(s)}" fill="{tint}"/>{marks}</pattern>'
-    )
+    """An owner's fill: its tint under its hatch, drawn a little wider than on the sector map
+    (places here are circles a few millimetres across, not hexes)."""
+    return svg_pattern(pid, Hatch(hatch, ink, tint, spacing=6.0, width=0.9))
 
 
 @dataclass(frozen=True)

@@ -41,11 +41,12 @@ class _Patterns:
         if hatch not in self.ids:
             pid = f"{self.prefix}p{len(self.ids)}"
             self.ids[hatch] = pid
-            self.defs.append(_pattern(pid, hatch))
+            self.defs.append(svg_pattern(pid, hatch))
         return f"url(#{self.ids[hatch]})"
 
 
-def _pattern(pid: str, h: Hatch) -> str:
+def svg_pattern(pid: str, h: Hatch) -> str:
+    """The SVG ``<pattern>`` of a hatch (any map kind's owner fills use it)."""
     s = h.spacing
     bg = f'<rect width="{_n(s)}" height="{_n(s)}" fill="{h.background}"/>'
     line = f'stroke="{h.color}" stroke-width="{_n(h.width)}"'
