@@ -319,6 +319,13 @@ class Ruleset(abc.ABC):
         """The house rules with their default values."""
         return {rule.key: rule.default for rule in self.house_rules}
 
+    def rules_with_defaults(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """The game's house rules from game.toml over their defaults: rule modules read every
+        key, so a game.toml written before a rule existed still plays by its default."""
+        rules = self.default_house_rules()
+        rules.update(values)
+        return rules
+
     def check_house_rules(self, values: Mapping[str, Any]) -> list[str]:
         """Problems with a ``[house_rules]`` table (unknown keys, wrong types)."""
         known = {rule.key: rule for rule in self.house_rules}

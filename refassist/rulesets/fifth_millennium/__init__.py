@@ -51,12 +51,6 @@ class FifthMillennium(Ruleset):
     map_required: ClassVar[bool] = True
     generates_maps: ClassVar[bool] = True
 
-    def rules_with_defaults(self, values: Mapping[str, Any]) -> dict[str, Any]:
-        """House rules from game.toml over the defaults."""
-        rules = self.default_house_rules()
-        rules.update(values)
-        return rules
-
     # -- life cycle ---------------------------------------------------------------------------
     def new_game(self, setup: NewGame, dice: Dice) -> State:
         return _setup.new_game(setup, dice, self.rules_with_defaults(setup.house_rules))

@@ -52,11 +52,6 @@ class Imperium3M(Ruleset):
     max_players: ClassVar[int] = 2
     house_rules: ClassVar[tuple[HouseRule, ...]] = HOUSE_RULES
 
-    def rules_with_defaults(self, values: Mapping[str, Any]) -> dict[str, Any]:
-        rules = self.default_house_rules()
-        rules.update(values)
-        return rules
-
     # -- life cycle ---------------------------------------------------------------------------
     def new_game(self, setup: NewGame, dice: Dice) -> State:
         from .setup import new_game
