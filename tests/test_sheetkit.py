@@ -18,3 +18,20 @@ def test_parser_messages_split_into_what_and_fix() -> None:
         "Use the names listed.",
     )
     assert split_message("just a message") == ("just a message", "")
+
+
+def test_dropdown_lists_go_one_per_column_each_value_once(tmp_path) -> None:  # noqa: ANN001
+    import openpyxl
+    import xlsxwriter
+
+    from refassist.workbook.sheetkit import DropdownLists
+
+    path = tmp_path / "lists.xlsx"
+    wb = xlsxwriter.Workbook(str(path))
+    lists = DropdownLists(wb.add_worksheet("Lists"), "Lists")
+    assert lists.add(["DD", "CA", "DD"]) == "='Lists'!$A$1:$A$2"
+    assert lists.add([]) is None
+    assert lists.add(["SOL"]) == "='Lists'!$B$1:$B$1"
+    wb.close()
+    ws = openpyxl.load_workbook(path)["Lists"]
+    assert [c.value for c in ws["A"]] == ["DD", "CA"] and ws["B1"].value == "SOL"

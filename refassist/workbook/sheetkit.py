@@ -1,4 +1,5 @@
-"""Small pieces every ruleset's turn sheet uses: cell references and problem messages.
+"""Small pieces every ruleset's turn sheet uses: cell references, problem messages, and the
+hidden sheet of dropdown lists.
 
 Each game lays out its own sheet (`refassist/rulesets/<game>/sheet.py`), but all of them
 address cells by ``B14``-style references for both writers (xlsxwriter wants 0-based row and
@@ -7,6 +8,11 @@ column numbers) and readers (openpyxl takes the reference), and all of them turn
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from .master import column_letter
 
 
 def cell_row(ref: str) -> int:
@@ -35,3 +41,30 @@ def split_message(text: str) -> tuple[str, str]:
         return text, ""
     tail = tail.strip()
     return head, (tail[:1].upper() + tail[1:]).rstrip(".") + "."
+
+
+class DropdownLists:
+    """The hidden sheet that holds a turn sheet's dropdown lists, one column per list.
+
+    Excel's data validation takes a list either inline (at most 255 characters) or as a range;
+    unit lists, system codes and fleet names outgrow the inline form, so every list goes in a
+    column of this sheet and the dropdown refers to its range.
+    """
+
+    def __init__(self, ws: Any, sheet_name: str) -> None:
+        self.ws = ws
+        self.sheet_name = sheet_name
+        self.column = 0
+
+    def add(self, values: Iterable[str]) -> str | None:
+        """Write a list (each value once, in order) and return the formula of its range, or
+        None for an empty list (no dropdown)."""
+        items = list(dict.fromkeys(values))
+        if not items:
+            return None
+        col = self.column
+        self.column += 1
+        for r, value in enumerate(items):
+            self.ws.write_string(r, col, value)
+        letter = column_letter(col)
+        return f"='{self.sheet_name}'!${letter}$1:${letter}${len(items)}"

@@ -26,7 +26,7 @@ import copy
 import hashlib
 import json
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +43,7 @@ from ...workbook.sheetio import (
     TurnSheetFile,
     open_turn_sheet,
 )
-from ...workbook.sheetkit import cell_rc, split_message
+from ...workbook.sheetkit import DropdownLists, cell_rc, split_message
 from ..base import SheetRead
 from .items import ITEMS, find_item, item_label, items_for_tech
 from .movement_rules import arrival_year, best_range
@@ -490,27 +490,8 @@ def _message_only(ws: Any, first: str, last: str, title: str, message: str) -> N
     )
 
 
-class _Lists:
-    """The hidden sheet that holds the dropdown lists (a list range may be any length)."""
-
-    def __init__(self, ws: Any) -> None:
-        self.ws = ws
-        self.column = 0
-
-    def add(self, values: Iterable[str]) -> str | None:
-        items = list(values)
-        if not items:
-            return None
-        col = self.column
-        self.column += 1
-        for r, value in enumerate(items):
-            self.ws.write_string(r, col, value)
-        letter = chr(65 + col)
-        return f"='{LISTS_SHEET}'!${letter}$1:${letter}${len(items)}"
-
-
 def _write_moves(
-    ws: Any, st: _Styles, state: State, player: str, lists: _Lists, rules: dict[str, Any]
+    ws: Any, st: _Styles, state: State, player: str, lists: DropdownLists, rules: dict[str, Any]
 ) -> None:
     r = MOVE_HEADER_ROW - 2
     limit = int(rules.get("max_departures", 4))
@@ -588,7 +569,9 @@ def _write_moves(
     )
 
 
-def _write_production(ws: Any, st: _Styles, state: State, player: str, lists: _Lists) -> None:
+def _write_production(
+    ws: Any, st: _Styles, state: State, player: str, lists: DropdownLists
+) -> None:
     p = state.player(player)
     tl = p.tech_level if p else 1
     r = PROD_HEADER_ROW - 2
@@ -686,7 +669,7 @@ def _write_production(ws: Any, st: _Styles, state: State, player: str, lists: _L
     )
 
 
-def _write_diplomacy(ws: Any, st: _Styles, state: State, player: str, lists: _Lists) -> None:
+def _write_diplomacy(ws: Any, st: _Styles, state: State, player: str, lists: DropdownLists) -> None:
     r = DIPLO_HEADER_ROW - 2
     ws.merge_range(
         r, 0, r, 6, "DIPLOMACY - treaties and trade agreements need both players", st.section
@@ -718,7 +701,7 @@ def _write_diplomacy(ws: Any, st: _Styles, state: State, player: str, lists: _Li
         )
 
 
-def _write_messages(ws: Any, st: _Styles, state: State, player: str, lists: _Lists) -> None:
+def _write_messages(ws: Any, st: _Styles, state: State, player: str, lists: DropdownLists) -> None:
     r = MSG_HEADER_ROW - 2
     ws.merge_range(
         r, 0, r, 6, "MESSAGES - delivered by the referee with the next report", st.section
@@ -775,7 +758,7 @@ def _write_reference(ws: Any, st: _Styles, state: State, player: str) -> None:
 
 
 def _write_setup(
-    ws: Any, st: _Styles, state: State, player: str, lists: _Lists, rules: dict[str, Any]
+    ws: Any, st: _Styles, state: State, player: str, lists: DropdownLists, rules: dict[str, Any]
 ) -> None:
     p = state.player(player)
     ws.merge_range(8, 0, 8, 6, "HOMEWORLD", st.section)
@@ -931,7 +914,7 @@ def write_sheet(
             empire = wb.add_worksheet(EMPIRE_SHEET)
             lists_ws = wb.add_worksheet(LISTS_SHEET)
             meta = wb.add_worksheet(META_SHEET)
-            lists = _Lists(lists_ws)
+            lists = DropdownLists(lists_ws, LISTS_SHEET)
             for letter, width in _COLUMN_WIDTHS.items():
                 col = ord(letter) - 65
                 ws.set_column(col, col, width)

@@ -26,7 +26,7 @@ genuine, harmless ``.xlsx`` before openpyxl sees it.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +36,7 @@ import xlsxwriter
 from ...atomic import atomic_path
 from ...errors import CellProblem, InvalidOrder, NotATurnSheet, UsageError
 from ...workbook.sheetio import META_FORMAT, META_SHEET, TurnSheetFile, open_turn_sheet
-from ...workbook.sheetkit import cell_rc, split_message
+from ...workbook.sheetkit import DropdownLists, cell_rc, split_message
 from ..base import SheetRead
 from .orders import (
     APPEALS,
@@ -367,25 +367,6 @@ class _Styles:
         )
 
 
-class _Lists:
-    """The hidden sheet that holds the dropdown lists."""
-
-    def __init__(self, ws: Any) -> None:
-        self.ws = ws
-        self.column = 0
-
-    def add(self, values: Iterable[str]) -> str | None:
-        items = list(dict.fromkeys(values))
-        if not items:
-            return None
-        col = self.column
-        self.column += 1
-        for r, value in enumerate(items):
-            self.ws.write_string(r, col, value)
-        letter = chr(65 + col)
-        return f"='{LISTS_SHEET}'!${letter}$1:${letter}${len(items)}"
-
-
 def _validation(
     ws: Any,
     first: str,
@@ -477,7 +458,9 @@ def _headers(ws: Any, st: _Styles, row: int, texts: tuple[str, ...]) -> None:
         ws.write_string(row - 1, c, text, st.header)
 
 
-def _write_admin(ws: Any, st: _Styles, state: State, side: str, lists: _Lists, peace: bool) -> None:
+def _write_admin(
+    ws: Any, st: _Styles, state: State, side: str, lists: DropdownLists, peace: bool
+) -> None:
     _section(ws, st, 10, "ADMINISTRATIVE SEGMENT - Appeal, construction, terraforming, upgrades")
     r, c = cell_rc(APPEAL_CELL)
     ws.merge_range(r, 0, r, 1, "Imperial Appeal", st.label)
@@ -611,7 +594,7 @@ def _write_admin(ws: Any, st: _Styles, state: State, side: str, lists: _Lists, p
     )
 
 
-def _write_activations(ws: Any, st: _Styles, state: State, lists: _Lists) -> None:
+def _write_activations(ws: Any, st: _Styles, state: State, lists: DropdownLists) -> None:
     _section(
         ws,
         st,
@@ -671,7 +654,7 @@ def _write_activations(ws: Any, st: _Styles, state: State, lists: _Lists) -> Non
         )
 
 
-def _write_battle(ws: Any, st: _Styles, state: State, side: str, lists: _Lists) -> None:
+def _write_battle(ws: Any, st: _Styles, state: State, side: str, lists: DropdownLists) -> None:
     _section(
         ws,
         st,
@@ -915,7 +898,7 @@ def write_sheet(
             forces = wb.add_worksheet(FORCES_SHEET)
             lists_ws = wb.add_worksheet(LISTS_SHEET)
             meta = wb.add_worksheet(META_SHEET)
-            lists = _Lists(lists_ws)
+            lists = DropdownLists(lists_ws, LISTS_SHEET)
             for letter, width in _COLUMN_WIDTHS.items():
                 col = ord(letter) - 65
                 ws.set_column(col, col, width)
