@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from refassist.workbook.sheetkit import cell_col, cell_rc, cell_row, split_message
 
 
@@ -20,7 +22,7 @@ def test_parser_messages_split_into_what_and_fix() -> None:
     assert split_message("just a message") == ("just a message", "")
 
 
-def test_dropdown_lists_go_one_per_column_each_value_once(tmp_path) -> None:  # noqa: ANN001
+def test_dropdown_lists_go_one_per_column_each_value_once(tmp_path: Path) -> None:
     import openpyxl
     import xlsxwriter
 
