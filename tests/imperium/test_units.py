@@ -99,3 +99,12 @@ def test_troop_counter_mix_matches_the_seed() -> None:
     assert [s for s, _ in TROOP_COUNTERS[TERRAN]["JT"]] == [6, 5, 5, 4, 4]
     assert all(r == 2 for side in TROOP_COUNTERS.values() for mix in side.values() for _, r in mix)
     assert counters_available(TERRAN, "RT") == 8 and counters_available(IMPERIAL, "JT") == 5
+
+
+def test_cargo_room_is_the_transports_house_rule_capacity() -> None:
+    from refassist.rulesets.imperium_3m.units import cargo_room
+
+    assert cargo_room("TR", {}) == 1 and cargo_room("AT", {}) == 1
+    assert cargo_room("TR", {"tr_capacity": 2}) == 2
+    assert cargo_room("AT", {"at_capacity": 3}) == 3
+    assert cargo_room("CV", {"tr_capacity": 2}) == 0

@@ -27,6 +27,7 @@ from .units import (
     SIDES,
     TERRAN,
     UNIT_TABLES,
+    cargo_room,
     counters_available,
 )
 
@@ -190,9 +191,7 @@ def carry_room(ctx: TurnContext, fleet: Fleet, code: str) -> int:
     if code == "F":
         room = sum(ctx.unit_type(u.side, u.code).fighters for u in aboard)
         return room - sum(1 for u in aboard if u.code == "F")
-    tr = int(ctx.rules.get("tr_capacity", 1))
-    at = int(ctx.rules.get("at_capacity", 1))
-    room = sum(tr if u.code == "TR" else at if u.code == "AT" else 0 for u in aboard)
+    room = sum(cargo_room(u.code, ctx.rules) for u in aboard)
     return room - sum(1 for u in aboard if u.code in ("RT", "JT", "PD", "OP"))
 
 

@@ -44,13 +44,20 @@ from typing import Any
 from .orders import Action, Activation, BattleOrders, Build, Orders, PlanetOrder
 from .paths import distances_from, home_systems
 from .state import ALLOWED_ON, GLORY_START, Fleet, Planet, State, Unit
-from .units import IMPERIAL, IMPERIAL_RESTRICTED, TERRAN, counters_available, unit_type
+from .units import (
+    IMPERIAL,
+    IMPERIAL_RESTRICTED,
+    MOVEMENT_POINTS,
+    TERRAN,
+    cargo_room,
+    counters_available,
+    unit_type,
+)
 
 #: Most activations a side may list per action segment (the largest initiative roll).
 MAX_ACTIVATIONS = 6
 SEGMENTS = 4
 #: Movement points per segment by ship kind (damaged ships one less).
-MOVEMENT = {"light": 5, "capital": 4, "aux": 3}
 #: Warships a computer player builds, with a weight (it picks among those it may afford).
 WARSHIP_WEIGHTS = {
     "BB": 3,
@@ -160,17 +167,12 @@ def fleet_movement(units: list[Unit]) -> int:
     ships = [u for u in units if u.type().is_ship]
     if not ships or any(u.type().kind == "monitor" for u in ships):
         return 0
-    return min(MOVEMENT[u.type().kind] - (1 if u.damaged else 0) for u in ships)
+    return min(MOVEMENT_POINTS[u.type().kind] - (1 if u.damaged else 0) for u in ships)
 
 
 def free_capacity(units: list[Unit], rules: Mapping[str, Any]) -> int:
     """Room aboard the fleet's transports for troops, PD and outposts."""
-    room = 0
-    for u in units:
-        if u.code == "TR":
-            room += int(rules.get("tr_capacity", 1))
-        elif u.code == "AT":
-            room += int(rules.get("at_capacity", 1))
+    room = sum(cargo_room(u.code, rules) for u in units)
     carried = sum(1 for u in units if u.type().kind in ("troop", "pd", "outpost"))
     return room - carried
 

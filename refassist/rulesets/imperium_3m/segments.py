@@ -21,10 +21,9 @@ from typing import Any
 from .context import TurnContext
 from .orders import Action, Activation
 from .state import ALLOWED_ON, Fleet, Planet, State, Unit
-from .units import GROUND_KINDS, SHIP_KINDS, SIDES, other_side
+from .units import GROUND_KINDS, MOVEMENT_POINTS, SHIP_KINDS, SIDES, cargo_room, other_side
 
 #: Movement points per action segment by ship kind (damaged ships one less).
-MOVEMENT_POINTS = {"light": 5, "capital": 4, "aux": 3}
 #: Enemy units that do not stop a moving fleet: scouts, fighters and auxiliaries.
 MINOR_CODES = frozenset({"SC", "F", "AR", "AT", "TR"})
 #: Units a transport (TR/AT) carries; fighters ride carriers first.
@@ -71,10 +70,7 @@ def capacity_problem(ctx: TurnContext, units: list[Unit]) -> str:
     fighters = 0
     for u in units:
         t = ctx.unit_type(u.side, u.code)
-        if u.code == "TR":
-            room += int(ctx.rules.get("tr_capacity", 1))
-        elif u.code == "AT":
-            room += int(ctx.rules.get("at_capacity", 1))
+        room += cargo_room(u.code, ctx.rules)
         hangar += t.fighters
         if t.kind in CARGO_KINDS:
             cargo += 1

@@ -30,7 +30,7 @@ from typing import Any
 from .context import TurnContext
 from .paths import step_towards_home
 from .state import Fleet, State, Unit
-from .units import IMPERIAL, SIDES, TERRAN, other_side
+from .units import IMPERIAL, SIDES, TERRAN, cargo_room, other_side
 
 ROUNDS = 3
 #: Most ships of one side standing at one position of the range line (the seed's 12 per hex).
@@ -85,11 +85,7 @@ class BattleOutcome:
 
 def transport_capacity(ctx: TurnContext, unit: Unit) -> int:
     """Units (troops, PD, outposts) a transport carries, per the house rules."""
-    if unit.code == "TR":
-        return int(ctx.rules.get("tr_capacity", 1))
-    if unit.code == "AT":
-        return int(ctx.rules.get("at_capacity", 1))
-    return 0
+    return cargo_room(unit.code, ctx.rules)
 
 
 def cargo_of(ctx: TurnContext, fleet: str) -> dict[str, list[Unit]]:

@@ -11,7 +11,9 @@ Troop counters (RT, JT) have a strength at full and reduced strength and a count
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 TERRAN = "Terran"
 IMPERIAL = "Imperial"
@@ -197,6 +199,21 @@ def counters_available(side: str, code: str) -> int:
     if code in ("RT", "JT"):
         return len(TROOP_COUNTERS[side][code])
     return UNIT_TABLES[side][code].counters
+
+
+#: Movement points a ship has each action segment, by kind (damaged ships one less; monitors
+#: never move).  The rules, the checker and the computer players all read this one table.
+MOVEMENT_POINTS = {"light": 5, "capital": 4, "aux": 3}
+
+
+def cargo_room(code: str, rules: Mapping[str, Any]) -> int:
+    """Troops, PD and outposts one ship of ``code`` carries: a transport (TR) or attack
+    transport (AT) by the house rules ``tr_capacity``/``at_capacity``, any other ship none."""
+    if code == "TR":
+        return int(rules.get("tr_capacity", 1))
+    if code == "AT":
+        return int(rules.get("at_capacity", 1))
+    return 0
 
 
 def other_side(side: str) -> str:

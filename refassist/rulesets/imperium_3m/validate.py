@@ -44,14 +44,15 @@ from .units import (
     IMPERIAL,
     IMPERIAL_RESTRICTED,
     KIND_OF,
+    MOVEMENT_POINTS,
     SHIP_KINDS,
     TERRAN,
     UNIT_TABLES,
+    cargo_room,
     unit_type,
 )
 
 #: Movement points per action segment by kind (damaged ships one less); monitors never move.
-MOVEMENT_POINTS = {"light": 5, "capital": 4, "aux": 3}
 CARGO = ("RT", "JT", "PD", "OP")
 #: Codes of ships (what a fleet must keep at least one of).
 SHIP_CODES = frozenset(code for code, kind in KIND_OF.items() if kind in SHIP_KINDS)
@@ -125,9 +126,7 @@ class _Checker:
         fighters = sum(1 for u in units if u.code == "F")
         hangar = sum(unit_type(u.side, u.code, self.bb_m).fighters for u in units)
         cargo = sum(1 for u in units if u.code in CARGO)
-        tr = int(self.rules.get("tr_capacity", 1))
-        at = int(self.rules.get("at_capacity", 1))
-        holds = sum(tr if u.code == "TR" else at if u.code == "AT" else 0 for u in units)
+        holds = sum(cargo_room(u.code, self.rules) for u in units)
         if fighters > hangar:
             return f"{fighters} fighters but room for {hangar} (carriers)"
         if cargo > holds:
