@@ -132,6 +132,7 @@ def create_demo_game(
     *,
     ruleset: Ruleset | str | None = None,
     scenario_file: Path | None = None,
+    name: str = "Demo game",
 ) -> Game:
     """A new game of computer players with assigned start positions, marked as a demo.
 
@@ -149,7 +150,7 @@ def create_demo_game(
         folder,
         game_ruleset,
         setups,
-        name="Demo game",
+        name=name,
         seed=seed,
         map_file=Path(map_file) if map_file is not None else None,
         scenario_file=Path(scenario_file) if scenario_file is not None else None,

@@ -45,11 +45,10 @@ from collections.abc import Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
-from . import journal
+from . import __version__, journal
 from .atomic import write_bytes, write_text
 from .config import GameConfig, load_config
 from .dice import LEGACY_SEED_SCHEME, SEED_SCHEME, Dice, seed_commitment, turn_seed
@@ -384,13 +383,6 @@ def _check_archive_slot(game: Game, step: str) -> None:
     journal.set_aside(game.path, folder, "incomplete")
 
 
-def _version() -> str:
-    try:
-        return version("refassist")
-    except PackageNotFoundError:  # running from a source tree that was never installed
-        return "unknown"
-
-
 def resolve_game(
     game: Game, *, dice_file: Path | None = None, now: datetime | None = None
 ) -> TurnOutcome:
@@ -562,7 +554,7 @@ def write_archive(
         "sequence": len(earlier) + 1,
         "resolved_at": when.astimezone(UTC).replace(microsecond=0).isoformat(),
         "ruleset": game.ruleset.name,
-        "refassist_version": _version(),
+        "refassist_version": __version__,
         "seed": game.config.seed,
         "turn": turn,
         **dice,

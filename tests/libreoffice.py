@@ -7,15 +7,15 @@ round trip proves nothing, and `scripts/test` (what CI runs) installs it.
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
+from refassist.libreoffice import convert, soffice_path
+
 
 def soffice() -> str:
-    path = shutil.which("soffice") or shutil.which("libreoffice")
+    path = soffice_path()
     if path is None:
         pytest.fail(
             "LibreOffice is not installed: these tests need `soffice` on the PATH. Install "
@@ -27,25 +27,5 @@ def soffice() -> str:
 def through_libreoffice(source: Path, work: Path, fmt: str = "xlsx") -> Path:
     """Convert ``source`` with LibreOffice into ``work/out-<fmt>`` and return the new file
     (a private profile per call, so tests run in parallel)."""
-    out = work / f"out-{fmt}"
-    out.mkdir(parents=True, exist_ok=True)
-    profile = work / "lo-profile"
-    done = subprocess.run(
-        [
-            soffice(),
-            f"-env:UserInstallation=file://{profile}",
-            "--headless",
-            "--convert-to",
-            fmt,
-            "--outdir",
-            str(out),
-            str(source),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=180,
-        check=False,
-    )
-    result = out / (source.stem + "." + fmt)
-    assert done.returncode == 0 and result.exists(), done.stdout + done.stderr
-    return result
+    soffice()
+    return convert(source, work, fmt)

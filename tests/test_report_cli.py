@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 from pypdf import PdfReader
 
+from refassist import __version__
 from refassist.cli import main
 from tests.test_report_content import YEAR, report_game
 
@@ -32,6 +33,20 @@ def test_report_writes_every_pdf_sheet_and_the_index(runner: CliRunner, tmp_path
         assert f"{folder / (name + '.xlsx')} (turn sheet for {name})" in result.output
     assert f"archive index: {game.path / 'archive' / 'index.html'}" in result.output
     assert not (folder / "mail").exists()
+
+
+def test_every_report_names_the_refassist_that_wrote_it(runner: CliRunner, tmp_path: Path) -> None:
+    """The PDF's Creator field and every page's footer name the version (a report a player
+    forwards can be traced to the program that made it); pages after the cover carry the
+    game and the reader in their running header."""
+    game, _ = report_game(tmp_path / "game")
+    assert runner.invoke(main, ["report", str(game.path), "--quiet"]).exit_code == 0
+    reader = PdfReader(game.outbox(str(YEAR)) / "Ann.pdf")
+    assert reader.metadata is not None
+    assert reader.metadata.creator == f"refassist {__version__}"
+    pages = [page.extract_text() for page in reader.pages]
+    assert all(f"refassist {__version__} · " in text for text in pages)
+    assert all(f"{game.config.name} · {YEAR}" in text and "Ann" in text for text in pages[1:])
 
 
 def test_progress_bar_output(runner: CliRunner, tmp_path: Path) -> None:

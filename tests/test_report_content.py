@@ -497,8 +497,9 @@ def test_map_legend_and_owner_tags(written: tuple[Game, State, dict[str, Path]])
     with pdfplumber.open(paths["Ann"]) as pdf:
         words = [w["text"] for w in pdf.pages[1].extract_words(x_tolerance=1, y_tolerance=1)]
     owned_in_sight = sum(1 for s in state.systems if s.owner == "Ann")
-    # Ann's tag marks each of her systems once; the legend and the page title name her too.
-    assert words.count("Ann") == owned_in_sight + 2
+    # Ann's tag marks each of her systems once; the legend, the page title and the running
+    # header (the reader, top right) name her too.
+    assert words.count("Ann") == owned_in_sight + 3
     for label in ("naval", "scout", "battle", "probe", "shaded:"):
         assert label in words
 

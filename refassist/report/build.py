@@ -23,6 +23,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from .. import __version__
 from ..atomic import write_bytes
 from ..errors import RefassistError, UsageError
 from ..rulesets.base import ReportContent, ReportInput
@@ -70,6 +71,9 @@ def common_context(info: ReportInput) -> dict[str, Any]:
     """What every report's template gets besides the ruleset's content."""
     return {
         "generated": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        # The PDF's Creator field and running footer name the version that wrote it, so a
+        # report sent to a player can be traced to the refassist that made it.
+        "refassist_version": __version__,
         "step": info.step,
         "dice_disclosure": dict(info.dice),
     }

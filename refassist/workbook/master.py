@@ -27,6 +27,7 @@ from ..errors import CellProblem, MasterWorkbookError
 from ..hexmap import parse_hex
 from ..rulesets.base import Column, Row, Ruleset, Table
 from .bulkrows import SheetRows, splice, string_cell
+from .printing import set_print_layout
 
 #: Options that keep every string a string (no formulas, no hyperlinks, no number guessing).
 SAFE_XLSXWRITER_OPTIONS = {
@@ -83,7 +84,8 @@ def master_bytes(
     workbook = xlsxwriter.Workbook(buffer, {**SAFE_XLSXWRITER_OPTIONS, "in_memory": True})
     pending: dict[str, tuple[str, str]] = {}
     try:
-        _write_about(workbook, ruleset, title)
+        game = title or ruleset.title
+        _write_about(workbook, ruleset, game)
         header_fmt = workbook.add_format(
             {"bold": True, "bg_color": "#DDE4EE", "border": 1, "text_wrap": True}
         )
@@ -91,7 +93,7 @@ def master_bytes(
         for number, table in enumerate(ruleset.schema(), start=2):
             rows = tables.get(table.name, [])
             pending[f"xl/worksheets/sheet{number}.xml"] = _write_table(
-                workbook, table, rows, header_fmt, text_fmt
+                workbook, table, rows, header_fmt, text_fmt, game
             )
     finally:
         workbook.close()
@@ -105,26 +107,45 @@ def master_bytes(
     return splice(buffer.getvalue(), sheets, compresslevel=1)
 
 
+ABOUT_HEADING = "refassist master workbook"
+#: The About sheet's explanation column: wide enough to read, narrow enough to print.
+ABOUT_TEXT_WIDTH = 80
+
+
 def _write_about(workbook: Any, ruleset: Ruleset, title: str) -> None:
     sheet = workbook.add_worksheet(ABOUT_SHEET)
-    bold = workbook.add_format({"bold": True})
+    bold = workbook.add_format({"bold": True, "valign": "top"})
+    top = workbook.add_format({"valign": "top"})
     wrap = workbook.add_format({"text_wrap": True, "valign": "top"})
-    sheet.set_column(0, 0, 22)
-    sheet.set_column(1, 1, 90)
-    sheet.write_string(0, 0, "refassist master workbook", bold)
-    sheet.write_string(0, 1, title or ruleset.title)
-    sheet.write_string(
-        1,
+    # Column A holds the heading, the table titles and the column headers: as wide as the
+    # longest of them (bold text needs a little more), so none is cut off on screen or paper.
+    labels = [ABOUT_HEADING]
+    for table in ruleset.schema():
+        labels += [table.title, *("  " + col.header for col in table.columns)]
+    first = min(MAX_WIDTH, max(len(text) for text in labels) * 1.1 + 2)
+    sheet.set_column(0, 0, first)
+    sheet.set_column(1, 1, ABOUT_TEXT_WIDTH)
+
+    def explain(row: int, text: str) -> None:
+        # Rows are as tall as their wrapped text needs: neither Excel nor LibreOffice grows a
+        # row written without a height reliably, and a cut explanation misleads.
+        sheet.write_string(row, 1, text, wrap)
+        lines = -(-len(text) // int(ABOUT_TEXT_WIDTH * 0.95))
+        if lines > 1:
+            sheet.set_row(row, 15 * lines)
+
+    sheet.write_string(0, 0, ABOUT_HEADING, bold)
+    explain(0, title)
+    explain(
         1,
         "This workbook is the game's source of truth. You may edit any sheet by hand; "
         "refassist checks every cell when it loads the file and names the cell of any problem. "
         "Keep the header rows; columns are found by their header text.",
-        wrap,
     )
     row = 3
     for table in ruleset.schema():
         sheet.write_string(row, 0, table.title, bold)
-        sheet.write_string(row, 1, table.help, wrap)
+        explain(row, table.help)
         row += 1
         for col in table.columns:
             need = "required" if col.required else "optional"
@@ -133,10 +154,11 @@ def _write_about(workbook: Any, ruleset: Ruleset, title: str) -> None:
                 if col.help
                 else f"{_kind_text(col)}, {need}"
             )
-            sheet.write_string(row, 0, "  " + col.header)
-            sheet.write_string(row, 1, detail, wrap)
+            sheet.write_string(row, 0, "  " + col.header, top)
+            explain(row, detail)
             row += 1
         row += 1
+    set_print_layout(sheet, title, [first, ABOUT_TEXT_WIDTH], header_rows=0, last_row=row)
 
 
 def _kind_text(col: Column) -> str:
@@ -156,7 +178,12 @@ def _kind_text(col: Column) -> str:
 
 
 def _write_table(
-    workbook: Any, table: Table, rows: Sequence[Mapping[str, Any]], header_fmt: Any, text_fmt: Any
+    workbook: Any,
+    table: Table,
+    rows: Sequence[Mapping[str, Any]],
+    header_fmt: Any,
+    text_fmt: Any,
+    game: str,
 ) -> tuple[str, str]:
     """Write the table's sheet without its data rows; return the rows as worksheet XML and the
     sheet's cell range (`master_bytes` splices them in)."""
@@ -189,9 +216,11 @@ def _write_table(
         _ROW_CACHE[table.name] = kept
         for _, lengths in kept.values():  # the widths depend only on the distinct rows
             _widen(widths, lengths)
+    final = [col.width or widths[c] for c, col in enumerate(columns)]
     for c, col in enumerate(columns):
-        sheet.set_column(c, c, col.width or widths[c], text_fmt if col.kind == "hex" else None)
+        sheet.set_column(c, c, final[c], text_fmt if col.kind == "hex" else None)
     sheet.freeze_panes(1, 0)
+    set_print_layout(sheet, game, final, last_row=len(rows))
     if rows:
         sheet.autofilter(0, 0, len(rows), len(columns) - 1)
     return "".join(out), f"A1:{letters[-1]}{len(rows) + 1}"
