@@ -34,7 +34,7 @@ def run(prepared: Path, work: Path, mbox: Path, players: int) -> dict[str, Any]:
     shutil.copytree(prepared, folder)
     game = Game.open(folder)
     intake(game, [mbox])
-    resolve_game(game)
+    resolve_game(game, force=True)
     state = game.load_state()
     readers = state.player_names()[:players]
     info = gather_input(game, state, state.player_names())

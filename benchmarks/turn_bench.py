@@ -102,7 +102,7 @@ def in_process(prepared: Path, work: Path, mbox: Path) -> dict[str, Any]:
 
     for name, call in (
         ("intake", lambda: intake(game, [mbox])),
-        ("resolve", lambda: resolve_game(game)),
+        ("resolve", lambda: resolve_game(game, force=True)),
         ("report", lambda: game_reports.write_reports(game, mail=True)),
     ):
         parts = stage(name)

@@ -28,7 +28,7 @@ from __future__ import annotations
 import hashlib
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -168,23 +168,45 @@ def create_demo_game(
     return game
 
 
-def computer_sheets(game: Game, state: Any, seed: int) -> list[Path]:
-    """Each computer player's sheet for the current step, filled in with its orders."""
+def computer_sheets(
+    game: Game, state: Any, seed: int, only: Sequence[str] | None = None
+) -> list[Path]:
+    """Each computer player's sheet for the current step, filled in with its orders (every
+    player the step expects, as in the demo, or ``only`` these)."""
     step = game.step(state)
-    sheets = [game.outbox(step.key) / sheet_filename(p) for p in step.expects]
+    who = [p for p in step.expects if only is None or p in only]
+    sheets = [game.outbox(step.key) / sheet_filename(p) for p in who]
     if not all(path.is_file() for path in sheets):
         with game.lock():
             write_sheets(game, state)
     work = game.path / COMPUTER_DIR / step.key
     work.mkdir(parents=True, exist_ok=True)
     filled = []
-    for player, sheet in zip(step.expects, sheets, strict=True):
+    for player, sheet in zip(who, sheets, strict=True):
         orders = game.ruleset.computer_orders(state, player, seed, game.config.house_rules)
         target = work / sheet.name
         shutil.copyfile(sheet, target)
         game.ruleset.fill_sheet(target, orders)
         filled.append(target)
     return filled
+
+
+def file_computer_orders(game: Game) -> list[str]:
+    """In a game with computer players beside people (``computer`` in players.csv), fill in
+    and file the sheet of each computer player who has none accepted for the current step, as
+    the demo does; returns who.  `refassist resolve` calls it first, so the turn's orders are
+    all filed, archived and replayable like a person's."""
+    from .inbox import intake, sheet_states
+
+    state = game.load_state()
+    step = game.step(state)
+    if game.ruleset.game_over(state):
+        return []
+    todo = [p.player for p in sheet_states(game, step) if p.computer and p.state != "accepted"]
+    if not todo:
+        return []
+    intake(game, computer_sheets(game, state, game.config.seed, only=todo))
+    return todo
 
 
 def summarise(

@@ -201,7 +201,7 @@ class Game:
         for sub in ("inbox", "outbox", "archive"):
             (folder / sub).mkdir(exist_ok=True)
         game = cls(folder, config, ruleset)
-        help_ = {r.key: r.description for r in ruleset.house_rules}
+        help_ = {r.key: r.description for r in ruleset.all_house_rules()}
         save_config(folder / CONFIG_NAME, config, help_)
         game.save_state(state)
         return game

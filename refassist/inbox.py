@@ -46,6 +46,8 @@ from .mail import (
     read_eml,
     write_eml,
 )
+from .outbox import regenerate_advice, stale_files
+from .rulesets.base import SHEETS_WITH_PROBLEMS, Step
 from .turnsheets import CheckResult, check_sheet, sheet_filename
 from .workbook.annotate import annotate
 from .workbook.sheetio import sniff
@@ -230,20 +232,14 @@ class StatusReport:
     players: list[PlayerStatus]
     commitment: str = ""
     interrupted: str = ""
+    #: Outbox files that no longer match the master and the command that replaces them.
+    stale: list[str] = field(default_factory=list)
 
 
-def status(game: Game) -> StatusReport:
-    """Who has sent a valid sheet for the current step, who has not, who has problems.
-
-    Only reads: an interrupted command is reported, not repaired (the master is whole either
-    way: the old turn or the new one).
-    """
-    from .journal import describe, pending
-    from .turns import commitment
-
-    entry = pending(game.path)
-    state = game.load_state()
-    step = game.step(state)
+def sheet_states(game: Game, step: Step) -> list[PlayerStatus]:
+    """Where each expected player's sheet for ``step`` stands (`status`'s table; resolve's
+    check that the turn may be resolved): accepted, late, problems, refused, computer or
+    missing."""
     index = Index.of(game, step.key)
     rows = []
     for player in step.expects:
@@ -294,6 +290,54 @@ def status(game: Game) -> StatusReport:
             rows.append(
                 PlayerStatus(player, "computer" if computer else "missing", detail, computer)
             )
+    return rows
+
+
+def sheets_with_problems(game: Game, step: str) -> dict[str, dict[str, Any]]:
+    """Each player's newest sheet with problems for ``step``, among players with no accepted
+    sheet: the index entry (``file``, ``sha256``, ``received``, ``problems``).
+
+    Only sheets received by the deadline count (a late sheet with problems was never in
+    time); what resolve does with them is the ``sheets_with_problems`` house rule.
+    """
+    index = Index.of(game, step)
+    deadline = game.deadline(step)
+    if deadline is not None:
+        deadline = deadline.astimezone()  # game.toml's times are the referee's local time
+    out: dict[str, dict[str, Any]] = {}
+    for entry in index.entries:
+        player = str(entry.get("player", ""))
+        if entry.get("status") != "problems" or not player or player in index.accepted:
+            continue
+        received = _parse_iso(str(entry.get("received", "")))
+        if deadline is not None and received > deadline:
+            continue
+        if not (index.folder / str(entry.get("file", ""))).is_file():
+            continue
+        current = out.get(player)
+        if current is None or received >= _parse_iso(str(current.get("received", ""))):
+            out[player] = entry
+    return out
+
+
+def waiting_for(rows: Iterable[PlayerStatus]) -> list[PlayerStatus]:
+    """The players the turn still waits for: no accepted sheet and not a computer player."""
+    return [p for p in rows if p.state != "accepted" and not p.computer]
+
+
+def status(game: Game) -> StatusReport:
+    """Who has sent a valid sheet for the current step, who has not, who has problems.
+
+    Only reads: an interrupted command is reported, not repaired (the master is whole either
+    way: the old turn or the new one).
+    """
+    from .journal import describe, pending
+    from .turns import commitment
+
+    entry = pending(game.path)
+    state = game.load_state()
+    step = game.step(state)
+    rows = sheet_states(game, step)
     over = game.ruleset.game_over(state)
     return StatusReport(
         step.key,
@@ -302,6 +346,7 @@ def status(game: Game) -> StatusReport:
         rows,
         commitment="" if over else commitment(game, state).sha256,
         interrupted=describe(entry) if entry is not None else "",
+        stale=regenerate_advice(game, stale_files(game, state)),
     )
 
 
@@ -654,11 +699,21 @@ class _Intake:
         lines = [f"  - {p}" for p in result.errors] + [
             f"  - (warning) {p}" for p in result.warnings
         ]
-        standing = (
-            "Your earlier accepted sheet stands until you send a corrected one."
-            if player in self.index.accepted
-            else "No orders of yours are accepted for this turn yet."
-        )
+        rules = self.game.ruleset.rules_with_defaults(self.game.config.house_rules)
+        if player in self.index.accepted:
+            standing = "Your earlier accepted sheet stands until you send a corrected one."
+        elif rules.get(SHEETS_WITH_PROBLEMS) == "no-orders":
+            standing = (
+                "No orders of yours are accepted for this turn yet. If no corrected sheet "
+                "arrives by the deadline, none of this sheet's orders will be carried out "
+                "(this game's house rule)."
+            )
+        else:
+            standing = (
+                "No orders of yours are accepted for this turn yet. If no corrected sheet "
+                "arrives by the deadline, the orders on this sheet without problems will be "
+                "carried out and each line with a problem dropped."
+            )
         body = (
             f"Dear {player},\n\nyour turn sheet {item.name} for {self.step.key} has "
             f"{len(result.errors)} problem(s) that must be fixed:\n\n"

@@ -32,14 +32,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from .aside import ASIDE_DIR, stamp, unused
 from .atomic import write_text
 from .errors import GameError
 
 JOURNAL_NAME = ".refassist-journal.json"
 #: The new master of a resolve, complete on disk before it replaces ``master.xlsx``.
 STAGED_MASTER_NAME = ".master-next.xlsx"
-#: Where set-aside archives go (beside ``archive/``, whose every folder is a turn).
-ASIDE_DIR = "rolled-back"
 
 
 def sha256_file(path: Path) -> str:
@@ -49,20 +48,6 @@ def sha256_file(path: Path) -> str:
         for block in iter(lambda: fh.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
-
-
-def stamp(now: datetime | None = None) -> str:
-    """A UTC time as used in folder names: ``20261129T091500Z``."""
-    return (now or datetime.now(UTC)).astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
-
-
-def unused(folder: Path) -> Path:
-    """``folder``, or ``folder-2``, ``folder-3``... if it exists (two set-asides in a second)."""
-    candidate, n = folder, 1
-    while candidate.exists():
-        n += 1
-        candidate = folder.with_name(f"{folder.name}-{n}")
-    return candidate
 
 
 def replace_file(source: Path, target: Path) -> None:

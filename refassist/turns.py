@@ -55,7 +55,8 @@ from .dice import LEGACY_SEED_SCHEME, SEED_SCHEME, Dice, seed_commitment, turn_s
 from .errors import GameError, NotATurnSheet, RefassistError, UsageError
 from .game import CONFIG_NAME, MASTER_NAME, Game
 from .journal import ASIDE_DIR, sha256_file, stamp, unused
-from .rulesets.base import Event, Ruleset, Step
+from .outbox import set_aside_stale
+from .rulesets.base import SHEETS_WITH_PROBLEMS, Event, Ruleset, Step
 from .turnsheets import sheet_filename, verify_identity, write_sheets
 from .workbook.master import read_master, write_master
 from .workbook.sheetio import TurnSheetFile, open_turn_sheet
@@ -77,6 +78,10 @@ class TurnOutcome:
     sheets: list[Path]
     with_orders: list[str]
     without_orders: list[str]
+    #: Players whose sheet with problems was used for its valid orders (``carry-valid``).
+    with_problems: list[str] = field(default_factory=list)
+    #: Players whose sheet with problems was not used (``no-orders``).
+    problems_unused: list[str] = field(default_factory=list)
     cancelled: list[str] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     finished: str = ""
@@ -112,6 +117,9 @@ class Filed:
     sha256: str = ""
     #: The bytes resolve read the orders from, once it has read them (what the archive keeps).
     data: bytes | None = field(default=None, repr=False, compare=False)
+    #: A sheet the intake found problems in, used under the ``carry-valid`` house rule: its
+    #: valid orders are carried out and every line at fault is dropped, with a reason.
+    with_problems: bool = False
 
 
 # -- the lock ------------------------------------------------------------------------------------
@@ -204,6 +212,8 @@ def read_orders(
     house_rules: Mapping[str, Any],
     turn: int,
     opened: TurnSheetFile | None = None,
+    *,
+    with_problems: bool = False,
 ) -> SheetOrders:
     """Read one filed sheet and check it again; orders that fail now are cancelled one by one.
 
@@ -212,6 +222,10 @@ def read_orders(
     exists, say) cancels nothing here: the rules check every order again as they carry it out
     and report what they cannot do.  A sheet that cannot be read at all gives no orders.
     ``opened``: the file as `filed_problem` opened it (read once, not twice).
+
+    ``with_problems``: the intake found problems in this sheet and the ``carry-valid`` house
+    rule uses it anyway, so the lines that could not even be read are listed as dropped too
+    (an accepted sheet has none) and each dropped line says that it was not carried out.
     """
     try:
         read = ruleset.read_sheet(path, opened)
@@ -225,10 +239,58 @@ def read_orders(
     ]
     orders, dropped = drop_orders_at(read.orders, {p.cell for p in problems})
     events = []
+    if with_problems:
+        unread = [p for p in read.problems if p.severity == "error"]
+        for problem in unread:
+            text = str(problem.found or "") or "the line"
+            events.append(_drop_event(turn, player, text, problem.cell, problem.message))
     for cell, item in dropped:
         reason = "; ".join(dict.fromkeys(p.message for p in problems if p.cell == cell))
-        events.append(_cancel_event(turn, player, _order_text(item), cell, reason))
+        make = _drop_event if with_problems else _cancel_event
+        events.append(make(turn, player, _order_text(item), cell, reason))
     return SheetOrders(player, orders, events)
+
+
+def _drop_event(turn: int, player: str, text: str, cell: str, reason: str) -> Event:
+    """A line of a sheet with problems that was not carried out (``carry-valid``)."""
+    where = f" in cell {cell}" if cell else ""
+    return Event(
+        turn=turn,
+        phase="orders",
+        location="",
+        kind="order_cancelled",
+        text=f"Your line {text!r}{where} was not carried out: {reason}.",
+        players=(player,),
+        visible_to=(player,),
+        data={"order": text, "cell": cell, "reason": reason, "sheet_with_problems": True},
+    )
+
+
+def problem_sheet_event(turn: int, player: str, name: str, used: bool) -> Event:
+    """What became of a player's sheet with problems that no corrected sheet replaced: used
+    for its valid orders (``carry-valid``) or not at all (``no-orders``)."""
+    if used:
+        text = (
+            f"Your sheet {name} had problems and no corrected sheet arrived in time: its orders "
+            "without problems were carried out and each line with a problem was dropped (listed "
+            "with its cell and reason)."
+        )
+    else:
+        text = (
+            f"Your sheet {name} had problems and no corrected sheet arrived in time; this game's "
+            "house rule (sheets_with_problems = no-orders) uses no orders from such a sheet, so "
+            "none of its orders were carried out."
+        )
+    return Event(
+        turn=turn,
+        phase="orders",
+        location="",
+        kind="sheet_with_problems",
+        text=text,
+        players=(player,),
+        visible_to=(player,),
+        data={"sheet": name, "used": used},
+    )
 
 
 def filed_problem(game: Game, filed: Filed, step: str) -> tuple[str, TurnSheetFile | None]:
@@ -276,7 +338,16 @@ def read_filed(
             turn, filed.player, filed.path.name, "", f"the sheet was not used: {reason}"
         )
         return SheetOrders(filed.player, None, [event])
-    got = read_orders(game.ruleset, state, filed.player, filed.path, house_rules, turn, opened)
+    got = read_orders(
+        game.ruleset,
+        state,
+        filed.player,
+        filed.path,
+        house_rules,
+        turn,
+        opened,
+        with_problems=filed.with_problems,
+    )
     return dataclasses.replace(got, data=opened.data if opened is not None else None)
 
 
@@ -383,10 +454,94 @@ def _check_archive_slot(game: Game, step: str) -> None:
     journal.set_aside(game.path, folder, "incomplete")
 
 
+def _sent_name(game: Game, step: str, filed: Filed) -> str:
+    """The name a sheet with problems was sent under (its stored copy has a stamped name)."""
+    from .inbox import Index
+
+    for entry in Index.of(game, step).entries:
+        if entry.get("sha256") == filed.sha256 and entry.get("name"):
+            return str(entry["name"])
+    return filed.path.name
+
+
+def check_ready(game: Game, step: Step, when: datetime) -> None:
+    """Refuse to resolve ``step`` early: before its deadline (or, in a game without one, at
+    all) while a player's sheet is missing or has problems.  Computer players never hold a
+    turn up.  The refusal says who is missing and how to resolve anyway (``--now``), so a
+    resolve typed twice by accident cannot play the next turn with nobody's orders."""
+    from .inbox import sheet_states, waiting_for
+
+    waiting = waiting_for(sheet_states(game, step))
+    if not waiting:
+        return
+    deadline = game.deadline(step.key)
+    if deadline is not None and when >= deadline.astimezone():
+        return
+    why = {
+        "missing": "no sheet received",
+        "problems": "its sheet has problems",
+        "refused": "its sheet was refused",
+        "late": "a late sheet waits for --accept-late",
+    }
+    who = ", ".join(f"{p.player} ({why.get(p.state, p.state)})" for p in waiting)
+    anyway = f"refassist resolve {game.path} --now"
+    if deadline is None:
+        raise GameError(
+            f"{step.label} was not resolved: this game has no deadline and the turn still waits "
+            f"for {who}. Nothing was changed; to resolve anyway, run: {anyway}"
+        )
+    raise GameError(
+        f"{step.label} was not resolved: its deadline is {game.deadline_text(step.key)} and the "
+        f"turn still waits for {who}. Nothing was changed; wait for the deadline, or resolve "
+        f"now with: {anyway}"
+    )
+
+
+def _sheets_to_use(
+    game: Game, step: Step, rules: Mapping[str, Any]
+) -> tuple[list[Filed], dict[str, str]]:
+    """The sheets resolve reads, in the order received: every accepted sheet of a player the
+    step expects, then (``carry-valid``) the newest sheet with problems of each player who has
+    no accepted one.  Also returns, under ``no-orders``, the sheets with problems left unused
+    (player -> the name it was sent as), so the player is told why nothing was carried out."""
+    from .inbox import Index, sheets_with_problems
+
+    filed = [f for f in _filed_sheets(game, step.key) if f.player in step.expects]
+    mode = game.ruleset.rules_with_defaults(rules).get(SHEETS_WITH_PROBLEMS, "carry-valid")
+    folder = Index.of(game, step.key).folder
+    unused: dict[str, str] = {}
+    for player, entry in sorted(sheets_with_problems(game, step.key).items()):
+        if player not in step.expects:
+            continue
+        if mode == "no-orders":
+            unused[player] = str(entry.get("name", ""))
+            continue
+        path = folder / str(entry["file"])
+        filed.append(Filed(player, path, str(entry.get("sha256", "")), with_problems=True))
+    return filed, unused
+
+
+def _not_used(state: Any, turn: int, unused: Mapping[str, str]) -> None:
+    """Tell each player whose sheet with problems was not used (``no-orders``) why, in place
+    of the rules' "no orders were received" (something was received)."""
+    if not unused or not hasattr(state, "events"):
+        return
+    kept = [e for e in state.events if not (e.kind == "no_orders" and set(e.players) & set(unused))]
+    notes = [problem_sheet_event(turn, p, name, used=False) for p, name in unused.items()]
+    state.events = [*notes, *kept]
+
+
 def resolve_game(
-    game: Game, *, dice_file: Path | None = None, now: datetime | None = None
+    game: Game,
+    *,
+    dice_file: Path | None = None,
+    now: datetime | None = None,
+    force: bool = False,
 ) -> TurnOutcome:
-    """Resolve the game's current step with the filed sheets; see the module docstring."""
+    """Resolve the game's current step with the filed sheets; see the module docstring.
+
+    Before the deadline, with a sheet missing or with problems, it refuses (`check_ready`)
+    unless ``force`` (the command's ``--now``)."""
     if dice_file is not None and not Path(dice_file).is_file():
         raise UsageError(f"dice file {dice_file} not found")
     when = now or datetime.now(UTC)
@@ -398,16 +553,20 @@ def resolve_game(
         if over:
             raise GameError(f"the game is over: {over}")
         step = game.step(state)
+        if not force:
+            check_ready(game, step, when)
         _check_archive_slot(game, step.key)
         turn = _turn_number(step, game)
         rules = game.config.house_rules
         orders: dict[str, Any] = {}
         cancelled: list[Event] = []
         used: list[Filed] = []
-        for filed in _filed_sheets(game, step.key):
-            if filed.player not in step.expects:
-                continue
+        to_read, unused = _sheets_to_use(game, step, rules)
+        for filed in to_read:
             got = read_filed(game, state, filed, step.key, rules, turn)
+            if filed.with_problems and got.orders is not None:
+                name = _sent_name(game, step.key, filed)
+                cancelled.append(problem_sheet_event(turn, filed.player, name, used=True))
             cancelled.extend(got.cancelled)
             used.append(dataclasses.replace(filed, data=got.data))
             if got.orders is not None:
@@ -416,7 +575,8 @@ def resolve_game(
         resolution = ruleset.resolve(state, orders, dice, rules)
         new_state = resolution.state
         _add_events(new_state, cancelled)
-        archive = _commit(game, step, new_state, used, dice_file, when, list(orders), turn)
+        _not_used(new_state, turn, unused)
+        archive = _commit(game, step, new_state, used, dice_file, when, list(orders), turn, unused)
         finished = ruleset.game_over(new_state)
         sheets = [] if finished else _next_sheets(game, step, new_state)
         journal.finish(game.path)
@@ -431,7 +591,9 @@ def resolve_game(
         sheets=sheets,
         with_orders=list(orders),
         without_orders=[p for p in step.expects if p not in orders],
-        cancelled=[e.text for e in cancelled],
+        with_problems=[f.player for f in used if f.with_problems and f.player in orders],
+        problems_unused=list(unused),
+        cancelled=[e.text for e in cancelled if e.kind == "order_cancelled"],
         events=[*cancelled, *resolution.events],
         finished=finished,
         state=new_state,
@@ -450,6 +612,7 @@ def _commit(
     when: datetime,
     with_orders: list[str],
     turn: int,
+    unused: Mapping[str, str] | None = None,
 ) -> Path:
     """Archive the old turn and put the new master in place, all or nothing (module docstring).
 
@@ -463,7 +626,9 @@ def _commit(
         write_master(staged, game.ruleset, new_state, title=game.config.name)
         new_sha = sha256_file(staged)
         journal.begin(game.path, "resolve", step.key, old_master=old_sha, new_master=new_sha)
-        archive = write_archive(game, step, used, dice_file, when, with_orders, turn=turn)
+        archive = write_archive(
+            game, step, used, dice_file, when, with_orders, turn=turn, unused=unused
+        )
         journal.replace_file(staged, game.master_path)
     except (OSError, RefassistError) as exc:
         _undo_commit(game, step.key)
@@ -513,6 +678,7 @@ def write_archive(
     with_orders: list[str],
     *,
     turn: int | None = None,
+    unused: Mapping[str, str] | None = None,
 ) -> Path:
     """Copy what the step started from into ``archive/<step>/``; the manifest goes last."""
     folder = game.archive(step.key)
@@ -528,6 +694,8 @@ def write_archive(
             "sha256": sha256_file(target),
             "filed_sha256": filed.sha256,
         }
+        if filed.with_problems:
+            files[filed.player]["with_problems"] = _sent_name(game, step.key, filed)
     if turn is None:
         turn = _turn_number(step, game)
     dice: dict[str, Any]
@@ -563,6 +731,7 @@ def write_archive(
         "sheets_in_received_order": [filed.player for filed in sheets],
         "sheets": files,
         "with_orders": with_orders,
+        "sheets_with_problems_unused": dict(unused or {}),
     }
     write_text(folder / MANIFEST_NAME, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
     return folder
@@ -618,6 +787,8 @@ class RollbackOutcome:
     moved: list[str]
     moved_to: Path | None
     recovered: str = ""
+    #: Where the outbox files of the undone steps went (None when there were none).
+    outbox: Path | None = None
 
 
 def rollback(game: Game, to_step: str, *, now: datetime | None = None) -> RollbackOutcome:
@@ -634,7 +805,7 @@ def rollback(game: Game, to_step: str, *, now: datetime | None = None) -> Rollba
         source = game.archive(to_step) / MASTER_NAME
         if not source.is_file():
             raise GameError(f"archive/{to_step} has no {MASTER_NAME}; it cannot be restored")
-        read_master(source, game.ruleset)  # refuse a damaged archive before touching anything
+        restored = read_master(source, game.ruleset)  # refuse a damaged archive first
         data = source.read_bytes()
         later = [
             str(m["step"])
@@ -672,7 +843,10 @@ def rollback(game: Game, to_step: str, *, now: datetime | None = None) -> Rollba
                 "finishes it"
             ) from exc
         journal.finish(game.path)
-    return RollbackOutcome(step=to_step, moved=moved, moved_to=aside, recovered=recovered)
+        outbox_aside = set_aside_stale(game, restored, into=aside)
+    return RollbackOutcome(
+        step=to_step, moved=moved, moved_to=aside, recovered=recovered, outbox=outbox_aside
+    )
 
 
 def _move_archives(game: Game, steps: list[str], aside: Path) -> list[str]:
@@ -792,8 +966,17 @@ def replay(game: Game, step: str) -> Replay:
     cancelled: list[Event] = []
     for player in m.get("sheets_in_received_order", []):
         info = m["sheets"][player]
-        filed = Filed(player, folder / info["file"], str(info.get("filed_sha256") or ""))
+        flagged = "with_problems" in info
+        filed = Filed(
+            player,
+            folder / info["file"],
+            str(info.get("filed_sha256") or ""),
+            with_problems=flagged,
+        )
         got = read_filed(then, state, filed, current.key, rules, turn)
+        if flagged and got.orders is not None:
+            name = str(info["with_problems"])
+            cancelled.append(problem_sheet_event(turn, player, name, used=True))
         cancelled.extend(got.cancelled)
         if got.orders is not None:
             orders[player] = got.orders
@@ -807,6 +990,7 @@ def replay(game: Game, step: str) -> Replay:
         source = "seeded"
     resolution = ruleset.resolve(state, orders, dice, rules)
     _add_events(resolution.state, cancelled)
+    _not_used(resolution.state, turn, dict(m.get("sheets_with_problems_unused", {})))
     return Replay(step, resolution.state, ruleset.to_json(resolution.state), dice, source)
 
 

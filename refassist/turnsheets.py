@@ -17,6 +17,7 @@ from typing import Any
 from .atomic import atomic_path
 from .errors import CellProblem, NotATurnSheet, RefassistError, UsageError
 from .game import Game
+from .outbox import record, state_mark
 from .rulesets import Ruleset, find_ruleset
 from .workbook.sheetio import open_turn_sheet
 
@@ -57,6 +58,8 @@ def write_sheets(game: Game, state: Any, players: list[str] | None = None) -> li
                 game.config.house_rules,
             )
         written.append(path)
+    if written:
+        record(out, written, state_mark(game, state))
     return written
 
 

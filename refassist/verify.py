@@ -20,7 +20,6 @@ is reported as accepted from then on, and any further change is reported again.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -28,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from .atomic import write_text
+from .canonical import fingerprint
 from .dice import seed_commitment
 from .errors import GameError, RefassistError, UsageError
 from .game import CONFIG_NAME, MASTER_NAME, Game
@@ -45,12 +45,6 @@ from .workbook.master import read_master
 EDITS_NAME = "edits.json"
 #: How many differing keys a report names per step.
 SHOWN_DIFFERENCES = 5
-
-
-def fingerprint(data: Any) -> str:
-    """SHA-256 of a JSON export written canonically (sorted keys, no spaces)."""
-    text = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _short(value: Any) -> str:

@@ -275,7 +275,7 @@ def test_resolve_cancels_hostile_filed_sheets_and_completes(corpus: Path, tmp_pa
     _file_as_accepted(game, "Bob", cases / "token-copied.xlsx")
     cleo = _file_as_accepted(game, "Cleo", game.outbox("5002") / "Cleo.xlsx")
     cleo.write_bytes((cases / "meta-player-changed.xlsx").read_bytes())  # swapped after filing
-    outcome = resolve_game(game)
+    outcome = resolve_game(game, force=True)
     assert outcome.with_orders == []
     state = read_master(game.master_path, game.ruleset)
     cancelled = {e.players[0]: e.text for e in state.events if e.kind == "order_cancelled"}

@@ -126,7 +126,7 @@ def run_until_journal(game_path: Path) -> tuple[subprocess.Popen[bytes], float, 
     the process, when the journal appeared and when it was started (monotonic times)."""
     started = time.monotonic()
     proc = subprocess.Popen(
-        [str(REFASSIST), "resolve", str(game_path)],
+        [str(REFASSIST), "resolve", str(game_path), "--now"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
@@ -173,7 +173,7 @@ def test_kill_9_at_random_moments_leaves_the_old_turn_or_the_new_one(
             # Any moment of the process's life: starting, reading, resolving, writing.
             delay = rng.uniform(0.0, 1.1 * reference.total)
             proc = subprocess.Popen(
-                [str(REFASSIST), "resolve", str(game_path)],
+                [str(REFASSIST), "resolve", str(game_path), "--now"],
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.PIPE,
             )
@@ -212,7 +212,7 @@ def test_kill_9_at_random_moments_leaves_the_old_turn_or_the_new_one(
 
     assert kills >= KILLS
     assert seen["undo"] and seen["forward"], seen  # kills landed inside the commit, both sides
-    final = refassist("resolve", str(game_path))
+    final = refassist("resolve", str(game_path), "--now")
     assert final.returncode == 0, final.stderr
     assert export(game_path) == new
     assert journal.pending(game_path) is None
@@ -235,7 +235,7 @@ def test_a_full_disk_is_a_clear_error_and_changes_nothing(tmp_path: Path) -> Non
     before = hashes(game.path)
     state = export(game.path)
     ran = subprocess.run(
-        [str(REFASSIST), "resolve", str(game.path)],
+        [str(REFASSIST), "resolve", str(game.path), "--now"],
         capture_output=True,
         text=True,
         preexec_fn=_fsize_limit(16 * 1024),
@@ -248,7 +248,7 @@ def test_a_full_disk_is_a_clear_error_and_changes_nothing(tmp_path: Path) -> Non
     assert "Nothing was changed" in lines[0]
     assert hashes(game.path) == before
     assert export(game.path) == state
-    again = refassist("resolve", str(game.path))
+    again = refassist("resolve", str(game.path), "--now")
     assert again.returncode == 0, again.stderr
     assert Game.open(game.path).load_state().year == 5002
 
@@ -291,7 +291,7 @@ def test_a_disk_that_fills_up_at_any_write_of_a_resolve(
         disk = FailingDisk(folder, fail_at)
         monkeypatch.setattr(tempfile, "mkstemp", disk)
         try:
-            resolve_game(game)
+            resolve_game(game, force=True)
         except GameError as exc:
             message = str(exc)
         else:
@@ -314,7 +314,7 @@ def test_a_disk_that_fills_up_at_any_write_of_a_resolve(
             assert fixed.exit_code == 0, fixed.output
             assert journal.pending(folder) is None
             assert len(list((folder / "outbox" / "5002").glob("*.xlsx"))) == len(PLAYERS)
-        again = resolve_game(Game.open(folder)) if export(folder) == old else None
+        again = resolve_game(Game.open(folder), force=True) if export(folder) == old else None
         assert again is None or again.step == "5001"
         fail_at += 1
     assert outcomes.count("unchanged") >= 5 and outcomes.count("resolved") >= 1, outcomes
@@ -327,7 +327,7 @@ def test_a_read_only_folder_is_a_clear_error(
     before = hashes(game.path)
     disk = FailingDisk(game.path, 1, errno.EROFS)
     monkeypatch.setattr(tempfile, "mkstemp", disk)
-    result = CliRunner().invoke(main, ["resolve", str(game.path)])
+    result = CliRunner().invoke(main, ["resolve", str(game.path), "--now"])
     monkeypatch.setattr(tempfile, "mkstemp", disk.real)
     assert result.exit_code == 1
     assert "Read-only file system" in result.output and "Nothing was changed" in result.output

@@ -219,7 +219,7 @@ def demo_game(tmp_path_factory: pytest.TempPathFactory) -> Game:
     for turn in range(TURNS):
         state = game.load_state()
         intake(game, computer_sheets(game, state, 3))
-        outcome = resolve_game(game)
+        outcome = resolve_game(game, force=True)
         assert not outcome.finished, "the computer game ended early; pick another seed"
         write_reports(
             game,

@@ -134,7 +134,7 @@ def test_a_referees_week_from_the_installed_wheel(installed: Path, tmp_path: Pat
     assert [s.name for s in sheets] == ["Ann.xlsx", "Bob.xlsx"]
     run([cmd, "check", str(sheets[0]), "--game", "g"], cwd=tmp_path)
     run([cmd, "intake", "g", *map(str, sheets)], cwd=tmp_path)
-    run([cmd, "resolve", "g"], cwd=tmp_path)
+    run([cmd, "resolve", "g", "--now"], cwd=tmp_path)
     run([cmd, "report", "g"], cwd=tmp_path)
     reports = sorted(p.name for p in (tmp_path / "g" / "outbox").rglob("*.pdf"))
     assert reports == ["Ann.pdf", "Bob.pdf", "referee.pdf"]

@@ -89,7 +89,7 @@ def test_resolve_archives_then_writes_the_master_and_the_next_sheets(tmp_path: P
     _file(game, _ann_orders(game), tmp_path)
     before = game.master_path.read_bytes()
     bob_before = _forces(game.load_state(), "Bob")
-    outcome = resolve_game(game, now=NOW)
+    outcome = resolve_game(game, now=NOW, force=True)
 
     archive = game.archive("5001")
     assert (archive / "master.xlsx").read_bytes() == before
@@ -125,7 +125,7 @@ def test_an_order_that_fails_after_a_referees_edit_is_cancelled_alone(tmp_path: 
         if force.owner == "Ann" and force.hex == home:
             force.fleet = Fleet(F=2)  # the referee corrects Ann's home fleet by hand
     game.save_state(state)
-    outcome = resolve_game(game)
+    outcome = resolve_game(game, force=True)
     new = game.load_state()
     cancelled = [e for e in new.events if e.kind == "order_cancelled"]
     assert len(cancelled) == 1 and cancelled[0].visible_to == ("Ann",)
@@ -142,11 +142,11 @@ def test_replaying_each_archived_turn_gives_the_identical_state(tmp_path: Path) 
     state.relations.append(Relation(kind="trade", a="Ann", b="Bob", since=5000))
     game.save_state(state)  # a trade agreement: two dice every production phase
     _file(game, _ann_orders(game), tmp_path)
-    resolve_game(game)
+    resolve_game(game, force=True)
     dice = tmp_path / "rolls.txt"
     dice.write_text("# the referee's own dice\n3 3\n")
-    resolve_game(game, dice_file=dice)
-    resolve_game(game)
+    resolve_game(game, dice_file=dice, force=True)
+    resolve_game(game, force=True)
     assert archived_steps(game) == ["5001", "5002", "5003"]
     assert (game.archive("5002") / "dice.txt").read_text().startswith("# the referee")
     for step in archived_steps(game):
@@ -158,10 +158,10 @@ def test_replaying_each_archived_turn_gives_the_identical_state(tmp_path: Path) 
 
 def test_rollback_restores_a_turn_and_keeps_the_later_archives_aside(tmp_path: Path) -> None:
     game = _game(tmp_path)
-    resolve_game(game)
+    resolve_game(game, force=True)
     _file(game, _ann_orders(game), tmp_path)
-    resolve_game(game)
-    resolve_game(game)
+    resolve_game(game, force=True)
+    resolve_game(game, force=True)
     reference = game.ruleset.to_json(game.load_state())
     outcome = rollback(game, "5002", now=NOW)
     assert game.load_state().year == 5002
@@ -169,8 +169,8 @@ def test_rollback_restores_a_turn_and_keeps_the_later_archives_aside(tmp_path: P
     assert outcome.moved_to == game.path / "rolled-back" / "20261129T090000Z"
     assert (outcome.moved_to / "5003" / "manifest.json").is_file()
     assert archived_steps(game) == ["5001"]
-    resolve_game(game)  # Ann's sheet for 5002 is still filed in the inbox
-    resolve_game(game)
+    resolve_game(game, force=True)  # Ann's sheet for 5002 is still filed in the inbox
+    resolve_game(game, force=True)
     assert game.ruleset.to_json(game.load_state()) == reference
 
 
@@ -179,12 +179,12 @@ def test_a_turn_already_archived_is_not_resolved_twice_and_a_broken_archive_is_s
 ) -> None:
     game = _game(tmp_path)
     before = game.master_path.read_bytes()
-    resolve_game(game)
+    resolve_game(game, force=True)
     game.master_path.write_bytes(before)  # as if the referee copied the old master back
     with pytest.raises(GameError, match="rollback"):
-        resolve_game(game)
+        resolve_game(game, force=True)
     (game.archive("5001") / "manifest.json").unlink()  # a crash before the manifest
-    resolve_game(game)
+    resolve_game(game, force=True)
     assert (game.archive("5001") / "manifest.json").is_file()
     aside = list((game.path / "rolled-back").iterdir())
     assert len(aside) == 1 and aside[0].name.endswith("-incomplete")
@@ -200,7 +200,7 @@ def test_rollback_to_a_turn_that_was_never_archived_is_refused(tmp_path: Path) -
 def test_the_commands_resolve_and_rollback(tmp_path: Path) -> None:
     game = _game(tmp_path)
     runner = CliRunner()
-    result = runner.invoke(main, ["resolve", str(game.path)])
+    result = runner.invoke(main, ["resolve", str(game.path), "--now"])
     assert result.exit_code == 0, result.output
     assert "resolved Year 5001" in result.output
     assert "no orders received from: Ann, Bob, Cleo" in result.output
@@ -209,12 +209,14 @@ def test_the_commands_resolve_and_rollback(tmp_path: Path) -> None:
     assert "back at the start of 5001" in result.output
     result = runner.invoke(main, ["rollback", str(game.path), "--to", "4999"])
     assert result.exit_code == 1 and "no complete archive of 4999" in result.output
-    missing = runner.invoke(main, ["resolve", str(game.path), "--dice", str(tmp_path / "no")])
+    missing = runner.invoke(
+        main, ["resolve", str(game.path), "--now", "--dice", str(tmp_path / "no")]
+    )
     assert missing.exit_code == 2 and "not found" in missing.output
     short = tmp_path / "short.txt"
     short.write_text("1\n")
     _file(game, _ann_orders(game), tmp_path)
-    trade_free = runner.invoke(main, ["resolve", str(game.path), "--dice", str(short)])
+    trade_free = runner.invoke(main, ["resolve", str(game.path), "--now", "--dice", str(short)])
     assert trade_free.exit_code == 0, trade_free.output  # no die was needed this turn
     assert game.load_state().year == 5002
 
@@ -227,7 +229,7 @@ def test_a_dice_file_that_runs_out_changes_nothing(tmp_path: Path) -> None:
     before = game.master_path.read_bytes()
     short = tmp_path / "one-die.txt"
     short.write_text("4\n")
-    result = CliRunner().invoke(main, ["resolve", str(game.path), "--dice", str(short)])
+    result = CliRunner().invoke(main, ["resolve", str(game.path), "--now", "--dice", str(short)])
     assert result.exit_code == 1
     assert "ran out after 1 rolls" in result.output and "trade Ann-Bob" in result.output
     assert game.master_path.read_bytes() == before

@@ -63,7 +63,7 @@ def hashes(folder: Path) -> dict[str, str]:
 def test_two_resolves_at_once_run_one_after_the_other(game: Game) -> None:
     procs = [
         subprocess.Popen(
-            [str(REFASSIST), "resolve", str(game.path)],
+            [str(REFASSIST), "resolve", str(game.path), "--now"],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -88,7 +88,10 @@ def test_a_second_command_waits_while_the_lock_is_held_briefly(game: Game) -> No
     holder = hold_lock(game, 1.5)
     started = time.monotonic()
     ran = subprocess.run(
-        [str(REFASSIST), "resolve", str(game.path)], capture_output=True, text=True, timeout=120
+        [str(REFASSIST), "resolve", str(game.path), "--now"],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     waited = time.monotonic() - started
     holder.wait(timeout=30)
@@ -103,7 +106,7 @@ def test_a_second_command_refuses_after_waiting_and_changes_nothing(game: Game) 
     holder = hold_lock(game, 14)
     try:
         ran = subprocess.run(
-            [str(REFASSIST), "resolve", str(game.path)],
+            [str(REFASSIST), "resolve", str(game.path), "--now"],
             capture_output=True,
             text=True,
             timeout=120,

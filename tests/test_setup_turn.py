@@ -109,7 +109,7 @@ def test_the_set_up_turn_through_real_sheets_honours_the_order_received(tmp_path
         game.ruleset.fill_sheet(filled, _choice(player, hex_))
         os.utime(filled, (1_800_000_000 + 60 * n, 1_800_000_000 + 60 * n))  # Bob's is older
         assert intake(game, [filled]).count("accepted") == 1
-    resolve_game(game)
+    resolve_game(game, force=True)
     after = game.load_state()
     assert after.year == SETUP_YEAR + 1
     homes = {p.name: p.homeworld for p in after.players}

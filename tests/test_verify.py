@@ -80,7 +80,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
         out.committed[str(state.year)] = commitment(game, state).sha256
         report = intake(game, computer_sheets(game, state, SEED))
         assert report.count("accepted") == 3
-        outcome = resolve_game(game)
+        outcome = resolve_game(game, force=True)
         assert not outcome.finished, "the game ended early; pick another seed"
         out.after[outcome.step] = game.ruleset.to_json(outcome.state)
     return out
@@ -113,7 +113,7 @@ def test_rollback_then_resolve_reproduces_every_archived_turn(
     assert code == 0, text
     assert game.load_state().year == 5001
     for step, expected in played.after.items():
-        code, text = run("resolve", str(game.path))
+        code, text = run("resolve", str(game.path), "--now")
         assert code == 0, text
         assert text.startswith(f"resolved Year {step}")
         assert game.ruleset.to_json(game.load_state()) == expected, f"turn {step} differs"
@@ -126,7 +126,7 @@ def test_rollback_to_a_middle_turn_and_resolve_it_again(played: Played, tmp_path
     assert code == 0, text
     replaced = sorted((game.path / "rolled-back").glob("*/master-replaced.xlsx"))
     assert len(replaced) == 1  # the master the rollback replaced is kept
-    code, _ = run("resolve", str(game.path))
+    code, _ = run("resolve", str(game.path), "--now")
     assert code == 0
     assert game.ruleset.to_json(game.load_state()) == played.after["5013"]
 
@@ -168,7 +168,7 @@ def test_an_unrecorded_hand_edit_is_found_and_a_recorded_one_accepted(
     assert code == 0
     state = game.load_state()
     intake(game, computer_sheets(game, state, SEED))
-    resolve_game(game)
+    resolve_game(game, force=True)
     assert verify_game(game, ["5020", "5021"]).ok
 
 
@@ -218,7 +218,7 @@ def test_a_turn_with_the_referees_dice_verifies_from_its_dice_file(tmp_path: Pat
     game.save_state(state)  # a trade agreement rolls two dice each production phase
     rolls = tmp_path / "rolls.txt"
     rolls.write_text("# my dice\n4 2\n", encoding="utf-8")
-    code, text = run("resolve", str(game.path), "--dice", str(rolls))
+    code, text = run("resolve", str(game.path), "--now", "--dice", str(rolls))
     assert code == 0 and f"dice from {rolls}" in text
     code, text = run("verify", str(game.path))
     assert code == 0 and "5001  same result; the referee's dice file, 2 dice" in text
@@ -308,6 +308,6 @@ def test_an_interrupted_rollback_is_finished_by_the_next_command(
     assert code == 0, text
     assert text.startswith("first finished the interrupted rollback to 5015")
     assert [s for s in archived_steps(game) if s >= "5015"] == []
-    code, _ = run("resolve", str(game.path))
+    code, _ = run("resolve", str(game.path), "--now")
     assert code == 0
     assert game.ruleset.to_json(game.load_state()) == played.after["5015"]

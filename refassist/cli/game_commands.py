@@ -214,7 +214,7 @@ def rulesets_command() -> None:
             else f"{r.min_players}-{r.max_players} players"
         )
         click.echo(f"{r.name}: {r.title}, {count}, {_map_needs(r)}{aliases}")
-        for rule in r.house_rules:
+        for rule in r.all_house_rules():
             click.echo(f"    {rule.key} = {rule.default!r}: {rule.description}")
 
 

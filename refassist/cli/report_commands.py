@@ -85,6 +85,8 @@ def report_command(
             run = write_reports(
                 opened, players=names, jobs=jobs, mail=mail, smtp=smtp, progress=progress
             )
+    if run.set_aside is not None:
+        click.echo(f"stale files from the outbox moved to {shown(run.set_aside)}")
     for r in run.reports:
         click.echo(f"{shown(r.path)} ({r.pages} pages)")
         if r.refused:

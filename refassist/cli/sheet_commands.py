@@ -17,8 +17,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from ..errors import NotATurnSheet, UsageError
 from ..game import Game
 from ..inbox import accept_late as accept_late_sheets
-from ..inbox import intake, status
+from ..inbox import intake, status, waiting_for
 from ..journal import recover
+from ..outbox import set_aside_stale
 from ..turns import locked
 from ..turnsheets import CheckResult, check_sheet, write_sheets
 from ..workbook.annotate import annotate
@@ -42,9 +43,12 @@ def sheets_command(game: Path, players: tuple[str, ...]) -> None:
     with locked(opened):
         recovered = recover(opened)
         state = opened.load_state()
+        aside = set_aside_stale(opened, state, sheets_only=True)
         written = write_sheets(opened, state, list(players) if players else None)
     if recovered:
         click.echo(f"first {recovered}")
+    if aside is not None:
+        click.echo(f"stale turn sheets moved to {shown(aside)}")
     step = opened.step(state)
     click.echo(f"{len(written)} turn sheet(s) for {step.label}:")
     for path in written:
@@ -231,11 +235,13 @@ def status_command(game: Path) -> None:
     report = status(Game.open(game))
     if report.interrupted:
         click.echo(f"Note: {report.interrupted}.")
+    for advice in report.stale:
+        click.echo(printable(f"Stale: {advice}."))
     click.echo(f"{report.label} - deadline {report.deadline}")
     width = max([len(p.player) for p in report.players] + [6])
     for p in report.players:
         click.echo(printable(f"  {p.player:{width}}  {p.state:9}  {p.detail}"))
-    waiting = [p.player for p in report.players if p.state not in ("accepted", "computer")]
+    waiting = [p.player for p in waiting_for(report.players)]
     click.echo(f"Waiting for: {', '.join(waiting)}" if waiting else "Every sheet is in.")
     if report.commitment:
         click.echo(

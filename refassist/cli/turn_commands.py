@@ -6,16 +6,23 @@ Thin by design: each parses its options, calls `refassist.turns`, `refassist.ver
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from ..demo import TurnSummary, demo_player_count, demo_ruleset, run_demo
+from ..demo import (
+    TurnSummary,
+    demo_player_count,
+    demo_ruleset,
+    file_computer_orders,
+    run_demo,
+)
 from ..errors import UsageError
 from ..game import Game
-from ..turns import resolve_game, rollback
+from ..turns import check_ready, resolve_game, rollback
 from ..verify import StepCheck, accept_edit, verify_game
 from . import shown
 
@@ -28,12 +35,25 @@ from . import shown
     type=click.Path(dir_okay=False, path_type=Path),
     help="Use these die results (your own rolls) instead of the game's seeded dice.",
 )
-def resolve_command(game: Path, dice_file: Path | None) -> None:
+@click.option(
+    "--now",
+    "now",
+    is_flag=True,
+    help="Resolve even though the deadline has not passed and a sheet is missing or has "
+    "problems (or, in a game without a deadline, a sheet is missing).",
+)
+def resolve_command(game: Path, dice_file: Path | None, now: bool) -> None:
     """Resolve the current turn with the sheets filed in GAME/inbox.
 
     Archives the current master workbook and the sheets used in GAME/archive/<year>/,
     writes the new master.xlsx and the next turn's sheets in GAME/outbox/<next year>/.
-    Players who sent nothing keep their fleets where they are.
+    Players who sent nothing keep their fleets where they are.  A player whose newest sheet
+    had problems and was not corrected gets its valid orders carried out and the lines at
+    fault dropped (house rule sheets_with_problems; no-orders uses none of it).
+
+    Before the deadline, while a sheet is missing or has problems, resolve refuses and says
+    who the turn waits for; --now resolves anyway.  A game without a deadline asks for --now
+    whenever a sheet is missing.
 
     A dice file holds whole numbers separated by spaces, commas or new lines, used in
     order; '#' starts a comment.
@@ -41,17 +61,35 @@ def resolve_command(game: Path, dice_file: Path | None) -> None:
     \b
     Example:
       refassist resolve mygame
+      refassist resolve mygame --now
       refassist resolve mygame --dice my-rolls.txt
     """
     opened = Game.open(game)
-    outcome = resolve_game(opened, dice_file=dice_file)
+    if not now:  # refuse before the computer players' orders are filed, not after
+        check_ready(opened, opened.step(opened.load_state()), datetime.now(UTC))
+    computers = file_computer_orders(opened)
+    if computers:
+        click.echo(f"orders of the computer players filed: {', '.join(computers)}")
+    outcome = resolve_game(opened, dice_file=dice_file, force=now)
     if outcome.recovered:
         click.echo(f"first {outcome.recovered}")
     click.echo(f"resolved {outcome.label}: {outcome.summary}")
     if outcome.with_orders:
         click.echo(f"  orders from: {', '.join(outcome.with_orders)}")
-    if outcome.without_orders:
-        click.echo(f"  no orders received from: {', '.join(outcome.without_orders)}")
+    if outcome.with_problems:
+        click.echo(
+            "  valid orders carried out from a sheet with problems: "
+            f"{', '.join(outcome.with_problems)}"
+        )
+    unused = set(outcome.problems_unused)
+    if unused:
+        click.echo(
+            "  sheet with problems not used (house rule no-orders): "
+            f"{', '.join(outcome.problems_unused)}"
+        )
+    missing = [p for p in outcome.without_orders if p not in unused]
+    if missing:
+        click.echo(f"  no orders received from: {', '.join(missing)}")
     for text in outcome.cancelled:
         click.echo(f"  cancelled at resolve: {text}")
     click.echo(f"  archived in {shown(outcome.archive)}")
@@ -86,6 +124,10 @@ def rollback_command(game: Path, to_step: str) -> None:
     if outcome.recovered:
         click.echo(f"first {outcome.recovered}")
     click.echo(f"master.xlsx is back at the start of {outcome.step}")
+    if outcome.outbox is not None:
+        click.echo(
+            f"  moved the sheets and reports of the undone turns to {shown(outcome.outbox)}/outbox"
+        )
     if outcome.moved_to is not None:
         click.echo(
             f"  moved the archives of {', '.join(outcome.moved)} and the replaced master to "

@@ -17,8 +17,9 @@ from typing import Any
 
 from ..errors import RefassistError, UsageError
 from ..game import Game, step_sort_key
+from ..outbox import record, set_aside_stale, state_mark
 from ..rulesets.base import ReportInput
-from ..turns import dice_disclosure
+from ..turns import dice_disclosure, manifest
 from .archive_index import write_index
 from .build import (
     CACHE_DIR,
@@ -50,6 +51,8 @@ class ReportRun:
     mailings: list[Mailing] = field(default_factory=list)
     sent: int = 0
     index: Path | None = None
+    #: Where stale outbox files were moved before writing (None when there were none).
+    set_aside: Path | None = None
 
 
 def resolved_step(game: Game, current: str) -> str:
@@ -79,15 +82,29 @@ def _used_sheets(game: Game, step: str, players: Sequence[str]) -> dict[str, tup
     archived = game.archive(step) / "sheets"
     accepted = accepted_sheets(game, step)
     late = Index.of(game, step).late
+    recorded = _manifest_or_empty(game, step)
+    flagged = {p for p, info in recorded.get("sheets", {}).items() if "with_problems" in info}
+    unused = recorded.get("sheets_with_problems_unused", {})
     for player in players:
         kept = archived / sheet_filename(player)
         if kept.is_file():
-            out[player] = ("accepted", kept)
+            out[player] = ("with problems" if player in flagged else "accepted", kept)
+        elif player in unused:
+            out[player] = ("problems", game.inbox(step))
         elif player in accepted:
             out[player] = ("accepted", accepted[player])
         elif player in late:
             out[player] = ("late", game.inbox(step) / str(late[player].get("file", "")))
     return out
+
+
+def _manifest_or_empty(game: Game, step: str) -> dict[str, Any]:
+    """The archive manifest of a resolved step, or nothing for a step archived before there
+    were manifests (the reports do without the sheet details then)."""
+    try:
+        return manifest(game, step)
+    except RefassistError:
+        return {}
 
 
 def gather_input(game: Game, state: Any, players: Sequence[str]) -> ReportInput:
@@ -99,7 +116,7 @@ def gather_input(game: Game, state: Any, players: Sequence[str]) -> ReportInput:
     if step:
         for player, (status, path) in _used_sheets(game, step, players).items():
             sheets[player] = status
-            if status != "accepted":
+            if status not in ("accepted", "with problems"):
                 continue
             try:
                 read = game.ruleset.read_sheet(path)
@@ -162,6 +179,7 @@ def write_reports(
         if referee is None:
             referee = not players
         step = game.step(state).key
+        run_aside = set_aside_stale(game, state)
         folder = game.outbox(step)
         folder.mkdir(parents=True, exist_ok=True)
         info = gather_input(game, state, everyone)
@@ -185,7 +203,7 @@ def write_reports(
         # and only a missing one is written here.
         finished = bool(ruleset.game_over(state))
         written_sheets = next_sheets(game, state, wanted) if sheets and not finished else {}
-        run = ReportRun(step, folder, rendered, written_sheets)
+        run = ReportRun(step, folder, rendered, written_sheets, set_aside=run_aside)
         if mail or smtp:
             addresses = {p.name: p.email for p in game.config.players}
             run.mailings = build_mailings(
@@ -198,6 +216,8 @@ def write_reports(
                 reports={r.reader: r.path for r in rendered if r.reader in wanted},
                 sheets=written_sheets,
             )
+        made = [r.path for r in rendered] + [m.path for m in run.mailings]
+        record(folder, made, state_mark(game, state))
         run.index = write_index(game.path, game.config.name)
     if smtp:
         run.sent = send_mailings(smtp, run.mailings)

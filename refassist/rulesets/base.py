@@ -69,6 +69,23 @@ class HouseRule:
         return None
 
 
+#: What resolve does with a player's sheet that the intake found problems in, when no sheet
+#: without problems followed it: carry out its valid orders and drop the lines at fault
+#: (``carry-valid``), or use none of it (``no-orders``, the strict reading some groups want).
+SHEETS_WITH_PROBLEMS = "sheets_with_problems"
+
+#: House rules of the engine, which every game has (the turn's paperwork, not its rules).
+ENGINE_HOUSE_RULES: tuple[HouseRule, ...] = (
+    HouseRule(
+        SHEETS_WITH_PROBLEMS,
+        "carry-valid",
+        "A player's newest sheet with problems, not corrected by the deadline: carry out its "
+        "valid orders and drop the lines at fault (carry-valid), or use none of it (no-orders).",
+        choices=("carry-valid", "no-orders"),
+    ),
+)
+
+
 @dataclass(frozen=True)
 class PlayerSetup:
     """One line of ``players.csv``: a player's name, e-mail and optional start position."""
@@ -315,9 +332,13 @@ class Ruleset(abc.ABC):
     generates_maps: ClassVar[bool] = False
 
     # -- settings -----------------------------------------------------------------------------
+    def all_house_rules(self) -> tuple[HouseRule, ...]:
+        """The game's own house rules, then the engine's (`ENGINE_HOUSE_RULES`)."""
+        return (*self.house_rules, *ENGINE_HOUSE_RULES)
+
     def default_house_rules(self) -> dict[str, Any]:
         """The house rules with their default values."""
-        return {rule.key: rule.default for rule in self.house_rules}
+        return {rule.key: rule.default for rule in self.all_house_rules()}
 
     def rules_with_defaults(self, values: Mapping[str, Any]) -> dict[str, Any]:
         """The game's house rules from game.toml over their defaults: rule modules read every
@@ -328,7 +349,7 @@ class Ruleset(abc.ABC):
 
     def check_house_rules(self, values: Mapping[str, Any]) -> list[str]:
         """Problems with a ``[house_rules]`` table (unknown keys, wrong types)."""
-        known = {rule.key: rule for rule in self.house_rules}
+        known = {rule.key: rule for rule in self.all_house_rules()}
         problems = [f"unknown house rule {key!r}" for key in values if key not in known]
         for key, value in values.items():
             if key in known:

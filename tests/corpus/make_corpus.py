@@ -83,7 +83,7 @@ def make_game(out: Path) -> Context:
     keep.mkdir(parents=True, exist_ok=True)
     last_week = keep / "Ann-last-week.xlsx"
     shutil.copyfile(first[0], last_week)
-    resolve_game(game)
+    resolve_game(game, force=True)
     state = game.load_state()
     step = game.step(state).key
     sheets = {p: game.outbox(step) / sheet_filename(p) for p in PLAYERS}

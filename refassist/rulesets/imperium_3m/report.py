@@ -465,6 +465,7 @@ def player_content(state: State, view: PlayerView, player: str, info: ReportInpu
         "enemy_planets": planet_rows(seen_boxes, view.enemy_units, names),
         "orders": orders,
         "no_orders": orders is None and info.sheets.get(player) == "missing",
+        "sheet_status": info.sheets.get(player, ""),
     }
     return ReportContent(
         template=f"{TEMPLATE_DIR}/player.html",
