@@ -58,6 +58,20 @@ def test_without_game_only_the_notation_is_checked(sheet: Path) -> None:
     code, out, _ = run("check", str(sheet))
     assert code == 1
     assert "Orders!C12" in out and "Orders!B11" not in out
+    said = " ".join(out.split())
+    assert (
+        "Only the notation was checked: not whose sheet it is, nor the turn, nor the rules" in said
+    )
+    assert "--game GAME" in said
+    code, out, _ = run("check", str(sheet), "--json")
+    assert json.loads(out)["checked"] == "notation"
+
+
+def test_with_game_the_notation_notice_is_not_given(small_game: Game, sheet: Path) -> None:
+    _, out, _ = run("check", str(sheet), "--game", str(small_game.path))
+    assert "Only the notation was checked" not in out
+    _, out, _ = run("check", str(sheet), "--game", str(small_game.path), "--json")
+    assert json.loads(out)["checked"] == "game"
 
 
 def test_not_a_turn_sheet_exits_2(tmp_path: Path) -> None:

@@ -129,6 +129,7 @@ def check_command(
         annotate(sheet, result.problems, annotate_out)
     if as_json:
         data = result.to_dict()
+        data["checked"] = "notation" if game is None else "game"
         if annotate_out is not None:
             data["annotated"] = str(annotate_out)
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
@@ -136,6 +137,12 @@ def check_command(
         _print_result(result)
         if annotate_out is not None:
             click.echo(f"Annotated copy: {shown(annotate_out)}")
+        if game is None:
+            click.echo(
+                "Only the notation was checked: not whose sheet it is, nor the turn, nor the "
+                "rules (ranges, budget, what the player owns). To check all of it, run: "
+                f"refassist check {shown(sheet)} --game GAME"
+            )
     ctx.exit(result.exit_code)
 
 
