@@ -329,6 +329,24 @@ def test_reading_problems_name_their_cells(sheet: Path, state: State) -> None:
     assert [p.quantity for p in read.orders.purchases] == [1]
 
 
+@pytest.mark.parametrize("typed", ["1000", 999999, "1000000"])
+def test_a_quantity_above_999_is_refused_at_its_cell(
+    sheet: Path, state: State, typed: object
+) -> None:
+    """docs/turn-sheet.md promises 1-999; a budget warning is not enough for 999999."""
+    r = layout.PROD_FIRST_ROW
+    wb = openpyxl.load_workbook(sheet)
+    ws = wb["Orders"]
+    ws[f"B{r}"], ws[f"C{r}"], ws[f"D{r}"] = home(state), "F", typed
+    ws[f"B{r + 1}"], ws[f"C{r + 1}"], ws[f"D{r + 1}"] = home(state), "F", 999
+    wb.save(sheet)
+    read = read_sheet(sheet)
+    [problem] = read.problems
+    assert (problem.cell, problem.severity) == (f"D{r}", "error")
+    assert str(typed) in problem.message or "not a quantity" in problem.message
+    assert [p.quantity for p in read.orders.purchases] == [999]
+
+
 def test_fill_sheet_round_trip(sheet: Path, state: State) -> None:
     hw = home(state)
     near = neighbour(state, hw)

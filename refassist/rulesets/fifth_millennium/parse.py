@@ -174,8 +174,15 @@ def parse_year_text(value: Any, *, cell: str = "", what: str = "year") -> int:
     return year_from_number(int(text), raw=raw, cell=cell, what=what)
 
 
-def parse_count(value: Any, *, cell: str = "", what: str = "quantity", minimum: int = 1) -> int:
-    """A whole number typed as text or as a number, at least ``minimum``."""
+def parse_count(
+    value: Any,
+    *,
+    cell: str = "",
+    what: str = "quantity",
+    minimum: int = 1,
+    maximum: int | None = None,
+) -> int:
+    """A whole number typed as text or as a number, from ``minimum`` to ``maximum``."""
     raw = cell_text(value, cell=cell)
     text = normalise(raw, cell=cell, found=raw).replace(" ", "")
     if not text.isdigit() or len(text) > MAX_COUNT_DIGITS:
@@ -185,6 +192,13 @@ def parse_count(value: Any, *, cell: str = "", what: str = "quantity", minimum: 
     number = int(text)
     if number < minimum:
         raise InvalidOrder(f"the {what} must be at least {minimum}", raw, cell)
+    if maximum is not None and number > maximum:
+        raise InvalidOrder(
+            f"the {what} {number} is out of range: a line orders {minimum} to {maximum}; "
+            "split a bigger order over several lines",
+            raw,
+            cell,
+        )
     return number
 
 

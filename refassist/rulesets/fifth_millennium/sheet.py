@@ -85,6 +85,8 @@ MOVE_FIRST_ROW = 11
 MOVE_ROWS = 16
 MOVE_COLUMNS = ("B", "C", "D", "E", "F")
 
+#: The most one production line may order (docs/turn-sheet.md; the sheet's validation says so).
+MAX_QUANTITY = 999
 #: Production list: Location, Item, Quantity, Cost (a formula the tool never reads).
 PROD_HEADER_ROW = 29
 PROD_FIRST_ROW = 30
@@ -631,11 +633,11 @@ def _write_production(
             "validate": "integer",
             "criteria": "between",
             "minimum": 1,
-            "maximum": 999,
+            "maximum": MAX_QUANTITY,
             "input_title": "Quantity",
             "input_message": "How many (a whole number from 1).",
             "error_title": "Whole number",
-            "error_message": "Type a whole number from 1 to 999.",
+            "error_message": f"Type a whole number from 1 to {MAX_QUANTITY}.",
         },
     )
     tr, tc = cell_rc(PROD_TOTAL_CELL)
@@ -1094,7 +1096,7 @@ class _Reader:
             try:
                 location = parse_hex_text(loc_t, cell=loc_ref, what="location")
                 if qty_t:
-                    quantity = parse_count(qty_t, cell=qty_ref)
+                    quantity = parse_count(qty_t, cell=qty_ref, maximum=MAX_QUANTITY)
                 else:
                     quantity = 1
                     self.error(
