@@ -498,13 +498,16 @@ def test_setup_homeworld_choice() -> None:
     one_error(validate_orders(state, "Ann", setup_orders("0303"), RULES), "no star system")
 
 
-def test_setup_homeworld_too_close_does_not_reveal_whose() -> None:
+def test_setup_homeworld_near_a_secret_one_gets_the_same_answer_as_far_away() -> None:
+    """No oracle: the answer to a choice 3 hexes from Bob's homeworld is the answer to one far
+    from every homeworld (the set-up resolution refuses it: tests/test_setup_turn.py)."""
     state = setup_state()
     state.systems.append(System("2017", "Near Bob", "A", "A"))
-    problem = one_error(
-        validate_orders(state, "Ann", setup_orders("2017"), RULES), "another player's homeworld"
-    )
-    assert "Bob" not in str(problem) and "2020" not in str(problem)
+    state.systems.append(System("0505", "Far away", "A", "A"))
+    near = validate_orders(state, "Ann", setup_orders("2017"), RULES)
+    far = validate_orders(state, "Ann", setup_orders("0505"), RULES)
+    assert [(p.severity, p.message) for p in near] == [(p.severity, p.message) for p in far]
+    assert not errors(near)
 
 
 def test_setup_homeworld_already_set_by_the_referee() -> None:

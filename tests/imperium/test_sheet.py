@@ -681,9 +681,9 @@ def test_split_names_must_be_new_and_unique() -> None:
     assert errors(state, terran(act(1, 1, "SOL", "T1 split T2 DD1"))) == [
         "the fleet name T2 is already in use"
     ]
-    assert errors(state, terran(act(1, 1, "SOL", "T1 split I1 DD1"))) == [
-        "the fleet name I1 is already in use"
-    ]
+    # I1, an Imperial fleet out of the Terran side's sight: the checker must not tell that it
+    # exists (no oracle); the resolution refuses the split if the name is still taken.
+    assert errors(state, terran(act(1, 1, "SOL", "T1 split I1 DD1"))) == []
     twice = terran(act(1, 1, "SOL", "T1 split T9 DD1"), act(2, 1, "SOL", "T1 split t9 CA1"))
     assert errors(state, twice) == ["the fleet name T9 is already in use"]
     missing = terran(act(1, 1, "SOL", "T1 split T9 DD2"))

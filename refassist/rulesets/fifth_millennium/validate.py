@@ -205,19 +205,10 @@ class _Checker:
                 )
             )
             return
-        least = int(self.rules.get("homeworld_min_distance", 6))
-        taken = [o.homeworld for o in self.state.players if o.name != self.player and o.homeworld]
-        if any(distance(choice, h) < least for h in taken):
-            # Do not say whose or where: homeworlds are chosen in secret.
-            self.add(
-                _err(
-                    cell,
-                    choice,
-                    f"{choice} is within {least - 1} hexes of another player's homeworld",
-                    f"Choose a class A system further away (at least {least} hexes "
-                    "from every homeworld).",
-                )
-            )
+        # Not checked here: how close another player's homeworld is.  Homeworlds are chosen in
+        # secret, and a checker answering "too close" lets a player map them by resubmitting;
+        # the set-up resolution refuses a choice too close and assigns one by a die instead,
+        # as it does for two set-up sheets that clash.
 
     # -- moves --------------------------------------------------------------------------------
     def check_moves(self) -> None:
@@ -491,12 +482,13 @@ class _Checker:
             )
             return False
         if system.owner != self.player:
-            owner = "nobody" if not system.owner else "another player"
+            # Not whose it is: the reply must not tell what the player's report would not
+            # (resubmitting sheets would otherwise map the owner of every system).
             self.add(
                 _err(
                     cell,
                     found,
-                    f"you do not own {system.name} ({where}); it belongs to {owner}",
+                    f"you do not own {system.name} ({where})",
                     "Build only in systems you own.",
                 )
             )

@@ -51,6 +51,7 @@ from .units import (
     cargo_room,
     unit_type,
 )
+from .visibility import in_sight
 
 #: Movement points per action segment by kind (damaged ships one less); monitors never move.
 CARGO = ("RT", "JT", "PD", "OP")
@@ -86,7 +87,13 @@ class _Checker:
                 self.contents[u.fleet].append(u.id)
             elif u.planet:
                 self.on_planet[u.id] = u.planet
-        self.taken = {f.name.upper() for f in state.fleets}
+        #: What the side may know (its report's fog of war): the checker answers from this only,
+        #: never from the enemy's hidden fleets or markers, or resubmitted sheets would map them.
+        self.sight = in_sight(state, side)
+        self.public_markers = bool(rules.get("public_markers", True))
+        self.taken = {
+            f.name.upper() for f in state.fleets if f.side == side or f.system in self.sight
+        }
         self.created: set[str] = set()
 
     # -- problems -------------------------------------------------------------------------------
@@ -101,6 +108,13 @@ class _Checker:
     # -- helpers --------------------------------------------------------------------------------
     def kind(self, code: str) -> str:
         return unit_type(self.side, code, self.bb_m).kind
+
+    def enemy_marker(self, planet: Any) -> bool:
+        """The planet holds an enemy World or Outpost, as far as the side may know (markers
+        are public unless the house rule ``public_markers`` is off, else seen in sight)."""
+        if not (planet.owner and planet.owner != self.side and planet.marker):
+            return False
+        return self.public_markers or planet.system in self.sight
 
     def not_yours(self, ref: str, found: str, what: str, name: str) -> None:
         self.add(
@@ -396,8 +410,7 @@ class _Checker:
                 )
                 return
             if self.state.at_peace() and any(
-                p.owner and p.owner != self.side and p.marker
-                for p in self.state.map.planets_in(step)
+                self.enemy_marker(p) for p in self.state.map.planets_in(step)
             ):
                 self.add(
                     act.cell,
@@ -541,7 +554,7 @@ class _Checker:
         planet = self._planet_here(act, a, text)
         if planet is None:
             return
-        if planet.owner and planet.owner != self.side and planet.marker:
+        if self.enemy_marker(planet):
             self.add(
                 act.cell,
                 text,
