@@ -173,8 +173,9 @@ def drop_orders_at(orders: Any, cells: set[str]) -> tuple[Any, list[tuple[str, A
         if isinstance(value, list):
             keep = []
             for item in value:
-                if getattr(item, "cell", None) in cells:
-                    dropped.append((item.cell, item))
+                at = order_cells(item) & cells
+                if at:
+                    dropped.append((min(at), item))
                 else:
                     keep.append(item)
             if len(keep) != len(value):
@@ -184,6 +185,16 @@ def drop_orders_at(orders: Any, cells: set[str]) -> tuple[Any, list[tuple[str, A
             dropped.append((getattr(orders, partner), value))
             changes[f.name] = type(value)()
     return (dataclasses.replace(orders, **changes) if changes else orders), dropped
+
+
+def order_cells(item: Any) -> set[str]:
+    """Every cell an order was read from: its ``cell`` and, for an order typed one part per
+    column, each part's (``cells``), so a problem pinned to the arrival year's cell finds it."""
+    out = {str(c) for c in getattr(item, "cells", ()) if c}
+    cell = getattr(item, "cell", "")
+    if cell:
+        out.add(str(cell))
+    return out
 
 
 def _order_text(item: Any) -> str:
@@ -245,7 +256,8 @@ def read_orders(
             text = str(problem.found or "") or "the line"
             events.append(_drop_event(turn, player, text, problem.cell, problem.message))
     for cell, item in dropped:
-        reason = "; ".join(dict.fromkeys(p.message for p in problems if p.cell == cell))
+        at = order_cells(item) or {cell}
+        reason = "; ".join(dict.fromkeys(p.message for p in problems if p.cell in at))
         make = _drop_event if with_problems else _cancel_event
         events.append(make(turn, player, _order_text(item), cell, reason))
     return SheetOrders(player, orders, events)

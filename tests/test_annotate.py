@@ -90,7 +90,7 @@ def test_fixing_and_annotating_again_restores_the_cells(
     ws[f"B{layout.MSG_FIRST_ROW}"] = "Bob"
     wb.save(first)
     again = check_sheet(first, small_game)
-    assert [p.cell for p in again.errors] == ["B11", "B12"]
+    assert [p.cell for p in again.errors] == ["E11", "E12"]
     second = annotate(first, again.problems, tmp_path / "second.xlsx")
     wb = openpyxl.load_workbook(second)
     ws = wb["Orders"]

@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from refassist.cli import main
 from refassist.game import Game
+from refassist.hexmap import distance
 from refassist.rulesets.fifth_millennium import sheet as layout
 from refassist.turnsheets import write_sheets
 
@@ -129,3 +130,46 @@ def test_sheet_of_another_game_exits_2(small_game: Game, sheet: Path, tmp_path: 
 def test_help_has_an_example() -> None:
     code, out, _ = run("check", "--help")
     assert code == 0 and "Example:" in out and "refassist check" in out
+
+
+def test_every_independent_problem_in_one_pass_each_at_its_cell(
+    small_game: Game, sheet: Path
+) -> None:
+    """Issue 15: not one round at a time; each problem at the cell holding the wrong value; a
+    problem that follows from another (range from a departure with no squadrons) folded in."""
+    state = small_game.load_state()
+    home = state.player("Ann").homeworld
+    systems = sorted(state.systems, key=lambda s: (distance(home, s.hex), s.hex))
+    near = next(s.hex for s in systems if distance(home, s.hex) == 2)
+    far = next(s.hex for s in systems if 6 <= distance(home, s.hex) <= 8)
+    empty = next(
+        s.hex
+        for s in systems
+        if distance(home, s.hex) > 10 and not any(f.hex == s.hex for f in state.forces)
+    )
+    beyond = next(s.hex for s in systems if distance(empty, s.hex) >= 8)
+    wb = openpyxl.load_workbook(sheet)
+    ws = wb["Orders"]
+    ws["C11"], ws["D11"], ws["E11"], ws["F11"] = "F1", home, near, str(state.year + 5)
+    ws["C12"], ws["D12"], ws["E12"] = "F1", home, far
+    ws["C13"], ws["D13"], ws["E13"] = "F1", empty, beyond
+    r = layout.PROD_FIRST_ROW
+    ws[f"B{r}"], ws[f"C{r}"], ws[f"D{r}"] = home, "Death Star", 1
+    ws[f"B{r + 1}"], ws[f"C{r + 1}"], ws[f"D{r + 1}"] = home, "F", 1000
+    wb.save(sheet)
+
+    code, out, _ = run("check", str(sheet), "--game", str(small_game.path), "--json")
+
+    assert code == 1
+    problems = [p for p in json.loads(out)["problems"] if p["severity"] == "error"]
+    by_cell = {p["cell"]: p["message"] for p in problems}
+    assert sorted(by_cell) == sorted(["F11", "E12", "D13", f"C{r}", f"D{r + 1}"]), by_cell
+    assert f"arrives in {state.year + 2}, not {state.year + 5}" in by_cell["F11"]
+    assert f"{far} is out of range" in by_cell["E12"]
+    assert "hexes and your squadrons jump at most 4" in by_cell["E12"]
+    assert f"you have no squadrons at {empty}" in by_cell["D13"]
+    assert (
+        "'Death Star' is not a purchase option" in by_cell[f"C{r}"]
+        or "Death Star" in by_cell[f"C{r}"]
+    )
+    assert "1000 is out of range" in by_cell[f"D{r + 1}"]

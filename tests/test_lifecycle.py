@@ -129,7 +129,7 @@ def test_an_order_that_fails_after_a_referees_edit_is_cancelled_alone(tmp_path: 
     new = game.load_state()
     cancelled = [e for e in new.events if e.kind == "order_cancelled"]
     assert len(cancelled) == 1 and cancelled[0].visible_to == ("Ann",)
-    assert cancelled[0].data["cell"] == "B11" and "F3" in cancelled[0].data["order"]
+    assert cancelled[0].data["cell"] == "C11" and "F3" in cancelled[0].data["order"]
     assert outcome.cancelled == [cancelled[0].text]
     assert [f for f in new.flights if f.owner == "Ann"] == []
     bought = [f for f in new.forces if f.owner == "Ann" and f.building]

@@ -181,7 +181,7 @@ def test_range_four() -> None:
     state = make_state()
     assert errors(check(state, orders(moves=[move(Fleet(F=1), "1010", "1014")]))) == []
     problems = check(state, orders(moves=[move(Fleet(F=1), "1010", "1015")]))
-    one_error(problems, "5 hexes; your squadrons can jump at most 4")
+    one_error(problems, "is 5 hexes and your squadrons jump at most 4")
 
 
 def test_range_seven_at_tl3() -> None:

@@ -21,6 +21,12 @@ DIPLOMACY_ACTIONS = (
 )
 
 
+#: The parts of a movement row, in column order (Turn, Fleet, Departure, Destination, Arrival).
+MOVE_PARTS = ("year", "fleet", "origin", "destination", "arrival")
+#: The parts of a production row, in column order.
+PURCHASE_PARTS = ("location", "item", "quantity")
+
+
 @dataclass(frozen=True)
 class Move:
     """``Turn - Fleet - Departure - Destination - Arrival``; a probe has ``probe=True``.
@@ -36,6 +42,14 @@ class Move:
     probe: bool = False
     cell: str = ""
     text: str = ""
+    #: The cell of each part (`MOVE_PARTS` order) when the row was typed one part per column,
+    #: so a problem points at the value that is wrong (the arrival year's cell, say).
+    cells: tuple[str, ...] = field(default=(), compare=False)
+
+    def cell_of(self, part: str) -> str:
+        """The cell holding ``part`` (``year``, ``fleet``, ``origin``, ``destination``,
+        ``arrival``): its column's cell, or the one cell the whole line was typed into."""
+        return self.cells[MOVE_PARTS.index(part)] if self.cells else self.cell
 
 
 @dataclass(frozen=True)
@@ -47,6 +61,12 @@ class Purchase:
     quantity: int
     cell: str = ""
     text: str = ""
+    #: The cells of location, item and quantity (`PURCHASE_PARTS` order), when known.
+    cells: tuple[str, ...] = field(default=(), compare=False)
+
+    def cell_of(self, part: str) -> str:
+        """The cell holding ``part`` (``location``, ``item``, ``quantity``)."""
+        return self.cells[PURCHASE_PARTS.index(part)] if self.cells else self.cell
 
 
 @dataclass(frozen=True)

@@ -489,6 +489,7 @@ def parse_move(text_or_cells: Any, *, year_default: int, cell: str = "") -> Move
             probe=line.probe,
             cell=refs[0],
             text=found,
+            cells=(refs[1],) * 5,
         )
     if not fleet_t:
         raise InvalidOrder(
@@ -511,6 +512,7 @@ def parse_move(text_or_cells: Any, *, year_default: int, cell: str = "") -> Move
         probe=probe,
         cell=refs[0],
         text=found,
+        cells=tuple(refs),
     )
 
 

@@ -1110,7 +1110,14 @@ class _Reader:
                 self.problems.append(_problem(exc, loc_ref))
                 continue
             self.orders.purchases.append(
-                Purchase(location, item.code, quantity, cell=loc_ref, text=found)
+                Purchase(
+                    location,
+                    item.code,
+                    quantity,
+                    cell=loc_ref,
+                    text=found,
+                    cells=(loc_ref, item_ref, qty_ref),
+                )
             )
         text = self.text(STOCKPILE_AT_CELL)
         if text:

@@ -252,7 +252,7 @@ class _Checker:
         if move.year != self.state.year:
             self.add(
                 _err(
-                    move.cell,
+                    move.cell_of("year"),
                     move.text,
                     f"this move departs in {move.year}, but orders are for {self.state.year}",
                     f"Write {self.state.year} as the turn (departures are ordered one "
@@ -260,11 +260,14 @@ class _Checker:
                 )
             )
             return False
-        for what, hex_ in (("departure", move.origin), ("destination", move.destination)):
+        for what, part, hex_ in (
+            ("departure", "origin", move.origin),
+            ("destination", "destination", move.destination),
+        ):
             if not SECTOR.contains(hex_):
                 self.add(
                     _err(
-                        move.cell,
+                        move.cell_of(part),
                         move.text,
                         f"the {what} hex {hex_} is not on the map (columns 01-32, rows 01-40)",
                         "Check the hex number; travel off the map is impossible.",
@@ -274,7 +277,7 @@ class _Checker:
         if move.origin == move.destination:
             self.add(
                 _err(
-                    move.cell,
+                    move.cell_of("destination"),
                     move.text,
                     f"departure and destination are both {move.origin}",
                     "Give a different destination, or remove the move.",
@@ -304,7 +307,7 @@ class _Checker:
             )
             self.add(
                 _err(
-                    move.cell,
+                    move.cell_of("arrival"),
                     move.text,
                     f"the arrival year is wrong: {move.origin} to "
                     f"{move.destination} is {hexes} hexes ({why}), so the fleet arrives "
@@ -320,7 +323,7 @@ class _Checker:
         if probes_sent[move.origin] > have:
             self.add(
                 _err(
-                    move.cell,
+                    move.cell_of("fleet"),
                     move.text,
                     f"you have {have} probe swarm"
                     f"{'s' if have != 1 else ''} at {move.origin}, and this is probe "
@@ -331,13 +334,29 @@ class _Checker:
             )
 
     def check_fleet_move(self, move: Move, reach: int, sent: dict[str, Fleet]) -> None:
+        """Squadrons first: a departure where the player has none is most likely a mistyped
+        hex, so that is the problem reported (at the departure's cell) and the range, the
+        destination and the arrival year, which follow from it, are not checked."""
         if move.fleet.squadrons == 0:
             self.add(
                 _err(
-                    move.cell,
+                    move.cell_of("fleet"),
                     move.text,
                     "the fleet carries no squadrons",
                     "A fleet needs at least one squadron (K and SF are only carried).",
+                )
+            )
+            return
+        available = available_to_depart(self.state, self.player, move.origin, self.state.year)
+        if available.squadrons == 0 and available.K == 0 and available.SF == 0:
+            sent[move.origin] = sent[move.origin] + move.fleet
+            self.add(
+                _err(
+                    move.cell_of("origin"),
+                    move.text,
+                    f"you have no squadrons at {move.origin}, the departure hex",
+                    "Check the departure hex: send squadrons from a system where you have some "
+                    "(see 'Your empire').",
                 )
             )
             return
@@ -345,17 +364,17 @@ class _Checker:
         if hexes > reach:
             self.add(
                 _err(
-                    move.cell,
+                    move.cell_of("destination"),
                     move.text,
-                    f"{move.origin} to {move.destination} is "
-                    f"{hexes} hexes; your squadrons can jump at most {reach}",
+                    f"{move.destination} is out of range: {move.origin} to {move.destination} "
+                    f"is {hexes} hexes and your squadrons jump at most {reach}",
                     f"Choose a destination at most {reach} hexes away, or go in stages.",
                 )
             )
         elif not can_arrive_at(self.state, self.player, move.destination):
             self.add(
                 _err(
-                    move.cell,
+                    move.cell_of("destination"),
                     move.text,
                     f"there is no star system at {move.destination} "
                     "and you have no refueling station there",
@@ -364,7 +383,6 @@ class _Checker:
                 )
             )
         self.check_arrival(move)
-        available = available_to_depart(self.state, self.player, move.origin, self.state.year)
         before = sent[move.origin]
         sent[move.origin] = before + move.fleet
         if not available.covers(sent[move.origin]):
@@ -374,23 +392,17 @@ class _Checker:
                     for f in FLEET_FIELDS
                 }
             )
-            if available.squadrons == 0 and available.K == 0 and available.SF == 0:
-                message = f"you have no squadrons at {move.origin}"
-            else:
-                earlier = (
-                    f" and the moves above already take {fleet_text(before)}"
-                    if not before.is_empty()
-                    else ""
-                )
-                message = (
-                    f"{move.origin} holds {fleet_text(available)} of yours (counting fleets "
-                    f"arriving this turn){earlier}; this move is short of {_fleet_short(short)}"
-                )
+            earlier = (
+                f" and the moves above already take {fleet_text(before)}"
+                if not before.is_empty()
+                else ""
+            )
             self.add(
                 _err(
-                    move.cell,
+                    move.cell_of("fleet"),
                     move.text,
-                    message,
+                    f"{move.origin} holds {fleet_text(available)} of yours (counting fleets "
+                    f"arriving this turn){earlier}; this move is short of {_fleet_short(short)}",
                     "Send only squadrons that are at the departure system (see 'Your "
                     "empire'); monitors never move.",
                 )
@@ -410,7 +422,7 @@ class _Checker:
             if item is None:
                 self.add(
                     _err(
-                        purchase.cell,
+                        purchase.cell_of("item"),
                         purchase.text,
                         f"{purchase.item!r} is not a purchase option",
                         "Choose an item from the list.",
@@ -424,7 +436,7 @@ class _Checker:
                 warned = True
                 self.add(
                     _warn(
-                        purchase.cell,
+                        purchase.cell_of("quantity"),
                         purchase.text,
                         f"the purchases up to this line cost "
                         f"{running} points, more than the {budget} you are expected to "
@@ -524,7 +536,7 @@ class _Checker:
             if have + added[key] + purchase.quantity > item.limit:
                 self.add(
                     _err(
-                        cell,
+                        purchase.cell_of("quantity"),
                         found,
                         f"at most {item.limit} {item.name}"
                         f"{'s' if item.limit != 1 else ''} per system; {where} has "
@@ -582,7 +594,7 @@ class _Checker:
         return True
 
     def check_upgrade(self, purchase: Purchase, name: str, upgrades: dict[str, int]) -> bool:
-        where, cell, found = purchase.location, purchase.cell, purchase.text
+        where, found = purchase.location, purchase.text
         fleet = available_to_depart(self.state, self.player, where, self.state.year)
         leaving = Fleet()
         for move in self.orders.moves:
@@ -592,7 +604,7 @@ class _Checker:
         if purchase.quantity > ready:
             self.add(
                 _err(
-                    cell,
+                    purchase.cell_of("quantity"),
                     found,
                     f"{name} needs a Fleet squadron at {where} for each "
                     f"upgrade; {max(0, ready)} will be there after this turn's departures "
