@@ -15,7 +15,9 @@ Benchmarks (``--only NAME``):
                   and the 64-player master written and read (A/B against the alternatives);
 * ``reports``     a player's PDF, the fast path against the naive single-pass render;
 * ``imperium``    an Imperium 3rd Millennium war between two computer sides on the default
-                  map, every turn through sheets, intake, resolve and reports.
+                  map, every turn through sheets, intake, resolve and reports;
+* ``messages``    the worst one player's messages can do to the others' reports (pages and
+                  the report step, against a one-line greeting).
 
 Each run is a fresh child process (its peak memory is its own); figures are medians with
 min-max over the runs, and ratios come from A/B pairs measured in the same run.  The real
@@ -48,7 +50,7 @@ from benchmarks.measure import load_average, machine, median, spread  # noqa: E4
 
 SECTOR = REPO.parent / "shared" / "sectors" / "solomani-rim.tab"
 DOC = REPO / "docs" / "benchmarks.md"
-NAMES = ("turn", "resolution", "sheetio", "reports", "imperium")
+NAMES = ("turn", "resolution", "sheetio", "reports", "imperium", "messages")
 #: Benchmarks that play on the real sector file (the others need nothing beside the project).
 NEED_SECTOR = ("turn", "resolution", "sheetio", "reports")
 SEED = 7
@@ -119,6 +121,10 @@ def child(name: str, work: Path, plan: Plan, result: Path) -> None:
         from benchmarks import imperium_bench
 
         data = imperium_bench.run(plan.imperium_turns, SEED, run_dir)
+    elif name == "messages":
+        from benchmarks import message_bench
+
+        data = message_bench.run(run_dir, SEED)
     else:
         raise SystemExit(f"unknown benchmark {name!r}; choose from {', '.join(NAMES)}")
     result.write_text(json.dumps(data), encoding="utf-8")
@@ -380,6 +386,24 @@ def imperium_markdown(runs: list[dict[str, Any]]) -> str:
     return "\n".join(rows)
 
 
+def messages_markdown(runs: list[dict[str, Any]]) -> str:
+    quiet, flood = runs[0]["quiet"], runs[0]["flood"]
+    rows = [
+        f"Ann sends {runs[0]['rows']} messages to every player, {flood['chars_sent']} characters "
+        "in all, nearly all new lines (the most the sheet accepts), against a one-line "
+        f"greeting; 3 players, {len(runs)} run(s).",
+        "",
+        "| | greeting | flood |",
+        "|---|---|---|",
+        f"| Bob's report, pages | {quiet['pages']} | {flood['pages']} |",
+        f"| lines of Ann's delivered | {quiet['lines_delivered']} | {flood['lines_delivered']} |",
+        "| report step (4 PDFs) | "
+        f"{spread([r['quiet']['seconds'] for r in runs])} | "
+        f"{spread([r['flood']['seconds'] for r in runs])} |",
+    ]
+    return "\n".join(rows)
+
+
 # -- the document -----------------------------------------------------------------------------
 
 
@@ -456,6 +480,8 @@ def main(argv: list[str] | None = None) -> int:
                 blocks[name] = sheetio_markdown(runs)
             elif name == "imperium":
                 blocks[name] = imperium_markdown(runs)
+            elif name == "messages":
+                blocks[name] = messages_markdown(runs)
             else:
                 blocks[name] = reports_markdown(runs)
             print(blocks[name] + "\n", flush=True)

@@ -36,6 +36,7 @@ import xlsxwriter
 from ...atomic import atomic_path
 from ...errors import CellProblem, InvalidOrder, NotATurnSheet, UsageError
 from ...hexmap import subsector_letter
+from ...message_text import MessageBudget, escaped
 from ...workbook.sheetio import (
     MAX_FILE_BYTES,
     META_FORMAT,
@@ -1158,6 +1159,7 @@ class _Reader:
             )
 
     def messages(self) -> None:
+        budget = MessageBudget()  # what this sender may put in front of each reader
         for i in range(MSG_ROWS):
             row = MSG_FIRST_ROW + i
             to_ref, text_ref = f"{MSG_TO_COL}{row}", f"{MSG_TEXT_COL}{row}"
@@ -1167,7 +1169,7 @@ class _Reader:
             except InvalidOrder as exc:
                 self.problems.append(_problem(exc, text_ref))
                 continue
-            body = "".join(ch for ch in raw if ch.isprintable() or ch in "\n\t").strip()
+            body = escaped(raw).strip()
             if not to_t and not body:
                 continue
             if not body:
@@ -1190,7 +1192,18 @@ class _Reader:
                 )
                 continue
             to = "*" if to_t.lower() in EVERYONE else _canonical_player(to_t, self.players)
-            self.orders.messages.append(MessageOrder(to, body, cell=to_ref))
+            shaped = budget.shape(raw)
+            if shaped.cuts:
+                self.error(
+                    text_ref,
+                    body[:80],
+                    "the message was shortened for its readers: " + "; ".join(shaped.cuts),
+                    "Say it in fewer lines; what is shown here is what they receive.",
+                    "warning",
+                )
+            if not shaped.text:
+                continue
+            self.orders.messages.append(MessageOrder(to, shaped.text, cell=to_ref))
 
     def homeworld(self) -> None:
         text = self.text(HOMEWORLD_CELL)

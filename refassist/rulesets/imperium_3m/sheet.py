@@ -35,6 +35,7 @@ import xlsxwriter
 
 from ...atomic import atomic_path
 from ...errors import CellProblem, InvalidOrder, NotATurnSheet, UsageError
+from ...message_text import MessageBudget, escaped
 from ...workbook.sheetio import META_FORMAT, META_SHEET, TurnSheetFile, open_turn_sheet
 from ...workbook.sheetkit import DropdownLists, cell_rc, split_message
 from ..base import SheetRead
@@ -1229,7 +1230,7 @@ class _Reader:
 
     def message(self) -> None:
         raw = self.raw(MESSAGE_CELL)
-        body = "".join(ch for ch in raw if ch.isprintable() or ch in "\n\t").strip()
+        body = escaped(raw).strip()
         if len(body) > MAX_MESSAGE_LENGTH:
             self.error(
                 MESSAGE_CELL,
@@ -1238,7 +1239,16 @@ class _Reader:
                 f"Shorten it to at most {MAX_MESSAGE_LENGTH} characters.",
             )
             return
-        self.orders.message = body
+        shaped = MessageBudget().shape(raw)
+        if shaped.cuts:
+            self.error(
+                MESSAGE_CELL,
+                body[:80],
+                "the message was shortened for its reader: " + "; ".join(shaped.cuts),
+                "Say it in fewer lines; what is shown here is what the other side receives.",
+                "warning",
+            )
+        self.orders.message = shaped.text
 
 
 def _meta_int(meta: Mapping[str, str], key: str, name: str) -> int:
