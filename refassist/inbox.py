@@ -377,6 +377,8 @@ class Outcome:
     summary: str
     reply: Path | None = None
     entry: dict[str, Any] = field(default_factory=dict)
+    #: What the mail carried that was not read (said once per mail).
+    notes: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -412,9 +414,6 @@ class Unfiled:
 
 def _from_mail(kind: str, mail: IncomingMail) -> Iterator[Received | Unfiled]:
     candidates = [a for a in mail.attachments if a.maybe_sheet]
-    ignored = [a.filename for a in mail.attachments if not a.maybe_sheet]
-    if ignored:
-        mail.notes.append("not a turn sheet, ignored: " + ", ".join(ignored))
     if mail.problem or not candidates:
         yield Unfiled(kind, mail)
         return
@@ -477,6 +476,51 @@ def expand_sources(sources: Iterable[Path]) -> list[Received | Unfiled]:
     return items
 
 
+@dataclass
+class _ReplyPart:
+    subject: str
+    body: str
+    attachments: list[Path]
+
+
+@dataclass
+class _MailReply:
+    """The one reply to one mail: a part per file it carried, and what was not read."""
+
+    player: str
+    to: str
+    mail: IncomingMail
+    path: Path
+    parts: list[_ReplyPart] = field(default_factory=list)
+
+    def combined(self) -> tuple[str, str, list[Path]]:
+        greeting = f"Dear {self.player},\n\n"
+        attachments = [a for part in self.parts for a in part.attachments]
+        if len(self.parts) == 1:
+            subject, body = self.parts[0].subject, self.parts[0].body
+        else:
+            subject = f"{len(self.parts)} files received: " + "; ".join(
+                dict.fromkeys(part.subject for part in self.parts)
+            )
+            sections = [
+                f"{n}. {part.body.removeprefix(greeting).strip()}"
+                for n, part in enumerate(self.parts, start=1)
+            ]
+            body = (
+                greeting
+                + f"your message carried {len(self.parts)} files that could be turn sheets; "
+                "this is what became of each.\n\n" + "\n\n".join(sections) + "\n"
+            )
+        if self.mail.notes:
+            body = (
+                body.rstrip("\n")
+                + "\n\nAlso in your message, not read:\n\n"
+                + "\n".join(f"  - {note}" for note in self.mail.notes)
+                + "\n"
+            )
+        return subject, body, attachments
+
+
 class _Intake:
     """Files received items for the current step of one game."""
 
@@ -488,6 +532,10 @@ class _Intake:
         self.replies = game.outbox(self.step.key) / "replies"
         deadline = game.deadline(self.step.key)
         self.deadline = deadline.astimezone() if deadline is not None else None
+        #: Replies to a mail not yet written: one mail gets one reply, however many files it
+        #: carried (`flush` writes it once the mail's last file is filed).
+        self.pending: dict[int, _MailReply] = {}
+        self.noted: set[int] = set()
 
     # -- storing ------------------------------------------------------------------------------
     def store(self, name: str, data: bytes, received: datetime, sha: str) -> str:
@@ -532,6 +580,13 @@ class _Intake:
         to = self.address_of(player, sender)
         if not to:
             return None
+        if mail is not None:
+            group = self.pending.get(id(mail))
+            if group is None:
+                path = self.replies / f"{sheet_filename(player)[:-5]}-{tag}.eml"
+                group = self.pending[id(mail)] = _MailReply(player, to, mail, path)
+            group.parts.append(_ReplyPart(subject, body, list(attachments or [])))
+            return group.path
         msg = build_message(
             sender=self.game.config.referee_email,
             to=to,
@@ -545,6 +600,34 @@ class _Intake:
         path = self.replies / f"{sheet_filename(player)[:-5]}-{tag}.eml"
         write_eml(path, msg)
         return path
+
+    def flush(self) -> None:
+        """Write the one reply of each mail whose files are all filed."""
+        for group in self.pending.values():
+            subject, body, attachments = group.combined()
+            msg = build_message(
+                sender=self.game.config.referee_email,
+                to=group.to,
+                subject=f"{self.game.config.name} {self.step.key}: {subject}",
+                body=body,
+                attachments=attachments,
+                to_name=group.player,
+                sender_name=f"Referee of {self.game.config.name}",
+            )
+            _thread(msg, group.mail)
+            write_eml(group.path, msg)
+        self.pending.clear()
+
+    def mail_notes(self, mail: IncomingMail | None, entry: dict[str, Any]) -> list[str]:
+        """What a mail carried that was not read, recorded on the entries of its files and
+        returned for the first of them only (the intake output says it once per mail)."""
+        if mail is None or not mail.notes:
+            return []
+        entry["mail_notes"] = list(mail.notes)
+        if id(mail) in self.noted:
+            return []
+        self.noted.add(id(mail))
+        return list(mail.notes)
 
     # -- one item -----------------------------------------------------------------------------
     def mail_without_sheet(self, unfiled: Unfiled) -> Outcome:
@@ -563,11 +646,9 @@ class _Intake:
         entry = self.new_entry("message.eml", sha, received, source, file)
         cfg = self.game.config.player_for_address(mail.sender) if mail.sender else None
         entry["player"] = cfg.name if cfg else ""
-        note = mail.problem or (
-            "the message has no turn sheet attached"
-            + (f" ({'; '.join(mail.notes)})" if mail.notes else "")
-        )
+        note = mail.problem or "the message has no turn sheet attached"
         entry["note"] = note
+        notes = self.mail_notes(mail, entry)
         self.index.add(entry)
         if cfg is None:
             return Outcome(
@@ -587,17 +668,23 @@ class _Intake:
         reply = self.reply(
             cfg.name, mail.sender, mail, f"{sha[:12]}-nosheet", "no turn sheet attached", body
         )
-        return Outcome("refused", cfg.name, "message", note, reply, entry)
+        return Outcome("refused", cfg.name, "message", note, reply, entry, notes)
 
     def file(self, item: Received) -> Outcome:
         sha = hashlib.sha256(item.data).hexdigest()
-        sender = item.source.get("sender", "")
         earlier = self.index.with_hash(sha)
         relative = (
             earlier["file"] if earlier else self.store(item.name, item.data, item.received, sha)
         )
         entry = self.new_entry(item.name, sha, item.received, item.source, relative)
         self.index.add(entry)
+        notes = self.mail_notes(item.mail, entry)
+        outcome = self._file(item, entry, sha, relative)
+        outcome.notes = notes
+        return outcome
+
+    def _file(self, item: Received, entry: dict[str, Any], sha: str, relative: str) -> Outcome:
+        sender = item.source.get("sender", "")
         sender_player = None
         if item.sender is not None:
             cfg = self.game.config.player_for_address(item.sender)
@@ -817,6 +904,9 @@ def intake(game: Game, sources: Iterable[Path], progress: Progress | None = None
                 outcomes.append(job.file(item))
             else:
                 outcomes.append(job.mail_without_sheet(item))
+            following = items[done] if done < total else None
+            if following is None or following.mail is not item.mail:
+                job.flush()  # the mail's last file: its one reply
             job.index.save()
         if progress is not None:
             progress(total, total, "")

@@ -97,8 +97,11 @@ def send_messages(server: str, messages: Iterable[EmailMessage], timeout: float 
 #: Largest message file read, and largest attachment kept (a turn sheet is about 20 kB).
 MAX_MESSAGE_BYTES = 40 * 1024 * 1024
 MAX_ATTACHMENT_BYTES = 20 * 1024 * 1024
-#: Most attachments looked at in one message.
+#: Most attachments that may be a turn sheet looked at in one message (signature logos,
+#: calendar invitations and other files that are never a sheet do not count).
 MAX_ATTACHMENTS = 20
+#: Most parts of a message walked at all (a message of 100,000 tiny parts is not read).
+MAX_PARTS = 1000
 
 
 #: File name endings of anything a player may have meant as a turn sheet (refused ones get a
@@ -132,15 +135,20 @@ class Attachment:
 
     @property
     def maybe_sheet(self) -> bool:
-        """Whether the player may have meant this file as a turn sheet.
+        """Whether the player may have meant this file as a turn sheet (`maybe_a_sheet`)."""
+        return maybe_a_sheet(self.filename, self.content_type)
 
-        A signature logo, a PGP signature or a calendar invitation is not looked at (and not
-        answered); a spreadsheet of any kind, a PDF or an unknown binary is, so that the reply
-        can say what to send instead.
-        """
-        if self.filename.lower().endswith(SHEET_LIKE_SUFFIXES):
-            return True
-        return not self.content_type.lower().startswith(NOT_A_SHEET_TYPES)
+
+def maybe_a_sheet(filename: str, content_type: str) -> bool:
+    """Whether a player may have meant a file as a turn sheet.
+
+    A signature logo, a PGP signature or a calendar invitation is not looked at (and not
+    answered); a spreadsheet of any kind, a PDF or an unknown binary is, so that the reply
+    can say what to send instead.
+    """
+    if filename.lower().endswith(SHEET_LIKE_SUFFIXES):
+        return True
+    return not content_type.lower().startswith(NOT_A_SHEET_TYPES)
 
 
 @dataclass
@@ -164,6 +172,10 @@ class IncomingMail:
     problem: str = ""
     notes: list[str] = field(default_factory=list)
     raw: bytes = field(default=b"", repr=False)
+    #: Files attached that were not read: never a sheet (``other``), or beyond the cap of
+    #: `MAX_ATTACHMENTS` possible sheets (``over_cap``); inline images are in neither.
+    other: list[str] = field(default_factory=list)
+    over_cap: list[str] = field(default_factory=list)
 
 
 def clean_filename(name: str, default: str = "attachment") -> str:
@@ -214,9 +226,20 @@ def _header(msg: Message, name: str) -> str:
     return " ".join(str(value or "").split())[:300]
 
 
-def _attachments(msg: Message, notes: list[str]) -> list[Attachment]:
+def _attachments(msg: Message, incoming: IncomingMail) -> list[Attachment]:
+    """The files of a message that may be a turn sheet, at most `MAX_ATTACHMENTS` of them.
+
+    Files that are never a sheet are not decoded and not counted against the cap: a
+    signature's inline logos (not even named) and other files (named in ``other``, so the
+    reply can say they were not read).  Possible sheets beyond the cap are named in
+    ``over_cap``."""
     found: list[Attachment] = []
-    for part in msg.walk():
+    for number, part in enumerate(msg.walk()):
+        if number >= MAX_PARTS:
+            incoming.notes.append(
+                f"the message has more than {MAX_PARTS} parts; the rest was not read"
+            )
+            break
         if part.is_multipart():
             continue
         filename = part.get_filename()
@@ -228,25 +251,36 @@ def _attachments(msg: Message, notes: list[str]) -> list[Attachment]:
             and not content_type.startswith("application/")
         ):
             continue
+        default = "attachment.xlsx" if content_type == "/".join(XLSX_TYPE) else "attachment"
+        name = clean_filename(filename or "", default)
+        if not maybe_a_sheet(name, content_type):
+            if disposition == "attachment":  # an inline logo is part of the text: not named
+                incoming.other.append(name)
+            continue
         if len(found) >= MAX_ATTACHMENTS:
-            notes.append(f"more than {MAX_ATTACHMENTS} attachments: the rest were ignored")
-            break
+            incoming.over_cap.append(name)
+            continue
         try:
             data = part.get_payload(decode=True) or b""
         except Exception:  # a broken transfer encoding
-            notes.append(f"attachment {filename or '(unnamed)'} could not be decoded")
+            incoming.notes.append(f"attachment {name} could not be decoded")
             continue
         if not isinstance(data, bytes):
             continue
-        default = "attachment.xlsx" if content_type == "/".join(XLSX_TYPE) else "attachment"
-        name = clean_filename(filename or "", default)
         if len(data) > MAX_ATTACHMENT_BYTES:
-            notes.append(
+            incoming.notes.append(
                 f"attachment {name} is {len(data) // (1024 * 1024)} MB, far more than a turn "
                 "sheet; it was not kept"
             )
             continue
         found.append(Attachment(name, data, content_type))
+    if incoming.over_cap:
+        incoming.notes.append(
+            f"more than {MAX_ATTACHMENTS} files that could be turn sheets; not read: "
+            + ", ".join(incoming.over_cap)
+        )
+    if incoming.other:
+        incoming.notes.append("not a turn sheet, not read: " + ", ".join(incoming.other))
     return found
 
 
@@ -269,7 +303,7 @@ def incoming_from_message(msg: Message, source: str, raw: bytes = b"") -> Incomi
         incoming.subject = _header(msg, "Subject")
         incoming.message_id = _header(msg, "Message-ID")
         incoming.received = received_time(msg)
-        incoming.attachments = _attachments(msg, incoming.notes)
+        incoming.attachments = _attachments(msg, incoming)
         incoming.body_excerpt = _body_excerpt(msg)
     except Exception as exc:  # the stdlib parser on hostile input: report, do not crash
         incoming.problem = f"the message could not be read ({type(exc).__name__}: {exc})"

@@ -21,9 +21,12 @@ from pathlib import Path
 
 import openpyxl
 import pytest
+from click.testing import CliRunner
 
+from refassist.cli import main
 from refassist.game import Game
 from refassist.inbox import Index, accept_late, accepted_sheets, intake, status
+from refassist.mail import MAX_ATTACHMENTS
 from refassist.rulesets import find_ruleset
 from refassist.rulesets.base import PlayerSetup
 from refassist.rulesets.fifth_millennium import sheet as layout
@@ -510,3 +513,70 @@ def test_pdf_print_of_the_sheet_is_answered(game: Game, tmp_path: Path) -> None:
     [outcome] = intake(game, [write_eml(tmp_path / "c.eml", msg)]).outcomes
     assert outcome.status == "refused" and "PDF document" in outcome.summary
     assert "PDF document" in reply_text(outcome.reply)  # type: ignore[arg-type]
+
+
+# -- many attachments, one reply -----------------------------------------------------------------
+
+
+def test_inline_logos_do_not_count_against_the_cap(game: Game, tmp_path: Path) -> None:
+    """A signature with 25 inline logos before the sheet: the sheet is still read."""
+    msg = make_mail("ann@example.com", [])
+    for n in range(25):
+        msg.add_attachment(
+            b"\x89PNG\r\n\x1a\n",
+            maintype="image",
+            subtype="png",
+            filename=f"logo{n}.png",
+            disposition="inline",
+        )
+    sheet = filled_sheet(game, "Ann", tmp_path).read_bytes()
+    msg.add_attachment(sheet, maintype="application", subtype="octet-stream", filename="Ann.xlsx")
+    [outcome] = intake(game, [write_eml(tmp_path / "logos.eml", msg)]).outcomes
+    assert outcome.status == "accepted"
+    assert outcome.notes == []
+    assert "logo" not in reply_text(outcome.reply)  # type: ignore[arg-type]
+
+
+def test_a_mail_over_the_cap_gets_one_reply_naming_what_was_not_read(
+    game: Game, tmp_path: Path
+) -> None:
+    sheets = [
+        (f"copy{n:02d}.xlsx", filled_sheet(game, "Ann", tmp_path, message=f"m{n}").read_bytes())
+        for n in range(MAX_ATTACHMENTS + 2)
+    ]
+    msg = make_mail("ann@example.com", sheets)
+    msg.add_attachment(b"%PDF", maintype="text", subtype="calendar", filename="invite.ics")
+    source = write_eml(tmp_path / "many.eml", msg)
+    replies = game.outbox("5001") / "replies"
+
+    result = CliRunner().invoke(main, ["intake", str(game.path), str(source)])
+
+    eml = sorted(replies.glob("*.eml"))
+    assert len(eml) == 1, eml  # one mail, one reply
+    text = " ".join(reply_text(eml[0]).split())
+    assert f"your message carried {MAX_ATTACHMENTS} files that could be turn sheets" in text
+    assert f"more than {MAX_ATTACHMENTS} files that could be turn sheets; not read: " in text
+    assert "copy20.xlsx, copy21.xlsx" in text
+    assert "not a turn sheet, not read: invite.ics" in text
+    out = " ".join(result.output.split())
+    assert "not read: more than 20 files that could be turn sheets" in out
+    assert out.count("not read: more than") == 1
+    entries = index_of(game)["entries"]
+    assert len(entries) == MAX_ATTACHMENTS
+    assert all("copy21.xlsx" in " ".join(e["mail_notes"]) for e in entries)
+
+
+def test_two_sheets_in_one_mail_get_one_reply(game: Game, tmp_path: Path) -> None:
+    ann = filled_sheet(game, "Ann", tmp_path).read_bytes()
+    bob = filled_sheet(game, "Bob", tmp_path).read_bytes()
+    msg = make_mail("ann@example.com", [("Ann.xlsx", ann), ("Bob.xlsx", bob)])
+    outcomes = intake(game, [write_eml(tmp_path / "two.eml", msg)]).outcomes
+    assert [o.status for o in outcomes] == ["accepted", "refused"]
+    assert outcomes[0].reply == outcomes[1].reply
+    [eml] = sorted((game.outbox("5001") / "replies").glob("*.eml"))
+    message = read_reply(eml)
+    assert "2 files received" in str(message["Subject"])
+    text = reply_text(eml)
+    assert "1. your turn sheet Ann.xlsx for 5001 is accepted" in text
+    assert "2. the file Bob.xlsx you sent could not be used" in text
+    assert text.count("Dear Ann,") == 1

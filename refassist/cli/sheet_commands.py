@@ -205,6 +205,8 @@ def intake_command(
             click.echo(
                 printable(f"  {o.status:10} {who:12} {o.name}: {' '.join(o.summary.split())}")
             )
+            for note in o.notes:
+                click.echo(printable(f"  {'':10} {'':12} not read: {note}"))
             if o.reply is not None:
                 click.echo(f"  {'':10} {'':12} reply: {shown(o.reply)}")
         counts = ", ".join(

@@ -995,7 +995,7 @@ def _(ctx: Context, out: Path) -> None:
     "identity",
     "Ann orders Bob's home fleet to move",
     1,
-    "B11",
+    "D11",
     "no squadrons",
 )
 def _(ctx: Context, out: Path) -> None:
