@@ -19,7 +19,7 @@ import hashlib
 import io
 import re
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -248,6 +248,21 @@ class Game:
     def deadline_text(self, step: str) -> str:
         d = self.deadline(step)
         return d.strftime("%a %d %b %Y %H:%M") if d else "set by the referee"
+
+    def player_names(self, names: Sequence[str]) -> list[str]:
+        """Players named on the command line, matched the way every command matches them
+        (case and surrounding spaces do not matter); `UsageError` names the game's players."""
+        known = {p.name.lower(): p.name for p in self.config.players}
+        out = []
+        for name in names:
+            found = known.get(name.strip().lower())
+            if found is None:
+                raise UsageError(
+                    f"there is no player {name!r} in {self.path.name}; players are "
+                    f"{', '.join(p.name for p in self.config.players)}"
+                )
+            out.append(found)
+        return out
 
     # -- locking ------------------------------------------------------------------------------
     @contextmanager

@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from refassist.cli import main
+from refassist.game import Game
 
 
 @pytest.fixture
@@ -51,8 +52,17 @@ def test_new_and_export(runner: CliRunner, tmp_path: Path, players_csv) -> None:
     assert result.exit_code == 0, result.output
     assert "created" in result.output and "Year 5001" in result.output
     assert (game / "game.toml").exists() and (game / "master.xlsx").exists()
+    state = Game.open(game).load_state()
+    for player in state.players:
+        system = state.system(player.homeworld)
+        assert f"  {player.name}: homeworld {system.hex} {system.name} (assigned)" in (
+            result.output
+        )
     exported = runner.invoke(main, ["export", str(game), "--json"])
     assert exported.exit_code == 0
+    assert runner.invoke(main, ["export", str(game)]).output == exported.output
+    runner.invoke(main, ["export", str(game), "-o", str(tmp_path / "state.json")])
+    assert (tmp_path / "state.json").read_text(encoding="utf-8") == exported.output
     data = json.loads(exported.output)
     assert data["ruleset"] == "fifth-millennium"
     assert data["state"]["year"] == 5001

@@ -101,10 +101,16 @@ def test_intake_accept_late(game: Game, tmp_path: Path) -> None:
     assert code == 0 and "late" in out
     code, out, _ = run("status", str(game.path))
     assert "Cleo    late" in out
-    code, out, err = run("intake", str(game.path), "--accept-late", "--player", "Cleo")
+    # Names match as everywhere in the CLI: case and spaces do not matter.
+    code, out, err = run("intake", str(game.path), "--accept-late", "--player", " cleo ")
     assert code == 0, err
     assert "Late sheets accepted for 5001: Cleo" in out
     assert set(accepted_sheets(game, "5001")) == {"Cleo"}
+    code, out, err = run("intake", str(game.path), "--accept-late", "--player", "CLEO")
+    assert code == 0, err
+    assert "Cleo: already accepted for 5001 (no late sheet waits)" in out
+    code, _, err = run("intake", str(game.path), "--accept-late", "--player", "Zed")
+    assert code == 2 and "there is no player 'Zed'" in err
 
 
 def test_intake_usage_errors(game: Game, tmp_path: Path) -> None:

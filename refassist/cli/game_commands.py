@@ -8,9 +8,11 @@ from pathlib import Path
 
 import click
 
+from ..atomic import write_text
 from ..errors import UsageError
 from ..game import Game, read_players_csv
 from ..rulesets import RULESETS, Ruleset, default_ruleset, find_ruleset
+from . import printable
 
 
 def _parse_deadline(value: str | None) -> datetime | None:
@@ -157,12 +159,25 @@ def new_command(
         f"created {created.path} ({ruleset.title}, {len(players)} players, "
         f"seed {created.config.seed})"
     )
+    starts = ruleset.start_positions(state)
+    for player in players:
+        if player.name in starts:
+            how = "chosen in players.csv" if player.homeworld else "assigned"
+            click.echo(printable(f"  {player.name}: homeworld {starts[player.name]} ({how})"))
+    waiting = [p.name for p in players if p.name not in starts]
+    if starts and waiting:
+        click.echo(f"  choosing on their set-up sheet: {', '.join(waiting)}")
     click.echo(f"waiting for: {step.label}")
 
 
 @click.command("export")
 @click.argument("game", type=click.Path(file_okay=False, exists=True, path_type=Path))
-@click.option("--json", "as_json", is_flag=True, required=True, help="Print the state as JSON.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="JSON, the only format (the default; kept for scripts that pass it).",
+)
 @click.option(
     "--output",
     "-o",
@@ -174,8 +189,10 @@ def export_command(game: Path, as_json: bool, output: Path | None) -> None:
 
     \b
     Example:
-      refassist export mygame --json > state.json
+      refassist export mygame > state.json
+      refassist export mygame -o state.json
     """
+    del as_json  # JSON is the only format
     opened = Game.open(game)
     state = opened.load_state()
     data = {
@@ -184,7 +201,7 @@ def export_command(game: Path, as_json: bool, output: Path | None) -> None:
     }
     text = json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False)
     if output:
-        output.write_text(text + "\n", encoding="utf-8")
+        write_text(output, text + "\n")
     else:
         click.echo(text)
 

@@ -16,8 +16,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from ..errors import NotATurnSheet, UsageError
 from ..game import Game
+from ..inbox import Index, intake, status, waiting_for
 from ..inbox import accept_late as accept_late_sheets
-from ..inbox import intake, status, waiting_for
 from ..journal import recover
 from ..outbox import set_aside_stale
 from ..turns import locked
@@ -219,10 +219,16 @@ def intake_command(
     if accept_late:
         state = opened.load_state()
         step = opened.step(state).key
-        done = accept_late_sheets(opened, step, list(players) if players else None)
+        wanted = opened.player_names(players) if players else None
+        if wanted is not None:
+            index = Index.of(opened, step)
+            for name in [w for w in wanted if w in index.accepted and w not in index.late]:
+                click.echo(f"{name}: already accepted for {step} (no late sheet waits)")
+                wanted.remove(name)
+        done = accept_late_sheets(opened, step, wanted) if wanted != [] else []
         if done:
             click.echo(f"Late sheets accepted for {step}: {', '.join(done)}")
-        else:
+        elif wanted is None:
             click.echo(f"No late sheets for {step}.")
     if attention:
         ctx.exit(1)

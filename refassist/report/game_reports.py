@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import RefassistError, UsageError
+from ..errors import RefassistError
 from ..game import Game, step_sort_key
 from ..outbox import record, set_aside_stale, state_mark
 from ..rulesets.base import ReportInput
@@ -246,14 +246,4 @@ def _prewarm(settings: RenderSettings, jobs: Sequence[Job]) -> None:
 
 def report_player_names(game: Game, names: Sequence[str]) -> list[str]:
     """Players named on the command line, matched case-insensitively to the game's names."""
-    known = {p.name.lower(): p.name for p in game.config.players}
-    out = []
-    for name in names:
-        found = known.get(name.strip().lower())
-        if found is None:
-            raise UsageError(
-                f"there is no player {name!r} in {game.path.name}; players are "
-                f"{', '.join(p.name for p in game.config.players)}"
-            )
-        out.append(found)
-    return out
+    return game.player_names(names)

@@ -474,6 +474,11 @@ class Ruleset(abc.ABC):
         """Who leads and by how much, in the game's own measure; None for no leader line."""
         return None
 
+    def start_positions(self, state: Any) -> dict[str, str]:
+        """Where each player starts, in words (``"1827 Regina"``), for ``refassist new`` to say
+        what it assigned; empty when the game has no such choice."""
+        return {}
+
     def turn_highlights(self, state: Any, events: Sequence[Event]) -> str:
         """What a resolved step brought, in a few words (the demo's line per turn).
 

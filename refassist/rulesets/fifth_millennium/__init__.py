@@ -140,6 +140,14 @@ class FifthMillennium(Ruleset):
 
         fill_sheet(Path(path), orders)
 
+    def start_positions(self, state: State) -> dict[str, str]:
+        out = {}
+        for player in state.players:
+            system = state.system(player.homeworld) if player.homeworld else None
+            if system is not None:
+                out[player.name] = f"{system.hex} {system.name}"
+        return out
+
     # -- demo -----------------------------------------------------------------------------------
     def standing(self, state: State) -> Standing | None:
         """The empire owning the most systems (ties to the first name): what wins the game."""
