@@ -39,6 +39,7 @@ from .rulesets import default_ruleset, find_ruleset
 from .rulesets.base import COMPUTER_PLAYER_NAMES, Ruleset, Standing
 from .turns import TurnOutcome, resolve_game
 from .turnsheets import sheet_filename, write_sheets
+from .words import counted
 
 MARKER = ".refassist-demo"
 COMPUTER_DIR = "computer"
@@ -71,7 +72,7 @@ class TurnSummary:
         if self.standing is not None:
             line += f"; leader {self.standing.text()}"
         if self.problems:
-            line += f"; {self.problems} sheet(s) with problems"
+            line += f"; {counted(self.problems, 'sheet')} with problems"
         if self.finished:
             line += f". {self.finished}"
         return line

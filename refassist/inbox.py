@@ -49,6 +49,7 @@ from .mail import (
 from .outbox import regenerate_advice, stale_files
 from .rulesets.base import SHEETS_WITH_PROBLEMS, Step
 from .turnsheets import CheckResult, check_sheet, sheet_filename
+from .words import counted
 from .workbook.annotate import annotate
 from .workbook.sheetio import sniff
 
@@ -281,7 +282,7 @@ def sheet_states(game: Game, step: Step) -> list[PlayerStatus]:
                 PlayerStatus(
                     player,
                     str(latest["status"]),
-                    f"{count} error(s): {first}" if count else str(first),
+                    f"{counted(count, 'error')}: {first}" if count else str(first),
                     computer,
                 )
             )
@@ -803,7 +804,7 @@ class _Intake:
             )
         body = (
             f"Dear {player},\n\nyour turn sheet {item.name} for {self.step.key} has "
-            f"{len(result.errors)} problem(s) that must be fixed:\n\n"
+            f"{counted(len(result.errors), 'problem')} that must be fixed:\n\n"
             + "\n".join(lines)
             + f"\n\n{standing}\n\nThe attached copy of your sheet shows each problem in red "
             "(warnings in amber) with a comment; fix the cells and send it back before the "
@@ -820,7 +821,8 @@ class _Intake:
         )
         first = result.errors[0]
         summary = (
-            f"{len(result.errors)} error(s), first: {first.sheet}!{first.cell}: {first.message}"
+            f"{counted(len(result.errors), 'error')}, first: {first.sheet}!{first.cell}: "
+            f"{first.message}"
         )
         return Outcome("problems", player, item.name, summary, reply, entry)
 
@@ -874,7 +876,7 @@ class _Intake:
             )
         reply = self.reply(player, item.sender, item.mail, sha[:12], subject, body)
         summary = ("late: waits for --accept-late" if late else "accepted") + (
-            f", {len(result.warnings)} warning(s)" if result.warnings else ""
+            f", {counted(len(result.warnings), 'warning')}" if result.warnings else ""
         )
         return Outcome(entry["status"], player, item.name, summary, reply, entry)
 

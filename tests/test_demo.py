@@ -23,7 +23,7 @@ def test_a_short_demo_plays_every_turn_through_sheets_intake_and_resolve(tmp_pat
     assert result.exit_code == 0, result.output
     lines = [line for line in result.output.splitlines() if line.startswith("Year ")]
     assert [line.split(":")[0] for line in lines] == ["Year 5001", "Year 5002", "Year 5003"]
-    assert "leader" in lines[-1] and "played 3 turn(s) with 4 computer players" in result.output
+    assert "leader" in lines[-1] and "played 3 turns with 4 computer players" in result.output
 
     game = Game.open(folder)
     assert game.load_state().year == 5004
@@ -115,7 +115,7 @@ def test_the_demo_plays_every_ruleset(ruleset: Ruleset, tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     count = demo_player_count(ruleset, None)
     assert ruleset.min_players <= count <= ruleset.max_players
-    assert f"played 1 turn(s) with {count} computer players" in result.output
+    assert f"played 1 turn with {count} computer players" in result.output
     assert f"({ruleset.title})" in result.output
     game = Game.open(folder)
     assert game.ruleset is ruleset and len(game.config.players) == count

@@ -370,7 +370,8 @@ def test_cover_has_year_deadline_and_standing(written: tuple[Game, State, dict[s
     )
     victory = len(state.systems) // 2 + 1
     assert (
-        f"Standing: {owned} systems, income 31, stockpile 7, TL2, 1 fleets in flight; "
+        f"Standing: {owned} system{'s' if owned != 1 else ''}, income 31, stockpile 7, TL2, "
+        "1 fleet in flight; "
         f"{owned} of the {victory} systems needed for victory." in cover
     )
 

@@ -70,7 +70,7 @@ def test_income_counts_class_bases_hipop_labs_opcs_and_complete_subsectors() -> 
         "1010 World1010: scout base": 1,
         "1010 World1010: HiPop": 1,
         "1010 World1010: 3 Genetics Labs": 3,
-        "1010 World1010: 1 Orbital Production Centres": 1,
+        "1010 World1010: 1 Orbital Production Centre": 1,
         "1012 World1012: class C": 3,
         "subsector B complete": 10,  # 1010 is B's only system; F also holds the unowned 1013
     }

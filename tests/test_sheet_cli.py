@@ -52,11 +52,11 @@ def filled(game: Game, player: str, tmp_path: Path) -> Path:
 def test_sheets_writes_one_per_player(game: Game) -> None:
     code, out, err = run("sheets", str(game.path))
     assert code == 0, err
-    assert "3 turn sheet(s) for Year 5001" in out
+    assert "3 turn sheets for Year 5001" in out
     for name in ("Ann", "Bob", "Cleo"):
         assert (game.outbox("5001") / f"{name}.xlsx").is_file()
     code, out, _ = run("sheets", str(game.path), "--player", "Bob")
-    assert code == 0 and "1 turn sheet(s)" in out
+    assert code == 0 and "1 turn sheet" in out
     code, _, err = run("sheets", str(game.path), "--player", "Zed")
     assert code == 2 and "Zed is not expected" in err
 
@@ -80,7 +80,7 @@ def test_intake_and_status_round_trip(game: Game, tmp_path: Path) -> None:
     ann = filled(game, "Ann", tmp_path)
     code, out, err = run("intake", str(game.path), str(ann), str(eml))
     assert code == 0, err
-    assert "Intake for 5001: 2 item(s)" in out
+    assert "Intake for 5001: 2 items" in out
     assert "accepted   Ann" in out and "accepted   Bob" in out
     assert "Summary: 2 accepted" in out
     assert set(accepted_sheets(game, "5001")) == {"Ann", "Bob"}

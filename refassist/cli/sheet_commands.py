@@ -22,6 +22,7 @@ from ..journal import recover
 from ..outbox import set_aside_stale
 from ..turns import locked
 from ..turnsheets import CheckResult, check_sheet, write_sheets
+from ..words import counted
 from ..workbook.annotate import annotate
 from . import printable, shown
 
@@ -50,16 +51,16 @@ def sheets_command(game: Path, players: tuple[str, ...]) -> None:
     if aside is not None:
         click.echo(f"stale turn sheets moved to {shown(aside)}")
     step = opened.step(state)
-    click.echo(f"{len(written)} turn sheet(s) for {step.label}:")
+    click.echo(f"{counted(len(written), 'turn sheet')} for {step.label}:")
     for path in written:
         click.echo(f"  {shown(path)}")
 
 
 def _print_result(result: CheckResult) -> None:
     meta = result.meta
-    verdict = "accepted" if result.accepted else f"{len(result.errors)} error(s)"
+    verdict = "accepted" if result.accepted else counted(len(result.errors), "error")
     if result.warnings:
-        verdict += f", {len(result.warnings)} warning(s)"
+        verdict += f", {counted(len(result.warnings), 'warning')}"
     click.echo(
         printable(
             f"{result.path.name}: {meta.get('player', '?')}'s sheet for {meta.get('step', '?')} "
@@ -199,7 +200,7 @@ def intake_command(
                 bar.update(task, completed=done, total=total, description=label[:40] or "done")
 
             report = intake(opened, list(sources), progress)
-        click.echo(f"Intake for {report.step}: {len(report.outcomes)} item(s)")
+        click.echo(f"Intake for {report.step}: {counted(len(report.outcomes), 'item')}")
         for o in report.outcomes:
             who = o.player or "-"
             click.echo(

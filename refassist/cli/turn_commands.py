@@ -24,6 +24,7 @@ from ..errors import UsageError
 from ..game import Game
 from ..turns import check_ready, resolve_game, rollback
 from ..verify import StepCheck, accept_edit, verify_game
+from ..words import counted
 from . import shown
 
 
@@ -100,7 +101,7 @@ def resolve_command(game: Path, dice_file: Path | None, now: bool) -> None:
     if outcome.finished:
         click.echo(f"game over: {outcome.finished}")
     else:
-        click.echo(f"  {len(outcome.sheets)} sheet(s) for {outcome.next_step} written")
+        click.echo(f"  {counted(len(outcome.sheets), 'sheet')} for {outcome.next_step} written")
 
 
 @click.command("rollback")
@@ -207,7 +208,7 @@ def verify_command(
     report = verify_game(opened, list(turns) or None)
     if report.recovered:
         click.echo(f"first {report.recovered}")
-    click.echo(f"verified {len(report.steps)} archived turn(s) of {shown(opened.path)}:")
+    click.echo(f"verified {counted(len(report.steps), 'archived turn')} of {shown(opened.path)}:")
     for check in report.steps:
         click.echo(f"  {check.step}  {_verdict(check)}")
     if report.ok:
@@ -219,7 +220,7 @@ def verify_command(
         return
     steps = ", ".join(c.step for c in report.differing)
     click.echo(
-        f"{len(report.differing)} turn(s) differ from the archive: {steps}; if you edited "
+        f"{counted(len(report.differing), 'turn')} differ from the archive: {steps}; if you edited "
         "master.xlsx by hand on purpose, record it with: refassist verify "
         f"{shown(opened.path)} --accept YEAR --note 'why'"
     )
@@ -324,7 +325,7 @@ def demo_command(
         )
     last = result.turns[-1] if result.turns else None
     click.echo(
-        f"played {len(result.turns)} turn(s) with {count} computer players in "
+        f"played {counted(len(result.turns), 'turn')} with {count} computer players in "
         f"{result.seconds:.1f} s ({ruleset.title}); the game is in {shown(result.folder)}"
     )
     if result.finished:

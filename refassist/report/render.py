@@ -21,6 +21,7 @@ from typing import Any
 import jinja2
 
 from ..errors import RefassistError
+from ..words import counted
 from .fetcher import SafeFetcher
 
 #: CSS pixels (WeasyPrint's unit) to PDF points.
@@ -63,9 +64,7 @@ def environment(dirs: Sequence[Path]) -> jinja2.Environment:
         lstrip_blocks=True,
     )
     env.filters["signed"] = lambda n: f"{n:+d}" if isinstance(n, int) else str(n)
-    env.filters["plural"] = lambda n, word, many="": (
-        f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"
-    )
+    env.filters["plural"] = counted
     env.filters["col"] = column
     return env
 

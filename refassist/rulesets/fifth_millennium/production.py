@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...hexmap import SECTOR, SUBSECTOR_LETTERS, distance, parse_hex
+from ...words import counted
 from .context import (
     TurnContext,
     add_facility,
@@ -69,10 +70,10 @@ def income_lines(state: State, player: str) -> list[tuple[str, int]]:
             lines.append((f"{where}: scout base", 1))
         if s.hipop:
             lines.append((f"{where}: HiPop", 1))
-        for kind, label in (("GL", "Genetics Labs"), ("OPC", "Orbital Production Centres")):
+        for kind, label in (("GL", "Genetics Lab"), ("OPC", "Orbital Production Centre")):
             n = facility_count(state, s.hex, player, kind)
             if n:
-                lines.append((f"{where}: {n} {label}", n))
+                lines.append((f"{where}: {counted(n, label)}", n))
     for letter in subsector_bonus(state, player):
         name = state.subsector_names.get(letter, "")
         label = f"subsector {letter}" + (f" ({name})" if name else "") + " complete"

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...dice import Dice
 from ...errors import CellProblem, UsageError
+from ...words import counted
 from ..base import (
     Event,
     HouseRule,
@@ -62,7 +63,9 @@ class Imperium3M(Ruleset):
         if state.war_turn:
             label = f"Turn {state.turn} (war {state.war}, turn {state.war_turn})"
         else:
-            label = f"Turn {state.turn} (peace, {state.peace_left} turn(s) to the next war)"
+            label = (
+                f"Turn {state.turn} (peace, {counted(state.peace_left, 'turn')} to the next war)"
+            )
         return Step(key=str(state.turn), label=label, expects=tuple(state.player_names()))
 
     def resolve(

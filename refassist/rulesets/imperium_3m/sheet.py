@@ -36,6 +36,7 @@ import xlsxwriter
 from ...atomic import atomic_path
 from ...errors import CellProblem, InvalidOrder, NotATurnSheet, UsageError
 from ...message_text import MessageBudget, escaped
+from ...words import counted
 from ...workbook.sheetio import META_FORMAT, META_SHEET, TurnSheetFile, open_turn_sheet
 from ...workbook.sheetkit import DropdownLists, cell_rc, split_message
 from ..base import SheetRead
@@ -226,7 +227,7 @@ def buildable(state: State, side: str) -> list[str]:
 def turn_label(state: State) -> str:
     if state.war_turn:
         return f"Turn {state.turn} (war {state.war}, turn {state.war_turn})"
-    return f"Turn {state.turn} (peace, {state.peace_left} turn(s) to the next war)"
+    return f"Turn {state.turn} (peace, {counted(state.peace_left, 'turn')} to the next war)"
 
 
 def victory_text(state: State) -> str:
