@@ -122,6 +122,10 @@ def test_archive_index_links_every_turns_files(runner: CliRunner, tmp_path: Path
     archived = game.archive("5002") / "sheets" / "Ann.xlsx"
     assert archived.resolve() in targets
     assert all(t.exists() for t in targets)
+    # Which turn's results and which turn's orders each row's files are for.
+    assert f"results of {YEAR - 1}:" in html and f"orders for {YEAR}:" in html
+    title = PdfReader(folder / "Ann.pdf").metadata.title
+    assert title == f"{game.config.name}: Ann, results of {YEAR - 1}, orders for {YEAR}"
     assert re.search(r"<td><b>5003</b></td>", html) and "<td><b>5002</b></td>" in html
     assert "<script" not in html
 

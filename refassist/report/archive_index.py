@@ -29,6 +29,8 @@ class StepFiles:
     referee: list[tuple[str, str]] = field(default_factory=list)
     sheets: list[tuple[str, str]] = field(default_factory=list)
     archived: list[tuple[str, str]] = field(default_factory=list)
+    #: The step whose results the reports of this step give (the one resolved before it).
+    results_of: str = ""
 
 
 def _link(path: Path, base: Path) -> str:
@@ -50,8 +52,13 @@ def collect(game_path: Path) -> list[StepFiles]:
         reverse=True,
     )
     out = []
+    resolved = sorted(
+        (p.name for p in archive.iterdir() if p.is_dir()) if archive.is_dir() else [],
+        key=step_sort_key,
+    )
     for step in steps:
-        files = StepFiles(step)
+        earlier = [r for r in resolved if step_sort_key(r) < step_sort_key(step)]
+        files = StepFiles(step, results_of=earlier[-1] if earlier else "")
         sent = outbox / step
         if sent.is_dir():
             for f in sorted(sent.iterdir()):

@@ -212,6 +212,7 @@ def write_reports(
                 step=step,
                 deadline=info.deadline,
                 sender=game.config.referee_email,
+                resolved=info.step,
                 addresses=addresses,
                 reports={r.reader: r.path for r in rendered if r.reader in wanted},
                 sheets=written_sheets,

@@ -28,11 +28,19 @@ class Mailing:
     message: EmailMessage
 
 
-def report_body(game_name: str, player: str, step: str, deadline: str, sheet: Path | None) -> str:
+def report_body(
+    game_name: str,
+    player: str,
+    step: str,
+    deadline: str,
+    sheet: Path | None,
+    resolved: str = "",
+) -> str:
+    what = f"the results of {resolved}" if resolved else "your turn report"
     lines = [
         f"Dear {player},",
         "",
-        f"Your turn report for {game_name} ({step}) is attached as a PDF.",
+        f"The report of {game_name} with {what} is attached as a PDF.",
     ]
     if sheet is not None:
         lines.append(
@@ -43,6 +51,14 @@ def report_body(game_name: str, player: str, step: str, deadline: str, sheet: Pa
     return "\n".join(lines)
 
 
+def report_subject(game_name: str, player: str, step: str, resolved: str = "") -> str:
+    """Which turn's results the mail carries and which turn's orders its sheet is for: the
+    outbox step alone ("5002") read as both."""
+    if resolved:
+        return f"{game_name}: results of {resolved}, sheet for {step} ({player})"
+    return f"{game_name}: sheet for {step} ({player})"
+
+
 def build_mailings(
     *,
     folder: Path,
@@ -50,6 +66,7 @@ def build_mailings(
     step: str,
     deadline: str,
     sender: str,
+    resolved: str = "",
     addresses: Mapping[str, str],
     reports: Mapping[str, Path],
     sheets: Mapping[str, Path],
@@ -69,8 +86,8 @@ def build_mailings(
             sender=sender,
             to=to,
             to_name=player,
-            subject=f"{game_name}: turn report for {player}, {step}",
-            body=report_body(game_name, player, step, deadline, sheet),
+            subject=report_subject(game_name, player, step, resolved),
+            body=report_body(game_name, player, step, deadline, sheet, resolved),
             attachments=attachments,
         )
         path = folder / MAIL_DIR / (pdf.stem + ".eml")

@@ -674,7 +674,7 @@ def player_content(
         template=f"{TEMPLATE_DIR}/player.html",
         context=context,
         overlay=player_overlay(view, public),
-        title=f"{game_name}: {player}, {view.year}",
+        title=f"{game_name}: {player}, results of {view.year - 1}, orders for {view.year}",
     )
 
 
@@ -807,5 +807,5 @@ def referee_content(state: State, public: SectorMap, info: ReportInput) -> Repor
         template=f"{TEMPLATE_DIR}/referee.html",
         context=context,
         overlay=referee_overlay(state, public),
-        title=f"{state.game_name}: referee's report, {state.year}",
+        title=f"{state.game_name}: referee's report, results of {state.year - 1}",
     )

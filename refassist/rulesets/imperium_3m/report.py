@@ -470,7 +470,8 @@ def player_content(state: State, view: PlayerView, player: str, info: ReportInpu
     return ReportContent(
         template=f"{TEMPLATE_DIR}/player.html",
         context=context,
-        title=f"{view.game_name}: turn {info.step} report for {player}",
+        title=f"{view.game_name}: {player}, results of turn {info.step}, orders for turn "
+        f"{view.turn}",
         network=network,
     )
 
@@ -565,7 +566,7 @@ def referee_content(state: State, info: ReportInput) -> ReportContent:
     return ReportContent(
         template=f"{TEMPLATE_DIR}/referee.html",
         context=context,
-        title=f"{state.game_name}: turn {info.step} referee's report",
+        title=f"{state.game_name}: referee's report, results of turn {info.step}",
         network=network,
     )
 
