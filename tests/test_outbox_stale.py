@@ -12,6 +12,7 @@ from pathlib import Path
 
 import openpyxl
 from click.testing import CliRunner
+from pypdf import PdfReader
 
 from refassist.cli import main
 from refassist.game import Game
@@ -110,6 +111,23 @@ def test_a_hand_edit_makes_status_name_what_to_regenerate(tmp_path: Path) -> Non
     assert (folder / "replies").exists() or not (old / "replies").exists()
     assert "Stale" not in _cli("status", str(game.path))
     assert (folder / RECORD_NAME).is_file()
+
+
+
+def test_the_hand_change_shows_in_the_next_ledger(tmp_path: Path) -> None:
+    """The referee gives Bob 99 points by hand: his next report's ledger says where the
+    difference came from, so his numbers add up from one report to the next."""
+    game = _played(tmp_path, 1)
+    closing = game.load_state().player("Bob").stockpile
+    _edit_stockpile(game.master_path, "Bob", 99)
+    resolve_game(game, force=True)
+    run = write_reports(game, jobs=1)
+    bob = next(r.path for r in run.reports if r.reader == "Bob")
+    text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(bob).pages)
+    assert (
+        f"Stockpile: {closing} at the end of last turn, {99 - closing:+d} referee's adjustment, "
+        "99 before production" in text
+    )
 
 
 def test_sheets_alone_are_regenerated_by_the_sheets_command(tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ Tests that do not want the bonus put an unowned system (1009) beside Ann's 1010 
 
 from __future__ import annotations
 
+from refassist.rulesets.base import Event
 from refassist.rulesets.fifth_millennium.orders import Orders
 from refassist.rulesets.fifth_millennium.state import Fleet
 from tests.fm_states import (
@@ -259,3 +260,42 @@ def test_a_purchase_at_a_world_lost_in_this_turns_battle_is_cancelled() -> None:
     r = resolve(s, [orders("Ann", purchases=[buy("1011", "F", 1)])], dice=[1])
     assert r.state.system("1011").owner == "Bob"
     assert "do not own" in one(r, "purchase_cancelled").data["reason"]
+
+
+def test_a_referees_hand_change_to_the_stockpile_shows_in_the_ledger() -> None:
+    """Last turn's production closed Ann's stockpile at 7; the referee made it 17 by hand
+    between turns: the ledger says so, and 7 + 10 = 17 before production adds up."""
+    s = _home(stockpile=17)
+    s.events = [
+        Event(
+            YEAR - 1,
+            "production",
+            "",
+            "production",
+            "Production: ...",
+            ("Ann",),
+            ("Ann",),
+            {"stockpile_before": 3, "stockpile_after": 7},
+        ),
+        Event(
+            YEAR - 1,
+            "production",
+            "",
+            "production",
+            "Production: ...",
+            ("Bob",),
+            ("Bob",),
+            {"stockpile_before": 0, "stockpile_after": 0},
+        ),
+    ]
+    ledger = _ledger(resolve(s))
+    assert ledger["stockpile_last_turn"] == 7
+    assert ledger["referee_adjustment"] == 10
+    assert ledger["stockpile_before"] == 17
+    bob = _ledger(resolve(s), "Bob")
+    assert "referee_adjustment" not in bob  # Bob's stockpile is what production left
+
+
+def test_no_adjustment_without_last_turns_ledger() -> None:
+    ledger = _ledger(resolve(_home(stockpile=17)))
+    assert "referee_adjustment" not in ledger

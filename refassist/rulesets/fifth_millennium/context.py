@@ -44,6 +44,10 @@ class TurnContext:
     broken_trade: set[tuple[str, str]] = field(default_factory=set)
     #: Squadrons refuelled at a station this turn: ``(hex, owner)`` -> squadrons.
     refuelled: dict[tuple[str, str], int] = field(default_factory=dict)
+    #: Stockpiles the referee changed by hand since the last turn's production closed them:
+    #: player -> (the closing stockpile, the change).  The ledger shows the change, so the
+    #: player's numbers add up from one report to the next.
+    adjustments: dict[str, tuple[int, int]] = field(default_factory=dict)
     _sight: dict[str, frozenset[str]] | None = None
     #: Sight by what it depends on (`visibility.sight_of_players`), for this turn's map.
     _sight_memo: dict[Any, frozenset[str]] = field(default_factory=dict)

@@ -23,7 +23,7 @@ complete_construction`): it does not fight, and falls with its world.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...hexmap import SECTOR, SUBSECTOR_LETTERS, distance, parse_hex
@@ -208,6 +208,23 @@ def _purchase_text(purchase: Purchase) -> str:
 # -- the phase ------------------------------------------------------------------------------------
 
 
+def hand_adjustments(state: State, previous: Sequence[Any]) -> dict[str, tuple[int, int]]:
+    """Stockpiles that differ from what the last turn's production left (``previous`` is that
+    turn's events, kept in the master): the referee changed them by hand between turns.
+    Player -> (the closing stockpile, the change)."""
+    out: dict[str, tuple[int, int]] = {}
+    for event in previous:
+        if getattr(event, "kind", "") != "production" or len(event.players) != 1:
+            continue
+        closing = event.data.get("stockpile_after")
+        p = state.player(event.players[0])
+        if p is None or not isinstance(closing, int) or isinstance(closing, bool):
+            continue
+        if p.stockpile != closing:
+            out[p.name] = (closing, p.stockpile - closing)
+    return out
+
+
 def production(ctx: TurnContext, orders: Mapping[str, Orders]) -> None:
     """Phase 4 for every player still in the game."""
     state = ctx.state
@@ -308,9 +325,18 @@ def player_production(
             "upkeep": [list(line) for line in upkeep],
             "stockpile_before": stockpile_before,
             "stockpile_after": budget,
+            **_adjustment_data(ctx, player),
             "income_blocked": blocked,
         },
     )
+
+
+def _adjustment_data(ctx: TurnContext, player: str) -> dict[str, int]:
+    """The referee's hand change to the stockpile since last turn, for the ledger."""
+    if player not in ctx.adjustments:
+        return {}
+    closing, change = ctx.adjustments[player]
+    return {"stockpile_last_turn": closing, "referee_adjustment": change}
 
 
 def _tech_level(ctx: TurnContext, player: str, income: int) -> None:

@@ -388,6 +388,8 @@ def ledger_view(data: Mapping[str, Any]) -> dict[str, Any]:
         "upkeep": lines("upkeep"),
         "stockpile_before": data.get("stockpile_before", ""),
         "stockpile_after": data.get("stockpile_after", ""),
+        "stockpile_last_turn": data.get("stockpile_last_turn", ""),
+        "referee_adjustment": data.get("referee_adjustment", 0),
         "income_blocked": str(data.get("income_blocked") or ""),
     }
 

@@ -47,6 +47,7 @@ def resolve_turn(
     previous = list(state.events)
     ctx = TurnContext(state=state.copy(), dice=dice, rules=merged, year=state.year)
     valid = _usable_orders(ctx, orders)
+    ctx.adjustments = production.hand_adjustments(state, previous)
     if ctx.year == SETUP_YEAR:
         setup_turn(ctx, valid)
     else:
