@@ -342,7 +342,11 @@ def test_a_read_only_folder_is_a_clear_error(
         return real_open(path, flags, *args, **kwargs)
 
     monkeypatch.setattr(os, "open", no_lock)
-    for command in (["resolve"], ["intake", "--accept-late"], ["rollback", "--to", "5001"]):
+    for command in (
+        ["resolve", "--now"],
+        ["intake", "--accept-late"],
+        ["rollback", "--to", "5001"],
+    ):
         result = CliRunner().invoke(main, [command[0], str(game.path), *command[1:]])
         assert result.exit_code == 1, (command, result.output)
         assert "cannot lock" in result.output and "Read-only file system" in result.output

@@ -610,6 +610,8 @@ def test_referee_listing_keeps_every_detail_in_readable_lines() -> None:
         income_blocked="",
         stockpile_before=1,
         stockpile_after=2,
+        stockpile_last_turn="",
+        referee_adjustment=0,
         purchases=[
             NS(
                 what="Saturated Fusion Bombing Attack (SFBA)",
