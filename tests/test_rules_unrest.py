@@ -84,20 +84,21 @@ def test_a_construction_facility_does_not_prevent_unrest() -> None:
     assert len(events(r, "unrest")) == 2
 
 
-def _split():
-    """Ann's homeworld 1010 with 1011 beside it, and 1020 ten hexes away: cut off.  Bob, far
-    away at 2530, keeps the game going."""
+def _split(far: str = "1021"):
+    """Ann's homeworld 1010 with 1011 beside it, and ``far`` (1021: ten hexes from 1011, eleven
+    from 1010) beyond what her worlds see (4 hexes around each): cut off.  Bob, far away at
+    2530, keeps the game going."""
     return state(
         [
             system("1010", "A", "Ann"),
             system("1011", "C", "Ann"),
-            system("1020", "C", "Ann"),
+            system(far, "C", "Ann"),
             system("2530", "A", "Bob"),
         ],
         forces=[
             force("1010", "Ann", F=2),
             force("1011", "Ann", F=1),
-            force("1020", "Ann", F=1),
+            force(far, "Ann", F=1),
             force("2530", "Bob", F=1),
         ],
         homeworlds={"Ann": "1010", "Bob": "2530"},
@@ -107,26 +108,37 @@ def _split():
 def test_a_separated_world_is_warned_then_suffers_unrest_from_the_next_turn() -> None:
     first = resolve(_split())
     warning = one(first, "unrest")
-    assert (warning.data["hex"], warning.data["turns"], warning.data["chance"]) == ("1020", 0, 0)
+    assert (warning.data["hex"], warning.data["turns"], warning.data["chance"]) == ("1021", 0, 0)
     assert first.state.dice == []
     second = resolve(first.state, dice=[2])
     assert (one(second, "unrest").data["turns"], one(second, "unrest").data["chance"]) == (1, 1)
     third = resolve(second.state, dice=[2])  # 2 in 6: a 2 declares independence
     assert one(third, "udi").data["turns"] == 2
-    assert third.state.system("1020").owner == ""
+    assert third.state.system("1021").owner == ""
+
+
+@pytest.mark.parametrize("far", ["1016", "1020"])
+def test_worlds_whose_visible_areas_touch_are_one_grouping(far: str) -> None:
+    """7.2 with 2.4: separated only by "an area between which is not visible".  1016 is five
+    hexes from 1011 (the areas overlap), 1020 nine (1015, seen from 1011, is next to 1016,
+    seen from 1020): nothing unseen lies between, so no unrest."""
+    assert events(resolve(_split(far)), "unrest") == []
 
 
 def test_a_depot_or_a_chain_of_worlds_keeps_a_region_connected() -> None:
     depot = _split()
-    depot.facilities.append(facility("1020", "Ann", "DEPOT"))
+    depot.facilities.append(facility("1021", "Ann", "DEPOT"))
     assert events(resolve(depot), "unrest") == []
     chain = _split()
     chain.systems.append(
         chain.system("1011").__class__(
-            hex="1015", name="Link", original_class="C", resource_class="C", owner="Ann"
+            hex="1016", name="Link", original_class="C", resource_class="C", owner="Ann"
         )
     )
-    chain.forces.append(force("1015", "Ann", F=1))  # 1011-1015-1020: hops of 4 and 5
-    assert [e.data["hex"] for e in events(resolve(chain), "unrest")] == ["1020"]
-    chain.player("Ann").tech_level = 3  # best range 7: every hop fits
+    chain.forces.append(force("1016", "Ann", F=1))  # 1011-1016-1021: five hexes each
     assert events(resolve(chain), "unrest") == []
+    far = _split("1031")  # twenty hexes from 1011: with best range 7 the areas meet at 15
+    assert [e.data["hex"] for e in events(resolve(far), "unrest")] == ["1031"]
+    wide = _split("1026")
+    wide.player("Ann").tech_level = 3  # best range 7: worlds 15 hexes apart see all between
+    assert events(resolve(wide), "unrest") == []

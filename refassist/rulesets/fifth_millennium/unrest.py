@@ -5,9 +5,12 @@ world that declares independence yields nothing that turn):
 
 * the homeworld has fallen and the player holds no Control Centre or Depot: from the turn after
   the loss, every world the player owns rolls for a Unilateral Declaration of Independence;
-* separation (section 7.2): the player's worlds form groups, two worlds being linked when they
-  are within the player's best range of each other; a group with no held homeworld, Control
-  Centre or Depot is cut off and suffers unrest from the turn after it was first found cut off.
+* separation (section 7.2): the player's worlds form groups separated by "an area between
+  which is not visible"; a player sees every hex within best range of an occupied world (2.4),
+  so two worlds are in one group when their visible areas overlap or touch, that is when they
+  are at most 2 x best range + 1 hexes apart (range 4: nine hexes); a group with no held
+  homeworld, Control Centre or Depot is cut off and suffers unrest from the turn after it was
+  first found cut off.
 
 The chance grows with the turns of unrest: 1 in 6 the first turn, then 2, 3, 4, and 5 in 6 from
 the fifth turn on (a roll at or under the chance declares independence).  For separation the
@@ -40,8 +43,16 @@ def udi_chance(turns: int) -> int:
     return UDI_CHANCE[max(0, min(turns, len(UDI_CHANCE) - 1))]
 
 
+def link_distance(reach: int) -> int:
+    """The farthest two worlds may be apart and still see the whole area between them: each
+    sees ``reach`` hexes around it, and two such areas touch when a hex of one is next to a
+    hex of the other."""
+    return 2 * reach + 1
+
+
 def groups_of(hexes: Sequence[str], reach: int) -> list[list[str]]:
-    """Worlds split into groups linked by chains of hops of at most ``reach`` hexes."""
+    """Worlds split into groups linked by chains of hops of at most ``reach`` hexes (the
+    caller passes `link_distance` of the best range)."""
     remaining = sorted(hexes)
     groups = []
     while remaining:
@@ -71,7 +82,7 @@ def separated_worlds(ctx: TurnContext, player: str) -> set[str]:
     if p.homeworld and not p.homeworld_lost:
         anchors.add(p.homeworld)
     out: set[str] = set()
-    for group in groups_of(owned, best_range(p, ctx.rules)):
+    for group in groups_of(owned, link_distance(best_range(p, ctx.rules))):
         if not anchors & set(group):
             out.update(group)
     return out
