@@ -113,7 +113,6 @@ def test_a_hand_edit_makes_status_name_what_to_regenerate(tmp_path: Path) -> Non
     assert (folder / RECORD_NAME).is_file()
 
 
-
 def test_the_hand_change_shows_in_the_next_ledger(tmp_path: Path) -> None:
     """The referee gives Bob 99 points by hand: his next report's ledger says where the
     difference came from, so his numbers add up from one report to the next."""

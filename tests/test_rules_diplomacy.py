@@ -68,7 +68,11 @@ def test_one_side_may_end_a_treaty_and_the_other_is_told() -> None:
         dice=[3, 4],  # the new agreement trades in this turn's production already
     )
     assert [r_.kind for r_ in r0.state.relations] == ["trade"]
-    r1 = resolve(r0.state, [orders("Bob", YEAR + 1, diplomacy=[diplo("end trade", "Ann")])])
+    ends = [
+        orders("Ann", YEAR + 1, diplomacy=[diplo("end trade", "Bob")]),
+        orders("Bob", YEAR + 1, diplomacy=[diplo("end trade", "Ann")]),
+    ]
+    r1 = resolve(r0.state, ends)  # a trade agreement ends by agreement (6.31b)
     assert r1.state.relations == []
     assert {e.visible_to for e in events(r1, "trade_agreement")} == {("Ann",), ("Bob",)}
 

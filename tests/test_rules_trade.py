@@ -99,16 +99,76 @@ def test_declaring_war_on_a_trade_partner_forfeits_the_trade_to_the_victim() -> 
     assert ann["stockpile_after"] == ann["income_total"] - 3
 
 
-def test_attacking_a_trade_partner_is_going_to_war() -> None:
+def test_a_trade_agreement_prevents_a_battle_like_a_treaty() -> None:
+    """5.0: a battle ensues "unless there is already a treaty or agreement in place"."""
     s = _partners()
     s.flights.append(flight("Ann", "1012", "1014", F=5))
-    r = resolve(s, dice=[1, 3, 4])  # Bob's squadron at 1014 misses; then the trade roll
+    r = resolve(s, dice=[3, 4])  # the trade roll only: nobody fights
+    assert events(r, "battle") == []
+    assert [x.kind for x in r.state.relations] == ["trade"]
+    assert _trade(r, "Ann").data["points"] == 2 and _trade(r, "Bob").data["points"] == 3
+    assert r.state.system("1014").owner == "Bob"
+
+
+def test_attacking_a_trade_partner_takes_a_declaration_of_war_and_its_forfeit() -> None:
+    s = _partners()
+    s.flights.append(flight("Ann", "1012", "1014", F=5))
+    war = [orders("Ann", diplomacy=[diplo("declare war", "Bob")])]
+    r = resolve(s, war, dice=[1, 3, 4])  # Bob's squadron at 1014 misses; then the trade roll
     assert one(r, "war").data["aggressor"] == "Ann"
-    assert _trade(r, "Ann").data["points"] == 0 and _trade(r, "Bob").data["points"] > 0
+    assert events(r, "battle")
+    paid = -_ledger(r, "Ann")["trade"][-1][1]
+    assert _trade(r, "Ann").data["points"] == 0 and _trade(r, "Bob").data["points"] == paid > 0
     assert r.state.relations == []
 
 
-def test_ending_an_agreement_peacefully_costs_nothing_and_stops_the_roll() -> None:
-    r = resolve(_partners(), [orders("Bob", diplomacy=[diplo("end trade", "Ann")])])
+def test_end_trade_and_an_attack_on_one_sheet_neither_ends_it_nor_fights() -> None:
+    """6.31b: ending is mutual; the one-sided way out is war (6.31a) with its forfeit, so an
+    "end trade" beside an attack does not slip out of the forfeit."""
+    s = _partners()
+    s.flights.append(flight("Ann", "1012", "1014", F=5))
+    r = resolve(s, [orders("Ann", diplomacy=[diplo("end trade", "Bob")])], dice=[3, 4])
+    assert [x.kind for x in r.state.relations] == ["trade"]
+    assert events(r, "battle") == []
+    assert _trade(r, "Ann").data["points"] == 2  # trade goes on while it stands
+    asked = [e for e in events(r, "trade_agreement") if e.data["action"] == "end proposed"]
+    assert {e.visible_to for e in asked} == {("Ann",), ("Bob",)}
+    [pending] = r.state.proposals
+    assert (pending.kind, pending.proposer, pending.to) == ("end trade", "Ann", "Bob")
+    # Bob agrees a turn later: it ends, and no trade is rolled.
+    waiting = _partners()
+    waiting.proposals = list(r.state.proposals)
+    later = resolve(waiting, [orders("Bob", diplomacy=[diplo("end trade", "Ann")])])
+    assert later.state.relations == [] and later.state.proposals == []
+    assert events(later, "trade") == []
+
+
+def test_ending_an_agreement_by_both_sides_costs_nothing_and_stops_the_roll() -> None:
+    both = [
+        orders("Ann", diplomacy=[diplo("end trade", "Bob")]),
+        orders("Bob", diplomacy=[diplo("end trade", "Ann")]),
+    ]
+    r = resolve(_partners(), both)
     assert r.state.relations == [] and events(r, "trade") == []
-    assert {e.visible_to for e in events(r, "trade_agreement")} == {("Ann",), ("Bob",)}
+    ended = [e for e in events(r, "trade_agreement") if e.data["action"] == "ended"]
+    assert {e.visible_to for e in ended} == {("Ann",), ("Bob",)}
+    assert not [e for e in events(r, "order_cancelled")]
+
+
+def test_the_victim_gains_only_what_the_aggressor_can_pay() -> None:
+    """6.31a: the victim's trade is "taken directly from the aggressor's production total".
+    Ann's worlds are all class X (no income; 1009, unowned, spoils her subsector bonus) and
+    she has 4 points in stock; she owes Bob a row-12 trade (x3 of her 3 systems = 9): she
+    pays 4, Bob gains 4."""
+    s = _partners()
+    for hex_ in ("1010",):
+        s.system(hex_).resource_class = "X"
+    s.systems.append(system("1009", "X"))
+    s.player("Ann").stockpile = 4
+    r = resolve(s, [orders("Ann", diplomacy=[diplo("declare war", "Bob")])], dice=[6, 6])
+    assert _ledger(r, "Ann")["income_total"] == 0
+    assert _trade(r, "Bob").data["points"] == 4
+    assert "Ann could pay only 4 of 9" in _trade(r, "Bob").text
+    ann = _ledger(r, "Ann")
+    assert ann["trade"][-1] == ["taken by the victims of your declarations of war", -4]
+    assert ann["stockpile_after"] == 0

@@ -24,7 +24,8 @@ gets from ``refassist check``, to pick a homeworld on the set-up sheet).  Its ha
   than more squadrons; Genetics Labs and Orbital Production Centres, more often in peace;
   monitors at a threatened homeworld; never beyond its budget (stockpile plus last income);
 * talk: accept about half of the trade agreements and a third of the treaties offered,
-  sometimes offer one (mostly trade) to a neighbour, and send an occasional message.
+  sometimes offer one (mostly trade) to a neighbour, now and then declare war on the nearest
+  trade partner (trade partners do not fight, 5.0), and send an occasional message.
 
 Everything is drawn from a generator seeded by the game seed, the player and the year, so the
 same game replays the same orders.  The habits were tuned so that a 12-turn demo of six players
@@ -50,6 +51,8 @@ from .visibility import default_rules, player_view
 MAX_MOVE_LINES = 16
 MAX_PURCHASE_LINES = 20
 MAX_DIPLOMACY_LINES = 8
+#: Chance each turn of declaring war on the nearest trade partner (see `diplomacy`).
+WAR_ON_TRADE_PARTNER = 0.25
 MAX_MESSAGE_LINES = 10
 
 #: Combat values used to judge a target (the same as the rules' table).
@@ -209,18 +212,27 @@ class _Planner:
         related = {(r.kind, r.a if r.b == self.me else r.b) for r in self.view.relations}
         active = set(self.view.players)
         lines: list[Diplomacy] = []
+        neighbours = self.neighbours()
+        # A trade partner next door is left alone, but not for ever: now and then the nearest
+        # one is declared war on (6.31a: it costs this turn's trade), so that empires which
+        # trade still come to blows as players' do.  Nothing else is said to it this turn.
+        traders = [
+            o for o in neighbours if ("trade", o) in related and ("treaty", o) not in related
+        ]
+        enemy = traders[0] if traders and self.rng.random() < WAR_ON_TRADE_PARTNER else ""
+        if enemy:
+            lines.append(Diplomacy(action="declare war", other=enemy))
         for other, kind in self.offers():
-            if (kind, other) in related or other not in active:
+            if (kind, other) in related or other not in active or other == enemy:
                 continue
             # Trade pays; a treaty only ties the hands, so fewer are accepted.
             if self.rng.random() < (0.5 if kind == "trade" else 0.3):
                 lines.append(Diplomacy(action=f"propose {kind}", other=other))
                 related.add((kind, other))
-        neighbours = self.neighbours()
         if neighbours and self.rng.random() < 0.15:
             other = self.rng.choice(neighbours)
             kind = "trade" if self.rng.random() < 0.75 else "treaty"
-            if (kind, other) not in related:
+            if (kind, other) not in related and other != enemy:
                 lines.append(Diplomacy(action=f"propose {kind}", other=other))
         orders.diplomacy = lines[:MAX_DIPLOMACY_LINES]
 

@@ -40,6 +40,7 @@ from .context import (
     TurnContext,
     add_facility,
     add_force,
+    at_peace,
     complete_construction,
     drop_empty_forces,
     facility_count,
@@ -667,7 +668,8 @@ def combatants(state: State, hex_: str) -> set[str]:
 
 
 def treaty_groups(state: State, players: Iterable[str]) -> list[tuple[str, ...]]:
-    """Players split into sides: treaty partners (directly or through a partner) together."""
+    """Players split into sides: players at peace (a treaty or a trade agreement, 5.0),
+    directly or through a partner, together."""
     remaining = sorted(set(players))
     groups = []
     while remaining:
@@ -676,7 +678,7 @@ def treaty_groups(state: State, players: Iterable[str]) -> list[tuple[str, ...]]
         while grew:
             grew = False
             for p in list(remaining):
-                if any(has_relation(state, "treaty", p, q) for q in group):
+                if any(at_peace(state, p, q) for q in group):
                     group.add(p)
                     remaining.remove(p)
                     grew = True
@@ -799,7 +801,7 @@ def settle_ownership(ctx: TurnContext, hex_: str, phase: str, *, conquest: bool 
         new = _strongest_present(state, hex_)
     elif old in present:
         new = old
-    elif present and not all(has_relation(state, "treaty", old, p) for p in present):
+    elif present and not all(at_peace(state, old, p) for p in present):
         new = _strongest_present(state, hex_)  # enemies stand there after the battles
     elif holds(state, hex_, old) or (
         old_player.homeworld == hex_ and not old_player.homeworld_lost

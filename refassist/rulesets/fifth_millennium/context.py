@@ -120,6 +120,12 @@ def has_relation(state: State, kind: str, a: str, b: str) -> bool:
     return any(r.kind == kind and r.b == y for r in state.relations_of(x))
 
 
+def at_peace(state: State, a: str, b: str) -> bool:
+    """True when ``a`` and ``b`` must not fight: a treaty or a trade agreement is in place
+    (5.0: a battle ensues "unless there is already a treaty or agreement in place")."""
+    return has_relation(state, "treaty", a, b) or has_relation(state, "trade", a, b)
+
+
 # -- squadrons ----------------------------------------------------------------------------------
 
 

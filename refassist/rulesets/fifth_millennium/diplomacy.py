@@ -6,8 +6,11 @@ turn's battles).
   means every other player still in the game.
 * Treaties and trade agreements need both sides: a proposal waits until the other player
   proposes the same (in the same turn or any later one), then the agreement is in force.
-* Either side may end an agreement at any time; the other is told.  Ending trade this way costs
-  nothing, because the rules allow mutual termination and a partner can always refuse to trade.
+* Either side may end a treaty at any time; the other is told.  A trade agreement ends only
+  by agreement (6.31b "may be mutually terminated"): "end trade" from one side waits, like a
+  proposal, until the other sends it too; the one-sided way out is a declaration of war, with
+  its forfeit (6.31a).  Until then the agreement stands, trade is rolled and the two do not
+  fight (5.0).
 * A declaration of war ends the treaty and the trade agreement between the two players; if they
   traded, the aggressor forfeits this turn's trade to the victim (section 6.31, see `trade`).
 """
@@ -101,6 +104,61 @@ def _drop_proposals(ctx: TurnContext, kind: str | None, a: str, b: str) -> None:
     ]
 
 
+#: A request to end a trade agreement, kept as a proposal until the other side agrees.
+END_TRADE = "end trade"
+
+
+def _end_trade(
+    ctx: TurnContext,
+    player: str,
+    other: str,
+    cell: str,
+    ending: set[tuple[str, str]],
+    ended_now: set[tuple[str, str]],
+) -> None:
+    """6.31b: a trade agreement ends when both sides ask, this turn or one after the other."""
+    state = ctx.state
+    pair = tuple(sorted((player, other)))
+    if pair in ended_now:
+        return  # the other side's request ended it a moment ago
+    if not has_relation(state, "trade", player, other):
+        _drop_proposals(ctx, END_TRADE, player, other)
+        cancel(
+            ctx, PHASE, player, f"end trade with {other}", cell, f"no trade agreement with {other}"
+        )
+        return
+    mutual = (other, player) in ending or any(
+        p.kind == END_TRADE and p.proposer == other and p.to == player for p in state.proposals
+    )
+    if mutual:
+        _remove_relation(ctx, "trade", player, other)
+        _drop_proposals(ctx, END_TRADE, player, other)
+        ended_now.add(pair)
+        _tell_both(
+            ctx,
+            "trade",
+            player,
+            other,
+            "ended",
+            f"{player} and {other} agreed to end their trade agreement.",
+        )
+        return
+    if not any(
+        p.kind == END_TRADE and p.proposer == player and p.to == other for p in state.proposals
+    ):
+        state.proposals.append(Proposal(kind=END_TRADE, proposer=player, to=other, year=ctx.year))
+    _tell_both(
+        ctx,
+        "trade",
+        player,
+        other,
+        "end proposed",
+        f"{player} asked to end the trade agreement with {other}; it ends when {other} asks "
+        "too (6.31b).  Until then it stands, and the two do not fight; declaring war breaks it "
+        "at once, with the aggressor's trade of the turn paid to the other (6.31a).",
+    )
+
+
 def _tell_both(ctx: TurnContext, kind: str, a: str, b: str, action: str, text: str) -> None:
     """One event per party, so each report reads ``with`` as the other player."""
     for me, other in ((a, b), (b, a)):
@@ -119,6 +177,13 @@ def apply_diplomacy(ctx: TurnContext, orders: Mapping[str, Orders]) -> None:
     """Endings and declarations of war first, then proposals (which may form agreements)."""
     state = ctx.state
     intents: list[tuple[str, str, str, str]] = []
+    ending = {
+        (player, order.other)
+        for player in state.active_players()
+        for order in (orders[player].diplomacy if player in orders else [])
+        if order.action == "end trade"
+    }
+    ended_now: set[tuple[str, str]] = set()
     for player in state.active_players():
         player_orders = orders.get(player)
         if player_orders is None:
@@ -149,6 +214,8 @@ def apply_diplomacy(ctx: TurnContext, orders: Mapping[str, Orders]) -> None:
                     visible_to=(player, other),
                     data={"aggressor": player, "victim": other, "ended": ended},
                 )
+            elif order.action == "end trade":
+                _end_trade(ctx, player, other, order.cell, ending, ended_now)
             elif order.action.startswith("end "):
                 kind = _KIND_OF[order.action]
                 if not _remove_relation(ctx, kind, player, other):

@@ -229,12 +229,63 @@ def production(ctx: TurnContext, orders: Mapping[str, Orders]) -> None:
     """Phase 4 for every player still in the game."""
     state = ctx.state
     trades = roll_all(ctx)
+    payments = war_payments(ctx, trades)
     for player in state.active_players():
-        player_production(ctx, player, orders.get(player), trades)
+        player_production(ctx, player, orders.get(player), trades, payments)
+
+
+def _one_sided_war(ctx: TurnContext, aggressor: str, victim: str) -> bool:
+    return (aggressor, victim) in ctx.wars and (victim, aggressor) not in ctx.wars
+
+
+def _trade_gain(ctx: TurnContext, player: str, t: TradeResult, blocked: bool) -> int:
+    """What ``player`` gains from one trade before any war forfeit is paid to it."""
+    partner = t.b if player == t.a else t.a
+    if blocked or (t.broken and (player, partner) in ctx.wars):
+        return 0
+    return t.points[player]
+
+
+def war_payments(ctx: TurnContext, trades: list[TradeResult]) -> dict[tuple[str, str], int]:
+    """6.31a: the victim of a declaration of war gains its trade of the turn "taken directly
+    from the aggressor's production total" (never negative).  What the aggressor can pay is its
+    stockpile, income and other trade of the turn; the victim gains only what is paid.
+    ``(aggressor, victim)`` -> points paid."""
+    state = ctx.state
+    owed: dict[str, list[tuple[str, int]]] = {}
+    for t in trades:
+        if not t.broken:
+            continue
+        for aggressor, victim in ((t.a, t.b), (t.b, t.a)):
+            if _one_sided_war(ctx, aggressor, victim):
+                # What the victim "would be entitled to normally": nothing while its own
+                # income is blocked (a fallen homeworld), never a negative amount.
+                entitled = 0 if income_blocked(state, victim) else max(0, t.points[victim])
+                owed.setdefault(aggressor, []).append((victim, entitled))
+    payments: dict[tuple[str, str], int] = {}
+    for aggressor, debts in sorted(owed.items()):
+        p = state.player(aggressor)
+        if p is None:
+            continue
+        blocked = bool(income_blocked(state, aggressor))
+        income = 0 if blocked else sum(points for _, points in income_lines(state, aggressor))
+        trade = sum(
+            _trade_gain(ctx, aggressor, t, blocked) for t in trades if aggressor in (t.a, t.b)
+        )
+        budget = max(0, p.stockpile + income + trade)
+        for victim, amount in sorted(debts):
+            paid = min(amount, budget)
+            payments[(aggressor, victim)] = paid
+            budget -= paid
+    return payments
 
 
 def _trade_lines(
-    ctx: TurnContext, player: str, trades: list[TradeResult], blocked: bool
+    ctx: TurnContext,
+    player: str,
+    trades: list[TradeResult],
+    blocked: bool,
+    payments: Mapping[tuple[str, str], int],
 ) -> tuple[list[tuple[str, int]], int]:
     """Trade gained (and war forfeits paid) by ``player``; emits the trade events."""
     lines: list[tuple[str, int]] = []
@@ -247,8 +298,15 @@ def _trade_lines(
         note = ""
         if t.broken and (player, partner) in ctx.wars:
             note = f"forfeited to {partner} (you went to war)"
-            forfeit += 0 if (partner, player) in ctx.wars else t.points[partner]
+            forfeit += payments.get((player, partner), 0)
             gained = 0
+        elif t.broken and _one_sided_war(ctx, partner, player) and not blocked:
+            # 6.31a: the victim's trade comes out of the aggressor's production, so the
+            # victim gains what the aggressor could pay, and never a negative amount.
+            gained = payments.get((partner, player), 0)
+            note = f"paid by {partner}, who went to war"
+            if gained < max(0, t.points[player]):
+                note += f"; {partner} could pay only {gained} of {t.points[player]}"
         elif blocked:
             note = "no income while your homeworld is lost"
             gained = 0
@@ -282,7 +340,11 @@ def _trade_lines(
 
 
 def player_production(
-    ctx: TurnContext, player: str, orders: Orders | None, trades: list[TradeResult]
+    ctx: TurnContext,
+    player: str,
+    orders: Orders | None,
+    trades: list[TradeResult],
+    payments: Mapping[tuple[str, str], int] | None = None,
 ) -> None:
     """Income, technology, trade, upkeep, purchases and stockpile of one player."""
     state = ctx.state
@@ -292,7 +354,7 @@ def player_production(
     income = [] if blocked else income_lines(state, player)
     income_total = sum(points for _, points in income)
     _tech_level(ctx, player, income_total)
-    trade_lines, forfeit = _trade_lines(ctx, player, trades, bool(blocked))
+    trade_lines, forfeit = _trade_lines(ctx, player, trades, bool(blocked), payments or {})
     stockpile_before = p.stockpile
     budget = p.stockpile + income_total + sum(points for _, points in trade_lines)
     if forfeit:

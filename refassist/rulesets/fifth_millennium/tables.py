@@ -252,11 +252,12 @@ DIPLOMACY = Table(
         Column("kind", "Kind", "str", choices=RELATION_KINDS),
         Column("a", "Player", "str", help="for a proposal: who proposed"),
         Column("b", "With", "str"),
-        Column("status", "Status", "str", choices=("in force", "proposed")),
+        Column("status", "Status", "str", choices=("in force", "proposed", "end proposed")),
         Column("since", "Since", "int", minimum=5000, maximum=9999),
     ),
     key=("kind", "a", "b", "status"),
-    help="Treaties and trade agreements in force, and proposals awaiting an answer.",
+    help="Treaties and trade agreements in force, proposals awaiting an answer, and requests to "
+    "end a trade agreement (end proposed) awaiting the other side.",
 )
 
 MESSAGES = Table(
@@ -333,7 +334,13 @@ def to_tables(state: State) -> dict[str, list[dict[str, Any]]]:
         {"kind": r.kind, "a": r.a, "b": r.b, "status": "in force", "since": r.since}
         for r in state.relations
     ] + [
-        {"kind": p.kind, "a": p.proposer, "b": p.to, "status": "proposed", "since": p.year}
+        {
+            "kind": p.kind.removeprefix("end "),
+            "a": p.proposer,
+            "b": p.to,
+            "status": "end proposed" if p.kind.startswith("end ") else "proposed",
+            "since": p.year,
+        }
         for p in state.proposals
     ]
     return {
@@ -586,9 +593,8 @@ def from_tables(tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]
             a, b = sorted((r["a"], r["b"]))
             state.relations.append(Relation(kind=r["kind"], a=a, b=b, since=r["since"]))
         else:
-            state.proposals.append(
-                Proposal(kind=r["kind"], proposer=r["a"], to=r["b"], year=r["since"])
-            )
+            kind = ("end " if r["status"] == "end proposed" else "") + r["kind"]
+            state.proposals.append(Proposal(kind=kind, proposer=r["a"], to=r["b"], year=r["since"]))
 
     for r in tables.get("messages", []):
         if r["sender"] not in players:
