@@ -504,3 +504,21 @@ def test_a_huge_battle_still_fits_one_cell_of_the_master_workbook(tmp_path) -> N
     assert len(battle.dice) == 3000  # every die is still in the Dice sheet
     write_master(tmp_path / "master.xlsx", fm, r.state)
     assert fm.to_json(read_master(tmp_path / "master.xlsx", fm)) == fm.to_json(r.state)
+
+
+def test_both_sides_wiped_out_says_so_and_the_system_stands_empty() -> None:
+    """Bob's 1012 (not his homeworld, nothing built there) and Ann's attackers destroy each
+    other: Bob did not "leave" it; it was lost in the battle, and with no victor left there
+    nobody holds it (docs/rules/fifth-millennium.md)."""
+    s = _attack(
+        [force("1012", "Bob", F=2)],
+        {"F": 2},
+        extra_systems=[system("2520", "A", "Bob")],
+        homeworlds={"Ann": "1010", "Bob": "2520"},
+    )
+    r = resolve(s, dice=[5, 1, 6, 1, 1, 1, 5, 5])  # as above: 0-0 after the third round
+    assert r.state.system("1012").owner == ""
+    lost = one(r, "abandoned")
+    assert lost.visible_to == ("Bob",) and lost.data["destroyed"] is True
+    assert "destroyed your forces there and the attackers' too" in lost.text
+    assert "You left" not in lost.text

@@ -814,15 +814,27 @@ def settle_ownership(ctx: TurnContext, hex_: str, phase: str, *, conquest: bool 
             change_hands(ctx, hex_, old, new, phase)
         else:
             system.owner = ""
+            if (hex_, old) in ctx.fought:
+                # Both sides wiped out: the defender did not leave, it was destroyed, and the
+                # victor has nobody there to occupy the system, so it stands empty.
+                text = (
+                    f"The battle at {hex_} {system.name} destroyed your forces there and the "
+                    "attackers' too: with nothing of yours left the system is no longer yours, "
+                    "and nobody holds it now."
+                )
+            else:
+                text = (
+                    f"You left {hex_} {system.name}: with none of your squadrons or facilities "
+                    "there it is no longer yours."
+                )
             ctx.emit(
                 phase,
                 hex_,
                 "abandoned",
-                f"You left {hex_} {system.name}: with none of your squadrons or facilities "
-                "there it is no longer yours.",
+                text,
                 players=(old,),
                 visible_to=(old,),
-                data={"hex": hex_, "player": old},
+                data={"hex": hex_, "player": old, "destroyed": (hex_, old) in ctx.fought},
             )
     if conquest:
         _surrender(ctx, hex_, phase)
