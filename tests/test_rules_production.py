@@ -299,3 +299,17 @@ def test_a_referees_hand_change_to_the_stockpile_shows_in_the_ledger() -> None:
 def test_no_adjustment_without_last_turns_ledger() -> None:
     ledger = _ledger(resolve(_home(stockpile=17)))
     assert "referee_adjustment" not in ledger
+
+
+def test_a_level_reached_this_turn_buys_from_next_turns_sheet() -> None:
+    """The report says a new level's items "may be bought from next turn's sheet", and the
+    checker judges a sheet by the level it was written at: the rules hold it too.  Ann's
+    income of 8 reaches TL2 this turn; the Fast squadron on this turn's sheet is refused."""
+    rich = _home("A", stockpile=20, naval_base=True, scout_base=True, hipop=True)
+    r = resolve(rich, [orders("Ann", purchases=[buy("1010", "Fs", 1)])], tl2_income=8)
+    assert r.state.player("Ann").tech_level == 2
+    cancelled = one(r, "purchase_cancelled").data["reason"]
+    assert "needs technology level 2; you have 1" in cancelled
+    assert not any(f.fleet.Fs for f in r.state.forces if f.owner == "Ann")
+    later = resolve(r.state, [orders("Ann", r.state.year, purchases=[buy("1010", "Fs", 1)])])
+    assert events(later, "purchase_cancelled") == []

@@ -48,6 +48,8 @@ class TurnContext:
     #: player -> (the closing stockpile, the change).  The ledger shows the change, so the
     #: player's numbers add up from one report to the next.
     adjustments: dict[str, tuple[int, int]] = field(default_factory=dict)
+    #: Technology levels before this turn's income raised any (purchases are judged by them).
+    tech_at_start: dict[str, int] = field(default_factory=dict)
     _sight: dict[str, frozenset[str]] | None = None
     #: Sight by what it depends on (`visibility.sight_of_players`), for this turn's map.
     _sight_memo: dict[Any, frozenset[str]] = field(default_factory=dict)

@@ -113,15 +113,24 @@ def income_blocked(state: State, player: str) -> str:
 
 
 def purchase_problem(
-    state: State, player: str, item: Item | None, location: str, rules: Mapping[str, Any]
+    state: State,
+    player: str,
+    item: Item | None,
+    location: str,
+    rules: Mapping[str, Any],
+    tech_level: int | None = None,
 ) -> str:
-    """Why a purchase cannot be placed (empty when it can); quantity and cost are not judged."""
+    """Why a purchase cannot be placed (empty when it can); quantity and cost are not judged.
+
+    ``tech_level``: the level the sheet was written at (the start of the turn); a level this
+    turn's income unlocks is for next turn's sheet, as the report and the checker say."""
     p = state.player(player)
     assert p is not None
     if item is None:
         return "there is no such item"
-    if item.tech_level > p.tech_level:
-        return f"{item.name} needs technology level {item.tech_level}; you have {p.tech_level}"
+    level = p.tech_level if tech_level is None else tech_level
+    if item.tech_level > level:
+        return f"{item.name} needs technology level {item.tech_level}; you have {level}"
     if not SECTOR.contains(location):
         return f"{location} is not a hex of the sector"
     system = state.system(location)
@@ -230,6 +239,7 @@ def production(ctx: TurnContext, orders: Mapping[str, Orders]) -> None:
     state = ctx.state
     trades = roll_all(ctx)
     payments = war_payments(ctx, trades)
+    ctx.tech_at_start = {p.name: p.tech_level for p in state.players}
     for player in state.active_players():
         player_production(ctx, player, orders.get(player), trades, payments)
 
@@ -488,7 +498,9 @@ def _purchases(
                 ctx, player, purchase, entry, "the budget ran out on an earlier line", ledger
             )
             continue
-        reason = purchase_problem(state, player, item, location, ctx.rules)
+        reason = purchase_problem(
+            state, player, item, location, ctx.rules, ctx.tech_at_start.get(player)
+        )
         if not reason and purchase.quantity < 1:
             reason = "the quantity must be at least 1"
         if reason:
