@@ -7,7 +7,7 @@ Tests that do not want the bonus put an unowned system (1009) beside Ann's 1010 
 from __future__ import annotations
 
 from refassist.rulesets.base import Event
-from refassist.rulesets.fifth_millennium.orders import Orders
+from refassist.rulesets.fifth_millennium.orders import Orders, Purchase
 from refassist.rulesets.fifth_millennium.state import Fleet
 from tests.fm_states import (
     YEAR,
@@ -313,3 +313,44 @@ def test_a_level_reached_this_turn_buys_from_next_turns_sheet() -> None:
     assert not any(f.fleet.Fs for f in r.state.forces if f.owner == "Ann")
     later = resolve(r.state, [orders("Ann", r.state.year, purchases=[buy("1010", "Fs", 1)])])
     assert events(later, "purchase_cancelled") == []
+
+
+def test_building_at_ones_own_refueling_station_in_deep_space() -> None:
+    """6.2: "You cannot build items in systems you do not own (exception, deep space hexes with
+    refueling centres)".  At Ann's station in the empty hex 1012: a minefield point is built;
+    a Genetics Lab needs a world; squadrons need a spacedock there, as at a world not class A."""
+    s = _home(stockpile=40, more=[])
+    s.facilities.append(facility("1012", "Ann", "DSRS"))
+    s.player("Ann").tech_level = 2
+    lines = [buy("1012", "MINE", 2), buy("1012", "GL", 1), buy("1012", "F", 1)]
+    r = resolve(s, [orders("Ann", purchases=lines)])
+    assert count(r.state, "1012", "Ann", "MINE") == 2
+    reasons = [e.data["reason"] for e in events(r, "purchase_cancelled")]
+    assert any("Genetics Lab needs a world" in x for x in reasons)
+    assert any("without a spacedock" in x for x in reasons)
+    docked = _home(stockpile=40)
+    docked.facilities += [facility("1012", "Ann", "DSRS"), facility("1012", "Ann", "DOCK")]
+    r2 = resolve(docked, [orders("Ann", purchases=[buy("1012", "F", 2)])])
+    assert events(r2, "purchase_cancelled") == []
+    assert force_at(r2.state, "1012", "Ann", building=True).fleet.F == 2
+
+
+def test_the_checker_agrees_about_building_at_a_station() -> None:
+    from refassist.rulesets.fifth_millennium.validate import validate_orders
+    from refassist.rulesets.fifth_millennium.visibility import default_rules
+
+    s = _home(stockpile=40)
+    s.facilities.append(facility("1012", "Ann", "DSRS"))
+    s.player("Ann").tech_level = 2
+    sheet = orders(
+        "Ann",
+        purchases=[
+            Purchase("1012", "MINE", 2, cell="B40"),
+            Purchase("1012", "GL", 1, cell="B41"),
+            Purchase("1013", "MINE", 1, cell="B42"),
+        ],
+    )
+    problems = {p.cell: p.message for p in validate_orders(s, "Ann", sheet, default_rules())}
+    assert "B40" not in problems
+    assert "needs a world" in problems["B41"]
+    assert "there is no star system at 1013" in problems["B42"]  # no station there

@@ -143,6 +143,8 @@ def purchase_problem(
         if not any(distance(location, s.hex) <= reach for s in state.systems if s.owner == player):
             return f"{location} is more than {reach} hexes from every world you own"
         return ""
+    if system is None and facility_count(state, location, player, "DSRS"):
+        return station_problem(state, player, item, location, rules)
     if system is None or system.owner != player:
         return f"you do not own a system at {location}"
     if item.placement in ("ftl", "upgrade") and not (
@@ -155,6 +157,29 @@ def purchase_problem(
     if item.placement == "monitor" and system.resource_class not in ("A", "B", "C"):
         return f"monitors may only be built at class A, B or C worlds; {location} is class " + (
             system.resource_class
+        )
+    if item.becomes in SEATS:
+        return seat_problem(state, player, item.becomes, location, rules)
+    return ""
+
+
+#: Facilities that improve a world's production, so they need a world to stand on.
+WORLD_ONLY = ("GL", "OPC")
+
+
+def station_problem(
+    state: State, player: str, item: Item, location: str, rules: Mapping[str, Any]
+) -> str:
+    """6.2: "You cannot build items in systems you do not own (exception, deep space hexes
+    with refueling centres)": at one's own finished refueling station an item may be built
+    unless it needs a world (a Genetics Lab, an Orbital Production Centre, a monitor) or, for
+    squadrons and upgrades, a spacedock is missing (as at a world that is not class A)."""
+    if item.becomes in WORLD_ONLY or item.placement == "monitor":
+        return f"{item.name} needs a world; {location} is deep space (your refueling station)"
+    if item.placement in ("ftl", "upgrade") and not facility_count(state, location, player, "DOCK"):
+        return (
+            f"{item.name} can only be built at a class A world or one with a spacedock; "
+            f"{location} is your refueling station in deep space, without a spacedock"
         )
     if item.becomes in SEATS:
         return seat_problem(state, player, item.becomes, location, rules)

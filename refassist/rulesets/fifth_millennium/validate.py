@@ -33,6 +33,7 @@ from .movement_rules import (
 )
 from .notation import fleet_text
 from .orders import Move, Orders, Purchase
+from .production import station_problem
 from .sheet import HOMEWORLD_CELL, ORDERS_SHEET, PLAYER_CELL, STOCKPILE_AT_CELL, YEAR_CELL
 from .state import CLASS_INCOME, FLEET_FIELDS, SETUP_YEAR, Fleet, State
 
@@ -483,13 +484,16 @@ class _Checker:
         system = self.state.system(where)
         if item.placement == "deep":
             return self.check_station(purchase, item.name, added)
+        if system is None and self.station_at(where):
+            return self.check_at_station(purchase, item, added, upgrades)
         if system is None:
             self.add(
                 _err(
                     cell,
                     found,
                     f"there is no star system at {where}",
-                    "Build in a system you own (only refueling stations go in empty hexes).",
+                    "Build in a system you own, or at your own refueling station (a new "
+                    "station goes in an empty hex).",
                 )
             )
             return False
@@ -549,6 +553,53 @@ class _Checker:
             added[key] += purchase.quantity
         if item.becomes in SEATS:
             return self.check_seat(purchase, item.becomes, new_seats)
+        return True
+
+    def station_at(self, hex_: str) -> bool:
+        """The player has a finished refueling station in this deep-space hex."""
+        return any(
+            f.owner == self.player and f.kind == "DSRS" and f.hex == hex_ and not f.building
+            for f in self.state.facilities
+        )
+
+    def check_at_station(
+        self,
+        purchase: Purchase,
+        item: Any,
+        added: dict[tuple[str, str], int],
+        upgrades: dict[str, int],
+    ) -> bool:
+        """A build at the player's refueling station (6.2's exception): the rules' own test
+        (`production.station_problem`), then the per-hex limits and the squadrons to upgrade."""
+        where = purchase.location
+        problem = station_problem(self.state, self.player, item, where, self.rules)
+        if problem:
+            self.add(
+                _err(
+                    purchase.cell,
+                    purchase.text,
+                    problem,
+                    "Build it at a world you own, or build a spacedock at the station first.",
+                )
+            )
+            return False
+        if item.placement == "upgrade":
+            return self.check_upgrade(purchase, item.name, upgrades)
+        if item.limit:
+            key = (where, item.becomes)
+            have = self.facilities(where, item.becomes)
+            if have + added[key] + purchase.quantity > item.limit:
+                self.add(
+                    _err(
+                        purchase.cell_of("quantity"),
+                        purchase.text,
+                        f"at most {item.limit} {item.name} per hex; {where} has "
+                        f"{have + added[key]} (built, building or ordered above)",
+                        "Reduce the quantity or build elsewhere.",
+                    )
+                )
+                return False
+            added[key] += purchase.quantity
         return True
 
     def check_station(
