@@ -412,3 +412,30 @@ def test_a_captured_outposts_upgrade_payments_do_not_pass_to_the_new_owner() -> 
     pb.attack(ctx, TERRAN, "T1", "P", [])  # unopposed: captured at once
     assert planet(ctx).owner == TERRAN
     assert planet(ctx).upgrade_paid == 0
+
+
+def test_a_planetary_battle_loses_the_terraforming_paid_so_far() -> None:
+    """ "If a planetary battle takes place on a planet undergoing terraforming, any Resources
+    expended are lost": the Empire had paid 3 turns on P; the Terran attack clears them."""
+    state = disputed_state()
+    p = state.map.planets["P"]
+    p.type, p.terraform_paid, p.terraform_side = "N1", 3, IMPERIAL
+    add(state, TERRAN, "JT", planet="P", hex_=2)
+    add(state, IMPERIAL, "RT", planet="P", hex_=2, damaged=True)
+    add(state, IMPERIAL, "PD", planet="P", hex_=5)
+    ctx = context(state, [6, 1, 1, 1, 1, 1, 1, 1])
+    pb.attack(ctx, TERRAN, "T1", "P", [])
+    assert (planet(ctx).terraform_paid, planet(ctx).terraform_side) == (0, "")
+    lost = next(e for e in ctx.events if e.kind == "terraform")
+    assert lost.data["lost"] == 3 and "terraforming there is lost" in lost.text
+
+
+def test_an_unopposed_landing_keeps_the_terraforming() -> None:
+    state = planet_state(owner=IMPERIAL, marker="Outpost", type_="N1")
+    p = state.map.planets["P"]
+    p.terraform_paid, p.terraform_side = 3, IMPERIAL
+    add(state, TERRAN, "TR", fleet="X1")
+    add(state, TERRAN, "RT", fleet="X1")
+    ctx = context(state, [])
+    pb.attack(ctx, TERRAN, "X1", "P", [])
+    assert planet(ctx).terraform_paid == 3  # "continue the process if no battle took place"

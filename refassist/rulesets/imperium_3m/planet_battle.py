@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import RefassistError
+from ...words import counted
 from .context import TurnContext
 from .space_battle import cargo_of, prune_fleets, remove_units, reveal, transport_capacity
 from .state import ALLOWED_ON, Planet, Unit
@@ -528,6 +529,25 @@ def _emit(
     )
 
 
+def _terraforming_lost(ctx: TurnContext, p: Planet) -> None:
+    """ "If a planetary battle takes place on a planet undergoing terraforming, any Resources
+    expended are lost": the payments so far and whose effort it was are cleared (an unopposed
+    landing is no battle, so a captor may go on with the work)."""
+    if not p.terraform_paid and not p.terraform_side:
+        return
+    paid, side = p.terraform_paid, p.terraform_side
+    p.terraform_paid, p.terraform_side = 0, ""
+    ctx.emit(
+        f"action {ctx.segment}" if ctx.segment else "planetary battle",
+        p.system,
+        "terraform",
+        f"A planetary battle on {p.name}: the {side} terraforming there is lost "
+        f"({counted(paid, 'turn')} of payments).",
+        sides=tuple(ctx.state.sides),
+        data={"planet": p.code, "paid": 0, "lost": paid, "side": side},
+    )
+
+
 def attack(ctx: TurnContext, side: str, fleet: str, planet: str, hexes: list[int]) -> None:
     """``fleet`` of ``side`` attacks ``planet``: bombardment (unless disputed), landing in
     ``hexes`` (empty = auto), one round of surface battle, and the planet's fate."""
@@ -538,6 +558,7 @@ def attack(ctx: TurnContext, side: str, fleet: str, planet: str, hexes: list[int
         defenders = [u for u in state.units_on(p.code) if u.side == enemy]
         if defenders or p.disputed:
             ctx.planet_battles.add(p.code)
+            _terraforming_lost(ctx, p)
         if not p.disputed and (defenders or p.owner == enemy):
             first = len(ctx.dice.log)
             record = bombard(ctx, side, fleet, p)
