@@ -298,3 +298,29 @@ def test_a_unit_cannot_be_augmented_with_itself() -> None:
     ctx = run(state, [], None, CloseOutOrder("augment", [m.id, m.id], "Close!A2"))
     assert state.unit(TERRAN, m.id) is not None and state.unit(TERRAN, m.id).damaged
     assert any(e.kind == "skipped" for e in ctx.events)
+
+
+def test_the_stockpile_pays_where_a_path_leads_to_any_friendly_world() -> None:
+    """ "a path of jump routes free of enemy fleets can be traced to a friendly World": any
+    World, not only a home world.  An Imperial fleet sits at Sol (the Terran home worlds);
+    the Terran ships at Tau Ceti trace a path to Alpha Centauri's Worlds and are maintained
+    from the stockpile."""
+    state = bare(resources=5)
+    fleet(state, "I1", IMPERIAL, "SOL", "DD")
+    cl, dd = fleet(state, "T1", TERRAN, "TAU", "CL", "DD")
+    run(state, [])  # the Imperial DD at Sol is paid too: its own path runs to Ishtar
+    assert state.sides[TERRAN].resources == 0
+    assert not cl.damaged and not dd.damaged
+
+
+def test_cut_off_from_every_friendly_world_the_stockpile_cannot_pay() -> None:
+    state = bare(resources=5)
+    fleet(state, "I1", IMPERIAL, "SOL", "DD")
+    fleet(state, "I2", IMPERIAL, "ACE", "DD")
+    fleet(state, "I3", IMPERIAL, "LAL", "DD")
+    fleet(state, "I4", IMPERIAL, "PRO", "DD")
+    fleet(state, "I5", IMPERIAL, "BAR", "DD")
+    cl, dd = fleet(state, "T1", TERRAN, "TAU", "CL", "DD")
+    run(state, [2, 2])  # the Imperial DDs are paid; the Terran CL (M3) and DD (M2) roll 2
+    assert state.sides[TERRAN].resources == 5
+    assert cl.damaged and dd.damaged

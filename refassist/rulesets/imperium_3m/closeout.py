@@ -5,8 +5,9 @@ Maintenance is paid before anything else because its dice decide what is damaged
 damaged ships may be scrapped or repaired afterwards.  Money is short more often than not, so
 the order of payment is fixed and repeatable: ships first, dearest (by build cost) first, each
 ship paid from its own system's local allowance (20 per friendly World, 6 per friendly
-Outpost, disputed planets nothing) and the difference from the stockpile when the system is
-connected; then ground forces, 1 each from the stockpile.  Fighters count as ships here (the
+Outpost, disputed planets nothing) and the difference from the stockpile when a path of jump
+routes free of enemy fleets leads to a friendly World (any World: `paths.reaches_a_world`);
+then ground forces, 1 each from the stockpile.  Fighters count as ships here (the
 unit list gives them a maintenance number of 2).  In peacetime every cost is doubled; the local
 allowances are not.
 """
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 from .admin import friendly_planets, is_friendly, remove_units, unit_system, watchers
 from .context import TurnContext
-from .paths import connected
+from .paths import reaches_a_world
 from .state import Unit
 from .units import SIDES
 
@@ -90,7 +91,7 @@ def maintain_ships(ctx: TurnContext, side: str) -> None:
         from_local = min(need, local[system])
         rest = need - from_local
         if rest and (
-            rest > s.resources or _deep(ctx, system) or not connected(state, side, system)
+            rest > s.resources or _deep(ctx, system) or not reaches_a_world(state, side, system)
         ):
             unpaid.append((unit, system))
             continue

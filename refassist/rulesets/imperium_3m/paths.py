@@ -30,11 +30,37 @@ def connected(state: State, side: str, system: str, *, ignore_enemy_fleets: bool
     side's home worlds.  A system holding an enemy fleet is itself cut off; the inter-war
     territorial exchange ignores enemy fleets (``ignore_enemy_fleets``)."""
     blocked = set() if ignore_enemy_fleets else enemy_fleet_systems(state, side)
-    homes = [h for h in home_systems(state, side) if h not in blocked]
-    if system in blocked or not homes:
+    return _linked(state, system, home_systems(state, side), blocked)
+
+
+def world_systems(state: State, side: str) -> list[str]:
+    """Systems holding a World marker of ``side`` (not disputed)."""
+    return sorted(
+        {
+            p.system
+            for p in state.map.planets.values()
+            if p.owner == side and p.marker == "World" and not p.disputed
+        }
+    )
+
+
+def reaches_a_world(state: State, side: str, system: str) -> bool:
+    """Maintenance from the stockpile: "if a path of jump routes free of enemy fleets can be
+    traced to a friendly World" (any World, not only a home world).  A ship at a friendly World
+    is there already, whatever else stands in the system."""
+    worlds = world_systems(state, side)
+    if system in worlds:
+        return True
+    return _linked(state, system, worlds, enemy_fleet_systems(state, side))
+
+
+def _linked(state: State, system: str, sources: list[str], blocked: set[str]) -> bool:
+    """Breadth-first over jump routes from ``sources``, never through ``blocked``."""
+    starts = [h for h in sources if h not in blocked]
+    if system in blocked or not starts:
         return False
-    seen = set(homes)
-    frontier = list(homes)
+    seen = set(starts)
+    frontier = list(starts)
     while frontier:
         here = frontier.pop()
         if here == system:
