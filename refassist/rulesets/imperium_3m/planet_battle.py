@@ -75,22 +75,29 @@ def _ship_order(ctx: TurnContext, ships: list[Unit]) -> list[Unit]:
     return sorted(ships, key=key)
 
 
+#: Cargo that has a reduced side to flip to when its transport is damaged.
+REDUCIBLE = ("RT", "JT", "PD")
+
+
 def _apply_group(
     ctx: TurnContext,
     hits: int,
     targets: list[Unit],
     *,
-    cargo_lost_if_damaged: bool,
+    cargo_shares_damage: bool,
     spare: set[int] | None = None,
 ) -> tuple[list[dict[str, Any]], list[Unit]]:
     """Spend one firing group's hits on ``targets`` in order: each target takes its defence in
     hits (damaged, or destroyed if already damaged) before the next is fired at; hits left over
     below a target's defence are wasted.  Fighter and PD groups are applied apart, so their
-    hits never add up on one target.  A destroyed ship takes its cargo with it, and so does a
-    damaged transport when ``cargo_lost_if_damaged`` (landing and evacuation fire); units in
-    ``spare`` (ids of objects) are never counted as cargo lost."""
+    hits never add up on one target.  A destroyed ship takes its cargo with it.  In landing and
+    evacuation fire (``cargo_shares_damage``) "if a transport or attack transport is
+    destroyed/damaged also is a transporting unit": a damaged transport's troops and PD are
+    reduced (one already reduced is destroyed); units in ``spare`` (ids of objects) are never
+    counted as cargo lost."""
     records: list[dict[str, Any]] = []
     lost: list[Unit] = []
+    reduced: list[Unit] = []
     spare = spare or set()
     for target in targets:
         if hits <= 0:
@@ -108,13 +115,19 @@ def _apply_group(
         else:
             result = "damaged"
             target.damaged = True
-            if cargo_lost_if_damaged and target.code in ("AT", "TR"):
-                lost.extend(cargo)
+            if cargo_shares_damage and target.code in ("AT", "TR"):
+                for u in cargo:
+                    if u.damaged or u.code not in REDUCIBLE:
+                        lost.append(u)  # a second hit, or nothing to flip to
+                    else:
+                        u.damaged = True
+                        reduced.append(u)
         records.append(
             {
                 "unit": _label(target),
                 "result": result,
                 "cargo_lost": [u.id for u in cargo if u in lost],
+                "cargo_reduced": [u.id for u in cargo if u in reduced],
             }
         )
     return records, lost
@@ -170,7 +183,7 @@ def bombard(ctx: TurnContext, side: str, fleet: str, planet: Planet) -> dict[str
         enemy,
         _ship_order(ctx, ships),
         "bombardment defence",
-        cargo_lost_if_damaged=False,
+        cargo_shares_damage=False,
     )
     remove_units(state, lost)
     survivors = [u for u in state.units_in_fleet(fleet) if ctx.unit_type(side, u.code).is_ship]
@@ -317,7 +330,7 @@ def land(
         enemy,
         transports + fighters,
         "landing defence",
-        cargo_lost_if_damaged=True,
+        cargo_shares_damage=True,
         spare={id(f) for f in fighters},
     )
     record["defence"] = groups
@@ -655,7 +668,7 @@ def evacuate(ctx: TurnContext, side: str, fleet: str, planet: str) -> None:
         ]
         targets.sort(key=lambda t: (0 if t.code == "AT" else 1, t.id))
         groups, lost = _defensive_fire(
-            ctx, p, enemy, targets, "evacuation fire", cargo_lost_if_damaged=True
+            ctx, p, enemy, targets, "evacuation fire", cargo_shares_damage=True
         )
         record["defence"] = groups
         record["losses"] = [_label(u) for u in lost]
