@@ -928,3 +928,20 @@ def test_troops_that_landed_in_an_attack_leave_room_aboard_for_a_later_load() ->
     assert errors(state, terran(*plan)) == []
     # Without the attack, RT1 is still aboard and the single transport is full.
     assert errors(state, terran(plan[0], plan[2])) != []
+
+
+def test_a_build_problem_points_at_the_count_or_the_world_typed(
+    terran_sheet: Path, state: State
+) -> None:
+    """Issue 15: each problem at the cell holding the wrong value, read from a real sheet."""
+    r = layout.BUILD_FIRST_ROW
+    wb = openpyxl.load_workbook(terran_sheet)
+    ws = wb[layout.ORDERS_SHEET]
+    ws[f"B{r}"], ws[f"C{r}"] = "AR", 40
+    ws[f"B{r + 1}"], ws[f"C{r + 1}"], ws[f"D{r + 1}"] = "DD", 1, "PRO4"
+    wb.save(terran_sheet)
+    read = read_sheet(terran_sheet)
+    problems = validate_orders(state, "Terra", read.orders, RULES)
+    cells = {p.cell: p.message for p in problems if p.severity == "error"}
+    assert "AR counter" in cells[f"C{r}"] and "are free" in cells[f"C{r}"]
+    assert cells[f"D{r + 1}"] == "PRO4 is not one of your Worlds"

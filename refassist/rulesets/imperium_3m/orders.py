@@ -83,6 +83,13 @@ class Build:
     count: int = 1
     world: str = ""
     cell: str = ""
+    #: The cells of the unit code, the count and the World (``Orders!C12``...), when read from
+    #: a sheet, so a problem points at the value that is wrong.
+    cells: tuple[str, ...] = field(default=(), compare=False)
+
+    def cell_of(self, part: str) -> str:
+        """The cell holding ``part`` (``code``, ``count`` or ``world``)."""
+        return self.cells[("code", "count", "world").index(part)] if self.cells else self.cell
 
 
 @dataclass

@@ -1027,7 +1027,15 @@ class _Reader:
             except InvalidOrder as exc:
                 self.invalid(exc, exc.cell or code_ref)
                 continue
-            self.orders.builds.append(Build(code, count, world, cell=where(code_ref)))
+            self.orders.builds.append(
+                Build(
+                    code,
+                    count,
+                    world,
+                    cell=where(code_ref),
+                    cells=(where(code_ref), where(count_ref), where(world_ref)),
+                )
+            )
 
     def projects(self) -> None:
         for col, target in (

@@ -203,12 +203,17 @@ class _Checker:
                 )
                 continue
             if b.count < 1:
-                self.add(b.cell, found, "the count must be at least 1", "Type a count from 1.")
+                self.add(
+                    b.cell_of("count"),
+                    found,
+                    "the count must be at least 1",
+                    "Type a count from 1.",
+                )
                 continue
             free = counters_free(self.state, self.side, b.code) - ordered.get(b.code, 0)
             if b.count > free:
                 self.add(
-                    b.cell,
+                    b.cell_of("count"),
                     found,
                     f"only {max(0, free)} {b.code} counter(s) are free (the rest are in play, "
                     "under construction or on earlier lines)",
@@ -221,7 +226,7 @@ class _Checker:
                 planet = self.state.map.planets.get(b.world)
                 if planet is None or planet.owner != self.side or planet.marker != "World":
                     self.add(
-                        b.cell,
+                        b.cell_of("world"),
                         found,
                         f"{b.world} is not one of your Worlds",
                         "Leave the World blank or choose one of your Worlds.",
