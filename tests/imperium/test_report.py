@@ -289,8 +289,8 @@ def test_a_space_battle_is_told_round_by_round_with_its_dice() -> None:
     lines = battle_lines(data)
     assert "  Imperial: I2: B1-1 (damaged) [hold, targets ]" in lines
     assert "Round 1: initiative Imperial 6+1, Terran 4 -> Imperial; Terran moves first" in lines
-    assert "  Imperial B1-1 beam at Terran CL2, range 0, needs 4+: 6 2 = 1 hit(s)" in lines
-    assert "  counter-measures Terran CL2: 6, 1 torpedo hit(s) cancelled" in lines
+    assert "  Imperial B1-1 beam at Terran CL2, range 0, needs 4+: 6 2 = 1 hit" in lines
+    assert "  counter-measures Terran CL2: 6, 1 torpedo hit cancelled" in lines
     assert lines[-2:] == ["Destroyed: nothing", "Retreat: T3 to SOL"]
     # Data of another shape (a hand-edited workbook) is still shown, field by field.
     assert battle_lines({"forces": 3, "note": "x"}) == ["forces: 3", "note: x"]

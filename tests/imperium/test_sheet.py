@@ -720,7 +720,7 @@ def test_builds_permissions_counters_and_cost() -> None:
     state.sides["Imperial"].permissions = ["CR", "CA"]
     assert errors(state, build(Build("CA"), side="Imperial")) == []
     assert errors(state, build(Build("AR", 2))) == [
-        "only 1 AR counter(s) are free (the rest are in play, under construction or on earlier "
+        "only 1 AR counter is free (the rest are in play, under construction or on earlier "
         "lines)"
     ]
     assert errors(state, build(Build("AR", 1))) == []
@@ -943,5 +943,5 @@ def test_a_build_problem_points_at_the_count_or_the_world_typed(
     read = read_sheet(terran_sheet)
     problems = validate_orders(state, "Terra", read.orders, RULES)
     cells = {p.cell: p.message for p in problems if p.severity == "error"}
-    assert "AR counter" in cells[f"C{r}"] and "are free" in cells[f"C{r}"]
+    assert "AR counter" in cells[f"C{r}"] and "free" in cells[f"C{r}"]
     assert cells[f"D{r + 1}"] == "PRO4 is not one of your Worlds"

@@ -26,6 +26,7 @@ from ...report.mapmodel import (
     SectorMap,
     owner_tags,
 )
+from ...words import counted
 from ..base import Event, ReportContent, ReportInput
 from .items import ITEMS_BY_CODE
 from .notation import fleet_text, move_text, system_text
@@ -122,7 +123,7 @@ def fleet_dict_text(data: Mapping[str, Any] | None) -> str:
     if _int(data.get("M")):
         parts.append(f"M{_int(data.get('M'))}")
     if _int(data.get("P")):
-        parts.append(f"{_int(data.get('P'))} probe(s)")
+        parts.append(counted(_int(data.get("P")), "probe"))
     if _int(data.get("NB")):
         parts.append("naval base")
     return " + ".join(parts) or "nothing"
@@ -482,7 +483,7 @@ def _force_line(f: Force, names: Mapping[str, str]) -> dict[str, Any]:
     if f.M:
         extra.append(f"M{f.M}")
     if f.P:
-        extra.append(f"{f.P} probe(s) ready")
+        extra.append(f"{counted(f.P, 'probe')} ready")
     return {
         "where": _where(f.hex, names),
         "fleet": fleet_text(f.fleet),

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ...words import counted
 from .context import EVERYONE, TurnContext
 from .paths import connected, distances_from
 from .setup import new_unit
@@ -434,7 +435,8 @@ def frontier_crisis(ctx: TurnContext) -> None:
         PHASE,
         "",
         "intervention",
-        f"Frontier Crisis: {points} point(s) of ships recalled to the frontier until turn {due}: "
+        f"Frontier Crisis: {counted(points, 'point')} of ships recalled to the frontier "
+        f"until turn {due}: "
         + (", ".join(ids) if ids else "none")
         + (f" (with {', '.join(u.id for u in leftover)} aboard)" if leftover else ""),
         sides=(IMPERIAL,),
@@ -524,7 +526,7 @@ def imperial_reinforcements(ctx: TurnContext) -> None:
         PHASE,
         "",
         "intervention",
-        f"Imperial Reinforcements: {points} point(s) of ships",
+        f"Imperial Reinforcements: {counted(points, 'point')} of ships",
         sides=(IMPERIAL,),
         data={"roll": points, "ships": codes},
         dice=ctx.last_rolls(1),

@@ -14,6 +14,7 @@ allowances are not.
 
 from __future__ import annotations
 
+from ...words import counted
 from .admin import friendly_planets, is_friendly, remove_units, unit_system, watchers
 from .context import TurnContext
 from .paths import reaches_a_world
@@ -104,7 +105,7 @@ def maintain_ships(ctx: TurnContext, side: str) -> None:
         "",
         "maintenance",
         f"{side} ship maintenance: {paid_local} from local Worlds/Outposts, {paid_stock} from "
-        f"the stockpile ({s.resources} left); {len(unpaid)} ship(s) unmaintained",
+        f"the stockpile ({s.resources} left); {counted(len(unpaid), 'ship')} unmaintained",
         sides=(side,),
         visible_to=(side,),
         data={"local": paid_local, "stockpile": paid_stock, "unpaid": [u.id for u, _ in unpaid]},

@@ -13,6 +13,7 @@ schedule starts again with each war of a campaign.
 
 from __future__ import annotations
 
+from ...words import counted
 from .admin import GRANTED_ORIGINS, is_friendly, place_ship, remove_units, unit_system
 from .context import EVERYONE, TurnContext
 from .paths import connected, distances_from
@@ -432,7 +433,7 @@ def end_of_turn(ctx: TurnContext) -> None:
                 visible_to=EVERYONE,
             )
         else:
-            ctx.emit(PHASE, "", "calendar", f"{state.peace_left} turn(s) of peace remain")
+            ctx.emit(PHASE, "", "calendar", f"{counted(state.peace_left, 'turn')} of peace remain")
     state.turn += 1
     state.peace_talks = False
     for side in SIDES:

@@ -579,7 +579,7 @@ def attack(ctx: TurnContext, side: str, fleet: str, planet: str, hexes: list[int
                 ctx,
                 p,
                 "bombardment",
-                f"The {side} fleet {fleet} bombards {p.name}: {record['hits']} hit(s)",
+                f"The {side} fleet {fleet} bombards {p.name}: {counted(record['hits'], 'hit')}",
                 record,
                 first,
             )
@@ -686,7 +686,7 @@ def evacuate(ctx: TurnContext, side: str, fleet: str, planet: str) -> None:
             ctx,
             p,
             "evacuation",
-            f"The {side} side evacuates {len(evacuees)} unit(s) from {p.name}",
+            f"The {side} side evacuates {counted(len(evacuees), 'unit')} from {p.name}",
             record,
             first,
         )

@@ -23,6 +23,7 @@ from typing import Any
 
 from ...dice import Roll
 from ...report.netmap import NetLink, NetMark, NetNode, NetOwner, NetworkMap
+from ...words import counted
 from ..base import Event, ReportContent, ReportInput
 from .state import Fleet, Planet, Queued, State, Unit
 from .units import IMPERIAL, KIND_OF, NAMES, SHIP_KINDS, SIDES, TERRAN
@@ -210,17 +211,18 @@ def battle_lines(data: Mapping[str, Any]) -> list[str]:
                 )
                 lines.append(
                     f"  {shot['shooter']} {shot['weapon']} at {shot['target']}, range "
-                    f"{shot['range']}, needs {shot['need']}+: {dice} = {shot['hits']} hit(s)"
+                    f"{shot['range']}, needs {shot['need']}+: {dice} = "
+                    f"{counted(shot['hits'], 'hit')}"
                 )
             for cm in r.get("counter_measures", []):
                 if cm.get("dice"):
                     dice = " ".join(str(d) for d in cm["dice"])
                     lines.append(
                         f"  counter-measures {cm['unit']}: {dice}, "
-                        f"{cm['cancelled']} torpedo hit(s) cancelled"
+                        f"{counted(cm['cancelled'], 'torpedo hit')} cancelled"
                     )
             for d in r.get("damage", []):
-                lines.append(f"  {d['unit']}: {d['hits']} hit(s), {d['result']}")
+                lines.append(f"  {d['unit']}: {counted(d['hits'], 'hit')}, {d['result']}")
             for b in r.get("break_off", []):
                 lines.append(f"  breaks off: {b}")
         if data.get("shortened"):

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...words import counted
 from .context import TurnContext
 from .orders import Action, Activation
 from .state import ALLOWED_ON, Fleet, Planet, State, Unit
@@ -77,9 +78,11 @@ def capacity_problem(ctx: TurnContext, units: list[Unit]) -> str:
         elif t.kind == "fighter":
             fighters += 1
     if cargo > room:
-        return f"it carries {cargo} troop/PD/outpost unit(s) but its transports hold {room}"
+        return (
+            f"it carries {counted(cargo, 'troop/PD/outpost unit')} but its transports hold {room}"
+        )
     if fighters > hangar:
-        return f"it carries {fighters} fighter(s) but its carriers hold {hangar}"
+        return f"it carries {counted(fighters, 'fighter')} but its carriers hold {hangar}"
     return ""
 
 
@@ -282,7 +285,7 @@ def action_segment(ctx: TurnContext, segment: int) -> None:
                 ctx,
                 rest,
                 phase,
-                f"all {rest.allowance} activation(s) your initiative allowed were used",
+                f"all {counted(rest.allowance, 'activation')} your initiative allowed were used",
             )
 
 

@@ -289,7 +289,7 @@ def planet_lines(state: State, side: str) -> list[str]:
         marker = f" {p.marker}" if p.owner == side and p.marker else ""
         flags = " DISPUTED" if p.disputed else ""
         if p.terraform_side == side and p.terraform_paid:
-            flags += f" terraforming {p.terraform_paid} turn(s) paid"
+            flags += f" terraforming {counted(p.terraform_paid, 'turn')} paid"
         if p.owner == side and p.upgrade_paid:
             flags += f" upgrade {p.upgrade_paid} of 4 paid"
         content = ", ".join(unit_text(u) for u in box) or "empty box"

@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...errors import CellProblem
+from ...words import counted
 from .admin import TERRAFORM_TURNS, counters_free, is_friendly
 from .orders import CLOSE_OUT_KINDS, PRIORITIES, STANCES, Action, Activation, Orders
 from .parse import actions_text
@@ -215,7 +216,8 @@ class _Checker:
                 self.add(
                     b.cell_of("count"),
                     found,
-                    f"only {max(0, free)} {b.code} counter(s) are free (the rest are in play, "
+                    f"only {counted(max(0, free), b.code + ' counter')} "
+                    f"{'is' if max(0, free) == 1 else 'are'} free (the rest are in play, "
                     "under construction or on earlier lines)",
                     f"Build at most {max(0, free)}.",
                 )
