@@ -720,8 +720,7 @@ def test_builds_permissions_counters_and_cost() -> None:
     state.sides["Imperial"].permissions = ["CR", "CA"]
     assert errors(state, build(Build("CA"), side="Imperial")) == []
     assert errors(state, build(Build("AR", 2))) == [
-        "only 1 AR counter is free (the rest are in play, under construction or on earlier "
-        "lines)"
+        "only 1 AR counter is free (the rest are in play, under construction or on earlier lines)"
     ]
     assert errors(state, build(Build("AR", 1))) == []
     assert errors(state, build(Build("AR", 1), Build("AR", 1)))[0].startswith("only 0 AR")
