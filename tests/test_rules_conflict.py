@@ -277,16 +277,41 @@ def test_step0_sweepers_mines_and_kkms_then_the_battle() -> None:
     assert "Minefield x1" in one(r, "capture").data["destroyed"]
 
 
-def test_kkms_attack_even_when_the_minefield_is_swept_away() -> None:
+def test_a_minefield_swept_below_zero_goes_straight_to_the_battle() -> None:
+    """Step 0b: "If the minefield is reduced below zero, go immediately to Step 1": the
+    sweeper's 6 takes a 2-point minefield below zero, so Ann's KKM does not fire; the battle
+    follows (Bob's F1, defeated, rolls one kill die: a 1, no kill)."""
     s = _attack(
         [force("1012", "Bob", F=1)],
         {"F": 2, "Ms": 1, "K": 1},
         facilities=[facility("1012", "Bob", "MINE", 2)],
     )
-    r = resolve(s, dice=[6, 4])  # the sweeper clears all; the KKM kills Bob's only squadron
+    r = resolve(s, dice=[6, 1])
+    step0 = one(r, "battle").data["step0"]
+    assert [x["kind"] for x in step0] == ["sweep"]
+    assert r.state.system("1012").owner == "Ann"
+
+
+def test_house_rule_kkms_fire_even_when_the_minefield_is_swept_away() -> None:
+    s = _attack(
+        [force("1012", "Bob", F=1)],
+        {"F": 2, "Ms": 1, "K": 1},
+        facilities=[facility("1012", "Bob", "MINE", 2)],
+    )
+    r = resolve(s, dice=[6, 4], swept_minefield="kkm-fire")  # the KKM kills Bob's squadron
     kinds = [x["kind"] for x in one(r, "battle").data["step0"]]
     assert kinds == ["sweep", "kkm"]
     assert r.state.system("1012").owner == "Ann"
+
+
+def test_swept_to_exactly_zero_the_kkms_still_fire() -> None:
+    s = _attack(
+        [force("1012", "Bob", F=1)],
+        {"F": 2, "Ms": 1, "K": 1},
+        facilities=[facility("1012", "Bob", "MINE", 2)],
+    )
+    r = resolve(s, dice=[2, 4])  # 2 against 2 points: zero, not below; the KKM kills
+    assert [x["kind"] for x in one(r, "battle").data["step0"]] == ["sweep", "kkm"]
 
 
 def test_three_players_arriving_together_strongest_holds_and_fights_strongest_first() -> None:

@@ -127,8 +127,13 @@ def test_a_fleet_that_fought_cannot_depart_but_a_chained_departure_works() -> No
     assert [(f.origin, f.fleet, f.arrival) for f in chained] == [("1011", Fleet(F=2), YEAR + 2)]
 
 
-def test_house_rule_lets_the_surviving_defenders_depart() -> None:
-    def run(rule: str):
+def test_surviving_defenders_may_depart_unless_the_house_rule_holds_them() -> None:
+    """5.0 restricts arriving squadrons only ("squadrons arriving at a star may immediately
+    depart the same turn provided that they do not become involved in a battle upon
+    arrival"): by default Bob's surviving defenders may leave the turn they fought;
+    `fought_may_depart = "none"` holds them back."""
+
+    def run(**rule: str):
         s = state(
             [system("1010", "A", "Ann"), system("1012", "C", "Bob"), system("1013")],
             forces=[force("1010", "Ann", F=1), force("1012", "Bob", F=5)],
@@ -136,10 +141,10 @@ def test_house_rule_lets_the_surviving_defenders_depart() -> None:
             homeworlds={"Ann": "1010", "Bob": "1012"},
         )
         bob = orders("Bob", moves=[move("1012", "1013", F=2)])
-        return resolve(s, [bob], dice=[1], fought_may_depart=rule)  # Ann's F1 rolls, misses
+        return resolve(s, [bob], dice=[1], **rule)  # Ann's F1 rolls, misses
 
-    assert _flight_to(run("none").state, "1013") == []
-    assert [f.fleet for f in _flight_to(run("defenders").state, "1013")] == [Fleet(F=2)]
+    assert _flight_to(run(fought_may_depart="none").state, "1013") == []
+    assert [f.fleet for f in _flight_to(run().state, "1013")] == [Fleet(F=2)]
 
 
 def test_arrivals_come_before_conflict_which_comes_before_departures() -> None:

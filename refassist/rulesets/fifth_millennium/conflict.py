@@ -240,6 +240,7 @@ def step0(ctx: TurnContext, hex_: str, defender: Side, attacker: Side) -> list[d
     system = state.system(hex_)
     mine_owner = system.owner if system is not None and system.owner in defender.players else ""
     mines = facility_count(state, hex_, mine_owner, "MINE") if mine_owner else 0
+    swept_through = False
     if mines > 0:
         sweepers = [p for p in attacker.players if attacker.units[p]["Ms"]]
         if sweepers:
@@ -249,6 +250,7 @@ def step0(ctx: TurnContext, hex_: str, defender: Side, attacker: Side) -> list[d
                 for _ in range(attacker.units[p]["Ms"])
             ]
             after = max(0, mines - sum(rolls))
+            swept_through = sum(rolls) > mines
             record.append(
                 {
                     "kind": "sweep",
@@ -281,6 +283,8 @@ def step0(ctx: TurnContext, hex_: str, defender: Side, attacker: Side) -> list[d
             )
             mines -= used
         _set_facility(state, hex_, mine_owner, "MINE", mines)
+    if swept_through and ctx.rules.get("swept_minefield", "straight-to-battle") != "kkm-fire":
+        return record  # 0b: "reduced below zero, go immediately to Step 1"
     kkm = {p: _carried(state, hex_, p, "K") for p in attacker.players}
     if sum(kkm.values()):
         rolls_k = []

@@ -243,10 +243,9 @@ def departure_problem(ctx: TurnContext, player: str, move: Move, departures_so_f
         return f"no more than {max_departures(ctx.rules)} departures may be made in a turn"
     if move.fleet.squadrons < 1:
         return "a fleet must carry at least one squadron"
-    if (move.origin, player) in ctx.fought and not (
-        ctx.rules.get("fought_may_depart") == "defenders"
-        and state.system(move.origin) is not None
-        and state.system(move.origin).owner == player  # type: ignore[union-attr]
+    arrived_here = bool(ctx.arrivals.get(move.origin, {}).get(player))
+    if (move.origin, player) in ctx.fought and (
+        arrived_here or ctx.rules.get("fought_may_depart", "defenders") != "defenders"
     ):
         return f"squadrons that fought a battle at {move.origin} this turn cannot depart"
     reach = best_range(p, ctx.rules)

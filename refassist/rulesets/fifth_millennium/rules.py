@@ -46,11 +46,20 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
     ),
     HouseRule(
         "fought_may_depart",
-        "none",
-        "Squadrons that fought a battle this turn: none of them may depart the same turn "
-        "('none'), or only the arriving side is held back and a system's owner may send its "
-        "surviving defenders away ('defenders').",
-        ("none", "defenders"),
+        "defenders",
+        "Squadrons that fought a battle this turn: a player whose squadrons arrived there is "
+        "held back, one whose squadrons were there before (a defender) may send the survivors "
+        "away ('defenders', 5.0 restricts arriving squadrons only), or none of them may depart "
+        "the same turn ('none').",
+        ("defenders", "none"),
+    ),
+    HouseRule(
+        "swept_minefield",
+        "straight-to-battle",
+        "Step 0b: minesweepers reduce a minefield below zero: 'go immediately to Step 1', so the "
+        "intruder's KKMs do not fire ('straight-to-battle'), or the KKMs still fire before the "
+        "battle ('kkm-fire').",
+        ("straight-to-battle", "kkm-fire"),
     ),
     HouseRule(
         "purchases_after_shortfall",
