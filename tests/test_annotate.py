@@ -97,14 +97,14 @@ def test_fixing_and_annotating_again_restores_the_cells(
     assert ws["C12"].fill.fgColor.rgb == original_fill
     assert ws["C12"].comment is None
     assert ws[f"B{layout.MSG_FIRST_ROW}"].comment is None
-    assert ws["B12"].fill.fgColor.rgb == ERROR_FILL
+    assert ws["E12"].fill.fgColor.rgb == ERROR_FILL  # the destination typed on row 12
     assert wb.sheetnames.count(PROBLEMS_SHEET) == 1
     assert wb[PROBLEMS_SHEET].max_row == 3
     # With nothing left to report, every mark goes away.
     third = annotate(second, [], tmp_path / "third.xlsx")
     ws = openpyxl.load_workbook(third)["Orders"]
-    assert ws["B12"].fill.fgColor.rgb == ws["B13"].fill.fgColor.rgb
-    assert ws["B12"].comment is None
+    assert ws["E12"].fill.fgColor.rgb == ws["E13"].fill.fgColor.rgb
+    assert ws["E12"].comment is None
 
 
 def test_problem_inside_a_merged_cell_marks_the_merge(
