@@ -259,7 +259,14 @@ def test_a_purchase_at_a_world_lost_in_this_turns_battle_is_cancelled() -> None:
     s.flights.append(flight("Bob", "1013", "1011", F=4))
     r = resolve(s, [orders("Ann", purchases=[buy("1011", "F", 1)])], dice=[1])
     assert r.state.system("1011").owner == "Bob"
-    assert "do not own" in one(r, "purchase_cancelled").data["reason"]
+    assert "1011 was captured this turn" in one(r, "purchase_cancelled").data["reason"]
+    refunded = resolve(
+        s,
+        [orders("Ann", purchases=[buy("1011", "F", 1)])],
+        dice=[1],
+        production_at_captured_world="refunded",
+    )
+    assert "do not own" in one(refunded, "purchase_cancelled").data["reason"]
 
 
 def test_a_referees_hand_change_to_the_stockpile_shows_in_the_ledger() -> None:
@@ -354,3 +361,34 @@ def test_the_checker_agrees_about_building_at_a_station() -> None:
     assert "B40" not in problems
     assert "needs a world" in problems["B41"]
     assert "there is no star system at 1013" in problems["B42"]  # no station there
+
+
+def test_production_at_a_world_captured_this_turn_is_lost_to_the_defeated() -> None:
+    """6.2: "In the event of a world where production is scheduled being captured by an enemy,
+    the production points are lost to the defeated player".  Ann takes Bob's 1012 (Bob's one
+    squadron, defeated, misses with a 1); Bob's Genetics Lab ordered there costs him 3 for
+    nothing; under the house rule "refunded" he keeps the 3."""
+
+    def run(**rules):
+        s = state(
+            [system("1010", "A", "Ann"), system("1012", "C", "Bob"), system("2520", "A", "Bob")],
+            forces=[
+                force("1010", "Ann", F=1),
+                force("1012", "Bob", F=1),
+                force("2520", "Bob", F=1),
+            ],
+            flights=[flight("Ann", "1010", "1012", F=3)],
+            homeworlds={"Ann": "1010", "Bob": "2520"},
+        )
+        s.player("Bob").stockpile = 10
+        return resolve(s, [orders("Bob", purchases=[buy("1012", "GL", 1)])], dice=[1], **rules)
+
+    lost = run()
+    assert lost.state.system("1012").owner == "Ann"
+    bob = _ledger(lost, "Bob")
+    assert [(p["status"], p["cost"]) for p in bob["purchases"]] == [("lost", 3)]
+    assert bob["stockpile_after"] == 10 + bob["income_total"] - 3
+    assert "production points are lost (6.2)" in one(lost, "purchase_cancelled").text
+    kept = _ledger(run(production_at_captured_world="refunded"), "Bob")
+    assert [p["status"] for p in kept["purchases"]] == ["cancelled"]
+    assert kept["stockpile_after"] == 10 + kept["income_total"]

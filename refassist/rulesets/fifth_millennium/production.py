@@ -523,6 +523,18 @@ def _purchases(
                 ctx, player, purchase, entry, "the budget ran out on an earlier line", ledger
             )
             continue
+        if location in _captured_from(ctx, player) and item is not None:
+            lost = _points_lost(ctx, item, purchase.quantity, budget)
+            if lost is not None:
+                budget -= lost
+                reason = (
+                    f"{location} was captured this turn: the production points are lost (6.2)"
+                    if lost
+                    else f"{location} was captured this turn"
+                )
+                _cancel_purchase(ctx, player, purchase, entry, reason, ledger)
+                ledger[-1] |= {"status": "lost", "cost": lost}
+                continue
         reason = purchase_problem(
             state, player, item, location, ctx.rules, ctx.tech_at_start.get(player)
         )
@@ -563,6 +575,25 @@ def _purchases(
                 reason = limit_note
             _cancel_purchase(ctx, player, purchase, entry | {"quantity": rest}, reason, ledger)
     return budget
+
+
+def _captured_from(ctx: TurnContext, player: str) -> set[str]:
+    """Hexes taken from ``player`` in this turn's conflict phase."""
+    return {
+        str(e.data.get("hex"))
+        for e in ctx.events
+        if e.kind == "capture" and e.data.get("from") == player
+    }
+
+
+def _points_lost(ctx: TurnContext, item: Item, quantity: int, budget: int) -> int | None:
+    """6.2: "In the event of a world where production is scheduled being captured by an
+    enemy, the production points are lost to the defeated player": the line's cost (as much
+    as the budget holds) is spent for nothing.  None under the house rule
+    ``production_at_captured_world = "refunded"`` (the line is simply cancelled)."""
+    if ctx.rules.get("production_at_captured_world", "lost") == "refunded":
+        return None
+    return max(0, min(item.cost * max(0, quantity), budget))
 
 
 def _cancel_purchase(

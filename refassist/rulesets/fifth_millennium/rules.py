@@ -54,6 +54,14 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         ("defenders", "none"),
     ),
     HouseRule(
+        "production_at_captured_world",
+        "lost",
+        "A purchase at a world captured from the player this turn: 'the production points are "
+        "lost to the defeated player' (6.2, 'lost': its cost is spent for nothing), or the line "
+        "is cancelled and the points stay ('refunded').",
+        ("lost", "refunded"),
+    ),
+    HouseRule(
         "swept_minefield",
         "straight-to-battle",
         "Step 0b: minesweepers reduce a minefield below zero: 'go immediately to Step 1', so the "
