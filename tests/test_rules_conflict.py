@@ -547,3 +547,22 @@ def test_both_sides_wiped_out_says_so_and_the_system_stands_empty() -> None:
     assert lost.visible_to == ("Bob",) and lost.data["destroyed"] is True
     assert "destroyed your forces there and the attackers' too" in lost.text
     assert "You left" not in lost.text
+
+
+def test_kkm_kills_strike_every_facility_before_squadrons() -> None:
+    """5.0 "KKM attacks are applied against facilities first": Bob's spacedock at 1012 takes
+    the first KKM kill, his Fleet squadron the second; under the house rule labs-and-opcs
+    only labs and OPCs come before squadrons."""
+
+    def run(dice, **rules):
+        s = _attack(
+            [force("1012", "Bob", F=2)],
+            {"F": 4, "K": 2},
+            facilities=[facility("1012", "Bob", "DOCK")],
+        )
+        return resolve(s, dice=dice, **rules)
+
+    kills = one(run([5, 6, 1]), "battle").data["step0"][0]["kills"]  # Bob's last F misses
+    assert [(k["unit"], k["count"]) for k in kills] == [("DOCK", 1), ("F", 1)]
+    narrow = one(run([5, 6], kkm_targets="labs-and-opcs"), "battle").data["step0"][0]["kills"]
+    assert [(k["unit"], k["count"]) for k in narrow] == [("F", 2)]

@@ -66,6 +66,9 @@ MUNITION_KILL_ON = 4
 #: Facilities KKM kills strike before any squadron (Appendix B: "Orbital Production
 #: Facilities and Genetic Labs will be destroyed first").
 KKM_FACILITY_ORDER: tuple[str, ...] = ("OPC", "GL")
+#: KKM kills "are applied initially against facilities" (App. B; 5.0 "KKM attacks are applied
+#: against facilities first"): every kind at the system, the two the seed names first.
+KKM_ALL_FACILITIES: tuple[str, ...] = ("OPC", "GL", "DOCK", "CC", "CF", "DEPOT")
 #: Attrition rounds before a tie is declared a stalemate (the defender holds).  Only reachable
 #: with scripted dice; kept so a referee's dice file can never loop forever.
 MAX_ROUNDS = 200
@@ -296,7 +299,8 @@ def step0(ctx: TurnContext, hex_: str, defender: Side, attacker: Side) -> list[d
                 kills += kill
                 rolls_k.append({"player": player, "die": die, "target": "4-6", "kill": kill})
         hit = []
-        for kind in KKM_FACILITY_ORDER:
+        every = ctx.rules.get("kkm_targets", "all-facilities") == "all-facilities"
+        for kind in KKM_ALL_FACILITIES if every else KKM_FACILITY_ORDER:
             for owner in defender.players:
                 while kills > 0 and facility_count(state, hex_, owner, kind) > 0:
                     _set_facility(

@@ -62,6 +62,17 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         ("lost", "refunded"),
     ),
     HouseRule(
+        "kkm_targets",
+        "all-facilities",
+        "KKM kills 'are applied initially against facilities': every facility at the system, "
+        "Orbital Production Centres and Genetics Labs first, then spacedocks, Control Centres, "
+        "Construction Facilities and Depots (minefields are swept, not struck), then "
+        "squadrons ('all-facilities'), "
+        "or only the Orbital Production Centres and Genetics Labs before squadrons "
+        "('labs-and-opcs').",
+        ("all-facilities", "labs-and-opcs"),
+    ),
+    HouseRule(
         "swept_minefield",
         "straight-to-battle",
         "Step 0b: minesweepers reduce a minefield below zero: 'go immediately to Step 1', so the "
