@@ -19,6 +19,7 @@ from refassist.rulesets.fifth_millennium.conflict import (
     change_hands,
 )
 from refassist.rulesets.fifth_millennium.context import TurnContext
+from refassist.rulesets.fifth_millennium.orders import Bombing
 from refassist.rulesets.fifth_millennium.resolve import resolve_turn
 from refassist.rulesets.fifth_millennium.state import Fleet
 from refassist.rulesets.fifth_millennium.visibility import default_rules
@@ -26,6 +27,7 @@ from refassist.workbook.master import read_master, write_master
 from tests.fm_states import (
     YEAR,
     count,
+    diplo,
     events,
     facility,
     fleet_at,
@@ -33,6 +35,7 @@ from tests.fm_states import (
     force,
     force_at,
     one,
+    orders,
     resolve,
     state,
     system,
@@ -468,7 +471,7 @@ def test_fusion_bombing_reduces_the_system_and_everyone_hears_the_subsector() ->
     s.subsector_names["F"] = "Fomalhaut"
     # CV 3 is at least half of 6 (4 + base): the bombs fall first (HiPop, then the base);
     # Bob's 4 then beats Ann's 3 and her squadrons roll 1, 1, 1.
-    r = resolve(s, dice=[1, 1, 1])
+    r = resolve(s, [orders("Ann", bombing=[Bombing("1012")])], dice=[1, 1, 1])
     sys_ = r.state.system("1012")
     assert (sys_.hipop, sys_.naval_base, sys_.scout_base, sys_.resource_class) == (
         False,
@@ -482,6 +485,25 @@ def test_fusion_bombing_reduces_the_system_and_everyone_hears_the_subsector() ->
     assert "1012" not in public.text + public.location and "Ann" not in public.text
     assert "Dev" not in detail.visible_to and detail.data["reduced"] == ["HiPop", "naval base"]
     assert one(r, "battle").data["rounds"][0]["cv"] == {"Ann": 3, "Bob": 4}
+
+
+def test_fusion_bombing_needs_the_order_unless_the_house_rule_makes_it_automatic() -> None:
+    """App. B: a fleet with SFBA levels "can bomb": without a 'fusion bomb' line for the hex
+    the levels stay carried (and are lost with Ann's beaten fleet); with the house rule
+    fusion_bombing = automatic they fall as before."""
+
+    def run(order_list, **rules):
+        target = system("1012", "B", "Bob", naval_base=True, hipop=True)
+        s = _attack([force("1012", "Bob", F=4)], {"F": 3, "SF": 1}, target=target)
+        return resolve(s, order_list, dice=[1, 1, 1], **rules)
+
+    quiet = run([])
+    assert events(quiet, "fusion_attack") == [] and quiet.state.system("1012").hipop
+    elsewhere = run([orders("Ann", bombing=[Bombing("1014")])])
+    assert events(elsewhere, "fusion_attack") == []
+    automatic = run([], fusion_bombing="automatic")
+    assert not automatic.state.system("1012").hipop
+    assert events(automatic, "fusion_attack")[1].data["by"] == ["Ann"]
 
 
 def test_fusion_bombing_needs_half_the_defenders_cv() -> None:
@@ -566,3 +588,156 @@ def test_kkm_kills_strike_every_facility_before_squadrons() -> None:
     assert [(k["unit"], k["count"]) for k in kills] == [("DOCK", 1), ("F", 1)]
     narrow = one(run([5, 6], kkm_targets="labs-and-opcs"), "battle").data["step0"][0]["kills"]
     assert [(k["unit"], k["count"]) for k in narrow] == [("F", 2)]
+
+
+def test_a_battle_needs_a_fleet_to_emerge_not_a_treaty_to_end() -> None:
+    """5.0: combat occurs "if a fleet emerges in a system where native forces ... exist".
+    Ann ends her treaty with Bob while both stand at 1012: nobody arrived, so no battle that
+    turn (house rule battles_start = standing-together fights at once)."""
+
+    def run(**rules):
+        s = state(
+            [system("1010", "A", "Ann"), system("1012", "C", "Bob")],
+            forces=[
+                force("1010", "Ann", F=1),
+                force("1012", "Bob", F=2),
+                force("1012", "Ann", F=3),
+            ],
+            relations=[("treaty", "Ann", "Bob")],
+            homeworlds={"Ann": "1010", "Bob": "1012"},
+        )
+        dice = [1, 1] if rules else []  # Bob's two squadrons, defeated by CV 3
+        return resolve(s, [orders("Ann", diplomacy=[diplo("end treaty", "Bob")])], dice, **rules)
+
+    quiet = run()
+    assert events(quiet, "battle") == []
+    assert fleet_at(quiet.state, "1012", "Ann") == Fleet(F=3)
+    assert quiet.state.system("1012").owner == "Bob"
+    fight_now = run(battles_start="standing-together")
+    assert one(fight_now, "battle").data["outcome"]["victor"] == "Ann"
+
+
+def test_an_arrival_fights_every_enemy_it_meets_but_not_the_quiet_ones_beside_them() -> None:
+    """Ann arrives at Bob's 1012, where Cleo (no treaty with Bob, none with Ann) already
+    stands: Ann fights Bob, then Cleo; had only a peaceful partner arrived, Bob and Cleo would
+    have gone on standing together."""
+    s = state(
+        [system("1010", "A", "Ann"), system("1012", "C", "Bob"), system("1015", "A", "Cleo")],
+        players=("Ann", "Bob", "Cleo"),
+        forces=[
+            force("1010", "Ann", F=1),
+            force("1012", "Bob", F=1),
+            force("1012", "Cleo", F=1),
+            force("1015", "Cleo", F=1),
+        ],
+        flights=[flight("Ann", "1010", "1012", F=4)],
+        homeworlds={"Ann": "1010", "Bob": "1012", "Cleo": "1015"},
+    )
+    r = resolve(s, dice=[1, 1])  # Bob's squadron, then Cleo's, defeated
+    assert [[x["player"] for x in e.data["sides"]] for e in events(r, "battle")] == [
+        ["Bob", "Ann"],
+        ["Ann", "Cleo"],
+    ]
+    s2 = state(
+        [system("1010", "A", "Ann"), system("1012", "C", "Bob"), system("1015", "A", "Cleo")],
+        players=("Ann", "Bob", "Cleo"),
+        forces=[force("1010", "Ann", F=1), force("1012", "Bob", F=1), force("1012", "Cleo", F=1)],
+        flights=[flight("Ann", "1010", "1012", F=4)],
+        relations=[("treaty", "Ann", "Bob"), ("treaty", "Ann", "Cleo")],
+        homeworlds={"Ann": "1010", "Bob": "1012", "Cleo": "1015"},
+    )
+    calm = resolve(s2)
+    assert events(calm, "battle") == []
+    assert fleet_at(calm.state, "1012", "Cleo") == Fleet(F=1)
+
+
+def test_a_treaty_binds_its_two_signatories_not_their_partners() -> None:
+    """5.0: no battle "if there is already a treaty or agreement in place between the
+    players".  Ann's partner Cleo is also Bob's partner, but Ann and Bob have no treaty: Ann
+    attacks Bob at 1012 and Cleo, at peace with both, stays out of it.  Under the house rule
+    treaty_sides = chains all three are one side and nobody fights."""
+
+    def run(**rules):
+        s = _attack(
+            [force("1012", "Bob", F=2), force("1012", "Cleo", F=5)],
+            {"F": 3},
+            players=("Ann", "Bob", "Cleo"),
+            relations=[("treaty", "Ann", "Cleo"), ("treaty", "Bob", "Cleo")],
+            extra_systems=[system("1015", "A", "Cleo")],
+            homeworlds={"Ann": "1010", "Bob": "1012", "Cleo": "1015"},
+        )
+        return resolve(s, dice=rules.pop("dice", []), **rules)
+
+    r = run(dice=[1, 1])  # Bob's two squadrons, defeated by CV 3
+    battle = one(r, "battle")
+    assert {x["player"]: x["role"] for x in battle.data["sides"]} == {
+        "Bob": "defender",
+        "Ann": "attacker",
+    }
+    assert battle.data["rounds"][0]["cv"] == {"Ann": 3, "Bob": 2}
+    assert fleet_at(r.state, "1012", "Cleo") == Fleet(F=5)
+    assert fleet_at(r.state, "1012", "Bob") == Fleet()
+    chained = run(treaty_sides="chains")
+    assert events(chained, "battle") == []
+    assert fleet_at(chained.state, "1012", "Bob") == Fleet(F=2)
+
+
+def test_a_minefield_attacks_a_partners_arriving_squadrons_too() -> None:
+    """App. B: "A minefield will attack all squadrons entering a system bar the producing
+    players'".  Ann, Bob's treaty partner, arrives at his 1012 with F3 Ms1 beside his F1: her
+    sweeper rolls 1 (3 points left), the points roll 4, 1, 6: two kills, the minesweeper
+    first, then a Fleet squadron; no battle.  House rule minefield_targets = enemies: no
+    attack."""
+
+    def run(dice, **rules):
+        s = _attack(
+            [force("1012", "Bob", F=1)],
+            {"F": 3, "Ms": 1},
+            facilities=[facility("1012", "Bob", "MINE", 4)],
+            relations=[("treaty", "Ann", "Bob")],
+        )
+        return resolve(s, dice=dice, **rules)
+
+    r = run([1, 4, 1, 6])
+    assert events(r, "battle") == []
+    mined = one(r, "minefield")
+    assert mined.data["lost"] == {"F": 1, "Ms": 1}
+    assert mined.visible_to == ("Ann", "Bob")
+    assert "1 Minesweeper, 1 Fleet destroyed" in mined.text
+    assert fleet_at(r.state, "1012", "Ann") == Fleet(F=2)
+    assert count(r.state, "1012", "Bob", "MINE") == 1
+    assert fleet_at(r.state, "1012", "Bob") == Fleet(F=1)
+    spared = run([], minefield_targets="enemies")
+    assert events(spared, "minefield") == []
+    assert fleet_at(spared.state, "1012", "Ann") == Fleet(F=3, Ms=1)
+
+
+def test_an_abandoned_systems_naval_base_defends_against_all_but_the_first_occupier() -> None:
+    """5.1: "you do not need to defeat the defensive forces of a naval base if you are the
+    first player to occupy the system".  1012 has been held before (one change of hands) and
+    stands empty: its base (CV 2) beats Ann's single squadron, which rolls 1 (a base is never
+    struck); three squadrons beat it, and it rolls 4, killing one.  A system never held is
+    occupied free, and so is any unowned one under unowned_naval_base = never-fights."""
+
+    def run(squadrons, dice, changes=1, **rules):
+        s = state(
+            [system("1010", "A", "Ann"), system("1012", "B", naval_base=True, changes=changes)],
+            forces=[force("1010", "Ann", F=1)],
+            flights=[flight("Ann", "1010", "1012", F=squadrons)],
+        )
+        return resolve(s, dice=dice, **rules)
+
+    held = run(1, [1])
+    battle = one(held, "battle")
+    assert battle.players == ("Ann",) and battle.visible_to == ("Ann",)
+    assert battle.data["rounds"][0]["cv"] == {"Ann": 1, "the system's naval base": 2}
+    assert "the system's naval base held the system" in battle.text
+    assert held.state.system("1012").owner == "" and held.state.system("1012").naval_base
+    assert fleet_at(held.state, "1012", "Ann") == Fleet()
+    taken = run(3, [4])
+    assert "the naval base now serves whoever holds the system" in one(taken, "battle").text
+    assert taken.state.system("1012").owner == "Ann"
+    assert fleet_at(taken.state, "1012", "Ann") == Fleet(F=2)
+    for free in (run(1, [], changes=0), run(1, [], unowned_naval_base="never-fights")):
+        assert events(free, "battle") == []
+        assert free.state.system("1012").owner == "Ann"

@@ -6,9 +6,11 @@ Tests that do not want the bonus put an unowned system (1009) beside Ann's 1010 
 
 from __future__ import annotations
 
+from refassist.rulesets import find_ruleset
 from refassist.rulesets.base import Event
 from refassist.rulesets.fifth_millennium.orders import Orders, Purchase
 from refassist.rulesets.fifth_millennium.state import Fleet
+from refassist.workbook.master import read_master, write_master
 from tests.fm_states import (
     YEAR,
     buy,
@@ -197,22 +199,41 @@ def test_minefields_kkms_sfba_and_probes_are_loaded_where_bought() -> None:
     assert r.state.player("Ann").stockpile == 40 + 5 - 3 - 2 - 10 - 1
 
 
-def test_refueling_upkeep_is_paid_or_the_station_and_its_squadrons_are_lost() -> None:
-    def run(cls):
+def test_refueling_upkeep_is_paid_or_the_station_is_lost_and_its_squadrons_stranded(
+    tmp_path,
+) -> None:
+    """App. B: a station whose charge cannot be paid "is considered lost"; the seed says
+    nothing of the squadrons, so they stay in the empty hex, may leave the next year, and
+    the master workbook keeps them (house rule station_loss = squadrons-lost: they go too)."""
+
+    def run(cls, **rules):
         s = _home(cls)
         s.facilities.append(facility("1013", "Ann", "DSRS"))
         s.flights.append(flight("Ann", "1010", "1013", F=3))
-        return resolve(s)
+        return resolve(s, **rules)
 
     paid = run("A")  # income 5 pays 3 squadrons refuelled
     assert _ledger(paid)["upkeep"] == [["refueling at 1013: 3 squadrons", 3]]
     assert paid.state.player("Ann").stockpile == 2
     unpaid = run("E")  # income 1
     lost = one(unpaid, "station_lost")
-    assert lost.data["upkeep"] == 3 and lost.data["squadrons_lost"] == 3
+    assert lost.data["upkeep"] == 3 and lost.data["squadrons_lost"] == 0
+    assert lost.data["squadrons_stranded"] == 3 and "stay in the empty hex" in lost.text
     assert count(unpaid.state, "1013", "Ann", "DSRS") == 0
-    assert fleet_at(unpaid.state, "1013", "Ann") == Fleet()
+    assert fleet_at(unpaid.state, "1013", "Ann") == Fleet(F=3)
     assert unpaid.state.player("Ann").stockpile == 1
+    path = tmp_path / "master.xlsx"
+    fm = find_ruleset("fifth-millennium")
+    write_master(path, fm, unpaid.state)
+    again = read_master(path, fm)
+    assert fleet_at(again, "1013", "Ann") == Fleet(F=3)
+    home = resolve(
+        again, [orders("Ann", year=again.year, moves=[move("1013", "1010", again.year, F=3)])]
+    )
+    assert [f.destination for f in home.state.flights if f.owner == "Ann"] == ["1010"]
+    strict = run("E", station_loss="squadrons-lost")
+    assert one(strict, "station_lost").data["squadrons_lost"] == 3
+    assert fleet_at(strict.state, "1013", "Ann") == Fleet()
 
 
 def test_income_thresholds_unlock_technology_levels() -> None:
@@ -392,3 +413,19 @@ def test_production_at_a_world_captured_this_turn_is_lost_to_the_defeated() -> N
     kept = _ledger(run(production_at_captured_world="refunded"), "Bob")
     assert [p["status"] for p in kept["purchases"]] == ["cancelled"]
     assert kept["stockpile_after"] == 10 + kept["income_total"]
+
+
+def test_a_probe_swarm_is_built_at_any_owned_system_by_default() -> None:
+    """Probes are not "FTL squadrons" (6.2): a class C world builds one; under the house rule
+    probe_build_site = shipyard the line is cancelled there and its points stay."""
+
+    def run(**rules):
+        s = _home("C", stockpile=5)
+        s.player("Ann").tech_level = 2
+        return resolve(s, [orders("Ann", purchases=[buy("1010", "PROBE", 2)])], **rules)
+
+    built = run()
+    assert force_at(built.state, "1010", "Ann", building=True).P == 2
+    refused = run(probe_build_site="shipyard")
+    assert "class A world or one with a spacedock" in one(refused, "purchase_cancelled").text
+    assert refused.state.player("Ann").stockpile == 5 + 3

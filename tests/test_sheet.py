@@ -18,6 +18,7 @@ from refassist.game import Game
 from refassist.rulesets.fifth_millennium import sheet as layout
 from refassist.rulesets.fifth_millennium.items import find_item, item_label
 from refassist.rulesets.fifth_millennium.orders import (
+    Bombing,
     Diplomacy,
     MessageOrder,
     Move,
@@ -359,6 +360,7 @@ def test_fill_sheet_round_trip(sheet: Path, state: State) -> None:
         ],
         purchases=[Purchase(hw, "OPC", 2), Purchase(hw, "A", 1)],
         diplomacy=[Diplomacy("propose trade", "Cleo")],
+        bombing=[Bombing(near)],
         messages=[MessageOrder("Bob", "=cmd|' /C calc'!A0")],
         stockpile_at=hw,
     )
@@ -372,11 +374,32 @@ def test_fill_sheet_round_trip(sheet: Path, state: State) -> None:
             [(m.year, m.fleet, m.origin, m.destination, m.arrival, m.probe) for m in o.moves],
             [(p.location, p.item, p.quantity) for p in o.purchases],
             [(d.action, d.other) for d in o.diplomacy],
+            [b.hex for b in o.bombing],
             [(m.to, m.text) for m in o.messages],
             o.stockpile_at,
         )
 
     assert strip(got) == strip(orders)
+    row = layout.DIPLO_FIRST_ROW + 1
+    assert got.bombing[0].cells == (f"B{row}", f"C{row}")
+
+
+def test_a_fusion_bomb_line_takes_the_hex_in_the_player_column(sheet: Path) -> None:
+    """The diplomacy block carries 'fusion bomb' with the hex to bomb in column C; 'bomb' and
+    a hex typed as a number are understood, a missing or wrong hex is pinned to column C."""
+    r = layout.DIPLO_FIRST_ROW
+    wb = openpyxl.load_workbook(sheet)
+    ws = wb["Orders"]
+    ws[f"B{r}"], ws[f"C{r}"] = "Bomb", 512
+    ws[f"B{r + 1}"] = "fusion bomb"
+    ws[f"B{r + 2}"], ws[f"C{r + 2}"] = "fusion bomb", "Bob"
+    wb.save(sheet)
+    read = read_sheet(sheet)
+    assert [b.hex for b in read.orders.bombing] == ["0512"]
+    assert read.orders.diplomacy == []
+    found = {p.cell: p.message for p in read.problems}
+    assert "needs the hex of the system to bomb" in found[f"C{r + 1}"]
+    assert "not a hex" in found[f"C{r + 2}"]
     assert openpyxl.load_workbook(sheet)["_meta"].sheet_state == "veryHidden"
 
 

@@ -520,3 +520,45 @@ def test_setup_homeworld_already_set_by_the_referee() -> None:
 @pytest.mark.parametrize("rule", ["jump_range", "max_departures"])
 def test_house_rules_are_read(rule: str) -> None:
     assert rule in RULES
+
+
+def test_probes_are_built_at_any_owned_system_unless_the_house_rule_wants_a_shipyard() -> None:
+    """6.2 limits "FTL squadrons" to class A worlds; a probe swarm is no squadron, so by
+    default Ann may buy one at her class B world 1011 (probe_build_site = shipyard: refused)."""
+    s = make_state()
+    s.player("Ann").tech_level = 2
+    line = Orders("Ann", YEAR, purchases=[Purchase("1011", "PROBE", 1, cell="B30")])
+    assert errors(check(s, line)) == []
+    strict = validate_orders(s, "Ann", line, {**RULES, "probe_build_site": "shipyard"})
+    one_error(strict, "class A world or one with a spacedock", "B30")
+
+
+def test_fusion_bomb_lines_name_a_system_where_the_players_levels_are_due() -> None:
+    from refassist.rulesets.fifth_millennium.orders import Bombing
+
+    s = make_state()
+    s.flights.append(Flight("5002-Ann-2", "Ann", "1011", "2020", 5002, YEAR, Fleet(F=4, SF=1)))
+
+    def bomb(hex_: str, row: int = 56) -> Bombing:
+        return Bombing(
+            hex_, cell=f"B{row}", text=f"fusion bomb - {hex_}", cells=(f"B{row}", f"C{row}")
+        )
+
+    fine = check(s, Orders("Ann", YEAR, bombing=[bomb("2020")]))
+    assert fine == []
+    nothing = check(s, Orders("Ann", YEAR, bombing=[bomb("1012", 57)]))
+    assert [(p.severity, p.cell) for p in nothing] == [("warning", "C57")]
+    assert "none of your SFBA levels will be at 1012" in nothing[0].message
+    one_error(
+        check(s, Orders("Ann", YEAR, bombing=[bomb("1013")])), "no star system at 1013", "C56"
+    )
+    one_error(check(s, Orders("Ann", YEAR, bombing=[bomb("1011")])), "your own system", "C56")
+    twice = check(s, Orders("Ann", YEAR, bombing=[bomb("2020"), bomb("2020", 57)]))
+    assert [(p.severity, p.cell) for p in twice] == [("warning", "B57")]
+    automatic = validate_orders(
+        s,
+        "Ann",
+        Orders("Ann", YEAR, bombing=[bomb("2020")]),
+        {**RULES, "fusion_bombing": "automatic"},
+    )
+    assert [p.severity for p in automatic] == ["warning"] and "changes nothing" in automatic[0].fix

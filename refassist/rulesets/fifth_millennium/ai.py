@@ -222,6 +222,11 @@ class _Planner:
         enemy = traders[0] if traders and self.rng.random() < WAR_ON_TRADE_PARTNER else ""
         if enemy:
             lines.append(Diplomacy(action="declare war", other=enemy))
+            # The war is in force before this turn's departures, and battles start only when
+            # a fleet emerges (5.0): its worlds are targets from this sheet on.
+            self.partners.discard(enemy)
+            self.enemies = [s for s in self.sighted if self.hostile(s.owner)]
+            self.goal = self.find_goal()
         for other, kind in self.offers():
             if (kind, other) in related or other not in active or other == enemy:
                 continue

@@ -1,16 +1,18 @@
 """Conflict resolution (section 5, 5.1, Appendix B) and who owns what afterwards.
 
-Phase 2 visits every system where squadrons arrived or where players without a treaty stand
-together.  The players present (and the system's owner, whose naval base, minefield and
-facilities are at stake) form sides: players bound by treaties fight on one side.  The holder's
+Phase 2 visits every system where squadrons arrived (house rule ``battles_start``: also where
+players no longer at peace stand together).  A partner's arriving squadrons meet the owner's
+minefield first (`mines_against_partners`).  The players present (and the system's owner,
+whose naval base, minefield and facilities are at stake; or an unowned system's naval base,
+`native_base_defends`) form sides of players at peace with each other (house rule
+``treaty_sides``); a player at peace with the other side stays out of a battle.  The holder's
 side fights each other side in turn (house rule ``battle_order``: strongest first by default);
 each battle is the rules' flowsheet:
 
 * Step 0 - the intruder's minesweepers reduce the minefield (one die each), the remaining
   minefield points attack (4-6 kills; minesweepers are hit first, each kill uses up a point),
-  the intruder's KKMs attack (4-6 kills, Orbital Production Centres then Genetics Labs first,
-  all KKMs spent), and a fleet carrying SFBA levels bombs the system if its CV is at least half
-  the defender's.
+  the intruder's KKMs attack (4-6 kills, facilities first, all KKMs spent), and SFBA levels
+  ordered to bomb the system do so if the intruder's CV is at least half the defender's.
 * Steps 1-4 - the higher CV wins; the defeated side rolls one die per unit against the kill
   table and the kills strike the victor in precedence order (Strike, Fast, Fleet, Assault,
   Monitor; a naval base is never killed); then every squadron of the defeated side is
@@ -47,7 +49,7 @@ from .context import (
     find_force,
     has_relation,
 )
-from .state import FACILITY_NAMES, RESOURCE_CLASSES, Fleet, State
+from .state import FACILITY_NAMES, RESOURCE_CLASSES, SQUADRON_FIELDS, Fleet, State
 
 PHASE = "conflict"
 
@@ -76,6 +78,9 @@ MAX_ROUNDS = 200
 #: cell, and Excel cells hold at most 32,767 characters.  Bigger battles list their rolls
 #: grouped (`fit_battle_data`); every die stays in the Dice sheet.
 MAX_DATA_CHARS = 30_000
+#: The party of an unowned system's naval base when it defends (`native_base_defends`); never
+#: a player's name (names are checked against the players), and never told anything.
+NATIVE = "the system's naval base"
 
 UNIT_NAMES = {
     "S": "Strike",
@@ -243,49 +248,11 @@ def step0(ctx: TurnContext, hex_: str, defender: Side, attacker: Side) -> list[d
     system = state.system(hex_)
     mine_owner = system.owner if system is not None and system.owner in defender.players else ""
     mines = facility_count(state, hex_, mine_owner, "MINE") if mine_owner else 0
-    swept_through = False
     if mines > 0:
-        sweepers = [p for p in attacker.players if attacker.units[p]["Ms"]]
-        if sweepers:
-            rolls = [
-                ctx.dice.d6(f"minesweeping, {p} Minesweeper")
-                for p in sweepers
-                for _ in range(attacker.units[p]["Ms"])
-            ]
-            after = max(0, mines - sum(rolls))
-            swept_through = sum(rolls) > mines
-            record.append(
-                {
-                    "kind": "sweep",
-                    "player": ", ".join(sweepers),
-                    "rolls": rolls,
-                    "minefield_before": mines,
-                    "minefield_after": after,
-                }
-            )
-            mines = after
-        if mines > 0:
-            rolls_m = []
-            kills = 0
-            for n in range(1, mines + 1):
-                die = ctx.dice.d6(f"minefield point {n} of {mine_owner} (4-6)")
-                kill = die >= MUNITION_KILL_ON
-                kills += kill
-                rolls_m.append({"die": die, "target": "4-6", "kill": kill})
-            hit, _ = apply_kills(attacker, kills, ("Ms", *PRECEDENCE))
-            used = sum(h["count"] for h in hit)
-            record.append(
-                {
-                    "kind": "mines",
-                    "player": mine_owner,
-                    "rolls": rolls_m,
-                    "kills": hit,
-                    "minefield_before": mines,
-                    "minefield_after": mines - used,
-                }
-            )
-            mines -= used
-        _set_facility(state, hex_, mine_owner, "MINE", mines)
+        record = _mine_attack(ctx, hex_, mine_owner, mines, attacker)
+    swept_through = any(
+        part["kind"] == "sweep" and sum(part["rolls"]) > part["minefield_before"] for part in record
+    )
     if swept_through and ctx.rules.get("swept_minefield", "straight-to-battle") != "kkm-fire":
         return record  # 0b: "reduced below zero, go immediately to Step 1"
     kkm = {p: _carried(state, hex_, p, "K") for p in attacker.players}
@@ -321,6 +288,105 @@ def step0(ctx: TurnContext, hex_: str, defender: Side, attacker: Side) -> list[d
     return record
 
 
+def mines_against_partners(ctx: TurnContext, hex_: str) -> None:
+    """App. B: "A minefield will attack all squadrons entering a system bar the producing
+    players'": squadrons arriving at a partner's minefield, who will not fight its owner, are
+    swept for and attacked as in Step 0 (a-e) before any battle there.  Only the arriving
+    squadrons are attacked.  House rule ``minefield_targets = "enemies"``: a minefield attacks
+    only intruders fighting its owner."""
+    if ctx.rules.get("minefield_targets", "all-but-owner") != "all-but-owner":
+        return
+    state = ctx.state
+    system = state.system(hex_)
+    owner = system.owner if system is not None else ""
+    if not owner:
+        return
+    for player, arriving in sorted(ctx.arrivals.get(hex_, {}).items()):
+        mines = facility_count(state, hex_, owner, "MINE")
+        if mines <= 0 or player == owner or not at_peace(state, owner, player):
+            continue
+        force = find_force(state, hex_, player)
+        if force is None:
+            continue
+        units: Counter[str] = Counter(
+            {u: min(getattr(arriving, u), getattr(force.fleet, u)) for u in SQUADRON_FIELDS}
+        )
+        if not sum(units.values()):
+            continue
+        target = Side(players=(player,), units={player: units}, role="attacker")
+        before = Counter(units)
+        mark = ctx.dice_mark()
+        with ctx.dice.at(phase=PHASE, location=hex_):
+            record = _mine_attack(ctx, hex_, owner, mines, target)
+        lost = {u: before[u] - units[u] for u in SQUADRON_FIELDS if before[u] > units[u]}
+        if lost:
+            force.fleet = force.fleet - Fleet(**lost)
+        drop_empty_forces(state, hex_)
+        kills = [h for part in record for h in part.get("kills", [])]
+        what = ", ".join(f"{h['count']} {UNIT_NAMES[h['unit']]}" for h in kills) or "nothing"
+        ctx.emit(
+            PHASE,
+            hex_,
+            "minefield",
+            f"{owner}'s minefield at {hex_} {system.name} attacked {player}'s arriving "
+            f"squadrons: {what} destroyed.",
+            players=(owner, player),
+            visible_to=(owner, player),
+            data={"hex": hex_, "owner": owner, "player": player, "step0": record, "lost": lost},
+            dice=ctx.dice_since(mark),
+        )
+
+
+def _mine_attack(
+    ctx: TurnContext, hex_: str, owner: str, mines: int, target: Side
+) -> list[dict[str, Any]]:
+    """Step 0 a-e against ``target``: its minesweepers roll, then the minefield points left
+    attack (4-6), minesweepers struck first; each kill that strikes uses up a point."""
+    state = ctx.state
+    record: list[dict[str, Any]] = []
+    sweepers = [p for p in target.players if target.units[p]["Ms"]]
+    if sweepers:
+        rolls = [
+            ctx.dice.d6(f"minesweeping, {p} Minesweeper")
+            for p in sweepers
+            for _ in range(target.units[p]["Ms"])
+        ]
+        after = max(0, mines - sum(rolls))
+        record.append(
+            {
+                "kind": "sweep",
+                "player": ", ".join(sweepers),
+                "rolls": rolls,
+                "minefield_before": mines,
+                "minefield_after": after,
+            }
+        )
+        mines = after
+    if mines > 0:
+        rolls_m = []
+        kills = 0
+        for n in range(1, mines + 1):
+            die = ctx.dice.d6(f"minefield point {n} of {owner} (4-6)")
+            kill = die >= MUNITION_KILL_ON
+            kills += kill
+            rolls_m.append({"die": die, "target": "4-6", "kill": kill})
+        hit, _ = apply_kills(target, kills, ("Ms", *PRECEDENCE))
+        used = sum(h["count"] for h in hit)
+        record.append(
+            {
+                "kind": "mines",
+                "player": owner,
+                "rolls": rolls_m,
+                "kills": hit,
+                "minefield_before": mines,
+                "minefield_after": mines - used,
+            }
+        )
+        mines -= used
+    _set_facility(state, hex_, owner, "MINE", mines)
+    return record
+
+
 def _carried(state: State, hex_: str, player: str, field_: str) -> int:
     force = find_force(state, hex_, player)
     return getattr(force.fleet, field_) if force is not None else 0
@@ -338,9 +404,16 @@ def _spend(state: State, hex_: str, player: str, field_: str) -> None:
 def fusion_attack(ctx: TurnContext, hex_: str, defender: Side, attacker: Side) -> None:
     """Saturated Fusion Bombing: each level removes, in order, HiPop, the naval base, the scout
     base, then one resource class; it happens when the intruder's CV is at least half the
-    defender's after Step 0, and every player is told the subsector (not the system)."""
+    defender's after Step 0, and every player is told the subsector (not the system).
+
+    App. B: a fleet equipped with SFBA "can bomb": by default only the levels of players who
+    ordered ``fusion bomb`` at the hex this turn are used (house rule ``fusion_bombing =
+    "automatic"``: every level the intruders carry)."""
     state = ctx.state
-    levels = sum(_carried(state, hex_, p, "SF") for p in attacker.players)
+    bombers = attacker.players
+    if ctx.rules.get("fusion_bombing", "ordered") == "ordered":
+        bombers = tuple(p for p in bombers if (hex_, p) in ctx.bomb_orders)
+    levels = sum(_carried(state, hex_, p, "SF") for p in bombers)
     if levels == 0 or attacker.cv() * 2 < defender.cv():
         return
     system = state.system(hex_)
@@ -363,7 +436,7 @@ def fusion_attack(ctx: TurnContext, hex_: str, defender: Side, attacker: Side) -
             reduced.append(f"class {old} to {system.resource_class}")
         else:
             break
-    for player in attacker.players:
+    for player in bombers:
         _spend(state, hex_, player, "SF")
     letter = subsector_letter(hex_)
     name = state.subsector_names.get(letter, "")
@@ -381,7 +454,7 @@ def fusion_attack(ctx: TurnContext, hex_: str, defender: Side, attacker: Side) -
         PHASE,
         hex_,
         "fusion_attack",
-        f"{attacker.label()} bombed {hex_} {system.name} with {levels} SFBA level"
+        f"{' and '.join(bombers)} bombed {hex_} {system.name} with {levels} SFBA level"
         f"{'s' if levels != 1 else ''}: " + (", ".join(reduced) or "nothing left to destroy") + ".",
         players=tuple(sorted(parties)),
         visible_to=parties | ctx.viewers(hex_),
@@ -390,7 +463,7 @@ def fusion_attack(ctx: TurnContext, hex_: str, defender: Side, attacker: Side) -
             "hex": hex_,
             "levels": levels,
             "reduced": reduced,
-            "by": list(attacker.players),
+            "by": list(bombers),
         },
     )
 
@@ -618,15 +691,17 @@ def battle(ctx: TurnContext, hex_: str, defender: Side, attacker: Side) -> Side:
             f"{defender.label()} held the system."
             if held
             else f"{attacker.label()} won and {defender.label()} lost every squadron there."
+            if NATIVE not in defender.players
+            else f"{attacker.label()} won; the naval base now serves whoever holds the system."
         )
     )
-    involved = set(defender.players) | set(attacker.players)
+    involved = (set(defender.players) | set(attacker.players)) - {NATIVE}
     ctx.emit(
         PHASE,
         hex_,
         "battle",
         text,
-        players=tuple(defender.players) + tuple(attacker.players),
+        players=tuple(p for p in defender.players + attacker.players if p != NATIVE),
         visible_to=involved | ctx.viewers(hex_),
         data=fit_battle_data(data),
         dice=ctx.dice_since(mark),
@@ -675,11 +750,29 @@ def combatants(state: State, hex_: str) -> set[str]:
     return out
 
 
-def treaty_groups(state: State, players: Iterable[str]) -> list[tuple[str, ...]]:
-    """Players split into sides: players at peace (a treaty or a trade agreement, 5.0),
-    directly or through a partner, together."""
-    remaining = sorted(set(players))
-    groups = []
+def treaty_groups(
+    state: State, players: Iterable[str], *, chains: bool = True, first: Iterable[str] = ()
+) -> list[tuple[str, ...]]:
+    """Players split into sides of players at peace (a treaty or a trade agreement, 5.0).
+
+    ``chains``: partners of partners fight together too (house rule ``treaty_sides =
+    "chains"``).  Otherwise (the default, "signatories") a side is a group of players each at
+    peace with every other; players join the first side that takes them, ``first`` (the
+    system's holders) in front, so the holder's side forms first.
+    """
+    present = set(players)
+    front = [p for p in dict.fromkeys(first) if p in present]
+    remaining = front + sorted(present - set(front))
+    groups: list[set[str]] = []
+    if not chains:
+        for p in remaining:
+            for group in groups:
+                if all(at_peace(state, p, q) for q in group):
+                    group.add(p)
+                    break
+            else:
+                groups.append({p})
+        return [tuple(sorted(g)) for g in groups]
     while remaining:
         group = {remaining.pop(0)}
         grew = True
@@ -690,62 +783,126 @@ def treaty_groups(state: State, players: Iterable[str]) -> list[tuple[str, ...]]
                     group.add(p)
                     remaining.remove(p)
                     grew = True
-        groups.append(tuple(sorted(group)))
-    return groups
+        groups.append(group)
+    return [tuple(sorted(g)) for g in groups]
 
 
 def resolve_conflicts(ctx: TurnContext) -> None:
-    """Phase 2 at every system that needs it, in hex order; then construction completes."""
+    """Phase 2 at every system that needs it, in hex order; then construction completes.
+
+    By default only systems where squadrons arrived (5.0: combat occurs "if a fleet emerges in
+    a system where native forces ... exist"); house rule ``battles_start =
+    "standing-together"`` also fights where players who are no longer at peace stand together.
+    """
     state = ctx.state
     ctx.refresh_sight()
     hexes = set(ctx.arrivals)
-    for hex_ in {f.hex for f in state.forces}:
-        if len({f.owner for f in state.forces_at(hex_)}) > 1:
-            hexes.add(hex_)
+    if ctx.rules.get("battles_start", "on-arrival") == "standing-together":
+        for hex_ in {f.hex for f in state.forces}:
+            if len({f.owner for f in state.forces_at(hex_)}) > 1:
+                hexes.add(hex_)
     for hex_ in sorted(hexes):
         if state.system(hex_) is not None:
+            mines_against_partners(ctx, hex_)
             resolve_system(ctx, hex_)
     complete_construction(state)
     ctx.refresh_sight()
+
+
+def native_base_defends(ctx: TurnContext, hex_: str) -> bool:
+    """5.1: "you do not need to defeat the defensive forces of a naval base if you are the
+    first player to occupy the system": the naval base of a system that has been held before
+    and stands unowned (abandoned, or independent) defends it against every arrival.  House
+    rule ``unowned_naval_base = "never-fights"``: an unowned base never fights."""
+    system = ctx.state.system(hex_)
+    return (
+        system is not None
+        and system.naval_base
+        and not system.owner
+        and system.changes > 0
+        and ctx.rules.get("unowned_naval_base", "defends-after-first") == "defends-after-first"
+    )
 
 
 def resolve_system(ctx: TurnContext, hex_: str) -> None:
     """Every battle at one system, then who holds it.
 
     The holder's side fights the other sides one at a time (house rule ``battle_order``); the
-    winner of each battle holds the system against the next side.
+    winner of each battle holds the system against the next side.  A player at peace with
+    someone on the other side of a battle stays out of that battle (5.0: no battle "between
+    the players" of a treaty); under the default ``battles_start`` a battle needs one of its
+    two sides to have arrived this turn.
     """
     state = ctx.state
     system = state.system(hex_)
     assert system is not None
     defeated_here: set[str] = set()
     holder_players: set[str] = set()
+    settled: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
     strongest = ctx.rules.get("battle_order", "strongest-first") != "weakest-first"
+    chains = ctx.rules.get("treaty_sides", "signatories") == "chains"
+    on_arrival = ctx.rules.get("battles_start", "on-arrival") != "standing-together"
+    arrived = {p for p, fleet in ctx.arrivals.get(hex_, {}).items() if fleet.squadrons}
     while True:
         parties = combatants(state, hex_) - defeated_here
         owner = system.owner if system.owner not in defeated_here else ""
         owner_player = state.player(owner) if owner else None
         if owner_player is not None and not owner_player.eliminated:
             parties.add(owner)
+        elif NATIVE not in defeated_here and native_base_defends(ctx, hex_) and arrived:
+            owner = NATIVE
+            parties.add(NATIVE)
         else:
             owner = ""
-        groups = treaty_groups(state, parties)
+        first = sorted(holder_players) + ([owner] if owner else [])
+        groups = treaty_groups(state, parties, chains=chains, first=first)
         if len(groups) < 2:
             break
         holder = next((g for g in groups if holder_players & set(g)), None)
         if holder is None:
             holder = _holder(ctx, hex_, groups, owner)
-        others = [g for g in groups if g != holder]
-
-        cvs = {g: build_side(state, hex_, g, owner, "attacker").cv() for g in others}
-        others.sort(key=lambda g: (-cvs[g] if strongest else cvs[g], g))
-        defender = build_side(state, hex_, holder, owner, "defender")
-        attacker = build_side(state, hex_, others[0], owner, "attacker")
+        pairs = []
+        for g in groups:
+            if g == holder:
+                continue
+            defending, attacking = _engaged(state, holder, g)
+            if on_arrival and not arrived & {*defending, *attacking}:
+                continue  # neither side emerged here this turn
+            if defending and attacking and (defending, attacking) not in settled:
+                pairs.append((defending, attacking))
+        if not pairs:
+            break
+        cvs = {a: build_side(state, hex_, a, owner, "attacker").cv() for _, a in pairs}
+        pairs.sort(key=lambda da: (-cvs[da[1]] if strongest else cvs[da[1]], da[1]))
+        defending, attacking = pairs[0]
+        settled.add((defending, attacking))
+        defender = build_side(state, hex_, defending, owner, "defender")
+        attacker = build_side(state, hex_, attacking, owner, "attacker")
         victor = battle(ctx, hex_, defender, attacker)
         loser = attacker if victor is defender else defender
         defeated_here.update(loser.players)
-        holder_players = set(victor.players)
+        holder_players = set(victor.players) | (set(holder) - set(loser.players))
     settle_ownership(ctx, hex_, PHASE, conquest=True)
+
+
+def _engaged(
+    state: State, holder: tuple[str, ...], other: tuple[str, ...]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The players of two sides who fight each other: whoever is at peace with everyone left
+    on the other side stays out (a partner of both), until nobody is; then, should a
+    defender and an attacker still be at peace, the attacker stays out."""
+    sides = [list(holder), list(other)]
+    changed = True
+    while changed:
+        changed = False
+        for mine, theirs in (sides, sides[::-1]):
+            for p in list(mine):
+                if theirs and all(at_peace(state, p, q) for q in theirs):
+                    mine.remove(p)
+                    changed = True
+    defending = tuple(sides[0])
+    attacking = tuple(p for p in sides[1] if not any(at_peace(state, p, q) for q in defending))
+    return defending, attacking
 
 
 def _holder(

@@ -50,6 +50,8 @@ class TurnContext:
     adjustments: dict[str, tuple[int, int]] = field(default_factory=dict)
     #: Technology levels before this turn's income raised any (purchases are judged by them).
     tech_at_start: dict[str, int] = field(default_factory=dict)
+    #: ``(hex, player)``: the player ordered its SFBA levels at ``hex`` to bomb this turn.
+    bomb_orders: set[tuple[str, str]] = field(default_factory=set)
     _sight: dict[str, frozenset[str]] | None = None
     #: Sight by what it depends on (`visibility.sight_of_players`), for this turn's map.
     _sight_memo: dict[Any, frozenset[str]] = field(default_factory=dict)

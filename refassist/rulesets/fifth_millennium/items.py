@@ -4,7 +4,9 @@ One table serves the sheet (the item dropdown and its cost formula), the checker
 allowed here at this TL) and production (what it costs, what it becomes), so the three can never
 disagree.  Placement kinds:
 
-* ``ftl`` - FTL squadrons and probes: a class A world or one with a spacedock;
+* ``ftl`` - FTL squadrons: a class A world or one with a spacedock (probes too under the
+  house rule ``probe_build_site = "shipyard"``; by default they are built like munitions, see
+  `placement`);
 * ``upgrade`` - turns a ready Fleet squadron at the location into another type, same places;
 * ``monitor`` - class A, B or C worlds;
 * ``system`` - any system the player owns (facilities, minefields, munitions);
@@ -13,7 +15,9 @@ disagree.  Placement kinds:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -69,6 +73,17 @@ def find_item(text: str) -> Item | None:
         if candidate.name.lower() == lowered:
             return candidate
     return None
+
+
+def placement(item: Item, rules: Mapping[str, Any]) -> str:
+    """Where ``item`` may be built under the game's house rules.
+
+    6.2 limits "FTL squadrons (those capable of moving)" to class A worlds; a probe swarm is
+    not a squadron and App. B gives it no site, so by default it is built at any system the
+    player owns ("system"); ``probe_build_site = "shipyard"`` keeps it with the squadrons."""
+    if item.code == "PROBE" and rules.get("probe_build_site", "any-system") == "any-system":
+        return "system"
+    return item.placement
 
 
 def item_label(item: Item) -> str:

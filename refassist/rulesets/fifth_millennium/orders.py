@@ -19,6 +19,9 @@ DIPLOMACY_ACTIONS = (
     "end trade",
     "declare war",
 )
+#: The order that lets a player's SFBA levels bomb a system this turn (App. B: a fleet
+#: equipped with them "can bomb"); written in the diplomacy block with the hex.
+BOMB_ACTION = "fusion bomb"
 
 
 #: The parts of a movement row, in column order (Turn, Fleet, Departure, Destination, Arrival).
@@ -79,6 +82,16 @@ class Diplomacy:
 
 
 @dataclass(frozen=True)
+class Bombing:
+    """``fusion bomb`` at a hex: the player's SFBA levels there may bomb it this turn."""
+
+    hex: str
+    cell: str = ""
+    text: str = ""
+    cells: tuple[str, ...] = field(default=(), compare=False)
+
+
+@dataclass(frozen=True)
 class MessageOrder:
     """A message to another player (or ``*`` for every player), delivered by the referee."""
 
@@ -96,6 +109,7 @@ class Orders:
     moves: list[Move] = field(default_factory=list)
     purchases: list[Purchase] = field(default_factory=list)
     diplomacy: list[Diplomacy] = field(default_factory=list)
+    bombing: list[Bombing] = field(default_factory=list)
     messages: list[MessageOrder] = field(default_factory=list)
     homeworld: str = ""
     homeworld_cell: str = ""

@@ -9,8 +9,8 @@ For each player still in the game, in game order:
 2. Technology: the turn's income unlocks TL2 and TL3 at the house-rule thresholds.
 3. Trade (`trade`), and the forfeits of agreements broken by war.
 4. Refueling station upkeep: 1 point per squadron that refuelled there this turn, paid before
-   anything is bought; a station whose upkeep cannot be paid is lost, and the squadrons
-   waiting at it with it (they have no fuel to leave).
+   anything is bought; a station whose upkeep cannot be paid is lost (App. B), the squadrons
+   waiting at it stay in the empty hex (house rule ``station_loss``: or are lost with it).
 5. Purchases in sheet order while the budget lasts: a line that costs more than what is left
    buys as many as can be paid for; the rest of it, and (house rule
    ``purchases_after_shortfall`` = "cancelled") every later line, is cancelled and reported.
@@ -37,7 +37,7 @@ from .context import (
     take_force,
 )
 from .geometry import subsector_of
-from .items import Item, find_item
+from .items import Item, find_item, placement
 from .movement import cancel
 from .movement_rules import best_range
 from .orders import Orders, Purchase
@@ -147,7 +147,7 @@ def purchase_problem(
         return station_problem(state, player, item, location, rules)
     if system is None or system.owner != player:
         return f"you do not own a system at {location}"
-    if item.placement in ("ftl", "upgrade") and not (
+    if placement(item, rules) in ("ftl", "upgrade") and not (
         system.resource_class == "A" or facility_count(state, location, player, "DOCK")
     ):
         return (
@@ -176,7 +176,9 @@ def station_problem(
     squadrons and upgrades, a spacedock is missing (as at a world that is not class A)."""
     if item.becomes in WORLD_ONLY or item.placement == "monitor":
         return f"{item.name} needs a world; {location} is deep space (your refueling station)"
-    if item.placement in ("ftl", "upgrade") and not facility_count(state, location, player, "DOCK"):
+    if placement(item, rules) in ("ftl", "upgrade") and not facility_count(
+        state, location, player, "DOCK"
+    ):
         return (
             f"{item.name} can only be built at a class A world or one with a spacedock; "
             f"{location} is your refueling station in deep space, without a spacedock"
@@ -480,11 +482,21 @@ def _upkeep(ctx: TurnContext, player: str, budget: int) -> list[tuple[str, int]]
             if not (f.hex == hex_ and f.owner == player and f.kind == "DSRS")
         ]
         stranded = find_force(state, hex_, player)
-        lost = stranded.fleet.squadrons if stranded is not None else 0
-        state.forces[:] = [f for f in state.forces if not (f.hex == hex_ and f.owner == player)]
-        reason = f"the refueling charge of {squadrons} points could not be paid from {budget}" + (
-            f"; the {lost} squadrons waiting there had no fuel and were lost" if lost else ""
-        )
+        waiting = stranded.fleet.squadrons if stranded is not None else 0
+        lost = 0
+        reason = f"the refueling charge of {squadrons} points could not be paid from {budget}"
+        if ctx.rules.get("station_loss", "squadrons-stay") == "squadrons-lost":
+            lost = waiting
+            state.forces[:] = [f for f in state.forces if not (f.hex == hex_ and f.owner == player)]
+            if lost:
+                reason += (
+                    f"; the {counted(lost, 'squadron')} waiting there had no fuel and were lost"
+                )
+        elif waiting:
+            reason += (
+                f"; the {counted(waiting, 'squadron')} waiting there stay in the empty hex and "
+                "may still depart"
+            )
         ctx.emit(
             PHASE,
             hex_,
@@ -492,7 +504,13 @@ def _upkeep(ctx: TurnContext, player: str, budget: int) -> list[tuple[str, int]]
             f"Your refueling station at {hex_} was lost: {reason}.",
             players=(player,),
             visible_to=(player,),
-            data={"hex": hex_, "upkeep": squadrons, "reason": reason, "squadrons_lost": lost},
+            data={
+                "hex": hex_,
+                "upkeep": squadrons,
+                "reason": reason,
+                "squadrons_lost": lost,
+                "squadrons_stranded": waiting - lost,
+            },
         )
     return lines
 

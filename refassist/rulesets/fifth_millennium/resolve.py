@@ -95,6 +95,7 @@ def play_turn(ctx: TurnContext, orders: dict[str, Orders], previous: list[Any]) 
             )
     diplomacy.deliver_messages(ctx, orders)
     diplomacy.apply_diplomacy(ctx, orders)
+    ctx.bomb_orders = {(b.hex, p) for p, o in orders.items() for b in o.bombing}
     movement.arrivals(ctx)
     conflict.resolve_conflicts(ctx)
     movement.departures(ctx, orders)

@@ -81,6 +81,65 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         ("straight-to-battle", "kkm-fire"),
     ),
     HouseRule(
+        "battles_start",
+        "on-arrival",
+        "When battles happen (5.0: combat occurs 'if a fleet emerges in a system where native "
+        "forces ... exist'): only where squadrons arrived this turn, between the arrivals and "
+        "those they meet ('on-arrival'), or also wherever players no longer at peace stand "
+        "together, after a treaty ends ('standing-together').",
+        ("on-arrival", "standing-together"),
+    ),
+    HouseRule(
+        "treaty_sides",
+        "signatories",
+        "Who fights together (5.0: no battle 'if there is already a treaty or agreement in "
+        "place between the players'): a treaty or trade agreement binds the two players who "
+        "made it, and a player at peace with someone on the other side stays out of that "
+        "battle ('signatories'), or partners of partners fight on one side ('chains').",
+        ("signatories", "chains"),
+    ),
+    HouseRule(
+        "minefield_targets",
+        "all-but-owner",
+        "App. B: 'A minefield will attack all squadrons entering a system bar the producing "
+        "players'': treaty and trade partners' arriving squadrons too ('all-but-owner'), or "
+        "only intruders fighting its owner ('enemies').",
+        ("all-but-owner", "enemies"),
+    ),
+    HouseRule(
+        "unowned_naval_base",
+        "defends-after-first",
+        "5.1: 'you do not need to defeat the defensive forces of a naval base if you are the "
+        "first player to occupy the system': the naval base of an abandoned or independent "
+        "system defends it against arrivals ('defends-after-first'), or an unowned base never "
+        "fights ('never-fights').",
+        ("defends-after-first", "never-fights"),
+    ),
+    HouseRule(
+        "station_loss",
+        "squadrons-stay",
+        "App. B: a refueling station whose charge cannot be paid 'is considered lost': the "
+        "squadrons waiting there stay in the empty hex and may depart ('squadrons-stay'), or "
+        "are lost with it, having no fuel ('squadrons-lost').",
+        ("squadrons-stay", "squadrons-lost"),
+    ),
+    HouseRule(
+        "fusion_bombing",
+        "ordered",
+        "App. B: a fleet with SFBA levels 'can bomb': only where its player wrote 'fusion bomb' "
+        "and the hex on that turn's sheet ('ordered'), or whenever the intruders carry levels "
+        "and their CV is high enough ('automatic').",
+        ("ordered", "automatic"),
+    ),
+    HouseRule(
+        "probe_build_site",
+        "any-system",
+        "Where probe swarms are built: at any system the player owns, as munitions are "
+        "('any-system': 6.2 limits 'FTL squadrons' to class A worlds, and a probe is no "
+        "squadron), or only where squadrons are built ('shipyard').",
+        ("any-system", "shipyard"),
+    ),
+    HouseRule(
         "purchases_after_shortfall",
         "cancelled",
         "When the budget runs out on a purchase line (it buys as many as can be paid for): "

@@ -46,10 +46,19 @@ from ...workbook.sheetio import (
 )
 from ...workbook.sheetkit import DropdownLists, cell_rc, split_message
 from ..base import SheetRead
-from .items import ITEMS, find_item, item_label, items_for_tech
+from .items import ITEMS, find_item, item_label, items_for_tech, placement
 from .movement_rules import arrival_year, best_range
 from .notation import fleet_text, move_text, system_text
-from .orders import DIPLOMACY_ACTIONS, Diplomacy, MessageOrder, Move, Orders, Purchase
+from .orders import (
+    BOMB_ACTION,
+    DIPLOMACY_ACTIONS,
+    Bombing,
+    Diplomacy,
+    MessageOrder,
+    Move,
+    Orders,
+    Purchase,
+)
 from .parse import cell_text, move_cells_blank, normalise, parse_count, parse_hex_text, parse_move
 from .rules import HOUSE_RULES
 from .state import CLASS_INCOME, FACILITY_NAMES, SETUP_YEAR, Fleet, State
@@ -150,6 +159,10 @@ ACTION_SYNONYMS = {
     "declare war": "declare war",
     "war": "declare war",
     "declare war on": "declare war",
+    "fusion bomb": BOMB_ACTION,
+    "bomb": BOMB_ACTION,
+    "fusion bombing": BOMB_ACTION,
+    "sfba": BOMB_ACTION,
 }
 EVERYONE = ("*", "all", "everyone", "all players")
 
@@ -675,9 +688,14 @@ def _write_production(
 def _write_diplomacy(ws: Any, st: _Styles, state: State, player: str, lists: DropdownLists) -> None:
     r = DIPLO_HEADER_ROW - 2
     ws.merge_range(
-        r, 0, r, 6, "DIPLOMACY - treaties and trade agreements need both players", st.section
+        r,
+        0,
+        r,
+        6,
+        "DIPLOMACY - treaties and trade agreements need both players; fusion bombing orders",
+        st.section,
     )
-    for c, text in enumerate(("#", "Action", "Player", "", "", "", "")):
+    for c, text in enumerate(("#", "Action", "Player (or hex to bomb)", "", "", "", "")):
         ws.write_string(DIPLO_HEADER_ROW - 1, c, text, st.header)
     for i in range(DIPLO_ROWS):
         row0 = DIPLO_FIRST_ROW - 1 + i
@@ -685,7 +703,7 @@ def _write_diplomacy(ws: Any, st: _Styles, state: State, player: str, lists: Dro
         ws.write_blank(row0, 1, None, st.input_text)
         ws.write_blank(row0, 2, None, st.input_text)
     first, last = DIPLO_FIRST_ROW, DIPLO_FIRST_ROW + DIPLO_ROWS - 1
-    actions = lists.add(DIPLOMACY_ACTIONS)
+    actions = lists.add((*DIPLOMACY_ACTIONS, BOMB_ACTION))
     assert actions is not None
     _list_validation(
         ws,
@@ -694,13 +712,20 @@ def _write_diplomacy(ws: Any, st: _Styles, state: State, player: str, lists: Dro
         actions,
         "Action",
         "Propose or end a treaty or a trade agreement, or declare war. To accept a proposal, "
-        "propose the same thing back.",
+        "propose the same thing back. 'fusion bomb' with a hex in column C lets your SFBA "
+        "levels there bomb it this turn.",
         strict=True,
     )
     others = lists.add(_other_players(state, player))
     if others:
         _list_validation(
-            ws, f"C{first}", f"C{last}", others, "Player", "The other player.", strict=True
+            ws,
+            f"C{first}",
+            f"C{last}",
+            others,
+            "Player or hex",
+            "The other player; for 'fusion bomb', the hex of the system to bomb.",
+            strict=False,
         )
 
 
@@ -738,7 +763,9 @@ def _write_messages(ws: Any, st: _Styles, state: State, player: str, lists: Drop
     )
 
 
-def _write_reference(ws: Any, st: _Styles, state: State, player: str) -> None:
+def _write_reference(
+    ws: Any, st: _Styles, state: State, player: str, rules: dict[str, Any]
+) -> None:
     p = state.player(player)
     tl = p.tech_level if p else 1
     r = REF_HEADER_ROW - 2
@@ -754,7 +781,8 @@ def _write_reference(ws: Any, st: _Styles, state: State, player: str) -> None:
         ws.write_string(row0, 1, item_label(item), fmt)
         ws.write_number(row0, 4, item.cost, fmt)
         ws.write_string(row0, 5, f"TL{item.tech_level}", fmt)
-        where = PLACEMENT_TEXT.get(item.placement, item.placement)
+        site = placement(item, rules)
+        where = PLACEMENT_TEXT.get(site, site)
         if item.limit:
             where += f"; max {item.limit}"
         ws.write_string(row0, 6, where, fmt)
@@ -930,7 +958,7 @@ def write_sheet(
                 _write_production(ws, st, state, player, lists)
                 _write_diplomacy(ws, st, state, player, lists)
                 _write_messages(ws, st, state, player, lists)
-                _write_reference(ws, st, state, player)
+                _write_reference(ws, st, state, player, rules)
                 last_row = PRINT_LAST_ROW
             empire_rows = _write_empire(empire, st, state, player, setup, rules)
             _write_meta(meta, state, player, token, setup)
@@ -1146,6 +1174,9 @@ class _Reader:
                     "Choose one of: " + ", ".join(DIPLOMACY_ACTIONS) + ".",
                 )
                 continue
+            if action == BOMB_ACTION:
+                self.bombing(other_t, found, a_ref, p_ref)
+                continue
             if not other_t:
                 self.error(
                     p_ref,
@@ -1157,6 +1188,25 @@ class _Reader:
             self.orders.diplomacy.append(
                 Diplomacy(action, _canonical_player(other_t, self.players), cell=a_ref)
             )
+
+    def bombing(self, hex_text: str, found: str, a_ref: str, p_ref: str) -> None:
+        """A ``fusion bomb`` line: the hex of the system the player's SFBA levels may bomb."""
+        if not hex_text:
+            self.error(
+                p_ref,
+                found,
+                f"'{BOMB_ACTION}' needs the hex of the system to bomb",
+                "Write the hex in column C, e.g. 2712.",
+            )
+            return
+        try:
+            hex_ = parse_hex_text(hex_text, cell=p_ref)
+        except InvalidOrder as exc:
+            self.problems.append(_problem(exc, p_ref))
+            return
+        self.orders.bombing.append(
+            Bombing(hex_, cell=a_ref, text=f"{BOMB_ACTION} - {hex_}", cells=(a_ref, p_ref))
+        )
 
     def messages(self) -> None:
         budget = MessageBudget()  # what this sender may put in front of each reader
@@ -1344,7 +1394,9 @@ def fill_sheet(path: Path, orders: Orders) -> None:
     else:
         _check_room("moves", len(orders.moves), MOVE_ROWS)
         _check_room("purchases", len(orders.purchases), PROD_ROWS)
-        _check_room("diplomacy orders", len(orders.diplomacy), DIPLO_ROWS)
+        _check_room(
+            "diplomacy and bombing orders", len(orders.diplomacy) + len(orders.bombing), DIPLO_ROWS
+        )
         _check_room("messages", len(orders.messages), MSG_ROWS)
         for i, move in enumerate(orders.moves):
             b, c, d, e, f = move_row_cells(MOVE_FIRST_ROW + i)
@@ -1365,6 +1417,10 @@ def fill_sheet(path: Path, orders: Orders) -> None:
             row = DIPLO_FIRST_ROW + i
             put(f"{DIPLO_ACTION_COL}{row}", d.action)
             put(f"{DIPLO_PLAYER_COL}{row}", d.other)
+        for i, b in enumerate(orders.bombing, start=len(orders.diplomacy)):
+            row = DIPLO_FIRST_ROW + i
+            put(f"{DIPLO_ACTION_COL}{row}", BOMB_ACTION)
+            put(f"{DIPLO_PLAYER_COL}{row}", b.hex)
         for i, m in enumerate(orders.messages):
             row = MSG_FIRST_ROW + i
             put(f"{MSG_TO_COL}{row}", m.to)
@@ -1406,6 +1462,8 @@ def orders_text(orders: Orders) -> list[str]:
         verb = d.action[0].upper() + d.action[1:]
         joiner = " on " if d.action == "declare war" else " with "
         lines.append(f"{verb}{joiner}{d.other}")
+    for b in orders.bombing:
+        lines.append(f"Fusion bomb {b.hex} (SFBA levels there may bomb it)")
     for m in orders.messages:
         who = "every player" if m.to == "*" else m.to
         lines.append(f"Message to {who}: {m.text}")

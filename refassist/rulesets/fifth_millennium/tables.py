@@ -539,12 +539,16 @@ def from_tables(tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]
                 "is not a player of this game",
                 "write a player's name, or leave empty for an independent world's squadrons",
             )
-        if r["hex"] not in system_hexes and (r["hex"], r["owner"]) not in stations:
+        stranded = (  # squadrons left in empty space when their station was lost
+            r["owner"] and not r["M"] and not r["building"] and SECTOR.contains(r["hex"])
+        )
+        if r["hex"] not in system_hexes and (r["hex"], r["owner"]) not in stations and not stranded:
             check.add(
                 SQUADRONS,
                 r,
                 "hex",
-                "is neither a system nor one of the owner's refueling stations",
+                "is neither a system nor one of the owner's refueling stations (only a "
+                "player's ready squadrons may wait in an empty hex)",
                 "correct the hex",
             )
         state.forces.append(

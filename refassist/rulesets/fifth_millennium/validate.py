@@ -22,7 +22,7 @@ from typing import Any
 
 from ...errors import CellProblem
 from ...hexmap import SECTOR, distance
-from .items import find_item
+from .items import find_item, placement
 from .movement_rules import (
     arrival_year,
     available_to_depart,
@@ -509,7 +509,7 @@ class _Checker:
                 )
             )
             return False
-        if item.placement in ("ftl", "upgrade") and not self.builds_ships(where):
+        if placement(item, self.rules) in ("ftl", "upgrade") and not self.builds_ships(where):
             self.add(
                 _err(
                     cell,
@@ -838,6 +838,77 @@ class _Checker:
                 continue
             self.other_player(m.to, m.cell, m.to, "message")
 
+    def check_bombing(self) -> None:
+        """``fusion bomb`` lines: a system of the map, SFBA levels of this player's due there
+        this turn (already there, or a flight arriving this year), each hex once."""
+        seen: dict[str, str] = {}
+        automatic = self.rules.get("fusion_bombing", "ordered") == "automatic"
+        for b in self.orders.bombing:
+            where = b.cells[-1] if b.cells else b.cell
+            if b.hex in seen:
+                self.add(
+                    _warn(
+                        b.cell,
+                        b.text,
+                        f"fusion bombing at {b.hex} is ordered twice (also in {seen[b.hex]})",
+                        "Remove one of the lines.",
+                    )
+                )
+                continue
+            seen[b.hex] = b.cell
+            system = self.state.system(b.hex)
+            if system is None:
+                self.add(
+                    _err(
+                        where,
+                        b.text,
+                        f"there is no star system at {b.hex} to bomb",
+                        "Write the hex of the system your SFBA-carrying fleet attacks.",
+                    )
+                )
+                continue
+            if system.owner == self.player:
+                self.add(
+                    _err(
+                        where,
+                        b.text,
+                        f"{b.hex} {system.name} is your own system",
+                        "Remove the line; fusion bombing attacks an enemy's system.",
+                    )
+                )
+                continue
+            year = self.state.year
+            here = sum(
+                f.fleet.SF
+                for f in self.state.forces
+                if f.hex == b.hex and f.owner == self.player and not f.building
+            ) + sum(
+                f.fleet.SF
+                for f in self.state.flights
+                if f.destination == b.hex and f.owner == self.player and f.arrival <= year
+            )
+            if not here:
+                self.add(
+                    _warn(
+                        where,
+                        b.text,
+                        f"none of your SFBA levels will be at {b.hex} this turn (none is there "
+                        "and no fleet carrying them arrives this year)",
+                        "Bombing needs a fleet carrying SF levels that arrives there this turn; "
+                        "give the order in the year it arrives.",
+                    )
+                )
+            elif automatic:
+                self.add(
+                    _warn(
+                        b.cell,
+                        b.text,
+                        "in this game SFBA levels bomb without an order (house rule "
+                        "fusion_bombing = automatic)",
+                        "The line changes nothing; you may remove it.",
+                    )
+                )
+
 
 def validate_orders(
     state: State, player: str, orders: Orders, house_rules: Mapping[str, Any]
@@ -852,5 +923,6 @@ def validate_orders(
     checker.check_moves()
     checker.check_purchases()
     checker.check_diplomacy()
+    checker.check_bombing()
     checker.check_messages()
     return checker.problems
