@@ -262,6 +262,24 @@ def test_hidden_enemy_fleets_change_nothing() -> None:
     assert orders_of(seen, TERRAN) != before
 
 
+def test_a_seen_fleet_whose_contents_are_hidden_is_a_guess_not_a_leak() -> None:
+    """A fleet at Barnard's Star, seen but not revealed: the planner knows it is there, counts
+    it as HIDDEN_FLEET_POWER with warships, and its orders do not depend on what it holds."""
+    from refassist.rulesets.imperium_3m.ai import HIDDEN_FLEET_POWER
+
+    weak, strong = start(), start()
+    add_fleet(weak, IMPERIAL, "I9", "BAR", ["DD"])
+    add_fleet(strong, IMPERIAL, "I9", "BAR", ["BB", "BB", "BB", "B2", "CA", "CA"])
+    view = known_view(weak, TERRAN)
+    assert view.hidden == {"I9"} and view.enemy_fleets["BAR"][0][1] == []
+    assert view.enemy_power_at("BAR") == HIDDEN_FLEET_POWER and view.enemy_warships_at("BAR")
+    assert orders_of(weak, TERRAN) == orders_of(strong, TERRAN)
+    open_stacks = known_view(weak, TERRAN, {"enemy_fleet_contents": "shown"})
+    assert open_stacks.hidden == set() and [
+        u.code for u in open_stacks.enemy_fleets["BAR"][0][1]
+    ] == ["DD"]
+
+
 def test_known_view_shows_enemy_boxes_only_where_revealed() -> None:
     state = start()
     view = known_view(state, TERRAN)
@@ -288,8 +306,10 @@ def test_moves_stop_where_known_enemy_warships_are() -> None:
 def test_a_much_stronger_known_enemy_is_not_attacked() -> None:
     state = start()
     remove_fleets(state, IMPERIAL)
-    # stronger than all three Terran fleets together (power 115 against 100)
+    # stronger than all three Terran fleets together (power 115 against 100), and known to be:
+    # a stealth scout revealed it (fleet contents are hidden otherwise)
     add_fleet(state, IMPERIAL, "I9", "BAR", ["BB", "BB", "BB", "B2", "CA", "CA"])
+    state.revealed[TERRAN] = ["BAR"]
     orders = orders_of(state, TERRAN)
     for line in orders.activations:
         for a in line.actions:

@@ -306,3 +306,20 @@ def test_expected_income_is_the_production_steps_figure_disputed_planets_pay_not
     assert expected_income(state, "Terran") == 19
     # Imperial: 10 + three Worlds + two connected Outposts.
     assert expected_income(state, "Imperial") == 15
+
+
+def test_a_seen_but_unrevealed_enemy_fleet_is_reported_without_its_contents() -> None:
+    """The Terran outpost at Barnard's Star sees fleet I3 arrive, but not what it holds (no
+    battle, no stealth scout there): the report and the map say 'contents unknown'."""
+    state = start()
+    state.fleet("I3").system = "BAR"  # type: ignore[union-attr]
+    inside = {u.id for u in state.units_in_fleet("I3")}
+    content = RULESET.report_content(state, "Terra", INFO)
+    text, _ = render(content)
+    assert "I3" in words(text) and "contents unknown" in text
+    terran = {u.id for u in state.units if u.side == "Terran"}  # counters share ids
+    assert inside - terran
+    for uid in inside - terran:
+        assert uid not in words(text), uid
+    nodes = {n.code: n for n in content.network.nodes}  # type: ignore[union-attr]
+    assert "I3: contents unknown (Imperial)" in nodes["BAR"].lines

@@ -412,7 +412,15 @@ def test_capacity_rules() -> None:
     assert capacity_problem(ctx, make(["CV", "F", "F", "F"])) == ""  # Terran CV: F3
     assert capacity_problem(ctx, make(["CV", "F", "F", "F", "F"])) != ""
     assert capacity_problem(ctx, make(["BB", "F"])) == ""  # the Terran BB's F1
-    assert capacity_problem(ctx, make(["TR", "F"])) != ""  # fighters ride carriers only
+    # Beyond the carriers, a fighter takes a transport place ("loaded on any previously empty
+    # transports"; landing "from attack transports"), shared with troops, PD and outposts.
+    assert capacity_problem(ctx, make(["TR", "F"])) == ""
+    assert capacity_problem(ctx, make(["CV", "F", "F", "F", "F", "TR"])) == ""
+    full = capacity_problem(ctx, make(["TR", "RT", "F"]))
+    assert full == (
+        "it carries 1 fighter and 1 troop/PD/outpost unit but its carriers hold 0 fighters "
+        "and its transports 1 more unit"
+    )
     imperial = [Unit("X1", IMP, "BB"), Unit("X2", IMP, "F")]
     assert capacity_problem(ctx, imperial) != ""  # the Imperial BB has no hangar
     wider = context(state, [], tr_capacity=2)
@@ -774,6 +782,19 @@ def test_load_within_capacity(battles: dict) -> None:
     assert [u.id for u in state.units_in_fleet("T1")] == ["TR1", "RT1"]
     assert state.unit(TER, "RT2").planet == "P0"  # type: ignore[union-attr]
     assert kinds(ctx, "activation")[0].data["refused"] == ["no room aboard fleet T1 for RT2"]
+
+
+def test_a_fighter_loads_onto_a_transports_free_place(battles: dict) -> None:
+    """A fleet without carriers takes a fighter aboard a transport's free place; with the
+    place taken by a troop, the fighter is refused and stays."""
+    state = make_state()
+    add_fleet(state, "T1", TER, "S0", ["TR"])
+    add_ground(state, TER, "P0", ["F", "RT"])
+    load = Action("load", fleet="T1", planet="P0", units=["F1", "RT1"])
+    ctx = context(state, [6, 1], [line(1, "S0", load)])
+    action_segment(ctx, 1)
+    assert [u.id for u in state.units_in_fleet("T1")] == ["TR1", "F1"]
+    assert kinds(ctx, "activation")[0].data["refused"] == ["no room aboard fleet T1 for RT1"]
 
 
 def test_no_loading_from_a_disputed_planet(battles: dict) -> None:

@@ -645,7 +645,11 @@ def test_capacity_load_and_move() -> None:
     ]
     assert errors(state, full, tr_capacity=2) == []
     fighters = terran(act(1, 1, "SOL", "T1 load F1 from SOL1"))
-    assert errors(state, fighters) == ["T1 would carry 1 fighters but room for 0 (carriers)"]
+    assert errors(state, fighters) == [
+        "T1 would carry 1 fighters and 1 troops/PD/outposts but room for 0 fighters (carriers) "
+        "and 1 more (transports)"
+    ]
+    assert errors(state, fighters, tr_capacity=2) == []  # a fighter rides a free transport place
     not_there = terran(act(1, 1, "SOL", "T1 load PD2 from SOL1"))
     assert errors(state, not_there) == ["PD2 is not on SOL1"]
     overloaded = tiny()

@@ -560,3 +560,22 @@ def test_a_huge_battles_details_are_shortened_to_fit_one_workbook_cell() -> None
 def test_small_battle_details_are_kept_whole() -> None:
     data = {"rounds": [{"positions": {"a": 1}, "shots": []}], "dice": [1, 2]}
     assert sb.fit_battle_data(data) is data
+
+
+def test_a_fighter_beyond_the_carriers_rides_a_transport_and_shares_its_fate() -> None:
+    """Reinforcements: fighters "may enter the game loaded on any previously empty
+    transports"; such a fighter does not launch (only carriers launch), and when its
+    transport is destroyed it goes down with it, as troops do."""
+    state = make_state()
+    add(state, TERRAN, "TR", fleet="T1", damaged=True)
+    add(state, TERRAN, "F", fleet="T1")
+    add(state, IMPERIAL, "SC", fleet="I1")
+    ctx = context(state, [4])
+    loads = {k: [u.id for u in v] for k, v in sb.cargo_of(ctx, "T1").items()}
+    assert loads == {"TR1": ["F1"], "": []}
+    b = battle_at(ctx, {"Terran TR1": 0, "Imperial SC1": 0}, mover=IMPERIAL)
+    assert sorted(f"{c.side} {c.unit.id}" for c in b.combatants) == ["Imperial SC1", "Terran TR1"]
+    b.fire()
+    b.damage()
+    assert b.destroyed[TERRAN] == ["TR1", "F1"]
+    assert ctx.state.fleet("T1") is None

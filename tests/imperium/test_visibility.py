@@ -37,8 +37,19 @@ def test_enemy_fleets_only_where_the_side_has_eyes() -> None:
     state.fleet("I1").system = "TAU"  # an empty system no Terran sees
     view = player_view(state, "Terra", RULES)
     assert [f.name for f in view.enemy_fleets] == ["I3"]
+    # There, but its contents are the stealth scout's reward ("the enemy player must reveal
+    # the contents of any fleet"): hidden until a battle or a scout reveals the system.
+    assert view.hidden_fleets == {"I3"} and not ids(view.enemy_units) & ids(
+        state.units_in_fleet("I3")
+    )
+    state.revealed["Terran"] = ["BAR"]
+    view = player_view(state, "Terra", RULES)
+    assert view.hidden_fleets == set()
     assert ids(view.enemy_units) == ids(state.units_in_fleet("I3"))  # contents, cargo included
     assert not ids(view.enemy_units) & ids(state.units_in_fleet("I1"))
+    state.revealed.clear()
+    shown = player_view(state, "Terra", {**RULES, "enemy_fleet_contents": "shown"})
+    assert ids(shown.enemy_units) == ids(state.units_in_fleet("I3"))
     # The Empire sees the Terran fleet T3 at Barnard's Star through its own fleet there.
     empire = player_view(state, "Empire", RULES)
     assert [f.name for f in empire.enemy_fleets] == ["T3"]

@@ -187,13 +187,17 @@ def place_ship(state: State, unit: Unit, system: str) -> Fleet:
 
 def carry_room(ctx: TurnContext, fleet: Fleet, code: str) -> int:
     """Free places for a unit of ``code`` aboard ``fleet``: transports carry troops, PD and
-    outposts (house-rule capacities), carriers (and the Terran BB) carry fighters."""
+    outposts (house-rule capacities), carriers (and the Terran BB) carry fighters, and
+    fighters beyond the carriers' room take transport places (`segments.capacity_problem`)."""
     aboard = ctx.state.units_in_fleet(fleet.name)
+    hangar = sum(ctx.unit_type(u.side, u.code).fighters for u in aboard)
+    holds = sum(cargo_room(u.code, ctx.rules) for u in aboard)
+    fighters = sum(1 for u in aboard if u.code == "F")
+    cargo = sum(1 for u in aboard if u.code in ("RT", "JT", "PD", "OP"))
+    free_holds = holds - cargo - max(0, fighters - hangar)
     if code == "F":
-        room = sum(ctx.unit_type(u.side, u.code).fighters for u in aboard)
-        return room - sum(1 for u in aboard if u.code == "F")
-    room = sum(cargo_room(u.code, ctx.rules) for u in aboard)
-    return room - sum(1 for u in aboard if u.code in ("RT", "JT", "PD", "OP"))
+        return max(0, hangar - fighters) + max(0, free_holds)
+    return free_holds
 
 
 def place_ground(ctx: TurnContext, unit: Unit, planet: Planet) -> str:

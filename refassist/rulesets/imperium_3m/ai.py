@@ -2,7 +2,8 @@
 
 A computer player decides only from what its side may know (digest, "Information"): its own
 units, fleets, treasury and turn record track; enemy fleets in systems where it has units,
-Worlds or Outposts; enemy planetary boxes only in systems it saw into last turn
+Worlds or Outposts (their contents only where revealed: a hidden fleet counts as a guess,
+`HIDDEN_FLEET_POWER`); enemy planetary boxes only in systems it saw into last turn
 (``state.revealed``); the map, planet owners and markers and the glory index, which are public.
 `known_view` collects exactly that, and the planner reads nothing else of the enemy, so a hidden
 fleet never changes its orders (a test checks it).
@@ -102,20 +103,31 @@ class KnownView:
     seen: set[str]
     enemy_fleets: dict[str, list[tuple[Fleet, list[Unit]]]] = field(default_factory=dict)
     enemy_ground: dict[str, list[Unit]] = field(default_factory=dict)
+    #: Enemy fleets seen whose contents were not revealed (their unit lists are empty).
+    hidden: set[str] = field(default_factory=set)
 
     def fleet_units(self, name: str) -> list[Unit]:
         return [u for u in self.units if u.fleet == name]
 
     def enemy_power_at(self, system: str) -> float:
-        return sum(power(units) for _f, units in self.enemy_fleets.get(system, []))
+        return sum(
+            HIDDEN_FLEET_POWER if f.name in self.hidden else power(units)
+            for f, units in self.enemy_fleets.get(system, [])
+        )
 
     def enemy_warships_at(self, system: str) -> bool:
         return any(
-            u.type().is_warship for _f, units in self.enemy_fleets.get(system, []) for u in units
+            f.name in self.hidden or any(u.type().is_warship for u in units)
+            for f, units in self.enemy_fleets.get(system, [])
         )
 
 
-def known_view(state: State, side: str) -> KnownView:
+#: What the planner assumes of an enemy fleet whose contents it has not seen: about a heavy
+#: cruiser's worth (`power`), a guess that keeps it from sending a transport into the unknown.
+HIDDEN_FLEET_POWER = 15.0
+
+
+def known_view(state: State, side: str, rules: Mapping[str, Any] | None = None) -> KnownView:
     """Collect what ``side`` may know: own units and fleets, the systems it sees into (own
     units there, or an own World/Outpost), enemy fleets in those systems and enemy planetary
     boxes in the systems listed in ``state.revealed[side]``."""
@@ -137,10 +149,15 @@ def known_view(state: State, side: str) -> KnownView:
     for u in state.units:
         if u.side == enemy and u.fleet:
             by_fleet.setdefault(u.fleet, []).append(u)
+    revealed = set(state.revealed.get(side, []))
+    shown = (rules or {}).get("enemy_fleet_contents", "hidden") == "shown"
     for f in state.fleets:
         if f.side == enemy and f.system in seen and by_fleet.get(f.name):
-            view.enemy_fleets.setdefault(f.system, []).append((f, by_fleet[f.name]))
-    revealed = set(state.revealed.get(side, []))
+            if shown or f.system in revealed:
+                view.enemy_fleets.setdefault(f.system, []).append((f, by_fleet[f.name]))
+            else:  # there, but what it holds is not known (visibility.player_view)
+                view.enemy_fleets.setdefault(f.system, []).append((f, []))
+                view.hidden.add(f.name)
     for u in state.units:
         planet = state.map.planets.get(u.planet) if u.side == enemy and u.planet else None
         if planet is not None and planet.system in revealed:
@@ -196,7 +213,7 @@ def computer_orders(
     if state.finished:
         return orders
     rng = random.Random(f"{seed}:{state.turn}:{side}")
-    planner = _Planner(state, side, known_view(state, side), rng, dict(rules or {}))
+    planner = _Planner(state, side, known_view(state, side, rules), rng, dict(rules or {}))
     planner.administration(orders)
     planner.activations(orders)
     planner.battle_orders(orders)

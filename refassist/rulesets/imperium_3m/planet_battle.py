@@ -625,7 +625,7 @@ def attack(ctx: TurnContext, side: str, fleet: str, planet: str, hexes: list[int
 
 def evacuate(ctx: TurnContext, side: str, fleet: str, planet: str) -> None:
     """Load the side's troops from a disputed planet onto the fleet's free transport room
-    (PD stay; fighters leave freely to free carrier room), then the enemy's
+    (PD stay; fighters leave freely to free carrier room, then transport room), then the enemy's
     fighters and PD on the planet fire at the transports carrying evacuees."""
     p = _check(ctx, side, fleet, planet)
     state = ctx.state
@@ -652,6 +652,8 @@ def evacuate(ctx: TurnContext, side: str, fleet: str, planet: str) -> None:
                 slots -= 1
             elif u.code == "F" and hangar > 0:
                 hangar -= 1
+            elif u.code == "F" and slots > 0:  # beyond the carriers: a transport place
+                slots -= 1
             else:
                 why = "PD cannot leave a disputed planet" if u.code == "PD" else "no room"
                 record["stayed"].append({"unit": u.id, "why": why})

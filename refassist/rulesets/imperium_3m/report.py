@@ -108,21 +108,29 @@ def _is_ship(u: Unit) -> bool:
 
 
 def fleet_rows(
-    fleets: Sequence[Fleet], units: Sequence[Unit], names: Mapping[str, str]
+    fleets: Sequence[Fleet],
+    units: Sequence[Unit],
+    names: Mapping[str, str],
+    hidden: Iterable[str] = (),
 ) -> list[dict[str, Any]]:
-    """One row per fleet: where, its ships and its cargo (carried units)."""
+    """One row per fleet: where, its ships and its cargo (carried units); a fleet in
+    ``hidden`` is there, its contents unknown."""
     rows = []
+    unknown = set(hidden)
     for f in sorted(fleets, key=lambda f: (f.side, f.name)):
         inside = [u for u in units if u.fleet == f.name]
         ships = [u for u in inside if _is_ship(u)]
         cargo = [u for u in inside if not _is_ship(u)]
+        shown = ", ".join(unit_text(u) for u in ships) or "no ships"
+        if f.name in unknown:
+            shown = "contents unknown (revealed only by a battle or a stealth scout)"
         rows.append(
             {
                 "name": f.name,
                 "side": f.side,
                 "where": names.get(f.system, f.system),
                 "system": f.system,
-                "ships": ", ".join(unit_text(u) for u in ships) or "no ships",
+                "ships": shown,
                 "ship_count": len(ships),
                 "cargo": ", ".join(unit_text(u) for u in cargo),
             }
@@ -352,9 +360,11 @@ def build_network(
     own_side: str | None,
     in_sight: set[str] | None,
     battles: set[str],
+    hidden: Iterable[str] = (),
 ) -> NetworkMap:
     """The systems-and-routes map for one reader (``own_side`` None and ``in_sight`` None for
-    the referee, who sees everything)."""
+    the referee, who sees everything); ``hidden`` enemy fleets show without their contents."""
+    unknown = set(hidden)
     by_system: dict[str, list[PlanetView | Planet]] = {}
     for p in planets.values():
         by_system.setdefault(p.system, []).append(p)
@@ -366,6 +376,9 @@ def build_network(
             if f.system != code:
                 continue
             inside = [u for u in units if u.fleet == f.name]
+            if f.name in unknown:
+                lines.append(f"{f.name}: contents unknown ({f.side})")
+                continue
             if not inside and f.side != own_side:
                 continue
             lines.append(_fleet_line(f.name, inside, f.side == own_side, f.side))
@@ -434,6 +447,7 @@ def player_content(state: State, view: PlayerView, player: str, info: ReportInpu
         view.side,
         view.in_sight,
         view.battles,
+        view.hidden_fleets,
     )
     orders = _orders(info, player)
     context = {
@@ -463,7 +477,7 @@ def player_content(state: State, view: PlayerView, player: str, info: ReportInpu
             {"what": unit_text(u), "where": names.get(u.planet, u.planet)} for u in elsewhere
         ],
         "queue": queue_rows(view.queue, view.turn),
-        "enemy_fleets": fleet_rows(view.enemy_fleets, view.enemy_units, names),
+        "enemy_fleets": fleet_rows(view.enemy_fleets, view.enemy_units, names, view.hidden_fleets),
         "enemy_planets": planet_rows(seen_boxes, view.enemy_units, names),
         "orders": orders,
         "no_orders": orders is None and info.sheets.get(player) == "missing",

@@ -41,6 +41,15 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         ("came-from", "home"),
     ),
     HouseRule(
+        "enemy_fleet_contents",
+        "hidden",
+        "What a side sees of an enemy fleet in a system it sees: only that it is there, its "
+        "ships and cargo being revealed by a space battle or a successful stealth scout "
+        "('hidden': the scout's reward is that 'the enemy player must reveal the contents of "
+        "any fleet'), or every counter of the stack, as at an open table ('shown').",
+        ("hidden", "shown"),
+    ),
+    HouseRule(
         "public_markers",
         True,
         "World and Outpost markers (owner, disputed) are public, as on the board game's map; "

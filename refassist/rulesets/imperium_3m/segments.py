@@ -62,8 +62,11 @@ def capacity_problem(ctx: TurnContext, units: list[Unit]) -> str:
     """Why a fleet made of ``units`` carries more than it can (empty when it fits).
 
     Transports (TR, AT) carry troops, PD and outposts (``tr_capacity``/``at_capacity`` each);
-    carriers carry their F value of fighters (CV, the Terran BB's F1).  Fighters ride only on
-    carriers, as the checker (`validate`) and reinforcement placement (`admin`) also hold.
+    carriers carry their F value of fighters (CV, the Terran BB's F1).  Fighters beyond the
+    carriers' room take a transport place like any cargo (the seed lets fighters enter the game
+    "loaded on any previously empty transports" and land "from attack transports"); the checker
+    (`validate`), reinforcement placement (`admin.carry_room`) and `space_battle.cargo_of` hold
+    the same rule.
     """
     room = 0
     hangar = 0
@@ -77,13 +80,18 @@ def capacity_problem(ctx: TurnContext, units: list[Unit]) -> str:
             cargo += 1
         elif t.kind == "fighter":
             fighters += 1
-    if cargo > room:
+    overflow = max(0, fighters - hangar)
+    if cargo + overflow <= room:
+        return ""
+    if not overflow:
         return (
             f"it carries {counted(cargo, 'troop/PD/outpost unit')} but its transports hold {room}"
         )
-    if fighters > hangar:
-        return f"it carries {counted(fighters, 'fighter')} but its carriers hold {hangar}"
-    return ""
+    return (
+        f"it carries {counted(fighters, 'fighter')} and "
+        f"{counted(cargo, 'troop/PD/outpost unit')} but its carriers hold {hangar} fighters "
+        f"and its transports {counted(room, 'more unit')}"
+    )
 
 
 def live_fleets_at(state: State, system: str, side: str) -> list[Fleet]:

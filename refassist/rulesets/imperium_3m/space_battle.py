@@ -92,10 +92,12 @@ def cargo_of(ctx: TurnContext, fleet: str) -> dict[str, list[Unit]]:
     """Which ship carries which unit of ``fleet``: ship id -> carried units.
 
     The sheet never says which transport holds what, so the assignment is fixed and repeatable:
-    fighters ride only on carriers (CV, and the Terran BB's F1), as `admin.carry_room` and the
-    checker have it; troops, PD and outposts go aboard the transports, jump troops first and
-    attack transports first (so that JT land from an AT when the fleet has one), then the rest
-    in counter order.  Units that fit nowhere are listed under ``""`` (carried by nobody: after
+    fighters ride on carriers (CV, and the Terran BB's F1) first; troops, PD and outposts go
+    aboard the transports, jump troops first and attack transports first (so that JT land from
+    an AT when the fleet has one), then the rest in counter order, then the fighters the
+    carriers had no room for (as `admin.carry_room` and the checker have it).  Only fighters
+    aboard a carrier launch in a space battle; those on a transport share its fate.  Units that
+    fit nowhere are listed under ``""`` (carried by nobody: after
     a battle such fighters land on a friendly planet or are lost).
     """
     units = ctx.state.units_in_fleet(fleet)
@@ -111,6 +113,8 @@ def cargo_of(ctx: TurnContext, fleet: str) -> dict[str, list[Unit]]:
             room -= 1
     transports = [s for s in ships if s.code == "AT"] + [s for s in ships if s.code == "TR"]
     cargo = [u for u in others if u.code == "JT"] + [u for u in others if u.code != "JT"]
+    cargo += fighters
+    fighters = []
     for ship in transports:
         room = transport_capacity(ctx, ship)
         while room and cargo:

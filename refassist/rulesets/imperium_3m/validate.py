@@ -142,11 +142,15 @@ class _Checker:
         hangar = sum(unit_type(u.side, u.code, self.bb_m).fighters for u in units)
         cargo = sum(1 for u in units if u.code in CARGO)
         holds = sum(cargo_room(u.code, self.rules) for u in units)
-        if fighters > hangar:
-            return f"{fighters} fighters but room for {hangar} (carriers)"
-        if cargo > holds:
+        overflow = max(0, fighters - hangar)  # fighters beyond the carriers take transport places
+        if cargo + overflow <= holds:
+            return ""
+        if not overflow:
             return f"{cargo} troops/PD/outposts but room for {holds} (transports)"
-        return ""
+        return (
+            f"{fighters} fighters and {cargo} troops/PD/outposts but room for {hangar} fighters "
+            f"(carriers) and {holds} more (transports)"
+        )
 
     # -- administration -------------------------------------------------------------------------
     def appeal(self, orders: Orders) -> None:

@@ -72,7 +72,7 @@ class PlayerView:
     #: Own fleets and every own unit.
     fleets: list[Fleet]
     units: list[Unit]
-    #: Enemy fleets in systems in sight, with their contents.
+    #: Enemy fleets in systems in sight; their contents only where revealed (`hidden_fleets`).
     enemy_fleets: list[Fleet]
     enemy_units: list[Unit]
     #: The side's own turn record track.
@@ -80,6 +80,8 @@ class PlayerView:
     events: list[Event] = field(default_factory=list)
     #: Systems where a space or planetary battle the side may know of took place this turn.
     battles: set[str] = field(default_factory=set)
+    #: Enemy fleets the side sees but whose contents it does not know (not revealed).
+    hidden_fleets: set[str] = field(default_factory=set)
 
     def units_in(self, fleet: str) -> list[Unit]:
         return [u for u in self.units + self.enemy_units if u.fleet == fleet]

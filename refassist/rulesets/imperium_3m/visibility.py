@@ -1,12 +1,14 @@
 """Fog of war for Imperium 3rd Millennium: what one side may know (digest, "Information").
 
 Each side sees its own units, every system where it has units, Worlds or Outposts, and the
-enemy fleets in those systems (their contents: ships and what they carry, as a player at the
-table would see the counters of a stack in a system he shares); the enemy's planetary boxes
-only in systems it saw into this turn (`State.revealed`: after a battle or a successful
-stealth scout), and on a planet where its own troops stand (a disputed planet is fought over
-hex by hex, so both sides see the surface).  It never learns the enemy's treasury, permissions
-or turn record track.  Markers are public unless the ``public_markers`` house rule says no.
+enemy fleets in those systems; a fleet's contents (ships and what they carry) only in systems
+it saw into this turn, as the stealth scout's reward is that "the enemy player must reveal the
+contents of any fleet" (house rule ``enemy_fleet_contents = "shown"``: always).  The enemy's
+planetary boxes only in systems it saw into this turn (`State.revealed`: after a battle or a
+successful stealth scout), and on a planet where its own troops stand (a disputed planet is
+fought over hex by hex, so both sides see the surface).  It never learns the enemy's treasury,
+permissions or turn record track.  Markers are public unless the ``public_markers`` house
+rule says no.
 """
 
 from __future__ import annotations
@@ -71,7 +73,11 @@ def player_view(state: State, player: str, rules: Mapping[str, Any]) -> PlayerVi
         for f in state.fleets
         if f.side == enemy and f.system in sight and f.name in manned
     ]
-    seen_fleets = {f.name for f in enemy_fleets}
+    contents_shown = rules.get("enemy_fleet_contents", "hidden") == "shown"
+    hidden_fleets = {
+        f.name for f in enemy_fleets if not contents_shown and f.system not in revealed
+    }
+    seen_fleets = {f.name for f in enemy_fleets} - hidden_fleets
     enemy_units = [
         copy.copy(u)
         for u in state.units
@@ -127,4 +133,5 @@ def player_view(state: State, player: str, rules: Mapping[str, Any]) -> PlayerVi
         queue=[copy.copy(q) for q in state.queue if q.side == side],
         events=events,
         battles=battles,
+        hidden_fleets=hidden_fleets,
     )
