@@ -534,23 +534,8 @@ class _Checker:
             return False
         if item.placement == "upgrade":
             return self.check_upgrade(purchase, item.name, upgrades)
-        if item.limit:
-            key = (where, item.becomes)
-            have = self.facilities(where, item.becomes)
-            if have + added[key] + purchase.quantity > item.limit:
-                self.add(
-                    _err(
-                        purchase.cell_of("quantity"),
-                        found,
-                        f"at most {item.limit} {item.name}"
-                        f"{'s' if item.limit != 1 else ''} per system; {where} has "
-                        f"{have + added[key]} (built, building or ordered above)",
-                        f"Reduce the quantity to {max(0, item.limit - have - added[key])} "
-                        "or build elsewhere.",
-                    )
-                )
-                return False
-            added[key] += purchase.quantity
+        if not self.within_limit(purchase, item, added, "system"):
+            return False
         if item.becomes in SEATS:
             return self.check_seat(purchase, item.becomes, new_seats)
         return True
@@ -585,21 +570,33 @@ class _Checker:
             return False
         if item.placement == "upgrade":
             return self.check_upgrade(purchase, item.name, upgrades)
-        if item.limit:
-            key = (where, item.becomes)
-            have = self.facilities(where, item.becomes)
-            if have + added[key] + purchase.quantity > item.limit:
-                self.add(
-                    _err(
-                        purchase.cell_of("quantity"),
-                        purchase.text,
-                        f"at most {item.limit} {item.name} per hex; {where} has "
-                        f"{have + added[key]} (built, building or ordered above)",
-                        "Reduce the quantity or build elsewhere.",
-                    )
+        return self.within_limit(purchase, item, added, "hex")
+
+    def within_limit(
+        self, purchase: Purchase, item: Any, added: dict[tuple[str, str], int], per: str
+    ) -> bool:
+        """Appendix A's per-system limits (5 labs, one of each seat...), counting what is
+        built, building and ordered on the lines above; ``per`` names the place ("system",
+        or "hex" at a refueling station)."""
+        if not item.limit:
+            return True
+        where = purchase.location
+        key = (where, item.becomes)
+        have = self.facilities(where, item.becomes)
+        if have + added[key] + purchase.quantity > item.limit:
+            self.add(
+                _err(
+                    purchase.cell_of("quantity"),
+                    purchase.text,
+                    f"at most {item.limit} {item.name}"
+                    f"{'s' if item.limit != 1 else ''} per {per}; {where} has "
+                    f"{have + added[key]} (built, building or ordered above)",
+                    f"Reduce the quantity to {max(0, item.limit - have - added[key])} "
+                    "or build elsewhere.",
                 )
-                return False
-            added[key] += purchase.quantity
+            )
+            return False
+        added[key] += purchase.quantity
         return True
 
     def check_station(
