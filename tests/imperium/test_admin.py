@@ -224,6 +224,7 @@ def test_mandated_offensive_forces_table(die: int, codes: list[str]) -> None:
     assert sorted(u.code for u in forces) == codes
     assert {system_of(state, u) for u in forces} == {"ISH"}
     assert state.sides[IMPERIAL].mandate_turn == state.turn
+    assert state.sides[IMPERIAL].mandate_glory == state.glory  # the index at their arrival
     assert not state.sides[IMPERIAL].visit
     assert sorted(state.sides[IMPERIAL].granted) == codes
 
@@ -434,6 +435,32 @@ def test_ground_unit_boards_a_transport_when_the_planet_is_full() -> None:
     reinforcements(ctx)
     pd = [u for u in state.units if u.side == TERRAN and u.code == "PD"][-1]
     assert pd.fleet == "T2" and not pd.planet
+
+
+def test_a_monitor_needs_room_in_the_planetary_box_it_stands_in() -> None:
+    """ "Monitors are placed in a planetary box": a monitor due at a World whose box is full
+    goes to the next World with room, and waits on the track when none has any."""
+    state = start()
+    room = state.box_room("SOL1")
+    state.units += [Unit(f"F{40 + n}", TERRAN, "F", planet="SOL1") for n in range(room)]
+    assert state.box_room("SOL1") == 0
+    state.queue.append(Queued(TERRAN, "M", 1, world="SOL1"))
+    ctx = context(state, [])
+    reinforcements(ctx)
+    # Sol's monitors stand in Sol 1's box (the World with the lower code), which is full, so
+    # Sol 2 cannot take it either: it goes on to Alpha Centauri.
+    (m,) = [u for u in state.units if u.side == TERRAN and u.code == "M"]
+    assert state.fleet(m.fleet).system == "ACE"  # Alpha Centauri
+
+    state = start()
+    for planet in ("SOL1", "ACA1", "ACB"):
+        room = state.box_room(planet)
+        state.units += [Unit(f"F{planet}{n}", TERRAN, "F", planet=planet) for n in range(room)]
+    state.queue.append(Queued(TERRAN, "M", 1, world="SOL1"))
+    ctx = context(state, [])
+    reinforcements(ctx)
+    assert not [u for u in state.units if u.side == TERRAN and u.code == "M"]
+    assert [(q.code, q.due) for q in state.queue] == [("M", 2)]
 
 
 # -- construction --------------------------------------------------------------------------------

@@ -149,14 +149,37 @@ def test_territorial_exchange_removes_unconnected_outposts_and_disputed_markers(
     # A Terran fleet on Uruk's way home does not matter: enemy fleets are ignored.
     state.fleets.append(Fleet("T9", TERRAN, "DIN"))
     state.units.append(Unit("DD9", TERRAN, "DD", fleet="T9"))
-    state.map.planets["ACB"].disputed = True
+    acb = state.map.planets["ACB"]
+    acb.disputed, acb.owner, acb.marker = True, TERRAN, "World"
+    state.units += [
+        Unit("PD8", TERRAN, "PD", planet="ACB", hex=1),
+        Unit("RT8", IMPERIAL, "RT", planet="ACB", hex=2),
+    ]
     finish(state, [1, 1, 1])
     kis = state.map.planets["KIS1"]
     assert (kis.owner, kis.marker) == ("", "")
     assert not state.units_on("KIS1") and state.unit(IMPERIAL, "M1") is None
     assert state.map.planets["URU1"].marker == "Outpost"
-    acb = state.map.planets["ACB"]
+    # "Disputed planets are controlled by neither side: remove any World or Outpost marker":
+    # only the marker goes.  The Imperial troop goes home, so the dispute is over and the
+    # Terran PD stays on a planet that is nobody's.
     assert (acb.owner, acb.marker, acb.disputed) == ("", "", False)
+    pd = state.unit(TERRAN, "PD8")
+    assert pd is not None and (pd.planet, pd.hex) == ("ACB", 0)
+    assert state.unit(IMPERIAL, "RT8").planet != "ACB"
+
+
+def test_a_disputed_planet_with_both_sides_pd_left_stays_disputed_without_a_marker() -> None:
+    state = at(start(), 10, 5)
+    acb = state.map.planets["ACB"]
+    acb.disputed, acb.owner, acb.marker = True, TERRAN, "World"
+    state.units += [
+        Unit("PD8", TERRAN, "PD", planet="ACB", hex=1),
+        Unit("PD9", IMPERIAL, "PD", planet="ACB", hex=2),
+    ]
+    finish(state, [1, 1, 1])
+    assert (acb.owner, acb.marker, acb.disputed) == ("", "", True)
+    assert state.unit(TERRAN, "PD8").hex == 1 and state.unit(IMPERIAL, "PD9").hex == 2
 
 
 def test_going_home() -> None:
@@ -216,21 +239,63 @@ def test_peace_counts_down_then_a_new_war_begins() -> None:
 # -- the Mandated Offensive ----------------------------------------------------------------------
 
 
-def test_mandate_forces_stay_while_glory_rises_then_leave() -> None:
+def mandate_state(mark: int) -> State:
+    """War turn 2, glory 5, two CAs of a Mandated Offensive that arrived this turn with the
+    index at ``mark`` (as `admin.mandated_offensive` notes it)."""
     state = at(start(), 2, 5)
     imperial = state.sides[IMPERIAL]
-    imperial.mandate_turn = 2
+    imperial.mandate_turn, imperial.mandate_glory = 2, mark
     imperial.granted = ["CA", "CA"]
     state.units += [
         Unit("CA8", IMPERIAL, "CA", fleet="I3", origin="mandate"),
         Unit("CA9", IMPERIAL, "CA", fleet="I3", origin="mandate"),
     ]
-    finish(state, [])  # the arrival turn sets the mark
-    assert imperial.mandate_glory == 5
+    return state
+
+
+def test_mandate_forces_stay_while_glory_is_above_its_value_at_their_arrival() -> None:
+    state = mandate_state(mark=5)
+    imperial = state.sides[IMPERIAL]
+    finish(state, [])  # the arrival turn is not judged
+    assert state.unit(IMPERIAL, "CA8") is not None and imperial.mandate_glory == 5
     state.glory = 6
     finish(state, [])
+    assert state.unit(IMPERIAL, "CA8") is not None
+    finish(state, [])  # a quiet turn: glory still 6, above the 5 at arrival
+    assert state.unit(IMPERIAL, "CA8") is not None and imperial.mandate_glory == 5
+    state.glory = 5
+    finish(state, [])  # back to the index at arrival: withdrawn
+    assert state.unit(IMPERIAL, "CA8") is None and state.unit(IMPERIAL, "CA9") is None
+    assert imperial.mandate_turn == 0 and imperial.granted == []
+
+
+def test_glory_won_in_the_arrival_turn_counts() -> None:
+    state = mandate_state(mark=5)
+    state.glory = 6  # the forces won a battle the turn they arrived
+    finish(state, [])
+    finish(state, [])  # first judged turn: 6 > 5
+    assert state.unit(IMPERIAL, "CA8") is not None
+
+
+def test_mandate_forces_leave_when_glory_is_not_above_the_mark_the_first_turn() -> None:
+    state = mandate_state(mark=5)
+    finish(state, [])
+    ctx = finish(state, [])  # glory 5, not above 5
+    assert state.unit(IMPERIAL, "CA8") is None
+    (event,) = [e for e in ctx.events if e.kind == "mandate"]
+    assert "not above 5" in event.text and event.data["withdrawn"] == ["CA8", "CA9"]
+
+
+def test_house_rule_each_turn_needs_glory_to_rise_every_turn() -> None:
+    rules = {"mandate_mark": "each-turn"}
+    state = mandate_state(mark=5)
+    imperial = state.sides[IMPERIAL]
+    finish(state, [], rules)  # the arrival turn sets the mark
+    assert imperial.mandate_glory == 5
+    state.glory = 6
+    finish(state, [], rules)
     assert state.unit(IMPERIAL, "CA8") is not None and imperial.mandate_glory == 6
-    finish(state, [])  # glory still 6: did not rise
+    finish(state, [], rules)  # glory still 6: did not rise
     assert state.unit(IMPERIAL, "CA8") is None and state.unit(IMPERIAL, "CA9") is None
     assert imperial.mandate_turn == 0 and imperial.granted == []
 

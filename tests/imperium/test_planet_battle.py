@@ -289,12 +289,26 @@ def test_landing_on_an_unclaimed_planet_just_places_the_units() -> None:
     assert ctx.state.unit(TERRAN, "RT1").planet == "P"
 
 
-def test_troops_eliminate_the_last_defender_and_take_the_outpost() -> None:
+def test_troops_eliminate_the_last_troop_but_a_pd_left_keeps_the_planet_disputed() -> None:
     state = disputed_state()
     add(state, TERRAN, "JT", planet="P", hex_=2)
     add(state, IMPERIAL, "RT", planet="P", hex_=2, damaged=True)  # strength 2
     add(state, IMPERIAL, "PD", planet="P", hex_=5)
     ctx = context(state, [6, 1, 1, 1, 1, 1, 1, 1])
+    pb.attack(ctx, TERRAN, "T1", "P", [])
+    p = planet(ctx)
+    assert ctx.state.unit(IMPERIAL, "RT1") is None
+    assert (p.owner, p.disputed) == (IMPERIAL, True)  # the PD still stands
+    assert ctx.state.unit(IMPERIAL, "PD1") is not None
+    assert ctx.state.glory == 5 and "capture" not in kinds(ctx)
+
+
+def test_house_rule_troops_capture_at_once_takes_the_outpost_from_a_lone_pd() -> None:
+    state = disputed_state()
+    add(state, TERRAN, "JT", planet="P", hex_=2)
+    add(state, IMPERIAL, "RT", planet="P", hex_=2, damaged=True)  # strength 2
+    add(state, IMPERIAL, "PD", planet="P", hex_=5)
+    ctx = context(state, [6, 1, 1, 1, 1, 1, 1, 1], rules={"troops_capture_at_once": True})
     pb.attack(ctx, TERRAN, "T1", "P", [])
     p = planet(ctx)
     assert (p.owner, p.disputed) == (TERRAN, False)
@@ -304,18 +318,63 @@ def test_troops_eliminate_the_last_defender_and_take_the_outpost() -> None:
     assert [k for k in kinds(ctx) if k in ("capture", "glory")] == ["capture", "glory"]
 
 
-def test_landing_troops_against_fighters_and_pd_alone_take_the_planet() -> None:
-    state = planet_state(marker="World")
+def pd_world_under_attack() -> State:
+    state = planet_state(marker="World", hexes=2)
     add(state, IMPERIAL, "TR", fleet="I9")
     add(state, IMPERIAL, "RT", fleet="I9")
     state.map.planets["P"].owner = TERRAN
     add(state, TERRAN, "PD", planet="P")
+    return state
+
+
+def test_a_planet_held_by_pd_alone_stays_disputed_until_the_pd_is_destroyed() -> None:
+    """Only troops eliminate troops; a PD on its World fights the landed troops (and can only
+    reduce them), and the World changes hands once the PD is gone."""
+    state = pd_world_under_attack()
+    # Bombardment: PD 3 dice miss (no attacker dice: a TR has no torpedoes); landing: PD 3
+    # dice miss.  Surface battle in the one hex: the RT (6 dice) hits once, reducing the PD;
+    # the PD (3 dice, 4-6 not used on the surface: every 6 hits) hits once, reducing the RT.
+    rt_strength = state.unit(IMPERIAL, "RT1").strength
+    ctx = context(state, [1] * 6 + [6] + [1] * (rt_strength - 1) + [6, 1, 1])
+    pb.attack(ctx, IMPERIAL, "I9", "P", [])
+    p = planet(ctx)
+    assert (p.owner, p.disputed) == (TERRAN, True) and ctx.state.glory == 5
+    assert ctx.state.unit(TERRAN, "PD1").damaged
+    assert ctx.state.unit(IMPERIAL, "RT1").damaged  # reduced, never eliminated by PD
+    assert ctx.dice.remaining == 0
+    # The next attack renews the fight on the disputed planet (no bombardment, no landing):
+    # the reduced RT rolls its reduced strength, one 6 destroys the reduced PD.
+    reduced = ctx.state.unit(IMPERIAL, "RT1").troop_strength
+    ctx2 = context(ctx.state, [6] + [1] * (reduced - 1) + [1, 1, 1])
+    pb.attack(ctx2, IMPERIAL, "I9", "P", [])
+    assert "bombardment" not in kinds(ctx2)
+    assert (planet(ctx2).owner, planet(ctx2).disputed) == (IMPERIAL, False)
+    assert ctx2.state.unit(TERRAN, "PD1") is None
+    assert ctx2.state.glory == 8
+    assert ctx2.dice.remaining == 0
+
+
+def test_house_rule_landing_troops_against_fighters_and_pd_alone_take_the_planet() -> None:
+    state = pd_world_under_attack()
     # Bombardment: PD 3 dice miss, no attacker dice; landing: PD 3 dice miss.
-    ctx = context(state, [1] * 6)
+    ctx = context(state, [1] * 6, rules={"troops_capture_at_once": True})
     pb.attack(ctx, IMPERIAL, "I9", "P", [])
     assert planet(ctx).owner == IMPERIAL
     assert ctx.state.unit(TERRAN, "PD1") is None
     assert ctx.state.glory == 8
+    assert ctx.dice.remaining == 0
+
+
+@pytest.mark.parametrize(("rule", "dice"), [("full", 3), ("half", 2)])
+def test_a_damaged_pd_fires_at_full_strength_unless_the_house_rule_halves_it(
+    rule: str, dice: int
+) -> None:
+    state = planet_state(marker="World", owner=TERRAN)
+    add(state, IMPERIAL, "TR", fleet="I9")
+    add(state, TERRAN, "PD", planet="P", damaged=True)  # beam 3
+    ctx = context(state, [1] * 10, rules={"damaged_ground_fire": rule})
+    pb.bombard(ctx, IMPERIAL, "I9", planet(ctx))
+    assert ctx.dice.remaining == 10 - dice
 
 
 # -- evacuation ----------------------------------------------------------------------------------

@@ -355,7 +355,8 @@ CHAIN = ["S1", "S2", "S3", "S4", "S5", "S6"]
 def test_movement_points(codes: list[str], damaged: tuple[str, ...], reached: str) -> None:
     state = make_state()
     add_fleet(state, "T1", TER, "S0", codes, damaged)
-    ctx = context(state, [6, 1], [line(1, "S0", move("T1", *CHAIN))])
+    # The Imperial Outpost at S4 is passed (house rule off) so that only points limit the move.
+    ctx = context(state, [6, 1], [line(1, "S0", move("T1", *CHAIN))], enemy_planets_stop=False)
     action_segment(ctx, 1)
     assert where(state, "T1") == reached
     (done,) = kinds(ctx, "activation")
@@ -474,22 +475,33 @@ def test_enemy_monitor_stops_the_fleet(battles: dict) -> None:
     assert where(state, "T1") == "S4" and battles["fight"] == [("S4", TER)]
 
 
-def test_enemy_planets_alone_do_not_stop_a_fleet_unless_the_house_rule_says(
+def test_an_enemy_planet_stops_a_fleet_unless_the_house_rule_lets_it_pass(
     battles: dict,
 ) -> None:
+    # The seed lets a fleet move on only past enemy scouts, fighters and auxiliaries.
     state = make_state()
     add_fleet(state, "T1", TER, "S3", ["DD"])
     ctx = context(state, [6, 1], [line(1, "S3", move("T1", "S4", "S5"))])
     action_segment(ctx, 1)
-    assert where(state, "T1") == "S5" and battles["fight"] == []
-    assert kinds(ctx, "movement")[0].location == "S4"  # the Outpost sees it pass
+    assert where(state, "T1") == "S4" and battles["fight"] == []
+    assert "enemy World or Outpost at S4" in kinds(ctx, "activation")[0].data["stopped"]
+    assert kinds(ctx, "movement")[0].location == "S4"  # the Outpost sees it arrive
 
     state = make_state()
     add_fleet(state, "T1", TER, "S3", ["DD"])
-    ctx = context(state, [6, 1], [line(1, "S3", move("T1", "S4", "S5"))], enemy_planets_stop=True)
+    ctx = context(state, [6, 1], [line(1, "S3", move("T1", "S4", "S5"))], enemy_planets_stop=False)
     action_segment(ctx, 1)
-    assert where(state, "T1") == "S4" and battles["fight"] == []
-    assert "house rule" in kinds(ctx, "activation")[0].data["stopped"]
+    assert where(state, "T1") == "S5" and battles["fight"] == []
+    assert kinds(ctx, "movement")[0].location == "S4"  # the Outpost sees it pass
+
+
+def test_enemy_scouts_and_auxiliaries_alone_do_not_stop_a_fleet(battles: dict) -> None:
+    state = make_state()
+    add_fleet(state, "T1", TER, "S1", ["DD"])
+    add_fleet(state, "I1", IMP, "S2", ["SC", "TR", "AR"])
+    ctx = context(state, [6, 1], [line(1, "S1", move("T1", "S2", "S3"))])
+    action_segment(ctx, 1)
+    assert where(state, "T1") == "S3" and battles["fight"] == []
 
 
 # -- peace ----------------------------------------------------------------------------------------
@@ -569,7 +581,9 @@ def test_deep_space_step_ignores_damage_and_route_cost(battles: dict) -> None:
 def test_entering_deep_space_ends_the_move(battles: dict) -> None:
     state = make_state()
     add_fleet(state, "T1", TER, "S5", ["DD"])
-    ctx = context(state, [6, 1], [line(1, "S5", move("T1", "S6", "DP1", "DP2"))])
+    ctx = context(
+        state, [6, 1], [line(1, "S5", move("T1", "S6", "DP1", "DP2"))], enemy_planets_stop=False
+    )
     action_segment(ctx, 1)
     assert where(state, "T1") == "DP1"
     assert "entering deep space" in kinds(ctx, "activation")[0].data["stopped"]
@@ -620,13 +634,32 @@ def test_detected_scouts_are_seen_by_both_sides(battles: dict) -> None:
     assert "S4" not in state.revealed.get(TER, [])
 
 
-def test_detected_scouts_at_a_bare_outpost_go_on(battles: dict) -> None:
+def test_detected_scouts_at_a_bare_outpost_stop_without_a_battle(battles: dict) -> None:
+    for stop_rule in (True, False):  # detection stops them whatever the house rule says
+        state = make_state()
+        add_fleet(state, "T1", TER, "S3", ["SC"])
+        ctx = context(
+            state,
+            [6, 1, 6, 6],
+            [line(1, "S3", move("T1", "S4", "S5"))],
+            enemy_planets_stop=stop_rule,
+        )
+        action_segment(ctx, 1)
+        assert kinds(ctx, "stealth")[0].data["detected"] is True
+        assert where(state, "T1") == "S4" and battles["fight"] == []
+        assert "detected at S4" in kinds(ctx, "activation")[0].data["stopped"]
+
+
+def test_detected_scouts_fight_even_enemy_scouts_and_auxiliaries(battles: dict) -> None:
+    # "If the scout fleet is detected, space battle will result."
     state = make_state()
-    add_fleet(state, "T1", TER, "S3", ["SC"])
-    ctx = context(state, [6, 1, 6, 6], [line(1, "S3", move("T1", "S4", "S5"))])
+    add_fleet(state, "T1", TER, "S1", ["SC"])
+    add_fleet(state, "I1", IMP, "S2", ["TR"])
+    ctx = context(state, [6, 1, 6, 6], [line(1, "S1", move("T1", "S2", "S3"))])
     action_segment(ctx, 1)
     assert kinds(ctx, "stealth")[0].data["detected"] is True
-    assert where(state, "T1") == "S5" and battles["fight"] == []
+    assert where(state, "T1") == "S2" and battles["fight"] == [("S2", TER)]
+    assert kinds(ctx, "activation")[0].data["battle"] is True
 
 
 def test_undetected_scouts_may_stay_among_enemy_ships(battles: dict) -> None:
@@ -644,7 +677,7 @@ def test_mixed_fleet_makes_no_stealth_roll(battles: dict) -> None:
     add_fleet(state, "T1", TER, "S3", ["SC", "DD"])
     ctx = context(state, [6, 1], [line(1, "S3", move("T1", "S4", "S5"))])
     action_segment(ctx, 1)  # a stealth roll would exhaust the scripted dice
-    assert not kinds(ctx, "stealth") and where(state, "T1") == "S5"
+    assert not kinds(ctx, "stealth") and where(state, "T1") == "S4"  # the Outpost stops it
 
 
 # -- no unit twice, move then attack --------------------------------------------------------------
@@ -846,6 +879,25 @@ def test_unload_box_capacity_five_per_hex(battles: dict) -> None:
     action_segment(ctx, 1)
     assert len(state.units_on("P1")) == 5
     assert "box of P1 is full" in kinds(ctx, "activation")[0].data["refused"][0]
+
+
+def test_monitors_take_room_in_their_planets_box(battles: dict) -> None:
+    """ "Monitors are placed in a planetary box": the side's monitors in a system stand in the
+    box of its World there (else its Outpost), and count against its five units per hex."""
+    state = make_state()
+    p2 = state.map.planets["P2"]  # A3, 2 hexes: room for 10
+    p2.owner, p2.marker = TER, "Outpost"
+    add_ground(state, TER, "P2", ["F"] * 7)
+    add_fleet(state, "TM", TER, "S2", ["M", "M"])
+    assert state.box_load("P2") == 9 and state.box_room("P2") == 1
+    add_fleet(state, "T1", TER, "S2", ["CV", "F", "F"])
+    unload = Action("unload", fleet="T1", planet="P2", units=["F8", "F9"])
+    ctx = context(state, [6, 1], [line(1, "S2", unload)])
+    action_segment(ctx, 1)
+    assert len(state.units_on("P2")) == 8  # one of the two fitted
+    assert "box of P2 is full" in kinds(ctx, "activation")[0].data["refused"][0]
+    # An unclaimed planet holds nobody's monitors.
+    assert state.box_load("P1") == 0 and state.monitor_box(TER, "S1") is None
 
 
 def test_unload_outpost_claims_an_unclaimed_planet(battles: dict) -> None:

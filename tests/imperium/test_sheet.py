@@ -674,10 +674,17 @@ def test_unload_planet_types_owners_and_boxes() -> None:
     assert errors(state, n1) == ["RT may not stand on a type N1 planet"]
     ok = terran(act(1, 1, "SOL", "T1 unload RT1 to SOL1; T1 load PD1 from SOL1"))
     assert errors(state, ok) == []
+    # Sol 1 holds 20: 4 units stand there and Sol's monitor M1 stands in its box (Sol 1 is
+    # the World of the system), so 15 more fighters fill it.
     crowded = tiny()
-    crowded.units += [Unit(f"F{n}", "Terran", "F", planet="SOL1") for n in range(3, 19)]
+    crowded.units += [Unit(f"F{n}", "Terran", "F", planet="SOL1") for n in range(3, 18)]
     box = terran(act(1, 1, "SOL", "T1 unload RT1 to SOL1"))
-    assert errors(crowded, box) == ["Sol 1's box holds at most 20 units and 20 of yours are there"]
+    assert errors(crowded, box) == [
+        "Sol 1's box holds at most 20 units and 19 of yours are there (and 1 monitor of "
+        "yours, kept in it)"
+    ]
+    crowded.units = [u for u in crowded.units if u.code != "M"]
+    assert errors(crowded, box) == []
 
 
 def test_split_names_must_be_new_and_unique() -> None:

@@ -206,7 +206,7 @@ def place_ground(ctx: TurnContext, unit: Unit, planet: Planet) -> str:
     nowhere, and the unit is then not added)."""
     state = ctx.state
     allowed = unit.code in ALLOWED_ON.get(planet.klass, ())
-    if allowed and len(state.units_on(planet.code)) < planet.capacity:
+    if allowed and state.box_room(planet.code) > 0:
         unit.planet, unit.fleet, unit.hex = planet.code, "", 0
         if unit not in state.units:
             state.units.append(unit)
@@ -221,7 +221,12 @@ def place_ground(ctx: TurnContext, unit: Unit, planet: Planet) -> str:
 
 
 def place_unit(ctx: TurnContext, unit: Unit, planet: Planet) -> str:
-    """Place a new unit at ``planet``'s system (ships) or on/over the planet (ground)."""
+    """Place a new unit at ``planet``'s system (ships) or on/over the planet (ground).  A
+    monitor stands in a planetary box (`State.monitor_box`), so it needs room there."""
+    if unit.code == "M":
+        box = ctx.state.monitor_box(unit.side, planet.system)
+        if box is not None and ctx.state.box_room(box.code) <= 0:
+            return ""
     if is_ship(ctx, unit):
         return f"fleet {place_ship(ctx.state, unit, planet.system).name}"
     return place_ground(ctx, unit, planet)
@@ -451,18 +456,26 @@ def frontier_crisis(ctx: TurnContext) -> None:
 
 def mandated_offensive(ctx: TurnContext, bonus: int) -> None:
     """1D6 (+1 on an Imperial Visit) on the forces table; the forces stay while the glory
-    index rises from the turn after they arrive (checked by `glory.end_of_turn`)."""
+    index, from the turn after they arrive, is above the index at their arrival (noted here;
+    checked by `glory.mandate_check`)."""
     die = ctx.dice.d6("Mandated Offensive forces")
     roll = min(7, die + bonus)
     imperial = ctx.state.sides[IMPERIAL]
     imperial.mandate_turn = ctx.state.turn
+    imperial.mandate_glory = ctx.state.glory
     rolled = ctx.last_rolls(1)
+    each_turn = ctx.rules.get("mandate_mark", "arrival") == "each-turn"
     ctx.emit(
         PHASE,
         "",
         "intervention",
         f"Mandated Offensive: {die}{f' +{bonus}' if bonus else ''}; its forces stay only while "
-        "the glory index rises each turn from next turn on",
+        + (
+            "the glory index rises each turn from next turn on"
+            if each_turn
+            else f"the glory index, from next turn on, is above {ctx.state.glory}, "
+            "its value as they arrive"
+        ),
         sides=(IMPERIAL,),
         data={"roll": die, "bonus": bonus, "forces": list(MANDATE_FORCES[roll])},
         dice=rolled,

@@ -437,10 +437,12 @@ class _Planner:
 
     def leg(self, origin: str, route: list[str], points: int, *, stop_at_enemy: bool) -> list[str]:
         """The part of ``route`` a fleet with ``points`` movement points covers this segment:
-        it stops on entering a system with known enemy warships (a battle follows there)."""
+        it stops on entering a system with known enemy warships (a battle follows there), and
+        at a known enemy World or Outpost under the house rule ``enemy_planets_stop``."""
         covered: list[str] = []
         here = origin
         spent = 0
+        planets_stop = self.rules.get("enemy_planets_stop", True)
         for there in route:
             r = self.state.map.route(here, there)
             length = r.length if r else 1
@@ -451,7 +453,18 @@ class _Planner:
             here = there
             if stop_at_enemy and self.view.enemy_fleets.get(there):
                 break
+            if planets_stop and self._enemy_marker_at(there):
+                break
         return covered
+
+    def _enemy_marker_at(self, system: str) -> bool:
+        """An enemy World or Outpost this side knows of at ``system`` (markers are public
+        unless the house rule ``public_markers`` hides those in systems it does not see)."""
+        if not self.rules.get("public_markers", True) and system not in self.view.seen:
+            return False
+        return any(
+            p.owner == self.view.enemy and p.marker for p in self.state.map.planets_in(system)
+        )
 
     # -- administration ----------------------------------------------------------------------
     def administration(self, orders: Orders) -> None:

@@ -77,27 +77,35 @@ def campaign_winner(state: State) -> str:
 
 
 def mandate_check(ctx: TurnContext) -> None:
-    """Mandated Offensive forces stay while the glory index rises: at the end of the turn they
-    arrive the index is noted; at the end of every later turn it must be higher than at the end
-    of the turn before, or every mandate unit (and any on the turn record track) is withdrawn."""
+    """ "They remain available until Imperial player, starting with the turn after the forces
+    arrive, is increasing glory": at the end of every turn after the arrival the index must be
+    above the mark, or every mandate unit (and any on the turn record track) is withdrawn.  The
+    mark is the index when the forces arrived (`admin.mandated_offensive`), so one quiet turn
+    after a rise does not send them home; house rule ``mandate_mark = "each-turn"`` moves the
+    mark to each turn's closing index instead (set first at the end of the arrival turn)."""
     state = ctx.state
     imperial = state.sides[IMPERIAL]
     if not imperial.mandate_turn:
         return
+    each_turn = ctx.rules.get("mandate_mark", "arrival") == "each-turn"
     if state.turn == imperial.mandate_turn:
-        imperial.mandate_glory = state.glory
+        if each_turn:
+            imperial.mandate_glory = state.glory
         return
     if state.glory > imperial.mandate_glory:
         ctx.emit(
             PHASE,
             "",
             "mandate",
-            f"Glory rose from {imperial.mandate_glory} to {state.glory}: the Mandated "
-            "Offensive forces stay",
+            f"Glory is {state.glory}, above {imperial.mandate_glory}"
+            + (" last turn" if each_turn else " when they arrived")
+            + ": the Mandated Offensive forces stay",
             sides=(IMPERIAL,),
         )
-        imperial.mandate_glory = state.glory
+        if each_turn:
+            imperial.mandate_glory = state.glory
         return
+    mark = imperial.mandate_glory
     gone = [u for u in state.units if u.side == IMPERIAL and u.origin == "mandate"]
     queued = [q for q in state.queue if q.side == IMPERIAL and q.origin == "mandate"]
     withdraw(ctx, gone)
@@ -111,8 +119,8 @@ def mandate_check(ctx: TurnContext) -> None:
         PHASE,
         "",
         "mandate",
-        f"Glory did not rise (still {state.glory}): the Mandated Offensive forces are withdrawn"
-        + (f" ({', '.join(u.id for u in gone)})" if gone else ""),
+        f"Glory is {state.glory}, not above {mark}: the Mandated Offensive "
+        "forces are withdrawn" + (f" ({', '.join(u.id for u in gone)})" if gone else ""),
         sides=(IMPERIAL,),
         data={"withdrawn": [u.id for u in gone]},
     )
@@ -237,7 +245,7 @@ def withdraw(ctx: TurnContext, gone: list[Unit]) -> list[str]:
                     for p in state.map.planets_in(fleet.system)
                     if is_friendly(p, unit.side)
                     and unit.code in ALLOWED_ON[p.klass]
-                    and len(state.units_on(p.code)) < p.capacity
+                    and state.box_room(p.code) > 0
                 ),
                 None,
             )
@@ -253,15 +261,17 @@ def withdraw(ctx: TurnContext, gone: list[Unit]) -> list[str]:
 
 def territorial_exchange(ctx: TurnContext) -> None:
     """Unconnected Outposts (enemy fleets ignored) go with their PD and the side's monitors in
-    the system; disputed planets lose their markers and the PD on them."""
+    the system.  "Disputed planets are controlled by neither side: remove any World or Outpost
+    marker": only the marker goes; the units on it stay (troops and fighters then go home, and
+    `_settle_disputes` ends a dispute that has only one side left)."""
     state = ctx.state
     lost: list[str] = []
     for planet in sorted(state.map.planets.values(), key=lambda p: p.code):
         if planet.disputed:
-            remove_units(state, [u for u in state.units_on(planet.code) if u.code == "PD"])
-            planet.owner, planet.marker, planet.disputed = "", "", False
+            if planet.marker:
+                lost.append(f"{planet.owner} {planet.marker} {planet.name} (disputed)")
+            planet.owner, planet.marker = "", ""
             planet.upgrade_paid = 0
-            lost.append(f"{planet.name} (disputed)")
             continue
         if planet.marker != "Outpost" or not planet.owner:
             continue
@@ -331,7 +341,7 @@ def going_home(ctx: TurnContext) -> None:
             spots = [
                 p for p in homes if p.system == target_system and u.code in ALLOWED_ON[p.klass]
             ] or homes
-            spot = max(spots, key=lambda p: (p.capacity - len(state.units_on(p.code)), p.code))
+            spot = max(spots, key=lambda p: (state.box_room(p.code), p.code))
             u.planet, u.hex = spot.code, 0
     ctx.emit(
         PHASE,
@@ -339,6 +349,22 @@ def going_home(ctx: TurnContext) -> None:
         "inter-war",
         "Going home: every fleet, troop and fighter away from home returns to a home world",
     )
+
+
+def _settle_disputes(ctx: TurnContext) -> None:
+    """After going home a disputed planet may hold only one side's units (PD stay, troops and
+    fighters left): its dispute is over and they go back to the box.  Where both sides' PD
+    still stand, it stays disputed, without a marker, until the next war settles it."""
+    state = ctx.state
+    for planet in sorted(state.map.planets.values(), key=lambda p: p.code):
+        if not planet.disputed:
+            continue
+        units = state.units_on(planet.code)
+        if len({u.side for u in units}) == 2:
+            continue
+        planet.disputed = False
+        for u in units:
+            u.hex = 0
 
 
 def _nearest(far: dict[str, dict[str, int]], system: str) -> str:
@@ -363,6 +389,7 @@ def inter_war(ctx: TurnContext, winner: str) -> None:
     )
     territorial_exchange(ctx)
     going_home(ctx)
+    _settle_disputes(ctx)
     if winner in SIDES:
         state.sides[winner].resources = 0
         ctx.emit(

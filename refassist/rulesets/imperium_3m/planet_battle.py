@@ -10,9 +10,11 @@ the battle from there with the activating side as the invader.
 
 One `attack` is one pass of the seed's sequence: bombardment (not of a disputed planet), landing
 with the defender's fire at the landing craft, then one round of invader movement and combat.
-The planet changes hands when the attacker has troops on it and the defender has none (any
-defending fighters and PD left are lost with the planet), or when the defender has nothing left
-at all; otherwise it stays (or becomes) disputed.
+The planet changes hands when the defender has nothing left on it and the attacker has: only
+troops eliminate troops, and fighters and PD fight on, so a planet held by them alone stays
+disputed until they are destroyed.  House rule ``troops_capture_at_once`` gives it to the
+attacker as soon as it has troops there and the defender has none (the fighters and PD left are
+lost with it).
 """
 
 from __future__ import annotations
@@ -50,10 +52,13 @@ def _friendly_world(p: Planet, side: str) -> bool:
 
 def _fire_dice(ctx: TurnContext, u: Unit) -> int:
     """Dice a fighter (torpedo factor) or PD (beam factor) rolls against landing craft, ships
-    or troops; a damaged one rolls half, rounded up (the unit list prints no reduced side)."""
+    or troops.  A damaged one rolls its full factor, since the unit list prints no reduced side
+    (house rule ``damaged_ground_fire = "half"``: half, rounded up)."""
     t = ctx.unit_type(u.side, u.code)
     factor = t.torpedo if u.code == "F" else t.beam
-    return (factor + 1) // 2 if u.damaged else factor
+    if u.damaged and ctx.rules.get("damaged_ground_fire", "full") == "half":
+        return (factor + 1) // 2
+    return factor
 
 
 def _hit_ground(u: Unit, lost: list[Unit]) -> str:
@@ -288,7 +293,7 @@ def land(
     for u in refused:
         record["stayed"].append({"unit": u.id, "why": f"{u.code} cannot stand on {planet.type}"})
     if not opposed:
-        room = planet.capacity - len(state.units_on(planet.code))
+        room = state.box_room(planet.code)
         for u in landing:
             if room <= 0:
                 record["stayed"].append({"unit": u.id, "why": "the planetary box is full"})
@@ -375,7 +380,7 @@ def _move_invaders(planet: Planet, side: str, units: list[Unit]) -> list[dict[st
 
 def _dice_of(ctx: TurnContext, u: Unit) -> int:
     """Troops roll their current strength in dice, fighters their torpedo factor, PD their
-    beam factor (damaged fighters and PD half, rounded up)."""
+    beam factor (`_fire_dice`)."""
     if u.code in TROOPS:
         return u.troop_strength
     return _fire_dice(ctx, u)
@@ -489,7 +494,8 @@ def settle(ctx: TurnContext, side: str, planet: Planet) -> str:
     theirs = [u for u in units if u.side == enemy]
     my_troops = [u for u in mine if u.code in TROOPS]
     their_troops = [u for u in theirs if u.code in TROOPS]
-    if mine and (not theirs or (my_troops and not their_troops)):
+    at_once = ctx.rules.get("troops_capture_at_once", False)
+    if mine and (not theirs or (at_once and my_troops and not their_troops)):
         remove_units(state, theirs)
         for u in mine:
             u.hex = 0
@@ -602,6 +608,7 @@ def attack(ctx: TurnContext, side: str, fleet: str, planet: str, hexes: list[int
         invaders = [u for u in state.units_on(p.code) if u.side == side]
         if (
             invaders
+            and ctx.rules.get("troops_capture_at_once", False)
             and any(u.code in TROOPS for u in invaders)
             and not any(u.code in TROOPS for u in state.units_on(p.code) if u.side == enemy)
         ):

@@ -63,9 +63,35 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "only 'damaged'.",
     ),
     HouseRule(
-        "enemy_planets_stop",
+        "troops_capture_at_once",
         False,
-        "A fleet entering a system with an enemy World or Outpost (and no enemy warships) must "
-        "end its move there; false lets it pass through, since a planet cannot fight in space.",
+        "Troops landing on a planet whose defenders are only fighters and PD take it at once, "
+        "those units lost with it; false keeps it disputed until they are destroyed, as only "
+        "troops eliminate troops and fighters and PD fight on (the seed).",
+    ),
+    HouseRule(
+        "damaged_ground_fire",
+        "full",
+        "How a damaged (reduced) fighter or PD fires at ships and troops from a planet: at "
+        "'full' factors (the unit list prints no reduced side, and the seed reduces only the "
+        "speed of damaged ships) or at 'half', rounded up.",
+        choices=("full", "half"),
+    ),
+    HouseRule(
+        "mandate_mark",
+        "arrival",
+        "What the glory index must beat at the end of each turn after the Mandated Offensive "
+        "forces arrive for them to stay: the index at their 'arrival' (so a quiet turn after a "
+        "rise keeps them), or the index at the end of the previous turn ('each-turn': glory "
+        "must rise every turn).",
+        choices=("arrival", "each-turn"),
+    ),
+    HouseRule(
+        "enemy_planets_stop",
+        True,
+        "A fleet entering a system with an enemy World or Outpost must end its move there, "
+        "as the seed lets a fleet move on only past enemy scouts, fighters and auxiliaries "
+        "(undetected stealth scouts still go on); false lets it pass through, since a planet "
+        "cannot fight in space.",
     ),
 )

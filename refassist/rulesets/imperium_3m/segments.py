@@ -572,17 +572,21 @@ def _move(ctx: TurnContext, side: str, system: str, activation: Activation, acti
             stop = f"enemy warships at {there} stopped the fleet"
             battle = True
             break
+        elif encounter == "detected":
+            stop = f"the scouts were detected at {there}"
+            battle = bool(live_fleets_at(state, there, other_side(side)))
+            break
         if state.map.systems[there].deep and not start_deep:
             if step < len(route) - 1:
                 stop = f"entering deep space at {there} ended the move for this segment"
             break
         if (
-            ctx.rules.get("enemy_planets_stop", False)
+            ctx.rules.get("enemy_planets_stop", True)
             and there not in undetected_at
             and marker_planets(state, there, other_side(side))
         ):
             if step < len(route) - 1:
-                stop = f"an enemy World or Outpost at {there} stopped the fleet (house rule)"
+                stop = f"an enemy World or Outpost at {there} stopped the fleet"
             break
     if len(path) == 1:
         return _skip(ctx, side, activation, action, stop or "the fleet could not move")
@@ -617,15 +621,20 @@ def _enter(
     ctx: TurnContext, side: str, fleet: Fleet, came_from: str, system: str, activation: Activation
 ) -> str:
     """What happens as ``fleet`` enters ``system``: ``"undetected"`` (stealth scouts unseen),
-    ``"battle"`` (enemy warships stop it) or ``"go"`` (it may go on)."""
+    ``"detected"`` (stealth scouts seen: "space battle will result" with whatever enemy ships
+    are there, and the scouts go no further), ``"battle"`` (enemy warships stop it) or
+    ``"go"`` (it may go on)."""
     state = ctx.state
     enemy = other_side(side)
     enemy_fleets = live_fleets_at(state, system, enemy)
     occupied = bool(enemy_fleets or marker_planets(state, system, enemy))
     units = state.units_in_fleet(fleet.name)
     scouts_only = all(u.code == "SC" for u in ships_of(ctx, units))
-    if scouts_only and occupied and _stealth(ctx, side, fleet, system, activation):
-        return "undetected"
+    detected = False
+    if scouts_only and occupied:
+        if _stealth(ctx, side, fleet, system, activation):
+            return "undetected"
+        detected = True
     if sees(state, enemy, system):
         ctx.emit(
             phase_name(activation.segment),
@@ -640,7 +649,7 @@ def _enter(
     enemy_ships = [u for f in enemy_fleets for u in ships_of(ctx, state.units_in_fleet(f.name))]
     if any(u.code not in MINOR_CODES for u in enemy_ships):
         return "battle"
-    return "go"
+    return "detected" if detected else "go"
 
 
 def _stealth(
@@ -997,7 +1006,7 @@ def _unload(
         if u.code not in allowed:
             problems.append(f"{u.id}: a {planet.type} planet takes only {', '.join(allowed)}")
             continue
-        if len(state.units_on(planet.code)) >= planet.capacity:
+        if state.box_room(planet.code) <= 0:
             problems.append(f"{u.id}: the box of {planet.code} is full ({planet.capacity} units)")
             continue
         u.fleet = ""

@@ -544,7 +544,7 @@ class _Battle:
                             p.owner == u.side
                             and not p.disputed
                             and "F" in _allowed(p.type)
-                            and len(state.units_on(p.code)) < p.capacity
+                            and state.box_room(p.code) > 0
                         ):
                             u.fleet, u.planet, u.hex = "", p.code, 0
                             landed = p.code

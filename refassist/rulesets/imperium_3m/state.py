@@ -8,8 +8,9 @@ without side effects; the master workbook is this state as tables (`tables.py`).
 Where a unit is: a ship is in a `Fleet` (``Unit.fleet``); a fighter, troop, PD or outpost is
 either carried in a fleet (``fleet`` set) or stands on a planet (``planet`` set, ``hex`` 0 in
 the planetary box, 1..n on the planetary map during a planetary battle).  Monitors are ships
-in a fleet that never moves (the seed keeps them in the planetary box; for space battles they
-fight with the ships of their system).
+in a fleet that never moves; for space battles they fight with the ships of their system, and
+since the seed places them "in a planetary box" they take room in the box of their side's
+World (else Outpost) in the system (`State.monitor_box`, `State.box_load`).
 """
 
 from __future__ import annotations
@@ -195,7 +196,7 @@ class SideState:
     #: Imperial: initiative modifier this turn (Civil War: -1).
     initiative_modifier: int = 0
     #: Mandated Offensive / Imperial Visit in force: the glory index at the turn the forces
-    #: arrived (0 = none); their forces stay while glory rises.
+    #: arrived (0 = none); their forces stay while glory is above it (house rule ``mandate_mark``).
     mandate_glory: int = 0
     #: Imperial Visit this turn: glory gains doubled, losses tripled.
     visit: bool = False
@@ -262,6 +263,28 @@ class State:
 
     def units_on(self, planet: str) -> list[Unit]:
         return [u for u in self.units if u.planet == planet]
+
+    def monitor_box(self, side: str, system: str) -> Planet | None:
+        """The planetary box ``side``'s monitors at ``system`` stand in ("Monitors are placed
+        in a planetary box"): its World there, else its Outpost, the lower code first; None
+        when the side holds no planet there (they then take no box's room)."""
+        own = [p for p in self.map.planets_in(system) if p.owner == side and p.marker]
+        own.sort(key=lambda p: (p.marker != "World", p.code))
+        return own[0] if own else None
+
+    def box_load(self, planet: str) -> int:
+        """Units in ``planet``'s box: those standing on it, and the owner's monitors in the
+        system when this is the box they stand in (`monitor_box`)."""
+        p = self.map.planets[planet]
+        load = len(self.units_on(planet))
+        if p.owner and p.marker and self.monitor_box(p.owner, p.system) is p:
+            fleets = {f.name for f in self.fleets_at(p.system, p.owner)}
+            load += sum(1 for u in self.units if u.code == "M" and u.fleet in fleets)
+        return load
+
+    def box_room(self, planet: str) -> int:
+        """Free places in ``planet``'s box (five per hex of its planetary map)."""
+        return self.map.planets[planet].capacity - self.box_load(planet)
 
     def fleets_at(self, system: str, side: str | None = None) -> list[Fleet]:
         return [f for f in self.fleets if f.system == system and (side is None or f.side == side)]

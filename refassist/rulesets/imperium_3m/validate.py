@@ -40,7 +40,7 @@ from .sheet import (
     ORDERS_SHEET,
     SIDE_CELL,
 )
-from .state import ALLOWED_ON, State
+from .state import ALLOWED_ON, Planet, State
 from .units import (
     IMPERIAL,
     IMPERIAL_RESTRICTED,
@@ -608,18 +608,30 @@ class _Checker:
                 )
                 return
         present = sum(1 for p in self.on_planet.values() if p == planet.code)
-        if present + len(a.units) > planet.capacity:
+        monitors = self.monitors_in_box(planet)
+        if present + monitors + len(a.units) > planet.capacity:
+            also = f" (and {counted(monitors, 'monitor')} of yours, kept in it)" if monitors else ""
             self.add(
                 act.cell,
                 text,
                 f"{planet.name}'s box holds at most {planet.capacity} units and "
-                f"{present} of yours are there",
+                f"{present} of yours are there{also}",
                 "Unload fewer units.",
             )
             return
         for uid in a.units:
             self.contents[a.fleet].remove(uid)
             self.on_planet[uid] = planet.code
+
+    def monitors_in_box(self, planet: Planet) -> int:
+        """The side's monitors counted in ``planet``'s box (`State.box_load`)."""
+        if (
+            planet.owner != self.side
+            or self.state.monitor_box(self.side, planet.system) is not planet
+        ):
+            return 0
+        fleets = {f.name for f in self.state.fleets_at(planet.system, self.side)}
+        return sum(1 for u in self.state.units if u.code == "M" and u.fleet in fleets)
 
     def do_split(
         self,
