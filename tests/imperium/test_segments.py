@@ -148,8 +148,11 @@ def battles(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[tuple[Any, ...]]]
         calls["fight"].append((system, mover))
         return SimpleNamespace(winner="", loser="", major=False, rounds=[])
 
-    def attack(ctx: TurnContext, side: str, fleet: str, code: str, hexes: list[int]) -> None:
+    def attack(
+        ctx: TurnContext, side: str, fleet: str, code: str, hexes: list[int], **choices: Any
+    ) -> None:
         calls["attack"].append((side, fleet, code, hexes))
+        calls.setdefault("choices", []).append(choices)
 
     def evacuate(ctx: TurnContext, side: str, fleet: str, code: str) -> None:
         calls["evacuate"].append((side, fleet, code))

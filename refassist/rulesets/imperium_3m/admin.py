@@ -19,6 +19,7 @@ from collections.abc import Iterable
 
 from ...words import counted
 from .context import EVERYONE, TurnContext
+from .orders import REINFORCEMENT_CAPITALS
 from .paths import connected, distances_from
 from .setup import new_unit
 from .state import ALLOWED_ON, Fleet, Planet, Queued, State, Unit
@@ -60,7 +61,6 @@ MANDATE_FORCES: dict[int, tuple[str, ...]] = {
 }
 #: Imperial Reinforcements (result 11): the one capital ship, in order of preference, and the
 #: light ships that fill the remaining points, in order of preference.
-REINFORCEMENT_CAPITALS = ("CA", "CR", "B1", "B2", "BB", "CS", "CV")
 REINFORCEMENT_LIGHTS = ("DD", "CL", "SC")
 #: Imperial Appeal, Forces column: 2D6 -> result.  ``prohibit``, a tuple of unit codes (forces),
 #: ``grant`` 10 resources, ``budget`` n, ``permit`` codes, or None (no result).
@@ -232,15 +232,19 @@ def place_unit(ctx: TurnContext, unit: Unit, planet: Planet) -> str:
     return place_ground(ctx, unit, planet)
 
 
-def force_home_world(state: State) -> Planet | None:
-    """Where Intervention and Appeal forces arrive together: the Imperial home world (still
-    Imperial) nearest to the Terrans' fleets and planets by jump routes; ties by code."""
+def force_home_world(state: State, wanted: str = "") -> Planet | None:
+    """Where Intervention and Appeal forces arrive together ("on any one home world"): the
+    Imperial home world ``wanted`` by the Imperial standing order if the Empire still holds it,
+    else the one nearest to the Terrans' fleets and planets by jump routes; ties by code."""
     homes = sorted(
         (p for p in state.map.planets.values() if p.home == IMPERIAL and is_friendly(p, IMPERIAL)),
         key=lambda p: p.code,
     )
     if not homes:
         return None
+    chosen = [p for p in homes if wanted and p.code == wanted]
+    if chosen:
+        return chosen[0]
     targets = {unit_system(state, u) for u in state.units if u.side == TERRAN}
     targets |= {p.system for p in state.map.planets.values() if p.owner == TERRAN}
     targets.discard("")
@@ -253,7 +257,9 @@ def receive_forces(ctx: TurnContext, codes: Iterable[str], origin: str, why: str
     the turn record track are reserved) and placed together at one home world; jump troops
     ride in an attack transport that arrives with them."""
     state = ctx.state
-    home = force_home_world(state)
+    orders = ctx.orders.get(IMPERIAL)
+    wanted = orders.forces_world if orders is not None else ""
+    home = force_home_world(state, wanted)
     imperial = state.sides[IMPERIAL]
     placed: list[str] = []
     missing: list[str] = []
@@ -287,6 +293,8 @@ def receive_forces(ctx: TurnContext, codes: Iterable[str], origin: str, why: str
         imperial.granted.append(code)
     where = home.name if home is not None else "no Imperial home world"
     text = f"{why}: " + (", ".join(placed) + f" arrive at {where}" if placed else "no forces")
+    if wanted and home is not None and home.code != wanted:
+        text += f" ({wanted}, asked for, is not an Imperial home world the Empire holds)"
     if missing:
         reason = "no Imperial home world is held" if home is None else "no counter or room left"
         text += f"; not received ({reason}): {', '.join(missing)}"
@@ -421,6 +429,12 @@ def frontier_crisis(ctx: TurnContext) -> None:
         key=key,
     )
     ships = [u for u in ships if u.code != "M"]
+    # "The Imperial player ... immediately remove that number of ships": the ships the
+    # standing order names go first, in its order; the usual choice fills up the rest.
+    orders = ctx.orders.get(IMPERIAL)
+    named = orders.crisis_ships if orders is not None else []
+    first = [u for name in named for u in ships if u.id == name]
+    ships = first + [u for u in ships if u not in first]
     left = points
     chosen: list[Unit] = []
     for u in ships:
@@ -526,8 +540,13 @@ def imperial_reinforcements(ctx: TurnContext) -> None:
         return counters_free(state, IMPERIAL, code) - reserved.get(code, 0) > 0
 
     left = points
-    if left >= 2:
-        capital = next((c for c in REINFORCEMENT_CAPITALS if free(c)), "")
+    orders = ctx.orders.get(IMPERIAL)
+    wanted = orders.reinforcement_capital if orders is not None else ""
+    if left >= 2 and wanted != "none":
+        # "No more than one capital ship may arrive": the one the standing order asks for if
+        # a counter is free, else the usual list.
+        choices = ([wanted] if wanted else []) + list(REINFORCEMENT_CAPITALS)
+        capital = next((c for c in choices if c in REINFORCEMENT_CAPITALS and free(c)), "")
         if capital:
             codes.append(capital)
             reserved[capital] = 1
@@ -705,8 +724,15 @@ def reinforcements(ctx: TurnContext) -> None:
         placed_at = counts[q.side]
         least = min(placed_at.get(p.code, 0) for p in worlds)
         options = [p for p in worlds if placed_at.get(p.code, 0) == least]
-        options.sort(key=lambda p: 0 if p.code == q.world else 1)
-        if q.world and options[0].code != q.world:
+        # "Fighters, jump/regular troops, planetary defense systems or Outposts may enter the
+        # game loaded on any previously empty transports": a fleet named instead of a World
+        # takes the unit aboard at the World where it stands.
+        aboard = _fleet_named(state, q.side, q.world)
+        wanted = q.world
+        if aboard is not None:
+            wanted = next((p.code for p in worlds if p.system == aboard.system), q.world)
+        options.sort(key=lambda p: 0 if p.code == wanted else 1)
+        if q.world and options[0].code != wanted:
             ctx.emit(
                 PHASE,
                 "",
@@ -731,7 +757,18 @@ def reinforcements(ctx: TurnContext) -> None:
         unit.origin = q.origin
         where = ""
         for planet in options:
-            where = place_unit(ctx, unit, planet)
+            where = ""
+            if (
+                aboard is not None
+                and planet.system == aboard.system
+                and not is_ship(ctx, unit)
+                and carry_room(ctx, aboard, unit.code) > 0
+            ):
+                unit.fleet, unit.planet, unit.hex = aboard.name, "", 0
+                state.units.append(unit)
+                where = f"aboard {aboard.name}, as asked"
+            else:
+                where = place_unit(ctx, unit, planet)
             if where:
                 placed_at[planet.code] = placed_at.get(planet.code, 0) + 1
                 ctx.emit(
@@ -746,6 +783,15 @@ def reinforcements(ctx: TurnContext) -> None:
                 break
         if not where:
             _wait(ctx, q, "no World in turn for a unit has room for it on the planet or aboard")
+
+
+def _fleet_named(state: State, side: str, name: str) -> Fleet | None:
+    """The side's fleet called ``name`` (any case), if a build line named a fleet."""
+    if not name or name in state.map.planets:
+        return None
+    return next(
+        (f for f in state.fleets if f.side == side and f.name.upper() == name.upper()), None
+    )
 
 
 def _wait(ctx: TurnContext, q: Queued, why: str) -> None:

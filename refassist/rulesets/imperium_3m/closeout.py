@@ -82,6 +82,9 @@ def maintain_ships(ctx: TurnContext, side: str) -> None:
     ships.sort(key=lambda u: (-ctx.unit_type(side, u.code).cost, u.id))
     paid_local = paid_stock = 0
     unpaid: list[tuple[Unit, str]] = []
+    # "The owner may expend Resources from his stockpile": a standing order may decline.
+    orders = ctx.orders.get(side)
+    from_stockpile = orders.stockpile_upkeep if orders is not None else True
     for unit in ships:
         system = unit_system(state, unit)
         if system not in local:
@@ -92,7 +95,10 @@ def maintain_ships(ctx: TurnContext, side: str) -> None:
         from_local = min(need, local[system])
         rest = need - from_local
         if rest and (
-            rest > s.resources or _deep(ctx, system) or not reaches_a_world(state, side, system)
+            not from_stockpile
+            or rest > s.resources
+            or _deep(ctx, system)
+            or not reaches_a_world(state, side, system)
         ):
             unpaid.append((unit, system))
             continue
@@ -105,7 +111,9 @@ def maintain_ships(ctx: TurnContext, side: str) -> None:
         "",
         "maintenance",
         f"{side} ship maintenance: {paid_local} from local Worlds/Outposts, {paid_stock} from "
-        f"the stockpile ({s.resources} left); {counted(len(unpaid), 'ship')} unmaintained",
+        f"the stockpile ({s.resources} left"
+        + ("" if from_stockpile else "; your standing order: nothing from the stockpile")
+        + f"); {counted(len(unpaid), 'ship')} unmaintained",
         sides=(side,),
         visible_to=(side,),
         data={"local": paid_local, "stockpile": paid_stock, "unpaid": [u.id for u, _ in unpaid]},

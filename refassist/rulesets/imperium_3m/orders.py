@@ -14,7 +14,13 @@ names one system and holds one or more actions separated by ``;``::
     T1 split T4 DD1 DD2          divide: the named units form the new fleet T4
     T1 join T2                   combine: T2's units join T1
     T1 evacuate PRO4             load own units from a disputed planet
+    attack PRO4                  renew the fight on a disputed planet with the units already
+                                 on it (no fleet: troops alone)
     pass                         spend nothing now (the activation is kept for later)
+
+An attack may end with ``no bombard`` (land without bombarding first) and ``fight 2,3`` (fight
+only in those hexes of the planetary map; ``fight none`` fights nowhere this time), the
+choices the seed gives the attacker.
 """
 
 from __future__ import annotations
@@ -35,7 +41,9 @@ class Action:
     ``fleet`` is the acting fleet (empty for ``pass``); ``route`` the systems entered in order
     (move); ``planet`` the planet code (attack, load, unload, evacuate); ``units`` unit ids
     (load, unload, split); ``hexes`` landing hexes (empty = ``auto``); ``target`` the new
-    fleet's name (split) or the fleet joining (join).
+    fleet's name (split) or the fleet joining (join).  An attack's ``bombard`` is False for
+    ``no bombard``, and ``fight`` lists the hexes to fight in (None: every hex both sides
+    hold; empty: none); an attack without a fleet renews a fight with the units on the planet.
     """
 
     kind: str
@@ -46,6 +54,8 @@ class Action:
     hexes: list[int] = field(default_factory=list)
     target: str = ""
     text: str = ""
+    bombard: bool = True
+    fight: list[int] | None = None
 
 
 @dataclass
@@ -66,12 +76,38 @@ class BattleOrders:
     """Standing battle orders of one fleet (used in every space battle it fights this turn).
 
     ``break_off`` is the round after which the fleet withdraws (0 = fight all three rounds).
+    ``retreat`` is where it goes if it loses: ``back`` (the way it came), ``home`` (towards its
+    home world) or "" (the house rule ``retreat``); the seed lets the loser choose.
+    ``stealth`` False: a fleet of scouts does not try to slip in unseen (the seed's "may").
     """
 
     fleet: str
     stance: str = "close"
     priority: str = "capital"
     break_off: int = 0
+    cell: str = ""
+    retreat: str = ""
+    stealth: bool = True
+
+
+RETREATS = ("back", "home")
+#: Imperial Reinforcements: the capital ships that may arrive, in the order the usual choice
+#: tries them (a standing order may ask for one of them, or for ``none``).
+REINFORCEMENT_CAPITALS = ("CA", "CR", "B1", "B2", "BB", "CS", "CV")
+#: Whom a planet's fighters attack first among landing craft: the invading transports (ATs
+#: first) or the invading fighters.
+FIGHTER_TARGETS = ("transports", "fighters")
+
+
+@dataclass
+class PlanetDefence:
+    """The defender's standing orders for one planet: where its units stand on the planetary
+    map when a battle starts (``placement``: unit id -> hex; units not named are spread as
+    usual) and what its fighters attack when enemy units land."""
+
+    planet: str
+    fighters_attack: str = "transports"
+    placement: dict[str, int] = field(default_factory=dict)
     cell: str = ""
 
 
@@ -128,9 +164,29 @@ class Orders:
     bombard_priority: str = "PD"
     bombard_priority_cell: str = ""
     message: str = ""
+    #: Standing orders (the seed's choices; blank on the sheet = these defaults).
+    #: Pay maintenance the local allowance does not cover from the stockpile.
+    stockpile_upkeep: bool = True
+    #: Imperial: the home world where Intervention and Appeal forces arrive ("" = nearest the
+    #: Terrans).
+    forces_world: str = ""
+    #: Imperial: ships to give up first in a Frontier Crisis, in this order.
+    crisis_ships: list[str] = field(default_factory=list)
+    #: Imperial: the capital ship wanted among Imperial Reinforcements ("" = the first free of
+    #: the usual list, "none" = light ships only).
+    reinforcement_capital: str = ""
+    defences: list[PlanetDefence] = field(default_factory=list)
+    #: Cells of the standing orders above, by field name.
+    standing_cells: dict[str, str] = field(default_factory=dict)
 
     def activations_in(self, segment: int) -> list[Activation]:
         return sorted((a for a in self.activations if a.segment == segment), key=lambda a: a.order)
+
+    def defence_of(self, planet: str) -> PlanetDefence:
+        for d in self.defences:
+            if d.planet == planet:
+                return d
+        return PlanetDefence(planet)
 
     def battle_orders_for(self, fleet: str) -> BattleOrders:
         for b in self.battle_orders:

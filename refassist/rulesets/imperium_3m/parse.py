@@ -223,6 +223,9 @@ def parse_action(text: str, *, cell: str = "") -> Action:
         raise InvalidOrder(
             f"{clip(text)!r} is not an action; write one of: {FORMS}", clip(text), cell
         )
+    if VERBS.get(words[0]) == "attack" and VERBS.get(words[1]) is None:
+        # `attack PRO4`: the units already on a disputed planet renew the fight, no fleet.
+        return _attack("", words[1:], text, cell)
     fleet = parse_name(words[0], "fleet name", line=text, cell=cell)
     verb = VERBS.get(words[1])
     rest = words[2:]
@@ -293,19 +296,42 @@ def parse_action(text: str, *, cell: str = "") -> Action:
     return Action("evacuate", fleet=fleet, planet=planet, text=text)
 
 
+NO_BOMBARD = ("NO BOMBARD", "NO BOMBARDMENT", "NOBOMBARD", "NO-BOMBARD")
+
+
 def _attack(fleet: str, rest: list[str], text: str, cell: str) -> Action:
+    """``[fleet] attack PLANET [auto | hexes] [no bombard] [fight hexes | fight none]``."""
+    example = f"{fleet or 'T1'} attack PRO4 auto"
     if not rest:
-        raise InvalidOrder("'attack' needs the planet, e.g. T1 attack PRO4 auto", clip(text), cell)
+        raise InvalidOrder(f"'attack' needs the planet, e.g. {example}", clip(text), cell)
     planet = parse_code(rest[0], "planet code", "PRO4", line=text, cell=cell)
-    tail = split_list(" ".join(rest[1:]))
-    if not tail or tail == ["AUTO"]:
-        return Action("attack", fleet=fleet, planet=planet, text=text)
+    tail = " ".join(rest[1:])
+    bombard = True
+    for words in NO_BOMBARD:
+        if words in tail:
+            bombard = False
+            tail = tail.replace(words, " ")
+    fight: list[int] | None = None
+    if "FIGHT" in tail.split():
+        tail, _, fight_text = tail.partition("FIGHT")
+        fight = _fight_hexes(fight_text, text, cell)
+    items = split_list(tail)
+    action = Action("attack", fleet=fleet, planet=planet, text=text, bombard=bombard, fight=fight)
+    if not items or items == ["AUTO"]:
+        return action
+    if not fleet:
+        raise InvalidOrder(
+            "an attack without a fleet lands nothing, so it takes no landing hexes; write "
+            "'attack PRO4' (or 'attack PRO4 fight 2')",
+            clip(text),
+            cell,
+        )
     hexes = []
-    for t in tail:
+    for t in items:
         if not t.isdigit() or not 1 <= int(t) <= 99:
             raise InvalidOrder(
                 f"{clip(t)!r} is not a landing hex; write 'auto' or one hex number per landing "
-                "unit, e.g. 1,1,3",
+                "unit, e.g. 1,1,3 (then, if you like, 'no bombard' or 'fight 2,3')",
                 clip(text),
                 cell,
             )
@@ -317,7 +343,24 @@ def _attack(fleet: str, rest: list[str], text: str, cell: str) -> Action:
             clip(text),
             cell,
         )
-    return Action("attack", fleet=fleet, planet=planet, hexes=hexes, text=text)
+    action.hexes = hexes
+    return action
+
+
+def _fight_hexes(raw: str, text: str, cell: str) -> list[int] | None:
+    """The hexes after ``fight``: numbers, ``all`` (None: every hex) or ``none`` ([])."""
+    items = split_list(raw)
+    if items == ["ALL"]:
+        return None
+    if items == ["NONE"]:
+        return []
+    if not items or not all(t.isdigit() and 1 <= int(t) <= 99 for t in items):
+        raise InvalidOrder(
+            "'fight' is followed by the hexes to fight in (e.g. fight 2,3), 'all' or 'none'",
+            clip(text),
+            cell,
+        )
+    return sorted({int(t) for t in items})
 
 
 def parse_actions(raw: str, *, cell: str = "") -> list[Action]:
@@ -352,7 +395,15 @@ def action_text(action: Action) -> str:
         return " > ".join([action.fleet, *action.route])
     if action.kind == "attack":
         where = ",".join(str(h) for h in action.hexes) if action.hexes else "auto"
-        return f"{action.fleet} attack {action.planet} {where}"
+        if action.fleet:
+            words = [action.fleet, "attack", action.planet, where]
+        else:
+            words = ["attack", action.planet]
+        if not action.bombard:
+            words.append("no bombard")
+        if action.fight is not None:
+            words.append("fight " + (",".join(map(str, action.fight)) or "none"))
+        return " ".join(words)
     if action.kind == "load":
         return f"{action.fleet} load {' '.join(action.units)} from {action.planet}"
     if action.kind == "unload":

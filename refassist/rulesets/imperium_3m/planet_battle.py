@@ -139,10 +139,17 @@ def _apply_group(
 
 
 def _defensive_fire(
-    ctx: TurnContext, planet: Planet, shooters_side: str, targets: list[Unit], what: str, **kw: Any
+    ctx: TurnContext,
+    planet: Planet,
+    shooters_side: str,
+    targets: list[Unit],
+    what: str,
+    fighter_targets: list[Unit] | None = None,
+    **kw: Any,
 ) -> tuple[list[dict[str, Any]], list[Unit]]:
-    """The fighters, then the PD, of ``shooters_side`` on ``planet`` fire at ``targets``:
-    fighters hit on 5-6, PD on 5-6 or 4-6 on their own World; each group's hits apart."""
+    """The fighters, then the PD, of ``shooters_side`` on ``planet`` fire at ``targets`` (the
+    fighters at ``fighter_targets`` when the defender ordered another order): fighters hit on
+    5-6, PD on 5-6 or 4-6 on their own World; each group's hits apart."""
     groups: list[dict[str, Any]] = []
     lost: list[Unit] = []
     if not targets:
@@ -164,7 +171,8 @@ def _defensive_fire(
             shots.append({"unit": u.id, "dice": dice, "need": need, "hits": got})
         if not shots:
             continue
-        alive = [t for t in targets if all(t is not x for x in lost)]
+        aimed = fighter_targets if code == "F" and fighter_targets is not None else targets
+        alive = [t for t in aimed if all(t is not x for x in lost)]
         effects, gone = _apply_group(ctx, hits, alive, **kw)
         lost.extend(gone)
         groups.append({"group": code, "shots": shots, "hits": hits, "effects": effects})
@@ -234,13 +242,30 @@ def bombard(ctx: TurnContext, side: str, fleet: str, planet: Planet) -> dict[str
 # -- placing units on the map --------------------------------------------------------------------
 
 
-def deploy(units: list[Unit], hexes: int) -> None:
-    """Put units from the planetary box (hex 0) on the map, spread evenly: with no more units
-    than hexes each gets its own hex, centred in equal stretches of the strip; with more, they
-    go round the hexes in turn (the box limit of 5 x hexes keeps every hex within 5)."""
-    k = len(units)
-    for i, u in enumerate(units):
+def deploy(units: list[Unit], hexes: int, placement: dict[str, int] | None = None) -> None:
+    """Put units from the planetary box (hex 0) on the map ("Defender places surviving units
+    ... Up to five units may be placed in the same hex").  Units the defender's standing order
+    places (``placement``: id -> hex) stand there while the hex has room; the rest are spread
+    evenly: with no more units than hexes each gets its own hex, centred in equal stretches of
+    the strip; with more, they go round the hexes in turn (the box limit of 5 x hexes keeps
+    every hex within 5)."""
+    placement = placement or {}
+    placed: list[int] = []
+    rest: list[Unit] = []
+    for u in units:
+        h = placement.get(u.id, 0)
+        if 1 <= h <= hexes and placed.count(h) < HEX_LIMIT:
+            u.hex = h
+            placed.append(h)
+        else:
+            rest.append(u)
+    k = len(rest)
+    for i, u in enumerate(rest):
         u.hex = 1 + (2 * i + 1) * hexes // (2 * k) if k <= hexes else 1 + i % hexes
+    if placed:  # keep every hex within the limit after the spread
+        for u in rest:
+            while sum(1 for x in units if x.hex == u.hex) > HEX_LIMIT:
+                u.hex = u.hex % hexes + 1
 
 
 def _count(units: list[Unit], side: str, where: int) -> int:
@@ -329,12 +354,17 @@ def land(
             transports.append(ship)
     fighters = [u for u, _h in chosen if u.code == "F"]
     transports.sort(key=lambda t: (0 if t.code == "AT" else 1, t.id))
+    # "Defender indicates which invading transports and fighters his fighters will attack":
+    # its standing order for the planet puts the landing fighters first if it says so.
+    defence = ctx.orders[enemy].defence_of(planet.code) if enemy in ctx.orders else None
+    fighters_first = defence is not None and defence.fighters_attack == "fighters"
     groups, lost = _defensive_fire(
         ctx,
         planet,
         enemy,
         transports + fighters,
         "landing defence",
+        fighter_targets=fighters + transports if fighters_first else None,
         cargo_shares_damage=True,
         spare={id(f) for f in fighters},
     )
@@ -415,9 +445,13 @@ def _take_hits(targets: list[Unit], troop_hits: int, other_hits: int, lost: list
     return effects
 
 
-def surface_battle(ctx: TurnContext, side: str, planet: Planet) -> dict[str, Any]:
-    """One round: the invader moves, then every hex holding both sides fights; all units in
-    the hex roll (invader first), every 6 hits, and the hits take effect together."""
+def surface_battle(
+    ctx: TurnContext, side: str, planet: Planet, fight: list[int] | None = None
+) -> dict[str, Any]:
+    """One round: the invader moves, then every hex holding both sides fights (only those in
+    ``fight`` when the invader listed them: "it is not mandatory for opposing units in the
+    same hex to fight"); all units in the hex roll (invader first), every 6 hits, and the
+    hits take effect together."""
     state = ctx.state
     units = state.units_on(planet.code)
     moves = _move_invaders(planet, side, units)
@@ -426,6 +460,8 @@ def surface_battle(ctx: TurnContext, side: str, planet: Planet) -> dict[str, Any
     hexes = sorted(
         {u.hex for u in units if u.side == side} & {u.hex for u in units if u.side != side}
     )
+    if fight is not None:
+        hexes = [h for h in hexes if h in fight]
     for h in hexes:
         if h <= 0:
             continue
@@ -520,6 +556,13 @@ def _check(ctx: TurnContext, side: str, fleet: str, planet: str) -> Planet:
     p = state.map.planets.get(planet)
     if p is None:
         raise PlanetBattleError(f"there is no planet {planet} on the map")
+    if not fleet:  # troops alone renew the fight on a disputed planet
+        if not p.disputed or not any(u.side == side for u in state.units_on(p.code)):
+            raise PlanetBattleError(
+                f"only a fight on a disputed planet where the {side} side stands may be "
+                "renewed without a fleet"
+            )
+        return p
     f = state.fleet(fleet)
     if f is None or f.side != side or f.system != p.system:
         raise PlanetBattleError(f"fleet {fleet} of the {side} side is not at {p.system}")
@@ -567,9 +610,20 @@ def _terraforming_lost(ctx: TurnContext, p: Planet) -> None:
     )
 
 
-def attack(ctx: TurnContext, side: str, fleet: str, planet: str, hexes: list[int]) -> None:
-    """``fleet`` of ``side`` attacks ``planet``: bombardment (unless disputed), landing in
-    ``hexes`` (empty = auto), one round of surface battle, and the planet's fate."""
+def attack(
+    ctx: TurnContext,
+    side: str,
+    fleet: str,
+    planet: str,
+    hexes: list[int],
+    *,
+    bombarding: bool = True,
+    fight: list[int] | None = None,
+) -> None:
+    """``fleet`` of ``side`` attacks ``planet``: bombardment (unless disputed, or the attacker
+    chose ``bombarding=False``), landing in ``hexes`` (empty = auto), one round of surface battle
+    (in the hexes of ``fight`` only, when given), and the planet's fate.  Without a fleet
+    (``fleet == ""``) the side's units already on a disputed planet renew the fight alone."""
     p = _check(ctx, side, fleet, planet)
     state = ctx.state
     enemy = other_side(side)
@@ -578,7 +632,23 @@ def attack(ctx: TurnContext, side: str, fleet: str, planet: str, hexes: list[int
         if defenders or p.disputed:
             ctx.planet_battles.add(p.code)
             _terraforming_lost(ctx, p)
-        if not p.disputed and (defenders or p.owner == enemy):
+        if not fleet:
+            first = len(ctx.dice.log)
+            battle = surface_battle(ctx, side, p, fight)
+            battle["result"] = settle(ctx, side, p)
+            battle["positions"] = {_label(u): u.hex for u in state.units_on(p.code) if p.disputed}
+            _emit(
+                ctx,
+                p,
+                "surface battle",
+                f"Surface battle on {p.name} ({side} renewing it with the units there): "
+                f"{battle['result']}",
+                battle,
+                first,
+            )
+            reveal(ctx, p.system)
+            return
+        if bombarding and not p.disputed and (defenders or p.owner == enemy):
             first = len(ctx.dice.log)
             record = bombard(ctx, side, fleet, p)
             _emit(
@@ -601,7 +671,8 @@ def attack(ctx: TurnContext, side: str, fleet: str, planet: str, hexes: list[int
                 capture(ctx, side, p)
             reveal(ctx, p.system)
             return
-        deploy([u for u in defenders if u.hex == 0], p.hexes)
+        defence = ctx.orders[enemy].defence_of(p.code) if enemy in ctx.orders else None
+        deploy([u for u in defenders if u.hex == 0], p.hexes, defence and defence.placement)
         record = land(ctx, side, fleet, p, hexes, opposed=True)
         _emit(ctx, p, "landing", f"{side} landing on {p.name}", record, first)
         first = len(ctx.dice.log)
@@ -614,7 +685,7 @@ def attack(ctx: TurnContext, side: str, fleet: str, planet: str, hexes: list[int
         ):
             battle: dict[str, Any] = {"moves": [], "fights": [], "losses": []}
         elif invaders:
-            battle = surface_battle(ctx, side, p)
+            battle = surface_battle(ctx, side, p, fight)
         else:
             battle = {"moves": [], "fights": [], "losses": []}
         battle["result"] = settle(ctx, side, p)

@@ -631,7 +631,9 @@ def _enter(
     units = state.units_in_fleet(fleet.name)
     scouts_only = all(u.code == "SC" for u in ships_of(ctx, units))
     detected = False
-    if scouts_only and occupied:
+    sheet = ctx.orders.get(side)
+    attempt = sheet.battle_orders_for(fleet.name).stealth if sheet is not None else True
+    if scouts_only and occupied and attempt:
         if _stealth(ctx, side, fleet, system, activation):
             return "undetected"
         detected = True
@@ -728,6 +730,8 @@ def _attack(
 ) -> bool:
     """Check the preconditions this module owns, then let `planet_battle` fight."""
     state = ctx.state
+    if not action.fleet:
+        return _renew(ctx, side, system, activation, action)
     fleet = _acting_fleet(ctx, side, system, activation, action)
     if fleet is None:
         return False
@@ -758,12 +762,66 @@ def _attack(
         side,
         activation,
         action,
-        f"Fleet {fleet.name} attacks {planet.name} ({planet.code}).",
+        f"Fleet {fleet.name} attacks {planet.name} ({planet.code})"
+        + ("" if action.bombard else ", without bombarding")
+        + ".",
         planet=planet.code,
         hexes=list(action.hexes),
     )
     with ctx.dice.at(location=system):
-        planet_battle.attack(ctx, side, fleet.name, planet.code, list(action.hexes))
+        planet_battle.attack(
+            ctx,
+            side,
+            fleet.name,
+            planet.code,
+            list(action.hexes),
+            bombarding=action.bombard,
+            fight=action.fight,
+        )
+    return True
+
+
+def _renew(
+    ctx: TurnContext, side: str, system: str, activation: Activation, action: Action
+) -> bool:
+    """``attack PLANET`` without a fleet: the side's units on a disputed planet renew the
+    fight by themselves (no fleet in orbit is needed for a surface battle).  Once per segment:
+    the units that fought are marked as having acted."""
+    state = ctx.state
+    planet = _planet_here(ctx, side, system, activation, action)
+    if planet is None:
+        return False
+    mine = [u for u in state.units_on(planet.code) if u.side == side]
+    if not planet.disputed or not mine:
+        return _skip(
+            ctx,
+            side,
+            activation,
+            action,
+            f"{planet.code} is not a disputed planet where your units stand; name the fleet "
+            "that attacks it",
+        )
+    if state.peace_talks or state.at_peace():
+        why = "Peace Talks are in force" if state.peace_talks else "it is peacetime"
+        return _skip(ctx, side, activation, action, f"{why}: no attacks")
+    if moved := _moved_units(ctx, mine):
+        return _skip(
+            ctx, side, activation, action, f"{', '.join(moved)} already fought this segment"
+        )
+    from . import planet_battle
+
+    _done(
+        ctx,
+        side,
+        activation,
+        action,
+        f"Your units on {planet.name} ({planet.code}) renew the fight.",
+        planet=planet.code,
+        hexes=[],
+    )
+    ctx.moved.update((u.side, u.id) for u in mine)
+    with ctx.dice.at(location=system):
+        planet_battle.attack(ctx, side, "", planet.code, [], fight=action.fight)
     return True
 
 

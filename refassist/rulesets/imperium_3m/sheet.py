@@ -43,13 +43,17 @@ from ..base import SheetRead
 from .orders import (
     APPEALS,
     CLOSE_OUT_KINDS,
+    FIGHTER_TARGETS,
     PRIORITIES,
+    REINFORCEMENT_CAPITALS,
+    RETREATS,
     STANCES,
     Activation,
     BattleOrders,
     Build,
     CloseOutOrder,
     Orders,
+    PlanetDefence,
     PlanetOrder,
 )
 from .parse import (
@@ -112,6 +116,19 @@ PROJECT_ROWS = 3
 TERRAFORM_COL = "B"
 UPGRADE_COL = "D"
 
+#: Standing orders (the choices the seed gives a player), beside the construction lines:
+#: label in column F, the player's choice in column G; blank = the default.
+STANDING_LABEL_COL = "F"
+UPKEEP_CELL = "G14"
+FORCES_WORLD_CELL = "G15"
+CRISIS_CELL = "G16"
+REINFORCEMENT_CELL = "G17"
+#: Planet defence (beside the projects): planet, what its fighters attack, placement.
+DEFENCE_PLANET_COL = "E"
+DEFENCE_FIGHTERS_COL = "F"
+DEFENCE_PLACEMENT_COL = "G"
+DEFENCE_ROWS = PROJECT_ROWS
+
 #: Action segments: segment s has a title row, a header row and `ACTIVATION_ROWS` lines.
 SEGMENTS = 4
 ACTIVATION_ROWS = 6
@@ -131,6 +148,8 @@ BATTLE_FLEET_COL = "B"
 BATTLE_STANCE_COL = "C"
 BATTLE_PRIORITY_COL = "D"
 BATTLE_BREAK_COL = "E"
+BATTLE_RETREAT_COL = "F"
+BATTLE_STEALTH_COL = "G"
 BOMBARD_CELL = "D87"
 
 #: Close-out: kind and unit ids.
@@ -492,7 +511,7 @@ def _write_admin(
         ws,
         st,
         BUILD_HEADER_ROW,
-        ("#", "Unit", "Count", "World (optional)", "Cost", "", ""),
+        ("#", "Unit", "Count", "World / fleet", "Cost", "Standing order", "Your choice"),
     )
     if peace:
         ws.write_string(BUILD_HEADER_ROW - 1, 5, "peace: costs x2", st.header)
@@ -549,22 +568,33 @@ def _write_admin(
         ws,
         f"D{first}",
         f"D{last}",
-        "World",
-        "Optional: the World (planet code) where the unit should arrive. New units go one per "
-        "World until every World has one, so the wish may not be granted.",
+        "World or fleet",
+        "Optional: the World (planet code) where the unit should arrive, or your fleet at a "
+        "World whose empty transports (or carriers) it should arrive aboard. New units go one "
+        "per World until every World has one, so the wish may not be granted.",
         lists.add(worlds) if worlds else None,
     )
+    _write_standing(ws, st, state, side, lists)
     _headers(
         ws,
         st,
         PROJECT_HEADER_ROW,
-        ("#", "Terraform planet", "", "Upgrade outpost", "", "", ""),
+        (
+            "#",
+            "Terraform planet",
+            "",
+            "Upgrade outpost",
+            "Defend planet",
+            "Its fighters attack",
+            "Placement (unit hex, ...)",
+        ),
     )
     for i in range(PROJECT_ROWS):
         row = PROJECT_FIRST_ROW + i
         ws.write_number(row - 1, 0, i + 1, st.rownum)
-        ws.write_blank(row - 1, 1, None, st.input_text)
-        ws.write_blank(row - 1, 3, None, st.input_text)
+        for c in (1, 3, 4, 5, 6):
+            ws.write_blank(row - 1, c, None, st.input_text)
+    _write_defence(ws, st, state, side, lists)
     first, last = PROJECT_FIRST_ROW, PROJECT_FIRST_ROW + PROJECT_ROWS - 1
     candidates = sorted(
         p.code
@@ -593,6 +623,89 @@ def _write_admin(
         f"Peacetime only: your Outpost on a type A planet; {INSTALMENT} resources this turn, "
         "four turns make it a World.",
         lists.add(outposts) if outposts else None,
+    )
+
+
+def _write_standing(ws: Any, st: _Styles, state: State, side: str, lists: DropdownLists) -> None:
+    """The standing orders: the choices the seed leaves to a player, blank = the default."""
+    imperial = side == IMPERIAL
+    rows: list[tuple[str, str, str, str, list[str] | None]] = [
+        (
+            UPKEEP_CELL,
+            "Upkeep from stockpile",
+            "Maintenance from the stockpile",
+            "yes (blank): ship maintenance that your Worlds and Outposts in the system do not "
+            "cover is paid from your stockpile where the rules allow; no: never, and those "
+            "ships roll for damage instead.",
+            ["yes", "no"],
+        ),
+    ]
+    if imperial:
+        homes = sorted(p.code for p in state.map.planets.values() if p.home == IMPERIAL)
+        rows += [
+            (
+                FORCES_WORLD_CELL,
+                "Forces arrive at",
+                "Intervention forces",
+                "The Imperial home world (planet code) where Intervention, Appeal and "
+                "Mandated Offensive forces arrive together, if you still hold it. Blank: the "
+                "one nearest the Terrans.",
+                homes or None,
+            ),
+            (
+                CRISIS_CELL,
+                "Crisis: give up",
+                "Frontier Crisis",
+                "Ships (ids, in order) to remove first if a Frontier Crisis strikes this turn; "
+                "the roll's remaining points are taken as usual (cheapest, away from the "
+                "enemy). Blank: all as usual.",
+                None,
+            ),
+            (
+                REINFORCEMENT_CELL,
+                "Reinforcement capital",
+                "Imperial Reinforcements",
+                "The capital ship you want among Imperial Reinforcements (at most one arrives), "
+                "e.g. B1; 'none' for light ships only. Blank: CA, or the next with a free "
+                "counter.",
+                ["none", *REINFORCEMENT_CAPITALS],
+            ),
+        ]
+    for ref, label, title, message, source in rows:
+        r, c = cell_rc(ref)
+        ws.write_string(r, c - 1, label, st.label)
+        ws.write_blank(r, c, None, st.input_text)
+        _validation(ws, ref, ref, title, message, lists.add(source) if source else None)
+
+
+def _write_defence(ws: Any, st: _Styles, state: State, side: str, lists: DropdownLists) -> None:
+    first, last = PROJECT_FIRST_ROW, PROJECT_FIRST_ROW + DEFENCE_ROWS - 1
+    own = sorted(p.code for p in state.map.planets.values() if p.owner == side)
+    _validation(
+        ws,
+        f"{DEFENCE_PLANET_COL}{first}",
+        f"{DEFENCE_PLANET_COL}{last}",
+        "Defend planet",
+        "A planet of yours: your orders for its defence if the enemy attacks it this turn.",
+        lists.add(own) if own else None,
+    )
+    _validation(
+        ws,
+        f"{DEFENCE_FIGHTERS_COL}{first}",
+        f"{DEFENCE_FIGHTERS_COL}{last}",
+        "Fighters attack",
+        "What your fighters on the planet fire at when enemy units land: transports (blank; "
+        "attack transports first) or fighters.",
+        list(FIGHTER_TARGETS),
+        strict=True,
+    )
+    _validation(
+        ws,
+        f"{DEFENCE_PLACEMENT_COL}{first}",
+        f"{DEFENCE_PLACEMENT_COL}{last}",
+        "Placement",
+        "Where your units stand on the planetary map when a battle starts: unit and hex, e.g. "
+        "PD1 2, F3 4 (at most 5 in a hex). Units not named are spread evenly.",
     )
 
 
@@ -667,15 +780,7 @@ def _write_battle(ws: Any, st: _Styles, state: State, side: str, lists: Dropdown
         ws,
         st,
         BATTLE_HEADER_ROW,
-        ("#", "Fleet", "Stance", "Target priority", "Break off after", "", ""),
-    )
-    ws.merge_range(
-        BATTLE_HEADER_ROW - 1,
-        5,
-        BATTLE_HEADER_ROW - 1,
-        6,
-        "blank = close, capital, all 3 rounds",
-        st.header,
+        ("#", "Fleet", "Stance", "Target priority", "Break off after", "Retreat", "Stealth"),
     )
     own = sorted(f.name for f in state.fleets if f.side == side)
     for i in range(BATTLE_ROWS):
@@ -685,7 +790,7 @@ def _write_battle(ws: Any, st: _Styles, state: State, side: str, lists: Dropdown
             ws.write_string(row - 1, 1, own[i], st.input_text)
         else:
             ws.write_blank(row - 1, 1, None, st.input_text)
-        for c in (2, 3, 4):
+        for c in (2, 3, 4, 5, 6):
             ws.write_blank(row - 1, c, None, st.input_text)
     first, last = BATTLE_FIRST_ROW, BATTLE_FIRST_ROW + BATTLE_ROWS - 1
     _validation(
@@ -723,6 +828,26 @@ def _write_battle(ws: Any, st: _Styles, state: State, side: str, lists: Dropdown
         "Break off",
         "Withdraw after this round (1, 2 or 3). Blank = fight all three rounds.",
         ["1", "2", "3"],
+        strict=True,
+    )
+    _validation(
+        ws,
+        f"{BATTLE_RETREAT_COL}{first}",
+        f"{BATTLE_RETREAT_COL}{last}",
+        "Retreat",
+        "If this fleet loses a space battle: back (the way it came) or home (to a system "
+        "closer to your home world). Blank = the referee's default.",
+        list(RETREATS),
+        strict=True,
+    )
+    _validation(
+        ws,
+        f"{BATTLE_STEALTH_COL}{first}",
+        f"{BATTLE_STEALTH_COL}{last}",
+        "Stealth",
+        "A fleet of scouts only: yes (blank) tries to enter enemy systems unseen (2D6, 10 or "
+        "less); no enters openly.",
+        ["yes", "no"],
         strict=True,
     )
     r, c = cell_rc(BOMBARD_CELL)
@@ -1022,7 +1147,9 @@ class _Reader:
                 code = "OP"
             try:
                 count = parse_count(count_t, cell=count_ref) if count_t else 1
-                if world:
+                if world in self.fleets:
+                    world = self.fleets[world]  # arrive aboard this fleet
+                elif world:
                     world = parse_code(world, "planet code", "SOL1", line=found, cell=world_ref)
             except InvalidOrder as exc:
                 self.invalid(exc, exc.cell or code_ref)
@@ -1053,6 +1180,95 @@ class _Reader:
                     self.invalid(exc, ref)
                     continue
                 target.append(PlanetOrder(planet, cell=where(ref)))
+
+    def standing(self) -> None:
+        """The standing orders beside the construction lines (blank = the default)."""
+        o = self.orders
+        text = self.text(UPKEEP_CELL)
+        if text:
+            if text in ("YES", "NO"):
+                o.stockpile_upkeep = text == "YES"
+                o.standing_cells["stockpile_upkeep"] = where(UPKEEP_CELL)
+            else:
+                self.error(UPKEEP_CELL, text, f"{text!r} is not yes or no", "Choose yes or no.")
+        if o.side != IMPERIAL:
+            return
+        text = self.text(FORCES_WORLD_CELL)
+        if text:
+            try:
+                o.forces_world = parse_code(
+                    text, "planet code", "DIN1", line=text, cell=FORCES_WORLD_CELL
+                )
+                o.standing_cells["forces_world"] = where(FORCES_WORLD_CELL)
+            except InvalidOrder as exc:
+                self.invalid(exc, FORCES_WORLD_CELL)
+        text = self.text(CRISIS_CELL)
+        if text:
+            try:
+                o.crisis_ships = parse_units(
+                    split_list(text), line=text, cell=CRISIS_CELL, verb="give up"
+                )
+                o.standing_cells["crisis_ships"] = where(CRISIS_CELL)
+            except InvalidOrder as exc:
+                self.invalid(exc, CRISIS_CELL)
+        text = self.text(REINFORCEMENT_CELL)
+        if text:
+            if text == "NONE" or text in REINFORCEMENT_CAPITALS:
+                o.reinforcement_capital = "none" if text == "NONE" else text
+                o.standing_cells["reinforcement_capital"] = where(REINFORCEMENT_CELL)
+            else:
+                self.error(
+                    REINFORCEMENT_CELL,
+                    text,
+                    f"{text!r} is not a capital ship that Imperial Reinforcements may bring",
+                    f"Choose one of {', '.join(REINFORCEMENT_CAPITALS)}, or none.",
+                )
+
+    def defences(self) -> None:
+        """Planet defence lines: planet, what its fighters attack, where its units stand."""
+        for i in range(DEFENCE_ROWS):
+            row = PROJECT_FIRST_ROW + i
+            p_ref, f_ref, pl_ref = (
+                f"{c}{row}"
+                for c in (DEFENCE_PLANET_COL, DEFENCE_FIGHTERS_COL, DEFENCE_PLACEMENT_COL)
+            )
+            planet, fighters, placement = (self.text(r) for r in (p_ref, f_ref, pl_ref))
+            if not (planet or fighters or placement):
+                continue
+            found = " ".join(t for t in (planet, fighters, placement) if t)
+            if not planet:
+                self.error(
+                    p_ref, found, "this defence line names no planet", "Type the planet code."
+                )
+                continue
+            try:
+                code = parse_code(planet, "planet code", "SOL1", line=found, cell=p_ref)
+            except InvalidOrder as exc:
+                self.invalid(exc, p_ref)
+                continue
+            defence = PlanetDefence(code, cell=where(p_ref))
+            if fighters:
+                if fighters.lower() not in FIGHTER_TARGETS:
+                    self.error(
+                        f_ref,
+                        fighters,
+                        f"{fighters!r} is not what fighters may attack",
+                        "Choose transports or fighters.",
+                    )
+                    continue
+                defence.fighters_attack = fighters.lower()
+            if placement:
+                placed = _placement(placement)
+                if placed is None:
+                    self.error(
+                        pl_ref,
+                        placement,
+                        "the placement is not a list of units and hexes",
+                        "Write each unit and its hex, e.g. PD1 2, F3 4.",
+                    )
+                    continue
+                defence.placement = placed
+            self.orders.defences.append(defence)
 
     def activations(self) -> None:
         for segment in range(1, SEGMENTS + 1):
@@ -1138,11 +1354,15 @@ class _Reader:
     def battle(self) -> None:
         for i in range(BATTLE_ROWS):
             row = BATTLE_FIRST_ROW + i
-            f_ref, s_ref, p_ref, b_ref = (f"{c}{row}" for c in ("B", "C", "D", "E"))
-            fleet, stance, priority, brk = (self.text(r) for r in (f_ref, s_ref, p_ref, b_ref))
-            if not (stance or priority or brk):
+            f_ref, s_ref, p_ref, b_ref, r_ref, st_ref = (
+                f"{c}{row}" for c in ("B", "C", "D", "E", BATTLE_RETREAT_COL, BATTLE_STEALTH_COL)
+            )
+            fleet, stance, priority, brk, retreat, stealth = (
+                self.text(r) for r in (f_ref, s_ref, p_ref, b_ref, r_ref, st_ref)
+            )
+            if not (stance or priority or brk or retreat or stealth):
                 continue
-            found = " ".join(t for t in (fleet, stance, priority, brk) if t)
+            found = " ".join(t for t in (fleet, stance, priority, brk, retreat, stealth) if t)
             if not fleet:
                 self.error(
                     f_ref,
@@ -1187,6 +1407,23 @@ class _Reader:
                     )
                     continue
                 orders.break_off = int(brk)
+            if retreat:
+                if retreat.lower() not in RETREATS:
+                    self.error(
+                        r_ref,
+                        retreat,
+                        f"{retreat!r} is not a way to retreat",
+                        "Choose back or home, or leave it blank for the referee's default.",
+                    )
+                    continue
+                orders.retreat = retreat.lower()
+            if stealth:
+                if stealth not in ("YES", "NO"):
+                    self.error(
+                        st_ref, stealth, f"{stealth!r} is not yes or no", "Choose yes or no."
+                    )
+                    continue
+                orders.stealth = stealth == "YES"
             self.orders.battle_orders.append(orders)
         text = self.text(BOMBARD_CELL)
         if text:
@@ -1301,12 +1538,27 @@ def read_opened(sheet: TurnSheetFile) -> SheetRead:
     reader = _Reader(sheet, orders, _meta_fleets(meta))
     reader.appeal()
     reader.builds()
+    reader.standing()
     reader.projects()
+    reader.defences()
     reader.activations()
     reader.battle()
     reader.close_out()
     reader.message()
     return SheetRead(orders=orders, problems=reader.problems, meta=dict(meta))
+
+
+def _placement(text: str) -> dict[str, int] | None:
+    """``PD1 2, F3 4`` -> {"PD1": 2, "F3": 4}; None when it is not pairs of unit and hex."""
+    words = text.replace(",", " ").replace(":", " ").replace("=", " ").split()
+    if not words or len(words) % 2:
+        return None
+    placed: dict[str, int] = {}
+    for unit, hex_ in zip(words[::2], words[1::2], strict=True):
+        if not unit[:1].isalpha() or not hex_.isdigit() or not 1 <= int(hex_) <= 99:
+            return None
+        placed[unit] = int(hex_)
+    return placed
 
 
 def read_sheet(path: Path, opened: TurnSheetFile | None = None) -> SheetRead:
@@ -1362,6 +1614,22 @@ def fill_sheet(path: Path, orders: Orders) -> None:
     for col, planets in ((TERRAFORM_COL, orders.terraform), (UPGRADE_COL, orders.upgrades)):
         for i, p in enumerate(planets):
             put(f"{col}{PROJECT_FIRST_ROW + i}", p.planet)
+    if not orders.stockpile_upkeep:
+        put(UPKEEP_CELL, "no")
+    if orders.forces_world:
+        put(FORCES_WORLD_CELL, orders.forces_world)
+    if orders.crisis_ships:
+        put(CRISIS_CELL, " ".join(orders.crisis_ships))
+    if orders.reinforcement_capital:
+        put(REINFORCEMENT_CELL, orders.reinforcement_capital)
+    _check_room("planet defence lines", len(orders.defences), DEFENCE_ROWS)
+    for i, d in enumerate(orders.defences):
+        row = PROJECT_FIRST_ROW + i
+        put(f"{DEFENCE_PLANET_COL}{row}", d.planet)
+        put(f"{DEFENCE_FIGHTERS_COL}{row}", d.fighters_attack)
+        if d.placement:
+            text = ", ".join(f"{u} {h}" for u, h in d.placement.items())
+            put(f"{DEFENCE_PLACEMENT_COL}{row}", text)
     for segment in range(1, SEGMENTS + 1):
         lines = orders.activations_in(segment)
         _check_room(f"activations in segment {segment}", len(lines), ACTIVATION_ROWS)
@@ -1386,6 +1654,10 @@ def fill_sheet(path: Path, orders: Orders) -> None:
         put(f"{BATTLE_PRIORITY_COL}{row}", b.priority)
         if b.break_off:
             put(f"{BATTLE_BREAK_COL}{row}", str(b.break_off))
+        if b.retreat:
+            put(f"{BATTLE_RETREAT_COL}{row}", b.retreat)
+        if not b.stealth:
+            put(f"{BATTLE_STEALTH_COL}{row}", "no")
     if orders.bombard_priority and orders.bombard_priority != "PD":
         put(BOMBARD_CELL, orders.bombard_priority)
     for i, c in enumerate(orders.close_out):
@@ -1412,8 +1684,28 @@ def orders_text(orders: Orders) -> list[str]:
         for a in orders.activations_in(segment):
             at = f" at {a.system}" if a.system else ""
             lines.append(f"Segment {segment}, activation {a.order}{at}: {actions_text(a.actions)}")
+    if not orders.stockpile_upkeep:
+        lines.append("Standing order: no maintenance from the stockpile")
+    if orders.forces_world:
+        lines.append(f"Standing order: Intervention forces arrive at {orders.forces_world}")
+    if orders.crisis_ships:
+        lines.append(
+            f"Standing order: in a Frontier Crisis give up {' '.join(orders.crisis_ships)}"
+        )
+    if orders.reinforcement_capital:
+        lines.append(
+            f"Standing order: Imperial Reinforcements capital ship {orders.reinforcement_capital}"
+        )
+    for d in orders.defences:
+        placed = ", ".join(f"{u} in hex {h}" for u, h in d.placement.items())
+        lines.append(
+            f"Defence of {d.planet}: fighters attack {d.fighters_attack} first"
+            + (f"; {placed}" if placed else "")
+        )
     for b in orders.battle_orders:
         brk = f", break off after round {b.break_off}" if b.break_off else ""
+        brk += f", retreat {b.retreat}" if b.retreat else ""
+        brk += "" if b.stealth else ", no stealth"
         lines.append(f"Battle orders {b.fleet}: {b.stance}, {b.priority} first{brk}")
     if orders.bombard_priority != "PD":
         lines.append(f"Bombardment hits {orders.bombard_priority} first")

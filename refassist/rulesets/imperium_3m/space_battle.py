@@ -458,15 +458,24 @@ class _Battle:
 
     # -- leaving the battle ---------------------------------------------------------------------
     def destination(self, fleet: Fleet) -> str | None:
-        """Where a retreating or withdrawing fleet goes: the way it came (house rule
-        ``retreat = came-from``) or one step towards home; never into an enemy fleet."""
+        """Where a retreating or withdrawing fleet goes: "from where it comes or to a closer
+        system to its home world", as the fleet's battle orders choose (``back``/``home``, the
+        other tried if that one is barred), else by house rule ``retreat`` (``came-from``:
+        back, then home; ``home``: only home); never into an enemy fleet."""
         state = self.ctx.state
         home = step_towards_home(state, fleet.side, self.system)
         options: list[str | None] = [home]
-        if self.ctx.rules.get("retreat", "came-from") == "came-from":
-            back = fleet.came_from if fleet.came_from != self.system else ""
-            if back and back in state.map.systems:
-                options.insert(0, back)
+        back = fleet.came_from if fleet.came_from != self.system else ""
+        if back not in state.map.systems:
+            back = ""
+        sheet = self.ctx.orders.get(fleet.side)
+        chosen = sheet.battle_orders_for(fleet.name).retreat if sheet is not None else ""
+        if chosen == "back":
+            options = [back or None, home]
+        elif chosen == "home":
+            options = [home, back or None]
+        elif self.ctx.rules.get("retreat", "came-from") == "came-from" and back:
+            options.insert(0, back)
         enemy_units = {u.fleet for u in state.units if u.side != fleet.side and u.fleet}
         for place in options:
             if place is None:

@@ -302,7 +302,13 @@ QUEUE = Table(
             help="built, or where reinforcements come from (Frontier Crisis, Intervention...)",
         ),
         _int("paid", "Paid", "resources spent (half returns if Recentralisation cancels it)"),
-        Column("world", "World asked for", "str", required=False, help="a planet code, or empty"),
+        Column(
+            "world",
+            "World asked for",
+            "str",
+            required=False,
+            help="a planet code, a fleet to arrive aboard, or empty",
+        ),
         Column(
             "origin",
             "Origin",
@@ -830,10 +836,16 @@ def _queue_of(
                 f"is not a unit of the {r['side']} unit list",
                 f"use one of: {', '.join(UNIT_TABLES[r['side']])}",
             )
-        world = str(r["world"]).upper()
-        if world and world not in game_map.planets:
+        world = str(r["world"]).strip()
+        if world.upper() in game_map.planets:
+            world = world.upper()
+        elif world and not world.replace("-", "").replace("_", "").isalnum():
             check.add(
-                QUEUE, r, "world", "is not a planet on the Planets sheet", "write a planet code"
+                QUEUE,
+                r,
+                "world",
+                "is neither a planet on the Planets sheet nor a fleet name",
+                "write a planet code, or the fleet the unit should arrive aboard",
             )
         queue.append(
             Queued(

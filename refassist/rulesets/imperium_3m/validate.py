@@ -27,7 +27,7 @@ from typing import Any
 from ...errors import CellProblem
 from ...words import counted
 from .admin import TERRAFORM_TURNS, counters_free, is_friendly
-from .orders import CLOSE_OUT_KINDS, PRIORITIES, STANCES, Action, Activation, Orders
+from .orders import CLOSE_OUT_KINDS, PRIORITIES, STANCES, Action, Activation, Build, Orders
 from .parse import actions_text
 from .paths import connected
 from .report import expected_income
@@ -228,7 +228,9 @@ class _Checker:
                 continue
             ordered[b.code] = ordered.get(b.code, 0) + b.count
             total += b.count * table[b.code].cost * factor
-            if b.world:
+            if b.world in self.pos:  # arrive aboard this fleet
+                self.aboard(b, found, table[b.code].kind)
+            elif b.world:
                 planet = self.state.map.planets.get(b.world)
                 if planet is None or planet.owner != self.side or planet.marker != "World":
                     self.add(
@@ -238,6 +240,95 @@ class _Checker:
                         "Leave the World blank or choose one of your Worlds.",
                     )
         return total
+
+    def aboard(self, b: Build, found: str, kind: str) -> None:
+        """A build line naming a fleet: cargo arriving aboard its empty transports."""
+        if kind not in ("troop", "pd", "outpost", "fighter"):
+            self.add(
+                b.cell_of("world"),
+                found,
+                f"a {b.code} is a ship and cannot arrive aboard {b.world}",
+                "Name a World, or leave it blank.",
+            )
+            return
+        system = self.pos[b.world]
+        if not any(
+            p.owner == self.side and p.marker == "World" and not p.disputed
+            for p in self.state.map.planets_in(system)
+        ):
+            self.warn(
+                b.cell_of("world"),
+                found,
+                f"{b.world} is not at one of your Worlds now; new units arrive at Worlds, so "
+                "this one goes aboard only if the fleet is at one when it arrives",
+                "Keep it if the fleet will be at a World then, or name a World.",
+            )
+
+    def standing(self, orders: Orders) -> None:
+        """The standing orders name things the side has: home worlds, ships, planets, units."""
+        cells = orders.standing_cells
+        if orders.forces_world:
+            planet = self.state.map.planets.get(orders.forces_world)
+            if planet is None or planet.home != IMPERIAL:
+                homes = sorted(
+                    p.code for p in self.state.map.planets.values() if p.home == IMPERIAL
+                )
+                self.add(
+                    cells.get("forces_world", ""),
+                    orders.forces_world,
+                    f"{orders.forces_world} is not an Imperial home world",
+                    f"Choose one of {', '.join(homes)}, or leave it blank.",
+                )
+        for uid in orders.crisis_ships:
+            unit = self.units.get(uid)
+            if unit is None or not unit.fleet or self.kind(unit.code) not in MOVEMENT_POINTS:
+                self.add(
+                    cells.get("crisis_ships", ""),
+                    " ".join(orders.crisis_ships),
+                    f"{uid} is not one of your ships",
+                    "Name your own ships (not monitors), as listed on 'Your forces'.",
+                )
+                break
+        for d in orders.defences:
+            planet = self.state.map.planets.get(d.planet)
+            if planet is None or (
+                planet.owner != self.side and d.planet not in self.on_planet.values()
+            ):
+                self.add(
+                    d.cell,
+                    d.planet,
+                    f"{d.planet} is not a planet of yours",
+                    "Name a planet you hold or where your units stand.",
+                )
+                continue
+            for uid, h in d.placement.items():
+                if self.on_planet.get(uid) != d.planet:
+                    self.add(
+                        d.cell,
+                        f"{uid} {h}",
+                        f"{uid} is not one of your units standing on {d.planet}",
+                        "Place only your units in its box (see 'Your forces').",
+                    )
+                    break
+                if not 1 <= h <= planet.hexes:
+                    self.add(
+                        d.cell,
+                        f"{uid} {h}",
+                        f"{planet.name} has hexes 1-{planet.hexes}; {h} is not one of them",
+                        "Use hexes of its planetary map.",
+                    )
+                    break
+            else:
+                crowded = [
+                    h for h in set(d.placement.values()) if list(d.placement.values()).count(h) > 5
+                ]
+                if crowded:
+                    self.add(
+                        d.cell,
+                        d.planet,
+                        f"more than five units are placed in hex {crowded[0]}",
+                        "At most five units stand in one hex.",
+                    )
 
     def projects(self, orders: Orders) -> None:
         seen: set[str] = set()
@@ -322,6 +413,9 @@ class _Checker:
             return
         for action in act.actions:
             if action.kind == "pass":
+                continue
+            if action.kind == "attack" and not action.fleet:
+                self.renewal(act, action, text)
                 continue
             if action.fleet not in self.pos:
                 self.not_yours(act.cell, text, "fleets", action.fleet)
@@ -459,6 +553,35 @@ class _Checker:
             return None
         return planet
 
+    def renewal(self, act: Activation, a: Action, text: str) -> None:
+        """``attack PLANET`` with no fleet: only on a disputed planet where the side stands."""
+        planet = self._planet_here(act, a, text)
+        if planet is None:
+            return
+        if self.state.at_peace():
+            self.add(act.cell, text, "there are no attacks in peacetime", "Delete the attack.")
+            return
+        if not planet.disputed or planet.code not in self.on_planet.values():
+            self.add(
+                act.cell,
+                text,
+                f"an attack without a fleet renews the fight on a disputed planet where your "
+                f"units stand, and {planet.name} is not one",
+                f"Name the fleet that attacks: T1 attack {planet.code} auto.",
+            )
+            return
+        self._fight_hexes(act, a, text, planet)
+
+    def _fight_hexes(self, act: Activation, a: Action, text: str, planet: Planet) -> None:
+        bad = [h for h in (a.fight or []) if not 1 <= h <= planet.hexes]
+        if bad:
+            self.add(
+                act.cell,
+                text,
+                f"{planet.name} has hexes 1-{planet.hexes}; {bad[0]} is not one to fight in",
+                "Use hexes of its planetary map after 'fight', or 'fight all'.",
+            )
+
     def do_attack(
         self,
         act: Activation,
@@ -500,6 +623,7 @@ class _Checker:
                 "Use hexes of its planetary map, or auto.",
             )
             return
+        self._fight_hexes(act, a, text, planet)
         # The troops and fighters the planet type allows land and leave the fleet (as
         # `planet_battle.land` does), so a later load into this fleet has their room.
         landing = {code for code in ("RT", "JT", "F") if code in ALLOWED_ON[planet.klass]}
@@ -888,6 +1012,7 @@ def validate_orders(
     check = _Checker(state, side, rules)
     check.appeal(orders)
     cost = check.builds(orders)
+    check.standing(orders)
     check.projects(orders)
     cost += INSTALMENT * (len(orders.terraform) + len(orders.upgrades))
     budget = state.sides[side].resources + expected_income(state, side)
