@@ -24,6 +24,7 @@ from refassist.rulesets.imperium_3m.orders import (
     Build,
     CloseOutOrder,
     Orders,
+    PlanetDefence,
     PlanetOrder,
 )
 from refassist.rulesets.imperium_3m.parse import parse_actions
@@ -97,7 +98,18 @@ def key(orders: Orders) -> dict[str, Any]:
             )
             for a in orders.activations
         ],
-        "battle": [(b.fleet, b.stance, b.priority, b.break_off) for b in orders.battle_orders],
+        "battle": [
+            (b.fleet, b.stance, b.priority, b.break_off, b.retreat, b.stealth)
+            for b in orders.battle_orders
+        ],
+        "attack choices": [(x.bombard, x.fight) for a in orders.activations for x in a.actions],
+        "standing": (
+            orders.stockpile_upkeep,
+            orders.forces_world,
+            orders.crisis_ships,
+            orders.reinforcement_capital,
+        ),
+        "defences": [(d.planet, d.fighters_attack, d.placement) for d in orders.defences],
         "bombard": orders.bombard_priority,
         "close_out": [(c.kind, c.units) for c in orders.close_out],
         "message": orders.message,
@@ -106,8 +118,18 @@ def key(orders: Orders) -> dict[str, Any]:
 
 def rich_terran_orders() -> Orders:
     o = Orders(player="Terra", side="Terran", turn=1)
-    o.builds = [Build("DD", 2, "SOL1"), Build("TR", 1), Build("OP", 1, "ACA1")]
+    o.builds = [
+        Build("DD", 2, "SOL1"),
+        Build("TR", 1),
+        Build("OP", 1, "ACA1"),
+        Build("PD", 1, "T2"),  # arrive aboard T2
+    ]
     o.terraform = [PlanetOrder("BAR1")]
+    o.stockpile_upkeep = False
+    o.defences = [
+        PlanetDefence("SOL1", "fighters", {"PD1": 2, "F1": 3}),
+        PlanetDefence("ACA1"),
+    ]
     o.activations = [
         act(1, 1, "SOL", "T1 split T9 DD1 DD2; T9 > BAR"),
         act(1, 2, "ACE", "T2 > TAU > PRO"),
@@ -117,12 +139,13 @@ def rich_terran_orders() -> Orders:
         act(2, 3, "", "pass"),
         act(3, 1, "SOL", "T1 unload RT1 to SOL2"),
         act(4, 1, "PRO", "T2 evacuate PRO4"),
-        act(4, 2, "PRO", "T2 attack PRO3 auto"),
+        act(4, 2, "PRO", "T2 attack PRO3 auto no bombard fight 2,3"),
+        act(4, 3, "PRO", "attack PRO4 fight none"),
     ]
     o.battle_orders = [
         BattleOrders("T1", "stand off", "carrier", 2),
-        BattleOrders("T2", "hold", "cheapest", 0),
-        BattleOrders("T9", "close", "transport", 3),
+        BattleOrders("T2", "hold", "cheapest", 0, retreat="home"),
+        BattleOrders("T9", "close", "transport", 3, retreat="back", stealth=False),
     ]
     o.bombard_priority = "F"
     o.close_out = [
@@ -255,6 +278,15 @@ def test_fill_then_read_gives_the_same_orders(terran_sheet: Path, state: State) 
     assert "Battle orders T1: stand off, carrier first, break off after round 2" in text
     assert "Bombardment hits F first" in text
     assert "Close-out: ground repair PD1 RT2" in text
+    assert "Segment 4, activation 2 at PRO: T2 attack PRO3 auto no bombard fight 2,3" in text
+    assert "Segment 4, activation 3 at PRO: attack PRO4 fight none" in text
+    assert "Standing order: no maintenance from the stockpile" in text
+    assert "Defence of SOL1: fighters attack fighters first; PD1 in hex 2, F1 in hex 3" in text
+    assert (
+        "Battle orders T9: close, transport first, break off after round 3, retreat back, "
+        "no stealth" in text
+    )
+    assert got.orders.defences[0].cell == "Orders!E27"
     assert "Message to the referee: Greetings from Sol; = not a formula" in text
 
 
@@ -265,6 +297,27 @@ def test_imperial_appeal_round_trip(imperial_sheet: Path) -> None:
     assert got.orders.appeal == "Finances"
     assert got.orders.appeal_cell == f"Orders!{layout.APPEAL_CELL}"
     assert orders_text(got.orders) == ["Imperial Appeal: Finances"]
+
+
+def test_imperial_standing_orders_round_trip(imperial_sheet: Path) -> None:
+    orders = Orders(
+        player="Empire",
+        side="Imperial",
+        turn=1,
+        forces_world="GAS1",
+        crisis_ships=["CA1", "DD2"],
+        reinforcement_capital="none",
+    )
+    fill_sheet(imperial_sheet, orders)
+    got = read_sheet(imperial_sheet)
+    assert got.problems == []
+    assert key(got.orders) == key(orders)
+    assert got.orders.standing_cells["forces_world"] == f"Orders!{layout.FORCES_WORLD_CELL}"
+    assert "Standing order: in a Frontier Crisis give up CA1 DD2" in orders_text(got.orders)
+    _type(imperial_sheet, {layout.REINFORCEMENT_CELL: "XX", layout.UPKEEP_CELL: "maybe"})
+    problems = _by_cell(read_sheet(imperial_sheet).problems)
+    assert "not a capital ship" in problems[layout.REINFORCEMENT_CELL].message
+    assert "not yes or no" in problems[layout.UPKEEP_CELL].message
 
 
 def test_fill_refuses_more_than_six_activations(terran_sheet: Path) -> None:
@@ -955,3 +1008,42 @@ def test_a_build_problem_points_at_the_count_or_the_world_typed(
     cells = {p.cell: p.message for p in problems if p.severity == "error"}
     assert "AR counter" in cells[f"C{r}"] and "free" in cells[f"C{r}"]
     assert cells[f"D{r + 1}"] == "PRO4 is not one of your Worlds"
+
+
+def test_the_checker_reads_the_players_choices() -> None:
+    state = tiny()
+    # An attack without a fleet renews a fight only on a disputed planet where you stand.
+    renew = terran(act(1, 1, "SOL", "attack SOL1"))
+    assert "renews the fight on a disputed planet" in errors(state, renew)[0]
+    disputed = tiny()
+    disputed.map.planets["PRO4"].disputed = True
+    disputed.units.append(Unit("JT1", "Terran", "JT", planet="PRO4", strength=4))
+    assert errors(disputed, terran(act(1, 1, "PRO", "attack PRO4 fight 2"))) == []
+    assert (
+        "6 is not one to fight in"
+        in errors(disputed, terran(act(1, 1, "PRO", "attack PRO4 fight 6")))[0]
+    )
+    # Cargo may arrive aboard a fleet; a ship may not.
+    assert errors(state, terran(builds=[Build("PD", 1, "T1")])) == []
+    assert errors(state, terran(builds=[Build("DD", 1, "T1")])) == [
+        "a DD is a ship and cannot arrive aboard T1"
+    ]
+    assert (
+        "is not at one of your Worlds now"
+        in warnings(state, terran(builds=[Build("PD", 1, "T3")]))[0]
+    )
+    # Planet defence names your planet and your units standing on it.
+    ok = terran(defences=[PlanetDefence("SOL1", "fighters", {"PD1": 4, "F1": 1})])
+    assert errors(state, ok) == []
+    stranger = terran(defences=[PlanetDefence("SOL1", placement={"PD2": 1})])
+    assert errors(state, stranger) == ["PD2 is not one of your units standing on SOL1"]
+    off_map = terran(defences=[PlanetDefence("SOL1", placement={"PD1": 9})])
+    assert errors(state, off_map) == ["Sol 1 has hexes 1-4; 9 is not one of them"]
+    assert errors(state, terran(defences=[PlanetDefence("DIN1")])) == [
+        "DIN1 is not a planet of yours"
+    ]
+    # The Imperial standing orders name a home world and its own ships.
+    empire = Orders(player="Empire", side="Imperial", turn=1, forces_world="SOL1")
+    assert errors(state, empire) == ["SOL1 is not an Imperial home world"]
+    empire = Orders(player="Empire", side="Imperial", turn=1, crisis_ships=["DD1", "DD9"])
+    assert errors(state, empire) == ["DD9 is not one of your ships"]

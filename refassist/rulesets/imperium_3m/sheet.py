@@ -174,7 +174,7 @@ MAX_MESSAGE_LENGTH = 2000
 #: Cost of one terraforming or upgrade instalment (seed: 10 resources each turn).
 INSTALMENT = 10
 
-_COLUMN_WIDTHS = {"A": 9, "B": 15, "C": 13, "D": 16, "E": 13, "F": 13, "G": 26}
+_COLUMN_WIDTHS = {"A": 9, "B": 15, "C": 13, "D": 16, "E": 13, "F": 21, "G": 26}
 
 STANCE_WORDS = {
     "CLOSE": "close",
