@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import pytest
 
+from refassist.dice import Dice
 from refassist.errors import GameError
+from refassist.rulesets.fifth_millennium.context import TurnContext
+from refassist.rulesets.fifth_millennium.state import Proposal, State
+from refassist.rulesets.fifth_millennium.victory import (
+    check_victory,
+    eliminate,
+    leader,
+    still_in_game,
+)
+from refassist.rulesets.fifth_millennium.visibility import default_rules
 from tests.fm_states import YEAR, events, flight, force, one, orders, resolve, state, system
 
 
@@ -69,3 +79,87 @@ def test_orders_of_an_eliminated_player_are_ignored_and_its_probes_vanish() -> N
     assert r.state.flights == []
     later = resolve(r.state, [orders("Bob", YEAR + 1)])
     assert one(later, "order_ignored").visible_to == ()
+
+
+# -- the end-of-turn rules one at a time (each pins a rule a changed line would break) ---------
+
+
+def _ctx(s: State) -> TurnContext:
+    return TurnContext(state=s, dice=Dice.scripted([]), rules=default_rules(), year=YEAR)
+
+
+def test_a_player_is_in_the_game_while_it_owns_a_system_or_has_a_squadron() -> None:
+    s = state(
+        [system("1010", "A", "Ann"), system("1012", "C", "Bob"), system("1014")],
+        players=("Ann", "Bob", "Cleo", "Dan"),
+        forces=[force("1014", "Cleo", F=1), force("1016", "Dan")],  # Dan's force is empty
+    )
+    ctx = _ctx(s)
+    assert still_in_game(ctx, "Ann")  # a world and no squadron
+    assert still_in_game(ctx, "Cleo")  # squadrons and no world
+    assert not still_in_game(ctx, "Dan")  # an empty force is nothing
+    s.flights.append(flight("Dan", "1010", "1014", arrival=YEAR + 1, probe=True))
+    assert not still_in_game(ctx, "Dan")  # a probe in flight is not a squadron
+
+
+def test_elimination_clears_only_the_eliminated_players_agreements_and_proposals() -> None:
+    s = state(
+        [system("1010", "A", "Ann"), system("1012", "C", "Cleo")],
+        players=("Ann", "Bob", "Cleo"),
+        forces=[force("1010", "Ann", F=1), force("1012", "Cleo", F=1)],
+        relations=[("treaty", "Ann", "Cleo"), ("trade", "Ann", "Bob")],
+    )
+    s.proposals += [Proposal("trade", "Cleo", "Ann", YEAR), Proposal("treaty", "Bob", "Ann", YEAR)]
+    ctx = _ctx(s)
+    eliminate(ctx)
+    assert [(r.kind, r.a, r.b) for r in s.relations] == [("treaty", "Ann", "Cleo")]
+    assert [(p.proposer, p.to) for p in s.proposals] == [("Cleo", "Ann")]
+    (event,) = ctx.events
+    assert (event.kind, event.location, event.players) == ("eliminated", "", ("Bob",))
+    assert s.player("Bob").eliminated == YEAR and not s.player("Ann").eliminated
+
+
+def test_when_nobody_survives_the_game_ends_without_a_winner() -> None:
+    s = state([system("1010", "A")], players=("Ann", "Bob"))
+    for p in s.players:
+        p.eliminated = YEAR
+    ctx = _ctx(s)
+    check_victory(ctx)
+    assert s.finished == f"No player survived {YEAR}; the game ends without a winner."
+    (event,) = ctx.events
+    assert event.kind == "victory" and event.location == "" and event.visible_to == ("*",)
+    assert (event.phase, event.text) == ("end", s.finished)
+    assert event.data == {"winner": "", "reason": "no survivor", "systems": 0, "total": 11}
+
+
+def test_the_last_survivor_wins_with_its_reason_and_is_told() -> None:
+    s = state([system("1010", "A", "Ann"), system("1012")], players=("Ann", "Bob"))
+    s.player("Bob").eliminated = YEAR
+    ctx = _ctx(s)
+    check_victory(ctx)
+    assert s.finished == f"Ann won in {YEAR}: last surviving player."
+    (event,) = ctx.events
+    assert (event.location, event.players) == ("", ("Ann",))
+    assert event.data == {
+        "winner": "Ann",
+        "reason": "last surviving player",
+        "systems": 1,
+        "total": 12,
+    }
+    check_victory(ctx)  # a finished game is not decided again
+    assert len(ctx.events) == 1
+
+
+def test_two_players_with_no_majority_go_on() -> None:
+    s = state([system("1010", "A", "Ann"), system("1012", "C", "Bob")])
+    ctx = _ctx(s)
+    check_victory(ctx)
+    assert s.finished == "" and ctx.events == []
+
+
+def test_the_leader_owns_most_systems_and_ties_go_by_name() -> None:
+    assert leader([]) == ("", 0)
+    assert leader(["", ""]) == ("", 0)
+    assert leader(["Bob", "Ann", "", "Bob"]) == ("Bob", 2)
+    assert leader(["Bob", "Ann"]) == ("Ann", 1)
+    assert leader(["Cleo", "Bob", "Cleo", "Bob", "Ann"]) == ("Bob", 2)
