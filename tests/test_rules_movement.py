@@ -6,7 +6,16 @@ the rule needs (the helper fails if one is left over).
 
 from __future__ import annotations
 
-from refassist.rulesets.fifth_millennium.state import Fleet
+from refassist.rulesets.fifth_millennium.movement_rules import (
+    arrival_year,
+    best_range,
+    journey_years,
+    max_departures,
+    monitors_at,
+    probes_at,
+    speed,
+)
+from refassist.rulesets.fifth_millennium.state import Fleet, Player
 from tests.fm_states import (
     YEAR,
     events,
@@ -287,3 +296,38 @@ def test_orders_for_another_year_are_cancelled() -> None:
     r = resolve(s, [orders("Ann", moves=[move("1010", "1011", year=YEAR - 1, F=1)])])
     assert "written for year" in one(r, "order_cancelled").data["reason"]
     assert r.state.flights == []
+
+
+def test_the_jump_range_house_rules_are_honoured_at_other_values() -> None:
+    def attempt(tl: int, hexes: int, **rules: int):
+        target = f"10{10 + hexes}"
+        s = state([system("1010", "A", "Ann"), system(target)], forces=[force("1010", "Ann", F=2)])
+        s.player("Ann").tech_level = tl
+        return resolve(s, [orders("Ann", moves=[move("1010", target, F=1)])], **rules)
+
+    assert len(attempt(1, 5, jump_range=5).state.flights) == 1
+    refused = attempt(1, 4, jump_range=3)
+    assert "longer than the 3 hexes" in one(refused, "order_cancelled").data["reason"]
+    assert len(attempt(3, 8, enhanced_jump_range=8).state.flights) == 1
+    assert attempt(3, 7, enhanced_jump_range=6).state.flights == []
+
+
+def test_the_movement_functions_the_checker_and_the_resolution_share() -> None:
+    fast, slow = Fleet(Fs=2), Fleet(F=1, Fs=1)
+    assert (speed(fast), speed(slow), speed(None), speed(fast, probe=True)) == (2, 1, 1, 1)
+    assert [journey_years(h) for h in (-1, 0, 1, 2, 5)] == [0, 0, 1, 2, 5]
+    assert (journey_years(3, fast), journey_years(3, fast, probe=True)) == (2, 3)
+    assert arrival_year(YEAR, "1010", "1013", fast) == YEAR + 2  # probe=False by default
+    assert arrival_year(YEAR, "1010", "1013", fast, probe=True) == YEAR + 3
+    veteran, novice = Player("Ann", tech_level=3), Player("Bob", tech_level=2)
+    assert (best_range(veteran, {}), best_range(novice, {}), best_range(None, {})) == (7, 4, 4)
+    rules = {"jump_range": 5, "enhanced_jump_range": 9}
+    assert (best_range(veteran, rules), best_range(novice, rules)) == (9, 5)
+    assert (max_departures({}), max_departures({"max_departures": 2})) == (4, 2)
+    s = state(
+        [system("1010", "A", "Ann"), system("1012", "C", "Bob")],
+        forces=[force("1010", "Ann", M=2, P=1, F=1), force("1012", "Ann", M=5, P=4)],
+    )
+    s.forces.append(force("1010", "Bob", M=7, P=3, F=1))
+    assert (monitors_at(s, "Ann", "1010"), probes_at(s, "Ann", "1010")) == (2, 1)
+    assert (monitors_at(s, "Bob", "1010"), monitors_at(s, "Bob", "1012")) == (7, 0)

@@ -378,3 +378,84 @@ def test_going_home_without_a_home_world_goes_to_an_own_world_not_the_enemys() -
     g.going_home(ctx)
     assert ctx.state.unit(TERRAN, rt.id).planet == "P"
     assert ctx.state.fleet("T1").system == "D"
+
+
+# -- the end-of-war and calendar rules one at a time ---------------------------------------------
+
+
+def test_a_depression_counts_down_to_its_end() -> None:
+    state = at(start(), 3, 5)
+    state.sides[TERRAN].depression, state.sides[IMPERIAL].depression = 1, 3
+    finish(state, [])
+    assert (state.sides[TERRAN].depression, state.sides[IMPERIAL].depression) == (0, 2)
+    finish(state, [])
+    assert (state.sides[TERRAN].depression, state.sides[IMPERIAL].depression) == (0, 1)
+
+
+def test_an_unconnected_world_stays_at_the_territorial_exchange() -> None:
+    """Only unconnected Outposts go ("remove any unconnected outposts"): a World stays."""
+    state = at(start(), 10, 5)
+    state.map.routes = [r for r in state.map.routes if "KIS" not in (r.a, r.b)]
+    kish = state.map.planets["KIS1"]
+    kish.marker = "World"
+    state.units.append(Unit("PD8", IMPERIAL, "PD", planet="KIS1"))
+    finish(state, [1, 1, 1])
+    assert (kish.owner, kish.marker) == (IMPERIAL, "World")
+    assert state.unit(IMPERIAL, "PD8") is not None
+
+
+def test_jump_troops_and_fighters_abroad_go_home_at_the_end_of_a_war() -> None:
+    state = at(start(), 10, 5)
+    state.units += [
+        Unit("JT9", TERRAN, "JT", strength=4, reduced_strength=2, planet="TAU2"),
+        Unit("F9", TERRAN, "F", planet="TAU2"),
+        Unit("F8", TERRAN, "F", planet="BAR1"),  # on the side's own Outpost: stays
+    ]
+    finish(state, [1, 1, 1])
+    assert state.unit(TERRAN, "JT9").planet in ("SOL1", "SOL2")
+    assert state.unit(TERRAN, "F9").planet in ("SOL1", "SOL2")
+    assert state.unit(TERRAN, "F8").planet == "BAR1"
+
+
+def test_terraforming_of_a_side_that_lost_the_outpost_is_dropped_after_the_war() -> None:
+    state = at(start(), 10, 5)
+    kept, lost = state.map.planets["BAR1"], state.map.planets["ERI1"]
+    kept.terraform_paid, kept.terraform_side = 3, TERRAN  # its own Outpost
+    lost.terraform_paid, lost.terraform_side = 2, TERRAN  # no Outpost there any more
+    finish(state, [1, 1, 1])
+    assert (kept.terraform_paid, kept.terraform_side) == (3, TERRAN)
+    assert (lost.terraform_paid, lost.terraform_side) == (0, "")
+
+
+def test_mandate_units_on_the_track_are_withdrawn_with_the_rest() -> None:
+    state = mandate_state(mark=5)
+    imperial = state.sides[IMPERIAL]
+    imperial.granted.append("B1")
+    state.queue += [
+        Queued(IMPERIAL, "B1", 9, source="frontier", origin="mandate"),
+        Queued(IMPERIAL, "DD", 9, source="built"),
+    ]
+    finish(state, [])
+    finish(state, [])  # glory 5, not above 5
+    assert [(q.code, q.origin) for q in state.queue] == [("DD", "")]
+    assert imperial.granted == []
+
+
+def test_withdrawn_ships_set_their_cargo_down_on_a_friendly_planet_or_lose_it() -> None:
+    state = mandate_state(mark=5)
+    state.fleet("I3").system = "DIN"  # Dingir 1: an Imperial World with room
+    state.units += [
+        Unit("AT30", IMPERIAL, "AT", fleet="I3", origin="mandate"),
+        Unit("JT30", IMPERIAL, "JT", strength=4, reduced_strength=2, fleet="I3"),
+    ]
+    state.fleets.append(Fleet("I30", IMPERIAL, "KIS"))  # Kish 1 is an Outpost on an N1 planet
+    state.units += [
+        Unit("TR30", IMPERIAL, "TR", fleet="I30", origin="mandate"),
+        Unit("RT30", IMPERIAL, "RT", strength=4, reduced_strength=2, fleet="I30"),
+    ]
+    finish(state, [])
+    ctx = finish(state, [])
+    assert state.unit(IMPERIAL, "JT30").planet == "DIN1"  # set down at home
+    assert state.unit(IMPERIAL, "RT30") is None  # RT cannot stand on N1: lost with its ship
+    (event,) = [e for e in ctx.events if e.kind == "mandate"]
+    assert event.data["withdrawn"] == ["CA8", "CA9", "AT30", "TR30"]
