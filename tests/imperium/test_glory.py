@@ -459,3 +459,30 @@ def test_withdrawn_ships_set_their_cargo_down_on_a_friendly_planet_or_lose_it() 
     assert state.unit(IMPERIAL, "RT30") is None  # RT cannot stand on N1: lost with its ship
     (event,) = [e for e in ctx.events if e.kind == "mandate"]
     assert event.data["withdrawn"] == ["CA8", "CA9", "AT30", "TR30"]
+
+
+@pytest.mark.parametrize(
+    ("ships", "granted", "removed", "kept"),
+    [
+        # The same type, lowest id first.
+        (["CR9", "CR8", "DD7"], ["CR"], ["CR8"], ["CR9", "DD7"]),
+        # None of the type: the dearest ship not dearer, an equal cost included (CR 13 = CS 13).
+        (["CR9", "M9", "DD7"], ["CS"], ["CR9"], ["M9", "DD7"]),
+        # Never a monitor, though it costs as much as the CL (8).
+        (["M9", "DD7"], ["CL"], ["DD7"], ["M9"]),
+    ],
+)
+def test_the_ship_removed_in_place_of_a_lost_intervention_ship(
+    ships: list[str], granted: list[str], removed: list[str], kept: list[str]
+) -> None:
+    state = at(start(), 1, 0)
+    state.units = [u for u in state.units if not (u.side == IMPERIAL and u.fleet)]
+    state.fleets = [f for f in state.fleets if f.side == TERRAN]
+    state.fleets += [Fleet("I1", IMPERIAL, "DIN"), Fleet("I9", IMPERIAL, "GAS")]
+    for uid in ships:
+        code = uid.rstrip("0123456789")
+        state.units.append(Unit(uid, IMPERIAL, code, fleet="I9" if code == "M" else "I1"))
+    state.sides[IMPERIAL].granted = list(granted)
+    finish(state, [1, 1, 1])  # the Terrans win: the forces go
+    assert [u for u in removed if state.unit(IMPERIAL, u) is not None] == []
+    assert [u for u in kept if state.unit(IMPERIAL, u) is None] == []
