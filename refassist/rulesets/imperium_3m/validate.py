@@ -553,13 +553,18 @@ class _Checker:
             return None
         return planet
 
+    def _target(self, act: Activation, a: Action, text: str) -> Planet | None:
+        """The planet an attack names, if it is in the activated system and it is wartime."""
+        planet = self._planet_here(act, a, text)
+        if planet is not None and self.state.at_peace():
+            self.add(act.cell, text, "there are no attacks in peacetime", "Delete the attack.")
+            return None
+        return planet
+
     def renewal(self, act: Activation, a: Action, text: str) -> None:
         """``attack PLANET`` with no fleet: only on a disputed planet where the side stands."""
-        planet = self._planet_here(act, a, text)
+        planet = self._target(act, a, text)
         if planet is None:
-            return
-        if self.state.at_peace():
-            self.add(act.cell, text, "there are no attacks in peacetime", "Delete the attack.")
             return
         if not planet.disputed or planet.code not in self.on_planet.values():
             self.add(
@@ -591,11 +596,8 @@ class _Checker:
         moved: set[str],
         arrived: set[str],
     ) -> None:
-        planet = self._planet_here(act, a, text)
+        planet = self._target(act, a, text)
         if planet is None:
-            return
-        if self.state.at_peace():
-            self.add(act.cell, text, "there are no attacks in peacetime", "Delete the attack.")
             return
         if planet.owner == self.side and not planet.disputed:
             self.add(
