@@ -13,6 +13,7 @@ Map pages are not drawn here: a template leaves an empty box (``<div data-map=".
 from __future__ import annotations
 
 import logging
+import textwrap
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,6 +67,7 @@ def environment(dirs: Sequence[Path]) -> jinja2.Environment:
     env.filters["signed"] = lambda n: f"{n:+d}" if isinstance(n, int) else str(n)
     env.filters["plural"] = counted
     env.filters["col"] = column
+    env.filters["hang"] = hanging
     return env
 
 
@@ -77,6 +79,22 @@ def column(value: Any, width: int, align: str = "left", cut: bool = True) -> str
     if cut and len(text) > width:
         text = text[: max(1, width - 1)] + "~"
     return text.rjust(width) if align == "right" else text.ljust(width)
+
+
+#: Characters of a monospace listing line on the page (7.5pt DejaVu Sans Mono, 0.6 em a
+#: character, across the 190 mm between an A4 page's margins: 119, less a little air).
+LISTING_WIDTH = 116
+
+
+def hanging(value: Any, indent: int, width: int = LISTING_WIDTH) -> str:
+    """The last column of a listing line, wrapped at spaces so it stays on the page: its
+    continuation lines start ``indent`` characters in, under the column's first character."""
+    text = str(value)
+    room = max(20, width - indent)
+    if len(text) <= room:
+        return text
+    lines = textwrap.wrap(text, room, break_long_words=True, break_on_hyphens=False)
+    return ("\n" + " " * indent).join(lines)
 
 
 def render_html(env: jinja2.Environment, template: str, context: Mapping[str, Any]) -> str:

@@ -93,7 +93,8 @@ def test_unconnected_system_cannot_draw_on_the_stockpile() -> None:
     assert dd.damaged and state.sides[TERRAN].resources == 10
     assert not enemy.damaged and state.sides[IMPERIAL].resources == 100
     damage = [e for e in ctx.events if "unmaintained" in e.text and e.location == "TAU"]
-    assert damage and set(damage[0].visible_to) == {"Ter", "Imp"}
+    # The enemy fleet sharing the system is not told: a fleet's contents and state are hidden.
+    assert damage and damage[0].visible_to == ("Ter",)
 
 
 def test_repair_ship_gives_plus_one() -> None:

@@ -14,6 +14,7 @@ from the state the report was written for:
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pytest
@@ -22,7 +23,13 @@ from refassist.demo import computer_sheets, create_demo_game
 from refassist.inbox import intake
 from refassist.report.game_reports import write_reports
 from refassist.rulesets.imperium_3m.state import State
-from refassist.rulesets.imperium_3m.visibility import player_view
+from refassist.rulesets.imperium_3m.units import IMPERIAL, TERRAN
+from refassist.rulesets.imperium_3m.visibility import (
+    EVENT_AUDIENCE,
+    audience_problem,
+    in_sight,
+    player_view,
+)
 from refassist.turns import resolve_game
 from tests.test_fog_of_war import pdf_pages
 
@@ -104,3 +111,94 @@ def test_the_audit_catches_a_leak(war: list[tuple[State, dict[str, str]]]) -> No
     state.sides["Imperial"].resources -= 1000
     assert any("enemy stockpile" in f for f in found)
     assert not hidden or any("hidden event" in f for f in found)
+
+
+# -- who reads which event: every kind, and the two leaks players found -------------------------
+
+
+def emitted_kinds() -> set[str]:
+    """Every event kind the ruleset's code emits (the third argument of each ``emit`` call)."""
+    import ast
+    from pathlib import Path
+
+    import refassist.rulesets.imperium_3m as package
+
+    kinds: set[str] = set()
+    for source in Path(package.__file__).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call) or len(node.args) < 3:
+                continue
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            kind = node.args[2]
+            if name.endswith("emit") and isinstance(kind, ast.Constant):
+                kinds.add(kind.value)
+    return kinds
+
+
+def test_every_event_kind_has_a_decided_audience() -> None:
+    kinds = emitted_kinds()
+    assert {"battle", "maintenance", "movement", "skipped", "reinforcement"} <= kinds
+    assert sorted(kinds - set(EVENT_AUDIENCE)) == []
+
+
+def test_every_event_of_the_war_goes_only_to_its_audience(
+    war: list[tuple[State, dict[str, str]]],
+) -> None:
+    problems = [audience_problem(e) for state, _ in war for e in state.events]
+    assert [p for p in problems if p] == []
+    kinds = {e.kind for state, _ in war for e in state.events}
+    assert {"battle", "construction", "reinforcement", "maintenance"} <= kinds
+
+
+def test_the_audience_audit_catches_an_own_event_told_to_the_enemy() -> None:
+    from refassist.rulesets.base import Event
+
+    told = Event(1, "close-out", "SOL", "maintenance", "Imperial JT1 unmaintained: reduced")
+    leaked = dataclasses.replace(told, players=("Imp",), visible_to=("Imp", "Ter"))
+    assert "told to ['Ter']" in audience_problem(leaked)
+    assert audience_problem(dataclasses.replace(leaked, visible_to=("Imp",))) == ""
+    moved = dataclasses.replace(
+        told, kind="movement", players=("Imp",), visible_to=("Ter",), location="TAU"
+    )
+    assert "does not see it" in audience_problem(moved, {"Ter": {"SOL"}})
+    assert audience_problem(moved, {"Ter": {"TAU"}}) == ""
+
+
+def test_an_unmaintained_enemy_unit_is_the_owners_business_only() -> None:
+    """The Terrans share BAR with an Imperial fleet they see; its transport's failed upkeep
+    roll is told to the Empire alone (fleet contents stay hidden)."""
+    from tests.imperium.test_closeout import bare, fleet, run
+
+    state = bare(resources=0)
+    state.sides[IMPERIAL].resources = 0
+    fleet(state, "T1", TERRAN, "BAR", "DD")
+    (jt,) = fleet(state, "I1", IMPERIAL, "BAR", "AT")
+    ctx = run(state, [1])  # the Imperial AT cannot be paid for: 1 on the die, damaged
+    assert jt.damaged
+    upkeep = [e for e in ctx.events if e.kind == "maintenance" and jt.id in e.text]
+    assert upkeep and all(e.visible_to == ("Imp",) for e in upkeep)
+    assert [audience_problem(e) for e in ctx.events if audience_problem(e)] == []
+    terran = player_view(state, "Ter", {})
+    assert "I1" in {f.name for f in terran.enemy_fleets}
+    assert not any(jt.id in e.text for e in terran.events)
+
+
+def test_a_truce_never_names_an_enemy_fleet_out_of_sight() -> None:
+    """Peace Talks stop an Imperial fleet at the edge of TAU, where a Terran fleet stands
+    that the Empire does not see: the Empire learns "enemy units", not the fleet."""
+    from refassist.rulesets.imperium_3m.segments import action_segment
+    from tests.imperium.test_segments import add_fleet, context, line, make_state, move
+
+    state = make_state()
+    state.peace_talks = True
+    add_fleet(state, "I1", IMPERIAL, "S0", ["DD"])
+    add_fleet(state, "T7", TERRAN, "S1", ["CA", "TR"])
+    sight = {"Ivan": in_sight(state, IMPERIAL), "Tess": in_sight(state, TERRAN)}
+    ctx = context(state, [1, 6], [], [line(1, "S0", move("I1", "S1"))])
+    action_segment(ctx, 1)
+    told = [e for e in ctx.events if e.visible(state.player_of(IMPERIAL))]
+    text = " ".join(e.text for e in told)
+    assert "S1 holds enemy units" in text
+    assert "T7" not in text and "fleet is at" not in text and "CA" not in text
+    assert [audience_problem(e, sight) for e in ctx.events if audience_problem(e, sight)] == []

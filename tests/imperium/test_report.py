@@ -6,6 +6,7 @@ import io
 import re
 from pathlib import Path
 
+import pdfplumber
 import pytest
 from pypdf import PdfReader
 
@@ -323,3 +324,44 @@ def test_a_seen_but_unrevealed_enemy_fleet_is_reported_without_its_contents() ->
         assert uid not in words(text), uid
     nodes = {n.code: n for n in content.network.nodes}  # type: ignore[union-attr]
     assert "I3: contents unknown (Imperial)" in nodes["BAR"].lines
+
+
+def disputed_state() -> State:
+    """Terran troops stand on the Imperial Outpost Barnard 1, which an Imperial PD still
+    defends: the planet is disputed."""
+    from refassist.rulesets.imperium_3m.state import Unit
+
+    state = start()
+    bar1 = state.map.planets["BAR1"]
+    bar1.owner, bar1.marker, bar1.disputed = "Imperial", "Outpost", True
+    state.units.append(Unit("RT9", "Terran", "RT", planet="BAR1", strength=4, reduced_strength=2))
+    state.units.append(Unit("PD7", "Imperial", "PD", planet="BAR1"))
+    return state
+
+
+def test_a_disputed_planet_is_listed_apart_under_neither_sides_own() -> None:
+    state = disputed_state()
+    for player in ("Terra", "Empire"):
+        content = RULESET.report_content(state, player, INFO)
+        assert "BAR1" not in {p["code"] for p in content.context["planets"]}
+        (row,) = content.context["disputed"]
+        assert row["code"] == "BAR1" and "RT9" in row["box"] and "PD7" in row["box"]
+        text, _ = render(content)
+        section = text.split("Disputed planets", 1)[1].split("Turn record track", 1)[0]
+        assert "BAR1" in section and "Outpost Imperial" in section and "(disputed)" in section
+
+
+def test_a_long_planetary_box_wraps_under_its_column() -> None:
+    from refassist.rulesets.imperium_3m.state import Unit
+
+    state = start()
+    for n in range(1, 9):
+        state.units.append(Unit(f"PD{n + 10}", "Terran", "PD", planet="SOL1"))
+    content = RULESET.report_content(state, "Terra", INFO)
+    settings = RenderSettings(tuple(template_dirs(None)), None, None, True)
+    pdf, _ = render_report(content, common_context(INFO), settings)
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        page = next(p for p in doc.pages if "PD18" in (p.extract_text() or ""))
+        # Nothing runs into the right margin (10 mm) or off the page.
+        limit = float(page.width) - 10 / 25.4 * 72 + 1
+        assert max(c["x1"] for c in page.chars) <= limit

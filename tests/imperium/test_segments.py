@@ -529,6 +529,21 @@ def test_peace_talks_skip_a_move_blocked_at_its_first_step(battles: dict) -> Non
     ctx = context(state, [6, 1], [line(1, "S0", move("T1", "S1"))])
     action_segment(ctx, 1)
     assert where(state, "T1") == "S0" and battles["fight"] == []
+    # The Terrans do not see S1: they learn that enemy units are there, not what they are.
+    text = kinds(ctx, "skipped")[0].text
+    assert "S1 holds enemy units: the fleet may not enter it" in text
+    assert "fleet is at" not in text and "I1" not in text and "SC" not in text
+
+
+def test_a_truce_names_an_enemy_fleet_only_where_the_side_sees_it(battles: dict) -> None:
+    state = make_state()
+    state.peace_talks = True
+    add_fleet(state, "T1", TER, "S0", ["DD"])
+    add_fleet(state, "I1", IMP, "S1", ["SC"])
+    add_fleet(state, "T2", TER, "S1", ["SC"])  # in sight: S1 holds a Terran fleet already
+    ctx = context(state, [6, 1], [line(1, "S0", move("T1", "S1"))])
+    action_segment(ctx, 1)
+    assert where(state, "T1") == "S0"
     assert "an enemy fleet is at S1" in kinds(ctx, "skipped")[0].text
 
 

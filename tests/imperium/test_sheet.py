@@ -4,6 +4,7 @@ check of a whole sheet, and a round trip through LibreOffice."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -241,12 +242,18 @@ def test_dropdowns_from_the_unit_list_and_the_map(terran_sheet: Path, imperial_s
     assert "T1 > TAU > PRO" in dv.prompt
 
 
-def test_your_forces_lists_fleets_planets_and_costs(terran_sheet: Path) -> None:
+def test_your_forces_lists_fleets_planets_and_costs(terran_sheet: Path, state: State) -> None:
     ws = openpyxl.load_workbook(terran_sheet)[layout.FORCES_SHEET]
     text = "\n".join(str(c.value) for row in ws.iter_rows() for c in row if c.value)
     assert "T1 at SOL (Sol): B1, CA1" in text
     assert "SOL1 Sol 1 (SOL) A1, 7 hexes World:" in text
-    assert "I1" not in text and "DIN1" not in text  # nothing of the enemy's
+    # Nothing of the enemy's forces; the map's planets (codes, public markers) are listed.
+    words = set(re.findall(r"[A-Z0-9-]+", text))
+    imperial = {u.id for u in state.units if u.side == "Imperial"}
+    imperial |= {f.name for f in state.fleets if f.side == "Imperial"}
+    assert not (words & imperial - {u.id for u in state.units if u.side == "Terran"})
+    assert all(code in words for code in state.map.planets)
+    assert "GAS1 Gashidda 1 (GAS) A1, 6 hexes - Imperial World" in text
     row = layout.UNIT_FIRST_ROW
     assert ws[f"A{row}"].value == "BB" and ws[f"C{row}"].value == 24
 
@@ -1047,3 +1054,20 @@ def test_the_checker_reads_the_players_choices() -> None:
     assert errors(state, empire) == ["SOL1 is not an Imperial home world"]
     empire = Orders(player="Empire", side="Imperial", turn=1, crisis_ships=["DD1", "DD9"])
     assert errors(state, empire) == ["DD9 is not one of your ships"]
+
+
+def test_a_disputed_planet_is_under_neither_sides_planets(tmp_path: Path, state: State) -> None:
+    from tests.imperium.test_report import disputed_state
+
+    state = disputed_state()
+    for player in ("Terra", "Empire"):
+        path = tmp_path / f"{player}.xlsx"
+        write_sheet(state, player, path, token="t", deadline="")
+        ws = openpyxl.load_workbook(path)[layout.FORCES_SHEET]
+        lines = [str(c.value) for row in ws.iter_rows() for c in row if c.value]
+        text = "\n".join(lines)
+        own = text.split("YOUR PLANETS", 1)[1].split("DISPUTED PLANETS", 1)[0]
+        disputed = text.split("DISPUTED PLANETS", 1)[1].split("UNDER CONSTRUCTION", 1)[0]
+        assert "BAR1" not in own
+        assert "BAR1 Barnard 1 (BAR) N2, 4 hexes, Imperial Outpost DISPUTED" in disputed
+        assert "RT9" in disputed and "PD7" in disputed

@@ -130,11 +130,6 @@ def sides_present(state: State, system: str) -> list[str]:
     return [s for s in SIDES if s in found]
 
 
-def watchers(state: State, side: str, system: str) -> tuple[str, ...]:
-    """``side`` plus the enemy if it has units at ``system`` (the digest's Information)."""
-    return tuple(dict.fromkeys([side, *sides_present(state, system)]))
-
-
 def remove_units(state: State, units: Iterable[Unit]) -> None:
     """Take units off the map; fleets left empty are dissolved."""
     gone = {id(u) for u in units}
@@ -777,7 +772,7 @@ def reinforcements(ctx: TurnContext) -> None:
                     "reinforcement",
                     f"{q.side} {unit.id} arrives at {planet.name} ({where})",
                     sides=(q.side,),
-                    visible_to=watchers(state, q.side, planet.system),
+                    visible_to=(q.side,),
                     data={"unit": unit.id, "planet": planet.code, "source": q.source},
                 )
                 break
@@ -917,7 +912,7 @@ def terraforming(ctx: TurnContext) -> None:
                 "terraform",
                 text,
                 sides=(side,),
-                visible_to=watchers(state, side, planet.system),
+                visible_to=(side,),
                 data={"planet": planet.code, "paid": planet.terraform_paid},
             )
 
@@ -961,7 +956,7 @@ def upgrades(ctx: TurnContext) -> None:
                 "upgrade",
                 text,
                 sides=(side,),
-                visible_to=watchers(state, side, planet.system),
+                visible_to=(side,),
                 data={"planet": planet.code},
             )
 

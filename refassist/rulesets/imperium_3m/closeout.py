@@ -15,7 +15,7 @@ allowances are not.
 from __future__ import annotations
 
 from ...words import counted
-from .admin import friendly_planets, is_friendly, remove_units, unit_system, watchers
+from .admin import friendly_planets, is_friendly, remove_units, unit_system
 from .context import TurnContext
 from .paths import reaches_a_world
 from .state import Unit
@@ -67,7 +67,7 @@ def _hit(ctx: TurnContext, unit: Unit, system: str, what: str) -> None:
         "maintenance",
         f"{unit.side} {unit.id} unmaintained: {outcome}",
         sides=(unit.side,),
-        visible_to=watchers(ctx.state, unit.side, system),
+        visible_to=(unit.side,),
         data={"unit": unit.id, "outcome": outcome},
         dice=ctx.last_rolls(1),
     )
@@ -197,7 +197,7 @@ def scrap(ctx: TurnContext, side: str, unit: Unit) -> str:
         "scrap",
         f"{side} scraps {unit.id}: {back} resources back",
         sides=(side,),
-        visible_to=watchers(state, side, system),
+        visible_to=(side,),
         data={"unit": unit.id, "refund": back},
     )
     return ""
@@ -229,7 +229,7 @@ def repair(ctx: TurnContext, side: str, unit: Unit) -> str:
         "repair",
         f"{side} repairs {unit.id} for {cost}",
         sides=(side,),
-        visible_to=watchers(state, side, system),
+        visible_to=(side,),
         data={"unit": unit.id, "cost": cost},
     )
     return ""
@@ -260,7 +260,7 @@ def ground_repair(ctx: TurnContext, side: str, unit: Unit) -> str:
         "repair",
         f"{side} restores {unit.id} on {planet.name} for {cost}",
         sides=(side,),
-        visible_to=watchers(state, side, planet.system),
+        visible_to=(side,),
         data={"unit": unit.id, "cost": cost},
     )
     return ""
@@ -292,7 +292,7 @@ def augment(ctx: TurnContext, side: str, units: list[Unit]) -> str:
         "augment",
         f"{side} combines {first.id} and {second.id} into one full-strength {first.id}",
         sides=(side,),
-        visible_to=watchers(state, side, system),
+        visible_to=(side,),
         data={"kept": first.id, "removed": second.id},
     )
     return ""

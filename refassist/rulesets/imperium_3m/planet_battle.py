@@ -606,6 +606,7 @@ def _terraforming_lost(ctx: TurnContext, p: Planet) -> None:
         f"A planetary battle on {p.name}: the {side} terraforming there is lost "
         f"({counted(paid, 'turn')} of payments).",
         sides=tuple(ctx.state.sides),
+        visible_to=tuple(ctx.state.sides),
         data={"planet": p.code, "paid": 0, "lost": paid, "side": side},
     )
 

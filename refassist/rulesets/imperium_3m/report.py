@@ -423,18 +423,26 @@ def player_content(state: State, view: PlayerView, player: str, info: ReportInpu
     names = _names(view.systems, view.planets)
     seqs = {seq for e in view.events for seq in e.dice}
     rolls = {r.seq: r for r in state.dice if r.seq in seqs}
-    own_planets = [p for p in view.planets.values() if p.owner == view.side and p.marker]
+    # A disputed planet is neither side's own: it is listed apart, with both sides' units.
+    stands = {u.planet for u in view.units if u.planet}
+    disputed = [
+        p
+        for p in view.planets.values()
+        if p.disputed and ((p.owner == view.side and p.marker) or p.code in stands)
+    ]
+    own_planets = [
+        p for p in view.planets.values() if p.owner == view.side and p.marker and not p.disputed
+    ]
+    listed = {p.code for p in own_planets + disputed}
     elsewhere = [
-        u
-        for u in view.units
-        if u.planet
-        and u.planet in view.planets
-        and not (view.planets[u.planet].owner == view.side and view.planets[u.planet].marker)
+        u for u in view.units if u.planet and u.planet in view.planets and u.planet not in listed
     ]
     seen_boxes = [
         p
         for p in view.planets.values()
-        if p.owner != view.side and any(u.planet == p.code for u in view.enemy_units)
+        if p.owner != view.side
+        and p.code not in listed
+        and any(u.planet == p.code for u in view.enemy_units)
     ]
     network = build_network(
         view.map_title,
@@ -473,6 +481,7 @@ def player_content(state: State, view: PlayerView, player: str, info: ReportInpu
         "events": grouped_events(view.events, rolls, names),
         "fleets": fleet_rows(view.fleets, view.units, names),
         "planets": planet_rows(own_planets, view.units, names),
+        "disputed": planet_rows(disputed, view.units + view.enemy_units, names),
         "elsewhere": [
             {"what": unit_text(u), "where": names.get(u.planet, u.planet)} for u in elsewhere
         ],

@@ -121,25 +121,36 @@ def sees(state: State, side: str, system: str) -> bool:
     )
 
 
-def peace_block(state: State, side: str, system: str) -> str:
+def peace_block(state: State, side: str, system: str, public_markers: bool = True) -> str:
     """Why peace forbids ``side``'s fleets to enter ``system`` (empty when it may).
 
     Peacetime forbids systems with an enemy fleet, Outpost or World (the seed); Peace Talks
     forbid "systems containing enemy units", which we read as the same plus enemy troops, PD or
     fighters standing on a planet there, the stricter of the two truces.
+
+    The reason names what stops the fleet only as far as ``side`` may know it: the markers
+    (public unless ``public_markers`` is off) and what stands in a system it sees.  An enemy
+    fleet or troops in a system out of sight are "enemy units", no more than the truce itself
+    tells a fleet at the border: never a fleet's name, its kind or how many.
     """
     enemy = other_side(side)
     talks = state.peace_talks
     if not talks and not state.at_peace():
         return ""
     why = "Peace Talks are in force" if talks else "it is peacetime"
+    markers = marker_planets(state, system, enemy)
+    if markers and (public_markers or sees(state, side, system)):
+        return f"{why} and the enemy holds a World or Outpost at {system}"
+    ground = talks and bool(ground_units_at(state, system, enemy))
+    if not (live_fleets_at(state, system, enemy) or markers or ground):
+        return ""
+    if not sees(state, side, system):
+        return f"{why} and {system} holds enemy units: the fleet may not enter it"
     if live_fleets_at(state, system, enemy):
         return f"{why} and an enemy fleet is at {system}"
-    if marker_planets(state, system, enemy):
+    if markers:
         return f"{why} and the enemy holds a World or Outpost at {system}"
-    if talks and ground_units_at(state, system, enemy):
-        return f"{why} and enemy units stand on a planet at {system}"
-    return ""
+    return f"{why} and enemy units stand on a planet at {system}"
 
 
 # -- initiative ---------------------------------------------------------------------------------
@@ -556,7 +567,7 @@ def _move(ctx: TurnContext, side: str, system: str, activation: Activation, acti
                     f"({points} left, the route costs {cost})"
                 )
                 break
-        if blocked := peace_block(state, side, there):
+        if blocked := peace_block(state, side, there, bool(ctx.rules.get("public_markers", True))):
             stop = blocked
             break
         if step == 0:

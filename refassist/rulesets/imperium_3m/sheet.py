@@ -72,6 +72,8 @@ from .parse import (
 from .rules import HOUSE_RULES
 from .state import State
 from .units import IMPERIAL, IMPERIAL_RESTRICTED, NAMES, TERRAN, UNIT_TABLES, counters_available
+from .view import PlayerView
+from .visibility import player_view
 
 RULESET_NAME = "imperium-3m"
 #: Bumped whenever a cell below moves; a sheet of another layout is refused, not misread.
@@ -296,26 +298,46 @@ def fleet_lines(state: State, side: str) -> list[str]:
     return out
 
 
-def planet_lines(state: State, side: str) -> list[str]:
-    """Own Worlds and Outposts, and planets with own units, with their boxes."""
+def planet_lines(view: PlayerView) -> dict[str, list[str]]:
+    """The side's planets as its forces sheet lists them, from what it may know (its view):
+
+    ``own``: its Worlds and Outposts that are not disputed, with their boxes;
+    ``disputed``: disputed planets it holds or stands on, under neither side's own, with both
+    sides' units (a disputed planet is fought hex by hex, so both see its surface);
+    ``elsewhere``: its units standing on other planets;
+    ``every``: every planet of the map with its code, the sheet's notation.
+    """
     from .report import unit_text
 
-    out = []
-    for p in sorted(state.map.planets.values(), key=lambda p: (p.system, p.code)):
-        box = [u for u in state.units if u.planet == p.code and u.side == side]
-        if p.owner != side and not box:
-            continue
-        marker = f" {p.marker}" if p.owner == side and p.marker else ""
-        flags = " DISPUTED" if p.disputed else ""
-        if p.terraform_side == side and p.terraform_paid:
-            flags += f" terraforming {counted(p.terraform_paid, 'turn')} paid"
-        if p.owner == side and p.upgrade_paid:
-            flags += f" upgrade {p.upgrade_paid} of 4 paid"
-        content = ", ".join(unit_text(u) for u in box) or "empty box"
-        out.append(
-            f"{p.code} {p.name} ({p.system}) {p.type}, {p.hexes} hexes{marker}{flags}: {content}"
+    groups: dict[str, list[str]] = {"own": [], "disputed": [], "elsewhere": [], "every": []}
+    planets = sorted(view.planets.values(), key=lambda p: (p.system, p.code))
+    for p in planets:
+        mine = [u for u in view.units if u.planet == p.code]
+        theirs = [u for u in view.enemy_units if u.planet == p.code]
+        ours = p.owner == view.side and bool(p.marker)
+        head = f"{p.code} {p.name} ({p.system}) {p.type}, {p.hexes} hexes"
+        if p.disputed and (ours or mine):
+            units = [f"yours: {', '.join(unit_text(u) for u in mine) or 'none'}"]
+            if theirs or p.box_known:
+                units.append(f"enemy: {', '.join(unit_text(u) for u in theirs) or 'none'}")
+            groups["disputed"].append(f"{head}, {p.owner} {p.marker} DISPUTED: {'; '.join(units)}")
+        elif ours:
+            flags = ""
+            if p.terraform_paid:
+                flags += f" terraforming {counted(p.terraform_paid, 'turn')} paid"
+            if p.upgrade_paid:
+                flags += f" upgrade {p.upgrade_paid} of 4 paid"
+            content = ", ".join(unit_text(u) for u in mine) or "empty box"
+            groups["own"].append(f"{head} {p.marker}{flags}: {content}")
+        elif mine:
+            held = f", {p.owner} {p.marker}" if p.owner and p.marker else ""
+            groups["elsewhere"].append(f"{head}{held}: {', '.join(unit_text(u) for u in mine)}")
+        held = f" - {p.owner} {p.marker}" if p.owner and p.marker else ""
+        groups["every"].append(
+            f"{p.code} {p.name} ({p.system}) {p.type}, {p.hexes} hexes{held}"
+            + (" (disputed)" if p.disputed else "")
         )
-    return out
+    return groups
 
 
 def queue_lines(state: State, side: str) -> list[str]:
@@ -917,8 +939,11 @@ def _write_message(ws: Any, st: _Styles) -> None:
     )
 
 
-def _write_forces(ws: Any, st: _Styles, state: State, player: str, side: str) -> int:
-    """The read-only reference sheet; returns the number of rows used (for the print area)."""
+def _write_forces(
+    ws: Any, st: _Styles, state: State, view: PlayerView, player: str, side: str
+) -> int:
+    """The read-only reference sheet; returns the number of rows used (for the print area).
+    What it says of planets comes from the side's view (`visibility.player_view`)."""
     for col, width in enumerate((8, 20, 8, 8, 34, 12)):
         ws.set_column(col, col, width)
     ws.write_string(0, 0, f"{state.game_name} - {side} ({player}) - {turn_label(state)}", st.title)
@@ -955,11 +980,21 @@ def _write_forces(ws: Any, st: _Styles, state: State, player: str, side: str) ->
 
     row += 1
     block("YOUR FLEETS (name at system: ships | carried units)", fleet_lines(state, side), "None.")
+    planets = planet_lines(view)
     block(
         "YOUR PLANETS (code name system type hexes marker: units in the box)",
-        planet_lines(state, side),
+        planets["own"],
         "None.",
     )
+    if planets["disputed"]:
+        block(
+            "DISPUTED PLANETS (neither side's until the fight ends: who holds the marker, "
+            "both sides' units)",
+            planets["disputed"],
+            "None.",
+        )
+    if planets["elsewhere"]:
+        block("YOUR UNITS ON OTHER PLANETS", planets["elsewhere"], "None.")
     block("UNDER CONSTRUCTION (turn record track)", queue_lines(state, side), "Nothing.")
     routes = [
         f"{r.a} - {r.b}" + (f" ({r.length})" if r.length != 1 else "") for r in state.map.routes
@@ -967,6 +1002,12 @@ def _write_forces(ws: Any, st: _Styles, state: State, player: str, side: str) ->
     block(
         "JUMP ROUTES (system - system (length, if not 1))",
         [", ".join(routes[i : i + 8]) for i in range(0, len(routes), 8)],
+        "None.",
+    )
+    block(
+        "EVERY PLANET (the code to write on the sheet, name, system, type, hexes, marker "
+        "as far as you know it)",
+        planets["every"],
         "None.",
     )
     return row
@@ -1035,7 +1076,9 @@ def write_sheet(
             _write_battle(ws, st, state, side, lists)
             _write_close_out(ws, st)
             _write_message(ws, st)
-            forces_rows = _write_forces(forces, st, state, player, side)
+            forces_rows = _write_forces(
+                forces, st, state, player_view(state, player, rules), player, side
+            )
             _write_meta(meta, state, player, side, token)
             footer = (
                 "&L"

@@ -24,6 +24,78 @@ from .view import PlanetView, PlayerView
 #: Event kinds that mark a fight at their location (the map's battle mark).
 BATTLE_KINDS = ("battle", "landing", "capture", "bombardment", "planetary battle")
 
+#: Who may read each kind of event, from the digest's Information and Tables sections:
+#:
+#: ``public``   everyone: the seed's tables (Intervention, Appeal), glory, the calendar, the
+#:              initiative, and the fights (both sides take part and see each other's units);
+#: ``own``      only the side the event concerns (``Event.players``): its orders, treasury,
+#:              construction, arrivals, upkeep, repairs and planet works, which the enemy
+#:              learns only by seeing the result on the map;
+#: ``sighted``  the acting side, and the enemy only when it sees the system at that moment
+#:              (a fleet arriving, an Outpost set up, scouts detected); the emitting code
+#:              checks `segments.sees`, and the audit checks the enemy is never told more.
+#:
+#: Every kind the ruleset emits must be listed (``tests/imperium/test_fog_of_war.py``).
+EVENT_AUDIENCE: dict[str, str] = {
+    "initiative": "public",
+    "segment_end": "public",
+    "intervention": "public",
+    "appeal": "public",
+    "forces": "public",
+    "glory": "public",
+    "mandate": "public",
+    "inter-war": "public",
+    "war end": "public",
+    "game end": "public",
+    "calendar": "public",
+    "battle": "public",
+    "bombardment": "public",
+    "landing": "public",
+    "surface battle": "public",
+    "capture": "public",
+    "evacuation": "public",
+    "activation": "own",
+    "skipped": "own",
+    "pass": "own",
+    "production": "own",
+    "construction": "own",
+    "reinforcement": "own",
+    "maintenance": "own",
+    "scrap": "own",
+    "repair": "own",
+    "augment": "own",
+    "upgrade": "own",
+    "terraform": "own",
+    "movement": "sighted",
+    "outpost": "sighted",
+    "stealth": "sighted",
+}
+
+
+def audience_problem(event: Any, sight: Mapping[str, set[str]] | None = None) -> str:
+    """Why ``event`` (an `Event`) is told to someone the rules keep it from ("" if not).
+
+    ``sight`` maps each player to the systems that player's side saw when the event was
+    made; without it a ``sighted`` event is only held to its acting side and the sides it
+    names.  A kind missing from `EVENT_AUDIENCE` is a problem too: nobody decided who sees it.
+    """
+    rule = EVENT_AUDIENCE.get(event.kind)
+    if rule is None:
+        return f"event kind {event.kind!r} has no audience in EVENT_AUDIENCE"
+    if rule == "public":
+        return ""
+    told = set(event.visible_to)
+    if "*" in told:
+        return f"{event.kind} event told to everyone: {event.text}"
+    concerned = set(event.players)
+    if rule == "own" and not told <= concerned:
+        return f"{event.kind} event told to {sorted(told - concerned)}: {event.text}"
+    if rule == "sighted" and sight is not None:
+        for player in sorted(told - concerned):
+            if event.location not in sight.get(player, set()):
+                return f"{event.kind} event told to {player}, who does not see it: {event.text}"
+    return ""
+
 
 def in_sight(state: State, side: str) -> set[str]:
     """Systems where ``side`` has units (a fleet with units in it, or units on a planet) or a
