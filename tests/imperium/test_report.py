@@ -125,9 +125,12 @@ def test_player_report_holds_its_fleets_glory_track_and_map() -> None:
     # The map page: its SVG has the system names, and so does the PDF.
     assert content.network is not None
     svg = network_svg(content.network)
-    for name in ("Sol", "Alpha Centauri", "Tau Ceti", "Dingir", "The Gulf (west)"):
+    for name in ("Sol (SOL)", "Alpha Centauri (ACE)", "Tau Ceti (TAU)", "Dingir (DIN)"):
         assert f">{name}<" in svg.replace("&#x27;", "'")
         assert name in text
+    # Every planet with the code the sheet wants, owned or not.
+    for mark in ("W SOL1 Sol 1 [T]", "TAU2 Tau Ceti 2", "O BAR1 Barnard 1 [T]"):
+        assert mark in svg
     assert "as known to Terra (Terran)" in text
     # The orders as understood and the dice disclosure.
     assert "SOL: T1 > ACE" in text

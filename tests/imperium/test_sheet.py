@@ -1071,3 +1071,67 @@ def test_a_disputed_planet_is_under_neither_sides_planets(tmp_path: Path, state:
         assert "BAR1" not in own
         assert "BAR1 Barnard 1 (BAR) N2, 4 hexes, Imperial Outpost DISPUTED" in disputed
         assert "RT9" in disputed and "PD7" in disputed
+
+
+# -- the upkeep bill beside the builds ---------------------------------------------------------
+
+
+def away_from_home() -> State:
+    """T1 (CA, DD, TR carrying RT1) at Tau Ceti, where the Terrans hold nothing."""
+    state = tiny()
+    state.fleet("T1").system = "TAU"
+    tau4 = state.map.planets["TAU4"]
+    tau4.owner, tau4.marker = "", ""
+    return state
+
+
+def test_the_upkeep_bill_is_the_close_out_reckoning() -> None:
+    from refassist.rulesets.imperium_3m.closeout import UpkeepBill, upkeep_bill
+
+    # By hand: at SOL, M1 (3) and the fighters F1, F2 (2 each) are paid by Sol 1 and Sol 2
+    # (20 + 6); at TAU nothing is local, so CA1 3 + DD1 2 + TR1 1 come from the stockpile;
+    # DD2 in deep space (GULF) cannot draw on it; RT1, RT2, PD1, PD2 pay 1 each.
+    assert upkeep_bill(away_from_home(), "Terran", RULES) == UpkeepBill(7, 6, 4, 1)
+    state = away_from_home()
+    state.war_turn = 0  # peace doubles every cost, not the local allowances
+    assert upkeep_bill(state, "Terran", RULES) == UpkeepBill(14, 12, 8, 1)
+
+
+def test_the_sheet_shows_the_upkeep_bill_and_what_is_left(tmp_path: Path) -> None:
+    from refassist.rulesets.imperium_3m.report import expected_income
+
+    state = away_from_home()
+    path = tmp_path / "Terra.xlsx"
+    write_sheet(state, "Terra", path, token="t", deadline="")
+    ws = openpyxl.load_workbook(path)[layout.ORDERS_SHEET]
+    assert ws[layout.UPKEEP_LOCAL_CELL].value == 7
+    assert ws[layout.UPKEEP_SHIPS_CELL].value == 6
+    assert ws[layout.UPKEEP_GROUND_CELL].value == 4
+    formula = ws[layout.UPKEEP_LEFT_CELL].value
+    assert formula.startswith(f"={layout.RESOURCES_CELL}+{layout.INCOME_CELL}-")
+    assert "Ships, from stockpile" in [c.value for c in ws["F"]]
+    values = openpyxl.load_workbook(path, data_only=True)[layout.ORDERS_SHEET]
+    left = values[layout.UPKEEP_LEFT_CELL].value
+    assert left == 20 + expected_income(state, "Terran") - 6 - 4
+
+
+def test_builds_that_leave_too_little_for_upkeep_are_warned() -> None:
+    from refassist.rulesets.imperium_3m.report import expected_income
+    from refassist.rulesets.imperium_3m.units import unit_type
+
+    dd = unit_type("Terran", "DD", 4).cost
+    for spare, warned in ((9, True), (10, False)):
+        state = away_from_home()
+        # Stockpile + income - two DD = spare; the stockpile's upkeep is 6 + 4 = 10.
+        state.sides["Terran"].resources = 2 * dd + spare - expected_income(state, "Terran")
+        orders = terran(builds=[Build("DD", 2, cell="Orders!B14")])
+        found = [m for m in warnings(state, orders) if "upkeep asks 10" in m]
+        assert bool(found) == warned, (spare, found)
+        if warned:
+            assert f"about {spare} resources remain" in found[0]
+            assert "6 for ships" in found[0] and "4 for troops and PD" in found[0]
+    # A standing order to pay nothing from the stockpile: no warning about it.
+    state = away_from_home()
+    state.sides["Terran"].resources = 2 * dd - expected_income(state, "Terran")
+    orders = terran(builds=[Build("DD", 2, cell="Orders!B14")], stockpile_upkeep=False)
+    assert not [m for m in warnings(state, orders) if "upkeep asks" in m]

@@ -14,12 +14,16 @@ allowances are not.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
 from ...words import counted
 from .admin import friendly_planets, is_friendly, remove_units, unit_system
 from .context import TurnContext
 from .paths import reaches_a_world
-from .state import Unit
-from .units import SIDES
+from .state import State, Unit
+from .units import SIDES, UnitType, unit_type
 
 PHASE = "close-out"
 #: Local maintenance allowance per friendly World and Outpost in the ship's system.
@@ -32,10 +36,8 @@ def _peace_factor(ctx: TurnContext) -> int:
     return 2 if ctx.state.at_peace() else 1
 
 
-def needs_upkeep(ctx: TurnContext, unit: Unit) -> bool:
-    """Ships (and fighters) pay their maintenance number each turn."""
-    kind = ctx.unit_type(unit.side, unit.code).kind
-    return kind in ("capital", "light", "aux", "monitor", "fighter")
+#: The unit kinds that pay a maintenance number each turn: ships, and fighters.
+UPKEEP_KINDS = ("capital", "light", "aux", "monitor", "fighter")
 
 
 def has_repair_ship(ctx: TurnContext, side: str, system: str) -> bool:
@@ -73,39 +75,93 @@ def _hit(ctx: TurnContext, unit: Unit, system: str, what: str) -> None:
     )
 
 
-def maintain_ships(ctx: TurnContext, side: str) -> None:
-    state = ctx.state
-    s = state.sides[side]
-    factor = _peace_factor(ctx)
+@dataclass(frozen=True)
+class ShipPayments:
+    """How close-out pays a side's ships, dearest first: ``local`` from the Worlds and
+    Outposts of each ship's own system, ``stockpile`` the rest, and the ships left ``unpaid``
+    (with their systems) that roll for damage."""
+
+    local: int
+    stockpile: int
+    unpaid: tuple[tuple[Unit, str], ...]
+
+
+def ship_payments(
+    state: State, side: str, rules: Mapping[str, Any], resources: int, from_stockpile: bool
+) -> ShipPayments:
+    """The ship maintenance close-out takes, with ``resources`` in the stockpile; it changes
+    nothing, so the sheet can show the bill before the turn (`upkeep_bill`) and close-out
+    can pay it (`maintain_ships`) by one reckoning."""
+    factor = 2 if state.at_peace() else 1
+    bb_upkeep = int(rules.get("imperial_bb_maintenance", 4))
+
+    def kind(u: Unit) -> UnitType:
+        return unit_type(u.side, u.code, bb_upkeep)
+
     local: dict[str, int] = {}
-    ships = [u for u in state.units if u.side == side and needs_upkeep(ctx, u)]
-    ships.sort(key=lambda u: (-ctx.unit_type(side, u.code).cost, u.id))
+    ships = [u for u in state.units if u.side == side and kind(u).kind in UPKEEP_KINDS]
+    ships.sort(key=lambda u: (-kind(u).cost, u.id))
     paid_local = paid_stock = 0
+    left = resources
     unpaid: list[tuple[Unit, str]] = []
-    # "The owner may expend Resources from his stockpile": a standing order may decline.
-    orders = ctx.orders.get(side)
-    from_stockpile = orders.stockpile_upkeep if orders is not None else True
     for unit in ships:
         system = unit_system(state, unit)
         if system not in local:
             local[system] = sum(
                 LOCAL_ALLOWANCE[p.marker] for p in friendly_planets(state, side, system)
             )
-        need = ctx.unit_type(side, unit.code).maintenance * factor
+        need = kind(unit).maintenance * factor
         from_local = min(need, local[system])
         rest = need - from_local
+        deep = system not in state.map.systems or state.map.systems[system].deep
         if rest and (
-            not from_stockpile
-            or rest > s.resources
-            or _deep(ctx, system)
-            or not reaches_a_world(state, side, system)
+            not from_stockpile or rest > left or deep or not reaches_a_world(state, side, system)
         ):
             unpaid.append((unit, system))
             continue
         local[system] -= from_local
-        s.resources -= rest
+        left -= rest
         paid_local += from_local
         paid_stock += rest
+    return ShipPayments(paid_local, paid_stock, tuple(unpaid))
+
+
+@dataclass(frozen=True)
+class UpkeepBill:
+    """What close-out will ask of a side for its forces where they stand now: ship
+    maintenance ``local`` (covered by the ships' own systems) and ``ships`` (from the
+    stockpile), ``ground`` upkeep (troops and PD, from the stockpile), and the ships that
+    ``cut_off`` from the stockpile (deep space, no route to a World) roll whatever is paid."""
+
+    local: int
+    ships: int
+    ground: int
+    cut_off: int
+
+    @property
+    def stockpile(self) -> int:
+        """All the stockpile must hold at close-out to pay everything it can pay."""
+        return self.ships + self.ground
+
+
+def upkeep_bill(state: State, side: str, rules: Mapping[str, Any]) -> UpkeepBill:
+    """The bill for ``side``'s forces as they stand (they move and fight before close-out,
+    and this turn's builds arrive later, so it is a forecast, shown beside the builds)."""
+    ships = ship_payments(state, side, rules, resources=10**9, from_stockpile=True)
+    factor = 2 if state.at_peace() else 1
+    ground = sum(1 for u in state.units if u.side == side and u.code in GROUND_UPKEEP)
+    return UpkeepBill(ships.local, ships.stockpile, ground * factor, len(ships.unpaid))
+
+
+def maintain_ships(ctx: TurnContext, side: str) -> None:
+    state = ctx.state
+    s = state.sides[side]
+    # "The owner may expend Resources from his stockpile": a standing order may decline.
+    orders = ctx.orders.get(side)
+    from_stockpile = orders.stockpile_upkeep if orders is not None else True
+    paid = ship_payments(state, side, ctx.rules, s.resources, from_stockpile)
+    s.resources -= paid.stockpile
+    paid_local, paid_stock, unpaid = paid.local, paid.stockpile, paid.unpaid
     ctx.emit(
         PHASE,
         "",

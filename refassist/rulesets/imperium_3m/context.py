@@ -107,8 +107,10 @@ class TurnContext:
             applied = delta * 2 if delta > 0 else delta * 3
         self.state.glory = max(0, min(10, self.state.glory + applied))
         self.glory_changes.append((applied, reason))
+        # A battle's glory is told in the segment of the battle, so the report puts it there
+        # (under "Glory and the war" only what the end of the turn decides).
         self.emit(
-            "glory",
+            f"action {self.segment}" if self.segment else "glory",
             location,
             "glory",
             f"Glory {applied:+d} ({reason}): index now {self.state.glory}",

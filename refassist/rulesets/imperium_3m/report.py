@@ -326,12 +326,13 @@ def _names(systems: Mapping[str, Any], planets: Mapping[str, Any]) -> dict[str, 
 
 
 def _marks(planets: Iterable[PlanetView | Planet]) -> tuple[NetMark, ...]:
+    """Every planet of a system under its name, with the code the sheet wants (``W BAR1
+    Barnard 1``): players write codes and read names, so the map gives both."""
     marks = []
-    for p in planets:
-        if not p.marker:
-            continue
-        text = f"{MARKER_LETTER[p.marker]} {p.name}" + (" (disputed)" if p.disputed else "")
-        marks.append(NetMark(text, p.owner))
+    for p in sorted(planets, key=lambda p: p.code):
+        letter = f"{MARKER_LETTER[p.marker]} " if p.marker else ""
+        text = f"{letter}{p.code} {p.name}" + (" (disputed)" if p.disputed else "")
+        marks.append(NetMark(text, p.owner if p.marker else ""))
     return tuple(marks)
 
 
@@ -386,7 +387,7 @@ def build_network(
         nodes.append(
             NetNode(
                 code=code,
-                name=name,
+                name=f"{name} ({code})",
                 x=x,
                 y=y,
                 kind=kind,
@@ -398,6 +399,7 @@ def build_network(
             )
         )
     notes = (
+        "Each system and planet shows the code to write on the sheet. "
         "W = World, O = Outpost, [T]/[I] = owner. Fleet lines: name and ship count; "
         "enemy fleets are shown only where you could see them this turn.",
     )

@@ -125,6 +125,13 @@ UPKEEP_CELL = "G14"
 FORCES_WORLD_CELL = "G15"
 CRISIS_CELL = "G16"
 REINFORCEMENT_CELL = "G17"
+#: The upkeep bill close-out will ask for (beside the construction lines, below the standing
+#: orders): label in column F, figure in column G.
+UPKEEP_TITLE_ROW = 19
+UPKEEP_LOCAL_CELL = "G20"
+UPKEEP_SHIPS_CELL = "G21"
+UPKEEP_GROUND_CELL = "G22"
+UPKEEP_LEFT_CELL = "G23"
 #: Planet defence (beside the projects): planet, what its fighters attack, placement.
 DEFENCE_PLANET_COL = "E"
 DEFENCE_FIGHTERS_COL = "F"
@@ -176,7 +183,7 @@ MAX_MESSAGE_LENGTH = 2000
 #: Cost of one terraforming or upgrade instalment (seed: 10 resources each turn).
 INSTALMENT = 10
 
-_COLUMN_WIDTHS = {"A": 9, "B": 15, "C": 13, "D": 16, "E": 13, "F": 21, "G": 26}
+_COLUMN_WIDTHS = {"A": 9, "B": 15, "C": 13, "D": 16, "E": 15, "F": 21, "G": 26}
 
 STANCE_WORDS = {
     "CLOSE": "close",
@@ -405,6 +412,7 @@ class _Styles:
             {**base, "align": "right", "border": 1, "border_color": "#D9D9D9"}
         )
         self.total = wb.add_format({**base, "bold": True, "align": "right", "top": 1})
+        self.warning = wb.add_format({"bg_color": "#FFC7CE", "font_color": "#9C0006"})
         self.locked_value = wb.add_format(
             {**base, "italic": True, "bg_color": "#EDEDED", "border": 1, "font_color": "#808080"}
         )
@@ -474,10 +482,10 @@ def _write_header(
         ws.merge_range(r, c, r, c + 2, "", st.value)
         _label_value(ws, st, label_ref, label, ref, value)
     for ref, label, value in (
-        (RESOURCES_CELL, "Resources (stockpile)", s.resources),
-        (INCOME_CELL, "Income expected", expected_income(state, side)),
+        (RESOURCES_CELL, "Stockpile", s.resources),
+        (INCOME_CELL, "Expected income", expected_income(state, side)),
         (GLORY_CELL, "Glory index", state.glory),
-        (VICTORY_CELL, "Victory this turn", victory_text(state)),
+        (VICTORY_CELL, "Victory at", victory_text(state)),
         (PERMISSIONS_CELL, "Construction", permissions_text(state, side)),
     ):
         r, c = cell_rc(ref)
@@ -698,6 +706,55 @@ def _write_standing(ws: Any, st: _Styles, state: State, side: str, lists: Dropdo
         ws.write_string(r, c - 1, label, st.label)
         ws.write_blank(r, c, None, st.input_text)
         _validation(ws, ref, ref, title, message, lists.add(source) if source else None)
+
+
+def _write_upkeep(ws: Any, st: _Styles, state: State, side: str, rules: Mapping[str, Any]) -> None:
+    """The maintenance bill beside the builds, so a player spends knowing what close-out
+    will take: what the local Worlds and Outposts pay, what the stockpile must pay for ships
+    and for troops and PD, and (a formula, live as the builds are typed) what is left."""
+    from .closeout import upkeep_bill
+
+    bill = upkeep_bill(state, side, rules)
+    r = UPKEEP_TITLE_ROW - 1
+    ws.merge_range(r, 5, r, 6, "Upkeep at close-out (forces as they stand)", st.header)
+    first, last = PROJECT_FIRST_ROW, PROJECT_FIRST_ROW + PROJECT_ROWS - 1
+    left = (
+        f"={RESOURCES_CELL}+{INCOME_CELL}-{BUILD_TOTAL_CELL}-{UPKEEP_SHIPS_CELL}"
+        f"-{UPKEEP_GROUND_CELL}-{INSTALMENT}*(COUNTA(B{first}:B{last})+COUNTA(D{first}:D{last}))"
+    )
+    left_now = (
+        state.sides[side].resources
+        + _expected_income(state, side)
+        - bill.ships
+        - bill.ground
+    )
+    for ref, label, value in (
+        (UPKEEP_LOCAL_CELL, "Ships, paid locally", bill.local),
+        (UPKEEP_SHIPS_CELL, "Ships, from stockpile", bill.ships),
+        (UPKEEP_GROUND_CELL, "Troops and PD", bill.ground),
+    ):
+        rr, cc = cell_rc(ref)
+        ws.write_string(rr, cc - 1, label, st.label)
+        ws.write_number(rr, cc, value, st.ref)
+    rr, cc = cell_rc(UPKEEP_LEFT_CELL)
+    ws.write_string(rr, cc - 1, "Left after all", st.label)
+    ws.write_formula(rr, cc, left, st.total, left_now)
+    ws.conditional_format(
+        UPKEEP_LEFT_CELL,
+        {"type": "cell", "criteria": "<", "value": 0, "format": st.warning},
+    )
+    note = (
+        "Close-out's maintenance for your forces where they stand now: local = paid by your "
+        "Worlds/Outposts in the ships' systems, the rest from the stockpile. Left after all = "
+        "stockpile + income - builds - projects - upkeep; below 0, units roll for damage."
+    )
+    _validation(ws, UPKEEP_LOCAL_CELL, UPKEEP_LEFT_CELL, "Upkeep", note)
+
+
+def _expected_income(state: State, side: str) -> int:
+    from .report import expected_income
+
+    return expected_income(state, side)
 
 
 def _write_defence(ws: Any, st: _Styles, state: State, side: str, lists: DropdownLists) -> None:
@@ -1072,6 +1129,7 @@ def write_sheet(
                 ws.set_column(col, col, width)
             _write_header(ws, st, state, player, side, deadline)
             _write_admin(ws, st, state, side, lists, peace)
+            _write_upkeep(ws, st, state, side, rules)
             _write_activations(ws, st, state, lists)
             _write_battle(ws, st, state, side, lists)
             _write_close_out(ws, st)

@@ -27,6 +27,7 @@ from typing import Any
 from ...errors import CellProblem
 from ...words import counted
 from .admin import TERRAFORM_TURNS, counters_free, is_friendly
+from .closeout import upkeep_bill
 from .orders import CLOSE_OUT_KINDS, PRIORITIES, STANCES, Action, Activation, Build, Orders
 from .parse import actions_text
 from .paths import connected
@@ -1027,6 +1028,21 @@ def validate_orders(
             "that cannot be paid are skipped in sheet order",
             "Build less, or keep it if you expect an Appeal or a Boom.",
         )
+    elif cost and orders.stockpile_upkeep:
+        bill = upkeep_bill(state, side, rules)
+        if budget - cost < bill.stockpile:
+            where = (orders.builds or orders.terraform or orders.upgrades)[0].cell
+            check.warn(
+                where,
+                f"total {cost}",
+                f"after construction, terraforming and upgrades about {budget - cost} "
+                f"resources remain, but close-out's upkeep asks {bill.stockpile} of the "
+                f"stockpile ({bill.ships} for ships beyond what your Worlds and Outposts pay "
+                f"locally, {bill.ground} for troops and PD); what cannot be paid rolls for "
+                "damage",
+                "Build less, or bring ships home to your Worlds, which pay their upkeep "
+                "locally; the sheet shows the bill beside the builds.",
+            )
     check.activations(orders)
     check.battle_orders(orders)
     check.close_out(orders)
