@@ -33,6 +33,7 @@ from .dice import Dice
 from .errors import GameError, LockedError, SetupError, UsageError
 from .rulesets import Ruleset, find_ruleset
 from .rulesets.base import NewGame, PlayerSetup, Step
+from .words import NO_DEADLINE
 from .workbook.master import read_master, write_master
 
 CONFIG_NAME = "game.toml"
@@ -247,7 +248,7 @@ class Game:
 
     def deadline_text(self, step: str) -> str:
         d = self.deadline(step)
-        return d.strftime("%a %d %b %Y %H:%M") if d else "set by the referee"
+        return d.strftime("%a %d %b %Y %H:%M") if d else NO_DEADLINE
 
     def player_names(self, names: Sequence[str]) -> list[str]:
         """Players named on the command line, matched the way every command matches them

@@ -11,3 +11,15 @@ from __future__ import annotations
 def counted(n: int, word: str, many: str = "") -> str:
     """``n`` and ``word``, in the plural (``many``, else ``word`` + "s") unless ``n`` is 1."""
     return f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"
+
+
+#: What `Game.deadline_text` says when the game has no deadline set for a step.
+NO_DEADLINE = "set by the referee"
+
+
+def orders_due(deadline: str) -> str:
+    """ "Orders ... are due <deadline>", or, with no deadline set, a sentence that still reads
+    ("are due when the referee sets the deadline", not "are due set by the referee")."""
+    if deadline == NO_DEADLINE:
+        return "are due when the referee sets the deadline"
+    return f"are due {deadline}"

@@ -36,6 +36,7 @@ from refassist.rulesets.fifth_millennium.state import (
     State,
 )
 from refassist.turnsheets import sheet_filename
+from refassist.words import orders_due
 
 YEAR = 5003
 RESOLVED = 5002
@@ -365,7 +366,7 @@ def test_cover_has_year_deadline_and_standing(written: tuple[Game, State, dict[s
     owned = sum(1 for s in state.systems if s.owner == "Ann")
     assert "Turn report for Ann" in cover
     assert (
-        f"Year {RESOLVED} resolved. Orders for {YEAR} are due {game.deadline_text(str(YEAR))}"
+        f"Year {RESOLVED} resolved. Orders for {YEAR} {orders_due(game.deadline_text(str(YEAR)))}"
         in cover
     )
     victory = len(state.systems) // 2 + 1

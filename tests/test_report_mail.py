@@ -15,6 +15,7 @@ from pypdf import PdfReader
 
 from refassist.errors import UsageError
 from refassist.report.game_reports import write_reports
+from refassist.words import orders_due
 from tests.test_report_content import YEAR, report_game
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -42,7 +43,7 @@ def test_mail_writes_one_eml_per_player_with_pdf_and_sheet(tmp_path: Path) -> No
         body = message.get_body(("plain",))
         assert (
             body is not None
-            and f"Orders are due {game.deadline_text(str(YEAR))}" in body.get_content()
+            and f"Orders {orders_due(game.deadline_text(str(YEAR)))}" in body.get_content()
         )
         files = _attachments(message)
         assert set(files) == {f"{player}.pdf", f"{player}.xlsx"}

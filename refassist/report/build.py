@@ -27,6 +27,7 @@ from .. import __version__
 from ..atomic import write_bytes
 from ..errors import RefassistError, UsageError
 from ..rulesets.base import ReportContent, ReportInput
+from ..words import orders_due
 from .fetcher import SafeFetcher
 from .mapmodel import SectorMap
 from .maps import BaseMaps, inline_svgs, map_pages, map_stamps
@@ -76,6 +77,7 @@ def common_context(info: ReportInput) -> dict[str, Any]:
         "refassist_version": __version__,
         "step": info.step,
         "dice_disclosure": dict(info.dice),
+        "orders_due": orders_due(info.deadline),
     }
 
 

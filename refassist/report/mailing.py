@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ..errors import GameError
 from ..mail import build_message, send_messages, write_eml
+from ..words import orders_due
 
 MAIL_DIR = "mail"
 
@@ -47,7 +48,7 @@ def report_body(
             f"Your turn sheet for {step} is attached too: fill it in with Excel or LibreOffice "
             "and send it back as an attachment."
         )
-    lines += ["", f"Orders are due {deadline}.", "", "The referee"]
+    lines += ["", f"Orders {orders_due(deadline)}.", "", "The referee"]
     return "\n".join(lines)
 
 

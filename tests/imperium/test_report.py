@@ -368,3 +368,21 @@ def test_a_long_planetary_box_wraps_under_its_column() -> None:
         # Nothing runs into the right margin (10 mm) or off the page.
         limit = float(page.width) - 10 / 25.4 * 72 + 1
         assert max(c["x1"] for c in page.chars) <= limit
+
+
+def test_a_report_without_a_deadline_still_reads() -> None:
+    from dataclasses import replace
+
+    from refassist.words import NO_DEADLINE
+
+    info = replace(INFO, deadline=NO_DEADLINE)
+    settings = RenderSettings(tuple(template_dirs(None)), None, None, True)
+    for reader in ("Terra", None):  # a player, then the referee
+        content = RULESET.report_content(start(), reader, info)
+        pdf, _ = render_report(content, common_context(info), settings)
+        text = " ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages)
+        text = re.sub(r"\s+", " ", text)
+        assert "Orders for turn 1 are due when the referee sets the deadline." in text
+        assert "due set by" not in text
+    referee, _ = render(RULESET.report_content(start(), None, INFO))
+    assert "Sheet for turn 1" in re.sub(r"\s+", " ", referee)

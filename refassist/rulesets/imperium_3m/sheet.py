@@ -723,10 +723,7 @@ def _write_upkeep(ws: Any, st: _Styles, state: State, side: str, rules: Mapping[
         f"-{UPKEEP_GROUND_CELL}-{INSTALMENT}*(COUNTA(B{first}:B{last})+COUNTA(D{first}:D{last}))"
     )
     left_now = (
-        state.sides[side].resources
-        + _expected_income(state, side)
-        - bill.ships
-        - bill.ground
+        state.sides[side].resources + _expected_income(state, side) - bill.ships - bill.ground
     )
     for ref, label, value in (
         (UPKEEP_LOCAL_CELL, "Ships, paid locally", bill.local),
