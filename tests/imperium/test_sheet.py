@@ -1135,3 +1135,49 @@ def test_builds_that_leave_too_little_for_upkeep_are_warned() -> None:
     state.sides["Terran"].resources = 2 * dd - expected_income(state, "Terran")
     orders = terran(builds=[Build("DD", 2, cell="Orders!B14")], stockpile_upkeep=False)
     assert not [m for m in warnings(state, orders) if "upkeep asks" in m]
+
+
+# -- standing battle orders ----------------------------------------------------------------------
+
+
+def test_battle_orders_stand_until_changed(tmp_path: Path) -> None:
+    """Turn 1's sheet gives T1 battle orders; turn 2's sheet comes pre-filled with them, reads
+    back the same untouched, and a side that sends no sheet fights under them."""
+    from refassist.rulesets.imperium_3m.context import TurnContext
+    from refassist.rulesets.imperium_3m.resolve import resolve_turn
+
+    state = real_state()
+    first = tmp_path / "turn1.xlsx"
+    write_sheet(state, "Terra", first, token="t", deadline="")
+    given = BattleOrders("T1", "stand off", "transport", 1, retreat="home", stealth=False)
+    fill_sheet(first, Orders("Terra", "Terran", 1, battle_orders=[given]))
+    read = read_sheet(first)
+    after = resolve_turn(state, {"Terra": read.orders}, Dice(seed=3), RULES).state
+    assert after.fleet("T1").standing == (
+        "stance=stand off; priority=transport; break_off=1; retreat=home; stealth=no"
+    )
+    assert after.fleet("T2").standing == ""  # no row changed: the defaults, written as nothing
+
+    second = tmp_path / "turn2.xlsx"
+    write_sheet(after, "Terra", second, token="t", deadline="")
+    ws = openpyxl.load_workbook(second)[layout.ORDERS_SHEET]
+    row = next(
+        r
+        for r in range(layout.BATTLE_FIRST_ROW, layout.BATTLE_FIRST_ROW + layout.BATTLE_ROWS)
+        if ws[f"{layout.BATTLE_FLEET_COL}{r}"].value == "T1"
+    )
+    cells = "CDEFG"
+    assert [ws[f"{c}{row}"].value for c in cells] == ["stand off", "transport", "1", "home", "no"]
+    again = read_sheet(second).orders.battle_orders_for("T1")
+    assert (again.stance, again.priority, again.break_off, again.retreat, again.stealth) == (
+        "stand off",
+        "transport",
+        1,
+        "home",
+        False,
+    )
+    # No sheet for turn 2: the standing orders are T1's battle orders all the same.
+    silent = TurnContext.start(after, {}, Dice(seed=4), RULES).orders["Terran"]
+    assert silent.battle_orders_for("T1").stance == "stand off"
+    assert silent.battle_orders_for("T1").retreat == "home"
+    assert silent.battle_orders_for("T2").stance == "close"

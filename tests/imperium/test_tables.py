@@ -60,6 +60,7 @@ def busy_state() -> State:
         )
     )
     state.fleets[0].came_from = "ACE"
+    state.fleets[0].standing = "stance=stand off; priority=transport; break_off=1; stealth=no"
     state.queue = [
         Queued("Terran", "CA", 6, "built", 15, "SOL1"),
         Queued("Imperial", "DD", 5, "Frontier Crisis", origin="Intervention"),
@@ -363,3 +364,12 @@ def test_every_field_of_the_state_has_a_column() -> None:
     for cls, names in covered.items():
         missing = {f.name for f in dataclasses.fields(cls)} - names
         assert not missing, f"{cls.__name__}: {missing}"
+
+
+def test_a_fleets_standing_orders_are_checked_when_edited_by_hand(tmp_path: Path) -> None:
+    def edit(tables: Rows) -> None:
+        tables["fleets"][0]["standing"] = "stance=charge"
+
+    ((sheet, cell, message),) = _problems(tmp_path, edit)
+    assert (sheet, cell) == ("Fleets", _cell("fleets", "standing", 0))
+    assert "cannot read 'stance=charge'" in message

@@ -8,17 +8,33 @@ in circles.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from ...dice import Dice
 from ..base import Event
-from .orders import Orders, no_orders
+from .orders import Orders, no_orders, standing_orders, standing_text
 from .state import State
 from .units import SIDES, UnitType, unit_type
 
 EVERYONE = ("*",)
+
+
+def with_standing_orders(state: State, side: str, orders: Orders) -> Orders:
+    """``orders`` with a battle-orders row added for each of the side's fleets that has
+    standing orders and no row on the sheet (no sheet came, or the row was left off): battle
+    orders are standing orders, kept until the player changes them."""
+    listed = {b.fleet for b in orders.battle_orders}
+    added = [
+        standing_orders(f.name, f.standing)
+        for f in sorted(state.fleets, key=lambda f: f.name)
+        if f.side == side and f.standing and f.name not in listed
+    ]
+    if not added:
+        return orders
+    return dataclasses.replace(orders, battle_orders=[*orders.battle_orders, *added])
 
 
 @dataclass
@@ -52,8 +68,18 @@ class TurnContext:
         by_side: dict[str, Orders] = {}
         for side in SIDES:
             player = work.player_of(side)
-            by_side[side] = orders.get(player) or no_orders(player, side, work.turn)
+            by_side[side] = with_standing_orders(
+                work, side, orders.get(player) or no_orders(player, side, work.turn)
+            )
         return cls(state=work, dice=dice, rules=rules, orders=by_side)
+
+    def keep_standing_orders(self) -> None:
+        """At the end of the turn, each fleet keeps the battle orders it was given (a sheet's
+        row, or its standing orders again): its next sheet is pre-filled with them."""
+        for side, sheet in self.orders.items():
+            for fleet in self.state.fleets:
+                if fleet.side == side:
+                    fleet.standing = standing_text(sheet.battle_orders_for(fleet.name))
 
     def unit_type(self, side: str, code: str) -> UnitType:
         return unit_type(side, code, int(self.rules.get("imperial_bb_maintenance", 4)))

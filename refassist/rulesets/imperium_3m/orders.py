@@ -91,6 +91,53 @@ class BattleOrders:
 
 
 RETREATS = ("back", "home")
+
+
+def standing_text(b: BattleOrders) -> str:
+    """A fleet's battle orders as the master workbook keeps them between turns
+    (``stance=stand off; priority=transport; break_off=1; retreat=home; stealth=no``), the
+    defaults left out: what its next sheet is pre-filled with."""
+    parts = []
+    if b.stance != "close":
+        parts.append(f"stance={b.stance}")
+    if b.priority != "capital":
+        parts.append(f"priority={b.priority}")
+    if b.break_off:
+        parts.append(f"break_off={b.break_off}")
+    if b.retreat:
+        parts.append(f"retreat={b.retreat}")
+    if not b.stealth:
+        parts.append("stealth=no")
+    return "; ".join(parts)
+
+
+def standing_orders(fleet: str, text: str) -> BattleOrders:
+    """The battle orders `standing_text` wrote (ValueError naming the part it cannot read:
+    the master workbook is edited by hand)."""
+    b = BattleOrders(fleet)
+    for part in (p.strip() for p in text.split(";")):
+        if not part:
+            continue
+        key, _, value = (x.strip().lower() for x in part.partition("="))
+        if key == "stance" and value in STANCES:
+            b.stance = value
+        elif key == "priority" and value in PRIORITIES:
+            b.priority = value
+        elif key == "break_off" and value in ("0", "1", "2", "3"):
+            b.break_off = int(value)
+        elif key == "retreat" and value in (*RETREATS, ""):
+            b.retreat = value
+        elif key == "stealth" and value in ("yes", "no"):
+            b.stealth = value == "yes"
+        else:
+            raise ValueError(
+                f"cannot read {part!r}: write stance=close|stand off|hold, priority="
+                "capital|carrier|transport|cheapest, break_off=1-3, retreat=back|home or "
+                "stealth=no, separated by ';'"
+            )
+    return b
+
+
 #: Imperial Reinforcements: the capital ships that may arrive, in the order the usual choice
 #: tries them (a standing order may ask for one of them, or for ``none``).
 REINFORCEMENT_CAPITALS = ("CA", "CR", "B1", "B2", "BB", "CS", "CV")

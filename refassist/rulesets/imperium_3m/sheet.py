@@ -55,6 +55,7 @@ from .orders import (
     Orders,
     PlanetDefence,
     PlanetOrder,
+    standing_orders,
 )
 from .parse import (
     MAX_LINE_LENGTH,
@@ -850,7 +851,7 @@ def _write_battle(ws: Any, st: _Styles, state: State, side: str, lists: Dropdown
         ws,
         st,
         BATTLE_SECTION_ROW,
-        "BATTLE ORDERS - standing orders of each fleet for every space battle this turn",
+        "BATTLE ORDERS - standing orders of each fleet for every space battle (kept until changed)",
     )
     _headers(
         ws,
@@ -858,16 +859,31 @@ def _write_battle(ws: Any, st: _Styles, state: State, side: str, lists: Dropdown
         BATTLE_HEADER_ROW,
         ("#", "Fleet", "Stance", "Target priority", "Break off after", "Retreat", "Stealth"),
     )
-    own = sorted(f.name for f in state.fleets if f.side == side)
+    fleets = sorted((f for f in state.fleets if f.side == side), key=lambda f: f.name)
+    own = [f.name for f in fleets]
     for i in range(BATTLE_ROWS):
         row = BATTLE_FIRST_ROW + i
         ws.write_number(row - 1, 0, i + 1, st.rownum)
-        if i < len(own):
+        # Battle orders are standing orders: each fleet's row is pre-filled with the orders
+        # it fought under last turn, to change or keep.
+        values = ["", "", "", "", ""]
+        if i < len(fleets):
             ws.write_string(row - 1, 1, own[i], st.input_text)
+            b = standing_orders(own[i], fleets[i].standing)
+            values = [
+                b.stance if b.stance != "close" else "",
+                b.priority if b.priority != "capital" else "",
+                str(b.break_off) if b.break_off else "",
+                b.retreat,
+                "" if b.stealth else "no",
+            ]
         else:
             ws.write_blank(row - 1, 1, None, st.input_text)
-        for c in (2, 3, 4, 5, 6):
-            ws.write_blank(row - 1, c, None, st.input_text)
+        for c, value in zip((2, 3, 4, 5, 6), values, strict=True):
+            if value:
+                ws.write_string(row - 1, c, value, st.input_text)
+            else:
+                ws.write_blank(row - 1, c, None, st.input_text)
     first, last = BATTLE_FIRST_ROW, BATTLE_FIRST_ROW + BATTLE_ROWS - 1
     _validation(
         ws,

@@ -159,6 +159,9 @@ class Fleet:
     system: str
     #: The system it came from this turn (retreats go back there).
     came_from: str = ""
+    #: Its battle orders, carried to the next sheet and used when no sheet gives new ones
+    #: (`orders.standing_text`; empty = the defaults).
+    standing: str = ""
 
 
 @dataclass

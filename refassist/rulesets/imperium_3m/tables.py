@@ -30,6 +30,7 @@ from ...workbook.history import (
     rows_to_rolls,
 )
 from ..base import Column, Row, Table
+from .orders import standing_orders, standing_text
 from .state import (
     ALLOWED_ON,
     MARKERS,
@@ -241,6 +242,15 @@ FLEETS = Table(
             "str",
             required=False,
             help="the system it entered from this turn (retreats go back there)",
+        ),
+        Column(
+            "standing",
+            "Battle orders",
+            "text",
+            required=False,
+            width=28,
+            help="standing battle orders carried to the next sheet, e.g. 'stance=stand off; "
+            "priority=transport; break_off=1; retreat=home; stealth=no' (empty = defaults)",
         ),
     ),
     key=("name",),
@@ -674,7 +684,14 @@ def _fleets_of(
                 "is not a system on the Systems sheet",
                 "write a system code, or leave empty",
             )
-        fleets[r["name"]] = Fleet(name=r["name"], side=r["side"], system=system, came_from=came)
+        standing = str(r.get("standing") or "")
+        try:
+            standing = standing_text(standing_orders(r["name"], standing))
+        except ValueError as exc:
+            check.add(FLEETS, r, "standing", str(exc), "correct it, or leave it empty")
+        fleets[r["name"]] = Fleet(
+            name=r["name"], side=r["side"], system=system, came_from=came, standing=standing
+        )
     return fleets
 
 

@@ -165,6 +165,7 @@ def player_view(state: State, player: str, rules: Mapping[str, Any]) -> PlayerVi
         u.origin = ""
     for f in enemy_fleets:
         f.came_from = ""
+        f.standing = ""  # its battle orders are the enemy's own
 
     events = [e for e in state.events if e.visible(player)]
     battles: set[str] = set()
