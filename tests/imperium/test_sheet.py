@@ -5,6 +5,7 @@ check of a whole sheet, and a round trip through LibreOffice."""
 from __future__ import annotations
 
 import re
+import tempfile
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -235,8 +236,15 @@ def test_dropdowns_from_the_unit_list_and_the_map(terran_sheet: Path, imperial_s
     assert layout.APPEAL_CELL not in found  # no Appeal on the Terran sheet
     found, wb = _validations(imperial_sheet)
     units = _list_values(wb, found["B14"])
-    assert "DD" in units and "CA" not in units and "TB" not in units
+    # The restricted ships are listed: this turn's Appeal may permit them before construction.
+    assert "DD" in units and "CA" in units and "TB" not in units
+    prompts = {
+        str(d.sqref).split(":")[0]: d.prompt
+        for d in wb[layout.ORDERS_SHEET].data_validations.dataValidation
+    }
+    assert "built only if this turn's Appeal (Forces) grants it" in prompts["B14"]
     assert _list_values(wb, found[layout.APPEAL_CELL]) == ["Forces", "Finances"]
+    assert "permissions (8 CR/CA, 9 B1" in prompts[layout.APPEAL_CELL]
     ws = wb[layout.ORDERS_SHEET]
     dv = next(d for d in ws.data_validations.dataValidation if "D34" in str(d.sqref))
     assert "T1 > TAU > PRO" in dv.prompt
@@ -631,12 +639,99 @@ def test_route_steps_must_be_adjacent() -> None:
 
 def test_fleet_must_be_where_the_activation_is() -> None:
     state = tiny()
-    wrong = terran(act(1, 1, "SOL", "T1 > TAU"), act(2, 1, "SOL", "T1 > TAU"))
+    # In the same segment a fleet that moved away is not back: no line can find it at SOL.
+    wrong = terran(act(1, 1, "SOL", "T1 > TAU"), act(1, 2, "SOL", "T1 > TAU"))
     assert errors(state, wrong) == [
-        "T1 will be at TAU, not SOL, when this line comes up (following your earlier orders)"
+        "T1 will be at TAU, not SOL, when this line comes up (following your earlier orders, "
+        "whether or not the moves of earlier segments run)"
     ]
+    never = terran(act(1, 1, "SOL", "T1 > TAU"), act(2, 1, "PRO", "T1 > DIN"))
+    assert len(errors(state, never)) == 1
     right = terran(act(1, 1, "SOL", "T1 > TAU"), act(2, 1, "TAU", "T1 > PRO"))
-    assert errors(state, right) == []
+    assert check(state, right) == []
+
+
+def test_a_backup_line_is_checked_where_the_fleet_is_if_an_earlier_move_did_not_run() -> None:
+    """Initiative decides how many lines run and a tie cancels a segment, so a line in a
+    later segment may plan for the earlier move not having run; the checker says which case
+    it checked, and checks it (a wrong backup is still an error)."""
+    state = tiny()
+    plan = terran(
+        act(1, 1, "SOL", "T1 > TAU"),
+        act(2, 1, "TAU", "T1 > PRO"),  # if segment 1 ran
+        act(2, 2, "SOL", "T1 > TAU"),  # backup: if it did not
+    )
+    problems = check(state, plan)
+    assert [p.severity for p in problems] == ["warning"]
+    (note,) = problems
+    assert note.cell == f"D{layout.segment_rows(2)[1]}"
+    assert note.message.startswith(
+        f"checked as a backup line: T1 is at SOL only if its move to TAU "
+        f"(D{layout.segment_rows(1)[0]}, segment 1) did not run"
+    )
+    # The backup is checked in its case: SOL has no route to DIN.
+    bad = terran(act(1, 1, "SOL", "T1 > TAU"), act(2, 1, "SOL", "T1 > DIN"))
+    assert errors(state, bad) == ["there is no jump route from SOL to DIN"]
+    # The main plan goes on from where every line leaves the fleet: PRO, not TAU.
+    after = terran(*plan.activations, act(3, 1, "PRO", "T1 > TAU"))
+    assert errors(state, after) == []
+
+
+def test_one_unreadable_line_gives_one_message() -> None:
+    """A typo ('lod') on the line that moves T1: the reader reports it; the checker does not
+    add position errors for T1's later lines."""
+    state = tiny()
+    orders = terran(act(2, 1, "TAU", "T1 > PRO"))
+    orders.unreadable = [
+        Activation(
+            1,
+            1,
+            "SOL",
+            [],
+            cell=f"Orders!D{layout.segment_rows(1)[0]}",
+            text="T1 lod RT2 from SOL1; T1 > TAU",
+        )
+    ]
+    assert check(state, orders) == []
+    # Through a real sheet: the typo is the only problem.
+    path = Path(tempfile.mkdtemp()) / "typo.xlsx"
+    write_sheet(state, "Terra", path, token="t", deadline="")
+    rows = layout.segment_rows(1)
+    wb = openpyxl.load_workbook(path)
+    ws = wb[layout.ORDERS_SHEET]
+    ws[f"C{rows[0]}"], ws[f"D{rows[0]}"] = "SOL", "T1 lod RT2 from SOL1; T1 > TAU"
+    ws[f"C{layout.segment_rows(2)[0]}"] = "TAU"
+    ws[f"D{layout.segment_rows(2)[0]}"] = "T1 > PRO"
+    wb.save(path)
+    read = read_sheet(path)
+    found = [*read.problems, *check(state, read.orders)]
+    assert [p.cell for p in found] == [f"D{rows[0]}"]
+
+
+def test_a_join_the_wrong_way_round_is_explained() -> None:
+    state = tiny()
+    state.fleets.append(Fleet("T4", "Terran", "SOL"))
+    state.units.append(Unit("DD9", "Terran", "DD", fleet="T4"))
+    problems = check(state, terran(act(1, 1, "SOL", "T4 join T1; T1 > TAU")))
+    assert [p.message for p in problems] == [
+        f"T1 no longer exists when this line comes up: 'T4 join T1' "
+        f"(D{layout.segment_rows(1)[0]}) put its units into T4 and removed T1 (the fleet named "
+        "first takes in the second)"
+    ]
+    assert problems[0].fix.startswith("To keep T1, write 'T1 join T4' there")
+
+
+def test_moving_and_attacking_on_one_line_gets_the_right_advice() -> None:
+    state = tiny()
+    state.fleet("T1").system = "TAU"
+    problems = check(state, terran(act(1, 1, "TAU", "T1 > PRO; T1 attack PRO4 auto")))
+    assert [(p.message, p.fix) for p in problems] == [
+        (
+            "T1 moves to PRO on this line; moving and attacking a planet are separate "
+            "activations in separate segments",
+            "Attack PRO4 in a later segment, from a line activating PRO.",
+        )
+    ]
 
 
 def test_monitors_never_move() -> None:
@@ -786,7 +881,8 @@ def test_builds_permissions_counters_and_cost() -> None:
     assert errors(state, build(Build("BB"))) == []
     assert errors(state, build(Build("B1"))) == ["the Terran unit list has no B1"]
     assert errors(state, build(Build("CA"), side="Imperial")) == [
-        "building CA needs permission from an Imperial Appeal"
+        "building CA needs permission from an Imperial Appeal (the Forces column grants it "
+        "on 8 or 12)"
     ]
     state.sides["Imperial"].permissions = ["CR", "CA"]
     assert errors(state, build(Build("CA"), side="Imperial")) == []
@@ -795,7 +891,9 @@ def test_builds_permissions_counters_and_cost() -> None:
     ]
     assert errors(state, build(Build("AR", 1))) == []
     assert errors(state, build(Build("AR", 1), Build("AR", 1)))[0].startswith("only 0 AR")
-    assert errors(state, build(Build("DD", 1, "PRO4"))) == ["PRO4 is not one of your Worlds"]
+    assert errors(state, build(Build("DD", 1, "PRO4"))) == [
+        "PRO4 is not one of your Worlds (nor one of your fleets)"
+    ]
     assert errors(state, build(Build("DD", 1, "SOL1"))) == []
     # cost over the expected treasury is a warning, not an error
     big = build(Build("BB", 2, cell="Orders!B14"))
@@ -1014,7 +1112,7 @@ def test_a_build_problem_points_at_the_count_or_the_world_typed(
     problems = validate_orders(state, "Terra", read.orders, RULES)
     cells = {p.cell: p.message for p in problems if p.severity == "error"}
     assert "AR counter" in cells[f"C{r}"] and "free" in cells[f"C{r}"]
-    assert cells[f"D{r + 1}"] == "PRO4 is not one of your Worlds"
+    assert cells[f"D{r + 1}"] == "PRO4 is not one of your Worlds (nor one of your fleets)"
 
 
 def test_the_checker_reads_the_players_choices() -> None:
@@ -1181,3 +1279,52 @@ def test_battle_orders_stand_until_changed(tmp_path: Path) -> None:
     assert silent.battle_orders_for("T1").stance == "stand off"
     assert silent.battle_orders_for("T1").retreat == "home"
     assert silent.battle_orders_for("T2").stance == "close"
+
+
+def test_a_build_conditional_on_this_turns_appeal_is_accepted_with_a_warning() -> None:
+    """The Appeal comes before construction: a B1 built on the same sheet as an Appeal on the
+    Forces column is built if the roll (9 or 12) permits it."""
+    state = tiny()
+    orders = Orders("Empire", "Imperial", 1, builds=[Build("B1", cell="Orders!B14")])
+    assert errors(state, orders) == [
+        "building B1 needs permission from an Imperial Appeal (the Forces column grants it "
+        "on 9 or 12)"
+    ]
+    orders.appeal = "Forces"
+    assert errors(state, orders) == []
+    (warned,) = [m for m in warnings(state, orders) if "B1" in m]
+    assert "grants on a roll of 9 or 12 (2D6)" in warned and "only if it does" in warned
+    orders.appeal = "Finances"
+    assert len(errors(state, orders)) == 1
+
+
+def test_a_build_line_wrong_twice_gets_both_messages_in_one_pass() -> None:
+    state = tiny()
+    line = Build(
+        "XX", 1, "PRO4", cell="Orders!B14", cells=("Orders!B14", "Orders!C14", "Orders!D14")
+    )
+    problems = check(state, Orders("Terra", "Terran", 1, builds=[line]))
+    assert [(p.cell, p.message) for p in problems if p.severity == "error"] == [
+        ("D14", "PRO4 is not one of your Worlds (nor one of your fleets)"),
+        ("B14", "the Terran unit list has no XX"),
+    ]
+
+
+def test_fighters_and_troops_are_reduced_not_damaged() -> None:
+    state = tiny()
+    state.units.append(Unit("F7", "Terran", "F", planet="SOL1"))
+    orders = Orders(
+        "Terra",
+        "Terran",
+        1,
+        close_out=[
+            CloseOutOrder("ground repair", ["PD1"], cell="Orders!B91"),
+            CloseOutOrder("repair", ["CA1"], cell="Orders!B92"),
+        ],
+    )
+    found = warnings(state, orders)
+    assert any(
+        m.startswith("PD1 is not reduced now") and "battles or maintenance reduce it" in m
+        for m in found
+    )
+    assert any(m.startswith("CA1 is not damaged now") for m in found)

@@ -77,6 +77,17 @@ APPEAL_FORCES: dict[int, tuple[str, object]] = {
     11: ("permit", ("BB",)),
     12: ("permit", ("ALL",)),
 }
+
+
+def permitting_rolls(code: str) -> list[int]:
+    """The 2D6 rolls of the Appeal's Forces column that permit building ``code``."""
+    return [
+        roll
+        for roll, (kind, codes) in sorted(APPEAL_FORCES.items())
+        if kind == "permit" and isinstance(codes, tuple) and (code in codes or "ALL" in codes)
+    ]
+
+
 APPEAL_FINANCES: dict[int, tuple[str, object]] = {
     2: ("prohibit", None),
     3: ("prohibit", None),

@@ -225,6 +225,10 @@ class Orders:
     defences: list[PlanetDefence] = field(default_factory=list)
     #: Cells of the standing orders above, by field name.
     standing_cells: dict[str, str] = field(default_factory=dict)
+    #: Activation lines the sheet reader could not read (their problem is reported already),
+    #: with no actions and their raw ``text``: the checker then knows a fleet named there may
+    #: have moved, and does not pile position errors on one typo.  Never carried out.
+    unreadable: list[Activation] = field(default_factory=list, compare=False)
 
     def activations_in(self, segment: int) -> list[Activation]:
         return sorted((a for a in self.activations if a.segment == segment), key=lambda a: a.order)

@@ -234,10 +234,11 @@ def _default_rules() -> dict[str, Any]:
     return {rule.key: rule.default for rule in HOUSE_RULES}
 
 
-def buildable(state: State, side: str) -> list[str]:
+def buildable(state: State, side: str, *, with_appeal: bool = False) -> list[str]:
     """Unit codes the side may order built now: its unit list without the Terran BB before a
     Terran B has been destroyed and the Imperial restricted ships without an Appeal's
-    permission."""
+    permission (``with_appeal``: with them, as this turn's Appeal may grant it before
+    construction)."""
     s = state.sides[side]
     out = []
     for code in UNIT_TABLES[side]:
@@ -246,7 +247,7 @@ def buildable(state: State, side: str) -> list[str]:
         if (
             side == IMPERIAL
             and code in IMPERIAL_RESTRICTED
-            and not (code in s.permissions or "ALL" in s.permissions)
+            and not (code in s.permissions or "ALL" in s.permissions or with_appeal)
         ):
             continue
         out.append(code)
@@ -517,15 +518,17 @@ def _write_admin(
     r, c = cell_rc(APPEAL_CELL)
     ws.merge_range(r, 0, r, 1, "Imperial Appeal", st.label)
     s = state.sides[side]
-    if side == IMPERIAL and not peace and not s.appeals_prohibited:
+    appeal_possible = side == IMPERIAL and not peace and not s.appeals_prohibited
+    if appeal_possible:
         ws.write_blank(r, c, None, st.input_text)
         _validation(
             ws,
             APPEAL_CELL,
             APPEAL_CELL,
             "Imperial Appeal",
-            "Blank: no Appeal. Forces or Finances: the referee rolls 2D6 on that column of the "
-            "Appeal table (Forces: ships; Finances: resources or building permissions).",
+            "Blank: no Appeal. 2D6 on the column chosen. Forces: ships (4-6) or building "
+            "permissions (8 CR/CA, 9 B1, 10 B2, 11 BB, 12 all), usable by this turn's "
+            "construction. Finances: 10 resources (7) or budget +1..+5 (8-12).",
             [a for a in APPEALS if a],
             strict=True,
         )
@@ -570,9 +573,15 @@ def _write_admin(
         f"B{first}",
         f"B{last}",
         "Unit",
-        "The unit code to build (what your side may build now is in the list; costs and "
-        "build times on 'Your forces'). Paid in full now, arrives after its build time.",
-        lists.add(buildable(state, side)),
+        "The unit code to build (costs and build times on 'Your forces'). Paid in full now, "
+        "arrives after its build time."
+        + (
+            " CR, CA, B1, B2, BB without a permission: built only if this turn's Appeal "
+            "(Forces) grants it."
+            if appeal_possible
+            else ""
+        ),
+        lists.add(buildable(state, side, with_appeal=appeal_possible)),
     )
     r1, c1 = cell_rc(f"C{first}")
     r2, c2 = cell_rc(f"C{last}")
@@ -1418,6 +1427,11 @@ class _Reader:
                     actions = parse_actions(raw, cell=actions_ref)
                 except InvalidOrder as exc:
                     self.invalid(exc, actions_ref)
+                    self.orders.unreadable.append(
+                        Activation(
+                            segment, order, system.upper(), [], cell=where(actions_ref), text=raw
+                        )
+                    )
                     continue
                 if not system and actions[0].kind != "pass":
                     self.error(

@@ -21,12 +21,13 @@ the enemy's fleet names or unit ids.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from ...errors import CellProblem
 from ...words import counted
-from .admin import TERRAFORM_TURNS, counters_free, is_friendly
+from .admin import TERRAFORM_TURNS, counters_free, is_friendly, permitting_rolls
 from .closeout import upkeep_bill
 from .orders import CLOSE_OUT_KINDS, PRIORITIES, STANCES, Action, Activation, Build, Orders
 from .parse import actions_text
@@ -97,6 +98,19 @@ class _Checker:
             f.name.upper() for f in state.fleets if f.side == side or f.system in self.sight
         }
         self.created: set[str] = set()
+        #: Fleet -> every system it may be in -> the move that must not have run for it to be
+        #: there, as (segment, where that move went, its cell); (0, "", "") on the main plan.
+        #: Initiative may cut a segment short and a tie cancels it, so a line of a later
+        #: segment may count on a move not having run (`possible`).  ``pos`` is the place if
+        #: every line ran.
+        self.where: dict[str, dict[str, tuple[int, str, str]]] = {
+            name: {system: (0, "", "")} for name, system in self.pos.items()
+        }
+        #: Fleets named on an activation line the reader could not read: where they are is
+        #: not known after it, so their later lines are not refused for their position.
+        self.uncertain: dict[str, str] = {}
+        #: Fleet -> (the fleet it joined, the cell of the join): removed by ``X join Y``.
+        self.joined: dict[str, tuple[str, str]] = {}
 
     # -- problems -------------------------------------------------------------------------------
     def add(self, ref: str, found: str, message: str, fix: str, severity: str = "error") -> None:
@@ -172,49 +186,17 @@ class _Checker:
             self.add(ref, orders.appeal, why, "Leave the Appeal cell blank.")
 
     def builds(self, orders: Orders) -> int:
-        """Check the construction lines; returns their total cost (doubled in peacetime)."""
-        s = self.state.sides[self.side]
+        """Check the construction lines; returns their total cost (doubled in peacetime).
+        The unit and the World or fleet of a line are checked apart, so a line with both
+        wrong gets both messages at once."""
         factor = 2 if self.state.at_peace() else 1
         ordered: dict[str, int] = {}
         total = 0
         for b in orders.builds:
             found = f"{b.count} {b.code}" + (f" at {b.world}" if b.world else "")
             table = UNIT_TABLES[self.side]
-            if b.code not in table:
-                self.add(
-                    b.cell,
-                    found,
-                    f"the {self.side} unit list has no {b.code}",
-                    "Choose a unit code from the list ('Your forces' shows your unit list).",
-                )
-                continue
-            if self.side == TERRAN and b.code == "BB" and not s.bb_unlocked:
-                self.add(
-                    b.cell,
-                    found,
-                    "Terrans may build a BB only after a Terran B has been destroyed",
-                    "Choose another unit.",
-                )
-                continue
-            if (
-                self.side == IMPERIAL
-                and b.code in IMPERIAL_RESTRICTED
-                and not (b.code in s.permissions or "ALL" in s.permissions)
-            ):
-                self.add(
-                    b.cell,
-                    found,
-                    f"building {b.code} needs permission from an Imperial Appeal",
-                    "Choose a unit your side may build now (the dropdown lists them).",
-                )
-                continue
-            if b.count < 1:
-                self.add(
-                    b.cell_of("count"),
-                    found,
-                    "the count must be at least 1",
-                    "Type a count from 1.",
-                )
+            self.build_place(b, found, table[b.code].kind if b.code in table else "")
+            if not self.build_unit(b, found, orders):
                 continue
             free = counters_free(self.state, self.side, b.code) - ordered.get(b.code, 0)
             if b.count > free:
@@ -229,18 +211,79 @@ class _Checker:
                 continue
             ordered[b.code] = ordered.get(b.code, 0) + b.count
             total += b.count * table[b.code].cost * factor
-            if b.world in self.pos:  # arrive aboard this fleet
-                self.aboard(b, found, table[b.code].kind)
-            elif b.world:
-                planet = self.state.map.planets.get(b.world)
-                if planet is None or planet.owner != self.side or planet.marker != "World":
-                    self.add(
-                        b.cell_of("world"),
-                        found,
-                        f"{b.world} is not one of your Worlds",
-                        "Leave the World blank or choose one of your Worlds.",
-                    )
         return total
+
+    def build_unit(self, b: Build, found: str, orders: Orders) -> bool:
+        """Whether the side may build this unit this turn (problems pinned to the unit and
+        count cells).  A restricted Imperial ship with this turn's Appeal on the Forces
+        column is a warning: the Appeal comes first in the administrative segment, so a
+        permission it grants is there for construction."""
+        s = self.state.sides[self.side]
+        if b.code not in UNIT_TABLES[self.side]:
+            self.add(
+                b.cell,
+                found,
+                f"the {self.side} unit list has no {b.code}",
+                "Choose a unit code from the list ('Your forces' shows your unit list).",
+            )
+            return False
+        if self.side == TERRAN and b.code == "BB" and not s.bb_unlocked:
+            self.add(
+                b.cell,
+                found,
+                "Terrans may build a BB only after a Terran B has been destroyed",
+                "Choose another unit.",
+            )
+            return False
+        if (
+            self.side == IMPERIAL
+            and b.code in IMPERIAL_RESTRICTED
+            and not (b.code in s.permissions or "ALL" in s.permissions)
+        ):
+            rolls = " or ".join(str(n) for n in permitting_rolls(b.code))
+            if orders.appeal == "Forces":
+                self.warn(
+                    b.cell,
+                    found,
+                    f"building {b.code} needs a permission, which this turn's Appeal on the "
+                    f"Forces column grants on a roll of {rolls} (2D6); the line is built "
+                    "only if it does, else skipped and nothing is paid",
+                    "Keep it if you want to take the chance.",
+                )
+            else:
+                self.add(
+                    b.cell,
+                    found,
+                    f"building {b.code} needs permission from an Imperial Appeal (the Forces "
+                    f"column grants it on {rolls})",
+                    "Choose a unit your side may build now (the dropdown lists them), or ask "
+                    "for an Appeal on the Forces column this turn.",
+                )
+                return False
+        if b.count < 1:
+            self.add(
+                b.cell_of("count"),
+                found,
+                "the count must be at least 1",
+                "Type a count from 1.",
+            )
+            return False
+        return True
+
+    def build_place(self, b: Build, found: str, kind: str) -> None:
+        """The World (or fleet) a build line names, checked whatever the unit's problems."""
+        if b.world in self.pos:  # arrive aboard this fleet
+            if kind:
+                self.aboard(b, found, kind)
+        elif b.world:
+            planet = self.state.map.planets.get(b.world)
+            if planet is None or planet.owner != self.side or planet.marker != "World":
+                self.add(
+                    b.cell_of("world"),
+                    found,
+                    f"{b.world} is not one of your Worlds (nor one of your fleets)",
+                    "Leave the World blank or choose one of your Worlds.",
+                )
 
     def aboard(self, b: Build, found: str, kind: str) -> None:
         """A build line naming a fleet: cargo arriving aboard its empty transports."""
@@ -382,9 +425,15 @@ class _Checker:
     def activations(self, orders: Orders) -> None:
         for segment in range(1, 5):
             lines = orders.activations_in(segment)
+            unread = [a for a in orders.unreadable if a.segment == segment]
             moved: set[str] = set()
             arrived: set[str] = set()
-            for n, act in enumerate(lines):
+            every = sorted([*lines, *unread], key=lambda a: (a.order, a in unread))
+            for act in every:
+                if act in unread:
+                    self.unreadable(act)
+                    continue
+                n = lines.index(act)
                 if n >= ACTIVATION_ROWS:
                     self.add(
                         act.cell,
@@ -399,6 +448,14 @@ class _Checker:
         for a in extra:
             self.add(a.cell, a.text, f"there is no action segment {a.segment}", "Use segments 1-4.")
 
+    def unreadable(self, act: Activation) -> None:
+        """A line already reported as unreadable: the fleets it names may have moved, so
+        their later lines are checked wherever they stand (one typo, one message)."""
+        for word in re.findall(r"[A-Za-z0-9_-]+", act.text.upper()):
+            for name in self.pos:
+                if name.upper() == word:
+                    self.uncertain.setdefault(name, act.cell)
+
     def activation(self, act: Activation, segment: int, moved: set[str], arrived: set[str]) -> None:
         system_ref = act.cell.replace(f"!{ACT_ACTIONS_COL}", f"!{ACT_SYSTEM_COL}", 1)
         text = act.text or actions_text(act.actions)
@@ -412,6 +469,7 @@ class _Checker:
                 "Choose the system code from the list.",
             )
             return
+        left: dict[str, str] = {}  # fleets that left the activated system on this line
         for action in act.actions:
             if action.kind == "pass":
                 continue
@@ -419,19 +477,121 @@ class _Checker:
                 self.renewal(act, action, text)
                 continue
             if action.fleet not in self.pos:
-                self.not_yours(act.cell, text, "fleets", action.fleet)
+                self.unknown_fleet(act, action.fleet, text)
                 continue
-            if self.pos[action.fleet] != act.system:
+            if action.fleet in left:
+                self.acts_after_leaving(act, action, left[action.fleet], text)
+                continue
+            here = self.pos[action.fleet]
+            if here != act.system and action.fleet in self.uncertain:
+                # Named on a line that could not be read: that line is the one reported;
+                # where the fleet stands after it is not known, so take the sheet's word.
+                self.pos[action.fleet] = here = act.system
+            if here == act.system:
+                getattr(self, f"do_{action.kind}")(act, action, text, segment, moved, arrived)
+            elif unrun := self.possible(action.fleet, act.system, segment):
+                self.backup(act, action, text, segment, unrun)
+            else:
                 self.add(
                     act.cell,
                     text,
-                    f"{action.fleet} will be at {self.pos[action.fleet]}, not {act.system}, when "
-                    "this line comes up (following your earlier orders)",
-                    f"Activate {self.pos[action.fleet]} for {action.fleet}, or correct its "
-                    "earlier moves.",
+                    f"{action.fleet} will be at {here}, not {act.system}, when this line "
+                    "comes up (following your earlier orders, whether or not the moves of "
+                    "earlier segments run)",
+                    f"Activate {here} for {action.fleet}, or correct its earlier moves.",
                 )
                 continue
-            getattr(self, f"do_{action.kind}")(act, action, text, segment, moved, arrived)
+            if action.kind == "move" and self.pos.get(action.fleet, act.system) != act.system:
+                left[action.fleet] = self.pos[action.fleet]
+                self.moved_on(action.fleet, act, segment, self.pos[action.fleet])
+
+    def moved_on(self, fleet: str, act: Activation, segment: int, dest: str) -> None:
+        """Record a move from the activated system: the fleet may now be at ``dest`` on the
+        same condition as it was at the start, and stays at the start only if this move does
+        not run."""
+        places = self.where.setdefault(fleet, {})
+        start = places.get(act.system, (0, "", ""))
+        if dest not in places or places[dest][0] > start[0]:
+            places[dest] = start
+        if segment > start[0]:
+            places[act.system] = (segment, dest, act.cell)
+
+    def possible(self, fleet: str, system: str, segment: int) -> tuple[int, str, str] | None:
+        """The move that must not have run for ``fleet`` to be at ``system`` when a line of
+        ``segment`` comes up, or None when it cannot be there: only a move of an earlier
+        segment can fail to run while a later line runs."""
+        found = self.where.get(fleet, {}).get(system)
+        if found is None or not found[0] or found[0] >= segment:
+            return None
+        return found
+
+    def unknown_fleet(self, act: Activation, name: str, text: str) -> None:
+        """A fleet the plan does not have here: gone by a join earlier on the sheet (say which
+        way a join works), or not the side's at all."""
+        if name in self.joined:
+            into, cell = self.joined[name]
+            self.add(
+                act.cell,
+                text,
+                f"{name} no longer exists when this line comes up: '{into} join {name}' "
+                f"({_split(cell)[1]}) put its units into {into} and removed {name} (the "
+                "fleet named first takes in the second)",
+                f"To keep {name}, write '{name} join {into}' there; or give these orders to "
+                f"{into}.",
+            )
+            return
+        self.not_yours(act.cell, text, "fleets", name)
+
+    def acts_after_leaving(self, act: Activation, action: Action, gone: str, text: str) -> None:
+        """An action on a line after the same fleet's move away: an activation acts at its
+        system, and moving and attacking are separate activations in separate segments."""
+        if action.kind == "attack":
+            self.add(
+                act.cell,
+                text,
+                f"{action.fleet} moves to {gone} on this line; moving and attacking a planet "
+                "are separate activations in separate segments",
+                f"Attack {action.planet} in a later segment, from a line activating {gone}.",
+            )
+            return
+        self.add(
+            act.cell,
+            text,
+            f"{action.fleet} moves to {gone} on this line, and the other actions of an "
+            f"activation happen at {act.system}",
+            f"Put the {action.kind} on a line of its own activating {gone}, after the move.",
+        )
+
+    def backup(
+        self,
+        act: Activation,
+        action: Action,
+        text: str,
+        segment: int,
+        unrun: tuple[int, str, str],
+    ) -> None:
+        """A line for a fleet that is at the activated system only if a move of an earlier
+        segment did not run: checked in that case, said so, and kept out of the main plan."""
+        fleet = action.fleet
+        seg, dest, cell = unrun
+        case = (
+            f"checked as a backup line: {fleet} is at {act.system} only if its move to "
+            f"{dest} ({_split(cell)[1]}, segment {seg}) did not run (initiative may cut a "
+            "segment short; a tie cancels it); if it is elsewhere, this line is skipped and "
+            "costs no activation"
+        )
+        saved = (dict(self.pos), {k: list(v) for k, v in self.contents.items()})
+        saved_planets = dict(self.on_planet)
+        before = len(self.problems)
+        self.pos[fleet] = act.system
+        getattr(self, f"do_{action.kind}")(act, action, text, segment, set(), set())
+        if len(self.problems) == before:
+            self.warn(act.cell, text, case, "Nothing to change if that is what you meant.")
+        moved_to = self.pos.get(fleet, act.system)
+        self.pos, self.contents = saved
+        if action.kind == "move" and moved_to != act.system:
+            self.moved_on(fleet, act, segment, moved_to)
+        self.on_planet = saved_planets
 
     def do_move(
         self,
@@ -844,6 +1004,7 @@ class _Checker:
             return
         self.contents[a.fleet].extend(self.contents.pop(a.target))
         del self.pos[a.target]
+        self.joined[a.target] = (a.fleet, act.cell)
         if a.target in moved:
             moved.add(a.fleet)
         if a.target in arrived:
@@ -977,11 +1138,17 @@ class _Checker:
                 return
             exempt = kind == "scrap" and u.code == "M"
             if not u.damaged and not exempt:
+                # Ships are damaged; troops, PD and fighters are reduced (the seed's words).
+                state_word, harm = (
+                    ("reduced", "reduce")
+                    if u.code in ("RT", "JT", "PD", "F")
+                    else ("damaged", "damage")
+                )
                 self.warn(
                     ref,
                     found,
-                    f"{u.id} is not damaged now; the order is carried out only if this "
-                    "turn's battles or maintenance damage it",
+                    f"{u.id} is not {state_word} now; the order is carried out only if this "
+                    f"turn's battles or maintenance {harm} it",
                     "Delete the line if that is not what you meant.",
                 )
 
