@@ -19,6 +19,7 @@ from refassist.rulesets.imperium_3m import RULESET
 from refassist.rulesets.imperium_3m.mapfile import default_map_text, default_scenario_text
 from refassist.rulesets.imperium_3m.report import (
     detail_lines,
+    event_view,
     expected_income,
     glory_track,
     victory_thresholds,
@@ -386,3 +387,40 @@ def test_a_report_without_a_deadline_still_reads() -> None:
         assert "due set by" not in text
     referee, _ = render(RULESET.report_content(start(), None, INFO))
     assert "Sheet for turn 1" in re.sub(r"\s+", " ", referee)
+
+
+def test_a_planetary_battle_is_told_stage_by_stage_with_its_dice() -> None:
+    """Bombardment, landing and surface battle read as sentences: who fired, the dice, the
+    hits, what was reduced, where the units stand and who holds the planet."""
+    from refassist.rulesets.imperium_3m import planet_battle as pb
+    from tests.imperium.test_planet_battle import pd_world_under_attack
+    from tests.imperium.test_space_battle import context
+
+    state = pd_world_under_attack()
+    rt = state.unit("Imperial", "RT1").strength
+    # Bombardment: the PD's 3 dice miss; landing: 3 more miss; surface battle in hex 2: the
+    # RT rolls one 6 (the PD reduced), the PD one 6 (the RT reduced): still disputed.
+    ctx = context(state, [1] * 6 + [6] + [1] * (rt - 1) + [6, 1, 1])
+    pb.attack(ctx, "Imperial", "I9", "P", [])
+    after = ctx.state
+    after.events, after.dice = list(ctx.events), list(ctx.dice.log)
+    after.sides["Terran"].player, after.sides["Imperial"].player = "Terra", "Empire"
+    views = {e.kind: event_view(e, {r.seq: r for r in after.dice}, {}) for e in after.events}
+    assert views["bombardment"]["details"][:2] == [
+        "The defending PD units fire at the bombarding ships (a hit on 4 or more): 0 hits.",
+        "  PD1 rolls 1 1 1: 0 hits",
+    ]
+    assert "Landed: RT1 in hex 1." in views["landing"]["details"]
+    story = views["surface battle"]["details"]
+    assert story[:3] == [
+        "RT1 moves from hex 1 to hex 2.",
+        "Hex 2: every unit rolls, each 6 a hit.",
+        f"  Imperial RT1 rolls 6{' 1' * (rt - 1)}: 1 hit",
+    ]
+    assert "  Terran PD1 reduced (by troops)." in story
+    assert story[-1].startswith("Result: both sides still have units on the planet")
+    text = " ".join(line for v in views.values() for line in v["details"])
+    assert "torpedo_factors" not in text and "effects:" not in text
+    # Data of another shape still shows, listed as it is.
+    odd = Event(1, "action 1", "B", "landing", "A landing", (), ("*",), {"oops": 1})
+    assert event_view(odd, {}, {})["details"] == ["oops: 1"]

@@ -25,6 +25,7 @@ from ...dice import Roll
 from ...report.netmap import NetLink, NetMark, NetNode, NetOwner, NetworkMap
 from ...words import counted
 from ..base import Event, ReportContent, ReportInput
+from .planet_story import planet_battle_lines
 from .state import Fleet, Planet, Queued, State, Unit
 from .units import IMPERIAL, KIND_OF, NAMES, SHIP_KINDS, SIDES, TERRAN
 from .view import PlanetView, PlayerView
@@ -285,7 +286,12 @@ def event_view(event: Event, rolls: Mapping[int, Roll], names: Mapping[str, str]
     details: list[str] = []
     if event.kind == "battle":
         details = battle_lines(event.data)[:MAX_DETAIL_LINES]
-    elif event.kind in BATTLE_KINDS or event.kind in ("surface battle", "war end"):
+    elif event.kind in ("bombardment", "landing", "surface battle", "evacuation"):
+        try:
+            details = planet_battle_lines(event.kind, event.data)[:MAX_DETAIL_LINES]
+        except (KeyError, TypeError, ValueError, AttributeError):
+            details = detail_lines(dict(event.data))[:MAX_DETAIL_LINES]
+    elif event.kind in BATTLE_KINDS or event.kind == "war end":
         details = detail_lines(dict(event.data))[:MAX_DETAIL_LINES]
     dice = [
         f"#{r.seq} {r.purpose}: {r.result}"
