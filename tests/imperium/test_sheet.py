@@ -22,6 +22,7 @@ from refassist.rulesets.base import NewGame, PlayerSetup
 from refassist.rulesets.imperium_3m import sheet as layout
 from refassist.rulesets.imperium_3m.orders import (
     Activation,
+    Arrival,
     BattleOrders,
     Build,
     CloseOutOrder,
@@ -37,6 +38,7 @@ from refassist.rulesets.imperium_3m.state import (
     Fleet,
     GameMap,
     Planet,
+    Queued,
     Route,
     SideState,
     State,
@@ -1328,3 +1330,103 @@ def test_fighters_and_troops_are_reduced_not_damaged() -> None:
         for m in found
     )
     assert any(m.startswith("CA1 is not damaged now") for m in found)
+
+
+# -- what arrives this turn can be ordered this turn -------------------------------------------
+
+
+def with_arrivals() -> State:
+    """Turn 1 with a transport, a jump troop and a cruiser due from the turn record track,
+    their counters reserved as the administrative segment reserves them."""
+    from refassist.rulesets.imperium_3m.setup import reserve_counter
+
+    state = real_state()
+    for code in ("TR", "JT", "CA"):
+        q = Queued("Terran", code, 1, source="built", paid=5)
+        q.unit_id = reserve_counter(state, "Terran", code, Dice(seed=7))
+        state.queue.append(q)
+    return state
+
+
+def test_arrivals_are_listed_with_their_usual_placement(tmp_path: Path) -> None:
+    state = with_arrivals()
+    tr, jt, ca = (q.unit_id for q in state.queue)
+    assert tr.startswith("TR") and jt.startswith("JT") and ca.startswith("CA")
+    path = tmp_path / "Terra.xlsx"
+    write_sheet(state, "Terra", path, token="t", deadline="")
+    ws = openpyxl.load_workbook(path)[layout.ORDERS_SHEET]
+    rows = range(layout.ARRIVAL_FIRST_ROW, layout.ARRIVAL_FIRST_ROW + 3)
+    listed = [[ws[f"{c}{r}"].value for c in "BDE"] for r in rows]
+    # One per World, home Worlds first: Sol 1, Sol 2, Alpha Centauri A1; the ships join the
+    # side's fleet in the system (T1 at Sol, T2 at Alpha Centauri), the troop stands on Sol 2.
+    assert listed == [[tr, "SOL1", "T1"], [jt, "SOL2", None], [ca, "ACA1", "T2"]]
+    assert ws[f"{layout.ARRIVAL_UNIT_COL}{rows[0]}"].protection.locked
+    assert not ws[f"{layout.ARRIVAL_FLEET_COL}{rows[0]}"].protection.locked
+
+
+def test_a_unit_arriving_this_turn_is_ordered_on_this_turns_sheet(tmp_path: Path) -> None:
+    """The transport forms a new fleet T4 at Sol, and the jump troop arriving on Sol 2 is
+    loaded into it and carried off in segment 1: checked, accepted and carried out."""
+    from refassist.rulesets.imperium_3m.resolve import resolve_turn
+
+    state = with_arrivals()
+    tr, jt, ca = (q.unit_id for q in state.queue)
+    path = tmp_path / "Terra.xlsx"
+    write_sheet(state, "Terra", path, token="t", deadline="")
+    orders = Orders(
+        "Terra",
+        "Terran",
+        1,
+        arrivals=[Arrival(tr, "SOL1", "T4"), Arrival(ca, "ACA1", "STRIKE")],
+        activations=[act(1, 1, "SOL", f"T4 load {jt} from SOL2; T4 > ACE")],
+    )
+    fill_sheet(path, orders)
+    read = read_sheet(path)
+    assert read.problems == []
+    assert [(a.unit, a.world, a.fleet) for a in read.orders.arrivals] == [
+        (tr, "SOL1", "T4"),
+        (jt, "SOL2", ""),
+        (ca, "ACA1", "STRIKE"),
+    ]
+    assert f"Arrival {tr}: at SOL1, fleet T4" in orders_text(read.orders)
+    assert validate_orders(state, "Terra", read.orders, RULES) == []
+    after = resolve_turn(state, {"Terra": read.orders}, Dice(seed=5), RULES).state
+    assert after.fleet("T4").system == "ACE"
+    assert {u.id for u in after.units_in_fleet("T4")} == {tr, jt}
+    assert [u.id for u in after.units_in_fleet("STRIKE")] == [ca]
+    assert after.fleet("STRIKE").system == "ACE"
+    # Without the arrivals block the transport joins T1 and "T4" is unknown to the checker.
+    plain = Orders("Terra", "Terran", 1, activations=[act(1, 1, "SOL", f"T4 load {jt} from SOL2")])
+    assert errors(state, plain) == ["T4 is not one of your fleets"]
+
+
+def test_the_checker_refuses_an_arrival_it_cannot_carry_out() -> None:
+    state = with_arrivals()
+    tr, jt, ca = (q.unit_id for q in state.queue)
+    cell = f"Orders!D{layout.ARRIVAL_FIRST_ROW}"
+
+    def arrival(*a: Arrival) -> list[str]:
+        return errors(state, Orders("Terra", "Terran", 1, arrivals=list(a)))
+
+    assert arrival(Arrival(tr, "DIN1", cell=cell)) == [
+        "DIN1 is not one of your Worlds; new units are placed at Worlds"
+    ]
+    assert arrival(Arrival(tr, "SOL1", "T2", cell=cell)) == [
+        "T2 is at ACE, not at SOL1's system: a new unit joins or boards a fleet at the World "
+        "where it is placed"
+    ]
+    # An Imperial fleet's name is not refused (the Terrans do not see it); the resolution
+    # then places the transport as usual, into T1.
+    assert arrival(Arrival(tr, "SOL1", "I1", cell=cell)) == []
+    assert arrival(Arrival(jt, "SOL2", "NEW", cell=cell)) == [
+        "NEW is not one of your fleets; a JT arrives aboard a fleet of yours (its empty "
+        "transports) or on the planet"
+    ]
+    assert arrival(Arrival("CA9", "SOL1", cell=cell)) == [
+        "CA9 is not due from the turn record track this turn"
+    ]
+    # Two at Sol 1 while other Worlds have none: the second goes elsewhere, with a warning.
+    crowded = Orders(
+        "Terra", "Terran", 1, arrivals=[Arrival(tr, "SOL1"), Arrival(ca, "SOL1", cell=cell)]
+    )
+    assert any("will be placed at SOL2, not SOL1" in m for m in warnings(state, crowded))

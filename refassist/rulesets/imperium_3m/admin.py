@@ -15,13 +15,15 @@ space of a fleet of the side there.  Decisions are recorded in the game's rules 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
+from ...dice import Dice
 from ...words import counted
 from .context import EVERYONE, TurnContext
-from .orders import REINFORCEMENT_CAPITALS
+from .orders import REINFORCEMENT_CAPITALS, Arrival, Orders
 from .paths import connected, distances_from
-from .setup import new_unit
+from .setup import new_unit, reserve_counter, reserved_unit
 from .state import ALLOWED_ON, Fleet, Planet, Queued, State, Unit
 from .units import (
     IMPERIAL,
@@ -721,6 +723,15 @@ def reinforcements(ctx: TurnContext) -> None:
     state = ctx.state
     due = [q for q in state.queue if q.due <= state.turn]
     state.queue = [q for q in state.queue if q.due > state.turn]
+
+    def placed_by_sheet(q: Queued) -> bool:
+        sheet = ctx.orders.get(q.side)
+        found = sheet.arrival_for(q.unit_id) if sheet is not None and q.unit_id else None
+        return found is not None and bool(found.world)
+
+    # Units the sheet places at a World come first, so the one-per-World rule honours the
+    # player's placement before spreading the rest.
+    due.sort(key=lambda q: 0 if placed_by_sheet(q) else 1)
     counts: dict[str, dict[str, int]] = {side: {} for side in SIDES}
     for q in due:
         worlds = side_worlds(state, q.side)
@@ -730,25 +741,33 @@ def reinforcements(ctx: TurnContext) -> None:
         placed_at = counts[q.side]
         least = min(placed_at.get(p.code, 0) for p in worlds)
         options = [p for p in worlds if placed_at.get(p.code, 0) == least]
-        # "Fighters, jump/regular troops, planetary defense systems or Outposts may enter the
-        # game loaded on any previously empty transports": a fleet named instead of a World
-        # takes the unit aboard at the World where it stands.
-        aboard = _fleet_named(state, q.side, q.world)
-        wanted = q.world
-        if aboard is not None:
-            wanted = next((p.code for p in worlds if p.system == aboard.system), q.world)
+        # The sheet's arrivals block places the unit (World, fleet); a build line's World or
+        # fleet is the wish otherwise.  "Fighters, jump/regular troops, planetary defense
+        # systems or Outposts may enter the game loaded on any previously empty transports":
+        # a fleet named takes the unit aboard at the World where it stands.
+        sheet = ctx.orders.get(q.side)
+        arrival = sheet.arrival_for(q.unit_id) if sheet is not None and q.unit_id else None
+        wanted = arrival.world if arrival is not None and arrival.world else q.world
+        fleet_name = arrival.fleet if arrival is not None and arrival.fleet else ""
+        if not fleet_name and q.world not in state.map.planets:
+            fleet_name = q.world
+        aboard = _fleet_named(state, q.side, fleet_name)
+        if aboard is not None and wanted not in state.map.planets:
+            wanted = next((p.code for p in worlds if p.system == aboard.system), wanted)
         options.sort(key=lambda p: 0 if p.code == wanted else 1)
-        if q.world and options[0].code != wanted:
+        if wanted and options[0].code != wanted:
             ctx.emit(
                 PHASE,
                 "",
                 "reinforcement",
-                f"{q.code} could not be placed at {q.world} as asked: a World still without a "
-                "new unit this turn comes first (or it is not a World of yours)",
+                f"{q.unit_id or q.code} could not be placed at {wanted} as asked: a World "
+                "still without a new unit this turn comes first (or it is not a World of "
+                "yours)",
                 sides=(q.side,),
                 visible_to=(q.side,),
             )
-        unit = new_unit(state, q.side, q.code, ctx.dice)
+        unit = reserved_unit(state, q.side, q.code, q.unit_id) if q.unit_id else None
+        unit = unit or new_unit(state, q.side, q.code, ctx.dice)
         if unit is None:
             ctx.emit(
                 PHASE,
@@ -773,7 +792,9 @@ def reinforcements(ctx: TurnContext) -> None:
                 unit.fleet, unit.planet, unit.hex = aboard.name, "", 0
                 state.units.append(unit)
                 where = f"aboard {aboard.name}, as asked"
-            else:
+            elif fleet_name and is_ship(ctx, unit):
+                where = _join_or_form(ctx, unit, planet, fleet_name)
+            if not where:
                 where = place_unit(ctx, unit, planet)
             if where:
                 placed_at[planet.code] = placed_at.get(planet.code, 0) + 1
@@ -789,6 +810,47 @@ def reinforcements(ctx: TurnContext) -> None:
                 break
         if not where:
             _wait(ctx, q, "no World in turn for a unit has room for it on the planet or aboard")
+
+
+def arrival_plan(
+    state: State, side: str, rules: Mapping[str, Any], arrivals: Sequence[Arrival] = ()
+) -> dict[str, tuple[str, str]]:
+    """Where each of ``side``'s units due at the start of ``state.turn`` will be placed:
+    unit id -> (the World's code, the fleet it joins, forms or rides in, or "" when it stands
+    on the planet), by the placement rule itself run on a copy of the state.  A forecast for
+    the sheet and the checker: this turn's Intervention or Appeal may place forces first."""
+    sheet = Orders(state.player_of(side), side, state.turn, arrivals=list(arrivals))
+    ctx = TurnContext.start(state, {sheet.player: sheet}, Dice(seed=0), rules)
+    ctx.state.queue = [q for q in ctx.state.queue if q.side == side]
+    reinforcements(ctx)
+    plan: dict[str, tuple[str, str]] = {}
+    for event in ctx.events:
+        uid = event.data.get("unit") if event.kind == "reinforcement" else None
+        unit = ctx.state.unit(side, uid) if uid else None
+        if unit is not None:
+            plan[unit.id] = (str(event.data.get("planet", "")), unit.fleet)
+    return plan
+
+
+def _join_or_form(ctx: TurnContext, unit: Unit, planet: Planet, name: str) -> str:
+    """A new ship joins the side's fleet ``name`` at the World's system, or forms a new fleet
+    of that name when no fleet has it; "" when neither can be (the usual placement then)."""
+    state = ctx.state
+    if unit.code == "M":
+        box = state.monitor_box(unit.side, planet.system)
+        if box is not None and state.box_room(box.code) <= 0:
+            return ""
+    fleet = _fleet_named(state, unit.side, name)
+    if fleet is not None and fleet.system == planet.system:
+        unit.fleet, unit.planet, unit.hex = fleet.name, "", 0
+        state.units.append(unit)
+        return f"joins fleet {fleet.name}, as asked"
+    if fleet is None and not any(f.name.upper() == name.upper() for f in state.fleets):
+        state.fleets.append(Fleet(name=name, side=unit.side, system=planet.system))
+        unit.fleet, unit.planet, unit.hex = name, "", 0
+        state.units.append(unit)
+        return f"forms fleet {name}, as asked"
+    return ""
 
 
 def _fleet_named(state: State, side: str, name: str) -> Fleet | None:
@@ -993,6 +1055,15 @@ def administrative_segment(ctx: TurnContext) -> None:
     construction(ctx)
     terraforming(ctx)
     upgrades(ctx)
+    reserve_counters(ctx)
+
+
+def reserve_counters(ctx: TurnContext) -> None:
+    """Give every unit on the turn record track the counter it will be (troops drawn now, at
+    random), so the sheet of the turn it arrives can name it in orders."""
+    for q in ctx.state.queue:
+        if not q.unit_id:
+            q.unit_id = reserve_counter(ctx.state, q.side, q.code, ctx.dice)
 
 
 __all__ = [

@@ -176,6 +176,20 @@ class Build:
 
 
 @dataclass
+class Arrival:
+    """Where a unit due from the turn record track this turn is placed (the seed: "new units
+    are placed at Worlds", the owner placing them).  ``world`` a World code ("" = the usual
+    choice); ``fleet``: a ship joins this fleet of the side at that World, or forms a new
+    fleet of this name; a troop, PD, fighter or Outpost goes aboard it ("may enter the game
+    loaded on any previously empty transports"); "" = the usual placement."""
+
+    unit: str
+    world: str = ""
+    fleet: str = ""
+    cell: str = ""
+
+
+@dataclass
 class PlanetOrder:
     """A planet named for terraforming or an outpost upgrade this turn (10 resources)."""
 
@@ -225,6 +239,8 @@ class Orders:
     defences: list[PlanetDefence] = field(default_factory=list)
     #: Cells of the standing orders above, by field name.
     standing_cells: dict[str, str] = field(default_factory=dict)
+    #: Where this turn's arrivals from the turn record track go, by unit id.
+    arrivals: list[Arrival] = field(default_factory=list)
     #: Activation lines the sheet reader could not read (their problem is reported already),
     #: with no actions and their raw ``text``: the checker then knows a fleet named there may
     #: have moved, and does not pile position errors on one typo.  Never carried out.
@@ -238,6 +254,9 @@ class Orders:
             if d.planet == planet:
                 return d
         return PlanetDefence(planet)
+
+    def arrival_for(self, unit: str) -> Arrival | None:
+        return next((a for a in self.arrivals if a.unit == unit), None)
 
     def battle_orders_for(self, fleet: str) -> BattleOrders:
         for b in self.battle_orders:

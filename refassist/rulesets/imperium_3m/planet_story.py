@@ -87,8 +87,9 @@ def _bombardment(data: Mapping[str, Any]) -> list[str]:
     dice = list(data["dice"])
     if dice:
         lines.append(
-            f"The fleet bombards with {factors} torpedo factors: {counted(len(dice), 'die', 'dice')} "
-            f"(one per 3 factors), each 6 a hit: {_dice(dice)}: "
+            f"The fleet bombards with {factors} torpedo factors: "
+            f"{counted(len(dice), 'die', 'dice')} (one per 3 factors), each 6 a hit: "
+            f"{_dice(dice)}: "
             f"{counted(int(data['hits']), 'hit')}."
         )
     else:

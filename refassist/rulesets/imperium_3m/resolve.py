@@ -48,6 +48,7 @@ def resolve_turn(
         closeout.close_out(ctx)
     with dice.at(phase="glory", location=""):
         glory.end_of_turn(ctx)
+        admin.reserve_counters(ctx)
     ctx.keep_standing_orders()
     ctx.state.events = list(ctx.events)
     ctx.state.dice = list(dice.log)

@@ -47,6 +47,7 @@ def draw_troop(state: State, side: str, code: str, dice: Dice) -> Unit | None:
     """A troop counter drawn at random from those not in play (None if all are in play)."""
     mix = TROOP_COUNTERS[side][code]
     in_play = {u.id for u in state.units if u.side == side}
+    in_play |= {q.unit_id for q in state.queue if q.side == side and q.unit_id}
     free = [n for n in range(1, len(mix) + 1) if f"{code}{n}" not in in_play]
     if not free:
         return None
@@ -56,6 +57,35 @@ def draw_troop(state: State, side: str, code: str, dice: Dice) -> Unit | None:
     return Unit(id=f"{code}{n}", side=side, code=code, strength=full, reduced_strength=reduced)
 
 
+def troop_counter(side: str, code: str, unit_id: str) -> Unit | None:
+    """The troop counter ``unit_id`` (``RT5``) with its printed strengths, or None when the
+    counter mix has no such counter."""
+    number = unit_id.removeprefix(code)
+    mix = TROOP_COUNTERS[side].get(code, ())
+    if not number.isdigit() or not 1 <= int(number) <= len(mix):
+        return None
+    full, reduced = mix[int(number) - 1]
+    return Unit(id=unit_id, side=side, code=code, strength=full, reduced_strength=reduced)
+
+
+def reserved_unit(state: State, side: str, code: str, unit_id: str) -> Unit | None:
+    """The counter a turn-record-track entry reserved, if it is still free (a hand-edited
+    master workbook may have put it in play meanwhile)."""
+    if any(u.side == side and u.id == unit_id for u in state.units):
+        return None
+    if code in ("RT", "JT"):
+        return troop_counter(side, code, unit_id)
+    return Unit(id=unit_id, side=side, code=code)
+
+
+def reserve_counter(state: State, side: str, code: str, dice: Dice) -> str:
+    """The id of the counter a unit going on the turn record track will be: the lowest free
+    one, a troop drawn at random ("new constructed jump/regular troops are randomly drawn");
+    "" when none is free (it is then decided on arrival, as before)."""
+    unit = new_unit(state, side, code, dice)
+    return unit.id if unit is not None else ""
+
+
 def new_unit(state: State, side: str, code: str, dice: Dice) -> Unit | None:
     """A new counter of ``code`` for ``side``, or None when every counter is in play."""
     from .units import counters_available
@@ -63,6 +93,7 @@ def new_unit(state: State, side: str, code: str, dice: Dice) -> Unit | None:
     if code in ("RT", "JT"):
         return draw_troop(state, side, code, dice)
     in_play = sum(1 for u in state.units if u.side == side and u.code == code)
+    in_play += sum(1 for q in state.queue if q.side == side and q.code == code and q.unit_id)
     if in_play >= counters_available(side, code):
         return None
     return Unit(id=state.next_unit_id(side, code), side=side, code=code)

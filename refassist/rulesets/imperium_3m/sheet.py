@@ -49,6 +49,7 @@ from .orders import (
     RETREATS,
     STANCES,
     Activation,
+    Arrival,
     BattleOrders,
     Build,
     CloseOutOrder,
@@ -78,7 +79,9 @@ from .visibility import player_view
 
 RULESET_NAME = "imperium-3m"
 #: Bumped whenever a cell below moves; a sheet of another layout is refused, not misread.
-FORMAT_VERSION = "1"
+FORMAT_VERSION = "2"
+#: Layout versions this refassist reads (version 1 had no arrivals block).
+READABLE_VERSIONS = ("1", "2")
 
 SAFE_XLSXWRITER_OPTIONS = {
     "strings_to_formulas": False,
@@ -174,7 +177,18 @@ CLOSE_UNITS_COL = "C"
 MESSAGE_SECTION_ROW = 102
 MESSAGE_CELL = "B103"
 MESSAGE_LAST_ROW = 108
-PRINT_LAST_ROW = MESSAGE_LAST_ROW
+#: Arrivals: the units due from the turn record track at the start of this turn, one per row
+#: (B their counter id, pre-filled), where each goes: D the World, E the fleet it joins or
+#: forms (ships) or rides in (troops, PD, fighters, Outposts).  Below the message so the
+#: layout of version 1 stays as it was.
+ARRIVAL_SECTION_ROW = 110
+ARRIVAL_HEADER_ROW = 111
+ARRIVAL_FIRST_ROW = 112
+ARRIVAL_ROWS = 12
+ARRIVAL_UNIT_COL = "B"
+ARRIVAL_WORLD_COL = "D"
+ARRIVAL_FLEET_COL = "E"
+PRINT_LAST_ROW = ARRIVAL_FIRST_ROW + ARRIVAL_ROWS - 1
 
 #: "Your forces": the unit list at fixed rows (the cost formulas look it up).
 UNIT_HEADER_ROW = 3
@@ -1004,6 +1018,91 @@ def _write_close_out(ws: Any, st: _Styles) -> None:
     )
 
 
+def _write_arrivals(
+    ws: Any,
+    st: _Styles,
+    state: State,
+    side: str,
+    lists: DropdownLists,
+    rules: Mapping[str, Any],
+) -> None:
+    """The units due this turn with where the usual placement puts them, pre-filled to keep
+    or change: the seed places reinforcements in the administrative segment, so they can be
+    given orders on this sheet under their counter ids and fleet names."""
+    from .admin import arrival_plan
+
+    _section(
+        ws,
+        st,
+        ARRIVAL_SECTION_ROW,
+        "ARRIVALS - units due this turn from the turn record track: where each is placed",
+    )
+    _headers(
+        ws,
+        st,
+        ARRIVAL_HEADER_ROW,
+        ("#", "Unit", "Type", "World", "Fleet", "From", ""),
+    )
+    ws.merge_range(ARRIVAL_HEADER_ROW - 1, 5, ARRIVAL_HEADER_ROW - 1, 6, "From", st.header)
+    due = arrivals_due(state, side)
+    plan = arrival_plan(state, side, rules)
+    for i in range(ARRIVAL_ROWS):
+        row = ARRIVAL_FIRST_ROW + i
+        r0 = row - 1
+        ws.write_number(r0, 0, i + 1, st.rownum)
+        if i < len(due):
+            q = due[i]
+            world, fleet = plan.get(q.unit_id, ("", ""))
+            ws.write_string(r0, 1, q.unit_id, st.locked_value)
+            ws.write_string(r0, 2, f"{q.code} {NAMES.get(q.code, q.code)}", st.locked_value)
+            for c, value in ((3, world), (4, fleet)):
+                if value:
+                    ws.write_string(r0, c, value, st.input_text)
+                else:
+                    ws.write_blank(r0, c, None, st.input_text)
+            ws.merge_range(r0, 5, r0, 6, q.source or "built", st.locked_value)
+        elif i or due:
+            for c in (1, 2, 3, 4):
+                ws.write_blank(r0, c, None, st.locked_value)
+            ws.merge_range(r0, 5, r0, 6, "", st.locked_value)
+    if not due:
+        r0 = ARRIVAL_FIRST_ROW - 1
+        ws.merge_range(r0, 2, r0, 6, "Nothing is due this turn.", st.note)
+        return
+    first, last = ARRIVAL_FIRST_ROW, ARRIVAL_FIRST_ROW + min(len(due), ARRIVAL_ROWS) - 1
+    worlds = sorted(
+        p.code
+        for p in state.map.planets.values()
+        if p.owner == side and p.marker == "World" and not p.disputed
+    )
+    _validation(
+        ws,
+        f"{ARRIVAL_WORLD_COL}{first}",
+        f"{ARRIVAL_WORLD_COL}{last}",
+        "World",
+        "The World where this unit is placed (pre-filled: the usual choice). A second unit "
+        "goes to a World only when each of your Worlds has one this turn.",
+        lists.add(worlds) if worlds else None,
+    )
+    _validation(
+        ws,
+        f"{ARRIVAL_FLEET_COL}{first}",
+        f"{ARRIVAL_FLEET_COL}{last}",
+        "Fleet",
+        "A ship joins this fleet of yours at the World, or forms a new fleet of this name. "
+        "Troops, PD, fighters, Outposts ride in this fleet's empty transports (blank: on the "
+        "planet). Orders below may use the unit and fleet.",
+    )
+
+
+def arrivals_due(state: State, side: str) -> list[Any]:
+    """The side's turn-record-track entries placed at the start of this turn, with a counter
+    reserved for them (the ones the arrivals block lists)."""
+    return [q for q in state.queue if q.side == side and q.due <= state.turn and q.unit_id][
+        :ARRIVAL_ROWS
+    ]
+
+
 def _write_message(ws: Any, st: _Styles) -> None:
     _section(ws, st, MESSAGE_SECTION_ROW, "MESSAGE TO THE REFEREE")
     r, c = cell_rc(MESSAGE_CELL)
@@ -1156,6 +1255,7 @@ def write_sheet(
             _write_battle(ws, st, state, side, lists)
             _write_close_out(ws, st)
             _write_message(ws, st)
+            _write_arrivals(ws, st, state, side, lists, rules)
             forces_rows = _write_forces(
                 forces, st, state, player_view(state, player, rules), player, side
             )
@@ -1602,6 +1702,34 @@ class _Reader:
                 CloseOutOrder(CLOSE_OUT_WORDS[kind], units, cell=where(k_ref))
             )
 
+    def arrivals(self) -> None:
+        for i in range(ARRIVAL_ROWS):
+            row = ARRIVAL_FIRST_ROW + i
+            u_ref = f"{ARRIVAL_UNIT_COL}{row}"
+            w_ref, f_ref = f"{ARRIVAL_WORLD_COL}{row}", f"{ARRIVAL_FLEET_COL}{row}"
+            unit, world, fleet = self.text(u_ref), self.text(w_ref), self.text(f_ref)
+            if not unit:
+                if world or fleet:
+                    self.error(
+                        w_ref if world else f_ref,
+                        world or fleet,
+                        "this arrivals row names no unit",
+                        "Fill in only the rows of the units listed.",
+                    )
+                continue
+            try:
+                unit = parse_name(unit, "unit id", line=unit, cell=u_ref)
+                if world:
+                    world = parse_code(world, "World code", "SOL1", line=world, cell=w_ref)
+                if fleet:
+                    fleet = parse_name(fleet, "fleet name", line=fleet, cell=f_ref)
+            except InvalidOrder as exc:
+                self.invalid(exc, exc.cell or w_ref)
+                continue
+            self.orders.arrivals.append(
+                Arrival(unit, world, self.fleet(fleet) if fleet else "", cell=where(w_ref))
+            )
+
     def message(self) -> None:
         raw = self.raw(MESSAGE_CELL)
         body = escaped(raw).strip()
@@ -1649,7 +1777,7 @@ def read_opened(sheet: TurnSheetFile) -> SheetRead:
         raise NotATurnSheet(
             f"{sheet.name} is a turn sheet for {meta.get('ruleset')!r}, not Imperium 3rd Millennium"
         )
-    if meta.get("format_version") != FORMAT_VERSION:
+    if meta.get("format_version") not in READABLE_VERSIONS:
         raise NotATurnSheet(
             f"{sheet.name} has turn-sheet layout version {meta.get('format_version')!r}; this "
             f"refassist reads version {FORMAT_VERSION}; use the sheet the referee sent"
@@ -1673,6 +1801,7 @@ def read_opened(sheet: TurnSheetFile) -> SheetRead:
     reader.battle()
     reader.close_out()
     reader.message()
+    reader.arrivals()
     return SheetRead(orders=orders, problems=reader.problems, meta=dict(meta))
 
 
@@ -1794,6 +1923,17 @@ def fill_sheet(path: Path, orders: Orders) -> None:
         put(f"{CLOSE_UNITS_COL}{row}", " ".join(c.units))
     if orders.message:
         put(MESSAGE_CELL, orders.message)
+    rows = {
+        str(ws[f"{ARRIVAL_UNIT_COL}{r}"].value or ""): r
+        for r in range(ARRIVAL_FIRST_ROW, ARRIVAL_FIRST_ROW + ARRIVAL_ROWS)
+    }
+    for a in orders.arrivals:
+        if a.unit not in rows:
+            raise UsageError(f"{a.unit} is not listed among the arrivals of this sheet")
+        if a.world:
+            put(f"{ARRIVAL_WORLD_COL}{rows[a.unit]}", a.world)
+        if a.fleet:
+            put(f"{ARRIVAL_FLEET_COL}{rows[a.unit]}", a.fleet)
     with atomic_path(path) as tmp:
         wb.save(tmp)
 
@@ -1808,6 +1948,11 @@ def orders_text(orders: Orders) -> list[str]:
         lines.append(f"Build {b.count} x {b.code} ({NAMES.get(b.code, b.code)}){where_to}")
     lines.extend(f"Terraform {p.planet}" for p in orders.terraform)
     lines.extend(f"Upgrade the Outpost on {p.planet}" for p in orders.upgrades)
+    for a in orders.arrivals:
+        parts = [f"at {a.world}" if a.world else "at the usual World"]
+        if a.fleet:
+            parts.append(f"fleet {a.fleet}")
+        lines.append(f"Arrival {a.unit}: {', '.join(parts)}")
     for segment in range(1, SEGMENTS + 1):
         for a in orders.activations_in(segment):
             at = f" at {a.system}" if a.system else ""

@@ -178,6 +178,9 @@ class Queued:
     world: str = ""
     #: The arriving unit's ``Unit.origin`` (Frontier Crisis keeps Intervention forces marked).
     origin: str = ""
+    #: The counter it will be (``CA2``, ``RT5``), reserved when it went on the track, so the
+    #: sheet of its turn can name it in orders; empty in an older game (decided on arrival).
+    unit_id: str = ""
 
 
 @dataclass
@@ -307,6 +310,7 @@ class State:
         A code ending in a digit gets a dash (``B2-1``), so the first Old Battleship does not
         read as the 21st Battleship."""
         used = {u.id for u in self.units if u.side == side}
+        used |= {q.unit_id for q in self.queue if q.side == side and q.unit_id}
         sep = "-" if code[-1].isdigit() else ""
         n = 1
         while f"{code}{sep}{n}" in used:

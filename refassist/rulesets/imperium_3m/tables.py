@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -325,6 +326,14 @@ QUEUE = Table(
             "str",
             required=False,
             help="Intervention or Appeal forces keep this mark when they arrive; else empty",
+        ),
+        Column(
+            "unit_id",
+            "Counter",
+            "str",
+            required=False,
+            help="the counter it will be (e.g. CA2), reserved so orders can name it; empty: "
+            "decided when it arrives",
         ),
     ),
     help="The turn record track: units under construction and reinforcements to come.",
@@ -873,9 +882,25 @@ def _queue_of(
                 paid=r["paid"],
                 world=world,
                 origin=r["origin"],
+                unit_id=_counter_of(r, code, check),
             )
         )
     return queue
+
+
+def _counter_of(r: Row, code: str, check: _Checker) -> str:
+    """A reserved counter id: the unit code followed by its number (``CA2``, ``B2-1``)."""
+    unit_id = str(r.get("unit_id") or "").strip().upper()
+    if unit_id and not re.fullmatch(rf"{re.escape(code)}-?\d+", unit_id):
+        check.add(
+            QUEUE,
+            r,
+            "unit_id",
+            f"is not a {code} counter id (the code and a number, e.g. {code}3)",
+            "correct it, or leave it empty to decide the counter when it arrives",
+        )
+        return ""
+    return unit_id
 
 
 def to_json(state: State) -> dict[str, Any]:

@@ -27,12 +27,22 @@ from typing import Any
 
 from ...errors import CellProblem
 from ...words import counted
-from .admin import TERRAFORM_TURNS, counters_free, is_friendly, permitting_rolls
+from .admin import TERRAFORM_TURNS, arrival_plan, counters_free, is_friendly, permitting_rolls
 from .closeout import upkeep_bill
-from .orders import CLOSE_OUT_KINDS, PRIORITIES, STANCES, Action, Activation, Build, Orders
+from .orders import (
+    CLOSE_OUT_KINDS,
+    PRIORITIES,
+    STANCES,
+    Action,
+    Activation,
+    Arrival,
+    Build,
+    Orders,
+)
 from .parse import actions_text
 from .paths import connected
 from .report import expected_income
+from .setup import reserved_unit
 from .sheet import (
     ACT_ACTIONS_COL,
     ACT_SYSTEM_COL,
@@ -41,6 +51,7 @@ from .sheet import (
     INSTALMENT,
     ORDERS_SHEET,
     SIDE_CELL,
+    arrivals_due,
 )
 from .state import ALLOWED_ON, Planet, State
 from .units import (
@@ -284,6 +295,98 @@ class _Checker:
                     f"{b.world} is not one of your Worlds (nor one of your fleets)",
                     "Leave the World blank or choose one of your Worlds.",
                 )
+
+    def arrivals(self, orders: Orders) -> None:
+        """The arrivals block: each unit due this turn, the World and fleet the sheet gives
+        it; then the units join the plan where the placement rule puts them, so the lines
+        below may name them and their fleets (`admin.arrival_plan`, the rule itself)."""
+        due = {q.unit_id: q for q in arrivals_due(self.state, self.side)}
+        for a in orders.arrivals:
+            found = " ".join(x for x in (a.unit, a.world, a.fleet) if x)
+            q = due.get(a.unit)
+            if q is None:
+                self.add(
+                    a.cell,
+                    found,
+                    f"{a.unit} is not due from the turn record track this turn",
+                    "Leave the arrivals rows as the sheet lists them.",
+                )
+                continue
+            world = self.state.map.planets.get(a.world) if a.world else None
+            if a.world and (
+                world is None
+                or world.owner != self.side
+                or world.marker != "World"
+                or world.disputed
+            ):
+                self.add(
+                    a.cell,
+                    found,
+                    f"{a.world} is not one of your Worlds; new units are placed at Worlds",
+                    "Choose one of your Worlds, or leave it blank for the usual choice.",
+                )
+                continue
+            if a.fleet:
+                self.arrival_fleet(a, found, q.code, world)
+        plan = arrival_plan(self.state, self.side, self.rules, orders.arrivals)
+        for a in orders.arrivals:
+            placed = plan.get(a.unit)
+            if a.world and placed and placed[0] != a.world:
+                self.warn(
+                    a.cell,
+                    a.world,
+                    f"{a.unit} will be placed at {placed[0]}, not {a.world}: a World gets a "
+                    "second new unit only when each of your Worlds has one this turn",
+                    "Spread your arrivals over your Worlds, or keep it.",
+                )
+        for uid, q in due.items():
+            world_code, fleet = plan.get(uid, ("", ""))
+            world = self.state.map.planets.get(world_code)
+            if world is None:
+                continue
+            unit = reserved_unit(self.state, self.side, q.code, uid)
+            if unit is None:
+                continue
+            self.units[uid] = unit
+            if not fleet:
+                self.on_planet[uid] = world.code
+                continue
+            if fleet not in self.pos:
+                self.pos[fleet] = world.system
+                self.contents[fleet] = []
+                self.where[fleet] = {world.system: (0, "", "")}
+                self.taken.add(fleet.upper())
+                self.created.add(fleet)
+            self.contents[fleet].append(uid)
+
+    def arrival_fleet(self, a: Arrival, found: str, code: str, world: Planet | None) -> None:
+        """The fleet an arrival names: a ship joins one of the side's fleets at its World or
+        forms a new one under a free name; cargo rides in one of the side's fleets there."""
+        ship = self.kind(code) in MOVEMENT_POINTS or code == "M"
+        own = a.fleet in self.pos
+        if not own and not ship:
+            self.add(
+                a.cell,
+                found,
+                f"{a.fleet} is not one of your fleets; a {code} arrives aboard a fleet of "
+                "yours (its empty transports) or on the planet",
+                "Name your fleet at that World, or leave the fleet blank.",
+            )
+        elif not own and a.fleet.upper() in self.taken:
+            self.add(
+                a.cell,
+                found,
+                f"the fleet name {a.fleet} is already in use",
+                "Choose another name for the new fleet.",
+            )
+        elif own and world is not None and self.pos[a.fleet] != world.system:
+            self.add(
+                a.cell,
+                found,
+                f"{a.fleet} is at {self.pos[a.fleet]}, not at {world.code}'s system: a new unit "
+                "joins or boards a fleet at the World where it is placed",
+                f"Name a World at {self.pos[a.fleet]}, or another fleet.",
+            )
 
     def aboard(self, b: Build, found: str, kind: str) -> None:
         """A build line naming a fleet: cargo arriving aboard its empty transports."""
@@ -1182,6 +1285,7 @@ def validate_orders(
     check = _Checker(state, side, rules)
     check.appeal(orders)
     cost = check.builds(orders)
+    check.arrivals(orders)
     check.standing(orders)
     check.projects(orders)
     cost += INSTALMENT * (len(orders.terraform) + len(orders.upgrades))
