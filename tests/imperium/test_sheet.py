@@ -1430,3 +1430,10 @@ def test_the_checker_refuses_an_arrival_it_cannot_carry_out() -> None:
         "Terra", "Terran", 1, arrivals=[Arrival(tr, "SOL1"), Arrival(ca, "SOL1", cell=cell)]
     )
     assert any("will be placed at SOL2, not SOL1" in m for m in warnings(state, crowded))
+
+
+def test_a_refused_move_gives_one_message_not_one_per_later_line() -> None:
+    state = tiny()
+    orders = terran(act(1, 1, "SOL", "T1 > TAU > PRO > DIN > GULF"), act(2, 1, "DIN", "T1 > PRO"))
+    found = errors(state, orders)
+    assert len(found) == 1 and found[0].startswith("the route costs")

@@ -42,8 +42,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .orders import Action, Activation, BattleOrders, Build, Orders, PlanetOrder
+from .admin import arrival_plan
+from .orders import Action, Activation, Arrival, BattleOrders, Build, Orders, PlanetOrder
 from .paths import distances_from, home_systems
+from .sheet import arrivals_due
 from .state import ALLOWED_ON, GLORY_START, Fleet, Planet, State, Unit
 from .units import (
     IMPERIAL,
@@ -215,6 +217,7 @@ def computer_orders(
     rng = random.Random(f"{seed}:{state.turn}:{side}")
     planner = _Planner(state, side, known_view(state, side, rules), rng, dict(rules or {}))
     planner.administration(orders)
+    planner.arrivals(orders)
     planner.activations(orders)
     planner.battle_orders(orders)
     return orders
@@ -650,6 +653,21 @@ class _Planner:
             for order, (system, actions) in enumerate(list(lines.items())[:MAX_ACTIVATIONS], 1):
                 text = "; ".join(a.text for a in actions)
                 orders.activations.append(Activation(segment, order, system, actions, text=text))
+
+    def arrivals(self, orders: Orders) -> None:
+        """New ships form a fleet of their own at each World (``TN1``...), so the fleets the
+        planner moves this turn keep the speed and make-up it planned with; troops, PD and
+        fighters stand on their World as usual."""
+        plan = arrival_plan(self.state, self.side, self.rules)
+        formed: dict[tuple[str, bool], str] = {}
+        for q in arrivals_due(self.state, self.side):
+            world = plan.get(q.unit_id, ("", ""))[0]
+            if not world or not unit_type(self.side, q.code).is_ship:
+                continue
+            key = (world, q.code == "M")  # monitors never move: a fleet of their own
+            if key not in formed:
+                formed[key] = self._new_name("N")
+            orders.arrivals.append(Arrival(q.unit_id, world, formed[key]))
 
     def _new_name(self, kind: str) -> str:
         n = 1

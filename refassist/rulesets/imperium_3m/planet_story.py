@@ -111,6 +111,8 @@ def _bombardment(data: Mapping[str, Any]) -> list[str]:
 
 def _landing(data: Mapping[str, Any]) -> list[str]:
     lines: list[str] = []
+    if not data["units"] and not data.get("stayed"):
+        return ["The fleet carries no troops or fighters to land."]
     landed = [u for u in data["units"] if u.get("result") != "lost"]
     if landed and all(int(u["hex"]) == 0 for u in landed):
         lines.append(f"Into the planetary box: {', '.join(str(u['unit']) for u in landed)}.")

@@ -117,8 +117,9 @@ class _Checker:
         self.where: dict[str, dict[str, tuple[int, str, str]]] = {
             name: {system: (0, "", "")} for name, system in self.pos.items()
         }
-        #: Fleets named on an activation line the reader could not read: where they are is
-        #: not known after it, so their later lines are not refused for their position.
+        #: Fleets named on an activation line the reader could not read, or whose move was
+        #: refused: where they are is not known after it, so their later lines are not
+        #: refused for their position (one mistake, one message).
         self.uncertain: dict[str, str] = {}
         #: Fleet -> (the fleet it joined, the cell of the join): removed by ``X join Y``.
         self.joined: dict[str, tuple[str, str]] = {}
@@ -591,7 +592,12 @@ class _Checker:
                 # where the fleet stands after it is not known, so take the sheet's word.
                 self.pos[action.fleet] = here = act.system
             if here == act.system:
+                before = len(self.problems)
                 getattr(self, f"do_{action.kind}")(act, action, text, segment, moved, arrived)
+                if action.kind == "move" and len(self.problems) > before:
+                    # A refused move: its problem is reported; where the player meant the
+                    # fleet to be next is not known, so later lines take the sheet's word.
+                    self.uncertain.setdefault(action.fleet, act.cell)
             elif unrun := self.possible(action.fleet, act.system, segment):
                 self.backup(act, action, text, segment, unrun)
             else:
