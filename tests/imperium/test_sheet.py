@@ -1437,3 +1437,49 @@ def test_a_refused_move_gives_one_message_not_one_per_later_line() -> None:
     orders = terran(act(1, 1, "SOL", "T1 > TAU > PRO > DIN > GULF"), act(2, 1, "DIN", "T1 > PRO"))
     found = errors(state, orders)
     assert len(found) == 1 and found[0].startswith("the route costs")
+
+
+def test_the_players_mistakes_get_one_right_message_each_through_a_real_sheet(
+    tmp_path: Path,
+) -> None:
+    """The Imperial sheet as a player types it: a B1 on the strength of this turn's Appeal,
+    a join the wrong way round, a move and an attack on one line, a backup line, and a typo;
+    each gets the message its cause deserves, and nothing else is reported."""
+    state = real_state()
+    path = tmp_path / "Empire.xlsx"
+    write_sheet(state, "Empire", path, token="t", deadline="")
+    wb = openpyxl.load_workbook(path)
+    ws = wb[layout.ORDERS_SHEET]
+    ws[layout.APPEAL_CELL] = "Forces"
+    ws[f"B{layout.BUILD_FIRST_ROW}"] = "B1"
+    s1, s2, s3 = (layout.segment_rows(n) for n in (1, 2, 3))
+    lines = {
+        s1[0]: ("GAS", "I2 > DIN"),
+        s1[1]: ("DIN", "I2 join I1; I1 > URU"),  # the player meant I1 to take in I2
+        s1[2]: ("ISH", "I3 > KIS; I3 attack KIS1 auto"),
+        s1[3]: ("KIS", "I3 lod RT8 from KIS1"),  # a typo
+        s2[0]: ("DIN", "I2 > URU"),
+        s2[1]: ("GAS", "I2 > NIP"),  # backup: if segment 1 did not run, I2 is still at GAS
+        s3[0]: ("ISH", "I3 > GAS"),  # after the unreadable line: taken at its word
+    }
+    for row, (system, text) in lines.items():
+        ws[f"C{row}"], ws[f"D{row}"] = system, text
+    wb.save(path)
+    read = read_sheet(path)
+    found = [*read.problems, *validate_orders(state, "Empire", read.orders, RULES)]
+    by_cell = {(p.cell, p.severity): p.message for p in found}
+    assert by_cell[(f"D{s1[1]}", "error")].startswith(
+        f"I1 no longer exists when this line comes up: 'I2 join I1' (D{s1[1]})"
+    )
+    assert by_cell[(f"D{s1[2]}", "error")].startswith(
+        "I3 moves to KIS on this line; moving and attacking a planet are separate activations"
+    )
+    assert "'LOD' is not an action word" in by_cell[(f"D{s1[3]}", "error")]
+    assert "B1" in by_cell[(f"B{layout.BUILD_FIRST_ROW}", "warning")]
+    assert by_cell[(f"D{s2[1]}", "warning")].startswith(
+        f"checked as a backup line: I2 is at GAS only if its move to DIN (D{s1[0]}, segment 1) "
+        "did not run"
+    )
+    assert sorted(c for c, sev in by_cell if sev == "error") == sorted(
+        f"D{r}" for r in (s1[1], s1[2], s1[3])
+    )
