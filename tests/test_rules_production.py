@@ -429,3 +429,42 @@ def test_a_probe_swarm_is_built_at_any_owned_system_by_default() -> None:
     refused = run(probe_build_site="shipyard")
     assert "class A world or one with a spacedock" in one(refused, "purchase_cancelled").text
     assert refused.state.player("Ann").stockpile == 5 + 3
+
+
+# -- the item list: what a player may type, where it is built, what a tech level allows -------
+
+
+def test_an_item_is_found_by_code_name_or_dropdown_label() -> None:
+    from refassist.rulesets.fifth_millennium.items import ITEMS, find_item, item_label
+
+    gl = find_item("GL")
+    assert gl is not None and gl.name == "Genetics Lab"
+    for typed in ("gl", "  GL ", "Genetics Lab", "genetics LAB", "GL - Genetics Lab (3)"):
+        assert find_item(typed) is gl, typed
+    # Every dropdown label reads back as its item; the text before " - " is what counts.
+    assert all(find_item(item_label(item)) is item for item in ITEMS)
+    assert find_item("Genetics Lab - the one on Tau") is gl
+    assert find_item("GL - Genetics Lab (3) - note") is gl
+    for nothing in ("", "   ", "XX", "XX - Genetics Lab (3)", "Genetics"):
+        assert find_item(nothing) is None, nothing
+
+
+def test_a_probe_swarm_is_built_at_any_system_unless_the_house_rule_says_shipyard() -> None:
+    from refassist.rulesets.fifth_millennium.items import ITEMS_BY_CODE, placement
+
+    probe = ITEMS_BY_CODE["PROBE"]
+    assert placement(probe, {}) == "system"
+    assert placement(probe, {"probe_build_site": "any-system"}) == "system"
+    assert placement(probe, {"probe_build_site": "shipyard"}) == "ftl"
+    assert placement(ITEMS_BY_CODE["F"], {}) == "ftl"
+    assert placement(ITEMS_BY_CODE["GL"], {"probe_build_site": "shipyard"}) == "system"
+
+
+def test_a_tech_level_allows_the_items_of_that_level_and_below() -> None:
+    from refassist.rulesets.fifth_millennium.items import ITEMS, items_for_tech
+
+    for level in (1, 2, 3):
+        allowed = items_for_tech(level)
+        assert allowed == [i for i in ITEMS if i.tech_level <= level]
+        assert any(i.tech_level == level for i in allowed)
+    assert items_for_tech(0) == []
