@@ -142,3 +142,77 @@ def test_a_depot_or_a_chain_of_worlds_keeps_a_region_connected() -> None:
     wide = _split("1026")
     wide.player("Ann").tech_level = 3  # best range 7: worlds 15 hexes apart see all between
     assert events(resolve(wide), "unrest") == []
+
+
+def test_what_each_side_is_told_of_unrest_whole() -> None:
+    """The separated world's warning, its first roll and its declaration, as events and dice:
+    who is told, where, in which phase, in which words (hand-checked against 7.1-7.2: no roll
+    in the turn of the warning, then 1 in 6 and 2 in 6)."""
+    first = resolve(_split())
+    (warning,) = [e for e in first.events if e.kind in ("unrest", "udi")]
+    assert (warning.turn, warning.phase, warning.location) == (YEAR, "unrest", "1021")
+    assert (warning.players, warning.visible_to, warning.dice) == (("Ann",), ("Ann",), ())
+    assert warning.text == (
+        "1021 World1021 is cut off from your homeworld, Control Centres and Depots: civil "
+        "unrest will start next turn unless it is reconnected."
+    )
+    assert warning.data == {
+        "hex": "1021",
+        "player": "Ann",
+        "cause": "separated",
+        "turns": 0,
+        "chance": 0,
+        "roll": 0,
+    }
+    second = resolve(first.state, dice=[2])
+    (loyal,) = [e for e in second.events if e.kind in ("unrest", "udi")]
+    assert (loyal.kind, loyal.phase, loyal.location, loyal.visible_to) == (
+        "unrest",
+        "unrest",
+        "1021",
+        ("Ann",),
+    )
+    assert loyal.text == (
+        "Civil unrest at 1021 World1021 (it is cut off from your homeworld, Control Centres "
+        "and Depots): rolled 2 against 1 in 6, the world stays loyal."
+    )
+    (roll,) = second.state.dice
+    assert (roll.phase, roll.location, roll.purpose, roll.result) == (
+        "unrest",
+        "1021",
+        "civil unrest, Ann at 1021 (1 in 6)",
+        2,
+    )
+    assert loyal.dice == (roll.seq,)
+    third = resolve(second.state, dice=[2])
+    (udi,) = [e for e in third.events if e.kind in ("unrest", "udi")]
+    assert (udi.kind, udi.phase, udi.location, udi.players) == ("udi", "unrest", "1021", ("Ann",))
+    assert udi.text == (
+        "1021 World1021 declared independence from Ann (it is cut off from your homeworld, "
+        "Control Centres and Depots; rolled 2 against 2 in 6)."
+    )
+
+
+def test_the_fall_of_a_homeworld_is_the_cause_told() -> None:
+    r = resolve(_fallen(YEAR - 1), dice=[1, 2])
+    udi, loyal = (e for e in r.events if e.kind in ("unrest", "udi"))
+    assert udi.text == (
+        "1011 World1011 declared independence from Ann (your homeworld has fallen; rolled 1 "
+        "against 1 in 6)."
+    )
+    assert set(udi.visible_to) == {"Ann", "Bob"}  # Bob's squadrons at 1010 see 1011
+    assert loyal.text == (
+        "Civil unrest at 1012 World1012 (your homeworld has fallen): rolled 2 against 1 in 6, "
+        "the world stays loyal."
+    )
+    assert loyal.visible_to == ("Ann",)
+
+
+def test_only_a_control_centre_or_depot_of_ones_own_anchors_a_region() -> None:
+    for extra in (
+        facility("1021", "Ann", "GL"),  # a Genetics Lab is no anchor
+        facility("1021", "Bob", "CC"),  # someone else's Control Centre
+    ):
+        s = _split()
+        s.facilities.append(extra)
+        assert [e.data["hex"] for e in events(resolve(s), "unrest")] == ["1021"], extra
