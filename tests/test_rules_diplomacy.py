@@ -119,3 +119,50 @@ def test_messages_reach_only_their_recipients() -> None:
 def test_players_who_sent_nothing_are_told_no_orders_were_received() -> None:
     r = resolve(_three(), [orders("Ann")])
     assert sorted(e.visible_to for e in events(r, "no_orders")) == [("Bob",), ("Cleo",)]
+
+
+def test_each_impossible_diplomatic_order_is_cancelled_with_its_reason() -> None:
+    """Every order a player cannot carry out is cancelled and only its writer is told, with
+    the order, its cell and why; a withdrawn treaty proposal is dropped with it."""
+    from refassist.rulesets.fifth_millennium.orders import Diplomacy
+    from refassist.rulesets.fifth_millennium.state import Proposal, Relation
+
+    s = _three()
+    s.relations.append(Relation("trade", "Ann", "Cleo", YEAR - 1))
+    s.proposals.append(Proposal(kind="treaty", proposer="Ann", to="Bob", year=YEAR - 1))
+    sheet = [
+        Diplomacy("propose treaty", "Zed", cell="Diplomacy!B4"),
+        Diplomacy("propose treaty", "Ann", cell="Diplomacy!B5"),
+        Diplomacy("end treaty", "Bob", cell="Diplomacy!B6"),
+        Diplomacy("shake hands", "Bob", cell="Diplomacy!B7"),
+        Diplomacy("propose trade", "Cleo", cell="Diplomacy!B8"),
+    ]
+    r = resolve(s, [orders("Ann", diplomacy=sheet)], dice=[3, 4])  # the trade roll
+    told = [
+        (e.phase, e.players, e.visible_to, e.text, dict(e.data))
+        for e in events(r, "order_cancelled")
+    ]
+    expected = [
+        ("propose treaty with Zed", "Diplomacy!B4", "'Zed' is not a player of this game"),
+        ("propose treaty with Ann", "Diplomacy!B5", "you cannot make an agreement with yourself"),
+        ("end treaty with Bob", "Diplomacy!B6", "no treaty with Bob"),
+        ("shake hands with Bob", "Diplomacy!B7", "unknown diplomacy action"),
+        (
+            "propose trade with Cleo",
+            "Diplomacy!B8",
+            "a trade agreement with Cleo is already in force",
+        ),
+    ]
+    assert told == [
+        (
+            "orders",
+            ("Ann",),
+            ("Ann",),
+            f"Your order '{order}' was cancelled: {reason}.",
+            {"order": order, "cell": cell, "reason": reason},
+        )
+        for order, cell, reason in expected
+    ]
+    # "end treaty" with no treaty withdraws Ann's own treaty proposal to Bob.
+    assert r.state.proposals == []
+    assert [(x.kind, x.a, x.b) for x in r.state.relations] == [("trade", "Ann", "Cleo")]

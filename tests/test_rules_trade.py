@@ -172,3 +172,96 @@ def test_the_victim_gains_only_what_the_aggressor_can_pay() -> None:
     ann = _ledger(r, "Ann")
     assert ann["trade"][-1] == ["taken by the victims of your declarations of war", -4]
     assert ann["stockpile_after"] == 0
+
+
+def _told(r, *kinds):
+    return [
+        (e.kind, e.phase, e.players, e.visible_to, e.text, dict(e.data))
+        for e in r.events
+        if e.kind in kinds
+    ]
+
+
+def test_what_ending_a_trade_agreement_tells_each_side() -> None:
+    """6.31b in words: a request waits for the other side (both are told, the request is kept
+    once however often it is made), both asking end it (both told, no request left), and
+    asking to end an agreement that does not exist cancels the order."""
+    asked = resolve(
+        _partners(),
+        [orders("Ann", diplomacy=[diplo("end trade", "Bob")])],
+        dice=[3, 4],
+    )
+    waiting = (
+        "Ann asked to end the trade agreement with Bob; it ends when Bob asks too (6.31b).  "
+        "Until then it stands, and the two do not fight; declaring war breaks it at once, with "
+        "the aggressor's trade of the turn paid to the other (6.31a)."
+    )
+    assert _told(asked, "trade_agreement", "order_cancelled") == [
+        (
+            "trade_agreement",
+            "orders",
+            ("Ann", "Bob"),
+            ("Ann",),
+            waiting,
+            {"with": "Bob", "action": "end proposed", "kind": "trade"},
+        ),
+        (
+            "trade_agreement",
+            "orders",
+            ("Ann", "Bob"),
+            ("Bob",),
+            waiting,
+            {"with": "Ann", "action": "end proposed", "kind": "trade"},
+        ),
+    ]
+    again = _partners()
+    again.proposals = list(asked.state.proposals)
+    twice = resolve(again, [orders("Ann", diplomacy=[diplo("end trade", "Bob")])], dice=[3, 4])
+    assert [(p.kind, p.proposer, p.to) for p in twice.state.proposals] == [
+        ("end trade", "Ann", "Bob")
+    ]
+    both = resolve(
+        _partners(),
+        [
+            orders("Ann", diplomacy=[diplo("end trade", "Bob")]),
+            orders("Bob", diplomacy=[diplo("end trade", "Ann")]),
+        ],
+    )
+    ended = "Ann and Bob agreed to end their trade agreement."
+    assert _told(both, "trade_agreement", "order_cancelled") == [
+        (
+            "trade_agreement",
+            "orders",
+            ("Ann", "Bob"),
+            ("Ann",),
+            ended,
+            {"with": "Bob", "action": "ended", "kind": "trade"},
+        ),
+        (
+            "trade_agreement",
+            "orders",
+            ("Ann", "Bob"),
+            ("Bob",),
+            ended,
+            {"with": "Ann", "action": "ended", "kind": "trade"},
+        ),
+    ]
+    assert both.state.proposals == [] and both.state.relations == []
+    # Bob's own earlier request is dropped when the agreement ends by Ann's.
+    pending = _partners()
+    pending.proposals = [p for p in asked.state.proposals]
+    for p in pending.proposals:
+        p.proposer, p.to = "Bob", "Ann"
+    done = resolve(pending, [orders("Ann", diplomacy=[diplo("end trade", "Bob")])])
+    assert done.state.relations == [] and done.state.proposals == []
+    none = resolve(_partners(relations=()), [orders("Ann", diplomacy=[diplo("end trade", "Bob")])])
+    assert _told(none, "trade_agreement", "order_cancelled") == [
+        (
+            "order_cancelled",
+            "orders",
+            ("Ann",),
+            ("Ann",),
+            "Your order 'end trade with Bob' was cancelled: no trade agreement with Bob.",
+            {"order": "end trade with Bob", "cell": "", "reason": "no trade agreement with Bob"},
+        ),
+    ]
