@@ -150,3 +150,68 @@ def test_the_public_map_of_every_report_shows_the_printed_bases() -> None:
     hit.map_naval_base, hit.naval_base = True, False
     world = next(w for w in report_map(s).worlds if w.hex == "1015")
     assert world.naval
+
+
+def test_a_system_in_sight_is_seen_whole() -> None:
+    """What Ann is told of Bob's system beside her own: its map data, owner, every force
+    (probes and monitors too) in owner order, the facilities Bob does not keep secret with
+    their counts and building state, and the counts her map shows."""
+    from refassist.rulesets.fifth_millennium.state import Fleet
+    from refassist.rulesets.fifth_millennium.view import ForceSeen, SystemView
+
+    s = state(
+        [
+            system("1010", "A", "Ann"),
+            system("1011", "B", "Bob", name="Tarsus", scout_base=True, hipop=True),
+        ],
+        forces=[
+            force("1010", "Ann", F=1),
+            force("1011", "Bob", F=2, M=1, P=3),
+            force("1011", "Bob", A=1, building=True),
+            force("1011", "Ann", S=1),
+        ],
+        facilities=[
+            facility("1011", "Bob", "OPC", 2),
+            facility("1011", "Bob", "MINE", 1),
+            facility("1011", "Bob", "GL", 4),
+            facility("1011", "Bob", "GL", 1, building=True),
+            facility("1011", "Bob", "DOCK"),
+            facility("1011", "Bob", "CC"),  # secret: never shown to Ann
+        ],
+        homeworlds={"Ann": "1010", "Bob": "1011"},
+    )
+    view = player_view(s, "Ann")
+    seen = view.system("1011")
+    assert seen == SystemView(
+        hex="1011",
+        name="Tarsus",
+        resource_class="B",
+        naval_base=False,
+        scout_base=True,
+        hipop=True,
+        status="in sight",
+        seen_year=YEAR,
+        owner="Bob",
+        forces=[
+            ForceSeen("Ann", Fleet(S=1)),
+            ForceSeen("Bob", Fleet(F=2), M=1, P=3),
+            ForceSeen("Bob", Fleet(A=1), building=True),
+        ],
+        gl=4,
+        opc=2,
+        mines=1,
+        spacedock=True,
+        facilities=seen.facilities,
+        forces_text=seen.forces_text,
+    )
+    assert seen.facilities == [
+        "Spacedock (Bob)",
+        "Genetics Lab x4 (Bob)",
+        "Genetics Lab x1 (under construction) (Bob)",
+        "Minefield x1 (Bob)",
+        "Orbital Production Centre x2 (Bob)",
+    ]
+    assert seen.forces_text == (
+        "Ann: F0 S1 A0(Fs0 Ms0 K0); Bob: F2 S0 A0(Fs0 Ms0 K0) M1 P3; "
+        "Bob: F0 S0 A1(Fs0 Ms0 K0) (under construction)"
+    )
