@@ -196,7 +196,10 @@ class Column:
 
     ``kind`` is one of ``str``, ``text`` (free text, may be empty), ``int``, ``bool``,
     ``hex`` (an ``XXYY`` id), ``json``.  ``minimum``/``maximum`` bound ints; ``choices``
-    restricts values.  ``required`` columns may not be empty.
+    restricts values.  ``required`` columns may not be empty.  ``added_later`` marks a column
+    a newer refassist added to a game already under way: a master workbook written before has
+    no such column and reads as if every cell of it were empty (any other missing column is
+    an error, so a column deleted by hand is never taken for empty).
     """
 
     name: str
@@ -208,6 +211,7 @@ class Column:
     choices: tuple[str, ...] | None = None
     width: int = 0
     help: str = ""
+    added_later: bool = False
 
 
 @dataclass(frozen=True)

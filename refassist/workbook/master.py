@@ -395,6 +395,8 @@ def _read_rows(table: Table, data: list[list[Any]], problems: list[CellProblem])
         wanted = _norm_header(col.header)
         if wanted in header:
             positions[col.name] = header.index(wanted)
+        elif col.added_later and not col.required:
+            positions[col.name] = -1  # a workbook older than the column: read as empty
         else:
             problems.append(
                 CellProblem(
@@ -416,8 +418,8 @@ def _read_rows(table: Table, data: list[list[Any]], problems: list[CellProblem])
         ok = True
         for col in table.columns:
             c = positions[col.name]
-            raw_value = raw[c] if c < len(raw) else None
-            ref = cell_ref(r, c)
+            raw_value = raw[c] if 0 <= c < len(raw) else None
+            ref = cell_ref(r, max(c, 0))
             refs[col.name] = ref
             value, problem = _convert(raw_value, col)
             if problem:

@@ -62,7 +62,7 @@ def busy_state() -> State:
     state.fleets[0].came_from = "ACE"
     state.fleets[0].standing = "stance=stand off; priority=transport; break_off=1; stealth=no"
     state.queue = [
-        Queued("Terran", "CA", 6, "built", 15, "SOL1"),
+        Queued("Terran", "CA", 6, "built", 15, "SOL1", unit_id="CA3"),
         Queued("Imperial", "DD", 5, "Frontier Crisis", origin="Intervention"),
     ]
     state.revealed = {"Terran": ["TAU", "NIP"], "Imperial": ["SOL"]}
@@ -373,3 +373,49 @@ def test_a_fleets_standing_orders_are_checked_when_edited_by_hand(tmp_path: Path
     ((sheet, cell, message),) = _problems(tmp_path, edit)
     assert (sheet, cell) == ("Fleets", _cell("fleets", "standing", 0))
     assert "cannot read 'stance=charge'" in message
+
+
+def test_a_master_workbook_from_before_the_added_columns_still_reads(tmp_path: Path) -> None:
+    """A game under way when refassist added the fleets' battle orders and the track's
+    counters: its workbook has no such columns and reads as if they were empty; a column
+    that was always there, deleted by hand, is still an error."""
+    import openpyxl
+
+    state = busy_state()
+    path = tmp_path / "master.xlsx"
+    write_master(path, RULESET, state)
+    wb = openpyxl.load_workbook(path)
+    for sheet, header in (("Fleets", "Battle orders"), ("Turn track", "Counter")):
+        ws = wb[sheet]
+        column = next(c.column for c in ws[1] if c.value == header)
+        ws.delete_cols(column)
+    wb.save(path)
+    older = read_master(path, RULESET)
+    assert [f.standing for f in older.fleets] == [""] * len(state.fleets)
+    assert older.fleets[0].came_from == "ACE" and older.queue[0].world == "SOL1"
+    wb = openpyxl.load_workbook(path)
+    ws = wb["Fleets"]
+    ws.delete_cols(next(c.column for c in ws[1] if c.value == "System"))
+    wb.save(path)
+    with pytest.raises(MasterWorkbookError, match="'System' is missing"):
+        read_master(path, RULESET)
+
+
+def test_a_reserved_counter_is_checked_when_edited_by_hand(tmp_path: Path) -> None:
+    def edit(tables: Rows) -> None:
+        tables["queue"].append(
+            {
+                "side": "Terran",
+                "code": "CA",
+                "due": 3,
+                "source": "built",
+                "paid": 15,
+                "world": "",
+                "origin": "",
+                "unit_id": "DD7",
+            }
+        )
+
+    ((sheet, cell, message),) = _problems(tmp_path, edit)
+    assert (sheet, cell) == ("Turn track", _cell("queue", "unit_id", 0))
+    assert message == "is not a CA counter id (the code and a number, e.g. CA3)"

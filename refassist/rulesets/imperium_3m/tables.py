@@ -252,6 +252,7 @@ FLEETS = Table(
             width=28,
             help="standing battle orders carried to the next sheet, e.g. 'stance=stand off; "
             "priority=transport; break_off=1; retreat=home; stealth=no' (empty = defaults)",
+            added_later=True,
         ),
     ),
     key=("name",),
@@ -334,6 +335,7 @@ QUEUE = Table(
             required=False,
             help="the counter it will be (e.g. CA2), reserved so orders can name it; empty: "
             "decided when it arrives",
+            added_later=True,
         ),
     ),
     help="The turn record track: units under construction and reinforcements to come.",
