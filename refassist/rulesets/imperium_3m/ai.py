@@ -661,13 +661,16 @@ class _Planner:
         plan = arrival_plan(self.state, self.side, self.rules)
         formed: dict[tuple[str, bool], str] = {}
         for q in arrivals_due(self.state, self.side):
-            world = plan.get(q.unit_id, ("", ""))[0]
-            if not world or not unit_type(self.side, q.code).is_ship:
+            world, fleet = plan.get(q.unit_id, ("", ""))
+            if not world:
                 continue
-            key = (world, q.code == "M")  # monitors never move: a fleet of their own
-            if key not in formed:
-                formed[key] = self._new_name("N")
-            orders.arrivals.append(Arrival(q.unit_id, world, formed[key]))
+            if unit_type(self.side, q.code).is_ship:
+                key = (world, q.code == "M")  # monitors never move: a fleet of their own
+                if key not in formed:
+                    formed[key] = self._new_name("N")
+                fleet = formed[key]
+            # Every row of the sheet's arrivals block, as the sheet lists them.
+            orders.arrivals.append(Arrival(q.unit_id, world, fleet))
 
     def _new_name(self, kind: str) -> str:
         n = 1

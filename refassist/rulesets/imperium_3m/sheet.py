@@ -1907,14 +1907,13 @@ def fill_sheet(path: Path, orders: Orders) -> None:
                 )
             row = free.pop(0)
             put(f"{BATTLE_FLEET_COL}{row}", b.fleet)
+        # The whole line, defaults as blanks: the sheet comes pre-filled with the fleet's
+        # standing orders, which these orders replace.
         put(f"{BATTLE_STANCE_COL}{row}", b.stance)
         put(f"{BATTLE_PRIORITY_COL}{row}", b.priority)
-        if b.break_off:
-            put(f"{BATTLE_BREAK_COL}{row}", str(b.break_off))
-        if b.retreat:
-            put(f"{BATTLE_RETREAT_COL}{row}", b.retreat)
-        if not b.stealth:
-            put(f"{BATTLE_STEALTH_COL}{row}", "no")
+        put(f"{BATTLE_BREAK_COL}{row}", str(b.break_off) if b.break_off else None)
+        put(f"{BATTLE_RETREAT_COL}{row}", b.retreat or None)
+        put(f"{BATTLE_STEALTH_COL}{row}", None if b.stealth else "no")
     if orders.bombard_priority and orders.bombard_priority != "PD":
         put(BOMBARD_CELL, orders.bombard_priority)
     for i, c in enumerate(orders.close_out):
