@@ -468,3 +468,39 @@ def test_a_tech_level_allows_the_items_of_that_level_and_below() -> None:
         assert allowed == [i for i in ITEMS if i.tech_level <= level]
         assert any(i.tech_level == level for i in allowed)
     assert items_for_tech(0) == []
+
+
+def test_refueling_charges_are_paid_station_by_station_in_hex_order() -> None:
+    """App. B: each station's charge is one point per squadron refuelled.  Two stations, 1012
+    (3 squadrons) and 1013 (2): income 5 pays both exactly; income 2 cannot pay 1012, which
+    is lost, and still pays 1013 after it."""
+
+    def run(cls):
+        s = _home(cls)
+        s.facilities += [facility("1012", "Ann", "DSRS"), facility("1013", "Ann", "DSRS")]
+        s.flights += [flight("Ann", "1010", "1012", F=3), flight("Ann", "1010", "1013", F=2)]
+        return resolve(s)
+
+    both = run("A")  # income 5 = 3 + 2
+    assert _ledger(both)["upkeep"] == [
+        ["refueling at 1012: 3 squadrons", 3],
+        ["refueling at 1013: 2 squadrons", 2],
+    ]
+    assert both.state.player("Ann").stockpile == 0 and events(both, "station_lost") == []
+    assert [(f.hex, f.kind) for f in both.state.facilities] == [("1012", "DSRS"), ("1013", "DSRS")]
+    short = run("D")  # income 2
+    assert _ledger(short)["upkeep"] == [["refueling at 1013: 2 squadrons", 2]]
+    lost = one(short, "station_lost")
+    assert (lost.phase, lost.location, lost.players, lost.visible_to) == (
+        "production",
+        "1012",
+        ("Ann",),
+        ("Ann",),
+    )
+    assert lost.text == (
+        "Your refueling station at 1012 was lost: the refueling charge of 3 points could not "
+        "be paid from 2; the 3 squadrons waiting there stay in the empty hex and may still "
+        "depart."
+    )
+    assert [(f.hex, f.kind) for f in short.state.facilities] == [("1013", "DSRS")]
+    assert short.state.player("Ann").stockpile == 0
