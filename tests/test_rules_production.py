@@ -504,3 +504,31 @@ def test_refueling_charges_are_paid_station_by_station_in_hex_order() -> None:
     )
     assert [(f.hex, f.kind) for f in short.state.facilities] == [("1013", "DSRS")]
     assert short.state.player("Ann").stockpile == 0
+
+
+def test_where_a_purchase_may_be_placed_is_judged_from_the_sheets_tech_level_and_owners() -> None:
+    """purchase_problem, the rule the checker and production share: a station is one per
+    hex (one under construction counts), within best range of a world (the range itself is
+    in, one more is out), and a level this turn unlocks counts only when the sheet's own
+    level is given."""
+    from refassist.rulesets.fifth_millennium.items import ITEMS_BY_CODE
+    from refassist.rulesets.fifth_millennium.production import purchase_problem
+
+    s = _home(stockpile=40)
+    s.player("Ann").tech_level = s.player("Bob").tech_level = 2
+    dsrs, fs = ITEMS_BY_CODE["DSRS"], ITEMS_BY_CODE["FS"]
+    rules = {"jump_range": 4, "enhanced_jump_range": 7}
+    assert purchase_problem(s, "Ann", dsrs, "1014", rules) == ""  # 4 hexes from 1010
+    assert purchase_problem(s, "Ann", dsrs, "1015", rules) == (
+        "1015 is more than 4 hexes from every world you own"
+    )
+    s.facilities.append(facility("1013", "Ann", "DSRS", building=True))
+    assert purchase_problem(s, "Ann", dsrs, "1013", rules) == (
+        "you already have a refueling station at 1013"
+    )
+    assert purchase_problem(s, "Bob", dsrs, "2517", rules) == ""  # Ann's station is Ann's
+    assert purchase_problem(s, "Ann", fs, "1010", rules) == ""
+    assert purchase_problem(s, "Ann", fs, "1010", rules, tech_level=1) == (
+        "Fast squadron needs technology level 2; you have 1"
+    )
+    assert purchase_problem(s, "Ann", None, "1010", rules) == "there is no such item"
