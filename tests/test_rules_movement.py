@@ -331,3 +331,67 @@ def test_the_movement_functions_the_checker_and_the_resolution_share() -> None:
     s.forces.append(force("1010", "Bob", M=7, P=3, F=1))
     assert (monitors_at(s, "Ann", "1010"), probes_at(s, "Ann", "1010")) == (2, 1)
     assert (monitors_at(s, "Bob", "1010"), monitors_at(s, "Bob", "1012")) == (7, 0)
+
+
+def test_what_a_probe_tells_and_who_rolls_for_it_whole() -> None:
+    """Appendix B probes, in full: the report to its owner (map data, owner, every force,
+    building ones included), each other player's squadrons and monitors rolling in name
+    order (squadrons under construction do not), the first 6 telling that player who sent
+    it, and a probe into empty space reporting just that."""
+    s = state(
+        [system("1010", "A", "Ann"), system("1012", "B", "Bob", naval_base=True)],
+        players=("Ann", "Bob", "Cleo"),
+        forces=[
+            force("1010", "Ann", F=1),
+            force("1012", "Bob", F=1, M=1),
+            force("1012", "Cleo", F=1),
+            force("1012", "Bob", S=2, building=True),
+        ],
+        flights=[
+            flight("Ann", "1010", "1012", probe=True),
+            flight("Ann", "1010", "1013", probe=True),
+        ],
+        homeworlds={"Ann": "1010", "Bob": "1012"},
+    )
+    r = resolve(s, dice=[1, 6, 5])  # Bob: F1 rolls 1, M1 rolls 6; Cleo: F1 rolls 5
+    told = [(e.kind, e.phase, e.location, e.players, e.visible_to) for e in r.events]
+    assert ("probe_report", "arrivals", "1012", ("Ann",), ("Ann",)) in told
+    assert ("probe_detected", "arrivals", "1012", ("Bob", "Ann"), ("Bob",)) in told
+    assert ("probe_report", "arrivals", "1013", ("Ann",), ("Ann",)) in told
+    reports = {e.location: e for e in events(r, "probe_report")}
+    forces = [
+        "Bob: F1 S0 A0(Fs0 Ms0 K0) M1",
+        "Bob: F0 S2 A0(Fs0 Ms0 K0) (under construction)",
+        "Cleo: F1 S0 A0(Fs0 Ms0 K0)",
+    ]
+    assert reports["1012"].text == (
+        f"Your probe reached 1012 World1012: class B, owner Bob; {'; '.join(forces)}."
+    )
+    assert reports["1012"].data == {
+        "hex": "1012",
+        "name": "World1012",
+        "owner": "Bob",
+        "forces": forces,
+        "class": "B",
+        "naval_base": True,
+        "scout_base": False,
+        "hipop": False,
+        "facilities": [],
+    }
+    assert reports["1013"].text == "Your probe reached 1013: empty space, nothing to report."
+    assert reports["1013"].data == {
+        "hex": "1013",
+        "owner": "",
+        "forces": [],
+        "class": "",
+        "facilities": [],
+    }
+    detected = one(r, "probe_detected")
+    assert detected.text == "Your squadrons at 1012 World1012 detected a probe sent by Ann."
+    assert detected.data == {"probe_owner": "Ann", "rolls": [1, 6], "hex": "1012"}
+    assert [(d.phase, d.location, d.purpose, d.result) for d in r.state.dice] == [
+        ("arrivals", "1012", "probe detection, Bob squadron 1", 1),
+        ("arrivals", "1012", "probe detection, Bob squadron 2", 6),
+        ("arrivals", "1012", "probe detection, Cleo squadron 1", 5),
+    ]
+    assert detected.dice == (1, 2)
