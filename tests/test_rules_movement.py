@@ -395,3 +395,45 @@ def test_what_a_probe_tells_and_who_rolls_for_it_whole() -> None:
         ("arrivals", "1012", "probe detection, Cleo squadron 1", 5),
     ]
     assert detected.dice == (1, 2)
+
+
+def test_two_fleets_at_ones_station_add_up_and_a_fleet_lost_in_empty_space_is_told() -> None:
+    """Two of Ann's fleets reach her refueling station (they join, and the charge counts
+    both: 3 squadrons); a third emerges in empty space with no station and is lost, which
+    only she is told, in these words."""
+    s = state(
+        [system("1010", "A", "Ann"), system("2520", "A", "Bob")],
+        forces=[force("1010", "Ann", F=5), force("2520", "Bob", F=1)],
+        facilities=[facility("1013", "Ann", "DSRS")],
+        flights=[
+            flight("Ann", "1010", "1013", F=2),
+            flight("Ann", "1010", "1013", F=1),
+            flight("Ann", "1010", "1014", F=1),
+        ],
+        homeworlds={"Ann": "1010", "Bob": "2520"},
+    )
+    r = resolve(s)
+    assert fleet_at(r.state, "1013", "Ann") == Fleet(F=3)
+    ledger = next(e for e in events(r, "production") if e.players == ("Ann",))
+    assert ledger.data["upkeep"] == [["refueling at 1013: 3 squadrons", 3]]
+    arrived = [e.text for e in events(r, "arrival")]
+    assert arrived == [
+        "Ann's fleet F2 S0 A0(Fs0 Ms0 K0) arrived at the refueling station at 1013.",
+        "Ann's fleet F1 S0 A0(Fs0 Ms0 K0) arrived at the refueling station at 1013.",
+    ]
+    lost = one(r, "flight_lost")
+    reason = (
+        "1014 holds no star system and no refueling station of yours, so the fleet could not emerge"
+    )
+    assert (lost.phase, lost.location, lost.players, lost.visible_to) == (
+        "arrivals",
+        "1014",
+        ("Ann",),
+        ("Ann",),
+    )
+    assert lost.text == f"Your fleet F1 S0 A0(Fs0 Ms0 K0) from 1010 to 1014 was lost: {reason}."
+    assert lost.data == {
+        "flight": "5002-Ann-1010-1014",
+        "reason": reason,
+        "fleet": Fleet(F=1).as_dict(),
+    }
