@@ -215,3 +215,51 @@ def test_a_system_in_sight_is_seen_whole() -> None:
         "Ann: F0 S1 A0(Fs0 Ms0 K0); Bob: F2 S0 A0(Fs0 Ms0 K0) M1 P3; "
         "Bob: F0 S0 A1(Fs0 Ms0 K0) (under construction)"
     )
+
+
+def test_a_system_remembered_or_known_from_the_map_is_seen_whole() -> None:
+    """Out of sight, a system shows what was seen when it was last in sight (name, class,
+    bases, owner, the forces as text, the year), or, never seen, only the printed map; and a
+    house-rule range reaches the view itself."""
+    from refassist.rulesets.fifth_millennium.view import SystemView
+
+    s = _map()
+    seen_then = s.system("1014")
+    seen_then.name, seen_then.naval_base, seen_then.scout_base, seen_then.hipop = (
+        "Tarsus",
+        True,
+        True,
+        True,
+    )
+    printed = s.system("1015")
+    printed.map_scout_base = True
+    r = resolve(s)
+    r.state.systems[:] = [x for x in r.state.systems if x.hex != "1010"] + [
+        system("1010", "A", "Bob")
+    ]  # Ann loses her only world: nothing is in sight any more
+    view = player_view(r.state, "Ann")
+    assert view.system("1014") == SystemView(
+        hex="1014",
+        name="Tarsus",
+        resource_class="B",
+        naval_base=True,
+        scout_base=True,
+        hipop=True,
+        status="seen",
+        seen_year=YEAR,
+        owner="Bob",
+        forces_text="Bob: F2 S0 A0(Fs0 Ms0 K0) M1",
+    )
+    assert view.system("1015") == SystemView(
+        hex="1015",
+        name="World1015",
+        resource_class="C",
+        naval_base=False,
+        scout_base=True,
+        hipop=False,
+        status="map",
+    )
+    # A range of 5 (house rule jump_range) sees 1015 from 1010; the default 4 does not.
+    assert player_view(_map(), "Ann", {"jump_range": 5}).system("1015").status == "in sight"
+    assert player_view(_map(), "Ann").system("1015").status == "map"
+    assert "1015" in in_sight(_map(), "Ann", {"jump_range": 5})
