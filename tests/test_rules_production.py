@@ -532,3 +532,58 @@ def test_where_a_purchase_may_be_placed_is_judged_from_the_sheets_tech_level_and
         "Fast squadron needs technology level 2; you have 1"
     )
     assert purchase_problem(s, "Ann", None, "1010", rules) == "there is no such item"
+
+
+def test_the_stockpile_site_is_home_or_a_finished_facility_of_ones_own() -> None:
+    def site(where: str, *extra):
+        s = _home(stockpile=3, more=[system("1011", "C", "Ann"), system("1012", "C", "Bob")])
+        s.forces += [force("1011", "Ann", F=1), force("1012", "Bob", F=1)]
+        s.facilities += list(extra)
+        s.player("Ann").stockpile_at = "1011"
+        return resolve(s, [Orders(player="Ann", year=YEAR, stockpile_at=where)])
+
+    home = site("1010", facility("1011", "Ann", "CF"))
+    assert home.state.player("Ann").stockpile_at == ""  # back at the homeworld
+    depot = site("1011", facility("1011", "Ann", "DEPOT"))
+    assert depot.state.player("Ann").stockpile_at == "1011"
+    for where, extra in (
+        ("1011", facility("1011", "Ann", "GL")),  # not a CF or Depot
+        ("1012", facility("1012", "Bob", "CF")),  # not Ann's
+    ):
+        r = site(where, extra)
+        cancelled = one(r, "order_cancelled")
+        assert cancelled.text == (
+            f"Your order 'stockpile at {where}' was cancelled: you have no finished "
+            f"Construction Facility or Depot at {where}."
+        )
+        assert (cancelled.phase, cancelled.visible_to) == ("production", ("Ann",))
+        assert r.state.player("Ann").stockpile_at == "1011"  # the old site stands
+
+
+def test_seats_follow_the_one_of_each_or_a_depot_rule_per_empire_or_per_system() -> None:
+    from refassist.rulesets.fifth_millennium.production import seat_problem
+
+    s = _home(more=[system("1011", "C", "Ann")])
+    s.facilities += [facility("1010", "Ann", "CC"), facility("2520", "Bob", "DEPOT")]
+    empire = {"seat_exclusivity": "empire"}
+    assert seat_problem(s, "Ann", "DEPOT", "1011", empire) == (
+        "your empire may have a Control Centre and/or a Construction Facility, or a Depot, "
+        "but not both"
+    )
+    assert seat_problem(s, "Ann", "CC", "1011", empire) == (
+        "you already have a Control Centre; an empire has only one"
+    )
+    assert seat_problem(s, "Ann", "CF", "1011", empire) == ""
+    assert seat_problem(s, "Ann", "CF", "1011", {}) == ""  # the default is per empire
+    assert seat_problem(s, "Ann", "DEPOT", "1011", {}).startswith("your empire may have")
+    system_rule = {"seat_exclusivity": "system"}
+    assert seat_problem(s, "Ann", "DEPOT", "1011", system_rule) == ""
+    assert seat_problem(s, "Ann", "CC", "1011", system_rule) == ""
+    assert seat_problem(s, "Ann", "DEPOT", "1010", system_rule) == (
+        "1010 may have a Control Centre and/or a Construction Facility, or a Depot, but not both"
+    )
+    # Bob's Depot is his: Ann's Control Centre does not stop him from having it, nor him her.
+    assert seat_problem(s, "Bob", "CF", "2520", empire).startswith("your empire may have")
+    assert seat_problem(s, "Bob", "DEPOT", "2519", empire) == (
+        "you already have a Depot; an empire has only one"
+    )
