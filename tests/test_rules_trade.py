@@ -265,3 +265,47 @@ def test_what_ending_a_trade_agreement_tells_each_side() -> None:
             {"order": "end trade with Bob", "cell": "", "reason": "no trade agreement with Bob"},
         ),
     ]
+
+
+def _two_partners(stockpile: int):
+    """Ann (class A, income 5) trades with Bob and with Cleo (one class E world each)."""
+    s = state(
+        [
+            system("1010", "A", "Ann"),
+            system("1012", "E", "Bob"),
+            system("1016", "E", "Cleo"),
+            *(system(h, "X") for h in ("1009", "1019", "1013", "1017")),
+        ],
+        players=("Ann", "Bob", "Cleo"),
+        forces=[force("1010", "Ann", F=1), force("1012", "Bob", F=1), force("1016", "Cleo", F=1)],
+        relations=[("trade", "Ann", "Bob"), ("trade", "Ann", "Cleo")],
+    )
+    s.player("Ann").stockpile = stockpile
+    return s
+
+
+def test_war_on_two_partners_shares_what_the_aggressor_can_pay_in_name_order() -> None:
+    """6.31a twice over: Ann declares war on both partners; each is owed its trade (6+6: row
+    12, x3 of one world = 3).  With nothing stocked Ann has her income of 5: Bob gets his 3,
+    Cleo the 2 left; with 20 stocked both get 3 and Ann keeps 20 + 5 - 6 = 19."""
+    war = [orders("Ann", diplomacy=[diplo("declare war", "Bob"), diplo("declare war", "Cleo")])]
+    poor = resolve(_two_partners(0), war, dice=[6, 6, 6, 6])
+    assert _ledger(poor, "Ann")["trade"][-1] == [
+        "taken by the victims of your declarations of war",
+        -5,
+    ]
+    assert _ledger(poor, "Ann")["stockpile_after"] == 0
+    assert _ledger(poor, "Bob")["trade"] == [["trade with Ann (paid by Ann, who went to war)", 3]]
+    assert _ledger(poor, "Cleo")["trade"] == [
+        ["trade with Ann (paid by Ann, who went to war; Ann could pay only 2 of 3)", 2]
+    ]
+    assert _trade(poor, "Cleo").text == (
+        "Trade with Ann: rolled 6+6, row 12 (x3): 2 points, paid by Ann, who went to war; "
+        "Ann could pay only 2 of 3."
+    )
+    assert _trade(poor, "Ann").text == (
+        "Trade with Bob: rolled 6+6, row 12 (x3): 0 points, forfeited to Bob (you went to war)."
+    )
+    rich = resolve(_two_partners(20), war, dice=[6, 6, 6, 6])
+    assert _ledger(rich, "Ann")["stockpile_after"] == 19
+    assert [_ledger(rich, p)["trade"][0][1] for p in ("Bob", "Cleo")] == [3, 3]
