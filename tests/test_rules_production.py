@@ -587,3 +587,47 @@ def test_seats_follow_the_one_of_each_or_a_depot_rule_per_empire_or_per_system()
     assert seat_problem(s, "Bob", "DEPOT", "2519", empire) == (
         "you already have a Depot; an empire has only one"
     )
+
+
+def test_purchase_lines_in_sheet_order_and_what_a_shortfall_does_to_the_rest() -> None:
+    """Budget 4 + 5 = 9: an unknown item and a zero quantity are refused, 3 F (6) and the
+    first of 2 F (2) are bought, the second F finds 1 point left; then the house rule decides
+    the Genetics Lab: cancelled because the budget ran out (default), or judged on its own
+    cost with ``purchases_after_shortfall = continue``."""
+    lines = [
+        buy("1010", "ZZ"),
+        buy("1010", "F", 0),
+        buy("1010", "F", 3),
+        buy("1010", "F", 2),
+        buy("1010", "GL", 1),
+    ]
+    expected = [
+        ("ZZ", "ZZ", 1, 0, "cancelled", "there is no such item"),
+        ("F", "Fleet squadron", 0, 0, "cancelled", "the quantity must be at least 1"),
+        ("F", "Fleet squadron", 3, 6, "bought", ""),
+        ("F", "Fleet squadron", 1, 2, "bought", ""),
+        (
+            "F",
+            "Fleet squadron",
+            1,
+            2,
+            "cancelled",
+            "1 x Fleet squadron would cost 2 points and only 1 are left",
+        ),
+    ]
+
+    def ledger(**rules):
+        r = resolve(_home(stockpile=4), [orders("Ann", purchases=lines)], **rules)
+        assert r.state.player("Ann").stockpile == 1
+        return [
+            (p["item"], p["name"], p["quantity"], p["cost"], p["status"], p.get("reason", ""))
+            for p in _ledger(r)["purchases"]
+        ]
+
+    gl = ("GL", "Genetics Lab", 1, 3, "cancelled")
+    assert ledger() == [*expected, (*gl, "the budget ran out on an earlier line")]
+    assert ledger(purchases_after_shortfall="cancelled") == ledger()
+    assert ledger(purchases_after_shortfall="continue") == [
+        *expected,
+        (*gl, "1 x Genetics Lab would cost 3 points and only 1 are left"),
+    ]
