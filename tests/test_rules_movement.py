@@ -437,3 +437,22 @@ def test_two_fleets_at_ones_station_add_up_and_a_fleet_lost_in_empty_space_is_to
         "reason": reason,
         "fleet": Fleet(F=1).as_dict(),
     }
+
+
+def test_each_probe_sent_uses_one_probe_counter_and_is_told_as_a_probe() -> None:
+    s = state(
+        [system("1010", "A", "Ann"), system("2520", "A", "Bob")],
+        forces=[force("1010", "Ann", F=1, P=3), force("2520", "Bob", F=1)],
+        homeworlds={"Ann": "1010", "Bob": "2520"},
+    )
+    sent = [move("1010", "1016", probe=True), move("1010", "1018", probe=True)]
+    r = resolve(s, [orders("Ann", moves=sent)])
+    assert next(f for f in r.state.forces if f.hex == "1010" and f.owner == "Ann").P == 1
+    assert [(f.destination, f.arrival, f.probe) for f in r.state.flights] == [
+        ("1016", YEAR + 6, True),  # a probe moves one hex a year
+        ("1018", YEAR + 8, True),
+    ]
+    assert [(e.location, e.visible_to, e.text) for e in events(r, "departure")] == [
+        ("1010", ("Ann",), f"Your probe left 1010 for 1016, arriving in {YEAR + 6}."),
+        ("1010", ("Ann",), f"Your probe left 1010 for 1018, arriving in {YEAR + 8}."),
+    ]
