@@ -166,3 +166,54 @@ def test_each_impossible_diplomatic_order_is_cancelled_with_its_reason() -> None
     # "end treaty" with no treaty withdraws Ann's own treaty proposal to Bob.
     assert r.state.proposals == []
     assert [(x.kind, x.a, x.b) for x in r.state.relations] == [("trade", "Ann", "Cleo")]
+
+
+def test_a_crowded_turn_of_diplomacy_is_settled_and_told_once_each() -> None:
+    """War ends both of Ann and Bob's agreements and Bob's pending treaty proposal to Ann;
+    Ann and Cleo propose a treaty to each other in the same turn (formed once), and Bob's
+    standing trade proposal meets Cleo's (formed once), each told to both sides."""
+    from refassist.rulesets.fifth_millennium.state import Proposal, Relation
+
+    s = _three()
+    s.relations += [
+        Relation("treaty", "Ann", "Bob", YEAR - 2),
+        Relation("trade", "Ann", "Bob", YEAR - 2),
+    ]
+    s.proposals += [
+        Proposal(kind="treaty", proposer="Bob", to="Ann", year=YEAR - 1),
+        Proposal(kind="trade", proposer="Bob", to="Cleo", year=YEAR - 1),
+    ]
+    sheets = [
+        orders("Ann", diplomacy=[diplo("declare war", "Bob"), diplo("propose treaty", "Cleo")]),
+        orders("Bob", diplomacy=[diplo("propose trade", "Cleo")]),
+        orders("Cleo", diplomacy=[diplo("propose treaty", "Ann"), diplo("propose trade", "Bob")]),
+    ]
+    r = resolve(s, sheets, dice=[3, 4, 3, 4])  # the two trades of the turn
+    told = [
+        (e.kind, e.players, e.visible_to, e.text)
+        for e in r.events
+        if e.kind in ("war", "treaty", "trade_agreement", "order_cancelled")
+    ]
+    treaty = f"Ann and Cleo agreed a treaty, in force from {YEAR}."
+    trade = f"Bob and Cleo agreed a trade agreement, in force from {YEAR}."
+    assert told == [
+        (
+            "war",
+            ("Ann", "Bob"),
+            ("Ann", "Bob"),
+            "Ann declared war on Bob; their treaty and trade agreement ended.",
+        ),
+        ("treaty", ("Ann", "Cleo"), ("Ann",), treaty),
+        ("treaty", ("Ann", "Cleo"), ("Cleo",), treaty),
+        ("trade_agreement", ("Bob", "Cleo"), ("Bob",), trade),
+        ("trade_agreement", ("Bob", "Cleo"), ("Cleo",), trade),
+    ]
+    assert one(r, "war").data == {"aggressor": "Ann", "victim": "Bob", "ended": ["treaty", "trade"]}
+    assert [(x.kind, x.a, x.b, x.since) for x in r.state.relations] == [
+        ("trade", "Bob", "Cleo", YEAR),
+        ("treaty", "Ann", "Cleo", YEAR),
+    ]
+    assert r.state.proposals == []
+    plain = resolve(_three(), [orders("Bob", diplomacy=[diplo("declare war", "Cleo")])])
+    assert one(plain, "war").text == "Bob declared war on Cleo."
+    assert one(plain, "war").data["ended"] == []
