@@ -217,3 +217,27 @@ def test_a_crowded_turn_of_diplomacy_is_settled_and_told_once_each() -> None:
     plain = resolve(_three(), [orders("Bob", diplomacy=[diplo("declare war", "Cleo")])])
     assert one(plain, "war").text == "Bob declared war on Cleo."
     assert one(plain, "war").data["ended"] == []
+
+
+def test_proposing_again_renews_only_that_proposal() -> None:
+    from refassist.rulesets.fifth_millennium.state import Proposal
+
+    s = _three()
+    s.proposals += [
+        Proposal(kind="treaty", proposer="Ann", to="Bob", year=YEAR - 2),
+        Proposal(kind="trade", proposer="Ann", to="Bob", year=YEAR - 2),
+        Proposal(kind="treaty", proposer="Ann", to="Cleo", year=YEAR - 2),
+        Proposal(kind="treaty", proposer="Cleo", to="Bob", year=YEAR - 2),
+    ]
+    r = resolve(s, [orders("Ann", diplomacy=[diplo("propose treaty", "Bob")])])
+    assert sorted((p.kind, p.proposer, p.to, p.year) for p in r.state.proposals) == [
+        ("trade", "Ann", "Bob", YEAR - 2),
+        ("treaty", "Ann", "Bob", YEAR),
+        ("treaty", "Ann", "Cleo", YEAR - 2),
+        ("treaty", "Cleo", "Bob", YEAR - 2),
+    ]
+    asked = "Ann proposed a treaty to Bob; it comes into force when Bob proposes one too."
+    assert [(e.visible_to, e.text) for e in events(r, "treaty")] == [
+        (("Ann",), asked),
+        (("Bob",), asked),
+    ]
