@@ -241,3 +241,67 @@ def test_proposing_again_renews_only_that_proposal() -> None:
         (("Ann",), asked),
         (("Bob",), asked),
     ]
+
+
+def test_what_messages_tell_each_player_in_full() -> None:
+    r = resolve(
+        _three(),
+        [
+            orders(
+                "Ann",
+                messages=[
+                    message("Zed", "hi"),
+                    message("Ann", "me"),
+                    message("*", "all of you"),
+                    message("Bob", "just you"),
+                ],
+            )
+        ],
+    )
+    told = [
+        (e.kind, e.phase, e.location, e.players, e.visible_to, e.text, dict(e.data))
+        for e in r.events
+        if e.kind in ("message", "order_cancelled")
+    ]
+    assert told == [
+        (
+            "order_cancelled",
+            "orders",
+            "",
+            ("Ann",),
+            ("Ann",),
+            "Your order 'message to Zed' was cancelled: 'Zed' is not a player of this game.",
+            {"order": "message to Zed", "cell": "", "reason": "'Zed' is not a player of this game"},
+        ),
+        (
+            "order_cancelled",
+            "orders",
+            "",
+            ("Ann",),
+            ("Ann",),
+            "Your order 'message to Ann' was cancelled: you cannot send a message to yourself.",
+            {
+                "order": "message to Ann",
+                "cell": "",
+                "reason": "you cannot send a message to yourself",
+            },
+        ),
+        (
+            "message",
+            "orders",
+            "",
+            ("Ann", "Bob", "Cleo"),
+            ("Ann", "Bob", "Cleo"),
+            "Message from Ann to everyone: all of you",
+            {"from": "Ann", "to": "*", "text": "all of you"},
+        ),
+        (
+            "message",
+            "orders",
+            "",
+            ("Ann", "Bob"),
+            ("Ann", "Bob"),
+            "Message from Ann to Bob: just you",
+            {"from": "Ann", "to": "Bob", "text": "just you"},
+        ),
+    ]
