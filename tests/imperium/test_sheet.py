@@ -1483,3 +1483,24 @@ def test_the_players_mistakes_get_one_right_message_each_through_a_real_sheet(
     assert sorted(c for c, sev in by_cell if sev == "error") == sorted(
         f"D{r}" for r in (s1[1], s1[2], s1[3])
     )
+
+
+@pytest.mark.libreoffice
+def test_arrivals_and_standing_battle_orders_survive_libreoffice(tmp_path: Path) -> None:
+    """A sheet with arrivals and pre-filled standing orders, changed by a player in
+    LibreOffice: what was typed, and what was pre-filled and kept, reads back."""
+    state = with_arrivals()
+    state.fleet("T1").standing = "stance=hold; retreat=home"
+    tr, jt, ca = (q.unit_id for q in state.queue)
+    path = tmp_path / "Terra.xlsx"
+    write_sheet(state, "Terra", path, token="t", deadline="")
+    fill_sheet(path, Orders("Terra", "Terran", 1, arrivals=[Arrival(tr, "SOL1", "T4")]))
+    got = read_sheet(through_libreoffice(path, tmp_path / "lo"))
+    assert got.problems == []
+    assert [(a.unit, a.world, a.fleet) for a in got.orders.arrivals] == [
+        (tr, "SOL1", "T4"),
+        (jt, "SOL2", ""),
+        (ca, "ACA1", "T2"),
+    ]
+    t1 = got.orders.battle_orders_for("T1")
+    assert (t1.stance, t1.retreat) == ("hold", "home")
