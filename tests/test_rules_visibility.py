@@ -263,3 +263,68 @@ def test_a_system_remembered_or_known_from_the_map_is_seen_whole() -> None:
     assert player_view(_map(), "Ann", {"jump_range": 5}).system("1015").status == "in sight"
     assert player_view(_map(), "Ann").system("1015").status == "map"
     assert "1015" in in_sight(_map(), "Ann", {"jump_range": 5})
+
+
+def test_every_player_remembers_what_it_sees_at_the_end_of_the_turn() -> None:
+    """update_sightings: each active player's systems in sight (by the game's house-rule
+    range) are remembered with their forces as text, the same text for every player; a
+    sighting of a system now out of sight is kept; recording one replaces only that
+    player's sighting of that hex."""
+    from refassist.rulesets.fifth_millennium.state import Sighting
+    from refassist.rulesets.fifth_millennium.visibility import (
+        record_sighting,
+        sighting_of,
+        update_sightings,
+    )
+
+    s = _map()
+    old = Sighting("Ann", "1020", YEAR - 3, "A", False, False, False, "Cleo", "Cleo: F4")
+    s.sightings.append(old)
+    update_sightings(s, YEAR, {"jump_range": 5})
+    seen = {(x.player, x.hex): x for x in s.sightings}
+    assert sorted(seen) == [
+        ("Ann", "1010"),
+        ("Ann", "1014"),
+        ("Ann", "1015"),  # five hexes: in sight with the house rule's range
+        ("Ann", "1020"),
+        ("Bob", "1010"),
+        ("Bob", "1014"),
+        ("Bob", "1015"),
+        ("Bob", "1020"),
+        ("Cleo", "1015"),
+        ("Cleo", "1020"),
+    ]
+    assert seen[("Ann", "1020")] == old  # out of sight: last seen three years ago
+    assert (
+        seen[("Ann", "1015")].forces
+        == seen[("Cleo", "1015")].forces
+        == ("Bob: F7 S0 A0(Fs0 Ms0 K0)")
+    )
+    assert seen[("Ann", "1014")] == Sighting(
+        "Ann", "1014", YEAR, "B", False, False, False, "Bob", "Bob: F2 S0 A0(Fs0 Ms0 K0) M1"
+    )
+    assert sighting_of(s, "Ann", "1014", YEAR) == seen[("Ann", "1014")]
+    newer = sighting_of(s, "Ann", "1020", YEAR, forces="nothing")
+    record_sighting(s, newer)
+    after = {(x.player, x.hex): x for x in s.sightings}
+    assert after[("Ann", "1020")] == newer and after[("Bob", "1020")] == seen[("Bob", "1020")]
+    assert len(after) == len(seen) and len(s.sightings) == len(seen)
+
+
+def test_sight_of_several_players_at_once_matches_each_players_own() -> None:
+    """sight_of_players (the resolution's fast path) gives every player the hexes of its own
+    forces and facilities (a refueling station in deep space too) and its worlds' ranges, by
+    the game's house rules, an unknown name nothing, and a memo changes nothing."""
+    from refassist.rulesets.fifth_millennium.visibility import sight_of_players
+
+    s = _map()
+    s.forces.append(force("1030", "Ann", F=1))  # far away: seen only because she is there
+    rules = {"jump_range": 5}
+    memo: dict = {}
+    got = sight_of_players(s, ["Zed", "Ann", "Bob", "Cleo"], rules, memo)
+    assert got["Zed"] == frozenset()
+    for name in ("Ann", "Bob", "Cleo"):
+        assert got[name] == in_sight(s, name, rules), name
+    assert {"1030", "1015"} <= got["Ann"] and "1013" in got["Bob"]  # Bob's station at 1013
+    assert sight_of_players(s, ["Ann"], rules, memo)["Ann"] == got["Ann"]
+    assert "1015" not in sight_of_players(s, ["Ann"])["Ann"]  # the default range, 4
