@@ -631,3 +631,33 @@ def test_purchase_lines_in_sheet_order_and_what_a_shortfall_does_to_the_rest() -
         *expected,
         (*gl, "1 x Genetics Lab would cost 3 points and only 1 are left"),
     ]
+
+
+def test_what_may_be_built_at_ones_refueling_station_in_deep_space() -> None:
+    """6.2's exception: at Ann's own finished station (1013) she builds what needs no world;
+    squadrons and upgrades need her spacedock there; a seat follows the seat rule."""
+    from refassist.rulesets.fifth_millennium.items import ITEMS_BY_CODE
+    from refassist.rulesets.fifth_millennium.production import purchase_problem
+
+    def problem(code: str, *extra, **rules) -> str:
+        s = _home()
+        s.player("Ann").tech_level = 3
+        s.facilities += [facility("1013", "Ann", "DSRS"), *extra]
+        return purchase_problem(s, "Ann", ITEMS_BY_CODE[code], "1013", rules)
+
+    world = "needs a world; 1013 is deep space (your refueling station)"
+    assert problem("M") == f"Monitor squadron {world}"
+    assert problem("GL") == f"Genetics Lab {world}"
+    no_dock = (
+        "can only be built at a class A world or one with a spacedock; 1013 is your refueling "
+        "station in deep space, without a spacedock"
+    )
+    assert problem("F") == f"Fleet squadron {no_dock}"
+    assert problem("SU") == f"Strike upgrade of a Fleet squadron {no_dock}"
+    assert problem("F", facility("1013", "Bob", "DOCK")) == f"Fleet squadron {no_dock}"
+    assert problem("F", facility("1013", "Ann", "DOCK")) == ""
+    assert problem("SU", facility("1013", "Ann", "DOCK")) == ""
+    assert problem("PROBE") == ""  # any system by default
+    assert problem("PROBE", probe_build_site="shipyard") == f"Probe swarm {no_dock}"
+    assert problem("CF") == ""
+    assert problem("CF", facility("1010", "Ann", "DEPOT")).startswith("your empire may have")
