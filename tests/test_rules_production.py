@@ -661,3 +661,16 @@ def test_what_may_be_built_at_ones_refueling_station_in_deep_space() -> None:
     assert problem("PROBE", probe_build_site="shipyard") == f"Probe swarm {no_dock}"
     assert problem("CF") == ""
     assert problem("CF", facility("1010", "Ann", "DEPOT")).startswith("your empire may have")
+
+
+def test_a_station_nobody_used_costs_nothing_and_what_is_left_pays_the_next() -> None:
+    """Stations at 1011 and 1014 refuel nobody (no charge, no line); income 5 pays 1012's 3
+    and leaves 2, too little for 1013's 3, which is lost."""
+    s = _home("A")
+    s.facilities += [facility(h, "Ann", "DSRS") for h in ("1011", "1012", "1013", "1014")]
+    s.flights += [flight("Ann", "1010", "1012", F=3), flight("Ann", "1010", "1013", F=3)]
+    r = resolve(s)
+    assert _ledger(r)["upkeep"] == [["refueling at 1012: 3 squadrons", 3]]
+    assert [(e.location, e.data["upkeep"]) for e in events(r, "station_lost")] == [("1013", 3)]
+    assert sorted(f.hex for f in r.state.facilities if f.kind == "DSRS") == ["1011", "1012", "1014"]
+    assert r.state.player("Ann").stockpile == 2
