@@ -674,3 +674,14 @@ def test_a_station_nobody_used_costs_nothing_and_what_is_left_pays_the_next() ->
     assert [(e.location, e.data["upkeep"]) for e in events(r, "station_lost")] == [("1013", 3)]
     assert sorted(f.hex for f in r.state.facilities if f.kind == "DSRS") == ["1011", "1012", "1014"]
     assert r.state.player("Ann").stockpile == 2
+
+
+def test_the_ledger_names_an_item_by_its_code_whatever_was_typed() -> None:
+    r = resolve(_home(stockpile=10), [orders("Ann", purchases=[buy("1010", "fleet squadron", 1)])])
+    (bought,) = _ledger(r)["purchases"]
+    assert (bought["item"], bought["name"], bought["cost"], bought["status"]) == (
+        "F",
+        "Fleet squadron",
+        2,
+        "bought",
+    )
