@@ -724,14 +724,9 @@ def reinforcements(ctx: TurnContext) -> None:
     due = [q for q in state.queue if q.due <= state.turn]
     state.queue = [q for q in state.queue if q.due > state.turn]
 
-    def placed_by_sheet(q: Queued) -> bool:
-        sheet = ctx.orders.get(q.side)
-        found = sheet.arrival_for(q.unit_id) if sheet is not None and q.unit_id else None
-        return found is not None and bool(found.world)
-
     # Units the sheet places at a World come first, so the one-per-World rule honours the
     # player's placement before spreading the rest.
-    due.sort(key=lambda q: 0 if placed_by_sheet(q) else 1)
+    due.sort(key=lambda q: 0 if (a := _arrival_of(ctx, q)) is not None and a.world else 1)
     counts: dict[str, dict[str, int]] = {side: {} for side in SIDES}
     for q in due:
         worlds = side_worlds(state, q.side)
@@ -745,8 +740,7 @@ def reinforcements(ctx: TurnContext) -> None:
         # fleet is the wish otherwise.  "Fighters, jump/regular troops, planetary defense
         # systems or Outposts may enter the game loaded on any previously empty transports":
         # a fleet named takes the unit aboard at the World where it stands.
-        sheet = ctx.orders.get(q.side)
-        arrival = sheet.arrival_for(q.unit_id) if sheet is not None and q.unit_id else None
+        arrival = _arrival_of(ctx, q)
         wanted = arrival.world if arrival is not None and arrival.world else q.world
         fleet_name = arrival.fleet if arrival is not None and arrival.fleet else ""
         if not fleet_name and q.world not in state.map.planets:
@@ -810,6 +804,18 @@ def reinforcements(ctx: TurnContext) -> None:
                 break
         if not where:
             _wait(ctx, q, "no World in turn for a unit has room for it on the planet or aboard")
+
+
+def arrivals_due(state: State, side: str) -> list[Queued]:
+    """The side's turn-record-track entries placed at the start of this turn with a counter
+    reserved for them: the units its sheet lists as arrivals and may give orders."""
+    return [q for q in state.queue if q.side == side and q.due <= state.turn and q.unit_id]
+
+
+def _arrival_of(ctx: TurnContext, q: Queued) -> Arrival | None:
+    """Where the side's sheet places this arriving unit, if it says."""
+    sheet = ctx.orders.get(q.side)
+    return sheet.arrival_for(q.unit_id) if sheet is not None and q.unit_id else None
 
 
 def arrival_plan(

@@ -42,10 +42,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .admin import arrival_plan
+from .admin import arrival_plan, arrivals_due
 from .orders import Action, Activation, Arrival, BattleOrders, Build, Orders, PlanetOrder
 from .paths import distances_from, home_systems
-from .sheet import arrivals_due
+from .sheet import ARRIVAL_ROWS
 from .state import ALLOWED_ON, GLORY_START, Fleet, Planet, State, Unit
 from .units import (
     IMPERIAL,
@@ -660,7 +660,7 @@ class _Planner:
         fighters stand on their World as usual."""
         plan = arrival_plan(self.state, self.side, self.rules)
         formed: dict[tuple[str, bool], str] = {}
-        for q in arrivals_due(self.state, self.side):
+        for q in arrivals_due(self.state, self.side)[:ARRIVAL_ROWS]:  # the sheet's rows
             world, fleet = plan.get(q.unit_id, ("", ""))
             if not world:
                 continue

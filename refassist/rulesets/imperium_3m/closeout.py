@@ -32,8 +32,16 @@ GROUND_UPKEEP = ("PD", "RT", "JT")
 ORDER_SEQUENCE = ("scrap", "repair", "ground repair", "augment")
 
 
-def _peace_factor(ctx: TurnContext) -> int:
-    return 2 if ctx.state.at_peace() else 1
+def _peace_factor(state: State) -> int:
+    """Every upkeep cost is doubled in peacetime (the local allowances are not)."""
+    return 2 if state.at_peace() else 1
+
+
+def _ground_upkeep(state: State, side: str) -> list[Unit]:
+    """The side's troops and PD, each paying its upkeep from the stockpile, in id order."""
+    return sorted(
+        (u for u in state.units if u.side == side and u.code in GROUND_UPKEEP), key=lambda u: u.id
+    )
 
 
 #: The unit kinds that pay a maintenance number each turn: ships, and fighters.
@@ -47,8 +55,8 @@ def has_repair_ship(ctx: TurnContext, side: str, system: str) -> bool:
     )
 
 
-def _deep(ctx: TurnContext, system: str) -> bool:
-    found = ctx.state.map.systems.get(system)
+def _deep(state: State, system: str) -> bool:
+    found = state.map.systems.get(system)
     return found is None or found.deep
 
 
@@ -92,7 +100,7 @@ def ship_payments(
     """The ship maintenance close-out takes, with ``resources`` in the stockpile; it changes
     nothing, so the sheet can show the bill before the turn (`upkeep_bill`) and close-out
     can pay it (`maintain_ships`) by one reckoning."""
-    factor = 2 if state.at_peace() else 1
+    factor = _peace_factor(state)
     bb_upkeep = int(rules.get("imperial_bb_maintenance", 4))
 
     def kind(u: Unit) -> UnitType:
@@ -113,9 +121,11 @@ def ship_payments(
         need = kind(unit).maintenance * factor
         from_local = min(need, local[system])
         rest = need - from_local
-        deep = system not in state.map.systems or state.map.systems[system].deep
         if rest and (
-            not from_stockpile or rest > left or deep or not reaches_a_world(state, side, system)
+            not from_stockpile
+            or rest > left
+            or _deep(state, system)
+            or not reaches_a_world(state, side, system)
         ):
             unpaid.append((unit, system))
             continue
@@ -148,9 +158,8 @@ def upkeep_bill(state: State, side: str, rules: Mapping[str, Any]) -> UpkeepBill
     """The bill for ``side``'s forces as they stand (they move and fight before close-out,
     and this turn's builds arrive later, so it is a forecast, shown beside the builds)."""
     ships = ship_payments(state, side, rules, resources=10**9, from_stockpile=True)
-    factor = 2 if state.at_peace() else 1
-    ground = sum(1 for u in state.units if u.side == side and u.code in GROUND_UPKEEP)
-    return UpkeepBill(ships.local, ships.stockpile, ground * factor, len(ships.unpaid))
+    ground = len(_ground_upkeep(state, side)) * _peace_factor(state)
+    return UpkeepBill(ships.local, ships.stockpile, ground, len(ships.unpaid))
 
 
 def maintain_ships(ctx: TurnContext, side: str) -> None:
@@ -186,10 +195,8 @@ def maintain_ships(ctx: TurnContext, side: str) -> None:
 def maintain_ground(ctx: TurnContext, side: str) -> None:
     state = ctx.state
     s = state.sides[side]
-    cost = _peace_factor(ctx)
-    ground = sorted(
-        (u for u in state.units if u.side == side and u.code in GROUND_UPKEEP), key=lambda u: u.id
-    )
+    cost = _peace_factor(state)
+    ground = _ground_upkeep(state, side)
     unpaid = []
     for unit in ground:
         if s.resources >= cost:
@@ -268,12 +275,12 @@ def repair(ctx: TurnContext, side: str, unit: Unit) -> str:
         return f"{unit.id} is not a ship"
     if not unit.damaged:
         return f"{unit.id} is not damaged"
-    if _deep(ctx, system):
+    if _deep(ctx.state, system):
         return "ships in deep space may not be repaired"
     with_ar = any(u.code == "AR" for u in state.units_in_fleet(unit.fleet) if u is not unit)
     if not friendly_planets(state, side, system) and not with_ar:
         return f"{unit.id} is neither at a World or Outpost of yours nor in a fleet with an AR"
-    cost = ctx.unit_type(side, unit.code).maintenance * _peace_factor(ctx)
+    cost = ctx.unit_type(side, unit.code).maintenance * _peace_factor(ctx.state)
     s = state.sides[side]
     if cost > s.resources:
         return f"it costs {cost} and only {s.resources} resources are left"
@@ -304,7 +311,7 @@ def ground_repair(ctx: TurnContext, side: str, unit: Unit) -> str:
     planet = state.map.planets[unit.planet]
     if not is_friendly(planet, side):
         return f"{planet.name} is not a World or Outpost of yours (or it is disputed)"
-    cost = -(-ctx.unit_type(side, unit.code).cost // 2) * _peace_factor(ctx)
+    cost = -(-ctx.unit_type(side, unit.code).cost // 2) * _peace_factor(ctx.state)
     s = state.sides[side]
     if cost > s.resources:
         return f"it costs {cost} and only {s.resources} resources are left"

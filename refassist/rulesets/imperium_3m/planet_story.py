@@ -39,11 +39,6 @@ def planet_battle_lines(kind: str, data: Mapping[str, Any]) -> list[str]:
     return tell(data) if tell else []
 
 
-def _unit(label: str) -> str:
-    """``Imperial PD3`` -> ``Imperial PD3`` (labels already name the side)."""
-    return str(label)
-
-
 def _dice(values: Sequence[int]) -> str:
     return " ".join(str(int(d)) for d in values) or "no dice"
 
@@ -71,7 +66,7 @@ def _defence(groups: Sequence[Mapping[str, Any]], against: str) -> list[str]:
 
 
 def _effect(effect: Mapping[str, Any]) -> str:
-    text = f"{_unit(effect['unit'])} {effect['result']}"
+    text = f"{effect['unit']} {effect['result']}"
     if effect.get("cargo_lost"):
         text += f", and with it {', '.join(effect['cargo_lost'])} aboard"
     if effect.get("cargo_reduced"):

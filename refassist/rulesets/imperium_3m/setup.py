@@ -52,9 +52,7 @@ def draw_troop(state: State, side: str, code: str, dice: Dice) -> Unit | None:
     if not free:
         return None
     pick = dice.choice_index(len(free), f"{side} {code} counter drawn") if len(free) > 1 else 0
-    n = free[pick]
-    full, reduced = mix[n - 1]
-    return Unit(id=f"{code}{n}", side=side, code=code, strength=full, reduced_strength=reduced)
+    return troop_counter(side, code, f"{code}{free[pick]}")
 
 
 def troop_counter(side: str, code: str, unit_id: str) -> Unit | None:

@@ -737,6 +737,7 @@ def _write_upkeep(ws: Any, st: _Styles, state: State, side: str, rules: Mapping[
     will take: what the local Worlds and Outposts pay, what the stockpile must pay for ships
     and for troops and PD, and (a formula, live as the builds are typed) what is left."""
     from .closeout import upkeep_bill
+    from .report import expected_income
 
     bill = upkeep_bill(state, side, rules)
     r = UPKEEP_TITLE_ROW - 1
@@ -746,9 +747,7 @@ def _write_upkeep(ws: Any, st: _Styles, state: State, side: str, rules: Mapping[
         f"={RESOURCES_CELL}+{INCOME_CELL}-{BUILD_TOTAL_CELL}-{UPKEEP_SHIPS_CELL}"
         f"-{UPKEEP_GROUND_CELL}-{INSTALMENT}*(COUNTA(B{first}:B{last})+COUNTA(D{first}:D{last}))"
     )
-    left_now = (
-        state.sides[side].resources + _expected_income(state, side) - bill.ships - bill.ground
-    )
+    left_now = state.sides[side].resources + expected_income(state, side) - bill.ships - bill.ground
     for ref, label, value in (
         (UPKEEP_LOCAL_CELL, "Ships, paid locally", bill.local),
         (UPKEEP_SHIPS_CELL, "Ships, from stockpile", bill.ships),
@@ -770,12 +769,6 @@ def _write_upkeep(ws: Any, st: _Styles, state: State, side: str, rules: Mapping[
         "stockpile + income - builds - projects - upkeep; below 0, units roll for damage."
     )
     _validation(ws, UPKEEP_LOCAL_CELL, UPKEEP_LEFT_CELL, "Upkeep", note)
-
-
-def _expected_income(state: State, side: str) -> int:
-    from .report import expected_income
-
-    return expected_income(state, side)
 
 
 def _write_defence(ws: Any, st: _Styles, state: State, side: str, lists: DropdownLists) -> None:
@@ -1029,7 +1022,7 @@ def _write_arrivals(
     """The units due this turn with where the usual placement puts them, pre-filled to keep
     or change: the seed places reinforcements in the administrative segment, so they can be
     given orders on this sheet under their counter ids and fleet names."""
-    from .admin import arrival_plan
+    from .admin import arrival_plan, arrivals_due
 
     _section(
         ws,
@@ -1044,7 +1037,7 @@ def _write_arrivals(
         ("#", "Unit", "Type", "World", "Fleet", "From", ""),
     )
     ws.merge_range(ARRIVAL_HEADER_ROW - 1, 5, ARRIVAL_HEADER_ROW - 1, 6, "From", st.header)
-    due = arrivals_due(state, side)
+    due = arrivals_due(state, side)[:ARRIVAL_ROWS]
     plan = arrival_plan(state, side, rules)
     for i in range(ARRIVAL_ROWS):
         row = ARRIVAL_FIRST_ROW + i
@@ -1093,14 +1086,6 @@ def _write_arrivals(
         "Troops, PD, fighters, Outposts ride in this fleet's empty transports (blank: on the "
         "planet). Orders below may use the unit and fleet.",
     )
-
-
-def arrivals_due(state: State, side: str) -> list[Any]:
-    """The side's turn-record-track entries placed at the start of this turn, with a counter
-    reserved for them (the ones the arrivals block lists)."""
-    return [q for q in state.queue if q.side == side and q.due <= state.turn and q.unit_id][
-        :ARRIVAL_ROWS
-    ]
 
 
 def _write_message(ws: Any, st: _Styles) -> None:

@@ -27,7 +27,14 @@ from typing import Any
 
 from ...errors import CellProblem
 from ...words import counted
-from .admin import TERRAFORM_TURNS, arrival_plan, counters_free, is_friendly, permitting_rolls
+from .admin import (
+    TERRAFORM_TURNS,
+    arrival_plan,
+    arrivals_due,
+    counters_free,
+    is_friendly,
+    permitting_rolls,
+)
 from .closeout import upkeep_bill
 from .orders import (
     CLOSE_OUT_KINDS,
@@ -51,7 +58,6 @@ from .sheet import (
     INSTALMENT,
     ORDERS_SHEET,
     SIDE_CELL,
-    arrivals_due,
 )
 from .state import ALLOWED_ON, Planet, State
 from .units import (
