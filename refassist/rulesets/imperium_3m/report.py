@@ -432,19 +432,11 @@ def player_content(state: State, view: PlayerView, player: str, info: ReportInpu
     seqs = {seq for e in view.events for seq in e.dice}
     rolls = {r.seq: r for r in state.dice if r.seq in seqs}
     # A disputed planet is neither side's own: it is listed apart, with both sides' units.
-    stands = {u.planet for u in view.units if u.planet}
-    disputed = [
-        p
-        for p in view.planets.values()
-        if p.disputed and ((p.owner == view.side and p.marker) or p.code in stands)
-    ]
-    own_planets = [
-        p for p in view.planets.values() if p.owner == view.side and p.marker and not p.disputed
-    ]
+    listing = {code: view.planet_listing(p) for code, p in view.planets.items()}
+    disputed = [p for p in view.planets.values() if listing[p.code] == "disputed"]
+    own_planets = [p for p in view.planets.values() if listing[p.code] == "own"]
     listed = {p.code for p in own_planets + disputed}
-    elsewhere = [
-        u for u in view.units if u.planet and u.planet in view.planets and u.planet not in listed
-    ]
+    elsewhere = [u for u in view.units if listing.get(u.planet) == "elsewhere"]
     seen_boxes = [
         p
         for p in view.planets.values()

@@ -337,14 +337,14 @@ def planet_lines(view: PlayerView) -> dict[str, list[str]]:
     for p in planets:
         mine = [u for u in view.units if u.planet == p.code]
         theirs = [u for u in view.enemy_units if u.planet == p.code]
-        ours = p.owner == view.side and bool(p.marker)
+        listing = view.planet_listing(p)
         head = f"{p.code} {p.name} ({p.system}) {p.type}, {p.hexes} hexes"
-        if p.disputed and (ours or mine):
+        if listing == "disputed":
             units = [f"yours: {', '.join(unit_text(u) for u in mine) or 'none'}"]
             if theirs or p.box_known:
                 units.append(f"enemy: {', '.join(unit_text(u) for u in theirs) or 'none'}")
             groups["disputed"].append(f"{head}, {p.owner} {p.marker} DISPUTED: {'; '.join(units)}")
-        elif ours:
+        elif listing == "own":
             flags = ""
             if p.terraform_paid:
                 flags += f" terraforming {counted(p.terraform_paid, 'turn')} paid"
@@ -352,7 +352,7 @@ def planet_lines(view: PlayerView) -> dict[str, list[str]]:
                 flags += f" upgrade {p.upgrade_paid} of 4 paid"
             content = ", ".join(unit_text(u) for u in mine) or "empty box"
             groups["own"].append(f"{head} {p.marker}{flags}: {content}")
-        elif mine:
+        elif listing == "elsewhere":
             held = f", {p.owner} {p.marker}" if p.owner and p.marker else ""
             groups["elsewhere"].append(f"{head}{held}: {', '.join(unit_text(u) for u in mine)}")
         held = f" - {p.owner} {p.marker}" if p.owner and p.marker else ""

@@ -88,3 +88,16 @@ class PlayerView:
 
     def units_on(self, planet: str) -> list[Unit]:
         return [u for u in self.units + self.enemy_units if u.planet == planet]
+
+    def planet_listing(self, planet: PlanetView) -> str:
+        """Where the side's listings (report and forces sheet) put ``planet``: ``own`` (its
+        World or Outpost, not disputed), ``disputed`` (disputed, and it holds the marker or
+        stands there: neither side's own), ``elsewhere`` (its units stand on someone else's
+        or an unclaimed planet), or "" (none of its business)."""
+        ours = planet.owner == self.side and bool(planet.marker)
+        stands = any(u.planet == planet.code for u in self.units)
+        if planet.disputed and (ours or stands):
+            return "disputed"
+        if ours:
+            return "own"
+        return "elsewhere" if stands else ""
