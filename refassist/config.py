@@ -15,7 +15,7 @@ import hmac
 import re
 import secrets
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import date, datetime, time, timedelta
 from hashlib import sha256
 from pathlib import Path
@@ -27,6 +27,8 @@ from .atomic import write_text
 from .errors import GameError
 
 EMAIL_RE = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")
+#: The address a game has until the referee gives theirs: nothing is sent from it.
+PLACEHOLDER_REFEREE_EMAIL = "referee@example.invalid"
 
 
 @dataclass
@@ -40,6 +42,23 @@ class PlayerConfig:
 
     def addresses(self) -> list[str]:
         return [a.lower() for a in [self.email, *self.aliases] if a]
+
+
+@dataclass
+class MailSettings:
+    """``[mail]``: where the referee's mail is (server URLs without passwords, docs/mail.md)."""
+
+    #: The folder turn mail arrives in, e.g. ``imaps://referee@mail.example.org/Turns``.
+    imap: str = ""
+    #: The server mail is sent through, e.g. ``smtps://referee@mail.example.org``.
+    smtp: str = ""
+    #: A certificate to trust for a self-hosted server (PEM), instead of the system's list.
+    ca_file: str = ""
+    #: IMAP folder filed messages are moved to; "" keeps them where they are, flagged.
+    filed_folder: str = ""
+    #: Refuse sheets whose sender failed the receiving server's SPF/DKIM/DMARC check
+    #: (``Authentication-Results``); by default they are taken in and the result recorded.
+    refuse_failed_authentication: bool = False
 
 
 @dataclass
@@ -59,7 +78,14 @@ class GameConfig:
     first_deadline: datetime | None = None
     days_per_turn: int = 7
     deadlines: dict[str, datetime] = field(default_factory=dict)
-    referee_email: str = "referee@example.invalid"
+    referee_email: str = PLACEHOLDER_REFEREE_EMAIL
+    referee_name: str = ""
+    mail: MailSettings = field(default_factory=MailSettings)
+
+    @property
+    def sender_name(self) -> str:
+        """The name mail from the referee carries: theirs, else "Referee of <game>"."""
+        return self.referee_name or f"Referee of {self.name}"
 
     # -- tokens -------------------------------------------------------------------------------
     def token(self, player: str, step: str) -> str:
@@ -180,8 +206,30 @@ def load_config(path: Path) -> GameConfig:
         first_deadline=_as_datetime(first, "[schedule] first_deadline") if first else None,
         days_per_turn=days,
         deadlines=deadlines,
-        referee_email=str(game.get("referee_email", "referee@example.invalid")),
+        referee_email=str(game.get("referee_email", PLACEHOLDER_REFEREE_EMAIL)),
+        referee_name=str(game.get("referee_name", "")),
+        mail=_mail_settings(data.get("mail", {}), path),
     )
+
+
+def _mail_settings(raw: Any, path: Path) -> MailSettings:
+    """``[mail]``, checked: strings where strings go, no password anywhere."""
+    if not isinstance(raw, dict):
+        raise GameError(f"{path}: [mail] must be a table")
+    known = {f.name for f in fields(MailSettings)}
+    for key, value in raw.items():
+        if key not in known:
+            hint = (
+                "; passwords never go in game.toml (docs/mail.md says where they go)"
+                if "pass" in key.lower() or "secret" in key.lower()
+                else f"; known keys: {', '.join(sorted(known))}"
+            )
+            raise GameError(f"{path}: [mail] {key} is not a setting{hint}")
+        expected = bool if key == "refuse_failed_authentication" else str
+        if not isinstance(value, expected):
+            kind = "true or false" if expected is bool else "a string"
+            raise GameError(f"{path}: [mail] {key} must be {kind}")
+    return MailSettings(**raw)
 
 
 def render_config(config: GameConfig, house_rule_help: dict[str, str]) -> str:
@@ -204,7 +252,27 @@ def render_config(config: GameConfig, house_rule_help: dict[str, str]) -> str:
         game.add("scenario", config.scenario)
         game["scenario"].comment("the starting forces came from this file; for the record")
     game.add("referee_email", config.referee_email)
+    game["referee_email"].comment("mail to players is sent from this address")
+    game.add("referee_name", config.referee_name)
     doc.add("game", game)
+
+    mail = tomlkit.table()
+    mail.add(tomlkit.comment("Your mail servers (docs/mail.md). No passwords here: they come"))
+    mail.add(tomlkit.comment("from REFASSIST_IMAP_PASSWORD / REFASSIST_SMTP_PASSWORD, a file, or"))
+    mail.add(tomlkit.comment("the system keyring."))
+    settings = config.mail
+    mail.add("imap", settings.imap)
+    mail["imap"].comment("e.g. imaps://referee@mail.example.org/Turns")
+    mail.add("smtp", settings.smtp)
+    mail["smtp"].comment("e.g. smtps://referee@mail.example.org")
+    mail.add("ca_file", settings.ca_file)
+    mail["ca_file"].comment("a self-hosted server's certificate, if the system lacks it")
+    mail.add("filed_folder", settings.filed_folder)
+    mail["filed_folder"].comment("move filed turn mail to this IMAP folder (else flag it)")
+    mail.add(tomlkit.comment("true: refuse sheets whose sender failed SPF/DKIM/DMARC at your"))
+    mail.add(tomlkit.comment("server (its Authentication-Results); false: take them, record it"))
+    mail.add("refuse_failed_authentication", settings.refuse_failed_authentication)
+    doc.add("mail", mail)
 
     schedule = tomlkit.table()
     if config.first_deadline is not None:

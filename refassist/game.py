@@ -28,7 +28,15 @@ from typing import Any
 
 from filelock import FileLock, Timeout
 
-from .config import EMAIL_RE, GameConfig, PlayerConfig, load_config, new_secret, save_config
+from .config import (
+    EMAIL_RE,
+    PLACEHOLDER_REFEREE_EMAIL,
+    GameConfig,
+    PlayerConfig,
+    load_config,
+    new_secret,
+    save_config,
+)
 from .dice import Dice
 from .errors import GameError, LockedError, SetupError, UsageError
 from .rulesets import Ruleset, find_ruleset
@@ -149,12 +157,16 @@ class Game:
         days_per_turn: int = 7,
         house_rules: dict[str, Any] | None = None,
         secret: str | None = None,
+        referee_email: str = "",
+        referee_name: str = "",
     ) -> Game:
         """Create a new game folder with ``game.toml`` and ``master.xlsx``.
 
         Refuses to touch a folder that already holds files, so a typo cannot overwrite a game.
         ``secret`` (signing sheets, keying the turn seeds) is drawn at random unless given: only
         the demo gives one, derived from its seed, so that the same demo plays the same game.
+        ``referee_email`` is the address mail to players comes from; without it nothing can
+        be sent until the referee sets it in ``game.toml``.
         ``map_file``, ``scenario_file`` and ``generate_seed`` go to the ruleset as they are;
         which ones a game needs is the ruleset's business (`Ruleset.map_required`).
         """
@@ -162,6 +174,8 @@ class Game:
         if folder.exists() and any(folder.iterdir()):
             raise SetupError(f"{folder} already exists and is not empty; choose a new folder")
         check_players(players, ruleset)
+        if referee_email and not EMAIL_RE.match(referee_email):
+            raise SetupError(f"the referee's address {referee_email!r} is not an e-mail address")
         rules = ruleset.default_house_rules()
         rules.update(house_rules or {})
         problems = ruleset.check_house_rules(rules)
@@ -185,6 +199,8 @@ class Game:
             scenario=str(scenario_file) if scenario_file else "",
             first_deadline=first_deadline,
             days_per_turn=days_per_turn,
+            referee_email=referee_email or PLACEHOLDER_REFEREE_EMAIL,
+            referee_name=referee_name,
         )
         setup = NewGame(
             game_name=config.name,

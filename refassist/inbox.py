@@ -115,6 +115,11 @@ class Index:
         }
         write_text(self.folder / INDEX_NAME, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
+    def has_source(self, key: str) -> bool:
+        """Whether a file from this message (a server folder's ``...#UIDVALIDITY:UID``) was
+        filed already."""
+        return any(entry.get("source", {}).get("path") == key for entry in self.entries)
+
     def with_hash(self, sha: str) -> dict[str, Any] | None:
         """The first entry whose file has this hash (its stored copy is reused)."""
         for entry in self.entries:
@@ -386,6 +391,8 @@ class Outcome:
 class IntakeReport:
     step: str
     outcomes: list[Outcome]
+    #: Server messages filed by an earlier run that stopped before marking them (now marked).
+    already_filed: list[str] = field(default_factory=list)
 
     def count(self, status: str) -> int:
         return sum(1 for o in self.outcomes if o.status == status)
@@ -413,7 +420,7 @@ class Unfiled:
     mail: IncomingMail
 
 
-def _from_mail(kind: str, mail: IncomingMail) -> Iterator[Received | Unfiled]:
+def items_of_mail(kind: str, mail: IncomingMail) -> Iterator[Received | Unfiled]:
     candidates = [a for a in mail.attachments if a.maybe_sheet]
     if mail.problem or not candidates:
         yield Unfiled(kind, mail)
@@ -455,12 +462,12 @@ def expand_sources(sources: Iterable[Path]) -> list[Received | Unfiled]:
                     "files inside it instead"
                 )
             for mail in iter_maildir(path):
-                items.extend(_from_mail("maildir", mail))
+                items.extend(items_of_mail("maildir", mail))
         elif path.suffix.lower() == ".eml":
-            items.extend(_from_mail("eml", read_eml(path)))
+            items.extend(items_of_mail("eml", read_eml(path)))
         elif path.suffix.lower() == ".mbox" or _looks_like_mbox(path):
             for mail in iter_mbox(path):
-                items.extend(_from_mail("mbox", mail))
+                items.extend(items_of_mail("mbox", mail))
         else:
             try:
                 data = path.read_bytes()
@@ -595,7 +602,7 @@ class _Intake:
             body=body,
             attachments=attachments or [],
             to_name=player,
-            sender_name=f"Referee of {self.game.config.name}",
+            sender_name=self.game.config.sender_name,
         )
         _thread(msg, mail)
         path = self.replies / f"{sheet_filename(player)[:-5]}-{tag}.eml"
@@ -613,7 +620,7 @@ class _Intake:
                 body=body,
                 attachments=attachments,
                 to_name=group.player,
-                sender_name=f"Referee of {self.game.config.name}",
+                sender_name=self.game.config.sender_name,
             )
             _thread(msg, group.mail)
             write_eml(group.path, msg)
@@ -887,30 +894,72 @@ def _thread(msg: EmailMessage, mail: IncomingMail | None) -> None:
         msg["References"] = mail.message_id
 
 
+@dataclass
+class Batch:
+    """What one message (or one sheet file) carried, filed together: one reply per message.
+
+    ``key`` names a message in a server's folder (`imap_intake.ImapFolder.source`): a message
+    the index already holds is not filed again.  ``done`` runs once the batch is filed and the
+    index saved (marking the message on the server)."""
+
+    items: list[Received | Unfiled]
+    key: str = ""
+    done: Callable[[], None] | None = None
+
+    @property
+    def label(self) -> str:
+        first = self.items[0] if self.items else None
+        return first.name if isinstance(first, Received) else "message"
+
+
+def batches_of(items: list[Received | Unfiled]) -> list[Batch]:
+    """Items grouped by the message they came from (a sheet file is a batch of its own)."""
+    out: list[Batch] = []
+    for item in items:
+        if out and item.mail is not None and out[-1].items[-1].mail is item.mail:
+            out[-1].items.append(item)
+        else:
+            out.append(Batch([item]))
+    return out
+
+
 def intake(game: Game, sources: Iterable[Path], progress: Progress | None = None) -> IntakeReport:
     """File everything the sources hold for the game's current step; takes the game lock."""
+    batches = batches_of(expand_sources(sources))
+    return file_batches(game, batches, len(batches), progress)
+
+
+def file_batches(
+    game: Game, batches: Iterable[Batch], total: int, progress: Progress | None = None
+) -> IntakeReport:
+    """File the batches in order under the game's lock (``total``: how many, for progress).
+
+    The index is saved after each item, and a batch's ``done`` runs after its last: a crash
+    loses at most the item being filed, and a message is never marked before it is filed."""
     from .journal import recover
     from .turns import locked
 
-    items = expand_sources(sources)
     with locked(game):
         recover(game)
         job = _Intake(game)
-        outcomes: list[Outcome] = []
-        total = len(items)
-        for done, item in enumerate(items, start=1):
-            label = item.name if isinstance(item, Received) else "message"
+        report = IntakeReport(job.step.key, [])
+        for number, batch in enumerate(batches):
             if progress is not None:
-                progress(done - 1, total, label)
-            if isinstance(item, Received):
-                outcomes.append(job.file(item))
+                progress(number, total, batch.label)
+            if batch.key and job.index.has_source(batch.key):
+                report.already_filed.append(batch.key)
             else:
-                outcomes.append(job.mail_without_sheet(item))
-            following = items[done] if done < total else None
-            if following is None or following.mail is not item.mail:
-                job.flush()  # the mail's last file: its one reply
-            job.index.save()
+                for item in batch.items:
+                    if isinstance(item, Received):
+                        report.outcomes.append(job.file(item))
+                    else:
+                        report.outcomes.append(job.mail_without_sheet(item))
+                    job.index.save()
+                job.flush()  # the message's one reply
+                job.index.save()
+            if batch.done is not None:
+                batch.done()
         if progress is not None:
             progress(total, total, "")
         job.index.save()
-    return IntakeReport(job.step.key, outcomes)
+    return report

@@ -1,9 +1,9 @@
-"""E-mail: building ``.eml`` files and sending them over SMTP, and reading mail that came in.
+"""E-mail: building ``.eml`` files, and reading mail that came in.
 
 Replies to players (intake) and report mailings share the building helpers.  Messages are built
 with the standard library's ``email`` package in its modern policy, so headers are encoded
 correctly whatever the player's name, and written as ``.eml`` files a referee can open, check
-and send from their own mail program, or sent directly with ``--smtp HOST:PORT``.
+and send from their own mail program, or that `refassist.sending` sends.
 
 Intake reads what the referee saved from their mail program: single ``.eml`` files, an
 ``.mbox`` file, or a Maildir folder.  Each message becomes an `IncomingMail`: the sender's
@@ -19,9 +19,8 @@ import email
 import email.policy
 import mailbox
 import mimetypes
-import smtplib
 import unicodedata
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.message import EmailMessage, Message
@@ -68,28 +67,6 @@ def build_message(
 def write_eml(path: Path, message: EmailMessage) -> None:
     """Write a message as an ``.eml`` file, atomically."""
     write_bytes(Path(path), bytes(message))
-
-
-def parse_smtp_address(text: str) -> tuple[str, int]:
-    """``HOST:PORT`` from the command line."""
-    host, sep, port = text.rpartition(":")
-    if not sep or not host or not port.isdigit():
-        raise UsageError(f"--smtp {text!r} must be HOST:PORT, e.g. 127.0.0.1:1025")
-    return host, int(port)
-
-
-def send_messages(server: str, messages: Iterable[EmailMessage], timeout: float = 30.0) -> int:
-    """Send messages through one SMTP connection; returns how many were sent."""
-    host, port = parse_smtp_address(server)
-    sent = 0
-    try:
-        with smtplib.SMTP(host, port, timeout=timeout) as smtp:
-            for message in messages:
-                smtp.send_message(message)
-                sent += 1
-    except (OSError, smtplib.SMTPException) as exc:
-        raise UsageError(f"cannot send mail through {server}: {exc} ({sent} sent before)") from exc
-    return sent
 
 
 # -- intake ----------------------------------------------------------------------------------

@@ -80,7 +80,7 @@ class StaleStep:
 
 def _made_files(folder: Path) -> list[str]:
     """The files of an outbox step that are made from the state (not the intake's replies)."""
-    out = [p.name for p in folder.iterdir() if p.is_file() and p.name != RECORD_NAME]
+    out = [p.name for p in folder.iterdir() if p.is_file() and not p.name.startswith(".")]
     for sub in MADE_DIRS:
         if (folder / sub).is_dir():
             out += [f"{sub}/{p.name}" for p in (folder / sub).iterdir() if p.is_file()]

@@ -115,7 +115,13 @@ def _register() -> None:
     from . import game_commands
 
     game_commands.register(main)
-    for name in ("sheet_commands", "turn_commands", "report_commands"):
+    for name in (
+        "sheet_commands",
+        "intake_commands",
+        "turn_commands",
+        "report_commands",
+        "send_commands",
+    ):
         try:
             module = __import__(f"{__name__}.{name}", fromlist=["register"])
         except ModuleNotFoundError as exc:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import sys
 from datetime import datetime
 from pathlib import Path
 
 import click
 
 from ..atomic import write_text
+from ..config import EMAIL_RE
 from ..errors import UsageError
 from ..game import Game, read_players_csv
 from ..rulesets import RULESETS, Ruleset, default_ruleset, find_ruleset
@@ -105,6 +107,12 @@ def check_map_options(ruleset: Ruleset, map_file: Path | None, generate_seed: in
 )
 @click.option("--deadline", help="First turn's deadline, e.g. 2026-11-28T21:00.")
 @click.option("--days-per-turn", default=7, show_default=True, type=click.IntRange(0, 365))
+@click.option(
+    "--referee-email",
+    help="Your address: mail to players comes from it and their sheets go back to it "
+    "(asked for when run at a terminal; nothing is sent until it is set).",
+)
+@click.option("--referee-name", help="Your name as players see it on mail (default: none).")
 def new_command(
     game: Path,
     ruleset_name: str,
@@ -118,6 +126,8 @@ def new_command(
     assign_homeworlds: bool,
     deadline: str | None,
     days_per_turn: int,
+    referee_email: str | None,
+    referee_name: str | None,
 ) -> None:
     """Create a new game folder with game.toml and master.xlsx.
 
@@ -140,6 +150,7 @@ def new_command(
     if scenario_file is not None and not scenario_file.exists():
         raise UsageError(f"scenario file {scenario_file} not found")
     players = read_players_csv(players_file)
+    referee_email, referee_name = _referee(referee_email, referee_name)
     created = Game.create(
         game,
         ruleset,
@@ -152,6 +163,8 @@ def new_command(
         assign_homeworlds=assign_homeworlds,
         first_deadline=_parse_deadline(deadline),
         days_per_turn=days_per_turn,
+        referee_email=referee_email,
+        referee_name=referee_name,
     )
     state = created.load_state()
     step = created.step(state)
@@ -167,7 +180,29 @@ def new_command(
     waiting = [p.name for p in players if p.name not in starts]
     if starts and waiting:
         click.echo(f"  choosing on their set-up sheet: {', '.join(waiting)}")
+    if not referee_email:
+        click.echo(
+            "no referee address yet: set [game] referee_email in game.toml before sending mail"
+        )
     click.echo(f"waiting for: {step.label}")
+
+
+def _referee(email: str | None, name: str | None) -> tuple[str, str]:
+    """The referee's address and name: as given, else asked for at a terminal (Enter leaves
+    them unset), else unset."""
+    interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    if email is None and interactive:
+        email = click.prompt(
+            "Your e-mail address (mail to players comes from it; Enter to set it later)",
+            default="",
+            show_default=False,
+        )
+        if email and name is None:
+            name = click.prompt("Your name as players see it", default="", show_default=False)
+    email = (email or "").strip()
+    if email and not EMAIL_RE.match(email):
+        raise UsageError(f"--referee-email {email!r} is not an e-mail address")
+    return email, (name or "").strip()
 
 
 @click.command("export")

@@ -6,9 +6,11 @@ from pathlib import Path
 
 import click
 
+from ..errors import UsageError
 from ..game import Game
-from ..mail import parse_smtp_address
+from ..mailserver import parse_server
 from . import shown
+from .send_commands import echo_send_result
 
 
 def _progress_bar():  # type: ignore[no-untyped-def]
@@ -36,8 +38,13 @@ def _progress_bar():  # type: ignore[no-untyped-def]
 @click.option("--mail", is_flag=True, help="Also write one .eml per player (PDF + next sheet).")
 @click.option(
     "--smtp",
-    metavar="HOST:PORT",
-    help="Send the .eml messages through this SMTP server (implies --mail).",
+    metavar="URL",
+    is_flag=False,
+    flag_value="",
+    default=None,
+    help="Send the messages through this server (implies --mail): smtps://USER@HOST, "
+    "smtp://USER@HOST:587 (STARTTLS) or HOST:PORT (a relay without login); alone, the "
+    "[mail] smtp of game.toml.  What was sent is recorded; docs/mail.md.",
 )
 @click.option(
     "--jobs",
@@ -65,13 +72,16 @@ def report_command(
       refassist report mygame
       refassist report mygame --player Ann --player Bob
       refassist report mygame --mail                    # also outbox/<year>/mail/*.eml
-      refassist report mygame --smtp 127.0.0.1:1025     # and send them
+      refassist report mygame --smtp smtps://me@mail.example.org   # and send them
     """
     from ..report.game_reports import report_player_names, write_reports
 
-    if smtp:
-        parse_smtp_address(smtp)
     opened = Game.open(game)
+    if smtp is not None:
+        smtp = smtp or opened.config.mail.smtp
+        if not smtp:
+            raise UsageError("--smtp needs a server URL, or [mail] smtp in game.toml")
+        parse_server(smtp, "smtp", "--smtp")
     names = report_player_names(opened, players) if players else None
     if quiet:
         run = write_reports(opened, players=names, jobs=jobs, mail=mail, smtp=smtp)
@@ -99,8 +109,8 @@ def report_command(
         click.echo(f"{shown(sheet)} (turn sheet for {player})")
     if run.mailings:
         click.echo(f"{len(run.mailings)} messages written to {shown(run.folder / 'mail')}")
-    if smtp:
-        click.echo(f"{run.sent} messages sent through {smtp}")
+    if run.sending is not None:
+        echo_send_result(run.sending)
     if run.index:
         click.echo(f"archive index: {shown(run.index)}")
 

@@ -1,4 +1,4 @@
-"""Commands around turn sheets: ``sheets``, ``check``, ``intake``, ``status``.
+"""Commands around turn sheets: ``sheets``, ``check``, ``status`` (``intake`` has its own module).
 
 Thin by design: each parses its options, calls `refassist.turnsheets` or `refassist.inbox` and
 prints.  ``check`` exits 0 when the sheet is accepted (warnings allowed), 1 when it has
@@ -11,13 +11,10 @@ import json
 from pathlib import Path
 
 import click
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from ..errors import NotATurnSheet, UsageError
 from ..game import Game
-from ..inbox import Index, intake, status, waiting_for
-from ..inbox import accept_late as accept_late_sheets
+from ..inbox import status, waiting_for
 from ..journal import recover
 from ..outbox import set_aside_stale
 from ..turns import locked
@@ -147,94 +144,6 @@ def check_command(
     ctx.exit(result.exit_code)
 
 
-@click.command("intake")
-@click.argument("game", type=click.Path(file_okay=False, path_type=Path))
-@click.argument("sources", nargs=-1, type=click.Path(path_type=Path))
-@click.option(
-    "--accept-late",
-    is_flag=True,
-    help="Accept the late sheets of this turn (all, or those named with --player).",
-)
-@click.option("--player", "players", multiple=True, help="With --accept-late: only this player.")
-@click.pass_context
-def intake_command(
-    ctx: click.Context,
-    game: Path,
-    sources: tuple[Path, ...],
-    accept_late: bool,
-    players: tuple[str, ...],
-) -> None:
-    """File received sheets: .xlsx files, .eml files, an .mbox or a Maildir folder.
-
-    Each file is archived under GAME/inbox/<step>/, checked, and filed as the player's
-    accepted sheet (the newest valid one wins) or as late; a reply per sheet is written to
-    GAME/outbox/<step>/replies/.  Exit code 0 when everything was filed (accepted, late,
-    duplicate), 1 when something was refused or had problems (each is listed with the
-    reason, and recorded in the inbox's index.json).
-
-    \b
-    Example:
-      refassist intake mygame ~/mail/turn-5003.mbox
-      refassist intake mygame Ann.xlsx Bob.eml ~/Maildir/.refassist
-      refassist intake mygame --accept-late --player Cleo
-    """
-    if not sources and not accept_late:
-        raise UsageError("give the files or mail folders to take in, or --accept-late")
-    if players and not accept_late:
-        raise UsageError("--player only goes with --accept-late")
-    opened = Game.open(game)
-    attention = 0
-    if sources:
-        console = Console(stderr=True)
-        with Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            console=console,
-            transient=True,
-            disable=not console.is_terminal,
-        ) as bar:
-            task = bar.add_task("reading", total=None)
-
-            def progress(done: int, total: int, label: str) -> None:
-                bar.update(task, completed=done, total=total, description=label[:40] or "done")
-
-            report = intake(opened, list(sources), progress)
-        click.echo(f"Intake for {report.step}: {counted(len(report.outcomes), 'item')}")
-        for o in report.outcomes:
-            who = o.player or "-"
-            click.echo(
-                printable(f"  {o.status:10} {who:12} {o.name}: {' '.join(o.summary.split())}")
-            )
-            for note in o.notes:
-                click.echo(printable(f"  {'':10} {'':12} not read: {note}"))
-            if o.reply is not None:
-                click.echo(f"  {'':10} {'':12} reply: {shown(o.reply)}")
-        counts = ", ".join(
-            f"{report.count(s)} {s}"
-            for s in ("accepted", "problems", "late", "refused", "duplicate", "superseded")
-            if report.count(s)
-        )
-        click.echo(f"Summary: {counts or 'nothing filed'}")
-        attention = report.count("refused") + report.count("problems")
-    if accept_late:
-        state = opened.load_state()
-        step = opened.step(state).key
-        wanted = opened.player_names(players) if players else None
-        if wanted is not None:
-            index = Index.of(opened, step)
-            for name in [w for w in wanted if w in index.accepted and w not in index.late]:
-                click.echo(f"{name}: already accepted for {step} (no late sheet waits)")
-                wanted.remove(name)
-        done = accept_late_sheets(opened, step, wanted) if wanted != [] else []
-        if done:
-            click.echo(f"Late sheets accepted for {step}: {', '.join(done)}")
-        elif wanted is None:
-            click.echo(f"No late sheets for {step}.")
-    if attention:
-        ctx.exit(1)
-
-
 @click.command("status")
 @click.argument("game", type=click.Path(file_okay=False, path_type=Path))
 def status_command(game: Path) -> None:
@@ -269,5 +178,4 @@ def status_command(game: Path) -> None:
 def register(group: click.Group) -> None:
     group.add_command(sheets_command)
     group.add_command(check_command)
-    group.add_command(intake_command)
     group.add_command(status_command)

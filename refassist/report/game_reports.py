@@ -17,8 +17,10 @@ from typing import Any
 
 from ..errors import RefassistError
 from ..game import Game, step_sort_key
+from ..mailserver import parse_server
 from ..outbox import record, set_aside_stale, state_mark
 from ..rulesets.base import ReportInput
+from ..sending import SendResult, require_referee_address, send_waiting
 from ..turns import dice_disclosure, manifest
 from .archive_index import write_index
 from .build import (
@@ -35,7 +37,7 @@ from .build import (
     render_jobs,
     report_filename,
 )
-from .mailing import Mailing, build_mailings, send_mailings
+from .mailing import Mailing, build_mailings
 from .maps import MM_TO_PT, SECTOR_BOX_MM, SUBSECTOR_BOX_MM, page_key
 from .render import template_dirs
 
@@ -50,6 +52,8 @@ class ReportRun:
     sheets: dict[str, Path] = field(default_factory=dict)
     mailings: list[Mailing] = field(default_factory=list)
     sent: int = 0
+    #: What sending did (``smtp`` given): sent, refused by the server, held back.
+    sending: SendResult | None = None
     index: Path | None = None
     #: Where stale outbox files were moved before writing (None when there were none).
     set_aside: Path | None = None
@@ -167,8 +171,12 @@ def write_reports(
 
     ``players`` limits the run to some players (then the referee's report is skipped unless
     ``referee=True``); ``jobs`` is the number of processes (default: the machine's cores, at
-    most 4); ``smtp`` (``HOST:PORT``) sends the mail and implies ``mail``.
+    most 4); ``smtp`` (a server URL, `mailserver.parse_server`) sends the mail through
+    `sending.send_waiting` and implies ``mail``.
     """
+    server = parse_server(smtp, "smtp", "--smtp") if smtp else None
+    if server is not None:
+        require_referee_address(game.config)
     ruleset = game.ruleset
     with game.lock():
         if state is None:
@@ -212,6 +220,7 @@ def write_reports(
                 step=step,
                 deadline=info.deadline,
                 sender=game.config.referee_email,
+                sender_name=game.config.sender_name,
                 resolved=info.step,
                 addresses=addresses,
                 reports={r.reader: r.path for r in rendered if r.reader in wanted},
@@ -220,8 +229,9 @@ def write_reports(
         made = [r.path for r in rendered] + [m.path for m in run.mailings]
         record(folder, made, state_mark(game, state))
         run.index = write_index(game.path, game.config.name)
-    if smtp:
-        run.sent = send_mailings(smtp, run.mailings)
+    if server is not None:
+        run.sending = send_waiting(game, step, server, only=[m.path for m in run.mailings])
+        run.sent = len(run.sending.sent)
     return run
 
 

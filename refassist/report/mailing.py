@@ -1,20 +1,20 @@
 """Report mailings: one ``.eml`` per player with the PDF and the next turn's sheet attached.
 
 The messages are written to ``outbox/<step>/mail/<player>.eml`` so the referee can open and
-check them, or send them from a mail program; ``--smtp HOST:PORT`` sends them at once through
-one SMTP connection (`refassist.mail.send_messages`).  Each message goes to the player's own
-address from ``game.toml`` and carries only that player's files.
+check them, or send them from a mail program; ``--smtp URL`` or ``refassist send`` sends them
+through the referee's server (`refassist.sending`, which records what went).  Each message goes
+to the player's own address from ``game.toml`` and carries only that player's files.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from email.message import EmailMessage
 from pathlib import Path
 
 from ..errors import GameError
-from ..mail import build_message, send_messages, write_eml
+from ..mail import build_message, write_eml
 from ..words import orders_due
 
 MAIL_DIR = "mail"
@@ -67,6 +67,7 @@ def build_mailings(
     step: str,
     deadline: str,
     sender: str,
+    sender_name: str = "Referee",
     resolved: str = "",
     addresses: Mapping[str, str],
     reports: Mapping[str, Path],
@@ -85,6 +86,7 @@ def build_mailings(
         attachments = [pdf] + ([sheet] if sheet is not None and sheet.exists() else [])
         message = build_message(
             sender=sender,
+            sender_name=sender_name,
             to=to,
             to_name=player,
             subject=report_subject(game_name, player, step, resolved),
@@ -96,8 +98,3 @@ def build_mailings(
         write_eml(path, message)
         out.append(Mailing(player, path, message))
     return out
-
-
-def send_mailings(server: str, mailings: Sequence[Mailing]) -> int:
-    """Send the messages through ``HOST:PORT``; returns how many were sent."""
-    return send_messages(server, [m.message for m in mailings])
