@@ -92,6 +92,7 @@ class ImapFolder:
         self.client: imaplib.IMAP4 | None = None
         self.uidvalidity = ""
         self.keywords = False
+        self.capabilities: set[str] = set()
 
     # -- connecting ---------------------------------------------------------------------------
     def __enter__(self) -> ImapFolder:
@@ -125,6 +126,9 @@ class ImapFolder:
                     f"{server.host} refused the login of {server.user} ({_words(exc.args)}); "
                     "check the password (docs/mail.md)"
                 ) from None
+            # What the server offers after login (often more than before it).
+            _, data = client.capability()
+            self.capabilities = set(_words(data).upper().split())
             self._select()
         except BaseException:
             self.close()
@@ -148,7 +152,7 @@ class ImapFolder:
         self.keywords = "\\*" in flags
         if self.filed_folder:
             _quote(self.filed_folder)
-            if "MOVE" not in client.capabilities and "UIDPLUS" not in client.capabilities:
+            if not {"MOVE", "UIDPLUS"} & self.capabilities:
                 raise UsageError(
                     f"{self.server.host} cannot move messages one by one (neither MOVE nor "
                     "UIDPLUS); leave [mail] filed_folder empty to flag filed mail instead"
@@ -256,8 +260,7 @@ class ImapFolder:
             self._command("STORE", str(uid), "+FLAGS", f"({FILED_KEYWORD})")
             return
         target = _quote(self.filed_folder)
-        client = self._client()
-        if "MOVE" in client.capabilities:
+        if "MOVE" in self.capabilities:
             self._command("MOVE", str(uid), target)
             return
         self._command("COPY", str(uid), target)

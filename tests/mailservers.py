@@ -119,9 +119,6 @@ def smtp_server(folder: Path, *, implicit_tls: bool = False) -> Iterator[SmtpSer
 
     port = free_port()
     context = certificate.server_context()
-
-    # failed (the client waits for its timeout); PLAIN is what the login test needs.
-    common = {"auth_exclude_mechanism": ["LOGIN"]}
     if implicit_tls:
         controller = Controller(
             inbox,

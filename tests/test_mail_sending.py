@@ -105,7 +105,9 @@ def test_wrong_password_is_a_clear_error_and_nothing_is_marked_sent(
     starttls,  # type: ignore[no-untyped-def]
 ) -> None:
     wrong = "not-the-password-123"
-    result = run(mailed, "--smtp", starttls.url(), "--ca-file", str(starttls.ca_file), password=wrong)
+    result = run(
+        mailed, "--smtp", starttls.url(), "--ca-file", str(starttls.ca_file), password=wrong
+    )
     assert result.exit_code == 2
     assert "refused the login of referee (535" in result.output
     assert wrong not in result.output and PASSWORD not in result.output
@@ -227,9 +229,7 @@ def test_password_file_must_be_the_referees_alone(
     assert password_for(SERVER, ask=False) == "from-file"
 
 
-def test_password_from_the_system_keyring(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_password_from_the_system_keyring(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import keyring
     from keyrings.alt.file import PlaintextKeyring
 
@@ -243,7 +243,7 @@ def test_password_from_the_system_keyring(
     previous = keyring.get_keyring()
     keyring.set_keyring(TestKeyring())
     try:
-        with pytest.raises(UsageError, match="keyring set refassist referee@mail.example.org"):
+        with pytest.raises(UsageError, match=r"keyring set refassist referee@mail\.example\.org"):
             password_for(SERVER, ask=False)
         keyring.set_password("refassist", "referee@mail.example.org", "from-keyring")
         assert password_for(SERVER, ask=False) == "from-keyring"
@@ -260,7 +260,7 @@ def test_a_password_in_the_url_or_game_toml_is_refused(tmp_path: Path) -> None:
     path.write_text(path.read_text().replace("[mail]\n", '[mail]\npassword = "hunter2"\n'))
     from refassist.errors import GameError
 
-    with pytest.raises(GameError, match="passwords never go in game.toml") as bad:
+    with pytest.raises(GameError, match=r"passwords never go in game\.toml") as bad:
         load_config(path)
     assert "hunter2" not in str(bad.value)
 
