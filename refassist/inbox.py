@@ -38,6 +38,7 @@ from .errors import GameError, NotATurnSheet, RefassistError, UsageError
 from .game import Game
 from .mail import (
     IncomingMail,
+    authentication_failure,
     build_message,
     clean_filename,
     is_maildir,
@@ -403,13 +404,16 @@ def _file_time(path: Path) -> datetime:
 
 
 def _mail_source(kind: str, mail: IncomingMail) -> dict[str, str]:
-    return {
+    source = {
         "kind": kind,
         "path": mail.source,
         "message_id": mail.message_id,
         "sender": mail.sender,
         "subject": mail.subject,
     }
+    if mail.authentication:  # the referee's server's verdicts, recorded whatever they are
+        source["authentication"] = " ".join(f"{k}={v}" for k, v in mail.authentication.items())
+    return source
 
 
 @dataclass
@@ -705,6 +709,22 @@ class _Intake:
                 return Outcome("refused", "", item.name, entry["note"], None, entry)
             sender_player = cfg.name
             entry["player"] = sender_player
+            failure = authentication_failure(item.mail.authentication) if item.mail else ""
+            if failure:
+                entry["authentication_failed"] = failure
+                if self.game.config.mail.refuse_failed_authentication:
+                    return self.refuse(
+                        item,
+                        entry,
+                        sender_player,
+                        f"the referee's mail server could not confirm that this message came "
+                        f"from {item.sender} ({failure}), and this game takes sheets only from "
+                        "mail that passes that check",
+                        sha,
+                        "Send your sheet again from your own mail account, directly (not "
+                        "through a forwarding address, a mailing list or a web form). If you "
+                        "did not send this message, tell the referee: someone used your address.",
+                    )
         duplicate = self.index.duplicate_of(sha, sender, entry["number"])
         if duplicate is not None:
             entry.update(

@@ -19,6 +19,7 @@ import email
 import email.policy
 import mailbox
 import mimetypes
+import re
 import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -29,6 +30,7 @@ from pathlib import Path
 
 from .atomic import write_bytes
 from .errors import UsageError
+from .mail_unpack import is_tnef, is_zip_archive, unpack_tnef, unpack_zip
 
 XLSX_TYPE = ("application", "vnd.openxmlformats-officedocument.spreadsheetml.sheet")
 
@@ -153,6 +155,8 @@ class IncomingMail:
     #: `MAX_ATTACHMENTS` possible sheets (``over_cap``); inline images are in neither.
     other: list[str] = field(default_factory=list)
     over_cap: list[str] = field(default_factory=list)
+    #: The receiving server's sender checks (`authentication_results`): method -> verdict.
+    authentication: dict[str, str] = field(default_factory=dict)
 
 
 def clean_filename(name: str, default: str = "attachment") -> str:
@@ -250,6 +254,9 @@ def _attachments(msg: Message, incoming: IncomingMail) -> list[Attachment]:
                 "sheet; it was not kept"
             )
             continue
+        if is_tnef(name, content_type) or is_zip_archive(name, content_type, data):
+            _unwrap(name, content_type, data, found, incoming)
+            continue
         found.append(Attachment(name, data, content_type))
     if incoming.over_cap:
         incoming.notes.append(
@@ -259,6 +266,66 @@ def _attachments(msg: Message, incoming: IncomingMail) -> list[Attachment]:
     if incoming.other:
         incoming.notes.append("not a turn sheet, not read: " + ", ".join(incoming.other))
     return found
+
+
+def _unwrap(
+    name: str, content_type: str, data: bytes, found: list[Attachment], incoming: IncomingMail
+) -> None:
+    """The possible sheets inside Outlook's ``winmail.dat`` or a player's zip, as if attached
+    directly (`mail_unpack`); what else was inside is named in the notes."""
+    if is_tnef(name, content_type):
+        unpacked = unpack_tnef(name, data, MAX_ATTACHMENT_BYTES)
+    else:
+        unpacked = unpack_zip(name, data, MAX_ATTACHMENT_BYTES, SHEET_LIKE_SUFFIXES)
+    incoming.notes.extend(unpacked.notes)
+    for inner, payload, inner_type in unpacked.files:
+        inner_name = clean_filename(inner)
+        if not maybe_a_sheet(inner_name, inner_type):
+            incoming.other.append(f"{inner_name} (in {name})")
+        elif len(found) >= MAX_ATTACHMENTS:
+            incoming.over_cap.append(f"{inner_name} (in {name})")
+        else:
+            found.append(Attachment(inner_name, payload, inner_type))
+
+
+#: The sender checks a receiving server records in ``Authentication-Results`` (RFC 8601).
+AUTH_METHODS = ("spf", "dkim", "dmarc")
+
+
+def authentication_results(msg: Message) -> dict[str, str]:
+    """The verdicts of the topmost ``Authentication-Results`` header, the one the referee's
+    own server added on receipt (headers further down were there before it, and a sender can
+    write any of those): ``{"spf": "pass", "dkim": "fail", "dmarc": "fail"}``."""
+    try:
+        headers = msg.get_all("Authentication-Results") or []
+    except Exception:  # a malformed header: no verdict
+        return {}
+    if not headers:
+        return {}
+    text = " ".join(str(headers[0]).split())
+    out = {}
+    for method in AUTH_METHODS:
+        found = re.search(rf"(?:^|[;\s]){method}=([a-z]+)", text, re.IGNORECASE)
+        if found:
+            out[method] = found.group(1).lower()
+    return out
+
+
+def authentication_failure(results: dict[str, str]) -> str:
+    """Why the sender failed the server's checks, or "" when it did not (or was not checked).
+
+    DMARC decides when the server evaluated it; without DMARC, a DKIM pass is enough, and an
+    SPF fail or softfail without one is a failure."""
+    dmarc = results.get("dmarc")
+    if dmarc in ("fail", "permerror"):
+        return f"DMARC {dmarc}"
+    if dmarc == "pass" or results.get("dkim") == "pass":
+        return ""
+    if results.get("spf") in ("fail", "softfail"):
+        return f"SPF {results['spf']}" + (
+            f", DKIM {results['dkim']}" if results.get("dkim") else ""
+        )
+    return ""
 
 
 def _body_excerpt(msg: Message) -> str:
@@ -280,6 +347,7 @@ def incoming_from_message(msg: Message, source: str, raw: bytes = b"") -> Incomi
         incoming.subject = _header(msg, "Subject")
         incoming.message_id = _header(msg, "Message-ID")
         incoming.received = received_time(msg)
+        incoming.authentication = authentication_results(msg)
         incoming.attachments = _attachments(msg, incoming)
         incoming.body_excerpt = _body_excerpt(msg)
     except Exception as exc:  # the stdlib parser on hostile input: report, do not crash
