@@ -3,7 +3,8 @@
 The referee's week (``shared/users.md``): between Wednesday and Saturday mails arrive, some
 with the sheet twice, some from a second address, one with last week's sheet, one as ``.ods``,
 one with the orders typed into the body.  The intake takes whatever the referee saved (sheet
-files, ``.eml`` files, an ``.mbox``, a Maildir), and for every file received:
+files, ``.eml`` and Outlook ``.msg`` files, an ``.mbox``, a Maildir) or fetches from an IMAP
+folder (`imap_intake`), and for every file received:
 
 * archives it untouched as ``inbox/<step>/received/<time>-<sha12>-<name>`` and records it in
   ``inbox/<step>/index.json`` (hash, received time, source, sender, player, status, problems);
@@ -45,6 +46,7 @@ from .mail import (
     iter_maildir,
     iter_mbox,
     read_eml,
+    read_outlook_msg,
     write_eml,
 )
 from .outbox import regenerate_advice, stale_files
@@ -469,6 +471,8 @@ def expand_sources(sources: Iterable[Path]) -> list[Received | Unfiled]:
                 items.extend(items_of_mail("maildir", mail))
         elif path.suffix.lower() == ".eml":
             items.extend(items_of_mail("eml", read_eml(path)))
+        elif path.suffix.lower() == ".msg":
+            items.extend(items_of_mail("msg", read_outlook_msg(path)))
         elif path.suffix.lower() == ".mbox" or _looks_like_mbox(path):
             for mail in iter_mbox(path):
                 items.extend(items_of_mail("mbox", mail))

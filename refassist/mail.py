@@ -5,10 +5,11 @@ with the standard library's ``email`` package in its modern policy, so headers a
 correctly whatever the player's name, and written as ``.eml`` files a referee can open, check
 and send from their own mail program, or that `refassist.sending` sends.
 
-Intake reads what the referee saved from their mail program: single ``.eml`` files, an
-``.mbox`` file, or a Maildir folder.  Each message becomes an `IncomingMail`: the sender's
-address, when it was received, and its attachments as bytes with a cleaned file name.  A
-message is hostile until checked: a malformed one becomes an `IncomingMail` with ``problem``
+Intake reads what the referee saved from their mail program: single ``.eml`` files, Outlook
+``.msg`` files, an ``.mbox`` file, or a Maildir folder.  Each message becomes an
+`IncomingMail`: the sender's address, when it was received, and its attachments as bytes
+with a cleaned file name (sheets inside Outlook's wrappers and zips unpacked, `mail_unpack`).
+A message is hostile until checked: a malformed one becomes an `IncomingMail` with ``problem``
 set rather than an exception, file names lose any path, and oversized parts are dropped and
 noted.
 """
@@ -30,7 +31,14 @@ from pathlib import Path
 
 from .atomic import write_bytes
 from .errors import UsageError
-from .mail_unpack import is_tnef, is_zip_archive, unpack_tnef, unpack_zip
+from .mail_unpack import (
+    is_outlook_message,
+    is_tnef,
+    is_zip_archive,
+    outlook_message_bytes,
+    unpack_tnef,
+    unpack_zip,
+)
 
 XLSX_TYPE = ("application", "vnd.openxmlformats-officedocument.spreadsheetml.sheet")
 
@@ -207,7 +215,7 @@ def _header(msg: Message, name: str) -> str:
     return " ".join(str(value or "").split())[:300]
 
 
-def _attachments(msg: Message, incoming: IncomingMail) -> list[Attachment]:
+def _attachments(msg: Message, incoming: IncomingMail, depth: int = 0) -> list[Attachment]:
     """The files of a message that may be a turn sheet, at most `MAX_ATTACHMENTS` of them.
 
     Files that are never a sheet are not decoded and not counted against the cap: a
@@ -234,6 +242,10 @@ def _attachments(msg: Message, incoming: IncomingMail) -> list[Attachment]:
             continue
         default = "attachment.xlsx" if content_type == "/".join(XLSX_TYPE) else "attachment"
         name = clean_filename(filename or "", default)
+        if content_type == "application/octet-stream":
+            # "Some bytes": what many programs (and Outlook's converted messages) say of any
+            # file; the name tells more (a logo.png or notes.txt is not a sheet).
+            content_type = mimetypes.guess_type(name)[0] or content_type
         if not maybe_a_sheet(name, content_type):
             if disposition == "attachment":  # an inline logo is part of the text: not named
                 incoming.other.append(name)
@@ -254,10 +266,15 @@ def _attachments(msg: Message, incoming: IncomingMail) -> list[Attachment]:
                 "sheet; it was not kept"
             )
             continue
+        if is_outlook_message(name, content_type, data):
+            _outlook_attachment(name, data, found, incoming, depth)
+            continue
         if is_tnef(name, content_type) or is_zip_archive(name, content_type, data):
             _unwrap(name, content_type, data, found, incoming)
             continue
         found.append(Attachment(name, data, content_type))
+    if depth > 0:
+        return found  # the message holding this one sums up what was not read
     if incoming.over_cap:
         incoming.notes.append(
             f"more than {MAX_ATTACHMENTS} files that could be turn sheets; not read: "
@@ -266,6 +283,27 @@ def _attachments(msg: Message, incoming: IncomingMail) -> list[Attachment]:
     if incoming.other:
         incoming.notes.append("not a turn sheet, not read: " + ", ".join(incoming.other))
     return found
+
+
+def _outlook_attachment(
+    name: str, data: bytes, found: list[Attachment], incoming: IncomingMail, depth: int
+) -> None:
+    """The files of an Outlook message attached to a mail (Outlook's "forward as attachment"),
+    as a forwarded standard message's are.  One level deep: a ``.msg`` inside it is named,
+    not opened."""
+    if depth > 0:
+        incoming.other.append(name)
+        return
+    try:
+        inner = parse_message_bytes(outlook_message_bytes(data))
+    except ValueError as exc:
+        incoming.notes.append(f"{name}: {exc}")
+        return
+    for attachment in _attachments(inner, incoming, depth + 1):
+        if len(found) >= MAX_ATTACHMENTS:
+            incoming.over_cap.append(f"{attachment.filename} (in {name})")
+        else:
+            found.append(attachment)
 
 
 def _unwrap(
@@ -371,9 +409,8 @@ def incoming_from_bytes(data: bytes, source: str) -> IncomingMail:
     return incoming_from_message(msg, source, data)
 
 
-def read_eml(path: Path) -> IncomingMail:
-    """Read one ``.eml`` file."""
-    path = Path(path)
+def _message_file(path: Path) -> bytes | IncomingMail:
+    """A saved message's bytes, or an `IncomingMail` saying it is too large to read."""
     try:
         size = path.stat().st_size
         if size > MAX_MESSAGE_BYTES:
@@ -381,10 +418,29 @@ def read_eml(path: Path) -> IncomingMail:
                 source=str(path),
                 problem=f"the message file is {size // (1024 * 1024)} MB, too large to read",
             )
-        data = path.read_bytes()
+        return path.read_bytes()
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    return incoming_from_bytes(data, str(path))
+
+
+def read_eml(path: Path) -> IncomingMail:
+    """Read one ``.eml`` file."""
+    data = _message_file(Path(path))
+    return data if isinstance(data, IncomingMail) else incoming_from_bytes(data, str(path))
+
+
+def read_outlook_msg(path: Path) -> IncomingMail:
+    """Read one Outlook ``.msg`` file (a message the referee dragged out of Outlook)."""
+    data = _message_file(Path(path))
+    if isinstance(data, IncomingMail):
+        return data
+    try:
+        converted = outlook_message_bytes(data)
+    except ValueError as exc:
+        return IncomingMail(source=str(path), raw=data, problem=f"the file is {exc}")
+    incoming = incoming_from_bytes(converted, str(path))
+    incoming.raw = data  # what is archived is the file as the referee saved it
+    return incoming
 
 
 def iter_mbox(path: Path) -> Iterator[IncomingMail]:

@@ -1,9 +1,13 @@
 """Sheets wrapped by the sender's mail program or by the player: Outlook's ``winmail.dat``
-(TNEF) and zip archives.
+(TNEF), Outlook's own message files (``.msg``) and zip archives.
 
 Outlook sends a message's files inside ``winmail.dat`` (``application/ms-tnef``) when it is set
 to "Rich Text"; other mail programs show the player's sheet as an unreadable attachment.
-Players zip a sheet to get it past a filter.  Each wrapper is opened (TNEF with the
+A referee using Outlook saves a player's mail by dragging it out of Outlook: a ``.msg`` file,
+which `outlook_message_bytes` turns into the standard message it stands for (with the
+`extract-msg <https://pypi.org/project/extract-msg/>`_ library); a ``.msg`` attached to a mail
+(a player's "forward as attachment" in Outlook) is read the same way.  Players zip a sheet to
+get it past a filter.  Each wrapper is opened (TNEF with the
 `tnefparse <https://pypi.org/project/tnefparse/>`_ library, zip with the standard library's
 ``zipfile``) and the files inside it that may be turn sheets are read as if attached directly;
 everything else inside is named in the reply as not read.  Wrappers are hostile like any
@@ -18,6 +22,7 @@ import io
 import mimetypes
 import zipfile
 from dataclasses import dataclass, field
+from email.utils import format_datetime
 
 #: A zip inside a zip is not opened (a "zip bomb" nests them); nor more members than this.
 MAX_MEMBERS = 50
@@ -49,6 +54,40 @@ def is_zip_archive(name: str, content_type: str, data: bytes) -> bool:
             return "[Content_Types].xml" not in archive.namelist()
     except (zipfile.BadZipFile, ValueError, OSError):
         return True  # a damaged zip: unpack() says so
+
+
+#: The signature of an OLE compound file (Outlook's ``.msg``, but also an old ``.xls``).
+OLE_SIGNATURE = bytes.fromhex("d0cf11e0a1b11ae1")
+
+
+def is_outlook_message(name: str, content_type: str, data: bytes) -> bool:
+    """An Outlook ``.msg``: an OLE compound file named ``.msg`` or typed as Outlook's."""
+    return data.startswith(OLE_SIGNATURE) and (
+        name.lower().endswith(".msg") or content_type.lower() == "application/vnd.ms-outlook"
+    )
+
+
+def outlook_message_bytes(data: bytes) -> bytes:
+    """The standard (RFC 5322) message an Outlook ``.msg`` holds: its transport headers (who
+    sent it, when the server received it), body and attachments.  Raises ValueError when the
+    file cannot be read as one."""
+    import extract_msg
+
+    try:
+        message = extract_msg.openMsg(data, delayAttachments=False)
+    except Exception as exc:  # extract-msg and olefile on hostile bytes
+        raise ValueError(f"not a readable Outlook message ({exc})") from exc
+    try:
+        converted = message.asEmailMessage()
+        received = getattr(message, "receivedTime", None)
+        if received is not None and not converted.get_all("Received"):
+            # No transport headers (a message Outlook composed): its delivery time stands in.
+            converted["Received"] = "by outlook; " + format_datetime(received)
+        return converted.as_bytes()
+    except Exception as exc:
+        raise ValueError(f"the Outlook message could not be converted ({exc})") from exc
+    finally:
+        message.close()
 
 
 def _type_of(name: str) -> str:

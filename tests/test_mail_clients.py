@@ -1,5 +1,5 @@
-"""Mail as real clients send it: Outlook's winmail.dat (TNEF), a forwarded message, a zipped
-sheet, file names encoded per RFC 2231 and RFC 2047, and the receiving server's
+"""Mail as real clients send it: Outlook's winmail.dat (TNEF) and .msg files, a forwarded
+message, a zipped sheet, file names encoded per RFC 2231 and RFC 2047, and the receiving server's
 Authentication-Results.  Each message is written as bytes the way that client writes it, then
 taken in through the ordinary intake."""
 
@@ -9,11 +9,13 @@ import base64
 import io
 import struct
 import zipfile
+from datetime import UTC, datetime
 from pathlib import Path
 
 from refassist.game import Game
 from refassist.inbox import accepted_sheets, intake
 from refassist.mail import authentication_failure, authentication_results, read_eml
+from tests.outlook_msg import outlook_message
 from tests.test_intake import filled_sheet, index_of, make_mail, reply_text
 from tests.test_intake import game as game
 
@@ -264,3 +266,62 @@ def test_failed_sender_checks_are_recorded_and_refused_when_the_game_says_so(
     assert refused.outcomes[0].reply is not None
     assert "someone used your address" in reply_text(refused.outcomes[0].reply)
     assert accepted_sheets(strict, "5001")["Ann"].read_bytes() == sheet.read_bytes()
+
+
+# -- Outlook's own message files --------------------------------------------------------------
+
+
+def _outlook_msg(sheet: bytes, *, sender: str = "ann@example.com") -> bytes:
+    headers = (
+        "Received: from mx.example.com by mail.referee.example; Wed, 02 Jan 2030 12:00:00 "
+        f"+0000\r\nFrom: Ann Player <{sender}>\r\nTo: referee@example.com\r\n"
+        "Subject: orders\r\nDate: Wed, 02 Jan 2030 11:58:00 +0000\r\n"
+        "Message-ID: <outlook-2@example.com>\r\n\r\n"
+    )
+    return outlook_message(
+        sender=sender,
+        sender_name="Ann Player",
+        subject="orders",
+        delivered=datetime(2030, 1, 2, 12, 0, tzinfo=UTC),
+        headers=headers,
+        body="My orders are attached.",
+        attachments=[("Ann.xlsx", sheet), ("logo.txt", b"not a sheet")],
+    )
+
+
+def test_an_outlook_msg_file_the_referee_saved(game: Game, tmp_path: Path) -> None:
+    sheet = filled_sheet(game, "Ann", tmp_path).read_bytes()
+    saved = tmp_path / "orders from Ann.msg"
+    saved.write_bytes(_outlook_msg(sheet))
+    report = intake(game, [saved])
+    assert [(o.status, o.player, o.name) for o in report.outcomes] == [
+        ("accepted", "Ann", "Ann.xlsx")
+    ]
+    entry = index_of(game)["entries"][0]
+    assert entry["source"]["kind"] == "msg"
+    assert entry["source"]["sender"] == "ann@example.com"
+    assert entry["received"] == "2030-01-02T12:00:00+00:00"  # the server's Received: line
+    assert accepted_sheets(game, "5001")["Ann"].read_bytes() == sheet
+
+
+def test_an_outlook_msg_attached_to_a_mail(game: Game, tmp_path: Path) -> None:
+    sheet = filled_sheet(game, "Ann", tmp_path).read_bytes()
+    msg = make_mail("ann@example.com", [], subject="FW: orders")
+    msg.add_attachment(
+        _outlook_msg(sheet, sender="ann.work@example.org"),
+        maintype="application",
+        subtype="vnd.ms-outlook",
+        filename="orders.msg",
+    )
+    eml = tmp_path / "fw.eml"
+    eml.write_bytes(bytes(msg))
+    report = intake(game, [eml])
+    assert [(o.status, o.player) for o in report.outcomes] == [("accepted", "Ann")]
+
+
+def test_a_damaged_msg_is_answered_not_crashed_on(game: Game, tmp_path: Path) -> None:
+    saved = tmp_path / "broken.msg"
+    saved.write_bytes(bytes.fromhex("d0cf11e0a1b11ae1") + b"\x00" * 600)
+    report = intake(game, [saved])
+    assert [o.status for o in report.outcomes] == ["refused"]
+    assert "not a readable Outlook message" in report.outcomes[0].summary
