@@ -51,6 +51,7 @@ from .mail import (
 )
 from .outbox import regenerate_advice, stale_files
 from .rulesets.base import SHEETS_WITH_PROBLEMS, Step
+from .sending import outgoing
 from .turnsheets import CheckResult, check_sheet, sheet_filename
 from .words import counted
 from .workbook.annotate import annotate
@@ -243,6 +244,8 @@ class StatusReport:
     interrupted: str = ""
     #: Outbox files that no longer match the master and the command that replaces them.
     stale: list[str] = field(default_factory=list)
+    #: Messages of this step's outbox not yet sent (`sending.outgoing`).
+    unsent: int = 0
 
 
 def sheet_states(game: Game, step: Step) -> list[PlayerStatus]:
@@ -356,6 +359,7 @@ def status(game: Game) -> StatusReport:
         commitment="" if over else commitment(game, state).sha256,
         interrupted=describe(entry) if entry is not None else "",
         stale=regenerate_advice(game, stale_files(game, state)),
+        unsent=sum(1 for item in outgoing(game, step.key) if not item.held),
     )
 
 

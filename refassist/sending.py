@@ -225,11 +225,9 @@ def send_waiting(
     ``server``, recording each message as the server takes it.  Holds the game's lock, so two
     runs cannot send the same message.  A dropped connection raises a `UsageError` after the
     record of what went is saved; refused recipients are in the result."""
-    from .turns import locked
-
     ca_file = ca_file or configured_ca_file(game)
     result = SendResult(str(server), dry_run=dry_run)
-    with locked(game):
+    with game.lock():
         items = outgoing(game, step, resend)
         if only is not None:
             wanted = {Path(p).resolve() for p in only}
