@@ -302,3 +302,48 @@ def test_new_takes_the_referees_identity(tmp_path: Path) -> None:
         ],
     )
     assert bad.exit_code == 2 and "'nobody' is not an e-mail address" in bad.output
+
+
+def test_status_counts_the_mail_not_yet_sent(mailed: Game, starttls) -> None:  # type: ignore[no-untyped-def]
+    before = CliRunner().invoke(main, ["status", str(mailed.path)])
+    assert f"Mail not yet sent: 3 messages (refassist send {mailed.path})" in before.output
+    assert run(mailed, "--smtp", starttls.url(), "--ca-file", str(starttls.ca_file)).exit_code == 0
+    after = CliRunner().invoke(main, ["status", str(mailed.path)])
+    assert "Mail not yet sent" not in after.output
+
+
+def test_new_asks_for_the_address_at_a_terminal(tmp_path: Path) -> None:
+    """Run in a pseudo-terminal, as a referee types it: the address is asked for and kept."""
+    import pty
+    import subprocess
+    import sys
+
+    players = tmp_path / "players.csv"
+    players.write_text("name,email\nAnn,ann@example.com\nBob,bob@example.com\n")
+    command = [
+        sys.executable, "-c", "from refassist.cli import main; main()",
+        "new", str(tmp_path / "g"), "--players", str(players), "--generate-sector", "3",
+        "--assign-homeworlds",
+    ]  # fmt: skip
+    leader, follower = pty.openpty()
+    process = subprocess.Popen(
+        command, stdin=follower, stdout=follower, stderr=follower, close_fds=True
+    )
+    os.close(follower)
+    seen = b""
+
+    def read_until(text: bytes) -> None:
+        nonlocal seen
+        while text not in seen:
+            chunk = os.read(leader, 1024)
+            assert chunk, seen
+            seen += chunk
+
+    read_until(b"Your e-mail address")
+    os.write(leader, b"jo@pbm.example.org\n")
+    read_until(b"Your name as players see it")
+    os.write(leader, b"Jo Referee\n")
+    assert process.wait(timeout=120) == 0
+    os.close(leader)
+    config = load_config(tmp_path / "g" / "game.toml")
+    assert (config.referee_email, config.referee_name) == ("jo@pbm.example.org", "Jo Referee")
