@@ -119,16 +119,13 @@ class Side:
     defeated: bool = False
 
     def total(self, unit: str) -> int:
-        if unit == "NB":
-            return 1 if self.naval_base else 0
+        """How many squadrons (or Monitors) of ``unit`` the side has; the naval base is not a
+        unit a kill can take (it is not in the Kill Precedence Table)."""
         return sum(c[unit] for c in self.units.values())
 
     def cv(self) -> int:
         squadrons = sum(CV[u] * n for c in self.units.values() for u, n in c.items())
         return squadrons + (CV["NB"] if self.naval_base else 0)
-
-    def has_anything(self) -> bool:
-        return self.naval_base != "" or any(n > 0 for c in self.units.values() for n in c.values())
 
     def label(self) -> str:
         return " and ".join(self.players)

@@ -1,0 +1,176 @@
+"""What each side is told when a system changes hands (section 5 and 7.2): whole events,
+pinned field by field (phase, place, words, who is named, who may read it, data), so that a
+changed audience or a lost detail is caught, not only a changed owner.  Scripted dice."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from refassist.rulesets.base import Event
+from refassist.rulesets.fifth_millennium.conflict import _ordinal
+from tests.fm_states import (
+    YEAR,
+    events,
+    facility,
+    flight,
+    force,
+    one,
+    resolve,
+    state,
+    system,
+)
+from tests.test_rules_conflict import _attack
+
+
+def whole(event: Event) -> dict[str, Any]:
+    """Every field of an event but the turn and dice, for one equality check."""
+    return {
+        "phase": event.phase,
+        "location": event.location,
+        "kind": event.kind,
+        "text": event.text,
+        "players": event.players,
+        "visible_to": event.visible_to,
+        "data": dict(event.data),
+    }
+
+
+def test_a_fallen_homeworld_tells_both_and_every_neighbour_in_sight() -> None:
+    """Bob's homeworld 1012 falls to Ann; Cleo at 1013 sees it.  Bob's 9 stockpiled points go
+    to Ann, and his new stockpile site is his first remaining depot or construction facility
+    in hex order (1014 before 1016)."""
+    s = _attack(
+        [force("1012", "Bob", F=1)],
+        {"F": 3},
+        extra_systems=[
+            system("1013", "C", "Cleo"),
+            system("1014", "C", "Bob"),
+            system("1016", "C", "Bob"),
+        ],
+        players=("Ann", "Bob", "Cleo"),
+        facilities=[facility("1016", "Bob", "CF"), facility("1014", "Bob", "DEPOT")],
+        homeworlds={"Ann": "1010", "Bob": "1012", "Cleo": "1013"},
+    )
+    s.player("Bob").stockpile = 9
+    r = resolve(s, dice=[1])  # Bob's one Fleet squadron misses
+    assert whole(one(r, "capture")) == {
+        "phase": "conflict",
+        "location": "1012",
+        "kind": "capture",
+        "text": "Ann occupied 1012 World1012, taken from Bob.",
+        "players": ("Ann", "Bob"),
+        "visible_to": ("Ann", "Bob", "Cleo"),
+        "data": {
+            "hex": "1012",
+            "name": "World1012",
+            "from": "Bob",
+            "to": "Ann",
+            "captured": [],
+            "destroyed": [],
+            "changes": 1,
+            "assault": False,
+        },
+    }
+    assert whole(one(r, "homeworld_lost")) == {
+        "phase": "conflict",
+        "location": "1012",
+        "kind": "homeworld_lost",
+        "text": "Bob's homeworld 1012 fell to Ann; 9 stockpiled points passed to Ann.",
+        "players": ("Bob", "Ann"),
+        "visible_to": ("Ann", "Bob", "Cleo"),
+        "data": {"player": "Bob", "hex": "1012", "by": "Ann", "stockpile_transferred": 9},
+    }
+    bob = r.state.player("Bob")
+    assert (bob.homeworld_lost, bob.stockpile_at) == (YEAR, "1014")
+    assert events(r, "stockpile_taken") == [] and events(r, "homeworld_regained") == []
+    # Cleo's homeworld, not the one that fell, is untouched.
+    assert r.state.player("Cleo").homeworld_lost == 0
+
+
+def test_a_homeworld_without_stockpile_says_nothing_of_points() -> None:
+    s = _attack([force("1012", "Bob", F=1)], {"F": 3})
+    r = resolve(s, dice=[1])
+    lost = one(r, "homeworld_lost")
+    assert lost.text == "Bob's homeworld 1012 fell to Ann."
+    assert lost.data["stockpile_transferred"] == 0
+    assert r.state.player("Bob").stockpile_at == ""  # no depot left: the (lost) homeworld
+
+
+def test_a_player_who_retakes_its_homeworld_is_told_and_unrest_ends() -> None:
+    """Ann held Bob's homeworld 1012 since 5000; Bob's three squadrons take it back."""
+    s = state(
+        [system("1010", "A", "Ann"), system("1012", "C", "Ann"), system("1014", "C", "Cleo")],
+        players=("Ann", "Bob", "Cleo"),
+        forces=[force("1010", "Ann", F=1), force("1012", "Ann", F=1)],
+        flights=[flight("Bob", "1014", "1012", F=3)],
+        homeworlds={"Ann": "1010", "Bob": "1012", "Cleo": "1014"},
+    )
+    s.player("Bob").homeworld_lost = YEAR - 3
+    r = resolve(s, dice=[1])  # Ann's squadron misses
+    assert whole(one(r, "homeworld_regained")) == {
+        "phase": "conflict",
+        "location": "1012",
+        "kind": "homeworld_regained",
+        "text": "Bob retook its homeworld 1012; civil unrest ends.",
+        "players": ("Bob",),
+        "visible_to": ("Ann", "Bob", "Cleo"),
+        "data": {"player": "Bob", "hex": "1012"},
+    }
+    assert r.state.player("Bob").homeworld_lost == 0
+    assert events(r, "homeworld_lost") == []  # 1012 is not Ann's homeworld
+
+
+def test_a_stockpile_at_a_depot_is_taken_with_the_depot() -> None:
+    """Bob keeps his 7 points at the depot on 1012 (his homeworld is 1016); Ann takes 1012
+    without assault troops, so the depot is destroyed, the points are hers, and Bob's points
+    go to his construction facility at 1020 from now on.  Only the two are told."""
+    s = _attack(
+        [force("1012", "Bob", F=1)],
+        {"F": 3},
+        extra_systems=[system("1016", "C", "Bob"), system("1020", "C", "Bob")],
+        facilities=[facility("1012", "Bob", "DEPOT"), facility("1020", "Bob", "CF")],
+        homeworlds={"Ann": "1010", "Bob": "1016"},
+    )
+    s.player("Bob").stockpile = 7
+    s.player("Bob").stockpile_at = "1012"
+    r = resolve(s, dice=[1])
+    assert one(r, "capture").data["destroyed"] == ["Depot"]
+    assert whole(one(r, "stockpile_taken")) == {
+        "phase": "conflict",
+        "location": "1012",
+        "kind": "stockpile_taken",
+        "text": "Ann took Bob's stockpile of 7 points at 1012.",
+        "players": ("Bob", "Ann"),
+        "visible_to": ("Ann", "Bob"),
+        "data": {"player": "Bob", "hex": "1012", "by": "Ann", "points": 7},
+    }
+    assert events(r, "homeworld_lost") == []
+    assert r.state.player("Bob").stockpile_at == "1020"
+    assert next(e for e in events(r, "production") if e.players == ("Ann",)).data[
+        "stockpile_before"
+    ] == 7
+
+
+def test_allies_fight_as_one_side_named_together() -> None:
+    """Ann and Cleo (treaty partners) arrive together at Bob's 1012 and win."""
+    s = state(
+        [system("1010", "A", "Ann"), system("1012", "C", "Bob"), system("1014", "C", "Cleo")],
+        players=("Ann", "Bob", "Cleo"),
+        forces=[force("1010", "Ann", F=1), force("1014", "Cleo", F=1), force("1012", "Bob", F=1)],
+        flights=[flight("Ann", "1010", "1012", F=2), flight("Cleo", "1014", "1012", F=2)],
+        homeworlds={"Ann": "1010", "Bob": "1012", "Cleo": "1014"},
+        relations=[("treaty", "Ann", "Cleo")],
+    )
+    r = resolve(s, dice=[1])  # Bob's squadron misses
+    battle = one(r, "battle")
+    assert battle.data["outcome"]["victor"] == "Ann and Cleo"
+    assert battle.data["outcome"]["defeated"] == "Bob"
+    assert "against Ann and Cleo (attacking" in battle.text
+
+
+def test_ordinals_read_as_english_does() -> None:
+    got = [_ordinal(n) for n in (1, 2, 3, 4, 10, 11, 12, 13, 20, 21, 22, 23, 100, 101, 111, 112)]
+    assert got == [
+        "1st", "2nd", "3rd", "4th", "10th", "11th", "12th", "13th",
+        "20th", "21st", "22nd", "23rd", "100th", "101st", "111th", "112th",
+    ]  # fmt: skip
