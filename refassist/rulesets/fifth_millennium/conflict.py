@@ -47,7 +47,6 @@ from .context import (
     drop_empty_forces,
     facility_count,
     find_force,
-    has_relation,
 )
 from .state import FACILITY_NAMES, RESOURCE_CLASSES, SQUADRON_FIELDS, Fleet, State
 
@@ -611,8 +610,9 @@ def battle(ctx: TurnContext, hex_: str, defender: Side, attacker: Side) -> Side:
     """One battle at ``hex_``: Step 0, fusion bombing, Steps 1-4; returns the winning side.
 
     Every squadron of the defeated side is destroyed; its minesweepers go to the victor's
-    player with an Assault squadron, if any survived.  Trade agreements between the two sides
-    end, the intruders being the aggressors.
+    player with an Assault squadron, if any survived.  Trade partners never meet here: an
+    agreement keeps them out of each other's battles (`_engaged`), and war on a partner is
+    declared in diplomacy (6.31a), which ends the agreement there.
     """
     state = ctx.state
     system = state.system(hex_)
@@ -655,7 +655,6 @@ def battle(ctx: TurnContext, hex_: str, defender: Side, attacker: Side) -> Side:
     for side in (defender, attacker):
         for player in side.players:
             ctx.fought.add((hex_, player))
-    _break_trade(ctx, hex_, attacker.players, defender.players)
     held = victor is defender
     sides_data = [
         {"player": p, "role": "defender", "forces": forces_before["defender"][p]}
@@ -704,33 +703,6 @@ def battle(ctx: TurnContext, hex_: str, defender: Side, attacker: Side) -> Side:
         dice=ctx.dice_since(mark),
     )
     return victor
-
-
-def _break_trade(
-    ctx: TurnContext, hex_: str, aggressors: Iterable[str], victims: Iterable[str]
-) -> None:
-    """Fighting a trade partner is going to war: the agreement ends after this turn's trade,
-    which the aggressor forfeits to the victim (section 6.31)."""
-    state = ctx.state
-    for a in aggressors:
-        for v in victims:
-            if has_relation(state, "trade", a, v):
-                x, y = sorted((a, v))
-                state.relations[:] = [
-                    r for r in state.relations if not (r.kind == "trade" and r.a == x and r.b == y)
-                ]
-                ctx.wars.add((a, v))
-                ctx.broken_trade.add((x, y))
-                ctx.emit(
-                    PHASE,
-                    hex_,
-                    "war",
-                    f"{a} attacked its trade partner {v} at {hex_}: the trade agreement is "
-                    f"broken, and {v} takes this turn's trade out of {a}'s production.",
-                    players=(a, v),
-                    visible_to=(a, v),
-                    data={"aggressor": a, "victim": v, "ended": ["trade"], "hex": hex_},
-                )
 
 
 # -- the phase -------------------------------------------------------------------------------------
