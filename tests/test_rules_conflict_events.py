@@ -6,14 +6,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from refassist.dice import Dice
 from refassist.rulesets.base import Event
 from refassist.rulesets.fifth_millennium.conflict import _ordinal
+from refassist.rulesets.fifth_millennium.resolve import resolve_turn
+from refassist.rulesets.fifth_millennium.state import Fleet
 from tests.fm_states import (
     YEAR,
+    count,
     events,
     facility,
+    fleet_at,
     flight,
     force,
+    force_at,
     one,
     resolve,
     state,
@@ -146,9 +152,10 @@ def test_a_stockpile_at_a_depot_is_taken_with_the_depot() -> None:
     }
     assert events(r, "homeworld_lost") == []
     assert r.state.player("Bob").stockpile_at == "1020"
-    assert next(e for e in events(r, "production") if e.players == ("Ann",)).data[
-        "stockpile_before"
-    ] == 7
+    assert (
+        next(e for e in events(r, "production") if e.players == ("Ann",)).data["stockpile_before"]
+        == 7
+    )
 
 
 def test_allies_fight_as_one_side_named_together() -> None:
@@ -174,3 +181,119 @@ def test_ordinals_read_as_english_does() -> None:
         "1st", "2nd", "3rd", "4th", "10th", "11th", "12th", "13th",
         "20th", "21st", "22nd", "23rd", "100th", "101st", "111th", "112th",
     ]  # fmt: skip
+
+
+def _partners_at_a_minefield(cleo_die: int):  # type: ignore[no-untyped-def]
+    """Bob's 4-point minefield at 1012; his treaty partners Ann (F3 Ms1) and Cleo (F1) arrive,
+    and so does Bob's own squadron from 1014 (a minefield never attacks its owner)."""
+    s = state(
+        [
+            system("1010", "A", "Ann"),
+            system("1012", "C", "Bob"),
+            system("1014", "C", "Bob"),
+            system("1016", "C", "Cleo"),
+        ],
+        players=("Ann", "Bob", "Cleo"),
+        forces=[
+            force("1010", "Ann", F=1),
+            force("1012", "Bob", F=1),
+            force("1014", "Bob", F=1),
+            force("1016", "Cleo", F=1),
+        ],
+        facilities=[facility("1012", "Bob", "MINE", 4)],
+        flights=[
+            flight("Ann", "1010", "1012", F=3, Ms=1),
+            flight("Bob", "1014", "1012", F=1),
+            flight("Cleo", "1016", "1012", F=1),
+        ],
+        relations=[("treaty", "Ann", "Bob"), ("treaty", "Bob", "Cleo"), ("treaty", "Ann", "Cleo")],
+        homeworlds={"Ann": "1010", "Bob": "1014", "Cleo": "1016"},
+    )
+    dice = Dice.scripted([1, 4, 1, 6, cleo_die], turn=s.year)
+    result = resolve_turn(s, {}, dice, {})
+    assert dice.remaining == 0
+    return result, dice
+
+
+def test_a_minefield_attacks_each_arriving_partner_in_name_order_with_what_is_left() -> None:
+    """App. B, step 0 a-e against each partner: Ann's sweeper rolls 1 (4 points to 3), the
+    points roll 4, 1, 6: the Minesweeper, then a Fleet squadron (each kill uses a point: 1
+    left).  Bob's own arrival is passed over; Cleo meets the last point, which rolls 5 and
+    kills her squadron, and the minefield is gone."""
+    r, dice = _partners_at_a_minefield(5)
+    ann, cleo = events(r, "minefield")
+    assert whole(ann) == {
+        "phase": "conflict",
+        "location": "1012",
+        "kind": "minefield",
+        "text": "Bob's minefield at 1012 World1012 attacked Ann's arriving squadrons: "
+        "1 Minesweeper, 1 Fleet destroyed.",
+        "players": ("Bob", "Ann"),
+        "visible_to": ("Ann", "Bob"),
+        "data": {
+            "hex": "1012",
+            "owner": "Bob",
+            "player": "Ann",
+            "step0": [
+                {
+                    "kind": "sweep",
+                    "player": "Ann",
+                    "rolls": [1],
+                    "minefield_before": 4,
+                    "minefield_after": 3,
+                },
+                {
+                    "kind": "mines",
+                    "player": "Bob",
+                    "rolls": [
+                        {"die": 4, "target": "4-6", "kill": True},
+                        {"die": 1, "target": "4-6", "kill": False},
+                        {"die": 6, "target": "4-6", "kill": True},
+                    ],
+                    "kills": [
+                        {"player": "Ann", "unit": "Ms", "count": 1},
+                        {"player": "Ann", "unit": "F", "count": 1},
+                    ],
+                    "minefield_before": 3,
+                    "minefield_after": 1,
+                },
+            ],
+            "lost": {"F": 1, "Ms": 1},
+        },
+    }
+    assert ann.dice == (1, 2, 3, 4) and cleo.dice == (5,)
+    assert cleo.text == (
+        "Bob's minefield at 1012 World1012 attacked Cleo's arriving squadrons: 1 Fleet destroyed."
+    )
+    assert cleo.visible_to == ("Bob", "Cleo")
+    assert cleo.data["step0"] == [
+        {
+            "kind": "mines",
+            "player": "Bob",
+            "rolls": [{"die": 5, "target": "4-6", "kill": True}],
+            "kills": [{"player": "Cleo", "unit": "F", "count": 1}],
+            "minefield_before": 1,
+            "minefield_after": 0,
+        }
+    ]
+    assert [(roll.phase, roll.location, roll.purpose) for roll in dice.log] == [
+        ("conflict", "1012", "minesweeping, Ann Minesweeper"),
+        ("conflict", "1012", "minefield point 1 of Bob (4-6)"),
+        ("conflict", "1012", "minefield point 2 of Bob (4-6)"),
+        ("conflict", "1012", "minefield point 3 of Bob (4-6)"),
+        ("conflict", "1012", "minefield point 1 of Bob (4-6)"),
+    ]
+    assert fleet_at(r.state, "1012", "Ann") == Fleet(F=2)
+    assert force_at(r.state, "1012", "Cleo") is None  # nothing left: no empty force kept
+    assert fleet_at(r.state, "1012", "Bob") == Fleet(F=2)
+    assert count(r.state, "1012", "Bob", "MINE") == 0
+    assert events(r, "battle") == []
+
+
+def test_a_minefield_point_that_misses_destroys_nothing_and_stays() -> None:
+    r, _ = _partners_at_a_minefield(2)
+    cleo = events(r, "minefield")[1]
+    assert cleo.text.endswith("attacked Cleo's arriving squadrons: nothing destroyed.")
+    assert cleo.data["lost"] == {}
+    assert fleet_at(r.state, "1012", "Cleo") == Fleet(F=1)
+    assert count(r.state, "1012", "Bob", "MINE") == 1
