@@ -9,6 +9,7 @@ from typing import Any
 from refassist.dice import Dice
 from refassist.rulesets.base import Event
 from refassist.rulesets.fifth_millennium.conflict import _ordinal
+from refassist.rulesets.fifth_millennium.orders import Bombing
 from refassist.rulesets.fifth_millennium.resolve import resolve_turn
 from refassist.rulesets.fifth_millennium.state import Fleet
 from tests.fm_states import (
@@ -21,6 +22,7 @@ from tests.fm_states import (
     force,
     force_at,
     one,
+    orders,
     resolve,
     state,
     system,
@@ -297,3 +299,108 @@ def test_a_minefield_point_that_misses_destroys_nothing_and_stays() -> None:
     assert cleo.data["lost"] == {}
     assert fleet_at(r.state, "1012", "Cleo") == Fleet(F=1)
     assert count(r.state, "1012", "Bob", "MINE") == 1
+
+
+# -- Saturated Fusion Bombing (App. B) ---------------------------------------------------------
+
+PUBLIC_F = {
+    "phase": "conflict",
+    "location": "subsector F",
+    "kind": "fusion_attack",
+    "text": "Fusion weapons were used in subsector F.",
+    "players": (),
+    "visible_to": ("*",),
+    "data": {"subsector": "F", "subsector_name": ""},
+}
+
+
+def test_one_sfba_level_at_exactly_half_the_defenders_cv_drops_one_class() -> None:
+    """Ann's CV 2 is exactly half of Bob's 4: the bomb falls (class B to C), then Bob wins and
+    Ann's two squadrons roll 1, 1.  A subsector without a name is told by its letter only."""
+    s = _attack([force("1012", "Bob", F=4)], {"F": 2, "SF": 1}, target=system("1012", "B", "Bob"))
+    r = resolve(s, [orders("Ann", bombing=[Bombing("1012")])], dice=[1, 1])
+    public, detail = events(r, "fusion_attack")
+    assert whole(public) == PUBLIC_F
+    assert whole(detail) == {
+        "phase": "conflict",
+        "location": "1012",
+        "kind": "fusion_attack",
+        "text": "Ann bombed 1012 World1012 with 1 SFBA level: class B to C.",
+        "players": ("Ann", "Bob"),
+        "visible_to": ("Ann", "Bob"),
+        "data": {
+            "subsector": "F",
+            "hex": "1012",
+            "levels": 1,
+            "reduced": ["class B to C"],
+            "by": ["Ann"],
+        },
+    }
+    assert r.state.system("1012").resource_class == "C"
+
+
+def test_levels_take_hipop_base_scout_base_then_classes_down_to_x_and_stop() -> None:
+    """Ann (F3, SFBA 3) and Cleo (F2, SFBA 3), treaty partners, both ordered to bomb Bob's
+    1012 (class D, HiPop, naval base, scout base): six levels take HiPop, the naval base, the
+    scout base, D to E and E to X; the sixth finds nothing.  The naval base no longer fights:
+    Bob's CV is his one squadron's.  Both fleets have spent their SFBA."""
+    s = state(
+        [
+            system("1010", "A", "Ann"),
+            system("1012", "D", "Bob", naval_base=True, scout_base=True, hipop=True),
+            system("1014", "C", "Cleo"),
+            system("1016", "C", "Bob"),
+        ],
+        players=("Ann", "Bob", "Cleo"),
+        forces=[
+            force("1010", "Ann", F=1),
+            force("1012", "Bob", F=1),
+            force("1014", "Cleo", F=1),
+            force("1016", "Bob", F=1),
+        ],
+        flights=[
+            flight("Ann", "1010", "1012", F=3, SF=3),
+            flight("Cleo", "1014", "1012", F=2, SF=3),
+        ],
+        relations=[("treaty", "Ann", "Cleo")],
+        homeworlds={"Ann": "1010", "Bob": "1016", "Cleo": "1014"},
+    )
+    bombing = [Bombing("1012")]
+    r = resolve(s, [orders("Ann", bombing=bombing), orders("Cleo", bombing=bombing)], dice=[1])
+    public, detail = events(r, "fusion_attack")
+    assert whole(public) == PUBLIC_F
+    assert whole(detail) == {
+        "phase": "conflict",
+        "location": "1012",
+        "kind": "fusion_attack",
+        "text": "Ann and Cleo bombed 1012 World1012 with 6 SFBA levels: HiPop, naval base, "
+        "scout base, class D to E, class E to X.",
+        "players": ("Ann", "Bob", "Cleo"),
+        "visible_to": ("Ann", "Bob", "Cleo"),
+        "data": {
+            "subsector": "F",
+            "hex": "1012",
+            "levels": 6,
+            "reduced": ["HiPop", "naval base", "scout base", "class D to E", "class E to X"],
+            "by": ["Ann", "Cleo"],
+        },
+    }
+    target = r.state.system("1012")
+    assert (target.hipop, target.naval_base, target.scout_base, target.resource_class) == (
+        False,
+        False,
+        False,
+        "X",
+    )
+    assert one(r, "battle").data["rounds"][0]["cv"]["Bob"] == 1
+    assert fleet_at(r.state, "1012", "Ann") == Fleet(F=3)
+    assert fleet_at(r.state, "1012", "Cleo") == Fleet(F=2)
+
+
+def test_bombing_a_bare_class_x_world_finds_nothing_to_destroy() -> None:
+    s = _attack([force("1012", "Bob", F=2)], {"F": 3, "SF": 1}, target=system("1012", "X", "Bob"))
+    r = resolve(s, [orders("Ann", bombing=[Bombing("1012")])], dice=[1, 1])
+    detail = events(r, "fusion_attack")[1]
+    assert detail.text == "Ann bombed 1012 World1012 with 1 SFBA level: nothing left to destroy."
+    assert detail.data["reduced"] == []
+    assert fleet_at(r.state, "1012", "Ann") == Fleet(F=3)  # the level is spent all the same
