@@ -404,3 +404,99 @@ def test_bombing_a_bare_class_x_world_finds_nothing_to_destroy() -> None:
     assert detail.text == "Ann bombed 1012 World1012 with 1 SFBA level: nothing left to destroy."
     assert detail.data["reduced"] == []
     assert fleet_at(r.state, "1012", "Ann") == Fleet(F=3)  # the level is spent all the same
+
+
+# -- Step 0: a one-point minefield and the KKMs of two intruders -----------------------------
+
+
+def _kkm_raid(dice_rolls: list[int], **rules: str):  # type: ignore[no-untyped-def]
+    """Ann (F3, KKM 2) and Cleo (F2, KKM 2), treaty partners, attack Bob's 1012 (F2, a
+    one-point minefield, two Genetics Labs, a spacedock)."""
+    s = state(
+        [
+            system("1010", "A", "Ann"),
+            system("1012", "C", "Bob"),
+            system("1014", "C", "Cleo"),
+            system("1016", "C", "Bob"),
+        ],
+        players=("Ann", "Bob", "Cleo"),
+        forces=[
+            force("1010", "Ann", F=1),
+            force("1012", "Bob", F=2),
+            force("1014", "Cleo", F=1),
+            force("1016", "Bob", F=1),
+        ],
+        facilities=[
+            facility("1012", "Bob", "MINE", 1),
+            facility("1012", "Bob", "GL", 2),
+            facility("1012", "Bob", "DOCK"),
+        ],
+        flights=[
+            flight("Ann", "1010", "1012", F=3, K=2),
+            flight("Cleo", "1014", "1012", F=2, K=2),
+        ],
+        relations=[("treaty", "Ann", "Cleo")],
+        homeworlds={"Ann": "1010", "Bob": "1016", "Cleo": "1014"},
+    )
+    dice = Dice.scripted(dice_rolls, turn=s.year)
+    result = resolve_turn(s, {}, dice, rules)
+    assert dice.remaining == 0
+    return result, dice
+
+
+MINE_PART = {
+    "kind": "mines",
+    "player": "Bob",
+    "rolls": [{"die": 6, "target": "4-6", "kill": True}],
+    "kills": [{"player": "Ann", "unit": "F", "count": 1}],
+    "minefield_before": 1,
+    "minefield_after": 0,
+}
+KKM_ROLLS = [
+    {"player": "Ann", "die": 4, "target": "4-6", "kill": True},
+    {"player": "Ann", "die": 5, "target": "4-6", "kill": True},
+    {"player": "Cleo", "die": 6, "target": "4-6", "kill": True},
+    {"player": "Cleo", "die": 1, "target": "4-6", "kill": False},
+]
+
+
+def test_kkm_kills_strike_every_facility_before_a_squadron() -> None:
+    """Step 0: the one minefield point rolls 6 and kills one of Ann's Fleet squadrons (she has
+    the most); the four KKM points roll 4, 5, 6, 1: three kills, the two labs, then the
+    spacedock (house rule kkm_targets = all-facilities).  Bob's CV 2 then loses to 4."""
+    r, dice = _kkm_raid([6, 4, 5, 6, 1, 1, 1])
+    battle = one(r, "battle")
+    assert battle.data["step0"] == [
+        MINE_PART,
+        {
+            "kind": "kkm",
+            "player": "Ann, Cleo",
+            "rolls": KKM_ROLLS,
+            "kills": [
+                {"player": "Bob", "unit": "GL", "count": 2},
+                {"player": "Bob", "unit": "DOCK", "count": 1},
+            ],
+        },
+    ]
+    assert battle.data["rounds"][0]["cv"] == {"Bob": 2, "Ann": 4, "Cleo": 4}
+    assert [roll.purpose for roll in dice.log[:5]] == [
+        "minefield point 1 of Bob (4-6)",
+        "KKM point 1 of Ann (4-6)",
+        "KKM point 2 of Ann (4-6)",
+        "KKM point 1 of Cleo (4-6)",
+        "KKM point 2 of Cleo (4-6)",
+    ]
+    assert fleet_at(r.state, "1012", "Ann") == Fleet(F=2)  # one lost, KKMs spent
+    assert fleet_at(r.state, "1012", "Cleo") == Fleet(F=2)
+
+
+def test_kkm_kills_under_the_house_rule_strike_only_production_centres_and_labs() -> None:
+    """kkm_targets = orbital-and-labs: after the two labs, the third kill strikes one of Bob's
+    squadrons, not the spacedock, and his CV is 1."""
+    r, _ = _kkm_raid([6, 4, 5, 6, 1, 1], kkm_targets="orbital-and-labs")
+    battle = one(r, "battle")
+    assert battle.data["step0"][1]["kills"] == [
+        {"player": "Bob", "unit": "GL", "count": 2},
+        {"player": "Bob", "unit": "F", "count": 1},
+    ]
+    assert battle.data["rounds"][0]["cv"]["Bob"] == 1
