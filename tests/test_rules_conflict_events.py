@@ -4,10 +4,12 @@ changed audience or a lost detail is caught, not only a changed owner.  Scripted
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from refassist.dice import Dice
 from refassist.rulesets.base import Event
+from refassist.rulesets.fifth_millennium import conflict
 from refassist.rulesets.fifth_millennium.conflict import _ordinal
 from refassist.rulesets.fifth_millennium.orders import Bombing
 from refassist.rulesets.fifth_millennium.resolve import resolve_turn
@@ -500,3 +502,131 @@ def test_kkm_kills_under_the_house_rule_strike_only_production_centres_and_labs(
         {"player": "Bob", "unit": "F", "count": 1},
     ]
     assert battle.data["rounds"][0]["cv"]["Bob"] == 1
+
+
+# -- battle details that must fit one workbook cell -------------------------------------------
+
+
+def _chars(data: object) -> int:
+    return len(json.dumps(data, sort_keys=True, ensure_ascii=False))
+
+
+def _battle_data() -> dict[str, Any]:
+    """A KKM salvo of 3 and a round where Bob's 20 Fleet squadrons and 1 Strike squadron
+    roll: faces 1-6 in turn for the Fleet squadrons (5 and 6 kill: 6 kills), a 6 for the
+    Strike squadron."""
+    fleet = [
+        {"player": "Bob", "unit": "F", "die": 1 + n % 6, "target": "5-6", "kill": 1 + n % 6 >= 5}
+        for n in range(20)
+    ]
+    return {
+        "hex": "1012",
+        "step0": [
+            {
+                "kind": "kkm",
+                "rolls": [
+                    {"player": "Ann", "die": 4, "target": "4-6", "kill": True},
+                    {"player": "Ann", "die": 1, "target": "4-6", "kill": False},
+                    {"player": "Ann", "die": 4, "target": "4-6", "kill": True},
+                ],
+            }
+        ],
+        "rounds": [
+            {
+                "round": 1,
+                "rolls": [
+                    *fleet,
+                    {"player": "Bob", "unit": "S", "die": 6, "target": "4-6", "kill": True},
+                ],
+            }
+        ],
+    }
+
+
+FLEET_DICE = [1 + n % 6 for n in range(20)]
+GROUPED_DICE = {
+    "hex": "1012",
+    "step0": [
+        {
+            "kind": "kkm",
+            "rolls": [
+                {
+                    "player": "Ann",
+                    "unit": "",
+                    "target": "4-6",
+                    "count": 3,
+                    "kills": 2,
+                    "kill": True,
+                    "dice": [4, 1, 4],
+                    "die": "4 1 4",
+                }
+            ],
+        }
+    ],
+    "rounds": [
+        {
+            "round": 1,
+            "rolls": [
+                {
+                    "player": "Bob",
+                    "unit": "F",
+                    "target": "5-6",
+                    "count": 20,
+                    "kills": 6,
+                    "kill": True,
+                    "dice": FLEET_DICE,
+                    "die": " ".join(map(str, FLEET_DICE)),
+                },
+                {
+                    "player": "Bob",
+                    "unit": "S",
+                    "target": "4-6",
+                    "count": 1,
+                    "kills": 1,
+                    "kill": True,
+                    "dice": [6],
+                    "die": "6",
+                },
+            ],
+        }
+    ],
+    "rolls_grouped": "dice",
+}
+
+
+def _by_faces() -> dict[str, Any]:
+    out = json.loads(json.dumps(GROUPED_DICE))
+    faces = [
+        ({"1": 1, "4": 2}, "1x1 2x4"),
+        ({"1": 4, "2": 4, "3": 3, "4": 3, "5": 3, "6": 3}, "4x1 4x2 3x3 3x4 3x5 3x6"),
+        ({"6": 1}, "1x6"),
+    ]
+    rolls = [*out["step0"][0]["rolls"], *out["rounds"][0]["rolls"]]
+    for roll, (counts, text) in zip(rolls, faces, strict=True):
+        del roll["dice"]
+        roll["faces"] = counts
+        roll["die"] = text
+    out["rolls_grouped"] = "faces"
+    return out
+
+
+def test_battle_details_shrink_step_by_step_to_fit_one_cell(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Roll by roll while they fit; else grouped by player, unit and target with the dice;
+    else with how many of each face; else without the rolls (the dice sheet keeps them)."""
+    data = _battle_data()
+    by_faces = _by_faces()
+    assert _chars(by_faces) < _chars(GROUPED_DICE) < _chars(data)
+
+    def fit(limit: int) -> dict[str, Any]:
+        monkeypatch.setattr(conflict, "MAX_DATA_CHARS", limit)
+        return conflict.fit_battle_data(_battle_data())
+
+    assert fit(_chars(data)) == data  # exactly at the limit: kept roll by roll
+    assert fit(_chars(data) - 1) == GROUPED_DICE
+    assert fit(_chars(GROUPED_DICE)) == GROUPED_DICE
+    assert fit(_chars(GROUPED_DICE) - 1) == by_faces
+    assert fit(_chars(by_faces)) == by_faces
+    bare = fit(_chars(by_faces) - 1)
+    assert bare["step0"][0]["rolls"] == [] and bare["rounds"][0]["rolls"] == []
+    assert bare["rolls_grouped"] == "dice sheet only"
+    assert bare["hex"] == "1012" and bare["rounds"][0]["round"] == 1
