@@ -249,7 +249,7 @@ def step0(ctx: TurnContext, hex_: str, defender: Side, attacker: Side) -> list[d
     swept_through = any(
         part["kind"] == "sweep" and sum(part["rolls"]) > part["minefield_before"] for part in record
     )
-    if swept_through and ctx.rules.get("swept_minefield", "straight-to-battle") != "kkm-fire":
+    if swept_through and ctx.rules["swept_minefield"] != "kkm-fire":
         return record  # 0b: "reduced below zero, go immediately to Step 1"
     kkm = {p: _carried(state, hex_, p, "K") for p in attacker.players}
     if sum(kkm.values()):
@@ -262,7 +262,7 @@ def step0(ctx: TurnContext, hex_: str, defender: Side, attacker: Side) -> list[d
                 kills += kill
                 rolls_k.append({"player": player, "die": die, "target": "4-6", "kill": kill})
         hit = []
-        every = ctx.rules.get("kkm_targets", "all-facilities") == "all-facilities"
+        every = ctx.rules["kkm_targets"] == "all-facilities"
         for kind in KKM_ALL_FACILITIES if every else KKM_FACILITY_ORDER:
             for owner in defender.players:
                 while kills > 0 and facility_count(state, hex_, owner, kind) > 0:
@@ -290,7 +290,7 @@ def mines_against_partners(ctx: TurnContext, hex_: str) -> None:
     swept for and attacked as in Step 0 (a-e) before any battle there.  Only the arriving
     squadrons are attacked.  House rule ``minefield_targets = "enemies"``: a minefield attacks
     only intruders fighting its owner."""
-    if ctx.rules.get("minefield_targets", "all-but-owner") != "all-but-owner":
+    if ctx.rules["minefield_targets"] != "all-but-owner":
         return
     state = ctx.state
     system = state.system(hex_)
@@ -407,7 +407,7 @@ def fusion_attack(ctx: TurnContext, hex_: str, defender: Side, attacker: Side) -
     "automatic"``: every level the intruders carry)."""
     state = ctx.state
     bombers = attacker.players
-    if ctx.rules.get("fusion_bombing", "ordered") == "ordered":
+    if ctx.rules["fusion_bombing"] == "ordered":
         bombers = tuple(p for p in bombers if (hex_, p) in ctx.bomb_orders)
     levels = sum(_carried(state, hex_, p, "SF") for p in bombers)
     if levels == 0 or attacker.cv() * 2 < defender.cv():
@@ -766,7 +766,7 @@ def resolve_conflicts(ctx: TurnContext) -> None:
     state = ctx.state
     ctx.refresh_sight()
     hexes = set(ctx.arrivals)
-    if ctx.rules.get("battles_start", "on-arrival") == "standing-together":
+    if ctx.rules["battles_start"] == "standing-together":
         for hex_ in {f.hex for f in state.forces}:
             if len({f.owner for f in state.forces_at(hex_)}) > 1:
                 hexes.add(hex_)
@@ -789,7 +789,7 @@ def native_base_defends(ctx: TurnContext, hex_: str) -> bool:
         and system.naval_base
         and not system.owner
         and system.changes > 0
-        and ctx.rules.get("unowned_naval_base", "defends-after-first") == "defends-after-first"
+        and ctx.rules["unowned_naval_base"] == "defends-after-first"
     )
 
 
@@ -808,9 +808,9 @@ def resolve_system(ctx: TurnContext, hex_: str) -> None:
     defeated_here: set[str] = set()
     holder_players: set[str] = set()
     settled: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
-    strongest = ctx.rules.get("battle_order", "strongest-first") != "weakest-first"
-    chains = ctx.rules.get("treaty_sides", "signatories") == "chains"
-    on_arrival = ctx.rules.get("battles_start", "on-arrival") != "standing-together"
+    strongest = ctx.rules["battle_order"] != "weakest-first"
+    chains = ctx.rules["treaty_sides"] == "chains"
+    on_arrival = ctx.rules["battles_start"] != "standing-together"
     arrived = {p for p, fleet in ctx.arrivals.get(hex_, {}).items() if fleet.squadrons}
     while True:
         parties = combatants(state, hex_) - defeated_here

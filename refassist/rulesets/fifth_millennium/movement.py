@@ -245,7 +245,7 @@ def departure_problem(ctx: TurnContext, player: str, move: Move, departures_so_f
         return "a fleet must carry at least one squadron"
     arrived_here = bool(ctx.arrivals.get(move.origin, {}).get(player))
     if (move.origin, player) in ctx.fought and (
-        arrived_here or ctx.rules.get("fought_may_depart", "defenders") != "defenders"
+        arrived_here or ctx.rules["fought_may_depart"] != "defenders"
     ):
         return f"squadrons that fought a battle at {move.origin} this turn cannot depart"
     reach = best_range(p, ctx.rules)

@@ -485,7 +485,7 @@ def _upkeep(ctx: TurnContext, player: str, budget: int) -> list[tuple[str, int]]
         waiting = stranded.fleet.squadrons if stranded is not None else 0
         lost = 0
         reason = f"the refueling charge of {squadrons} points could not be paid from {budget}"
-        if ctx.rules.get("station_loss", "squadrons-stay") == "squadrons-lost":
+        if ctx.rules["station_loss"] == "squadrons-lost":
             lost = waiting
             state.forces[:] = [f for f in state.forces if not (f.hex == hex_ and f.owner == player)]
             if lost:
@@ -519,7 +519,7 @@ def _purchases(
     ctx: TurnContext, player: str, orders: Orders, budget: int, ledger: list[dict[str, Any]]
 ) -> int:
     state = ctx.state
-    stop_after_shortfall = ctx.rules.get("purchases_after_shortfall", "cancelled") == "cancelled"
+    stop_after_shortfall = ctx.rules["purchases_after_shortfall"] == "cancelled"
     short = False
     for purchase in orders.purchases:
         item = find_item(purchase.item)
@@ -609,7 +609,7 @@ def _points_lost(ctx: TurnContext, item: Item, quantity: int, budget: int) -> in
     enemy, the production points are lost to the defeated player": the line's cost (as much
     as the budget holds) is spent for nothing.  None under the house rule
     ``production_at_captured_world = "refunded"`` (the line is simply cancelled)."""
-    if ctx.rules.get("production_at_captured_world", "lost") == "refunded":
+    if ctx.rules["production_at_captured_world"] == "refunded":
         return None
     return max(0, min(item.cost * max(0, quantity), budget))
 

@@ -146,7 +146,7 @@ def setup_turn(ctx: TurnContext, orders: dict[str, Orders]) -> None:
             continue
         wanted.append((player, hex_, player_orders.homeworld_cell))
     chosen = dict(fixed)
-    if ctx.rules.get("homeworld_conflicts", "earlier-sheet") == "referee":
+    if ctx.rules["homeworld_conflicts"] == "referee":
         clashing = {
             p
             for p, h, _ in wanted
