@@ -630,3 +630,39 @@ def test_battle_details_shrink_step_by_step_to_fit_one_cell(monkeypatch) -> None
     assert bare["step0"][0]["rolls"] == [] and bare["rounds"][0]["rolls"] == []
     assert bare["rolls_grouped"] == "dice sheet only"
     assert bare["hex"] == "1012" and bare["rounds"][0]["round"] == 1
+
+
+def test_every_independent_force_surrenders_whole_and_neighbours_hear_it() -> None:
+    """5.1: an independent world's squadrons join the first force to arrive.  Both of Vega's
+    independent forces (F2 S1 with a Monitor and a probe; F1 with two Monitors) go over to
+    Ann; Bob, next door at 1013, is told."""
+    s = state(
+        [system("1010", "A", "Ann"), system("1012", name="Vega"), system("1013", "C", "Bob")],
+        forces=[
+            force("1010", "Ann", F=1),
+            force("1012", "", F=2, S=1, M=1, P=1),
+            force("1012", "", F=1, M=2, building=True),
+            force("1013", "Bob", F=1),
+        ],
+        flights=[flight("Ann", "1010", "1012", F=1)],
+        homeworlds={"Ann": "1010", "Bob": "1013"},
+    )
+    r = resolve(s)
+    assert whole(one(r, "surrender")) == {
+        "phase": "conflict",
+        "location": "1012",
+        "kind": "surrender",
+        "text": "The independent squadrons at 1012 Vega surrendered to Ann: 3 Fleet, 1 Strike, "
+        "3 Monitor.",
+        "players": ("Ann",),
+        "visible_to": ("Ann", "Bob"),
+        "data": {
+            "hex": "1012",
+            "to": "Ann",
+            "forces": {"F": 3, "S": 1, "A": 0, "Fs": 0, "Ms": 0, "K": 0, "SF": 0, "M": 3},
+        },
+    }
+    ann = force_at(r.state, "1012", "Ann")
+    assert ann is not None and (ann.fleet, ann.M, ann.P) == (Fleet(F=4, S=1), 3, 1)
+    assert [f for f in r.state.forces if f.hex == "1012" and f.owner == ""] == []
+    assert events(r, "battle") == []
