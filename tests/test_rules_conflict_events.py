@@ -48,7 +48,7 @@ def whole(event: Event) -> dict[str, Any]:
 def test_a_fallen_homeworld_tells_both_and_every_neighbour_in_sight() -> None:
     """Bob's homeworld 1012 falls to Ann; Cleo at 1013 sees it.  Bob's 9 stockpiled points go
     to Ann, and his new stockpile site is his first remaining depot or construction facility
-    in hex order (1014 before 1016)."""
+    in hex order (1014 before 1016; Cleo's depot at 1013 is hers)."""
     s = _attack(
         [force("1012", "Bob", F=1)],
         {"F": 3},
@@ -58,7 +58,11 @@ def test_a_fallen_homeworld_tells_both_and_every_neighbour_in_sight() -> None:
             system("1016", "C", "Bob"),
         ],
         players=("Ann", "Bob", "Cleo"),
-        facilities=[facility("1016", "Bob", "CF"), facility("1014", "Bob", "DEPOT")],
+        facilities=[
+            facility("1016", "Bob", "CF"),
+            facility("1014", "Bob", "DEPOT"),
+            facility("1013", "Cleo", "DEPOT"),  # not Bob's: never his stockpile site
+        ],
         homeworlds={"Ann": "1010", "Bob": "1012", "Cleo": "1013"},
     )
     s.player("Bob").stockpile = 9
@@ -666,3 +670,60 @@ def test_every_independent_force_surrenders_whole_and_neighbours_hear_it() -> No
     assert ann is not None and (ann.fleet, ann.M, ann.P) == (Fleet(F=4, S=1), 3, 1)
     assert [f for f in r.state.forces if f.hex == "1012" and f.owner == ""] == []
     assert events(r, "battle") == []
+
+
+def test_an_assault_captures_everything_and_the_third_change_drops_the_class() -> None:
+    """Ann's fleet with an Assault squadron beats Bob's one squadron at 1012 (class B, twice
+    changed hands before): she captures the Construction Facility, the two Genetics Labs and
+    the squadrons Bob had under construction (with a Monitor and a probe), which complete at
+    the end of the phase as hers; the third change drops 1012 to class C (5.0)."""
+    s = _attack(
+        [force("1012", "Bob", F=1), force("1012", "Bob", F=2, M=1, P=1, building=True)],
+        {"F": 3, "A": 1},
+        target=system("1012", "B", "Bob", changes=2),
+        extra_systems=[system("1016", "C", "Bob")],
+        facilities=[facility("1012", "Bob", "GL", 2, building=True), facility("1012", "Bob", "CF")],
+        homeworlds={"Ann": "1010", "Bob": "1016"},
+    )
+    r = resolve(s, dice=[1])
+    assert whole(one(r, "capture")) == {
+        "phase": "conflict",
+        "location": "1012",
+        "kind": "capture",
+        "text": "Ann occupied 1012 World1012, taken from Bob; captured: Construction Facility, "
+        "Genetics Lab x2 (under construction), 2 Fleet, 1 Monitor, 1 probe (under "
+        "construction).",
+        "players": ("Ann", "Bob"),
+        "visible_to": ("Ann", "Bob"),
+        "data": {
+            "hex": "1012",
+            "name": "World1012",
+            "from": "Bob",
+            "to": "Ann",
+            "captured": [
+                "Construction Facility",
+                "Genetics Lab x2 (under construction)",
+                "2 Fleet, 1 Monitor, 1 probe (under construction)",
+            ],
+            "destroyed": [],
+            "changes": 3,
+            "assault": True,
+        },
+    }
+    assert whole(one(r, "class_drop")) == {
+        "phase": "conflict",
+        "location": "1012",
+        "kind": "class_drop",
+        "text": "1012 World1012 changed hands for the 3rd time and dropped from class B to "
+        "class C.",
+        "players": ("Ann", "Bob"),
+        "visible_to": ("Ann", "Bob"),
+        "data": {"hex": "1012", "from_class": "B", "to_class": "C", "changes": 3},
+    }
+    ann = force_at(r.state, "1012", "Ann")
+    assert ann is not None and (ann.fleet, ann.M, ann.P) == (Fleet(F=5, A=1), 1, 1)
+    assert sorted((f.owner, f.kind, f.count) for f in r.state.facilities if f.hex == "1012") == [
+        ("Ann", "CF", 1),
+        ("Ann", "GL", 2),
+    ]
+    assert force_at(r.state, "1012", "Bob") is None
