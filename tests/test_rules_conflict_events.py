@@ -727,3 +727,34 @@ def test_an_assault_captures_everything_and_the_third_change_drops_the_class() -
         ("Ann", "GL", 2),
     ]
     assert force_at(r.state, "1012", "Bob") is None
+
+
+def _meeting_at_an_empty_world(cleo_there, cleo_arrives):  # type: ignore[no-untyped-def]
+    """Ann (F4) and Cleo arrive at the unowned 1012; Cleo may have had units there before."""
+    s = state(
+        [system("1010", "A", "Ann"), system("1012"), system("1014", "A", "Cleo")],
+        players=("Ann", "Cleo"),
+        forces=[force("1010", "Ann", F=1), force("1014", "Cleo", F=1), *cleo_there],
+        flights=[
+            flight("Ann", "1010", "1012", F=4),
+            flight("Cleo", "1014", "1012", **cleo_arrives),
+        ],
+    )
+    r = resolve(s, dice=[1, 1])  # the beaten side's two units miss
+    battle = one(r, "battle")
+    return [(side["player"], side["role"]) for side in battle.data["sides"]], battle.text
+
+
+def test_who_defends_an_unowned_world_where_players_meet() -> None:
+    """The side that was there before this turn's arrivals defends (a squadron stationed, or
+    a Monitor, which never moves), even against a stronger arrival; when all arrive together,
+    the strongest defends."""
+    stationed, text = _meeting_at_an_empty_world([force("1012", "Cleo", F=1)], {"F": 1})
+    assert stationed == [("Cleo", "defender"), ("Ann", "attacker")]
+    assert text.startswith("Battle at 1012 World1012: Cleo (defending, CV 2) against Ann")
+    monitor, text = _meeting_at_an_empty_world([force("1012", "Cleo", M=1)], {"F": 1})
+    assert monitor == [("Cleo", "defender"), ("Ann", "attacker")]
+    assert "Cleo (defending, CV 3)" in text
+    together, text = _meeting_at_an_empty_world([], {"F": 2})
+    assert together == [("Ann", "defender"), ("Cleo", "attacker")]
+    assert text.endswith("Ann held the system.")
