@@ -23,6 +23,7 @@ from tests.fm_states import (
     flight,
     force,
     force_at,
+    move,
     one,
     orders,
     resolve,
@@ -758,3 +759,28 @@ def test_who_defends_an_unowned_world_where_players_meet() -> None:
     together, text = _meeting_at_an_empty_world([], {"F": 2})
     assert together == [("Ann", "defender"), ("Cleo", "attacker")]
     assert text.endswith("Ann held the system.")
+
+
+def test_leaving_a_world_empty_is_told_to_its_former_owner_only() -> None:
+    s = state(
+        [
+            system("1010", "A", "Ann"),
+            system("1011", "C", "Ann"),
+            system("1012"),
+            system("1013", "C", "Bob"),
+        ],
+        forces=[force("1010", "Ann", F=2), force("1011", "Ann", F=1), force("1013", "Bob", F=1)],
+        homeworlds={"Ann": "1010", "Bob": "1013"},
+    )
+    moves = [move("1010", "1012", F=2), move("1011", "1012", F=1)]
+    r = resolve(s, [orders("Ann", moves=moves)])
+    assert whole(one(r, "abandoned")) == {
+        "phase": "departures",
+        "location": "1011",
+        "kind": "abandoned",
+        "text": "You left 1011 World1011: with none of your squadrons or facilities there it is "
+        "no longer yours.",
+        "players": ("Ann",),
+        "visible_to": ("Ann",),
+        "data": {"hex": "1011", "player": "Ann", "destroyed": False},
+    }
