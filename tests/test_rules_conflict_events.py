@@ -784,3 +784,39 @@ def test_leaving_a_world_empty_is_told_to_its_former_owner_only() -> None:
         "visible_to": ("Ann",),
         "data": {"hex": "1011", "player": "Ann", "destroyed": False},
     }
+
+
+def _sweepers_met(ann_a: int, cleo_a: int, bob_ms: int):  # type: ignore[no-untyped-def]
+    """Ann (F2) and Cleo (F2), treaty partners, with Assault squadrons as given, beat Bob's F1
+    and his minesweepers at 1012 (Bob's one die misses)."""
+    s = state(
+        [system("1010", "A", "Ann"), system("1012", "C", "Bob"), system("1014", "C", "Cleo")],
+        players=("Ann", "Bob", "Cleo"),
+        forces=[
+            force("1010", "Ann", F=1),
+            force("1014", "Cleo", F=1),
+            force("1012", "Bob", F=1, Ms=bob_ms),
+        ],
+        flights=[
+            flight("Ann", "1010", "1012", F=2, A=ann_a),
+            flight("Cleo", "1014", "1012", F=2, A=cleo_a),
+        ],
+        homeworlds={"Ann": "1010", "Bob": "1012", "Cleo": "1014"},
+        relations=[("treaty", "Ann", "Cleo")],
+    )
+    return resolve(s, dice=[1])
+
+
+def test_captured_minesweepers_go_to_the_ally_with_most_assault_squadrons() -> None:
+    """5.0: the defeated side's minesweepers are captured by a surviving Assault squadron:
+    they join the victor with the most of them (the first in name order on a tie)."""
+    r = _sweepers_met(1, 2, 2)
+    assert one(r, "battle").data["outcome"]["captured"] == ["2 Minesweeper squadrons"]
+    assert fleet_at(r.state, "1012", "Cleo") == Fleet(F=2, A=2, Ms=2)
+    assert fleet_at(r.state, "1012", "Ann") == Fleet(F=2, A=1)
+    tie = _sweepers_met(1, 1, 1)
+    assert one(tie, "battle").data["outcome"]["captured"] == ["1 Minesweeper squadron"]
+    assert fleet_at(tie.state, "1012", "Ann") == Fleet(F=2, A=1, Ms=1)
+    lost = _sweepers_met(0, 0, 1)
+    assert one(lost, "battle").data["outcome"]["destroyed"] == ["1 Minesweeper squadron"]
+    assert fleet_at(lost.state, "1012", "Ann") == Fleet(F=2)
