@@ -820,3 +820,49 @@ def test_captured_minesweepers_go_to_the_ally_with_most_assault_squadrons() -> N
     lost = _sweepers_met(0, 0, 1)
     assert one(lost, "battle").data["outcome"]["destroyed"] == ["1 Minesweeper squadron"]
     assert fleet_at(lost.state, "1012", "Ann") == Fleet(F=2)
+
+
+def test_attrition_ends_with_both_sides_gone_or_after_the_last_round() -> None:
+    """A tie at CV 1 each: both sides roll, defender first.  Both 5s: both squadrons die and
+    round 2 finds both at zero CV (the defender holds).  Only misses: the battle stops after
+    MAX_ROUNDS rounds of attrition (400 dice), the defender holding."""
+    both = resolve(_attack([force("1012", "Bob", F=1)], {"F": 1}), dice=[5, 5])
+    rounds = one(both, "battle").data["rounds"]
+    assert [r["attrition"] for r in rounds] == [True, False]
+    assert rounds[1] == {
+        "round": 2,
+        "cv": {"Bob": 0, "Ann": 0},
+        "cv_sides": {"defender": 0, "attacker": 0},
+        "victor": "Bob",
+        "defeated": "Ann",
+        "attrition": False,
+        "rolls": [],
+        "kills": [],
+        "note": "both sides at zero CV: the defender holds",
+    }
+    long = resolve(
+        _attack([force("1012", "Bob", F=1)], {"F": 1}), dice=[1] * (2 * conflict.MAX_ROUNDS)
+    )
+    rounds = one(long, "battle").data["rounds"]
+    assert len(rounds) == conflict.MAX_ROUNDS + 1
+    assert rounds[-1]["note"] == "no decision after 200 rounds: the defender holds"
+    assert rounds[-1]["victor"] == "Bob" and long.state.system("1012").owner == "Bob"
+
+
+def test_a_naval_base_is_listed_with_its_owners_forces() -> None:
+    """The battle's record of what each side brought: Bob has no squadrons at 1012, only the
+    naval base (NB 1, no Monitors)."""
+    target = system("1012", "C", "Bob", naval_base=True)
+    r = resolve(_attack([], {"F": 1}, target=target), dice=[1])
+    assert one(r, "battle").data["sides"] == [
+        {
+            "player": "Bob",
+            "role": "defender",
+            "forces": {"F": 0, "S": 0, "A": 0, "Fs": 0, "Ms": 0, "K": 0, "SF": 0, "M": 0, "NB": 1},
+        },
+        {
+            "player": "Ann",
+            "role": "attacker",
+            "forces": {"F": 1, "S": 0, "A": 0, "Fs": 0, "Ms": 0, "K": 0, "SF": 0, "M": 0},
+        },
+    ]
