@@ -866,3 +866,28 @@ def test_a_naval_base_is_listed_with_its_owners_forces() -> None:
             "forces": {"F": 1, "S": 0, "A": 0, "Fs": 0, "Ms": 0, "K": 0, "SF": 0, "M": 0},
         },
     ]
+
+
+def test_a_monitor_alone_fights_and_a_probe_never_does() -> None:
+    """Bob's homeworld 1012 is guarded by one Monitor (CV 2); Cleo's probe watches there.
+    Ann's three squadrons fight the Monitor only (its die misses); the probe is no party to
+    the battle, stays Cleo's, and lets her see it."""
+    s = _attack(
+        [force("1012", "Bob", M=1), force("1012", "Cleo", P=1)],
+        {"F": 3},
+        players=("Ann", "Bob", "Cleo"),
+        extra_systems=[system("1030", "C", "Cleo")],
+        homeworlds={"Ann": "1010", "Bob": "1012", "Cleo": "1030"},
+    )
+    r = resolve(s, dice=[1])
+    battle = one(r, "battle")
+    assert [(side["player"], side["role"]) for side in battle.data["sides"]] == [
+        ("Bob", "defender"),
+        ("Ann", "attacker"),
+    ]
+    assert battle.players == ("Bob", "Ann")
+    assert battle.visible_to == ("Ann", "Bob", "Cleo")
+    assert battle.data["rounds"][0]["cv"] == {"Bob": 2, "Ann": 3}
+    cleo = force_at(r.state, "1012", "Cleo")
+    assert cleo is not None and (cleo.fleet, cleo.M, cleo.P) == (Fleet(), 0, 1)
+    assert r.state.system("1012").owner == "Ann"
