@@ -78,7 +78,7 @@ def test_bad_smtp_address_is_refused_before_any_work(runner: CliRunner, tmp_path
     game, _ = report_game(tmp_path / "game")
     result = runner.invoke(main, ["report", str(game.path), "--smtp", "localhost"])
     assert result.exit_code == 2
-    assert "--smtp 'localhost' must be HOST:PORT" in result.output
+    assert "--smtp 'localhost' is not a server URL; e.g. smtps://" in result.output
     assert not list(game.outbox(str(YEAR)).glob("*.pdf"))
 
 

@@ -1,5 +1,6 @@
 """Report mailings: one ``.eml`` per player with the PDF and the next sheet, and SMTP sending
-to a real server (aiosmtpd) listening on 127.0.0.1 for the length of the test."""
+to a real server (aiosmtpd) listening on 127.0.0.1 for the length of the test (a plain relay
+here; TLS, login and the record of what was sent: test_mail_sending.py)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from pypdf import PdfReader
 from refassist.errors import UsageError
 from refassist.report.game_reports import write_reports
 from refassist.words import orders_due
+from tests.test_mail_sending import with_referee
 from tests.test_report_content import YEAR, report_game
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -38,7 +40,7 @@ def test_mail_writes_one_eml_per_player_with_pdf_and_sheet(tmp_path: Path) -> No
         message = email.message_from_bytes(raw, policy=policy.default)
         assert isinstance(message, EmailMessage)
         assert message["To"] == f"{player} <{player.lower()}@example.com>"
-        assert message["From"] == f"Referee <{game.config.referee_email}>"
+        assert message["From"] == f"Referee of game <{game.config.referee_email}>"
         assert f"results of {YEAR - 1}, sheet for {YEAR} ({player})" in message["Subject"]
         body = message.get_body(("plain",))
         assert (
@@ -86,6 +88,7 @@ def smtp_server():  # type: ignore[no-untyped-def]
 def test_smtp_sends_every_message(tmp_path: Path, smtp_server) -> None:  # type: ignore[no-untyped-def]
     inbox, address = smtp_server
     game, _ = report_game(tmp_path / "game")
+    game = with_referee(game)  # nothing is sent from the placeholder address
     run = write_reports(game, jobs=1, smtp=address)
     assert run.sent == 3
     assert sorted(rcpt[0] for _, rcpt, _ in inbox.received) == [
@@ -106,6 +109,7 @@ def test_smtp_sends_every_message(tmp_path: Path, smtp_server) -> None:  # type:
 
 def test_smtp_failure_is_one_clear_error(tmp_path: Path) -> None:
     game, _ = report_game(tmp_path / "game")
+    game = with_referee(game)
     port = _free_port()  # nothing listens there
     with pytest.raises(UsageError, match=rf"cannot send mail through 127.0.0.1:{port}"):
         write_reports(game, jobs=1, smtp=f"127.0.0.1:{port}")
