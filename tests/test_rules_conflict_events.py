@@ -891,3 +891,42 @@ def test_a_monitor_alone_fights_and_a_probe_never_does() -> None:
     cleo = force_at(r.state, "1012", "Cleo")
     assert cleo is not None and (cleo.fleet, cleo.M, cleo.P) == (Fleet(), 0, 1)
     assert r.state.system("1012").owner == "Ann"
+
+
+def test_a_partners_fleet_does_not_take_a_world_its_owner_still_holds() -> None:
+    """Bob's 1012 has no squadrons, only a Genetics Lab; his treaty partner Ann parks two
+    squadrons there.  No battle, and the world stays Bob's (he holds it by the lab, and Ann
+    is at peace with him)."""
+    s = state(
+        [system("1010", "A", "Ann"), system("1012", "C", "Bob"), system("1016", "C", "Bob")],
+        forces=[force("1010", "Ann", F=1), force("1016", "Bob", F=1)],
+        facilities=[facility("1012", "Bob", "GL")],
+        flights=[flight("Ann", "1010", "1012", F=2)],
+        relations=[("treaty", "Ann", "Bob")],
+        homeworlds={"Ann": "1010", "Bob": "1016"},
+    )
+    r = resolve(s)
+    assert events(r, "battle") == [] and events(r, "capture") == []
+    assert r.state.system("1012").owner == "Bob"
+    assert fleet_at(r.state, "1012", "Ann") == Fleet(F=2)
+
+
+def test_allies_arriving_at_an_empty_world_the_strongest_occupies_it() -> None:
+    """Ann (F2) and Cleo, treaty partners, reach the unowned 1012 together: Cleo with F3
+    occupies it; with F2 each, the first in name order (Ann) does."""
+
+    def occupier(cleo: int) -> str:
+        s = state(
+            [system("1010", "A", "Ann"), system("1012"), system("1014", "A", "Cleo")],
+            players=("Ann", "Cleo"),
+            forces=[force("1010", "Ann", F=1), force("1014", "Cleo", F=1)],
+            flights=[flight("Ann", "1010", "1012", F=2), flight("Cleo", "1014", "1012", F=cleo)],
+            relations=[("treaty", "Ann", "Cleo")],
+        )
+        r = resolve(s)
+        capture = one(r, "capture")
+        assert capture.text == f"{capture.data['to']} occupied 1012 World1012."
+        return str(r.state.system("1012").owner)
+
+    assert occupier(3) == "Cleo"
+    assert occupier(2) == "Ann"
