@@ -930,3 +930,33 @@ def test_allies_arriving_at_an_empty_world_the_strongest_occupies_it() -> None:
 
     assert occupier(3) == "Cleo"
     assert occupier(2) == "Ann"
+
+
+def test_every_victor_keeps_its_own_losses_an_ally_without_squadrons_first() -> None:
+    """Bob's naval base (he has no squadrons at 1012) and his treaty partner Cleo's F3 defend
+    against Ann's F2 (CV 5 to 2); Ann's dice 5, 6 kill two of Cleo's squadrons, which is
+    what Cleo has left after the battle, though Bob comes first among the victors."""
+    s = state(
+        [
+            system("1010", "A", "Ann"),
+            system("1012", "C", "Bob", naval_base=True),
+            system("1014", "C", "Cleo"),
+            system("1016", "C", "Bob"),
+        ],
+        players=("Ann", "Bob", "Cleo"),
+        forces=[
+            force("1010", "Ann", F=1),
+            force("1012", "Cleo", F=3),
+            force("1014", "Cleo", F=1),
+            force("1016", "Bob", F=1),
+        ],
+        flights=[flight("Ann", "1010", "1012", F=2)],
+        relations=[("treaty", "Bob", "Cleo")],
+        homeworlds={"Ann": "1010", "Bob": "1016", "Cleo": "1014"},
+    )
+    r = resolve(s, dice=[5, 6])
+    battle = one(r, "battle")
+    assert battle.text.startswith("Battle at 1012 World1012: Bob and Cleo (defending, CV 5)")
+    assert battle.data["rounds"][0]["kills"] == [{"player": "Cleo", "unit": "F", "count": 2}]
+    assert fleet_at(r.state, "1012", "Cleo") == Fleet(F=1)
+    assert force_at(r.state, "1012", "Bob") is None
