@@ -67,7 +67,11 @@ def test_a_fallen_homeworld_tells_both_and_every_neighbour_in_sight() -> None:
         homeworlds={"Ann": "1010", "Bob": "1012", "Cleo": "1013"},
     )
     s.player("Bob").stockpile = 9
+    s.player("Ann").stockpile = 5
     r = resolve(s, dice=[1])  # Bob's one Fleet squadron misses
+    ledger = {e.players[0]: e.data for e in events(r, "production")}
+    assert ledger["Ann"]["stockpile_before"] == 14  # her 5 and Bob's 9
+    assert ledger["Bob"]["stockpile_before"] == 0
     assert whole(one(r, "capture")) == {
         "phase": "conflict",
         "location": "1012",
@@ -185,10 +189,10 @@ def test_allies_fight_as_one_side_named_together() -> None:
 
 
 def test_ordinals_read_as_english_does() -> None:
-    got = [_ordinal(n) for n in (1, 2, 3, 4, 10, 11, 12, 13, 20, 21, 22, 23, 100, 101, 111, 112)]
-    assert got == [
+    numbers = (1, 2, 3, 4, 10, 11, 12, 13, 20, 21, 22, 23, 100, 101, 111, 112, 121)
+    assert [_ordinal(n) for n in numbers] == [
         "1st", "2nd", "3rd", "4th", "10th", "11th", "12th", "13th",
-        "20th", "21st", "22nd", "23rd", "100th", "101st", "111th", "112th",
+        "20th", "21st", "22nd", "23rd", "100th", "101st", "111th", "112th", "121st",
     ]  # fmt: skip
 
 
@@ -517,16 +521,23 @@ def _chars(data: object) -> int:
 
 
 def _battle_data() -> dict[str, Any]:
-    """A KKM salvo of 3 and a round where Bob's 20 Fleet squadrons and 1 Strike squadron
-    roll: faces 1-6 in turn for the Fleet squadrons (5 and 6 kill: 6 kills), a 6 for the
-    Strike squadron."""
+    """Two minefield points that miss, a KKM salvo of 3, and a round where Bob's 40 Fleet
+    squadrons and 1 Strike squadron roll: faces 1-6 in turn for the Fleet squadrons (5 and 6
+    kill: 12 kills), a 6 for the Strike squadron."""
     fleet = [
         {"player": "Bob", "unit": "F", "die": 1 + n % 6, "target": "5-6", "kill": 1 + n % 6 >= 5}
-        for n in range(20)
+        for n in range(40)
     ]
     return {
         "hex": "1012",
         "step0": [
+            {  # minefield points roll with no player named
+                "kind": "mines",
+                "rolls": [
+                    {"die": 2, "target": "4-6", "kill": False},
+                    {"die": 3, "target": "4-6", "kill": False},
+                ],
+            },
             {
                 "kind": "kkm",
                 "rolls": [
@@ -534,7 +545,7 @@ def _battle_data() -> dict[str, Any]:
                     {"player": "Ann", "die": 1, "target": "4-6", "kill": False},
                     {"player": "Ann", "die": 4, "target": "4-6", "kill": True},
                 ],
-            }
+            },
         ],
         "rounds": [
             {
@@ -548,10 +559,25 @@ def _battle_data() -> dict[str, Any]:
     }
 
 
-FLEET_DICE = [1 + n % 6 for n in range(20)]
+FLEET_DICE = [1 + n % 6 for n in range(40)]
 GROUPED_DICE = {
     "hex": "1012",
     "step0": [
+        {
+            "kind": "mines",
+            "rolls": [
+                {
+                    "player": "",
+                    "unit": "",
+                    "target": "4-6",
+                    "count": 2,
+                    "kills": 0,
+                    "kill": False,
+                    "dice": [2, 3],
+                    "die": "2 3",
+                }
+            ],
+        },
         {
             "kind": "kkm",
             "rolls": [
@@ -566,7 +592,7 @@ GROUPED_DICE = {
                     "die": "4 1 4",
                 }
             ],
-        }
+        },
     ],
     "rounds": [
         {
@@ -576,8 +602,8 @@ GROUPED_DICE = {
                     "player": "Bob",
                     "unit": "F",
                     "target": "5-6",
-                    "count": 20,
-                    "kills": 6,
+                    "count": 40,
+                    "kills": 12,
                     "kill": True,
                     "dice": FLEET_DICE,
                     "die": " ".join(map(str, FLEET_DICE)),
@@ -602,11 +628,16 @@ GROUPED_DICE = {
 def _by_faces() -> dict[str, Any]:
     out = json.loads(json.dumps(GROUPED_DICE))
     faces = [
+        ({"2": 1, "3": 1}, "1x2 1x3"),
         ({"1": 1, "4": 2}, "1x1 2x4"),
-        ({"1": 4, "2": 4, "3": 3, "4": 3, "5": 3, "6": 3}, "4x1 4x2 3x3 3x4 3x5 3x6"),
+        ({"1": 7, "2": 7, "3": 7, "4": 7, "5": 6, "6": 6}, "7x1 7x2 7x3 7x4 6x5 6x6"),
         ({"6": 1}, "1x6"),
     ]
-    rolls = [*out["step0"][0]["rolls"], *out["rounds"][0]["rolls"]]
+    rolls = [
+        *out["step0"][0]["rolls"],
+        *out["step0"][1]["rolls"],
+        *out["rounds"][0]["rolls"],
+    ]
     for roll, (counts, text) in zip(rolls, faces, strict=True):
         del roll["dice"]
         roll["faces"] = counts
@@ -632,7 +663,8 @@ def test_battle_details_shrink_step_by_step_to_fit_one_cell(monkeypatch) -> None
     assert fit(_chars(GROUPED_DICE) - 1) == by_faces
     assert fit(_chars(by_faces)) == by_faces
     bare = fit(_chars(by_faces) - 1)
-    assert bare["step0"][0]["rolls"] == [] and bare["rounds"][0]["rolls"] == []
+    assert bare["step0"][0]["rolls"] == [] and bare["step0"][1]["rolls"] == []
+    assert bare["rounds"][0]["rolls"] == []
     assert bare["rolls_grouped"] == "dice sheet only"
     assert bare["hex"] == "1012" and bare["rounds"][0]["round"] == 1
 
@@ -675,7 +707,8 @@ def test_every_independent_force_surrenders_whole_and_neighbours_hear_it() -> No
 
 def test_an_assault_captures_everything_and_the_third_change_drops_the_class() -> None:
     """Ann's fleet with an Assault squadron beats Bob's one squadron at 1012 (class B, twice
-    changed hands before): she captures the Construction Facility, the two Genetics Labs and
+    changed hands before): she captures the Construction Facility, the two Genetics Labs, the
+    two Orbital Production Centres and
     the squadrons Bob had under construction (with a Monitor and a probe), which complete at
     the end of the phase as hers; the third change drops 1012 to class C (5.0)."""
     s = _attack(
@@ -683,7 +716,11 @@ def test_an_assault_captures_everything_and_the_third_change_drops_the_class() -
         {"F": 3, "A": 1},
         target=system("1012", "B", "Bob", changes=2),
         extra_systems=[system("1016", "C", "Bob")],
-        facilities=[facility("1012", "Bob", "GL", 2, building=True), facility("1012", "Bob", "CF")],
+        facilities=[
+            facility("1012", "Bob", "GL", 2, building=True),
+            facility("1012", "Bob", "CF"),
+            facility("1012", "Bob", "OPC", 2),
+        ],
         homeworlds={"Ann": "1010", "Bob": "1016"},
     )
     r = resolve(s, dice=[1])
@@ -692,8 +729,8 @@ def test_an_assault_captures_everything_and_the_third_change_drops_the_class() -
         "location": "1012",
         "kind": "capture",
         "text": "Ann occupied 1012 World1012, taken from Bob; captured: Construction Facility, "
-        "Genetics Lab x2 (under construction), 2 Fleet, 1 Monitor, 1 probe (under "
-        "construction).",
+        "Genetics Lab x2 (under construction), Orbital Production Centre x2, 2 Fleet, "
+        "1 Monitor, 1 probe (under construction).",
         "players": ("Ann", "Bob"),
         "visible_to": ("Ann", "Bob"),
         "data": {
@@ -704,6 +741,7 @@ def test_an_assault_captures_everything_and_the_third_change_drops_the_class() -
             "captured": [
                 "Construction Facility",
                 "Genetics Lab x2 (under construction)",
+                "Orbital Production Centre x2",
                 "2 Fleet, 1 Monitor, 1 probe (under construction)",
             ],
             "destroyed": [],
@@ -726,6 +764,7 @@ def test_an_assault_captures_everything_and_the_third_change_drops_the_class() -
     assert sorted((f.owner, f.kind, f.count) for f in r.state.facilities if f.hex == "1012") == [
         ("Ann", "CF", 1),
         ("Ann", "GL", 2),
+        ("Ann", "OPC", 2),
     ]
     assert force_at(r.state, "1012", "Bob") is None
 
@@ -960,3 +999,92 @@ def test_every_victor_keeps_its_own_losses_an_ally_without_squadrons_first() -> 
     assert battle.data["rounds"][0]["kills"] == [{"player": "Cleo", "unit": "F", "count": 2}]
     assert fleet_at(r.state, "1012", "Cleo") == Fleet(F=1)
     assert force_at(r.state, "1012", "Bob") is None
+
+
+def test_a_player_whose_homeworld_fell_elsewhere_does_not_regain_it_by_conquest() -> None:
+    """Ann lost her homeworld 1010 two years ago; taking Bob's 1012 is not retaking it (her
+    worlds then roll for civil unrest, 6s: they stay)."""
+    s = _attack([force("1012", "Bob", F=1)], {"F": 3})
+    s.player("Ann").homeworld_lost = YEAR - 2
+    r = resolve(s, dice=[1, 6, 6])
+    assert events(r, "homeworld_regained") == []
+    assert r.state.player("Ann").homeworld_lost == YEAR - 2
+    assert one(r, "homeworld_lost").data["player"] == "Bob"
+
+
+def test_a_minefield_used_up_by_one_partner_spares_the_next() -> None:
+    """Ann's sweeper rolls 1 (4 points to 3) and the three points all kill (6, 6, 6: her
+    Minesweeper and two Fleet squadrons); nothing is left for Cleo, who is not attacked."""
+    r, _ = _partners_at_a_minefield_all_kill()
+    (ann,) = events(r, "minefield")
+    assert ann.data["lost"] == {"F": 2, "Ms": 1}
+    assert ann.data["step0"][1]["minefield_after"] == 0
+    assert fleet_at(r.state, "1012", "Cleo") == Fleet(F=1)
+
+
+def _partners_at_a_minefield_all_kill():  # type: ignore[no-untyped-def]
+    s = state(
+        [system("1010", "A", "Ann"), system("1012", "C", "Bob"), system("1016", "C", "Cleo")],
+        players=("Ann", "Bob", "Cleo"),
+        forces=[
+            force("1010", "Ann", F=1),
+            force("1012", "Bob", F=1),
+            force("1016", "Cleo", F=1),
+        ],
+        facilities=[facility("1012", "Bob", "MINE", 4)],
+        flights=[
+            flight("Ann", "1010", "1012", F=3, Ms=1),
+            flight("Cleo", "1016", "1012", F=1),
+        ],
+        relations=[("treaty", "Ann", "Bob"), ("treaty", "Bob", "Cleo"), ("treaty", "Ann", "Cleo")],
+        homeworlds={"Ann": "1010", "Bob": "1012", "Cleo": "1016"},
+    )
+    dice = Dice.scripted([1, 6, 6, 6], turn=s.year)
+    result = resolve_turn(s, {}, dice, {})
+    assert dice.remaining == 0
+    return result, dice
+
+
+def test_no_fusion_bombing_below_half_the_defenders_cv_even_when_ordered() -> None:
+    """Ann's CV 2 is less than half of Bob's 5: her ordered SFBA level is not used (and is
+    lost with her beaten fleet)."""
+    s = _attack([force("1012", "Bob", F=5)], {"F": 2, "SF": 1}, target=system("1012", "B", "Bob"))
+    r = resolve(s, [orders("Ann", bombing=[Bombing("1012")])], dice=[1, 1])
+    assert events(r, "fusion_attack") == []
+    assert r.state.system("1012").resource_class == "B"
+
+
+def test_a_named_subsector_is_named_in_the_public_news_and_neighbours_see_the_bombing() -> None:
+    s = _attack(
+        [force("1012", "Bob", F=4)],
+        {"F": 2, "SF": 1},
+        target=system("1012", "B", "Bob"),
+        players=("Ann", "Bob", "Cleo"),
+        extra_systems=[system("1013", "C", "Cleo")],
+        homeworlds={"Ann": "1010", "Bob": "1012", "Cleo": "1013"},
+    )
+    s.subsector_names["F"] = "Fomalhaut"
+    r = resolve(s, [orders("Ann", bombing=[Bombing("1012")])], dice=[1, 1])
+    public, detail = events(r, "fusion_attack")
+    assert (public.location, public.text) == (
+        "subsector F (Fomalhaut)",
+        "Fusion weapons were used in subsector F (Fomalhaut).",
+    )
+    assert detail.players == ("Ann", "Bob") and detail.visible_to == ("Ann", "Bob", "Cleo")
+
+
+def test_kkm_points_that_all_miss_strike_nothing() -> None:
+    """Bob's F4 holds against Ann's F3 KKM 2 after her two KKM points roll 1 and 3: no
+    facility is touched; then Ann's three squadrons, beaten, roll 1, 1, 1."""
+    s = _attack(
+        [force("1012", "Bob", F=4)],
+        {"F": 3, "K": 2},
+        facilities=[facility("1012", "Bob", "GL", 2), facility("1012", "Bob", "OPC", 2)],
+    )
+    r = resolve(s, dice=[1, 3, 1, 1, 1])
+    kkm = one(r, "battle").data["step0"][0]
+    assert kkm["kind"] == "kkm" and kkm["kills"] == []
+    assert sorted((f.kind, f.count) for f in r.state.facilities if f.hex == "1012") == [
+        ("GL", 2),
+        ("OPC", 2),
+    ]
