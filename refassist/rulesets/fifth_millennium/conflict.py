@@ -114,8 +114,6 @@ class Side:
     players: tuple[str, ...]
     units: dict[str, Counter[str]]
     naval_base: str = ""
-    role: str = "attacker"
-    defeated: bool = False
 
     def total(self, unit: str) -> int:
         """How many squadrons (or Monitors) of ``unit`` the side has; the naval base is not a
@@ -144,7 +142,7 @@ def side_forces(state: State, hex_: str, side: Side) -> dict[str, dict[str, int]
     return out
 
 
-def build_side(state: State, hex_: str, players: Iterable[str], owner: str, role: str) -> Side:
+def build_side(state: State, hex_: str, players: Iterable[str], owner: str) -> Side:
     """A side from the players' ready squadrons at ``hex_`` (items under construction do not
     fight); the naval base joins the side of the system's owner."""
     names = tuple(sorted(players))
@@ -159,7 +157,7 @@ def build_side(state: State, hex_: str, players: Iterable[str], owner: str, role
             counter["M"] = force.M
         units[player] = counter
     base = owner if (system is not None and system.naval_base and owner in names) else ""
-    return Side(players=names, units=units, naval_base=base, role=role)
+    return Side(players=names, units=units, naval_base=base)
 
 
 def write_back(state: State, hex_: str, side: Side) -> None:
@@ -167,9 +165,7 @@ def write_back(state: State, hex_: str, side: Side) -> None:
     for player, counter in side.units.items():
         force = find_force(state, hex_, player)
         if force is None:
-            if not any(counter.values()):
-                continue
-            force = add_force(state, hex_, player)
+            continue  # nothing of its own here (a naval base's owner): counts only fall
         force.fleet = dataclasses.replace(
             force.fleet, **{u: counter[u] for u in ("F", "S", "A", "Fs", "Ms")}
         )
@@ -309,7 +305,7 @@ def mines_against_partners(ctx: TurnContext, hex_: str) -> None:
         )
         if not sum(units.values()):
             continue
-        target = Side(players=(player,), units={player: units}, role="attacker")
+        target = Side(players=(player,), units={player: units})
         before = Counter(units)
         mark = ctx.dice_mark()
         with ctx.dice.at(phase=PHASE, location=hex_):
@@ -635,7 +631,6 @@ def battle(ctx: TurnContext, hex_: str, defender: Side, attacker: Side) -> Side:
     for player in defeated.players:
         defeated.units[player] = Counter()
     defeated.naval_base = ""
-    defeated.defeated = True
     write_back(state, hex_, victor)
     write_back(state, hex_, defeated)
     for player in defeated.players:
@@ -841,12 +836,12 @@ def resolve_system(ctx: TurnContext, hex_: str) -> None:
                 pairs.append((defending, attacking))
         if not pairs:
             break
-        cvs = {a: build_side(state, hex_, a, owner, "attacker").cv() for _, a in pairs}
+        cvs = {a: build_side(state, hex_, a, owner).cv() for _, a in pairs}
         pairs.sort(key=lambda da: (-cvs[da[1]] if strongest else cvs[da[1]], da[1]))
         defending, attacking = pairs[0]
         settled.add((defending, attacking))
-        defender = build_side(state, hex_, defending, owner, "defender")
-        attacker = build_side(state, hex_, attacking, owner, "attacker")
+        defender = build_side(state, hex_, defending, owner)
+        attacker = build_side(state, hex_, attacking, owner)
         victor = battle(ctx, hex_, defender, attacker)
         loser = attacker if victor is defender else defender
         defeated_here.update(loser.players)
@@ -893,7 +888,7 @@ def _holder(
                 return group
 
     def cv(group: tuple[str, ...]) -> tuple[int, tuple[str, ...]]:
-        return (-build_side(state, hex_, group, owner, "defender").cv(), group)
+        return (-build_side(state, hex_, group, owner).cv(), group)
 
     return sorted(groups, key=cv)[0]
 
@@ -912,7 +907,7 @@ def _strongest_present(state: State, hex_: str) -> str:
     present = combatants(state, hex_)
     if not present:
         return ""
-    side = build_side(state, hex_, present, "", "attacker")
+    side = build_side(state, hex_, present, "")
     return max(sorted(present), key=lambda p: sum(CV[u] * n for u, n in side.units[p].items()))
 
 
