@@ -710,18 +710,20 @@ def test_an_assault_captures_everything_and_the_third_change_drops_the_class() -
     changed hands before): she captures the Construction Facility, the two Genetics Labs, the
     two Orbital Production Centres and
     the squadrons Bob had under construction (with a Monitor and a probe), which complete at
-    the end of the phase as hers; the third change drops 1012 to class C (5.0)."""
+    the end of the phase as hers; the third change drops 1012 to class C (5.0).  Cleo, next
+    door, sees it all."""
     s = _attack(
         [force("1012", "Bob", F=1), force("1012", "Bob", F=2, M=1, P=1, building=True)],
         {"F": 3, "A": 1},
         target=system("1012", "B", "Bob", changes=2),
-        extra_systems=[system("1016", "C", "Bob")],
+        extra_systems=[system("1016", "C", "Bob"), system("1013", "C", "Cleo")],
+        players=("Ann", "Bob", "Cleo"),
         facilities=[
             facility("1012", "Bob", "GL", 2, building=True),
             facility("1012", "Bob", "CF"),
             facility("1012", "Bob", "OPC", 2),
         ],
-        homeworlds={"Ann": "1010", "Bob": "1016"},
+        homeworlds={"Ann": "1010", "Bob": "1016", "Cleo": "1013"},
     )
     r = resolve(s, dice=[1])
     assert whole(one(r, "capture")) == {
@@ -732,7 +734,7 @@ def test_an_assault_captures_everything_and_the_third_change_drops_the_class() -
         "Genetics Lab x2 (under construction), Orbital Production Centre x2, 2 Fleet, "
         "1 Monitor, 1 probe (under construction).",
         "players": ("Ann", "Bob"),
-        "visible_to": ("Ann", "Bob"),
+        "visible_to": ("Ann", "Bob", "Cleo"),
         "data": {
             "hex": "1012",
             "name": "World1012",
@@ -756,7 +758,7 @@ def test_an_assault_captures_everything_and_the_third_change_drops_the_class() -
         "text": "1012 World1012 changed hands for the 3rd time and dropped from class B to "
         "class C.",
         "players": ("Ann", "Bob"),
-        "visible_to": ("Ann", "Bob"),
+        "visible_to": ("Ann", "Bob", "Cleo"),
         "data": {"hex": "1012", "from_class": "B", "to_class": "C", "changes": 3},
     }
     ann = force_at(r.state, "1012", "Ann")
@@ -769,14 +771,14 @@ def test_an_assault_captures_everything_and_the_third_change_drops_the_class() -
     assert force_at(r.state, "1012", "Bob") is None
 
 
-def _meeting_at_an_empty_world(cleo_there, cleo_arrives):  # type: ignore[no-untyped-def]
+def _meeting_at_an_empty_world(cleo_there, cleo_arrives, ann=4):  # type: ignore[no-untyped-def]
     """Ann (F4) and Cleo arrive at the unowned 1012; Cleo may have had units there before."""
     s = state(
         [system("1010", "A", "Ann"), system("1012"), system("1014", "A", "Cleo")],
         players=("Ann", "Cleo"),
         forces=[force("1010", "Ann", F=1), force("1014", "Cleo", F=1), *cleo_there],
         flights=[
-            flight("Ann", "1010", "1012", F=4),
+            flight("Ann", "1010", "1012", F=ann),
             flight("Cleo", "1014", "1012", **cleo_arrives),
         ],
     )
@@ -1088,3 +1090,35 @@ def test_kkm_points_that_all_miss_strike_nothing() -> None:
         ("GL", 2),
         ("OPC", 2),
     ]
+
+
+def test_a_beaten_intruder_loses_its_munitions_and_is_told_though_it_sees_nothing_there() -> None:
+    """Ann's F2 with an SFBA level she did not order to use comes from 1016, which she no
+    longer holds (her only world is 1030, far away), to Bob's F4 at 1012: beaten, her
+    squadrons roll 1, 1; the carried level is lost with them, and she is told of the battle
+    though nothing of hers is left in sight of 1012."""
+    s = state(
+        [system("1030", "A", "Ann"), system("1016"), system("1012", "C", "Bob")],
+        forces=[force("1030", "Ann", F=1), force("1012", "Bob", F=4)],
+        flights=[flight("Ann", "1016", "1012", F=2, SF=1)],
+        homeworlds={"Ann": "1030", "Bob": "1012"},
+    )
+    r = resolve(s, dice=[1, 1])
+    battle = one(r, "battle")
+    assert battle.players == ("Bob", "Ann") and battle.visible_to == ("Ann", "Bob")
+    assert force_at(r.state, "1012", "Ann") is None
+    assert events(r, "fusion_attack") == []
+
+
+def test_a_class_x_world_has_no_class_left_to_drop() -> None:
+    s = _attack([force("1012", "Bob", F=1)], {"F": 3}, target=system("1012", "X", "Bob", changes=2))
+    r = resolve(s, dice=[1])
+    assert one(r, "capture").data["changes"] == 3
+    assert events(r, "class_drop") == []
+    assert r.state.system("1012").resource_class == "X"
+
+
+def test_players_arriving_together_the_stronger_defends_whatever_its_name() -> None:
+    """Ann (F2) and Cleo (F4) reach the unowned 1012 together: Cleo, the stronger, defends."""
+    sides, _ = _meeting_at_an_empty_world([], {"F": 4}, ann=2)
+    assert sides == [("Cleo", "defender"), ("Ann", "attacker")]
