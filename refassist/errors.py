@@ -110,6 +110,16 @@ class CellProblem:
         fix = f" {self.fix}" if self.fix else ""
         return f"{where}: {self.message}{found}.{fix}".replace("..", ".")
 
+    @property
+    def ref(self) -> str:
+        """``Sheet!A1``: the cell with its sheet, the form an order's ``cell`` may take."""
+        return f"{self.sheet}!{self.cell}" if self.sheet else self.cell
+
+    def places(self) -> set[str]:
+        """Both forms an order may record its cell in (``A1`` or ``Sheet!A1``), so the engine
+        finds the order a problem is pinned to whichever form its game writes."""
+        return {self.cell, self.ref} if self.cell else set()
+
     def to_dict(self) -> dict[str, str]:
         return {
             "sheet": self.sheet,

@@ -248,7 +248,7 @@ def read_orders(
         for p in ruleset.validate(state, player, read.orders, house_rules)
         if p.severity == "error" and p.cell
     ]
-    orders, dropped = drop_orders_at(read.orders, {p.cell for p in problems})
+    orders, dropped = drop_orders_at(read.orders, {c for p in problems for c in p.places()})
     events = []
     if with_problems:
         unread = [p for p in read.problems if p.severity == "error"]
@@ -257,7 +257,7 @@ def read_orders(
             events.append(_drop_event(turn, player, text, problem.cell, problem.message))
     for cell, item in dropped:
         at = order_cells(item) or {cell}
-        reason = "; ".join(dict.fromkeys(p.message for p in problems if p.cell in at))
+        reason = "; ".join(dict.fromkeys(p.message for p in problems if p.places() & at))
         make = _drop_event if with_problems else _cancel_event
         events.append(make(turn, player, _order_text(item), cell, reason))
     return SheetOrders(player, orders, events)

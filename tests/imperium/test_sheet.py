@@ -1504,3 +1504,36 @@ def test_arrivals_and_standing_battle_orders_survive_libreoffice(tmp_path: Path)
     ]
     t1 = got.orders.battle_orders_for("T1")
     assert (t1.stance, t1.retreat) == ("hold", "home")
+
+
+def test_an_order_that_fails_at_resolve_is_cancelled_and_reported(
+    game: Game, tmp_path: Path
+) -> None:
+    """Accepted at intake, made impossible by the referee's hand edit before the turn: the
+    move is cancelled with an event naming its cell; the build on the same sheet still goes."""
+    from refassist.inbox import intake
+    from refassist.turns import resolve_game
+
+    state = game.load_state()
+    terra = next(p for p in write_sheets(game, state) if p.stem == "Terra")
+    filled = tmp_path / "mail" / terra.name
+    filled.parent.mkdir()
+    filled.write_bytes(terra.read_bytes())
+    orders = Orders(player="Terra", side="Terran", turn=1)
+    orders.activations = [act(1, 1, "SOL", "T1 > ACE > TAU")]
+    orders.builds = [Build("DD", 1)]
+    fill_sheet(filled, orders)
+    assert intake(game, [filled]).count("accepted") == 1
+    state = game.load_state()
+    state.fleets = [f for f in state.fleets if f.name != "T1"]  # the referee's hand edit
+    state.units = [u for u in state.units if u.fleet != "T1"]
+    game.save_state(state)
+
+    outcome = resolve_game(game, force=True)
+    new = game.load_state()
+    cancelled = [e for e in new.events if e.kind == "order_cancelled"]
+    row = layout.segment_rows(1)[0]
+    assert [(e.visible_to, e.data["cell"]) for e in cancelled] == [(("Terra",), f"Orders!D{row}")]
+    assert "T1 is not one of your fleets" in cancelled[0].data["reason"]
+    assert outcome.cancelled == [cancelled[0].text]
+    assert [q.code for q in new.queue if q.side == "Terran" and q.code == "DD"] == ["DD"]
