@@ -35,6 +35,7 @@ from typing import Any
 
 from .errors import UsageError
 from .game import Game
+from .recovery import working
 from .rulesets import default_ruleset, find_ruleset
 from .rulesets.base import COMPUTER_PLAYER_NAMES, Ruleset, Standing
 from .turns import TurnOutcome, resolve_game
@@ -164,7 +165,7 @@ def create_demo_game(
         "This folder was made by `refassist demo`; the next demo here replaces it.\n",
         encoding="utf-8",
     )
-    with game.lock():
+    with working(game):
         write_sheets(game, game.load_state())
     return game
 
@@ -178,7 +179,7 @@ def computer_sheets(
     who = [p for p in step.expects if only is None or p in only]
     sheets = [game.outbox(step.key) / sheet_filename(p) for p in who]
     if not all(path.is_file() for path in sheets):
-        with game.lock():
+        with working(game):
             write_sheets(game, state)
     work = game.path / COMPUTER_DIR / step.key
     work.mkdir(parents=True, exist_ok=True)

@@ -37,6 +37,7 @@ from typing import Any
 from .atomic import write_bytes, write_text
 from .errors import GameError, NotATurnSheet, RefassistError, UsageError
 from .game import Game
+from .journal import describe, pending
 from .mail import (
     IncomingMail,
     authentication_failure,
@@ -50,8 +51,10 @@ from .mail import (
     write_eml,
 )
 from .outbox import regenerate_advice, stale_files
+from .recovery import working
 from .rulesets.base import SHEETS_WITH_PROBLEMS, Step
 from .sending import outgoing
+from .turn_seed import commitment
 from .turnsheets import CheckResult, check_sheet, sheet_filename
 from .words import counted
 from .workbook.annotate import annotate
@@ -182,9 +185,7 @@ def accept_late(game: Game, step: str, players: Iterable[str] | None = None) -> 
 
     The referee decides: a late sheet replaces the player's accepted one.  Takes the game lock.
     """
-    from .turns import locked
-
-    with locked(game):
+    with working(game):
         index = Index.of(game, step)
         wanted = list(index.late) if players is None else list(players)
         unknown = [p for p in wanted if p not in index.late]
@@ -343,9 +344,6 @@ def status(game: Game) -> StatusReport:
     Only reads: an interrupted command is reported, not repaired (the master is whole either
     way: the old turn or the new one).
     """
-    from .journal import describe, pending
-    from .turns import commitment
-
     entry = pending(game.path)
     state = game.load_state()
     step = game.step(state)
@@ -964,11 +962,7 @@ def file_batches(
 
     The index is saved after each item, and a batch's ``done`` runs after its last: a crash
     loses at most the item being filed, and a message is never marked before it is filed."""
-    from .journal import recover
-    from .turns import locked
-
-    with locked(game):
-        recover(game)
+    with working(game):
         job = _Intake(game)
         report = IntakeReport(job.step.key, [])
         for number, batch in enumerate(batches):

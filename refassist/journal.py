@@ -8,13 +8,13 @@ the master before and after; the new master is first written in full beside the 
 (``.master-next.xlsx``).  The one instant that decides is the rename of that file over
 ``master.xlsx``:
 
-* killed before it: ``master.xlsx`` is still the old one (its hash says so); `recover` moves
-  the half-written archive aside and the turn is simply resolved again;
-* killed after it: ``master.xlsx`` is the new one; `recover` writes the next turn's sheets
-  that may be missing, and the resolve is complete.
+* killed before it: ``master.xlsx`` is still the old one (its hash says so); recovery
+  (`refassist.recovery`) moves the half-written archive aside and the turn is resolved again;
+* killed after it: ``master.xlsx`` is the new one; recovery writes the next turn's sheets that
+  may be missing, and the resolve is complete.
 
-A rollback is journalled the same way and always finished forward.  `recover` runs (under the
-game lock) at the start of ``resolve``, ``rollback``, ``intake``, ``sheets`` and ``verify``;
+A rollback is journalled the same way and always finished forward.  Recovery runs (under the
+game lock, `refassist.recovery.working`) at the start of every command that writes;
 `pending` lets ``status``, which only reads, say that an interrupted command will be finished.
 The master is whole at every instant, so every command that only reads works in between.
 """
@@ -26,7 +26,6 @@ import hashlib
 import json
 import os
 import shutil
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -134,34 +133,6 @@ def clean_temporaries(folder: Path) -> None:
         if name.startswith(".") and name.endswith(".tmp") and child.is_file():
             with contextlib.suppress(OSError):
                 child.unlink()
-
-
-#: Per operation: how to finish or undo it.  `refassist.turns` registers the resolve and
-#: rollback handlers (they need the game and the ruleset, which this module does not import).
-Handler = Callable[[Any, Entry], str]
-HANDLERS: dict[str, Handler] = {}
-
-
-def recover(game: Any) -> str:
-    """Finish or undo an interrupted operation; the caller holds the game lock.
-
-    Returns what was done (empty when nothing was pending), for the command to print.
-    """
-    entry = pending(game.path)
-    if entry is None:
-        return ""
-    from . import turns  # noqa: F401  (registers the resolve and rollback handlers)
-
-    handler = HANDLERS.get(entry.op)
-    if handler is None:
-        raise GameError(
-            f"{path_of(game.path)} records an operation {entry.op!r} this refassist does not "
-            "know; a newer refassist was interrupted here, so finish it with that version"
-        )
-    done = handler(game, entry)
-    clean_temporaries(game.path)
-    finish(game.path)
-    return done
 
 
 def set_aside(game_path: Path, folder: Path, label: str, now: datetime | None = None) -> Path:

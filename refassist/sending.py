@@ -38,6 +38,7 @@ from .errors import GameError, UsageError
 from .game import Game
 from .mail import parse_message_bytes
 from .mailserver import ServerURL, password_for, tls_context, tls_failure
+from .recovery import working
 
 SENT_RECORD = ".sent.json"
 #: The outbox sub-folders whose ``.eml`` files are sent.
@@ -227,7 +228,7 @@ def send_waiting(
     record of what went is saved; refused recipients are in the result."""
     ca_file = ca_file or configured_ca_file(game)
     result = SendResult(str(server), dry_run=dry_run)
-    with game.lock():
+    with working(game):
         items = outgoing(game, step, resend)
         if only is not None:
             wanted = {Path(p).resolve() for p in only}

@@ -4,7 +4,7 @@ The referee's fear is losing a turn's worth of state, so resolving follows one o
 leaves something whole at every instant, even if the process is killed (``kill -9``, a power
 cut) or the disk fills up:
 
-1. take the game's lock, finish or undo any command that was interrupted (`journal.recover`),
+1. take the game's lock, finish or undo any command that was interrupted (`recovery.working`),
    and load the master workbook (checked on load);
 2. read each player's accepted sheet (``inbox/<step>/accepted/``, in the order received) with
    every check the intake made, again: the file must still be the one the intake accepted
@@ -41,8 +41,7 @@ import dataclasses
 import hashlib
 import json
 import shutil
-from collections.abc import Iterator, Mapping
-from contextlib import ExitStack, contextmanager
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -51,12 +50,22 @@ from typing import Any
 from . import __version__, journal
 from .atomic import write_bytes, write_text
 from .config import GameConfig, load_config
-from .dice import LEGACY_SEED_SCHEME, SEED_SCHEME, Dice, seed_commitment, turn_seed
+from .dice import LEGACY_SEED_SCHEME, SEED_SCHEME, Dice, seed_commitment
 from .errors import GameError, NotATurnSheet, RefassistError, UsageError
 from .game import CONFIG_NAME, MASTER_NAME, Game
+from .inbox import (
+    Index,
+    accepted_received,
+    accepted_sheets,
+    sheet_states,
+    sheets_with_problems,
+    waiting_for,
+)
 from .journal import ASIDE_DIR, sha256_file, stamp, unused
 from .outbox import set_aside_stale
+from .recovery import move_archives, working
 from .rulesets.base import SHEETS_WITH_PROBLEMS, Event, Ruleset, Step
+from .turn_seed import commitment, game_turn_seed, turn_of
 from .turnsheets import sheet_filename, verify_identity, write_sheets
 from .workbook.master import read_master, write_master
 from .workbook.sheetio import TurnSheetFile, open_turn_sheet
@@ -125,20 +134,6 @@ class Filed:
 # -- the lock ------------------------------------------------------------------------------------
 
 
-@contextmanager
-def locked(game: Game) -> Iterator[None]:
-    """The game's lock, with a folder that cannot even hold the lock file as a clear error."""
-    with ExitStack() as stack:
-        try:
-            stack.enter_context(game.lock())
-        except OSError as exc:
-            raise GameError(
-                f"cannot lock {game.path} ({exc.strerror or exc}); check that the game folder "
-                "exists and that you may write in it"
-            ) from exc
-        yield
-
-
 def os_detail(exc: BaseException) -> str:
     """The most useful sentence about a failed write: the OS error and its file if known."""
     seen = 0
@@ -153,10 +148,6 @@ def os_detail(exc: BaseException) -> str:
 
 
 # -- reading the filed sheets ---------------------------------------------------------------------
-
-
-def _turn_number(step: Step, game: Game) -> int:
-    return int(step.key) if step.key.isdigit() else game.step_index(step.key)
 
 
 def drop_orders_at(orders: Any, cells: set[str]) -> tuple[Any, list[tuple[str, Any]]]:
@@ -365,7 +356,6 @@ def read_filed(
 
 def _filed_sheets(game: Game, step: str) -> list[Filed]:
     """Accepted sheets in the order they were received (ties by player name)."""
-    from .inbox import Index, accepted_received, accepted_sheets
 
     sheets = accepted_sheets(game, step)
     received = accepted_received(game, step)
@@ -376,33 +366,6 @@ def _filed_sheets(game: Game, step: str) -> list[Filed]:
 
 
 # -- dice -----------------------------------------------------------------------------------------
-
-
-def game_turn_seed(config: GameConfig, turn: int, scheme: str = SEED_SCHEME) -> int:
-    """The seed of a turn of a game (keyed with the game's secret; see `dice.turn_seed`)."""
-    key = config.secret if scheme == SEED_SCHEME else None
-    return turn_seed(config.seed, turn, key)
-
-
-def turn_of(game: Game, step: Step) -> int:
-    """The turn number a step's dice are derived from (a game's year or turn number)."""
-    return _turn_number(step, game)
-
-
-@dataclass(frozen=True)
-class Commitment:
-    """The commitment to the dice of the step a game waits for, published before the deadline."""
-
-    step: str
-    turn: int
-    sha256: str
-
-
-def commitment(game: Game, state: Any) -> Commitment:
-    """SHA-256 of the seed the current step's dice will come from (docs/dice.md)."""
-    step = game.step(state)
-    turn = turn_of(game, step)
-    return Commitment(step.key, turn, seed_commitment(game_turn_seed(game.config, turn)))
 
 
 def _dice_for(game: Game, turn: int, dice_file: Path | None) -> Dice:
@@ -468,7 +431,6 @@ def _check_archive_slot(game: Game, step: str) -> None:
 
 def _sent_name(game: Game, step: str, filed: Filed) -> str:
     """The name a sheet with problems was sent under (its stored copy has a stamped name)."""
-    from .inbox import Index
 
     for entry in Index.of(game, step).entries:
         if entry.get("sha256") == filed.sha256 and entry.get("name"):
@@ -481,7 +443,6 @@ def check_ready(game: Game, step: Step, when: datetime) -> None:
     all) while a player's sheet is missing or has problems.  Computer players never hold a
     turn up.  The refusal says who is missing and how to resolve anyway (``--now``), so a
     resolve typed twice by accident cannot play the next turn with nobody's orders."""
-    from .inbox import sheet_states, waiting_for
 
     waiting = waiting_for(sheet_states(game, step))
     if not waiting:
@@ -516,7 +477,6 @@ def _sheets_to_use(
     step expects, then (``carry-valid``) the newest sheet with problems of each player who has
     no accepted one.  Also returns, under ``no-orders``, the sheets with problems left unused
     (player -> the name it was sent as), so the player is told why nothing was carried out."""
-    from .inbox import Index, sheets_with_problems
 
     filed = [f for f in _filed_sheets(game, step.key) if f.player in step.expects]
     mode = game.ruleset.rules_with_defaults(rules).get(SHEETS_WITH_PROBLEMS, "carry-valid")
@@ -557,8 +517,7 @@ def resolve_game(
     if dice_file is not None and not Path(dice_file).is_file():
         raise UsageError(f"dice file {dice_file} not found")
     when = now or datetime.now(UTC)
-    with locked(game):
-        recovered = journal.recover(game)
+    with working(game) as recovered:
         state = game.load_state()
         ruleset = game.ruleset
         over = ruleset.game_over(state)
@@ -568,7 +527,7 @@ def resolve_game(
         if not force:
             check_ready(game, step, when)
         _check_archive_slot(game, step.key)
-        turn = _turn_number(step, game)
+        turn = turn_of(game, step)
         rules = game.config.house_rules
         orders: dict[str, Any] = {}
         cancelled: list[Event] = []
@@ -709,7 +668,7 @@ def write_archive(
         if filed.with_problems:
             files[filed.player]["with_problems"] = _sent_name(game, step.key, filed)
     if turn is None:
-        turn = _turn_number(step, game)
+        turn = turn_of(game, step)
     dice: dict[str, Any]
     if dice_file is not None:
         write_bytes(folder / DICE_NAME, Path(dice_file).read_bytes())
@@ -811,8 +770,7 @@ def rollback(game: Game, to_step: str, *, now: datetime | None = None) -> Rollba
     can be resolved again with the same or corrected sheets; nothing is deleted.  The sheets
     filed for it stay in ``inbox/``.
     """
-    with locked(game):
-        recovered = journal.recover(game)
+    with working(game) as recovered:
         wanted = manifest(game, to_step)
         source = game.archive(to_step) / MASTER_NAME
         if not source.is_file():
@@ -847,7 +805,7 @@ def rollback(game: Game, to_step: str, *, now: datetime | None = None) -> Rollba
                 "free some disk space or make the game folder writable and try again"
             ) from exc
         try:
-            moved = _move_archives(game, later, aside)
+            moved = move_archives(game, later, aside)
         except OSError as exc:
             raise GameError(
                 f"the rollback to {to_step} stopped half way ({os_detail(exc)}): master.xlsx is "
@@ -859,89 +817,6 @@ def rollback(game: Game, to_step: str, *, now: datetime | None = None) -> Rollba
     return RollbackOutcome(
         step=to_step, moved=moved, moved_to=aside, recovered=recovered, outbox=outbox_aside
     )
-
-
-def _move_archives(game: Game, steps: list[str], aside: Path) -> list[str]:
-    moved = []
-    for step in steps:
-        folder = game.archive(step)
-        if folder.exists():
-            aside.mkdir(parents=True, exist_ok=True)
-            shutil.move(str(folder), str(aside / step))
-        moved.append(step)
-    return moved
-
-
-# -- recovering from an interrupted command -------------------------------------------------------
-
-
-def _recover_resolve(game: Game, entry: journal.Entry) -> str:
-    staged = game.path / journal.STAGED_MASTER_NAME
-    current = sha256_file(game.master_path) if game.master_path.is_file() else ""
-    if current and current == entry.data.get("new_master"):
-        state = game.load_state()
-        with contextlib.suppress(FileNotFoundError):
-            staged.unlink()
-        journal.clean_temporaries(game.archive(entry.step))
-        if game.ruleset.game_over(state):
-            return f"finished the interrupted resolve of {entry.step} (its result was saved)"
-        step = game.step(state)
-        journal.clean_temporaries(game.outbox(step.key))
-        write_sheets(game, state)
-        return (
-            f"finished the interrupted resolve of {entry.step}: its result was saved, and the "
-            f"sheets for {step.key} were written again"
-        )
-    if current and current == entry.data.get("old_master"):
-        with contextlib.suppress(FileNotFoundError):
-            staged.unlink()
-        folder = game.archive(entry.step)
-        note = ""
-        if folder.exists():
-            aside = journal.set_aside(game.path, folder, "interrupted")
-            note = f"; its unfinished archive is in {aside.relative_to(game.path).as_posix()}"
-        return (
-            f"undid the interrupted resolve of {entry.step}: it had not saved its result, so "
-            f"the game is still waiting for {entry.step}{note}"
-        )
-    raise GameError(
-        f"a resolve of {entry.step} was interrupted and master.xlsx has changed since (it is "
-        "neither the master the turn started from nor the one it produced); compare it with "
-        f"archive/{entry.step}/master.xlsx and {journal.STAGED_MASTER_NAME}, keep the right one "
-        f"as master.xlsx, then delete {journal.JOURNAL_NAME}"
-    )
-
-
-def _recover_rollback(game: Game, entry: journal.Entry) -> str:
-    aside = game.path / str(entry.data.get("aside", ""))
-    wanted = str(entry.data.get("master", ""))
-    current = sha256_file(game.master_path) if game.master_path.is_file() else ""
-    if current != wanted:
-        for source in (
-            game.archive(entry.step) / MASTER_NAME,
-            aside / entry.step / MASTER_NAME,
-        ):
-            if source.is_file() and sha256_file(source) == wanted:
-                write_bytes(game.master_path, source.read_bytes())
-                break
-        else:
-            raise GameError(
-                f"a rollback to {entry.step} was interrupted and its archived master cannot be "
-                f"found; look in archive/{entry.step} and {aside}, copy the right master.xlsx "
-                f"into the game folder, then delete {journal.JOURNAL_NAME}"
-            )
-    _move_archives(game, [str(s) for s in entry.data.get("moves", [])], aside)
-    return f"finished the interrupted rollback to {entry.step}"
-
-
-journal.HANDLERS["resolve"] = _recover_resolve
-journal.HANDLERS["rollback"] = _recover_rollback
-
-
-def recover(game: Game) -> str:
-    """Finish or undo an interrupted resolve or rollback, under the game's lock."""
-    with locked(game):
-        return journal.recover(game)
 
 
 # -- replay ---------------------------------------------------------------------------------------
@@ -973,7 +848,7 @@ def replay(game: Game, step: str) -> Replay:
     then = Game(game.path, config, ruleset)
     rules = config.house_rules
     current = ruleset.current_step(state)
-    turn = int(m["turn"]) if "turn" in m else _turn_number(current, game)
+    turn = int(m["turn"]) if "turn" in m else turn_of(game, current)
     orders: dict[str, Any] = {}
     cancelled: list[Event] = []
     for player in m.get("sheets_in_received_order", []):

@@ -31,12 +31,12 @@ from .canonical import fingerprint
 from .dice import seed_commitment
 from .errors import GameError, RefassistError, UsageError
 from .game import CONFIG_NAME, MASTER_NAME, Game
-from .journal import recover, sha256_file
+from .journal import sha256_file
+from .recovery import working
 from .turns import (
     DICE_NAME,
     after_master,
     archived_steps,
-    locked,
     manifest,
     replay,
 )
@@ -196,8 +196,7 @@ def verify_game(game: Game, steps: list[str] | None = None) -> VerifyReport:
 
     Takes the game lock, so nothing changes the folder while it is read.
     """
-    with locked(game):
-        recovered = recover(game)
+    with working(game) as recovered:
         archived = archived_steps(game)
         if steps:
             missing = [s for s in steps if s not in archived]
@@ -219,8 +218,7 @@ def accept_edit(game: Game, step: str, note: str, *, now: datetime | None = None
     """
     if not note.strip():
         raise UsageError("say why the master was edited: --note 'what you changed and why'")
-    with locked(game):
-        recover(game)
+    with working(game):
         check = check_step(game, step)
         if check.integrity:
             raise GameError(

@@ -25,7 +25,8 @@ from refassist.inbox import intake
 from refassist.report.game_reports import write_reports
 from refassist.rulesets import RULESETS
 from refassist.rulesets.base import Ruleset
-from refassist.turns import resolve_game, turn_of
+from refassist.turn_seed import turn_of
+from refassist.turns import resolve_game
 from refassist.turnsheets import write_sheets
 
 SEEDS = (1, 2, 3)

@@ -10,6 +10,7 @@ import pytest
 
 from refassist.errors import CellProblem
 from refassist.rulesets import find_ruleset
+from refassist.rulesets.fifth_millennium.budget import points_available, projected_income
 from refassist.rulesets.fifth_millennium.movement_rules import (
     arrival_year,
     available_to_depart,
@@ -33,11 +34,7 @@ from refassist.rulesets.fifth_millennium.state import (
     State,
     System,
 )
-from refassist.rulesets.fifth_millennium.validate import (
-    points_available,
-    projected_income,
-    validate_orders,
-)
+from refassist.rulesets.fifth_millennium.validate import validate_orders
 
 YEAR = 5003
 RULES = find_ruleset("fifth-millennium").default_house_rules()

@@ -30,7 +30,8 @@ from refassist.inbox import intake
 from refassist.rulesets import find_ruleset
 from refassist.rulesets.base import PlayerSetup
 from refassist.rulesets.fifth_millennium.state import Relation
-from refassist.turns import archived_steps, commitment, manifest, resolve_game
+from refassist.turn_seed import commitment
+from refassist.turns import archived_steps, manifest, resolve_game
 from refassist.turnsheets import write_sheets
 from refassist.verify import verify_game
 from tests.golden_game import SECTOR_FILE

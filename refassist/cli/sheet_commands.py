@@ -15,9 +15,8 @@ import click
 from ..errors import NotATurnSheet, UsageError
 from ..game import Game
 from ..inbox import status, waiting_for
-from ..journal import recover
 from ..outbox import set_aside_stale
-from ..turns import locked
+from ..recovery import working
 from ..turnsheets import CheckResult, check_sheet, write_sheets
 from ..words import counted
 from ..workbook.annotate import annotate
@@ -38,8 +37,7 @@ def sheets_command(game: Path, players: tuple[str, ...]) -> None:
       refassist sheets mygame --player Ann
     """
     opened = Game.open(game)
-    with locked(opened):
-        recovered = recover(opened)
+    with working(opened) as recovered:
         state = opened.load_state()
         aside = set_aside_stale(opened, state, sheets_only=True)
         written = write_sheets(opened, state, list(players) if players else None)

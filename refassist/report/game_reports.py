@@ -19,6 +19,7 @@ from ..errors import RefassistError
 from ..game import Game, step_sort_key
 from ..mailserver import parse_server
 from ..outbox import record, set_aside_stale, state_mark
+from ..recovery import working
 from ..rulesets.base import ReportInput
 from ..sending import SendResult, require_referee_address, send_waiting
 from ..turns import dice_disclosure, manifest
@@ -178,7 +179,7 @@ def write_reports(
     if server is not None:
         require_referee_address(game.config)
     ruleset = game.ruleset
-    with game.lock():
+    with working(game):
         if state is None:
             state = game.load_state()
         everyone = ruleset.players(state)

@@ -46,6 +46,7 @@ from ...workbook.sheetio import (
 )
 from ...workbook.sheetkit import DropdownLists, cell_rc, split_message
 from ..base import SheetRead
+from .budget import points_available
 from .items import ITEMS, find_item, item_label, items_for_tech, placement
 from .movement_rules import arrival_year, best_range
 from .notation import fleet_text, move_text, system_text
@@ -658,8 +659,6 @@ def _write_production(
     ws.merge_range(tr, 1, tr, 3, "Total cost (the referee's tool recomputes it)", st.label)
     ws.write_formula(tr, tc, f"=SUM(E{first}:E{last})", st.total, 0)
     ar, ac = cell_rc(PROD_AVAILABLE_CELL)
-    from .validate import points_available
-
     ws.merge_range(
         ar,
         1,
