@@ -60,9 +60,7 @@ def import_graph() -> dict[str, set[str]]:
     graph = {name: imported(path, modules) for name, path in paths.items()}
     # A module reaching its own package's __init__ (``from .. import base``) is Python's
     # normal order of loading, not a circle, as long as the __init__ does not import it back.
-    return {
-        name: {m for m in deps if not name.startswith(m + ".")} for name, deps in graph.items()
-    }
+    return {name: {m for m in deps if not name.startswith(m + ".")} for name, deps in graph.items()}
 
 
 def test_the_import_graph_has_no_circle() -> None:
