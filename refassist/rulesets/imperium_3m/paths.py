@@ -120,7 +120,7 @@ def shortest_path(state: State, origin: str, destination: str) -> list[str]:
     here = origin
     while here != destination:
         options = sorted(
-            (dist[n] + 0, n)
+            (dist[n], n)
             for n, length in state.map.neighbours(here)
             if n in dist and dist[n] + length == dist[here]
         )
