@@ -17,6 +17,7 @@ index and the mark leaves a message filed but unmarked: the index records each m
 from __future__ import annotations
 
 import contextlib
+import functools
 import imaplib
 import re
 import ssl
@@ -292,7 +293,7 @@ def intake_imap(
                 yield Batch(
                     list(items_of_mail("imap", mail)),
                     key=mail.source,
-                    done=lambda uid=item.uid: folder.mark_filed(uid),
+                    done=functools.partial(folder.mark_filed, item.uid),
                 )
 
         return file_batches(game, batches(), len(listed), progress)

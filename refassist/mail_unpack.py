@@ -72,11 +72,15 @@ def outlook_message_bytes(data: bytes) -> bytes:
     sent it, when the server received it), body and attachments.  Raises ValueError when the
     file cannot be read as one."""
     import extract_msg
+    from extract_msg.msg_classes import MessageBase
 
     try:
         message = extract_msg.openMsg(data, delayAttachments=False)
     except Exception as exc:  # extract-msg and olefile on hostile bytes
         raise ValueError(f"not a readable Outlook message ({exc})") from exc
+    if not isinstance(message, MessageBase):  # openMsg gives a message class or raises
+        message.close()
+        raise ValueError("not an Outlook message")
     try:
         converted = message.asEmailMessage()
         received = getattr(message, "receivedTime", None)

@@ -81,9 +81,9 @@ def parse_server(text: str, protocol: str, option: str) -> ServerURL:
         else "smtps://referee@mail.example.org or smtp://referee@mail.example.org:587"
     )
     if "://" not in text:
-        host, sep, port = text.rpartition(":")
-        if protocol == "smtp" and sep and host and port.isdigit() and "@" not in host:
-            return ServerURL("relay", host, int(port))
+        host, sep, number = text.rpartition(":")
+        if protocol == "smtp" and sep and host and number.isdigit() and "@" not in host:
+            return ServerURL("relay", host, int(number))
         raise UsageError(f"{option} {text!r} is not a server URL; e.g. {example}")
     parts = urlsplit(text)
     scheme = parts.scheme.lower()

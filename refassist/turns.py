@@ -710,7 +710,7 @@ def write_archive(
 
 def _manifests(game: Game) -> list[dict[str, Any]]:
     """The manifests of every complete archive, in the order the steps were resolved."""
-    out = []
+    out: list[dict[str, Any]] = []
     root = game.path / "archive"
     if not root.is_dir():
         return out

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -12,8 +13,12 @@ from ..mailserver import parse_server
 from . import shown
 from .send_commands import echo_send_result
 
+if TYPE_CHECKING:
+    from rich.progress import Progress
 
-def _progress_bar():  # type: ignore[no-untyped-def]
+
+def _progress_bar() -> Progress:
+    """rich is imported here, not at the top: only a report run at a terminal draws a bar."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     return Progress(

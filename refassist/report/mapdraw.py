@@ -220,9 +220,9 @@ def draw_base(sector: SectorMap, frame: Frame, *, subsector_titles: bool = True)
     for h in hexes:
         col, row = int(h[:2]), int(h[2:])
         corners = frame.corners(h)
-        for a, b, nc, nr in _neighbour_edges(col, row):
+        for first, second, nc, nr in _neighbour_edges(col, row):
             n = f"{nc:02d}{nr:02d}"
-            seg = ((corners[a], corners[b]), False)
+            seg = ((corners[first], corners[second]), False)
             if not (1 <= nc <= sector.cols and 1 <= nr <= sector.rows) or not frame.contains(n):
                 outer.append(seg)
             elif sector.subsector_of(n) != sector.subsector_of(h) and n > h:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from pypdf import PageObject, PdfReader, PdfWriter
 from pypdf.generic import (
@@ -102,12 +103,12 @@ def stamp_pdf(document: bytes, stamps: Sequence[Stamp]) -> bytes:
         if resources is None:
             resources = DictionaryObject()
             page[NameObject("/Resources")] = resources
-        resources = resources.get_object()
+        resources = cast(DictionaryObject, resources.get_object())
         xobjects = resources.get("/XObject")
         if xobjects is None:
             xobjects = DictionaryObject()
             resources[NameObject("/XObject")] = xobjects
-        xobjects = xobjects.get_object()
+        xobjects = cast(DictionaryObject, xobjects.get_object())
         ops = [b"Q"]
         for n, s in enumerate(page_stamps):
             source_page = s.source.pages[s.source_page]

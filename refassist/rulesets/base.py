@@ -35,7 +35,7 @@ import abc
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from ..dice import Dice
 from ..errors import CellProblem, UsageError
@@ -308,7 +308,14 @@ class ReportContent:
     network: NetworkMap | None = None
 
 
-class Ruleset(abc.ABC):
+#: A game's state and its orders (one player's sheet as understood): each ruleset names its own
+#: (``class FifthMillennium(Ruleset[State, Orders])``), so the type checker holds its methods
+#: to them; the engine passes both through without looking inside.
+StateT = TypeVar("StateT")
+OrdersT = TypeVar("OrdersT")
+
+
+class Ruleset(abc.ABC, Generic[StateT, OrdersT]):
     """Base class of every game's ruleset; subclasses fill in the class attributes.
 
     Subclasses override only what their game needs; the engine finds them by name through
@@ -364,18 +371,18 @@ class Ruleset(abc.ABC):
 
     # -- life cycle ---------------------------------------------------------------------------
     @abc.abstractmethod
-    def new_game(self, setup: NewGame, dice: Dice) -> Any:
+    def new_game(self, setup: NewGame, dice: Dice) -> StateT:
         """Create the first state of a game (raise `SetupError` for impossible set-ups)."""
 
     @abc.abstractmethod
-    def current_step(self, state: Any) -> Step:
+    def current_step(self, state: StateT) -> Step:
         """The step the game is waiting at: whose sheets, and whether the referee must act."""
 
     @abc.abstractmethod
     def resolve(
         self,
-        state: Any,
-        orders: Mapping[str, Any],
+        state: StateT,
+        orders: Mapping[str, OrdersT],
         dice: Dice,
         house_rules: Mapping[str, Any],
     ) -> Resolution:
@@ -386,7 +393,7 @@ class Ruleset(abc.ABC):
         """
 
     @abc.abstractmethod
-    def game_over(self, state: Any) -> str:
+    def game_over(self, state: StateT) -> str:
         """An empty string while the game goes on, else who won and why."""
 
     # -- master workbook ----------------------------------------------------------------------
@@ -395,23 +402,25 @@ class Ruleset(abc.ABC):
         """The tables of the master workbook, in sheet order."""
 
     @abc.abstractmethod
-    def to_tables(self, state: Any) -> dict[str, list[dict[str, Any]]]:
+    def to_tables(self, state: StateT) -> dict[str, list[dict[str, Any]]]:
         """The state as rows of each table (values already of the column kinds)."""
 
     @abc.abstractmethod
-    def from_tables(self, tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]) -> Any:
+    def from_tables(
+        self, tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]
+    ) -> StateT | None:
         """Build a state from rows that passed the type checks.
 
         Cross-table problems (unknown owner, hex not on the map, duplicates) are appended to
         ``problems`` with the cell references of the rows; the engine refuses the workbook if
-        any were found.
+        any were found (the state returned then, None or not, is never used).
         """
 
     @abc.abstractmethod
-    def to_json(self, state: Any) -> dict[str, Any]:
+    def to_json(self, state: StateT) -> dict[str, Any]:
         """The whole state as JSON-ready data (documented in docs/json-export.md)."""
 
-    def events_of(self, state: Any) -> list[Event]:
+    def events_of(self, state: StateT) -> list[Event]:
         """Events of the last resolved step, as kept in the state (for reports)."""
         return list(getattr(state, "events", []))
 
@@ -419,7 +428,7 @@ class Ruleset(abc.ABC):
     @abc.abstractmethod
     def write_sheet(
         self,
-        state: Any,
+        state: StateT,
         player: str,
         path: Path,
         token: str,
@@ -438,22 +447,22 @@ class Ruleset(abc.ABC):
 
     @abc.abstractmethod
     def validate(
-        self, state: Any, player: str, orders: Any, house_rules: Mapping[str, Any]
+        self, state: StateT, player: str, orders: OrdersT, house_rules: Mapping[str, Any]
     ) -> list[CellProblem]:
         """Check orders against the state; errors and warnings, each pinned to a cell."""
 
     @abc.abstractmethod
-    def orders_text(self, orders: Any) -> list[str]:
+    def orders_text(self, orders: OrdersT) -> list[str]:
         """Orders as the referee understood them, one line each, in the game's notation."""
 
     @abc.abstractmethod
     def computer_orders(
-        self, state: Any, player: str, seed: int, house_rules: Mapping[str, Any]
-    ) -> Any:
+        self, state: StateT, player: str, seed: int, house_rules: Mapping[str, Any]
+    ) -> OrdersT:
         """Orders a computer player gives (deterministic for a seed)."""
 
     @abc.abstractmethod
-    def fill_sheet(self, path: Path, orders: Any) -> None:
+    def fill_sheet(self, path: Path, orders: OrdersT) -> None:
         """Write orders into the input cells of a sheet, as a player typing them would."""
 
     # -- demo -----------------------------------------------------------------------------------
@@ -474,16 +483,16 @@ class Ruleset(abc.ABC):
             for name in COMPUTER_PLAYER_NAMES[:count]
         ]
 
-    def standing(self, state: Any) -> Standing | None:
+    def standing(self, state: StateT) -> Standing | None:
         """Who leads and by how much, in the game's own measure; None for no leader line."""
         return None
 
-    def start_positions(self, state: Any) -> dict[str, str]:
+    def start_positions(self, state: StateT) -> dict[str, str]:
         """Where each player starts, in words (``"1827 Regina"``), for ``refassist new`` to say
         what it assigned; empty when the game has no such choice."""
         return {}
 
-    def turn_highlights(self, state: Any, events: Sequence[Event]) -> str:
+    def turn_highlights(self, state: StateT, events: Sequence[Event]) -> str:
         """What a resolved step brought, in a few words (the demo's line per turn).
 
         ``state`` is the state after the step, ``events`` the step's events.  The default
@@ -494,18 +503,18 @@ class Ruleset(abc.ABC):
 
     # -- information --------------------------------------------------------------------------
     @abc.abstractmethod
-    def players(self, state: Any) -> list[str]:
+    def players(self, state: StateT) -> list[str]:
         """Names of every player in the game, in sheet order."""
 
     @abc.abstractmethod
     def player_view(
-        self, state: Any, player: str, house_rules: Mapping[str, Any] | None = None
+        self, state: StateT, player: str, house_rules: Mapping[str, Any] | None = None
     ) -> Any:
         """What one player may know of the state (fog of war; ranges are house rules)."""
 
     # -- reports ------------------------------------------------------------------------------
     @abc.abstractmethod
-    def report_map(self, state: Any) -> SectorMap | None:
+    def report_map(self, state: StateT) -> SectorMap | None:
         """The public map every reader shares (None for a game without one).
 
         It must hold nothing the fog of war hides: the engine draws it once per turn and puts
@@ -513,6 +522,6 @@ class Ruleset(abc.ABC):
         """
 
     @abc.abstractmethod
-    def report_content(self, state: Any, reader: str | None, info: ReportInput) -> ReportContent:
+    def report_content(self, state: StateT, reader: str | None, info: ReportInput) -> ReportContent:
         """The content of one reader's report: a player's (fog of war applied through
         `player_view`) or, with ``reader=None``, the referee's (everything)."""

@@ -9,6 +9,7 @@ both honour them (`tests/test_master_printing.py` prints through LibreOffice).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 #: A4 in Excel's paper codes.
@@ -29,7 +30,7 @@ def header_footer_text(text: str, limit: int = NAME_LIMIT) -> str:
     return text.replace("&", "&&")
 
 
-def orientation_for(widths: list[float]) -> str:
+def orientation_for(widths: Sequence[float]) -> str:
     """``"landscape"`` when the columns are wider than a portrait page, else ``"portrait"``."""
     return "landscape" if sum(widths) > PORTRAIT_MAX_WIDTH else "portrait"
 
@@ -37,7 +38,7 @@ def orientation_for(widths: list[float]) -> str:
 def set_print_layout(
     sheet: Any,
     game: str,
-    widths: list[float],
+    widths: Sequence[float],
     *,
     header_rows: int = 1,
     last_row: int | None = None,

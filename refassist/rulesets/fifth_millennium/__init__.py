@@ -29,6 +29,7 @@ from ..base import (
 )
 from . import setup as _setup
 from . import tables as _tables
+from .orders import Orders
 from .rules import HOUSE_RULES
 from .state import SETUP_YEAR, State
 
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
     from ...workbook.sheetio import TurnSheetFile
 
 
-class FifthMillennium(Ruleset):
+class FifthMillennium(Ruleset[State, Orders]):
     """The Fifth Millennium ruleset (see ``shared/seeds/fifth-millennium.md``)."""
 
     name: ClassVar[str] = "fifth-millennium"

@@ -30,6 +30,7 @@ from ..base import (
     Step,
     Table,
 )
+from .orders import Orders
 from .rules import HOUSE_RULES
 from .state import State
 
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
     from ...workbook.sheetio import TurnSheetFile
 
 
-class Imperium3M(Ruleset):
+class Imperium3M(Ruleset[State, Orders]):
     """The Imperium 3rd Millennium ruleset (see ``shared/seeds/imperium-3rd-millennium.txt``)."""
 
     name: ClassVar[str] = "imperium-3m"
