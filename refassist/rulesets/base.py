@@ -309,7 +309,7 @@ class ReportContent:
 
 
 #: A game's state and its orders (one player's sheet as understood): each ruleset names its own
-#: (``class FifthMillennium(Ruleset[State, Orders])``), so the type checker holds its methods
+#: (``class MyGame(Ruleset[State, Orders])``), so the type checker holds its methods
 #: to them; the engine passes both through without looking inside.
 StateT = TypeVar("StateT")
 OrdersT = TypeVar("OrdersT")
@@ -521,7 +521,23 @@ class Ruleset(abc.ABC, Generic[StateT, OrdersT]):
         the same drawing in every player's report.
         """
 
-    @abc.abstractmethod
     def report_content(self, state: StateT, reader: str | None, info: ReportInput) -> ReportContent:
-        """The content of one reader's report: a player's (fog of war applied through
-        `player_view`) or, with ``reader=None``, the referee's (everything)."""
+        """The content of one reader's report: the referee's (``reader=None``) from the whole
+        state, a player's from that player's `player_view` alone and the public map.  A game
+        writes the two halves; the engine hands a player's half nothing else, so no page can
+        show what the fog of war hides from its reader."""
+        if reader is None:
+            return self.referee_content(state, info)
+        view = self.player_view(state, reader, info.house_rules)
+        return self.player_content(view, info, self.report_map(state))
+
+    @abc.abstractmethod
+    def player_content(
+        self, view: Any, info: ReportInput, public: SectorMap | None
+    ) -> ReportContent:
+        """A player's report from ``view`` (what `player_view` gave for the reader) and the
+        public map every reader shares (`report_map`; None for a game without one)."""
+
+    @abc.abstractmethod
+    def referee_content(self, state: StateT, info: ReportInput) -> ReportContent:
+        """The referee's report: everything."""

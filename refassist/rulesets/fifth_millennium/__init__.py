@@ -32,8 +32,10 @@ from . import tables as _tables
 from .orders import Orders
 from .rules import HOUSE_RULES
 from .state import SETUP_YEAR, State
+from .view import PlayerView
 
 if TYPE_CHECKING:
+    from ...report.mapmodel import SectorMap
     from ...workbook.sheetio import TurnSheetFile
 
 
@@ -191,14 +193,18 @@ class FifthMillennium(Ruleset[State, Orders]):
 
         return report_map(state)
 
-    def report_content(self, state: State, reader: str | None, info: ReportInput) -> ReportContent:
-        from .report import player_content, referee_content, report_map
+    def player_content(
+        self, view: PlayerView, info: ReportInput, public: SectorMap | None
+    ) -> ReportContent:
+        from .report import player_content
 
-        public = report_map(state)
-        if reader is None:
-            return referee_content(state, public, info)
-        view = self.player_view(state, reader, info.house_rules)
-        return player_content(view, public, info, state.game_name)
+        assert public is not None  # a sector game always has its map
+        return player_content(view, public, info)
+
+    def referee_content(self, state: State, info: ReportInput) -> ReportContent:
+        from .report import referee_content, report_map
+
+        return referee_content(state, report_map(state), info)
 
 
 RULESET = FifthMillennium()

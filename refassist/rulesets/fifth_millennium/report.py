@@ -613,9 +613,7 @@ def standing(view: PlayerView) -> dict[str, Any]:
     }
 
 
-def player_content(
-    view: PlayerView, public: SectorMap, info: ReportInput, game_name: str
-) -> ReportContent:
+def player_content(view: PlayerView, public: SectorMap, info: ReportInput) -> ReportContent:
     """A player's report, from what the player may know."""
     names = {w.hex: w.name for w in public.worlds}
     player = view.player
@@ -652,7 +650,7 @@ def player_content(
     context = {
         "reader": player,
         "referee": False,
-        "game": game_name,
+        "game": view.game_name,
         "sector": public.title,
         "year": view.year,
         "resolved": view.year - 1,
@@ -677,7 +675,7 @@ def player_content(
         template=f"{TEMPLATE_DIR}/player.html",
         context=context,
         overlay=player_overlay(view, public),
-        title=f"{game_name}: {player}, results of {view.year - 1}, orders for {view.year}",
+        title=f"{view.game_name}: {player}, results of {view.year - 1}, orders for {view.year}",
     )
 
 

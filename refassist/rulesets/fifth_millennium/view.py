@@ -79,6 +79,8 @@ class PlayerView:
     events: list[Event]
     players: list[str]
     finished: str = ""
+    #: The game's name, for the report's title.
+    game_name: str = ""
 
     def system(self, hex_: str) -> SystemView | None:
         for s in self.systems:

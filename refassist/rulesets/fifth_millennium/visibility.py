@@ -313,6 +313,7 @@ def player_view(state: State, player: str, rules: Mapping[str, Any] | None = Non
         events=[e for e in state.events if "*" in e.visible_to or player in e.visible_to],
         players=state.player_names(),
         finished=state.finished,
+        game_name=state.game_name,
     )
 
 

@@ -33,8 +33,10 @@ from ..base import (
 from .orders import Orders
 from .rules import HOUSE_RULES
 from .state import State
+from .view import PlayerView
 
 if TYPE_CHECKING:
+    from ...report.mapmodel import SectorMap
     from ...workbook.sheetio import TurnSheetFile
 
 
@@ -206,13 +208,17 @@ class Imperium3M(Ruleset[State, Orders]):
         # No hex sector: the system-and-route map is drawn per reader (ReportContent.network).
         return None
 
-    def report_content(self, state: State, reader: str | None, info: ReportInput) -> ReportContent:
-        from .report import player_content, referee_content
+    def player_content(
+        self, view: PlayerView, info: ReportInput, public: SectorMap | None
+    ) -> ReportContent:
+        from .report import player_content
 
-        if reader is None:
-            return referee_content(state, info)
-        view = self.player_view(state, reader, info.house_rules)
-        return player_content(state, view, reader, info)
+        return player_content(view, info)
+
+    def referee_content(self, state: State, info: ReportInput) -> ReportContent:
+        from .report import referee_content
+
+        return referee_content(state, info)
 
 
 RULESET = Imperium3M()

@@ -649,6 +649,15 @@ def appeal(ctx: TurnContext) -> None:
 # -- production ----------------------------------------------------------------------------------
 
 
+def expected_income(state: State, side: str) -> int:
+    """The income the side can expect at the next Production step, before this turn's
+    Intervention and Appeal: the production step's own figure (`admin.income`), so the sheet,
+    the report and the resolution never disagree (disputed planets pay nothing, Sol pays 10
+    while a Terran home World is held, a Depression cuts 10)."""
+    total, _lines = income(TurnContext(state=state, dice=Dice.scripted([]), rules={}), side)
+    return total
+
+
 def income(ctx: TurnContext, side: str, boom: bool = False) -> tuple[int, list[tuple[str, int]]]:
     """A side's income this turn and its lines.  Disputed planets count for nobody; Terran
     Sol pays 10 while a Terran home World is held (its home worlds do not count again)."""

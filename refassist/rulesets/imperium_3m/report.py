@@ -25,6 +25,7 @@ from ...dice import Roll
 from ...report.netmap import NetLink, NetMark, NetNode, NetOwner, NetworkMap
 from ...words import counted
 from ..base import Event, ReportContent, ReportInput
+from .admin import expected_income
 from .planet_story import planet_battle_lines
 from .state import Fleet, Planet, Queued, State, Unit
 from .units import IMPERIAL, KIND_OF, NAMES, SHIP_KINDS, SIDES, TERRAN
@@ -77,19 +78,6 @@ def glory_track(glory: int, war_turn: int) -> dict[str, Any]:
         else "peace: the glory index does not decide anything until the next war"
     )
     return {"index": glory, "cells": cells, "text": text, "limits": limits}
-
-
-def expected_income(state: State, side: str) -> int:
-    """The income the side can expect at the next Production step, before this turn's
-    Intervention and Appeal: the production step's own figure (`admin.income`), so the sheet,
-    the report and the resolution never disagree (disputed planets pay nothing, Sol pays 10
-    while a Terran home World is held, a Depression cuts 10)."""
-    from ...dice import Dice
-    from .admin import income
-    from .context import TurnContext
-
-    total, _lines = income(TurnContext(state=state, dice=Dice.scripted([]), rules={}), side)
-    return total
 
 
 def unit_text(u: Unit) -> str:
@@ -426,11 +414,11 @@ def _orders(info: ReportInput, player: str) -> list[str] | None:
     return list(found) if found is not None else None
 
 
-def player_content(state: State, view: PlayerView, player: str, info: ReportInput) -> ReportContent:
-    """A side's report, from its view only (plus the rolls of the events it may read)."""
+def player_content(view: PlayerView, info: ReportInput) -> ReportContent:
+    """A side's report, from its view only: the engine gives it nothing else."""
+    player = view.player
     names = _names(view.systems, view.planets)
-    seqs = {seq for e in view.events for seq in e.dice}
-    rolls = {r.seq: r for r in state.dice if r.seq in seqs}
+    rolls = {r.seq: r for r in view.rolls}
     # A disputed planet is neither side's own: it is listed apart, with both sides' units.
     listing = {code: view.planet_listing(p) for code, p in view.planets.items()}
     disputed = [p for p in view.planets.values() if listing[p.code] == "disputed"]
@@ -475,7 +463,7 @@ def player_content(state: State, view: PlayerView, player: str, info: ReportInpu
         "finished": view.finished,
         "results": view.results,
         "resources": view.own.resources,
-        "income": expected_income_view(state, view),
+        "income": view.expected_income,
         "own": view.own,
         "glory": glory_track(view.glory, view.war_turn),
         "events": grouped_events(view.events, rolls, names),
@@ -499,13 +487,6 @@ def player_content(state: State, view: PlayerView, player: str, info: ReportInpu
         f"{view.turn}",
         network=network,
     )
-
-
-def expected_income_view(state: State, view: PlayerView) -> int:
-    """The side's expected income.  It reads the state for connection (which needs the enemy
-    fleets' positions), but only yields this side's own figure: connection is the side's own
-    knowledge of its supply lines, which the rules let it trace."""
-    return expected_income(state, view.side)
 
 
 def referee_content(state: State, info: ReportInput) -> ReportContent:

@@ -481,7 +481,7 @@ def _label_value(ws: Any, st: _Styles, label_ref: str, label: str, ref: str, val
 def _write_header(
     ws: Any, st: _Styles, state: State, player: str, side: str, deadline: str
 ) -> None:
-    from .report import expected_income
+    from .admin import expected_income
 
     s = state.sides[side]
     ws.merge_range("A1:G1", "IMPERIUM 3RD MILLENNIUM - TURN SHEET", st.title)
@@ -736,8 +736,8 @@ def _write_upkeep(ws: Any, st: _Styles, state: State, side: str, rules: Mapping[
     """The maintenance bill beside the builds, so a player spends knowing what close-out
     will take: what the local Worlds and Outposts pay, what the stockpile must pay for ships
     and for troops and PD, and (a formula, live as the builds are typed) what is left."""
+    from .admin import expected_income
     from .closeout import upkeep_bill
-    from .report import expected_income
 
     bill = upkeep_bill(state, side, rules)
     r = UPKEEP_TITLE_ROW - 1

@@ -32,6 +32,7 @@ from .admin import (
     arrival_plan,
     arrivals_due,
     counters_free,
+    expected_income,
     is_friendly,
     permitting_rolls,
 )
@@ -48,7 +49,6 @@ from .orders import (
 )
 from .parse import actions_text
 from .paths import connected
-from .report import expected_income
 from .setup import reserved_unit
 from .sheet import (
     ACT_ACTIONS_COL,

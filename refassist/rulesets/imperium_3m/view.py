@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ...dice import Roll
 from ..base import Event
 from .state import Fleet, Queued, SideState, Unit
 
@@ -82,6 +83,11 @@ class PlayerView:
     battles: set[str] = field(default_factory=set)
     #: Enemy fleets the side sees but whose contents it does not know (not revealed).
     hidden_fleets: set[str] = field(default_factory=set)
+    #: The dice rolled for the events the side may read (its report shows them).
+    rolls: list[Roll] = field(default_factory=list)
+    #: The side's income at the next Production step (`admin.expected_income`): traced over
+    #: its own supply lines, which the rules let it know.
+    expected_income: int = 0
 
     def units_in(self, fleet: str) -> list[Unit]:
         return [u for u in self.units + self.enemy_units if u.fleet == fleet]

@@ -17,6 +17,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
+from .admin import expected_income
 from .state import State
 from .units import other_side
 from .view import PlanetView, PlayerView
@@ -207,4 +208,6 @@ def player_view(state: State, player: str, rules: Mapping[str, Any]) -> PlayerVi
         events=events,
         battles=battles,
         hidden_fleets=hidden_fleets,
+        rolls=[r for r in state.dice if r.seq in {seq for e in events for seq in e.dice}],
+        expected_income=expected_income(state, side),
     )
