@@ -5,18 +5,23 @@ turns exactly the way a referee's week goes: the engine writes every sheet, each
 player decides and types its orders into a copy, the sheet is read back and checked, the intake
 files it, the turn is resolved and the reports are rendered.  A new game package is picked up
 with no change here; if any step of its wiring is wrong (a sheet that does not read back what
-was typed, a master workbook that does not reload to the same state, a report without the
-reader's name), this fails for that game alone.
+was typed, a master workbook that does not reload to the same state, an archived turn whose
+replay differs from the state that followed it, a report without the reader's name), this
+fails for that game alone.  The cell contract is checked too: an order that fails its check
+when the turn is resolved is cancelled alone and its player told, in every game.
 
 Marked ``slow`` (a few PDFs per turn); CI runs slow tests too.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
+import openpyxl
 import pytest
 from pypdf import PdfReader
 
@@ -26,7 +31,7 @@ from refassist.report.game_reports import write_reports
 from refassist.rulesets import RULESETS
 from refassist.rulesets.base import Ruleset
 from refassist.turn_seed import turn_of
-from refassist.turns import resolve_game
+from refassist.turns import order_cells, replay_step, resolve_game, state_after
 from refassist.turnsheets import write_sheets
 
 SEEDS = (1, 2, 3)
@@ -100,6 +105,7 @@ def play_one_turn(game: Game, seed: int, work: Path) -> bool:
     assert as_json(ruleset, after) == as_json(ruleset, outcome.state), "master does not reload"
     next_step = game.step(after)
     assert turn_of(game, next_step) > turn_of(game, step), "the turn number did not advance"
+    assert replay_step(game, step.key) == state_after(game, step.key), "the replay differs"
 
     run = write_reports(game, state=outcome.state, jobs=1)
     readers = {r.reader: r.path for r in run.reports}
@@ -123,3 +129,73 @@ def test_computer_players_play_turns_through_the_engine(
             break
     assert played >= 1
     assert len(list((game.path / "archive").glob("*/manifest.json"))) == played
+
+
+def first_order(orders: Any) -> tuple[Any, set[str]]:
+    """The first order of a sheet that records its cells (a list item, or a set-up choice
+    with its ``<name>_cell``), and those cells."""
+    for f in dataclasses.fields(orders):
+        value = getattr(orders, f.name)
+        if isinstance(value, list):
+            for item in value:
+                if order_cells(item):
+                    return item, order_cells(item)
+        cell = getattr(orders, f"{f.name}_cell", "")
+        if cell and value:
+            return value, {cell}
+    raise AssertionError(f"no order with a cell in {orders!r}")
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.name)
+def test_an_order_that_fails_at_resolve_is_cancelled_and_reported(
+    ruleset: Ruleset, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cell contract: where a game's reader and checker pin a problem is where the
+    engine finds the order, whichever cell form the game writes.  A computer player's first
+    order is spoiled on a copy of its sheet; the problem the game finds there, returned by the
+    checker when the turn is resolved (as after a referee's edit of the master), cancels that
+    order alone, and its player is told, naming the cell."""
+    seed = 1
+    game = new_computer_game(tmp_path / "game", ruleset, seed)
+    state = game.load_state()
+    step = game.step(state)
+    rules = game.config.house_rules
+    with game.lock():
+        sheets = {p.stem: p for p in write_sheets(game, state)}
+    filled = []
+    for player in step.expects:
+        typed = tmp_path / "typed" / sheets[player].name
+        typed.parent.mkdir(exist_ok=True)
+        shutil.copyfile(sheets[player], typed)
+        ruleset.fill_sheet(typed, ruleset.computer_orders(state, player, seed, rules))
+        filled.append(typed)
+    victim = step.expects[0]
+    _order, cells = first_order(ruleset.read_sheet(filled[0]).orders)
+
+    spoiled = tmp_path / "spoiled.xlsx"
+    workbook = openpyxl.load_workbook(filled[0])
+    for cell in cells:
+        sheet, _, ref = cell.rpartition("!")
+        (workbook[sheet] if sheet else workbook.worksheets[0])[ref] = "§§ nonsense"
+    workbook.save(spoiled)
+    read = ruleset.read_sheet(spoiled)
+    found = [p for p in read.problems if p.severity == "error"] + [
+        p for p in ruleset.validate(state, victim, read.orders, rules) if p.severity == "error"
+    ]
+    pinned = [p for p in found if p.places() & cells]
+    assert pinned, f"no problem pinned to {sorted(cells)}: {[str(p) for p in found]}"
+
+    assert intake(game, filled).count("accepted") == len(filled)
+    checker = type(ruleset).validate
+
+    def after_the_referees_edit(self: Ruleset, st: Any, player: str, orders: Any, hr: Any):
+        return [*checker(self, st, player, orders, hr), *(pinned if player == victim else [])]
+
+    monkeypatch.setattr(type(ruleset), "validate", after_the_referees_edit)
+    outcome = resolve_game(game, force=True)
+    cancelled = [e for e in outcome.state.events if e.kind == "order_cancelled"]
+    assert [e.visible_to for e in cancelled] == [(victim,)]
+    assert cancelled[0].data["cell"] in cells
+    assert pinned[0].message in cancelled[0].data["reason"]
+    assert outcome.cancelled == [cancelled[0].text]
+    assert sorted(outcome.with_orders) == sorted(step.expects)  # the rest of the sheet stood
