@@ -7,11 +7,10 @@ is intended, then read the diff of the golden files before committing them:
     .venv/bin/python scripts/regenerate_golden.py imperium-3m      # Imperium 3rd Millennium
     git diff --stat tests/golden
 
-The Imperium game is played on copies of the default map and scenario kept beside its states
-(``--new-map`` copies the shipped ones again).  The small sector file the Fifth Millennium
-game is played on is kept as it is; ``--new-sector`` writes it
-again from the sector generator (subsectors A-C of generated sector 7), which changes every
-golden state.
+Each game is played as ``tests/golden/<ruleset>/golden.toml`` says, on the map kept beside
+its states.  ``--new-map`` writes that map again (Fifth Millennium: subsectors A-C of
+generated sector 7; Imperium 3rd Millennium: the shipped default map and scenario), which
+changes every golden state of the game.
 """
 
 from __future__ import annotations
@@ -27,13 +26,16 @@ from refassist.hexmap import col_row  # noqa: E402
 from refassist.sectors import Sector, generate_sector, write_tab  # noqa: E402
 from tests import golden_game  # noqa: E402
 
+#: The generated sector the Fifth Millennium golden map is cut from, and where it is cut.
+SECTOR_SEED = 7
+MAX_COLUMN = 24
+MAX_ROW = 10
 
-def write_sector() -> None:
-    full = generate_sector(golden_game.SECTOR_SEED)
+
+def write_sector(folder: Path) -> None:
+    full = generate_sector(SECTOR_SEED)
     worlds = [
-        w
-        for w in full.worlds
-        if col_row(w.hex)[0] <= golden_game.MAX_COLUMN and col_row(w.hex)[1] <= golden_game.MAX_ROW
+        w for w in full.worlds if col_row(w.hex)[0] <= MAX_COLUMN and col_row(w.hex)[1] <= MAX_ROW
     ]
     letters = {"A", "B", "C"}
     small = Sector(
@@ -42,20 +44,24 @@ def write_sector() -> None:
         worlds=worlds,
         subsector_names={k: v for k, v in full.subsector_names.items() if k in letters},
         warnings=[],
-        source=f"refassist generate_sector({golden_game.SECTOR_SEED}), subsectors A-C",
+        source=f"refassist generate_sector({SECTOR_SEED}), subsectors A-C",
     )
-    golden_game.SECTOR_FILE.write_text(write_tab(small), encoding="utf-8")
-    print(f"wrote {golden_game.SECTOR_FILE.relative_to(REPO)} ({len(worlds)} worlds)")
+    target = folder / golden_game.description("fifth-millennium")["map"]
+    target.write_text(write_tab(small), encoding="utf-8")
+    print(f"wrote {target.relative_to(REPO)} ({len(worlds)} worlds)")
 
 
-def write_imperium_map() -> None:
+def write_imperium_map(folder: Path) -> None:
     from refassist.rulesets.imperium_3m.mapfile import default_map_text, default_scenario_text
 
-    (golden_game.IMPERIUM_DIR / "map.toml").write_text(default_map_text(), encoding="utf-8")
-    (golden_game.IMPERIUM_DIR / "scenario.toml").write_text(
-        default_scenario_text(), encoding="utf-8"
-    )
-    print(f"copied the default map and scenario to {golden_game.IMPERIUM_DIR.relative_to(REPO)}")
+    (folder / "map.toml").write_text(default_map_text(), encoding="utf-8")
+    (folder / "scenario.toml").write_text(default_scenario_text(), encoding="utf-8")
+    print(f"copied the default map and scenario to {folder.relative_to(REPO)}")
+
+
+#: How each golden map is made anew (``--new-map``); a game whose golden map is written by
+#: hand has no entry.
+MAP_WRITERS = {"fifth-millennium": write_sector, "imperium-3m": write_imperium_map}
 
 
 def main() -> int:
@@ -63,17 +69,13 @@ def main() -> int:
     parser.add_argument(
         "ruleset", nargs="?", default="fifth-millennium", choices=sorted(golden_game.GOLDEN_DIRS)
     )
-    parser.add_argument("--new-sector", action="store_true", help="write the sector file again")
-    parser.add_argument("--new-map", action="store_true", help="copy the shipped map again")
+    parser.add_argument("--new-map", action="store_true", help="write the game's map again")
     args = parser.parse_args()
     folder = golden_game.GOLDEN_DIRS[args.ruleset]
-    folder.mkdir(parents=True, exist_ok=True)
-    if args.ruleset == "fifth-millennium" and (
-        args.new_sector or not golden_game.SECTOR_FILE.exists()
-    ):
-        write_sector()
-    if args.ruleset == "imperium-3m" and (args.new_map or not (folder / "map.toml").exists()):
-        write_imperium_map()
+    if args.new_map:
+        if args.ruleset not in MAP_WRITERS:
+            parser.error(f"{args.ruleset}'s golden map is kept by hand in {folder}")
+        MAP_WRITERS[args.ruleset](folder)
     for old in folder.glob("*.json"):
         old.unlink()
     for year, data in golden_game.play(args.ruleset):

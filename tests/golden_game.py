@@ -2,45 +2,41 @@
 
 `tests/test_golden.py` plays them and compares every turn's state (the JSON export) with the
 files checked in under ``tests/golden/<ruleset>/``; `scripts/regenerate_golden.py` writes those
-files again when a rule change is intended.  Each game's map is kept beside its golden states
-(a small sector file for Fifth Millennium: subsectors A-C of a generated sector; a copy of the
-default map and scenario for Imperium 3rd Millennium), so a change to the sector generator or
-to the shipped map cannot move a golden game.
+files again when a rule change is intended.  Every ruleset in the registry has one, described by
+``golden.toml`` in its folder (players, seed, turns, and the map, and scenario if any, kept
+beside its states, so a change to the sector generator or to a shipped map cannot move a golden
+game); nothing here names a game.
 """
 
 from __future__ import annotations
 
 import json
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from refassist.dice import Dice
-from refassist.rulesets import find_ruleset
+from refassist.rulesets import RULESETS, find_ruleset
 from refassist.rulesets.base import NewGame, PlayerSetup
 
-GOLDEN_DIR = Path(__file__).parent / "golden" / "fifth-millennium"
-SECTOR_FILE = GOLDEN_DIR / "sector.tab"
-PLAYERS = ("Ann", "Bob", "Cleo")
-GAME_SEED = 5
-SECTOR_SEED = 7
-TURNS = 10
-#: The golden map: the generated sector's worlds in these columns and rows.
-MAX_COLUMN = 24
-MAX_ROW = 10
+ROOT = Path(__file__).parent / "golden"
+
+#: Every golden game: ruleset name -> folder of its recorded states, one per registered game.
+GOLDEN_DIRS = {ruleset.name: ROOT / ruleset.name for ruleset in RULESETS}
 
 
-#: The Imperium 3rd Millennium golden game: the map and scenario copied beside its states.
-IMPERIUM_DIR = Path(__file__).parent / "golden" / "imperium-3m"
-IMPERIUM_PLAYERS = ("Terra", "Empire")
-IMPERIUM_SEED = 11
-
-#: Every golden game: ruleset name -> folder of its recorded states.
-GOLDEN_DIRS = {"fifth-millennium": GOLDEN_DIR, "imperium-3m": IMPERIUM_DIR}
+def description(ruleset: str) -> dict[str, Any]:
+    """The ruleset's ``golden.toml``."""
+    return tomllib.loads((GOLDEN_DIRS[ruleset] / "golden.toml").read_text(encoding="utf-8"))
 
 
-def golden_path(year: int, ruleset: str = "fifth-millennium") -> Path:
-    return GOLDEN_DIRS[ruleset] / f"{year}.json"
+def turns(ruleset: str) -> int:
+    return int(description(ruleset)["turns"])
+
+
+def golden_path(turn: int, ruleset: str) -> Path:
+    return GOLDEN_DIRS[ruleset] / f"{turn}.json"
 
 
 def dumps(data: dict[str, Any]) -> str:
@@ -67,55 +63,30 @@ def dumps(data: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def play(ruleset_name: str = "fifth-millennium") -> Iterator[tuple[int, dict[str, Any]]]:
-    """Yield (turn resolved, JSON export of the state after it) for every golden turn."""
-    if ruleset_name == "imperium-3m":
-        yield from play_imperium()
-        return
-    ruleset = find_ruleset("fifth-millennium")
+def play(ruleset_name: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Yield (step resolved, JSON export of the state after it) for every golden turn."""
+    ruleset = find_ruleset(ruleset_name)
+    game = description(ruleset_name)
+    folder = GOLDEN_DIRS[ruleset_name]
     rules = ruleset.default_house_rules()
-    setup = NewGame(
-        game_name="Golden",
-        game_id="golden",
-        players=tuple(PlayerSetup(p, f"{p.lower()}@example.com", computer=True) for p in PLAYERS),
-        house_rules=rules,
-        map_file=SECTOR_FILE,
-        assign_homeworlds=True,
-    )
-    state = ruleset.new_game(setup, Dice.for_turn(GAME_SEED, 0))
-    for _ in range(TURNS):
-        year = state.year
-        orders = {
-            p: ruleset.computer_orders(state, p, GAME_SEED, rules) for p in state.active_players()
-        }
-        state = ruleset.resolve(state, orders, Dice.for_turn(GAME_SEED, year), rules).state
-        yield year, ruleset.to_json(state)
-        if state.finished:
-            break
-
-
-def play_imperium() -> Iterator[tuple[int, dict[str, Any]]]:
-    """The Imperium 3rd Millennium golden game: ten turns of war between computer players."""
-    ruleset = find_ruleset("imperium-3m")
-    rules = ruleset.default_house_rules()
+    seed = int(game["seed"])
     setup = NewGame(
         game_name="Golden",
         game_id="golden",
         players=tuple(
-            PlayerSetup(p, f"{p.lower()}@example.com", computer=True) for p in IMPERIUM_PLAYERS
+            PlayerSetup(p, f"{p.lower()}@example.com", computer=True) for p in game["players"]
         ),
         house_rules=rules,
-        map_file=IMPERIUM_DIR / "map.toml",
-        scenario_file=IMPERIUM_DIR / "scenario.toml",
+        map_file=folder / game["map"] if "map" in game else None,
+        scenario_file=folder / game["scenario"] if "scenario" in game else None,
+        assign_homeworlds=bool(game.get("assign_homeworlds", False)),
     )
-    state = ruleset.new_game(setup, Dice.for_turn(IMPERIUM_SEED, 0))
-    for _ in range(TURNS):
-        turn = state.turn
-        orders = {
-            p: ruleset.computer_orders(state, p, IMPERIUM_SEED, rules)
-            for p in ruleset.players(state)
-        }
-        state = ruleset.resolve(state, orders, Dice.for_turn(IMPERIUM_SEED, turn), rules).state
+    state = ruleset.new_game(setup, Dice.for_turn(seed, 0))
+    for _ in range(int(game["turns"])):
+        step = ruleset.current_step(state)
+        turn = int(step.key)
+        orders = {p: ruleset.computer_orders(state, p, seed, rules) for p in step.expects}
+        state = ruleset.resolve(state, orders, Dice.for_turn(seed, turn), rules).state
         yield turn, ruleset.to_json(state)
-        if state.finished:
+        if ruleset.game_over(state):
             break

@@ -10,6 +10,7 @@ Traveller is not on the list: it is the public sector-map format the engine read
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -23,16 +24,30 @@ PACKAGE = Path(refassist.__file__).resolve().parent
 ROOT = PACKAGE.parent
 TEMPLATES = ROOT / "templates"
 
-#: Folders that belong to a game (its package, its templates): the only places it may be named.
-GAME_FOLDERS = (
-    PACKAGE / "rulesets" / "fifth_millennium",
-    PACKAGE / "rulesets" / "imperium_3m",
-    TEMPLATES / "fifth-millennium",
-    TEMPLATES / "imperium-3m",
+#: Folders that belong to a game (its package, its templates): the only places it may be
+#: named.  Taken from the registry, so a new game is covered without an edit here.
+GAME_FOLDERS = tuple(
+    folder
+    for ruleset in RULESETS
+    for folder in (
+        Path(sys.modules[type(ruleset).__module__].__file__ or "").parent,
+        TEMPLATES / ruleset.name,
+    )
 )
 
+
+def tell_tale_words(ruleset: Ruleset) -> set[str]:
+    """A game's name and the longer words of its title and package, and its vocabulary."""
+    package = type(ruleset).__module__.rsplit(".", 1)[-1]
+    words = re.findall(r"[a-z]+", f"{ruleset.name} {ruleset.title} {package}".lower())
+    return {w for w in words if len(w) >= 5} | {w.lower() for w in ruleset.vocabulary}
+
+
 #: The games' names and words only one game uses (case-insensitive, anywhere in a word).
-TELL_TALE = re.compile(r"fifth|millenn|imperium|terran|imperial|squadron", re.IGNORECASE)
+TELL_TALE = re.compile(
+    "|".join(sorted({re.escape(w) for r in RULESETS for w in tell_tale_words(r)})),
+    re.IGNORECASE,
+)
 
 
 def engine_files() -> list[Path]:
@@ -75,6 +90,17 @@ def test_the_scan_covers_the_engine_and_skips_only_the_games() -> None:
         assert engine in names, engine
     assert not any(n.startswith("refassist/rulesets/fifth_millennium/") for n in names)
     assert not any(n.startswith("templates/fifth-millennium/") for n in names)
+
+
+def test_the_tell_tale_words_come_from_the_registry() -> None:
+    words = {w for r in RULESETS for w in tell_tale_words(r)}
+    assert {"fifth", "millennium", "imperium", "terran", "imperial", "squadron"} <= words
+    assert {p.relative_to(ROOT).as_posix() for p in GAME_FOLDERS} >= {
+        "refassist/rulesets/fifth_millennium",
+        "refassist/rulesets/imperium_3m",
+        "templates/fifth-millennium",
+        "templates/imperium-3m",
+    }
 
 
 def test_the_scan_finds_a_game_name(tmp_path: Path) -> None:

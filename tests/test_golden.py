@@ -1,9 +1,10 @@
 """The golden game: every turn of a 10-turn computer game must come out exactly as recorded.
 
-The recorded states are in ``tests/golden/fifth-millennium/<year>.json`` (the JSON export
-after resolving that year), played on ``sector.tab`` beside them; `tests/golden_game.py` plays
-the game.  Any change to a rule, to the computer players or to an event's wording changes a
-state and fails this test, turn by turn.  When the change is intended, write the files again
+Every registered game has one: the recorded states are in
+``tests/golden/<ruleset>/<step>.json`` (the JSON export after resolving that step), played as
+``golden.toml`` beside them says; `tests/golden_game.py` plays the game.  Any change to a rule,
+to the computer players or to an event's wording changes a state and fails this test, turn by
+turn.  When the change is intended, write the files again
 and read their diff before committing:
 
     .venv/bin/python scripts/regenerate_golden.py
@@ -35,10 +36,17 @@ def _first_difference(expected: Any, actual: Any, path: str = "") -> str:
     return f"{path}: recorded {expected!r}, now {actual!r}"
 
 
+def test_every_registered_game_has_a_golden_game() -> None:
+    for ruleset, folder in golden_game.GOLDEN_DIRS.items():
+        assert (folder / "golden.toml").is_file(), f"{ruleset} has no golden game; see {folder}"
+
+
 @pytest.mark.parametrize("ruleset", sorted(golden_game.GOLDEN_DIRS))
 def test_the_golden_game_is_played_exactly_as_recorded(ruleset: str) -> None:
     recorded = sorted(golden_game.GOLDEN_DIRS[ruleset].glob("*.json"))
-    assert len(recorded) == golden_game.TURNS, f"run scripts/regenerate_golden.py {ruleset}"
+    assert len(recorded) == golden_game.turns(ruleset), (
+        f"run scripts/regenerate_golden.py {ruleset}"
+    )
     played = 0
     for year, state in golden_game.play(ruleset):
         path = golden_game.golden_path(year, ruleset)
@@ -49,7 +57,7 @@ def test_the_golden_game_is_played_exactly_as_recorded(ruleset: str) -> None:
             "change is intended, run scripts/regenerate_golden.py and review the diff"
         )
         played += 1
-    assert played == golden_game.TURNS
+    assert played == golden_game.turns(ruleset)
 
 
 @pytest.mark.parametrize("ruleset", sorted(golden_game.GOLDEN_DIRS))

@@ -34,7 +34,10 @@ from refassist.turn_seed import commitment
 from refassist.turns import archived_steps, manifest, resolve_game
 from refassist.turnsheets import write_sheets
 from refassist.verify import verify_game
-from tests.golden_game import SECTOR_FILE
+from tests.golden_game import GOLDEN_DIRS
+
+#: The small sector the Fifth Millennium golden game is played on.
+SECTOR_FILE = GOLDEN_DIRS["fifth-millennium"] / "sector.tab"
 
 TURNS = 20
 SEED = 4

@@ -333,6 +333,10 @@ class Ruleset(abc.ABC, Generic[StateT, OrdersT]):
     max_players: ClassVar[int] = 20
     #: House rules with their defaults from the game's rules digest.
     house_rules: ClassVar[tuple[HouseRule, ...]] = ()
+    #: Words only this game uses (its sides, its units): the engine must never say them, and
+    #: `tests/test_engine_neutral.py` looks for them, with the game's name and title, in every
+    #: file outside the game's own package and templates.
+    vocabulary: ClassVar[tuple[str, ...]] = ()
     #: Place in `refassist.rulesets.RULESETS` (lowest first; ties by name).  The first ruleset
     #: is the default of ``refassist new`` and ``refassist demo``.
     order: ClassVar[int] = 100

@@ -45,6 +45,7 @@ class FifthMillennium(Ruleset[State, Orders]):
     name: ClassVar[str] = "fifth-millennium"
     aliases: ClassVar[tuple[str, ...]] = ("fifth_millennium", "5m", "fm", "fifth millennium")
     title: ClassVar[str] = "Fifth Millennium"
+    vocabulary: ClassVar[tuple[str, ...]] = ("squadron",)
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 64
     house_rules: ClassVar[tuple[HouseRule, ...]] = HOUSE_RULES

@@ -52,6 +52,7 @@ class Imperium3M(Ruleset[State, Orders]):
         "imperium 3rd millennium",
     )
     title: ClassVar[str] = "Imperium 3rd Millennium"
+    vocabulary: ClassVar[tuple[str, ...]] = ("terran", "imperial")
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     house_rules: ClassVar[tuple[HouseRule, ...]] = HOUSE_RULES
