@@ -155,7 +155,7 @@ def test_an_unrecorded_hand_edit_is_found_and_a_recorded_one_accepted(
     assert code == 1
     assert "5020  DIFFERENT: players[1].stockpile:" in text
     assert text.count("same result") == TURNS - 1
-    assert "--accept YEAR" in text
+    assert "--accept STEP" in text
     code, text = run("verify", str(game.path), "--accept", "5020", "--note", "Bob's lost points")
     assert code == 0, text
     assert "players[1].stockpile" in text

@@ -68,15 +68,15 @@ def report_command(
 ) -> None:
     """Write the turn reports of GAME as PDFs.
 
-    Each player gets outbox/<year>/<player>.pdf (only what that player may know, with map
-    pages) beside the next turn's sheet; the referee gets outbox/<year>/referee.pdf (every
+    Each player gets outbox/<step>/<player>.pdf (only what that player may know, with map
+    pages) beside the next turn's sheet; the referee gets outbox/<step>/referee.pdf (every
     player, fleet, event and die roll); archive/index.html lists every turn's files.
 
     \b
     Examples:
       refassist report mygame
       refassist report mygame --player Ann --player Bob
-      refassist report mygame --mail                    # also outbox/<year>/mail/*.eml
+      refassist report mygame --mail                    # also outbox/<step>/mail/*.eml
       refassist report mygame --smtp smtps://me@mail.example.org   # and send them
     """
     from ..report.game_reports import report_player_names, write_reports

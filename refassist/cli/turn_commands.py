@@ -46,8 +46,8 @@ from . import shown
 def resolve_command(game: Path, dice_file: Path | None, now: bool) -> None:
     """Resolve the current turn with the sheets filed in GAME/inbox.
 
-    Archives the current master workbook and the sheets used in GAME/archive/<year>/,
-    writes the new master.xlsx and the next turn's sheets in GAME/outbox/<next year>/.
+    Archives the current master workbook and the sheets used in GAME/archive/<step>/,
+    writes the new master.xlsx and the next turn's sheets in GAME/outbox/<next step>/.
     Players who sent nothing keep their fleets where they are.  A player whose newest sheet
     had problems and was not corrected gets its valid orders carried out and the lines at
     fault dropped (house rule sheets_with_problems; no-orders uses none of it).
@@ -107,7 +107,7 @@ def resolve_command(game: Path, dice_file: Path | None, now: bool) -> None:
 @click.command("rollback")
 @click.argument("game", type=click.Path(file_okay=False, path_type=Path))
 @click.option(
-    "--to", "to_step", required=True, help="The archived turn (year) to go back to, e.g. 5003."
+    "--to", "to_step", required=True, help="The archived step to go back to (its year or turn number, e.g. 5003)."
 )
 def rollback_command(game: Path, to_step: str) -> None:
     """Go back to an archived turn, so it can be resolved again.
@@ -160,7 +160,7 @@ def _verdict(check: StepCheck) -> str:
 @click.option(
     "--accept",
     "accept_step",
-    metavar="YEAR",
+    metavar="STEP",
     help="Record that the state after this turn was edited by hand on purpose.",
 )
 @click.option("--note", default="", help="With --accept: what you changed and why.")
@@ -168,7 +168,7 @@ def _verdict(check: StepCheck) -> str:
     "--turn",
     "turns",
     multiple=True,
-    metavar="YEAR",
+    metavar="STEP",
     help="Check only this archived turn (repeat for more); default: every turn.",
 )
 @click.pass_context
@@ -184,8 +184,8 @@ def verify_command(
     when every turn comes out the same, 1 when one differs (a hand edit of master.xlsx that
     was not recorded, a changed archive file).
 
-    A hand edit you made on purpose is recorded with --accept YEAR --note "why"; from then on
-    that exact difference is reported as accepted (archive/YEAR/edits.json).
+    A hand edit you made on purpose is recorded with --accept STEP --note "why"; from then on
+    that exact difference is reported as accepted (archive/STEP/edits.json).
 
     \b
     Example:
@@ -204,7 +204,7 @@ def verify_command(
             click.echo(f"  {line}")
         return
     if note:
-        raise UsageError("--note goes with --accept YEAR")
+        raise UsageError("--note goes with --accept STEP")
     report = verify_game(opened, list(turns) or None)
     if report.recovered:
         click.echo(f"first {report.recovered}")
@@ -222,7 +222,7 @@ def verify_command(
     click.echo(
         f"{counted(len(report.differing), 'turn')} differ from the archive: {steps}; if you edited "
         "master.xlsx by hand on purpose, record it with: refassist verify "
-        f"{shown(opened.path)} --accept YEAR --note 'why'"
+        f"{shown(opened.path)} --accept STEP --note 'why'"
     )
     ctx.exit(1)
 

@@ -295,7 +295,9 @@ class ReportContent:
 
     ``template`` names the page template (``<ruleset>/player.html``); ``context`` is the data
     it lays out, already filtered by the fog of war; ``overlay`` is what the reader knows drawn
-    on the map (None for no map pages); ``title`` is the document title (PDF metadata).
+    on the map (None for no map pages); ``title`` is the document title (PDF metadata).  The
+    shared page layout reads two context keys of every game: ``game`` (its name) and
+    ``period`` (the step the report is for, in the game's words: ``5003``, ``turn 4``).
     """
 
     template: str

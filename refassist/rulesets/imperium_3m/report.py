@@ -448,7 +448,7 @@ def player_content(view: PlayerView, info: ReportInput) -> ReportContent:
     orders = _orders(info, player)
     context = {
         "game": view.game_name,
-        "year": f"turn {view.turn}",
+        "period": f"turn {view.turn}",
         "reader": player,
         "side": view.side,
         "enemy": view.enemy_player,
@@ -539,7 +539,7 @@ def referee_content(state: State, info: ReportInput) -> ReportContent:
     late = [p for p, status in info.sheets.items() if status == "late"]
     context = {
         "game": state.game_name,
-        "year": f"turn {state.turn}",
+        "period": f"turn {state.turn}",
         "reader": "Referee",
         "resolved": info.step,
         "turn": state.turn,
