@@ -16,13 +16,13 @@ from refassist.errors import RefassistError
 from refassist.hexmap import SECTOR
 from refassist.rulesets.fifth_millennium.notation import fleet_text, move_text, system_text
 from refassist.rulesets.fifth_millennium.parse import (
-    DASHES,
     parse_fleet,
     parse_move,
     parse_system,
 )
 from refassist.rulesets.fifth_millennium.sheet import move_line
 from refassist.rulesets.fifth_millennium.state import Fleet
+from refassist.workbook.celltext import DASHES
 
 counts = st.integers(min_value=0, max_value=999)
 fleets = st.builds(Fleet, F=counts, S=counts, A=counts, Fs=counts, Ms=counts, K=counts, SF=counts)

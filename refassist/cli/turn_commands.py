@@ -107,7 +107,10 @@ def resolve_command(game: Path, dice_file: Path | None, now: bool) -> None:
 @click.command("rollback")
 @click.argument("game", type=click.Path(file_okay=False, path_type=Path))
 @click.option(
-    "--to", "to_step", required=True, help="The archived step to go back to (its year or turn number, e.g. 5003)."
+    "--to",
+    "to_step",
+    required=True,
+    help="The archived step to go back to (its year or turn number, e.g. 5003).",
 )
 def rollback_command(game: Path, to_step: str) -> None:
     """Go back to an archived turn, so it can be resolved again.

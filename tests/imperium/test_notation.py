@@ -13,10 +13,10 @@ from refassist.rulesets.imperium_3m.orders import Action
 from refassist.rulesets.imperium_3m.parse import (
     action_text,
     actions_text,
-    cell_text,
     parse_actions,
     parse_count,
 )
+from refassist.workbook.celltext import cell_text
 
 
 def one(text: str) -> Action:

@@ -15,13 +15,12 @@ else escapes: a player's text is hostile until read.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime, time
 from typing import Any
 
 from ...errors import InvalidOrder
+from ...workbook.celltext import cell_text, char_name, clip, normalise
 from .notation import system_text
 from .orders import Move
 from .state import BASE_YEAR, FLEET_FIELDS, Fleet
@@ -30,14 +29,6 @@ from .state import BASE_YEAR, FLEET_FIELDS, Fleet
 MAX_ORDER_LENGTH = 200
 #: Most digits a squadron count may have (a typo such as 1000000 squadrons is refused).
 MAX_COUNT_DIGITS = 6
-
-#: Characters read as the notation's dash: hyphen, non-breaking hyphen, figure dash, en dash,
-#: em dash, horizontal bar, minus sign, hyphen bullet, small and full-width hyphen-minus.
-DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\u2043\ufe58\ufe63\uff0d"
-#: Invisible characters that word processors and web pages slip into text; removed.
-INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff\u00ad"
-
-_DASH_TABLE = str.maketrans({ch: "-" for ch in DASHES} | {ch: None for ch in INVISIBLE})
 
 #: Fleet designation codes (upper-cased) to `Fleet` fields.  ``KKM`` is accepted for ``K``.
 FLEET_CODES = {
@@ -62,68 +53,6 @@ _TOKEN = re.compile(
 # --------------------------------------------------------------------------------------------
 
 
-def _char_name(ch: str) -> str:
-    return unicodedata.name(ch, f"U+{ord(ch):04X}")
-
-
-def normalise(text: str, *, cell: str = "", found: str | None = None) -> str:
-    """Text as the parser reads it: NFKC, one kind of dash, plain spaces, trimmed.
-
-    NFKC turns full-width digits and letters, non-breaking and figure spaces into their plain
-    forms.  Digits of other scripts (Arabic-Indic, Devanagari, ...) survive NFKC and would be
-    silently read as numbers by Python; they are refused instead, because a look-alike digit is
-    more likely a trick or an input-method accident than an order.
-    """
-    original = text if found is None else found
-    text = unicodedata.normalize("NFKC", text).translate(_DASH_TABLE)
-    for ch in text:
-        if ch.isdigit() and not ("0" <= ch <= "9"):
-            raise InvalidOrder(
-                f"the character {ch!r} ({_char_name(ch)}) looks like a digit but is not one of "
-                "0-9; retype the number with the digits 0-9",
-                original,
-                cell,
-            )
-    text = "".join(" " if ch.isspace() else ch for ch in text)
-    return " ".join(text.split())
-
-
-def cell_text(value: Any, *, cell: str = "") -> str:
-    """A spreadsheet cell's value as text: numbers without ``.0``, empty for blank cells.
-
-    A date or time means the spreadsheet re-interpreted what was typed (``27-12`` becomes a
-    date in some locales); that is refused with a hint to format the cell as text.
-    """
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        raise InvalidOrder(
-            "a true/false value is not an order; type the text of the order", str(value), cell
-        )
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        if value != value or value in (float("inf"), float("-inf")):
-            raise InvalidOrder("this cell holds no usable number", str(value), cell)
-        if value.is_integer():
-            return str(int(value))
-        return repr(value)
-    if isinstance(value, datetime | date | time):
-        raise InvalidOrder(
-            "the spreadsheet turned what was typed here into a date or time; format the cell "
-            "as text (or type an apostrophe first) and type it again",
-            str(value),
-            cell,
-        )
-    if isinstance(value, str):
-        return value.strip()
-    raise InvalidOrder("this cell's content cannot be read as text", repr(value)[:60], cell)
-
-
-def _clip(text: str) -> str:
-    return text if len(text) <= 80 else text[:77] + "..."
-
-
 # --------------------------------------------------------------------------------------------
 # Numbers, hexes, years
 # --------------------------------------------------------------------------------------------
@@ -140,7 +69,7 @@ def parse_hex_text(value: Any, *, cell: str = "", what: str = "hex") -> str:
         raise InvalidOrder(f"the {what} is missing; type a hex number such as 1827", raw, cell)
     if not text.isdigit() or not 3 <= len(text) <= 4:
         raise InvalidOrder(
-            f"{_clip(raw)!r} is not a {what}; type the four digits of a hex, column then row, "
+            f"{clip(raw)!r} is not a {what}; type the four digits of a hex, column then row, "
             "e.g. 1827 or 0510",
             raw,
             cell,
@@ -167,7 +96,7 @@ def parse_year_text(value: Any, *, cell: str = "", what: str = "year") -> int:
     text = normalise(raw, cell=cell, found=raw).replace(" ", "")
     if not text.isdigit() or len(text) > 4:
         raise InvalidOrder(
-            f"{_clip(raw)!r} is not a {what}; write the year (e.g. 5003) or the turn number (3)",
+            f"{clip(raw)!r} is not a {what}; write the year (e.g. 5003) or the turn number (3)",
             raw,
             cell,
         )
@@ -187,7 +116,7 @@ def parse_count(
     text = normalise(raw, cell=cell, found=raw).replace(" ", "")
     if not text.isdigit() or len(text) > MAX_COUNT_DIGITS:
         raise InvalidOrder(
-            f"{_clip(raw)!r} is not a {what}; type a whole number such as 2", raw, cell
+            f"{clip(raw)!r} is not a {what}; type a whole number such as 2", raw, cell
         )
     number = int(text)
     if number < minimum:
@@ -224,7 +153,7 @@ def _tokens(text: str, *, raw: str, cell: str) -> list[_Token]:
                 break
             ch = rest[0]
             raise InvalidOrder(
-                f"unexpected character {ch!r} ({_char_name(ch)}); orders use letters, digits, "
+                f"unexpected character {ch!r} ({char_name(ch)}); orders use letters, digits, "
                 "dashes, spaces and parentheses only",
                 raw,
                 cell,
@@ -292,7 +221,7 @@ def _prepare(value: Any, *, cell: str, what: str) -> tuple[str, str]:
         raise InvalidOrder(
             f"this {what} is {len(raw)} characters long; an order fits in "
             f"{MAX_ORDER_LENGTH}, so check that only one order is in the cell",
-            _clip(raw),
+            clip(raw),
             cell,
         )
     return raw, normalise(raw, cell=cell, found=raw)
@@ -587,7 +516,7 @@ def parse_system(text: Any) -> SystemLine:
     """
     raw = cell_text(text) if not isinstance(text, str) else text.strip()
     if len(raw) > MAX_ORDER_LENGTH:
-        raise InvalidOrder("this system line is too long", _clip(raw))
+        raise InvalidOrder("this system line is too long", clip(raw))
     # The name is kept exactly as written (no NFKC): the line is the tool's own output.
     m = _SYSTEM_RE.match(raw)
     if m is None:

@@ -16,11 +16,10 @@ are upper-cased, so ``t1 > tau`` and ``T1 > TAU`` are the same order.
 from __future__ import annotations
 
 import re
-import unicodedata
-from datetime import date, datetime, time
-from typing import Any
 
 from ...errors import InvalidOrder
+from ...workbook.celltext import clip, table
+from ...workbook.celltext import normalise as _normalise
 from .orders import Action
 
 #: Longest text read as one activation line; longer is refused rather than scanned.
@@ -30,12 +29,9 @@ MAX_FLEET_NAME = 12
 #: Most landing hexes one attack may list.
 MAX_HEXES = 60
 
-_DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\u2043\ufe58\ufe63\uff0d"
-_INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff\u00ad"
+#: Arrows players paste or type for the notation's ``>``.
 _ARROWS = "\u2192\u279c\u2794\u21d2\u27a1\u25b6\u00bb"
-_TABLE = str.maketrans(
-    {ch: "-" for ch in _DASHES} | {ch: None for ch in _INVISIBLE} | {ch: ">" for ch in _ARROWS}
-)
+_TABLE = table({ch: ">" for ch in _ARROWS})
 
 NAME = re.compile(r"^[A-Z][A-Z0-9_-]*$")
 UNIT_ID = re.compile(r"^[A-Z]+[0-9]*-?[0-9]+$")
@@ -67,58 +63,11 @@ FORMS = (
 )
 
 
-def clip(text: str) -> str:
-    return text if len(text) <= 80 else text[:77] + "..."
-
-
 def normalise(text: str, *, cell: str = "", found: str | None = None) -> str:
-    """Text as the parser reads it: NFKC, plain dashes and ``>``, single spaces, upper case.
-
-    Digits of other scripts survive NFKC and would be read as numbers by Python; they are
-    refused, because a look-alike digit is more likely a trick or an accident than an order.
-    """
+    """Text as the parser reads it (`celltext.normalise`, with arrows read as ``>``), upper
+    case: the notation's names and keywords are the same in any case."""
     original = text if found is None else found
-    text = unicodedata.normalize("NFKC", text).translate(_TABLE)
-    for ch in text:
-        if ch.isdigit() and not ("0" <= ch <= "9"):
-            raise InvalidOrder(
-                f"the character {ch!r} looks like a digit but is not one of 0-9; retype it "
-                "with the digits 0-9",
-                clip(original),
-                cell,
-            )
-    text = "".join(" " if ch.isspace() else ch for ch in text)
-    return " ".join(text.split()).upper()
-
-
-def cell_text(value: Any, *, cell: str = "") -> str:
-    """A cell's value as text: numbers without ``.0``, empty for blank cells.
-
-    A date or time means the spreadsheet re-interpreted what was typed; that is refused with
-    a hint to format the cell as text.
-    """
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        raise InvalidOrder(
-            "a true/false value is not an order; type the text of the order", str(value), cell
-        )
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        if value != value or value in (float("inf"), float("-inf")):
-            raise InvalidOrder("this cell holds no usable number", str(value), cell)
-        return str(int(value)) if value.is_integer() else repr(value)
-    if isinstance(value, datetime | date | time):
-        raise InvalidOrder(
-            "the spreadsheet turned what was typed here into a date or time; format the cell "
-            "as text (or type an apostrophe first) and type it again",
-            str(value),
-            cell,
-        )
-    if isinstance(value, str):
-        return value.strip()
-    raise InvalidOrder("this cell's content cannot be read as text", repr(value)[:60], cell)
+    return _normalise(text, cell=cell, found=clip(original), translate=_TABLE).upper()
 
 
 def parse_count(text: str, *, cell: str = "", what: str = "count") -> int:

@@ -37,6 +37,7 @@ from ...atomic import atomic_path
 from ...errors import CellProblem, InvalidOrder, NotATurnSheet, UsageError
 from ...message_text import MessageBudget, escaped
 from ...words import counted
+from ...workbook.celltext import cell_text, clip
 from ...workbook.sheetio import META_FORMAT, META_SHEET, TurnSheetFile, open_turn_sheet
 from ...workbook.sheetkit import DropdownLists, cell_rc, split_message
 from ..base import SheetRead
@@ -61,8 +62,6 @@ from .orders import (
 from .parse import (
     MAX_LINE_LENGTH,
     actions_text,
-    cell_text,
-    clip,
     normalise,
     parse_actions,
     parse_code,
