@@ -1,5 +1,5 @@
-"""Small pieces every ruleset's turn sheet uses: cell references, problem messages, and the
-hidden sheet of dropdown lists.
+"""The pieces every ruleset's turn sheet is made of: cell references, problem messages, the
+hidden sheet of dropdown lists, the formats, the reader of input cells, and typing orders in.
 
 Each game lays out its own sheet (`refassist/rulesets/<game>/sheet.py`), but all of them
 address cells by ``B14``-style references for both writers (xlsxwriter wants 0-based row and
@@ -9,10 +9,14 @@ column numbers) and readers (openpyxl takes the reference), and all of them turn
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
+from ..errors import CellProblem, InvalidOrder, UsageError
+from .celltext import cell_text, clip
+from .celltext import normalise as normalise_text
 from .master import column_letter
+from .sheetio import TurnSheetFile
 
 
 def cell_row(ref: str) -> int:
@@ -68,3 +72,120 @@ class DropdownLists:
             self.ws.write_string(r, col, value)
         letter = column_letter(col)
         return f"='{self.sheet_name}'!${letter}$1:${letter}${len(items)}"
+
+
+def check_room(what: str, count: int, rows: int) -> None:
+    """Refuse to fill in more lines of ``what`` than the sheet has rows for."""
+    if count > rows:
+        raise UsageError(f"{count} {what} do not fit on the sheet, which has {rows} rows for them")
+
+
+def typist(ws: Any) -> Callable[[str, Any], None]:
+    """A ``put(ref, value)`` that types into an openpyxl sheet as a player would: text stays
+    text even when it starts with ``=`` (no formula is ever made)."""
+
+    def put(ref: str, value: Any) -> None:
+        cell = ws[ref]
+        cell.value = value
+        if isinstance(value, str):
+            cell.data_type = "s"
+
+    return put
+
+
+class SheetStyles:
+    """The formats every game's turn sheet is written with, made once per workbook: the same
+    title, headings, notes and pale yellow input cells in every game, so players of several
+    games find their way at once.  A game adds its own formats in a subclass."""
+
+    def __init__(self, wb: Any) -> None:
+        base = {"font_name": "Calibri", "font_size": 10, "valign": "vcenter"}
+        self.base = base
+        self.title = wb.add_format(
+            {**base, "bold": True, "font_size": 16, "font_color": "#1F3864", "align": "left"}
+        )
+        self.subtitle = wb.add_format({**base, "italic": True, "font_color": "#44546A"})
+        self.label = wb.add_format({**base, "bold": True, "align": "left"})
+        self.value = wb.add_format(
+            {**base, "align": "left", "bottom": 1, "bottom_color": "#A6A6A6"}
+        )
+        self.section = wb.add_format(
+            {**base, "bold": True, "font_size": 11, "font_color": "#FFFFFF", "bg_color": "#1F3864"}
+        )
+        self.header = wb.add_format(
+            {
+                **base,
+                "bold": True,
+                "bg_color": "#D9E1F2",
+                "border": 1,
+                "border_color": "#8EA9DB",
+                "text_wrap": True,
+            }
+        )
+        self.note = wb.add_format(
+            {**base, "italic": True, "font_color": "#595959", "text_wrap": True, "valign": "top"}
+        )
+        self.rownum = wb.add_format({**base, "font_color": "#808080", "align": "center"})
+        self.line = wb.add_format({**base, "font_name": "Consolas", "font_size": 9})
+        self.input_base = {
+            **base,
+            "bg_color": "#FFF2CC",
+            "border": 1,
+            "border_color": "#BF9000",
+            "locked": False,
+        }
+        self.input_text = wb.add_format({**self.input_base, "num_format": "@"})
+        self.input_number = wb.add_format({**self.input_base, "num_format": "0", "align": "center"})
+        self.cost = wb.add_format(
+            {**base, "align": "right", "border": 1, "border_color": "#D9D9D9"}
+        )
+        self.total = wb.add_format({**base, "bold": True, "align": "right", "top": 1})
+        self.ref = wb.add_format({**base, "border": 1, "border_color": "#D9D9D9"})
+
+
+class SheetReader:
+    """Reads the input cells of one sheet of an opened turn sheet, collecting problems.
+
+    A game's reader subclasses it with one method per section of its sheet; the cell access,
+    the clean-up of what was typed and the pinning of problems are the same in every game.
+    ``normalise`` is the game's reading of text (`celltext.normalise` or its own on top)."""
+
+    def __init__(
+        self, sheet: TurnSheetFile, name: str, normalise: Callable[..., str] = normalise_text
+    ) -> None:
+        self.sheet = sheet
+        self.name = name
+        self.normalise = normalise
+        self.problems: list[CellProblem] = []
+
+    def value(self, ref: str) -> Any:
+        """The cell's value, with a formula or a hostile value recorded as a problem."""
+        got = self.sheet.input_value(self.name, ref)
+        if got.problem is not None:
+            self.problems.append(got.problem)
+        return got.value
+
+    def raw(self, ref: str) -> str:
+        """The cell as text, trimmed (`celltext.cell_text`); "" and a problem if unreadable."""
+        try:
+            return cell_text(self.value(ref), cell=ref)
+        except InvalidOrder as exc:
+            self.invalid(exc, ref)
+            return ""
+
+    def text(self, ref: str) -> str:
+        """The cell as the game's parser reads it; "" and a problem if it cannot be."""
+        raw = self.raw(ref)
+        try:
+            return self.normalise(raw, cell=ref, found=raw)
+        except InvalidOrder as exc:
+            self.invalid(exc, ref)
+            return ""
+
+    def invalid(self, exc: InvalidOrder, ref: str) -> None:
+        """A parser's refusal, pinned to its own cell or to ``ref``."""
+        message, fix = split_message(str(exc))
+        self.problems.append(CellProblem(self.name, exc.cell or ref, exc.text, message, fix))
+
+    def error(self, ref: str, found: str, message: str, fix: str, severity: str = "error") -> None:
+        self.problems.append(CellProblem(self.name, ref, clip(found), message, fix, severity))

@@ -34,7 +34,7 @@ import openpyxl
 import xlsxwriter
 
 from ...atomic import atomic_path
-from ...errors import CellProblem, InvalidOrder, NotATurnSheet, UsageError
+from ...errors import InvalidOrder, NotATurnSheet, UsageError
 from ...hexmap import subsector_letter
 from ...message_text import MessageBudget, escaped
 from ...workbook.sheetio import (
@@ -44,7 +44,14 @@ from ...workbook.sheetio import (
     TurnSheetFile,
     open_turn_sheet,
 )
-from ...workbook.sheetkit import DropdownLists, cell_rc, split_message
+from ...workbook.sheetkit import (
+    DropdownLists,
+    SheetReader,
+    SheetStyles,
+    cell_rc,
+    check_room,
+    typist,
+)
 from ..base import SheetRead
 from .budget import points_available
 from .items import ITEMS, find_item, item_label, items_for_tech, placement
@@ -361,56 +368,17 @@ def _departure_hexes(state: State, player: str) -> list[str]:
 # --------------------------------------------------------------------------------------------
 
 
-class _Styles:
-    """The formats of the sheet, made once per workbook."""
+class _Styles(SheetStyles):
+    """The shared formats (`SheetStyles`) and this sheet's own."""
 
     def __init__(self, wb: Any) -> None:
-        base = {"font_name": "Calibri", "font_size": 10, "valign": "vcenter"}
-        self.title = wb.add_format(
-            {**base, "bold": True, "font_size": 16, "font_color": "#1F3864", "align": "left"}
-        )
-        self.subtitle = wb.add_format({**base, "italic": True, "font_color": "#44546A"})
-        self.label = wb.add_format({**base, "bold": True, "align": "left"})
-        self.value = wb.add_format(
-            {**base, "align": "left", "bottom": 1, "bottom_color": "#A6A6A6"}
-        )
+        super().__init__(wb)
+        base = self.base
         self.number = wb.add_format(
             {**base, "align": "right", "bottom": 1, "bottom_color": "#A6A6A6"}
         )
-        self.section = wb.add_format(
-            {**base, "bold": True, "font_size": 11, "font_color": "#FFFFFF", "bg_color": "#1F3864"}
-        )
-        self.header = wb.add_format(
-            {
-                **base,
-                "bold": True,
-                "bg_color": "#D9E1F2",
-                "border": 1,
-                "border_color": "#8EA9DB",
-                "text_wrap": True,
-            }
-        )
-        self.note = wb.add_format(
-            {**base, "italic": True, "font_color": "#595959", "text_wrap": True, "valign": "top"}
-        )
         self.plain = wb.add_format(base)
-        self.rownum = wb.add_format({**base, "font_color": "#808080", "align": "center"})
-        self.line = wb.add_format({**base, "font_name": "Consolas", "font_size": 9})
-        input_base = {
-            **base,
-            "bg_color": "#FFF2CC",
-            "border": 1,
-            "border_color": "#BF9000",
-            "locked": False,
-        }
-        self.input_text = wb.add_format({**input_base, "num_format": "@"})
-        self.input_number = wb.add_format({**input_base, "num_format": "0", "align": "center"})
-        self.input_wrap = wb.add_format({**input_base, "num_format": "@", "text_wrap": True})
-        self.cost = wb.add_format(
-            {**base, "align": "right", "border": 1, "border_color": "#D9D9D9"}
-        )
-        self.total = wb.add_format({**base, "bold": True, "align": "right", "top": 1})
-        self.ref = wb.add_format({**base, "border": 1, "border_color": "#D9D9D9"})
+        self.input_wrap = wb.add_format({**self.input_base, "num_format": "@", "text_wrap": True})
         self.ref_off = wb.add_format(
             {**base, "border": 1, "border_color": "#D9D9D9", "font_color": "#A6A6A6"}
         )
@@ -991,17 +959,6 @@ def write_sheet(
 # --------------------------------------------------------------------------------------------
 
 
-def _problem(exc: InvalidOrder, default_cell: str) -> CellProblem:
-    message, fix = split_message(str(exc))
-    return CellProblem(
-        sheet=ORDERS_SHEET,
-        cell=exc.cell or default_cell,
-        found=exc.text,
-        message=message,
-        fix=fix,
-    )
-
-
 def _canonical_player(text: str, players: list[str]) -> str:
     lowered = text.casefold()
     for name in players:
@@ -1029,31 +986,13 @@ def _meta_players(meta: dict[str, str]) -> list[str]:
     return [p for p in players if isinstance(p, str)]
 
 
-class _Reader:
+class _Reader(SheetReader):
     """Reads the input cells of one opened sheet into `Orders`, collecting problems."""
 
     def __init__(self, sheet: TurnSheetFile, orders: Orders, players: list[str]) -> None:
-        self.sheet = sheet
+        super().__init__(sheet, ORDERS_SHEET, normalise)
         self.orders = orders
         self.players = players
-        self.problems: list[CellProblem] = []
-
-    def value(self, ref: str) -> Any:
-        got = self.sheet.input_value(ORDERS_SHEET, ref)
-        if got.problem is not None:
-            self.problems.append(got.problem)
-        return got.value
-
-    def text(self, ref: str) -> str:
-        try:
-            raw = cell_text(self.value(ref), cell=ref)
-            return normalise(raw, cell=ref, found=raw)
-        except InvalidOrder as exc:
-            self.problems.append(_problem(exc, ref))
-            return ""
-
-    def error(self, ref: str, found: str, message: str, fix: str, severity: str = "error") -> None:
-        self.problems.append(CellProblem(ORDERS_SHEET, ref, found, message, fix, severity))
 
     # -- sections ---------------------------------------------------------------------------
     def moves(self) -> None:
@@ -1068,7 +1007,7 @@ class _Reader:
                     parse_move(values, year_default=self.orders.year, cell=refs[0])
                 )
             except InvalidOrder as exc:
-                self.problems.append(_problem(exc, refs[0]))
+                self.invalid(exc, refs[0])
 
     def purchases(self) -> None:
         for i in range(PROD_ROWS):
@@ -1087,7 +1026,7 @@ class _Reader:
                     for v, ref in zip(raw, (loc_ref, item_ref, qty_ref), strict=True)
                 ]
             except InvalidOrder as exc:
-                self.problems.append(_problem(exc, loc_ref))
+                self.invalid(exc, loc_ref)
                 continue
             found = " - ".join(t for t in texts if t)
             loc_t, item_t, qty_t = texts
@@ -1102,7 +1041,7 @@ class _Reader:
             try:
                 item_norm = normalise(item_t, cell=item_ref, found=item_t)
             except InvalidOrder as exc:
-                self.problems.append(_problem(exc, item_ref))
+                self.invalid(exc, item_ref)
                 continue
             item = find_item(item_norm)
             if item is None:
@@ -1135,7 +1074,7 @@ class _Reader:
                         "warning",
                     )
             except InvalidOrder as exc:
-                self.problems.append(_problem(exc, loc_ref))
+                self.invalid(exc, loc_ref)
                 continue
             self.orders.purchases.append(
                 Purchase(
@@ -1152,7 +1091,7 @@ class _Reader:
             try:
                 self.orders.stockpile_at = parse_hex_text(text, cell=STOCKPILE_AT_CELL)
             except InvalidOrder as exc:
-                self.problems.append(_problem(exc, STOCKPILE_AT_CELL))
+                self.invalid(exc, STOCKPILE_AT_CELL)
 
     def diplomacy(self) -> None:
         for i in range(DIPLO_ROWS):
@@ -1201,7 +1140,7 @@ class _Reader:
         try:
             hex_ = parse_hex_text(hex_text, cell=p_ref)
         except InvalidOrder as exc:
-            self.problems.append(_problem(exc, p_ref))
+            self.invalid(exc, p_ref)
             return
         self.orders.bombing.append(
             Bombing(hex_, cell=a_ref, text=f"{BOMB_ACTION} - {hex_}", cells=(a_ref, p_ref))
@@ -1216,7 +1155,7 @@ class _Reader:
             try:
                 raw = cell_text(self.value(text_ref), cell=text_ref)
             except InvalidOrder as exc:
-                self.problems.append(_problem(exc, text_ref))
+                self.invalid(exc, text_ref)
                 continue
             body = escaped(raw).strip()
             if not to_t and not body:
@@ -1262,7 +1201,7 @@ class _Reader:
             self.orders.homeworld = parse_hex_text(text, cell=HOMEWORLD_CELL, what="homeworld hex")
             self.orders.homeworld_cell = HOMEWORLD_CELL
         except InvalidOrder as exc:
-            self.problems.append(_problem(exc, HOMEWORLD_CELL))
+            self.invalid(exc, HOMEWORLD_CELL)
 
 
 def read_opened(sheet: TurnSheetFile) -> SheetRead:
@@ -1366,11 +1305,6 @@ SHEET_READS = SheetReads()
 # --------------------------------------------------------------------------------------------
 
 
-def _check_room(what: str, count: int, rows: int) -> None:
-    if count > rows:
-        raise UsageError(f"{count} {what} do not fit on the sheet, which has {rows} rows for them")
-
-
 def fill_sheet(path: Path, orders: Orders) -> None:
     """Write ``orders`` into the input cells of the sheet at ``path``, as a player would.
 
@@ -1381,22 +1315,18 @@ def fill_sheet(path: Path, orders: Orders) -> None:
     wb = openpyxl.load_workbook(path)
     ws = wb[ORDERS_SHEET]
 
-    def put(ref: str, value: Any) -> None:
-        cell = ws[ref]
-        cell.value = value
-        if isinstance(value, str):
-            cell.data_type = "s"  # text, even when it starts with "=" (no formula)
+    put = typist(ws)
 
     if orders.year == SETUP_YEAR:
         if orders.homeworld:
             put(HOMEWORLD_CELL, orders.homeworld)
     else:
-        _check_room("moves", len(orders.moves), MOVE_ROWS)
-        _check_room("purchases", len(orders.purchases), PROD_ROWS)
-        _check_room(
+        check_room("moves", len(orders.moves), MOVE_ROWS)
+        check_room("purchases", len(orders.purchases), PROD_ROWS)
+        check_room(
             "diplomacy and bombing orders", len(orders.diplomacy) + len(orders.bombing), DIPLO_ROWS
         )
-        _check_room("messages", len(orders.messages), MSG_ROWS)
+        check_room("messages", len(orders.messages), MSG_ROWS)
         for i, move in enumerate(orders.moves):
             b, c, d, e, f = move_row_cells(MOVE_FIRST_ROW + i)
             put(b, move.year)

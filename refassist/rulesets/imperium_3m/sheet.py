@@ -34,12 +34,18 @@ import openpyxl
 import xlsxwriter
 
 from ...atomic import atomic_path
-from ...errors import CellProblem, InvalidOrder, NotATurnSheet, UsageError
+from ...errors import InvalidOrder, NotATurnSheet, UsageError
 from ...message_text import MessageBudget, escaped
 from ...words import counted
-from ...workbook.celltext import cell_text, clip
 from ...workbook.sheetio import META_FORMAT, META_SHEET, TurnSheetFile, open_turn_sheet
-from ...workbook.sheetkit import DropdownLists, cell_rc, split_message
+from ...workbook.sheetkit import (
+    DropdownLists,
+    SheetReader,
+    SheetStyles,
+    cell_rc,
+    check_room,
+    typist,
+)
 from ..base import SheetRead
 from .orders import (
     APPEALS,
@@ -376,57 +382,18 @@ def queue_lines(state: State, side: str) -> list[str]:
 # --------------------------------------------------------------------------------------------
 
 
-class _Styles:
-    """The formats of the sheet, made once per workbook (FM's palette)."""
+class _Styles(SheetStyles):
+    """The shared formats (`SheetStyles`) and this sheet's own."""
 
     def __init__(self, wb: Any) -> None:
-        base = {"font_name": "Calibri", "font_size": 10, "valign": "vcenter"}
-        self.title = wb.add_format(
-            {**base, "bold": True, "font_size": 16, "font_color": "#1F3864", "align": "left"}
-        )
-        self.subtitle = wb.add_format({**base, "italic": True, "font_color": "#44546A"})
-        self.label = wb.add_format({**base, "bold": True, "align": "left"})
-        self.value = wb.add_format(
-            {**base, "align": "left", "bottom": 1, "bottom_color": "#A6A6A6"}
-        )
-        self.section = wb.add_format(
-            {**base, "bold": True, "font_size": 11, "font_color": "#FFFFFF", "bg_color": "#1F3864"}
-        )
+        super().__init__(wb)
+        base = self.base
         self.subsection = wb.add_format(
             {**base, "bold": True, "bg_color": "#B4C6E7", "font_color": "#1F3864"}
         )
-        self.header = wb.add_format(
-            {
-                **base,
-                "bold": True,
-                "bg_color": "#D9E1F2",
-                "border": 1,
-                "border_color": "#8EA9DB",
-                "text_wrap": True,
-            }
-        )
-        self.note = wb.add_format(
-            {**base, "italic": True, "font_color": "#595959", "text_wrap": True, "valign": "top"}
-        )
-        self.rownum = wb.add_format({**base, "font_color": "#808080", "align": "center"})
-        self.line = wb.add_format({**base, "font_name": "Consolas", "font_size": 9})
-        self.ref = wb.add_format({**base, "border": 1, "border_color": "#D9D9D9"})
-        input_base = {
-            **base,
-            "bg_color": "#FFF2CC",
-            "border": 1,
-            "border_color": "#BF9000",
-            "locked": False,
-        }
-        self.input_text = wb.add_format({**input_base, "num_format": "@"})
-        self.input_number = wb.add_format({**input_base, "num_format": "0", "align": "center"})
         self.input_wrap = wb.add_format(
-            {**input_base, "num_format": "@", "text_wrap": True, "valign": "top"}
+            {**self.input_base, "num_format": "@", "text_wrap": True, "valign": "top"}
         )
-        self.cost = wb.add_format(
-            {**base, "align": "right", "border": 1, "border_color": "#D9D9D9"}
-        )
-        self.total = wb.add_format({**base, "bold": True, "align": "right", "top": 1})
         self.warning = wb.add_format({"bg_color": "#FFC7CE", "font_color": "#9C0006"})
         self.locked_value = wb.add_format(
             {**base, "italic": True, "bg_color": "#EDEDED", "border": 1, "font_color": "#808080"}
@@ -1273,43 +1240,14 @@ def write_sheet(
 # --------------------------------------------------------------------------------------------
 
 
-class _Reader:
+class _Reader(SheetReader):
     """Reads the input cells of one opened sheet into `Orders`, collecting problems."""
 
     def __init__(self, sheet: TurnSheetFile, orders: Orders, fleets: list[str]) -> None:
-        self.sheet = sheet
+        super().__init__(sheet, ORDERS_SHEET, normalise)
         self.orders = orders
-        self.problems: list[CellProblem] = []
         #: Upper-cased fleet name -> the name as the game spells it.
         self.fleets = {name.upper(): name for name in fleets}
-
-    def value(self, ref: str) -> Any:
-        got = self.sheet.input_value(ORDERS_SHEET, ref)
-        if got.problem is not None:
-            self.problems.append(got.problem)
-        return got.value
-
-    def raw(self, ref: str) -> str:
-        try:
-            return cell_text(self.value(ref), cell=ref)
-        except InvalidOrder as exc:
-            self.invalid(exc, ref)
-            return ""
-
-    def text(self, ref: str) -> str:
-        raw = self.raw(ref)
-        try:
-            return normalise(raw, cell=ref, found=raw)
-        except InvalidOrder as exc:
-            self.invalid(exc, ref)
-            return ""
-
-    def invalid(self, exc: InvalidOrder, ref: str) -> None:
-        message, fix = split_message(str(exc))
-        self.problems.append(CellProblem(ORDERS_SHEET, ref, exc.text, message, fix))
-
-    def error(self, ref: str, found: str, message: str, fix: str, severity: str = "error") -> None:
-        self.problems.append(CellProblem(ORDERS_SHEET, ref, clip(found), message, fix, severity))
 
     def fleet(self, name: str) -> str:
         return self.fleets.get(name, name)
@@ -1818,11 +1756,6 @@ def read_sheet(path: Path, opened: TurnSheetFile | None = None) -> SheetRead:
 # --------------------------------------------------------------------------------------------
 
 
-def _check_room(what: str, count: int, rows: int) -> None:
-    if count > rows:
-        raise UsageError(f"{count} {what} do not fit on the sheet, which has {rows} rows for them")
-
-
 def fill_sheet(path: Path, orders: Orders) -> None:
     """Type ``orders`` into the input cells of the sheet at ``path``, as a player would.
 
@@ -1834,16 +1767,12 @@ def fill_sheet(path: Path, orders: Orders) -> None:
     wb = openpyxl.load_workbook(path)
     ws = wb[ORDERS_SHEET]
 
-    def put(ref: str, value: Any) -> None:
-        cell = ws[ref]
-        cell.value = value
-        if isinstance(value, str):
-            cell.data_type = "s"  # text, even when it starts with "=" (no formula)
+    put = typist(ws)
 
-    _check_room("construction lines", len(orders.builds), BUILD_ROWS)
-    _check_room("terraforming lines", len(orders.terraform), PROJECT_ROWS)
-    _check_room("upgrade lines", len(orders.upgrades), PROJECT_ROWS)
-    _check_room("close-out lines", len(orders.close_out), CLOSE_ROWS)
+    check_room("construction lines", len(orders.builds), BUILD_ROWS)
+    check_room("terraforming lines", len(orders.terraform), PROJECT_ROWS)
+    check_room("upgrade lines", len(orders.upgrades), PROJECT_ROWS)
+    check_room("close-out lines", len(orders.close_out), CLOSE_ROWS)
     if orders.appeal:
         put(APPEAL_CELL, orders.appeal)
     for i, b in enumerate(orders.builds):
@@ -1863,7 +1792,7 @@ def fill_sheet(path: Path, orders: Orders) -> None:
         put(CRISIS_CELL, " ".join(orders.crisis_ships))
     if orders.reinforcement_capital:
         put(REINFORCEMENT_CELL, orders.reinforcement_capital)
-    _check_room("planet defence lines", len(orders.defences), DEFENCE_ROWS)
+    check_room("planet defence lines", len(orders.defences), DEFENCE_ROWS)
     for i, d in enumerate(orders.defences):
         row = PROJECT_FIRST_ROW + i
         put(f"{DEFENCE_PLANET_COL}{row}", d.planet)
@@ -1873,7 +1802,7 @@ def fill_sheet(path: Path, orders: Orders) -> None:
             put(f"{DEFENCE_PLACEMENT_COL}{row}", text)
     for segment in range(1, SEGMENTS + 1):
         lines = orders.activations_in(segment)
-        _check_room(f"activations in segment {segment}", len(lines), ACTIVATION_ROWS)
+        check_room(f"activations in segment {segment}", len(lines), ACTIVATION_ROWS)
         for i, (a, row) in enumerate(zip(lines, segment_rows(segment), strict=False)):
             put(f"{ACT_ORDER_COL}{row}", i + 1)
             put(f"{ACT_SYSTEM_COL}{row}", a.system)
