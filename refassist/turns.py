@@ -115,6 +115,8 @@ class SheetOrders:
     orders: Any
     cancelled: list[Event]
     data: bytes | None = None
+    #: The sheet's orders as read, one line each, before any was cancelled.
+    understood: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -129,6 +131,9 @@ class Filed:
     #: A sheet the intake found problems in, used under the ``carry-valid`` house rule: its
     #: valid orders are carried out and every line at fault is dropped, with a reason.
     with_problems: bool = False
+    #: The orders as resolve understood them (`Ruleset.orders_text`), kept in the manifest so
+    #: the reports never read the sheet again; empty when the sheet could not be read.
+    understood: tuple[str, ...] = field(default=(), compare=False)
 
 
 # -- the lock ------------------------------------------------------------------------------------
@@ -251,7 +256,7 @@ def read_orders(
         reason = "; ".join(dict.fromkeys(p.message for p in problems if p.places() & at))
         make = _drop_event if with_problems else _cancel_event
         events.append(make(turn, player, _order_text(item), cell, reason))
-    return SheetOrders(player, orders, events)
+    return SheetOrders(player, orders, events, understood=tuple(ruleset.orders_text(read.orders)))
 
 
 def _drop_event(turn: int, player: str, text: str, cell: str, reason: str) -> Event:
@@ -539,7 +544,7 @@ def resolve_game(
                 name = _sent_name(game, step.key, filed)
                 cancelled.append(problem_sheet_event(turn, filed.player, name, used=True))
             cancelled.extend(got.cancelled)
-            used.append(dataclasses.replace(filed, data=got.data))
+            used.append(dataclasses.replace(filed, data=got.data, understood=got.understood))
             if got.orders is not None:
                 orders[filed.player] = got.orders
         dice = _dice_for(game, turn, dice_file)
@@ -667,6 +672,7 @@ def write_archive(
         }
         if filed.with_problems:
             files[filed.player]["with_problems"] = _sent_name(game, step.key, filed)
+    understood = {f.player: list(f.understood) for f in sheets if f.understood}
     if turn is None:
         turn = turn_of(game, step)
     dice: dict[str, Any]
@@ -700,6 +706,7 @@ def write_archive(
         "master_sha256": sha256_file(folder / MASTER_NAME),
         "config_sha256": sha256_file(folder / CONFIG_NAME),
         "sheets_in_received_order": [filed.player for filed in sheets],
+        "orders_understood": understood,
         "sheets": files,
         "with_orders": with_orders,
         "sheets_with_problems_unused": dict(unused or {}),

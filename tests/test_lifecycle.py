@@ -234,3 +234,26 @@ def test_a_dice_file_that_runs_out_changes_nothing(tmp_path: Path) -> None:
     assert "ran out after 1 rolls" in result.output and "trade Ann-Bob" in result.output
     assert game.master_path.read_bytes() == before
     assert not game.archive("5001").exists()
+
+
+def test_the_orders_as_understood_are_archived_and_the_reports_read_them_there(
+    tmp_path: Path,
+) -> None:
+    """Resolve keeps each sheet's orders as it read them in the manifest; the reports take
+    them from there, not from a sheet that may since have gone from the inbox."""
+    from refassist.report.game_reports import gather_input
+
+    game = _game(tmp_path)
+    orders = _ann_orders(game)
+    _file(game, orders, tmp_path)
+    resolve_game(game, force=True)
+    understood = json.loads((game.archive("5001") / "manifest.json").read_text())[
+        "orders_understood"
+    ]
+    assert understood == {"Ann": game.ruleset.orders_text(orders)}
+    for sheet in (game.inbox("5001") / "accepted").glob("*.xlsx"):
+        sheet.unlink()
+    state = game.load_state()
+    info = gather_input(game, state, ["Ann", "Bob", "Cleo"])
+    assert info.orders == {"Ann": tuple(understood["Ann"])}
+    assert info.sheets == {"Ann": "accepted", "Bob": "missing", "Cleo": "missing"}

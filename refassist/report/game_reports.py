@@ -119,9 +119,15 @@ def gather_input(game: Game, state: Any, players: Sequence[str]) -> ReportInput:
     orders: dict[str, tuple[str, ...]] = {}
     sheets: dict[str, str] = {}
     if step:
+        # Resolve kept the orders as it understood them; archives from before it did are
+        # read again.
+        understood = _manifest_or_empty(game, step).get("orders_understood", {})
         for player, (status, path) in _used_sheets(game, step, players).items():
             sheets[player] = status
             if status not in ("accepted", "with problems"):
+                continue
+            if player in understood:
+                orders[player] = tuple(understood[player])
                 continue
             try:
                 read = game.ruleset.read_sheet(path)

@@ -1238,13 +1238,14 @@ def read_sheet(path: Path, opened: TurnSheetFile | None = None) -> SheetRead:
 
     Raises `NotATurnSheet` for anything that is not a usable Fifth Millennium turn sheet.
 
-    A turn's sheet is read by the intake, again by resolve (the master may have changed) and
-    again for the reports' "orders as understood": three times openpyxl's load (about 0.1 s a
-    sheet, most of it formatting merged cells).  What a sheet says depends only on its bytes,
-    so the result is remembered by their SHA-256 (`SheetReads`) and a second read of the same
-    bytes in the same process is answered from memory, as a copy.  A sheet that is refused is
-    not remembered: refusing it again costs what it cost the first time.  ``opened`` is the
-    file already opened by the caller (its bytes are the ones checked and read).
+    A turn's sheet is read by the intake and again by resolve (the master may have changed):
+    twice openpyxl's load (about 0.1 s a sheet, most of it formatting merged cells); the
+    reports take the orders as understood from the archive's manifest.  What a sheet says
+    depends only on its bytes, so the result is remembered by their SHA-256 (`SheetReads`) and
+    a second read of the same bytes in the same process is answered from memory, as a copy.
+    A sheet that is refused is not remembered: refusing it again costs what it cost the first
+    time.  ``opened`` is the file already opened by the caller (its bytes are the ones checked
+    and read).
     """
     path = Path(path)
     digest = hashlib.sha256(opened.data).hexdigest() if opened is not None else _digest_of(path)
