@@ -191,15 +191,33 @@ class Event:
 
 
 @dataclass(frozen=True)
+class Reference:
+    """A column's values must be values of another table's column (an owner must be a player;
+    a unit's fleet a fleet on the Fleets sheet).  The engine checks it when the master is read
+    and pins each stray value to its cell, so a game declares it instead of writing the check.
+
+    ``message`` and ``fix`` are the problem's words; ``{choices}`` in ``fix`` lists the values
+    allowed.  ``also`` are further values allowed (``*`` for everyone).  An empty cell of a
+    column that is not required is always allowed (an unowned system)."""
+
+    table: str
+    column: str
+    message: str
+    fix: str
+    also: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Column:
     """One column of a master-workbook table.
 
     ``kind`` is one of ``str``, ``text`` (free text, may be empty), ``int``, ``bool``,
     ``hex`` (an ``XXYY`` id), ``json``.  ``minimum``/``maximum`` bound ints; ``choices``
-    restricts values.  ``required`` columns may not be empty.  ``added_later`` marks a column
-    a newer refassist added to a game already under way: a master workbook written before has
-    no such column and reads as if every cell of it were empty (any other missing column is
-    an error, so a column deleted by hand is never taken for empty).
+    restricts values; ``refers`` names the table whose values it must hold.  ``required``
+    columns may not be empty.  ``added_later`` marks a column a newer refassist added to a
+    game already under way: a master workbook written before has no such column and reads as
+    if every cell of it were empty (any other missing column is an error, so a column deleted
+    by hand is never taken for empty).
     """
 
     name: str
@@ -212,6 +230,8 @@ class Column:
     width: int = 0
     help: str = ""
     added_later: bool = False
+    #: The table and column its values come from, checked by the engine (`Reference`).
+    refers: Reference | None = None
 
 
 @dataclass(frozen=True)

@@ -462,11 +462,44 @@ def _check_keys(table: Table, rows: list[Row], problems: list[CellProblem]) -> N
             seen[key] = row
 
 
+def check_references(
+    schema: Sequence[Table], rows: Mapping[str, Sequence[Row]], problems: list[CellProblem]
+) -> None:
+    """Every value of a column that `Column.refers` to another table is one of that table's
+    values (an empty cell of a column that is not required aside)."""
+    for table in schema:
+        for col in table.columns:
+            ref = col.refers
+            if ref is None:
+                continue
+            allowed = {str(r.get(ref.column, "")) for r in rows.get(ref.table, [])}
+            allowed |= set(ref.also)
+            choices = ", ".join(sorted(allowed - {""}))
+            for row in rows.get(table.name, []):
+                value = row.get(col.name)
+                if (value in ("", None) and not col.required) or str(value) in allowed:
+                    continue
+                problems.append(
+                    CellProblem(
+                        table.title,
+                        row.ref(col.name),
+                        "" if value is None else str(value),
+                        ref.message,
+                        ref.fix.format(choices=choices),
+                    )
+                )
+
+
 def read_master(path: Path, ruleset: Ruleset) -> Any:
-    """Load and check the master workbook; `MasterWorkbookError` lists every problem."""
-    rows, problems = read_tables(path, ruleset.schema())
+    """Load and check the master workbook; `MasterWorkbookError` lists every problem.
+
+    The engine checks the types, the keys and the declared references between tables; the
+    ruleset then builds its state, adding the problems only it can see (a hex off its map)."""
+    schema = ruleset.schema()
+    rows, problems = read_tables(path, schema)
     state = None
     if not problems:
+        check_references(schema, rows, problems)
         state = ruleset.from_tables(rows, problems)
     if problems:
         count = len(problems)

@@ -1,10 +1,11 @@
 """Fifth Millennium state <-> master workbook tables, with the cross-table checks.
 
-The engine checks each cell's type (`refassist.workbook.master`); this module declares the
-tables and checks what only the game knows: that hexes are on the map, owners are players,
-facility kinds exist, squadrons sit where they can be.  Every problem carries the cell of the
-row at fault, so a referee's hand edit that breaks the game is caught before any turn uses it,
-while a valid edit (moving a fleet, fixing a stockpile) is simply honoured.
+The engine checks each cell's type and the references the tables declare (an owner is a
+player: `Column.refers`); this module declares the tables and checks what only the game
+knows: that hexes are on the map, facility kinds exist, squadrons sit where they can be.
+Every problem carries the cell of the row at fault, so a referee's hand edit that breaks the
+game is caught before any turn uses it, while a valid edit (moving a fleet, fixing a
+stockpile) is simply honoured.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from ...workbook.history import (
     rows_to_events,
     rows_to_rolls,
 )
-from ..base import Column, Row, Table
+from ..base import Column, Reference, Row, Table
 from .state import (
     FACILITY_KINDS,
     RELATION_KINDS,
@@ -127,6 +128,12 @@ PLAYERS = Table(
     help="One row per player. E-mail addresses are in game.toml.",
 )
 
+
+def _player(fix: str = "write a player's name", also: tuple[str, ...] = ()) -> Reference:
+    """The column names a player of the Players sheet (checked by the engine)."""
+    return Reference("players", "name", "is not a player of this game", fix, also)
+
+
 SYSTEMS = Table(
     "systems",
     "Systems",
@@ -152,7 +159,14 @@ SYSTEMS = Table(
         ),
         Column("scout_base", "Scout base", "bool", required=False, help="+1 income"),
         Column("hipop", "HiPop", "bool", required=False, help="high population: +1 income"),
-        Column("owner", "Owner", "text", required=False, help="player name; empty = unowned"),
+        Column(
+            "owner",
+            "Owner",
+            "text",
+            required=False,
+            help="player name; empty = unowned",
+            refers=_player("use one of: {choices}, or leave empty"),
+        ),
         Column("changes", "Changes of hands", "int", minimum=0),
         Column(
             "map_naval_base",
@@ -191,6 +205,9 @@ SQUADRONS = Table(
             "text",
             required=False,
             help="empty = squadrons of an independent world",
+            refers=_player(
+                "write a player's name, or leave empty for an independent world's squadrons"
+            ),
         ),
         *_FLEET_COLUMNS,
         _n("M", "M", "Monitor squadrons"),
@@ -212,7 +229,7 @@ FLIGHTS = Table(
     "Hyperspace",
     (
         Column("id", "Flight", "str", width=16, help="unique id: year-player-number"),
-        Column("owner", "Owner", "str", help="player name"),
+        Column("owner", "Owner", "str", help="player name", refers=_player()),
         Column("origin", "From", "hex", help="departure hex"),
         Column("destination", "To", "hex", help="destination hex"),
         Column("departed", "Departed", "int", minimum=5001, maximum=9999, help="year of departure"),
@@ -229,7 +246,7 @@ FACILITIES = Table(
     "Facilities",
     (
         Column("hex", "Hex", "hex", width=7),
-        Column("owner", "Owner", "str"),
+        Column("owner", "Owner", "str", refers=_player()),
         Column(
             "kind",
             "Kind",
@@ -250,8 +267,8 @@ DIPLOMACY = Table(
     "Diplomacy",
     (
         Column("kind", "Kind", "str", choices=RELATION_KINDS),
-        Column("a", "Player", "str", help="for a proposal: who proposed"),
-        Column("b", "With", "str"),
+        Column("a", "Player", "str", help="for a proposal: who proposed", refers=_player()),
+        Column("b", "With", "str", refers=_player()),
         Column("status", "Status", "str", choices=("in force", "proposed", "end proposed")),
         Column("since", "Since", "int", minimum=5000, maximum=9999),
     ),
@@ -265,8 +282,14 @@ MESSAGES = Table(
     "Messages",
     (
         Column("year", "Year", "int", minimum=5000, maximum=9999),
-        Column("sender", "From", "str"),
-        Column("recipient", "To", "str", help="player name, or * for everyone"),
+        Column("sender", "From", "str", refers=_player()),
+        Column(
+            "recipient",
+            "To",
+            "str",
+            help="player name, or * for everyone",
+            refers=_player("write a player's name or * for everyone", also=("*",)),
+        ),
         Column("text", "Message", "text", width=70),
     ),
     help="Messages sent through the referee (delivered in the recipients' next report).",
@@ -276,7 +299,7 @@ SIGHTINGS = Table(
     "sightings",
     "Last seen",
     (
-        Column("player", "Player", "str"),
+        Column("player", "Player", "str", refers=_player()),
         Column("hex", "Hex", "hex", width=7),
         Column("year", "Seen in", "int", minimum=5000, maximum=9999),
         Column("resource_class", "Class", "str", choices=RESOURCE_CLASSES),
@@ -428,21 +451,10 @@ def from_tables(tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]
         r["letter"]: r["name"] for r in tables.get("subsectors", []) if r["name"]
     }
 
-    players = {r["name"] for r in tables.get("players", [])}
-    owners_ok = players | {""}
-
     for r in tables.get("systems", []):
         if not SECTOR.contains(r["hex"]):
             check.add(
                 SYSTEMS, r, "hex", "is not a hex of the sector (0101-3240)", "correct the hex"
-            )
-        if r["owner"] not in owners_ok:
-            check.add(
-                SYSTEMS,
-                r,
-                "owner",
-                "is not a player of this game",
-                f"use one of: {', '.join(sorted(players))}, or leave empty",
             )
         state.systems.append(
             System(
@@ -506,10 +518,6 @@ def from_tables(tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]
 
     stations = set()
     for r in tables.get("facilities", []):
-        if r["owner"] not in players:
-            check.add(
-                FACILITIES, r, "owner", "is not a player of this game", "write a player's name"
-            )
         if r["kind"] == "DSRS":
             if r["hex"] in system_hexes:
                 check.add(
@@ -531,14 +539,6 @@ def from_tables(tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]
         )
 
     for r in tables.get("forces", []):
-        if r["owner"] not in owners_ok:
-            check.add(
-                SQUADRONS,
-                r,
-                "owner",
-                "is not a player of this game",
-                "write a player's name, or leave empty for an independent world's squadrons",
-            )
         stranded = (  # squadrons left in empty space when their station was lost
             r["owner"] and not r["M"] and not r["building"] and SECTOR.contains(r["hex"])
         )
@@ -563,8 +563,6 @@ def from_tables(tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]
         )
 
     for r in tables.get("flights", []):
-        if r["owner"] not in players:
-            check.add(FLIGHTS, r, "owner", "is not a player of this game", "write a player's name")
         for column in ("origin", "destination"):
             if not SECTOR.contains(r[column]):
                 check.add(FLIGHTS, r, column, "is not a hex of the sector", "correct the hex")
@@ -584,11 +582,6 @@ def from_tables(tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]
         )
 
     for r in tables.get("diplomacy", []):
-        for column in ("a", "b"):
-            if r[column] not in players:
-                check.add(
-                    DIPLOMACY, r, column, "is not a player of this game", "write a player's name"
-                )
         if r["a"] == r["b"]:
             check.add(
                 DIPLOMACY, r, "b", "a player cannot make an agreement with itself", "fix the names"
@@ -601,25 +594,9 @@ def from_tables(tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]
             state.proposals.append(Proposal(kind=kind, proposer=r["a"], to=r["b"], year=r["since"]))
 
     for r in tables.get("messages", []):
-        if r["sender"] not in players:
-            check.add(
-                MESSAGES, r, "sender", "is not a player of this game", "write a player's name"
-            )
-        if r["recipient"] not in players | {"*"}:
-            check.add(
-                MESSAGES,
-                r,
-                "recipient",
-                "is not a player of this game",
-                "write a player's name or * for everyone",
-            )
         state.messages.append(Message(**{k: r[k] for k in ("year", "sender", "recipient", "text")}))
 
     for r in tables.get("sightings", []):
-        if r["player"] not in players:
-            check.add(
-                SIGHTINGS, r, "player", "is not a player of this game", "write a player's name"
-            )
         if r["hex"] not in system_hexes:
             check.add(SIGHTINGS, r, "hex", "is not the hex of a system", "correct the hex")
         state.sightings.append(
