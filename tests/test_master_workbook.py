@@ -157,3 +157,45 @@ def test_about_sheet_documents_every_table(small_game: Game) -> None:
     text = " ".join(str(c.value) for row in wb["About"].iter_rows() for c in row if c.value)
     for title in ("Systems", "Squadrons", "Hyperspace", "Dice"):
         assert title in text
+
+
+def test_declared_references_are_checked_by_the_engine() -> None:
+    """`Column.refers`: a stray value is pinned to its cell with the declared words; an empty
+    optional cell, an extra allowed value and a code in another case pass."""
+    from refassist.errors import CellProblem
+    from refassist.rulesets.base import Column, Reference, Row, Table
+    from refassist.workbook.master import check_references
+
+    people = Table("people", "People", (Column("name", "Name"),))
+    owner = Reference("people", "name", "is not a person", "use one of: {choices}", also=("*",))
+    place = Reference("places", "code", "is not a place", "write a place", ignore_case=True)
+    things = Table(
+        "things",
+        "Things",
+        (
+            Column("owner", "Owner", "text", required=False, refers=owner),
+            Column("place", "Place", refers=place),
+        ),
+    )
+    places = Table("places", "Places", (Column("code", "Code"),))
+
+    def row(table: str, number: int, **values: str) -> Row:
+        refs = {name: f"{chr(65 + i)}{number}" for i, name in enumerate(values)}
+        return Row(table, number, dict(values), refs)
+
+    rows = {
+        "people": [row("people", 2, name="Ann"), row("people", 3, name="Bob")],
+        "places": [row("places", 2, code="SOL")],
+        "things": [
+            row("things", 2, owner="Ann", place="sol"),
+            row("things", 3, owner="", place="SOL"),
+            row("things", 4, owner="*", place="SOL"),
+            row("things", 5, owner="Zed", place="TAU"),
+        ],
+    }
+    problems: list[CellProblem] = []
+    check_references((people, places, things), rows, problems)
+    assert [(p.sheet, p.cell, p.found, p.message, p.fix) for p in problems] == [
+        ("Things", "A5", "Zed", "is not a person", "use one of: *, Ann, Bob"),
+        ("Things", "B5", "TAU", "is not a place", "write a place"),
+    ]

@@ -198,13 +198,15 @@ class Reference:
 
     ``message`` and ``fix`` are the problem's words; ``{choices}`` in ``fix`` lists the values
     allowed.  ``also`` are further values allowed (``*`` for everyone).  An empty cell of a
-    column that is not required is always allowed (an unowned system)."""
+    column that is not required is always allowed (an unowned system).  ``ignore_case`` for
+    codes players and referees may type in any case (``sol`` is ``SOL``)."""
 
     table: str
     column: str
     message: str
     fix: str
     also: tuple[str, ...] = ()
+    ignore_case: bool = False
 
 
 @dataclass(frozen=True)

@@ -472,12 +472,14 @@ def check_references(
             ref = col.refers
             if ref is None:
                 continue
+            fold = str.upper if ref.ignore_case else str
             allowed = {str(r.get(ref.column, "")) for r in rows.get(ref.table, [])}
             allowed |= set(ref.also)
             choices = ", ".join(sorted(allowed - {""}))
+            folded = {fold(a) for a in allowed}
             for row in rows.get(table.name, []):
                 value = row.get(col.name)
-                if (value in ("", None) and not col.required) or str(value) in allowed:
+                if (value in ("", None) and not col.required) or fold(str(value)) in folded:
                     continue
                 problems.append(
                     CellProblem(

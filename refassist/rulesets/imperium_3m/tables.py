@@ -30,7 +30,7 @@ from ...workbook.history import (
     rows_to_events,
     rows_to_rolls,
 )
-from ..base import Column, Row, Table
+from ..base import Column, Reference, Row, Table
 from .orders import standing_orders, standing_text
 from .state import (
     ALLOWED_ON,
@@ -156,6 +156,14 @@ SIDES_TABLE = Table(
     help="One row per side: treasury, permissions and standing effects.",
 )
 
+
+def _system(fix: str) -> Reference:
+    """The column holds a system's code from the Systems sheet (checked by the engine)."""
+    return Reference(
+        "systems", "code", "is not a system on the Systems sheet", fix, ignore_case=True
+    )
+
+
 SYSTEMS = Table(
     "systems",
     "Systems",
@@ -176,7 +184,14 @@ PLANETS = Table(
     (
         Column("code", "Planet", "str", width=8, help="code used on turn sheets"),
         Column("name", "Name", "str", width=22),
-        Column("system", "System", "str", width=8, help="code of its system (Systems sheet)"),
+        Column(
+            "system",
+            "System",
+            "str",
+            width=8,
+            help="code of its system (Systems sheet)",
+            refers=_system("write the code of the planet's system"),
+        ),
         Column("type", "Type", "str", choices=PLANET_TYPES, help="current type"),
         Column(
             "original_type",
@@ -222,8 +237,15 @@ ROUTES = Table(
     "routes",
     "Routes",
     (
-        Column("a", "From", "str", width=8, help="system code"),
-        Column("b", "To", "str", width=8, help="system code (routes run both ways)"),
+        Column("a", "From", "str", width=8, help="system code", refers=_system("fix the code")),
+        Column(
+            "b",
+            "To",
+            "str",
+            width=8,
+            help="system code (routes run both ways)",
+            refers=_system("fix the code"),
+        ),
         _int("length", "Length", "movement points to use it (1-5)", 1, maximum=5),
     ),
     key=("a", "b"),
@@ -236,13 +258,21 @@ FLEETS = Table(
     (
         Column("name", "Fleet", "str", width=10, help="unique name, e.g. T1 or I3"),
         Column("side", "Side", "str", choices=SIDES),
-        Column("system", "System", "str", width=8, help="where it is (system code)"),
+        Column(
+            "system",
+            "System",
+            "str",
+            width=8,
+            help="where it is (system code)",
+            refers=_system("write a system code"),
+        ),
         Column(
             "came_from",
             "Came from",
             "str",
             required=False,
             help="the system it entered from this turn (retreats go back there)",
+            refers=_system("write a system code, or leave empty"),
         ),
         Column(
             "standing",
@@ -273,6 +303,9 @@ UNITS = Table(
             "str",
             required=False,
             help="the fleet it is in or carried by; empty when it stands on a planet",
+            refers=Reference(
+                "fleets", "name", "is not a fleet on the Fleets sheet", "write an existing fleet"
+            ),
         ),
         Column(
             "planet",
@@ -280,6 +313,13 @@ UNITS = Table(
             "str",
             required=False,
             help="the planet it stands on (ground units only); empty when in a fleet",
+            refers=Reference(
+                "planets",
+                "code",
+                "is not a planet on the Planets sheet",
+                "write a planet code",
+                ignore_case=True,
+            ),
         ),
         _int(
             "hex",
@@ -540,15 +580,7 @@ def _map_of(tables: Mapping[str, Sequence[Row]], settings: Row | None, check: _C
     for r in tables.get("planets", []):
         code = str(r["code"]).upper()
         system = systems.get(str(r["system"]).upper())
-        if system is None:
-            check.add(
-                PLANETS,
-                r,
-                "system",
-                "is not a system on the Systems sheet",
-                "write the code of the planet's system",
-            )
-        elif system.deep:
+        if system is not None and system.deep:
             check.add(
                 PLANETS, r, "system", "is a deep-space hex, which has no planets", "fix the system"
             )
@@ -594,9 +626,6 @@ def _map_of(tables: Mapping[str, Sequence[Row]], settings: Row | None, check: _C
     seen: dict[frozenset[str], Row] = {}
     for r in tables.get("routes", []):
         a, b = str(r["a"]).upper(), str(r["b"]).upper()
-        for column, code in (("a", a), ("b", b)):
-            if code not in systems:
-                check.add(ROUTES, r, column, "is not a system on the Systems sheet", "fix the code")
         if a == b:
             check.add(ROUTES, r, "b", "a route joins two different systems", "fix the codes")
         pair = frozenset((a, b))
@@ -682,19 +711,7 @@ def _fleets_of(
     fleets: dict[str, Fleet] = {}
     for r in tables.get("fleets", []):
         system = str(r["system"]).upper()
-        if system not in game_map.systems:
-            check.add(
-                FLEETS, r, "system", "is not a system on the Systems sheet", "write a system code"
-            )
         came = str(r["came_from"]).upper()
-        if came and came not in game_map.systems:
-            check.add(
-                FLEETS,
-                r,
-                "came_from",
-                "is not a system on the Systems sheet",
-                "write a system code, or leave empty",
-            )
         standing = str(r.get("standing") or "")
         try:
             standing = standing_text(standing_orders(r["name"], standing))
@@ -729,21 +746,13 @@ def _units_of(
         kind = KIND_OF.get(code, "")
         fleet = fleets.get(r["fleet"]) if r["fleet"] else None
         planet = game_map.planets.get(str(r["planet"]).upper()) if r["planet"] else None
-        if r["fleet"] and fleet is None:
-            check.add(
-                UNITS, r, "fleet", "is not a fleet on the Fleets sheet", "write an existing fleet"
-            )
-        elif fleet is not None and fleet.side != side:
+        if fleet is not None and fleet.side != side:
             check.add(
                 UNITS,
                 r,
                 "fleet",
                 f"is a {fleet.side} fleet, but this is a {side} unit",
                 "put the unit in one of its own side's fleets",
-            )
-        if r["planet"] and planet is None:
-            check.add(
-                UNITS, r, "planet", "is not a planet on the Planets sheet", "write a planet code"
             )
         if r["fleet"] and r["planet"]:
             check.add(
