@@ -199,3 +199,50 @@ def test_an_order_that_fails_at_resolve_is_cancelled_and_reported(
     assert pinned[0].message in cancelled[0].data["reason"]
     assert outcome.cancelled == [cancelled[0].text]
     assert sorted(outcome.with_orders) == sorted(step.expects)  # the rest of the sheet stood
+
+
+def player_counts(ruleset: Ruleset) -> list[int]:
+    """The fewest players a game allows and the most its computer players can field (every
+    count the game allows, up to the twenty named computer players)."""
+    from refassist.rulesets.base import COMPUTER_PLAYER_NAMES
+
+    return sorted({ruleset.min_players, min(ruleset.max_players, len(COMPUTER_PLAYER_NAMES))})
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "count"),
+    [(r, n) for r in RULESETS for n in player_counts(r)],
+    ids=lambda v: v.name if isinstance(v, Ruleset) else str(v),
+)
+def test_the_fewest_and_the_most_players_play_through_the_engine(
+    ruleset: Ruleset, count: int, tmp_path: Path
+) -> None:
+    """Two turns with every seat taken (or the fewest): every sheet accepted, every turn
+    replayed to the state that followed it, and the first and last player's reports."""
+    from refassist.demo import computer_sheets
+
+    seed = 3
+    game = Game.create(
+        tmp_path / "game",
+        ruleset,
+        ruleset.demo_players(count),
+        seed=seed,
+        generate_seed=seed if ruleset.generates_maps else None,
+        assign_homeworlds=True,
+    )
+    for _ in range(2):
+        state = game.load_state()
+        step = game.step(state)
+        assert len(step.expects) == count
+        filed = intake(game, computer_sheets(game, state, seed))
+        assert filed.count("accepted") == count
+        outcome = resolve_game(game, force=True)
+        assert sorted(outcome.with_orders) == sorted(step.expects)
+        assert replay_step(game, step.key) == state_after(game, step.key)
+    everyone = ruleset.players(outcome.state)
+    ends = [everyone[0], everyone[-1]]
+    run = write_reports(game, state=outcome.state, players=ends, referee=False, jobs=1)
+    assert sorted(r.reader for r in run.reports) == sorted(ends)
+    for report in run.reports:
+        pages, text = pdf_text(report.path)
+        assert pages > 0 and report.reader in text
