@@ -165,6 +165,23 @@ def test_the_audience_audit_catches_an_own_event_told_to_the_enemy() -> None:
     assert audience_problem(moved, {"Ter": {"TAU"}}) == ""
 
 
+def test_the_audience_audit_reads_everyone_and_missing_sight_strictly() -> None:
+    """An own event told to everyone is named as such; a sighted event is held to the sight
+    map when one is given (a player missing from it sees nothing) and let be without one."""
+    from refassist.rulesets.base import Event
+
+    upkeep = Event(1, "close-out", "SOL", "maintenance", "Imperial JT1 unmaintained", ("Imp",))
+    everyone = dataclasses.replace(upkeep, visible_to=("*",))
+    assert audience_problem(everyone) == (
+        "maintenance event told to everyone: Imperial JT1 unmaintained"
+    )
+    moved = Event(1, "action 1", "TAU", "movement", "I1 arrives", ("Imp",), ("Imp", "Ter"))
+    assert audience_problem(moved) == ""
+    assert audience_problem(moved, {}) == (
+        "movement event told to Ter, who does not see it: I1 arrives"
+    )
+
+
 def test_an_unmaintained_enemy_unit_is_the_owners_business_only() -> None:
     """The Terrans share BAR with an Imperial fleet they see; its transport's failed upkeep
     roll is told to the Empire alone (fleet contents stay hidden)."""

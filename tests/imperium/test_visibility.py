@@ -150,3 +150,94 @@ def test_enemy_terraforming_progress_is_hidden() -> None:
     eri.terraform_paid, eri.terraform_side = 40, "Imperial"
     assert player_view(state, "Terra", RULES).planets["ERI1"].terraform_paid == 0
     assert player_view(state, "Empire", RULES).planets["ERI1"].terraform_paid == 40
+
+
+def test_a_fleet_of_the_other_side_does_not_man_ones_own() -> None:
+    """Sight comes from one's own units in a fleet: the enemy's units in their fleets, or
+    one's own units standing on a planet, do not make an empty fleet of one's own see."""
+    state = start()
+    state.fleets.append(Fleet("T9", "Terran", "NIP"))
+    state.units.append(Unit("DD9", "Imperial", "DD", fleet="T9"))  # a stray enemy counter
+    assert "NIP" not in in_sight(state, "Terran")
+    state.units.append(Unit("RT9", "Terran", "RT", planet="SOL1"))  # on a planet, not in T9
+    assert "NIP" not in in_sight(state, "Terran")
+
+
+def test_what_a_seen_enemy_fleet_does_not_tell() -> None:
+    """An enemy fleet in sight shows where it is, never where it came from, its standing battle
+    orders or which of its counters came from an Intervention."""
+    state = start()
+    i3 = state.fleet("I3")
+    i3.system, i3.came_from, i3.standing = "BAR", "ISH", "stance=stand off"
+    for u in state.units_in_fleet("I3"):
+        u.origin = "Appeal"
+    state.revealed["Terran"] = ["BAR"]
+    view = player_view(state, "Terra", RULES)
+    [seen] = view.enemy_fleets
+    assert (seen.name, seen.system, seen.came_from, seen.standing) == ("I3", "BAR", "", "")
+    assert {u.origin for u in view.enemy_units} == {""}
+    own = player_view(state, "Empire", RULES)
+    assert own.fleets[[f.name for f in own.fleets].index("I3")].came_from == "ISH"
+    assert {u.origin for u in own.units if u.fleet == "I3"} == {"Appeal"}
+
+
+def test_an_upgrade_in_progress_is_its_owners_to_know() -> None:
+    state = start()
+    kish = state.map.planets["KIS1"]
+    kish.upgrade_paid = 3
+    assert player_view(state, "Empire", RULES).planets["KIS1"].upgrade_paid == 3
+    assert player_view(state, "Terra", RULES).planets["KIS1"].upgrade_paid == 0
+    state.map.planets["SOL1"].upgrade_paid = 2
+    assert player_view(state, "Terra", RULES).planets["SOL1"].upgrade_paid == 2
+
+
+def test_a_hidden_marker_hides_the_dispute_too() -> None:
+    state = start()
+    din = state.map.planets["DIN1"]
+    din.disputed = True
+    hidden = player_view(state, "Terra", {"public_markers": False})
+    assert (hidden.planets["DIN1"].marker, hidden.planets["DIN1"].disputed) == ("", False)
+    assert player_view(state, "Terra", RULES).planets["DIN1"].disputed
+    quiet = state.map.planets["KIS1"]
+    assert not quiet.disputed
+    assert not player_view(state, "Terra", {"public_markers": False}).planets["KIS1"].disputed
+
+
+def test_a_battle_on_a_planet_marks_its_system() -> None:
+    state = start()
+    state.events = [
+        Event(1, "action 1", "KIS1", "landing", "Landing on Kish 1", (), ("*",)),
+        Event(1, "action 1", "NOWHERE", "battle", "Off the map", (), ("*",)),
+    ]
+    assert player_view(state, "Terra", RULES).battles == {"KIS"}
+
+
+def test_the_view_carries_the_games_public_figures() -> None:
+    """Everything a report prints about the game comes from the view: both sides' names, the
+    calendar, the results, what the side revealed, its expected income and its rolls."""
+    from refassist.dice import Roll
+    from refassist.rulesets.imperium_3m.admin import expected_income
+
+    state = start()
+    state.war, state.war_turn, state.peace_left, state.peace_talks = 2, 3, 4, True
+    state.campaign, state.finished, state.results = False, "", ["Terran"]
+    state.revealed = {"Terran": ["KIS", "NOWHERE"]}
+    state.dice = [
+        Roll(1, 1, "action 1", "BAR", "initiative Terran", 6, 5),
+        Roll(2, 1, "action 1", "DIN", "secret roll", 6, 2),
+    ]
+    state.events = [
+        Event(1, "action 1", "BAR", "battle", "Battle", (), ("*",), dice=(1,)),
+        Event(1, "action 1", "DIN", "activation", "Secret", ("Empire",), ("Empire",), dice=(2,)),
+    ]
+    view = player_view(state, "Terra", RULES)
+    assert (view.side, view.enemy_side, view.enemy_player) == ("Terran", "Imperial", "Empire")
+    assert (view.game_name, view.map_title) == (state.game_name, state.map.title)
+    assert (view.war, view.war_turn, view.peace_left, view.peace_talks) == (2, 3, 4, True)
+    assert (view.campaign, view.finished, view.results) == (False, "", ["Terran"])
+    assert view.revealed == {"KIS"}
+    assert view.expected_income == expected_income(state, "Terran") > 0
+    assert [r.seq for r in view.rolls] == [1]
+    view.own.permissions.append("BB")
+    view.results.append("Imperial")
+    assert state.sides["Terran"].permissions == [] and state.results == ["Terran"]
