@@ -45,12 +45,6 @@ def working(game: Game, *, timeout: float = 10.0) -> Iterator[str]:
         yield recover(game)
 
 
-def recover_now(game: Game) -> str:
-    """Finish or undo an interrupted resolve or rollback, taking and releasing the lock."""
-    with working(game) as done:
-        return done
-
-
 def recover(game: Game) -> str:
     """Finish or undo an interrupted operation; the caller holds the game lock.
 
