@@ -241,6 +241,29 @@ def test_the_way_home_and_shortest_paths_follow_route_lengths() -> None:
     assert paths.shortest_path(state, "SOL", "SOL") == []
 
 
+def test_distances_count_route_lengths_and_never_pass_an_avoided_system() -> None:
+    state = new_game(NewGame("T", "id", players(), {}), Dice(seed=1), {})
+    near = paths.distances_from(state, ["SOL"])
+    assert (near["SOL"], near["ACE"], near["ERI"], near["KIS"]) == (0, 1, 2, 3)
+    # Alpha Centauri is reached but not passed: Epsilon Eridani, next to it, is far round.
+    around = paths.distances_from(state, ["SOL"], avoid={"ACE"})
+    assert (around["ACE"], around["ERI"], around["KIS"]) == (1, 8, 3)
+    # A target is always left, even one in ``avoid``.
+    assert paths.distances_from(state, ["SOL"], avoid={"SOL"})["ACE"] == 1
+
+
+def test_the_way_home_leads_to_the_home_worlds_still_held_or_else_to_any() -> None:
+    state = new_game(NewGame("T", "id", players(), {}), Dice(seed=1), {})
+    for code in ("DIN1", "GAS1"):
+        state.map.planets[code].owner = TERRAN
+    # Ishkur is the one Imperial home world still held: from Tau Ceti the way leads to it.
+    assert paths.step_towards_home(state, IMPERIAL, "TAU") == "BAR"
+    state.map.planets["ISH1"].owner = TERRAN
+    # None held: the way leads to the nearest of the home worlds the side began with.
+    assert paths.step_towards_home(state, IMPERIAL, "TAU") == "LAL"
+    assert paths.step_towards_home(state, IMPERIAL, "URU") == "DIN"
+
+
 def test_the_default_map_text_names_itself_as_the_tools_own() -> None:
     assert "original map made for refassist" in default_map_text()
 
