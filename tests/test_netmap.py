@@ -114,7 +114,7 @@ def _render(tmp_path: Path, net: NetworkMap) -> tuple[str, list[str]]:
         encoding="utf-8",
     )
     content = ReportContent(
-        "page.html", {"game": "G", "year": "1", "reader": "R"}, title="T", network=net
+        "page.html", {"game": "G", "period": "turn 1", "reader": "R"}, title="T", network=net
     )
     settings = RenderSettings((tmp_path / "t", project_templates()), None, None, True)
     pdf, refused = render_report(content, common_context(ReportInput("1", "soon")), settings)
