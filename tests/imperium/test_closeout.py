@@ -325,3 +325,90 @@ def test_cut_off_from_every_friendly_world_the_stockpile_cannot_pay() -> None:
     run(state, [2, 2])  # the Imperial DDs are paid; the Terran CL (M3) and DD (M2) roll 2
     assert state.sides[TERRAN].resources == 5
     assert cl.damaged and dd.damaged
+
+
+def test_each_refused_close_out_line_is_told_to_its_side_alone_and_the_next_line_goes_on() -> None:
+    """A line naming a unit that is not there (or no longer: scrapped by an earlier line) is
+    refused whole, with its cell; an augmentation that cannot be done says why; the lines
+    after a refused one are still carried out."""
+    state = bare(resources=100)
+    dd, ca = fleet(state, "T1", TERRAN, "SOL", "DD*", "CA*")
+    f1, f2 = fleet(state, "T2", TERRAN, "SOL", "F", "F")
+    ctx = run(
+        state,
+        [],
+        None,
+        CloseOutOrder("scrap", ["DD99"], "Close!A2"),
+        CloseOutOrder("scrap", [dd.id], "Close!A3"),
+        CloseOutOrder("repair", [dd.id, ca.id], "Close!A4"),
+        CloseOutOrder("augment", [f1.id, f2.id], "Close!A5"),
+        CloseOutOrder("repair", [ca.id], "Close!A6"),
+    )
+    refused = [
+        (e.phase, e.text, e.players, e.visible_to) for e in ctx.events if e.kind == "skipped"
+    ]
+    assert refused == [
+        ("close-out", "Scrap DD99 (Close!A2) not carried out: no unit DD99", ("Ter",), ("Ter",)),
+        ("close-out", "Repair DD1 CA1 (Close!A4) not carried out: no unit DD1", ("Ter",), ("Ter",)),
+        (
+            "close-out",
+            "Augment F1 F2 (Close!A5) not carried out: both units must be reduced",
+            ("Ter",),
+            ("Ter",),
+        ),
+    ]
+    assert state.unit(TERRAN, dd.id) is None and not ca.damaged  # A3 and A6 were carried out
+
+
+def test_what_each_close_out_order_tells_its_side() -> None:
+    """Scrapping, repair, ground repair and augmentation, each event whole (place, kind, words,
+    side, audience, data); a carried troop named for scrap or repair is not a ship."""
+    state = bare(resources=100)
+    dd, _m, ca, _tr, rt = fleet(state, "T1", TERRAN, "SOL", "DD*", "M", "CA*", "TR", "RT")
+    f1, f2 = fleet(state, "T2", TERRAN, "SOL", "F*", "F*")
+    pd = ground(state, TERRAN, "SOL1", "PD", damaged=True)
+    ctx = run(
+        state,
+        [],
+        None,
+        CloseOutOrder("scrap", [dd.id, rt.id], "Close!A2"),
+        CloseOutOrder("repair", [ca.id, rt.id], "Close!A3"),
+        CloseOutOrder("ground repair", [pd.id], "Close!A4"),
+        CloseOutOrder("augment", [f1.id, f2.id], "Close!A5"),
+    )
+    told = [
+        (e.location, e.kind, e.text, e.players, e.visible_to, dict(e.data))
+        for e in ctx.events
+        if e.phase == "close-out" and e.kind != "maintenance"
+    ]
+    ter = ("Ter",)
+    assert told == [
+        (
+            "SOL",
+            "scrap",
+            "Terran scraps DD1: 1 resources back",
+            ter,
+            ter,
+            {"unit": "DD1", "refund": 1},
+        ),
+        ("", "skipped", "Scrap RT1 (Close!A2) not carried out: RT1 is not a ship", ter, ter, {}),
+        ("SOL", "repair", "Terran repairs CA1 for 3", ter, ter, {"unit": "CA1", "cost": 3}),
+        ("", "skipped", "Repair RT1 (Close!A3) not carried out: RT1 is not a ship", ter, ter, {}),
+        (
+            "SOL",
+            "repair",
+            "Terran restores PD1 on Sol 1 for 5",
+            ter,
+            ter,
+            {"unit": "PD1", "cost": 5},
+        ),
+        (
+            "SOL",
+            "augment",
+            "Terran combines F1 and F2 into one full-strength F1",
+            ter,
+            ter,
+            {"kept": "F1", "removed": "F2"},
+        ),
+    ]
+    assert state.sides[TERRAN].resources == 100 + 1 - 3 - 5 - 2  # 2: the PD and RT upkeep

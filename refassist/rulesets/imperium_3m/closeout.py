@@ -383,9 +383,6 @@ def close_out_orders(ctx: TurnContext, side: str) -> None:
                 continue
             act = {"scrap": scrap, "repair": repair, "ground repair": ground_repair}[kind]
             for unit in units:
-                if not any(u is unit for u in ctx.state.units):
-                    _refuse(ctx, side, kind, order.cell, [unit.id], f"no unit {unit.id}")
-                    continue
                 why = act(ctx, side, unit)
                 if why:
                     _refuse(ctx, side, kind, order.cell, [unit.id], why)
