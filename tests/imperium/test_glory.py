@@ -486,3 +486,83 @@ def test_the_ship_removed_in_place_of_a_lost_intervention_ship(
     finish(state, [1, 1, 1])  # the Terrans win: the forces go
     assert [u for u in removed if state.unit(IMPERIAL, u) is not None] == []
     assert [u for u in kept if state.unit(IMPERIAL, u) is None] == []
+
+
+def inter_war(
+    ctx: TurnContext,
+) -> list[tuple[str, str, str, tuple[str, ...], tuple[str, ...], dict]]:
+    return [
+        (e.phase, e.location, e.text, e.players, e.visible_to, dict(e.data))
+        for e in ctx.events
+        if e.kind == "inter-war"
+    ]
+
+
+def test_the_inter_war_sequence_told_whole_after_a_terran_win() -> None:
+    """What everyone is told, line by line: the granted forces that leave (on the map, on the
+    track, a substitute), the peace roll, the exchange, going home, the dividend, the index;
+    the Empire's own construction on the track stays."""
+    state = at(start(), 1, 0)
+    state.units.append(Unit("CA9", IMPERIAL, "CA", fleet="I1", origin="intervention"))
+    state.queue.append(Queued(IMPERIAL, "DD", 5, source="frontier", origin="intervention"))
+    state.queue.append(Queued(IMPERIAL, "CL", 5, source="built", origin=""))
+    state.sides[IMPERIAL].granted = ["CA", "DD", "BB"]
+    ctx = finish(state, [1, 1, 1])
+    removed = ["CA9", "DD (on the turn record track)", "B2-1 (in place of a lost BB)"]
+    assert inter_war(ctx) == [
+        (
+            "glory",
+            "",
+            "Intervention and Appeal forces removed: " + ", ".join(removed),
+            ("Empire",),
+            ("*",),
+            {"removed": removed},
+        ),
+        (
+            "glory",
+            "",
+            "The Terrans roll 3 turns of peace before the next war",
+            (),
+            ("*",),
+            {"peace": 3},
+        ),
+        ("glory", "", "Territorial exchange: no change", (), ("*",), {"removed": []}),
+        (
+            "glory",
+            "",
+            "Going home: every fleet, troop and fighter away from home returns to a home world",
+            (),
+            ("*",),
+            {},
+        ),
+        (
+            "glory",
+            "",
+            "Peace dividend: the Terran stockpile is reduced to zero",
+            ("Terra",),
+            ("*",),
+            {},
+        ),
+        ("glory", "", "The glory index is set to 4 for the next war", (), ("*",), {}),
+    ]
+    assert [(q.code, q.origin) for q in state.queue] == [("CL", "")]
+
+
+def test_an_imperial_win_makes_its_granted_forces_its_own_and_no_one_elses() -> None:
+    state = at(start(), 7, 9)
+    state.units.append(Unit("CA9", IMPERIAL, "CA", fleet="I1", origin="appeal"))
+    state.units.append(Unit("DD9", TERRAN, "DD", fleet="T1", origin="appeal"))
+    state.queue.append(Queued(IMPERIAL, "DD", 5, source="frontier", origin="intervention"))
+    state.queue.append(Queued(TERRAN, "DD", 5, source="x", origin="appeal"))
+    state.sides[IMPERIAL].granted = ["CA"]
+    ctx = finish(state, [2, 3, 4])
+    assert inter_war(ctx)[0] == (
+        "glory",
+        "",
+        "The Empire won: it keeps its granted forces",
+        (),
+        ("*",),
+        {},
+    )
+    assert [(q.side, q.origin) for q in state.queue] == [(IMPERIAL, ""), (TERRAN, "appeal")]
+    assert (state.unit(IMPERIAL, "CA9").origin, state.unit(TERRAN, "DD9").origin) == ("", "appeal")
