@@ -566,3 +566,60 @@ def test_an_imperial_win_makes_its_granted_forces_its_own_and_no_one_elses() -> 
     )
     assert [(q.side, q.origin) for q in state.queue] == [(IMPERIAL, ""), (TERRAN, "appeal")]
     assert (state.unit(IMPERIAL, "CA9").origin, state.unit(TERRAN, "DD9").origin) == ("", "appeal")
+
+
+def _going_home(state: State) -> None:
+    from refassist.rulesets.imperium_3m.glory import going_home
+
+    going_home(
+        TurnContext(
+            state=state,
+            dice=Dice.scripted([]),
+            rules=RULESET.rules_with_defaults({}),
+            orders={s: no_orders(state.player_of(s), s, state.turn) for s in SIDES},
+        )
+    )
+
+
+def test_going_home_without_home_worlds_prefers_a_world_then_an_outpost() -> None:
+    state = start()
+    for code in ("DIN1", "GAS1", "ISH1"):
+        state.map.planets[code].owner = TERRAN  # every Imperial home world lost
+    _going_home(state)
+    assert [state.fleet(f).system for f in ("I1", "I2", "I3")] == ["URU", "KIS", "KIS"]
+    state = start()
+    for code in ("DIN1", "GAS1", "ISH1"):
+        state.map.planets[code].owner = TERRAN
+    tau = state.map.planets["TAU2"]
+    tau.owner, tau.marker = IMPERIAL, "World"
+    _going_home(state)
+    assert [state.fleet(f).system for f in ("I1", "I2", "I3")] == ["TAU", "TAU", "TAU"]
+
+
+def test_going_home_goes_on_past_a_side_with_nowhere_and_a_fleet_of_monitors() -> None:
+    """A side holding no planet at all stays where it is; the other side still goes home. A
+    fleet of monitors only stays (monitors never leave their system), and the fleets after it
+    still go."""
+    state = start()
+    for planet in state.map.planets.values():
+        if planet.owner == TERRAN:
+            planet.owner, planet.marker = "", ""
+    state.fleet("T1").system, state.fleet("I1").system = "TAU", "TAU"
+    state.fleets.append(Fleet("I0", IMPERIAL, "PRO"))
+    state.units.append(Unit("M9", IMPERIAL, "M", fleet="I0"))
+    _going_home(state)
+    assert (state.fleet("T1").system, state.fleet("I1").system) == ("TAU", "GAS")
+    assert state.fleet("I0").system == "PRO" and state.unit(IMPERIAL, "M9").fleet == "I0"
+
+
+def test_troops_abroad_land_on_the_nearest_home_world_that_takes_them() -> None:
+    state = start()
+    for uid, planet in (("RT91", "KIS1"), ("RT92", "URU1")):
+        state.units.append(
+            Unit(uid, IMPERIAL, "RT", planet=planet, hex=2, strength=4, reduced_strength=2)
+        )
+    _going_home(state)
+    placed = [
+        (state.unit(IMPERIAL, u).planet, state.unit(IMPERIAL, u).hex) for u in ("RT91", "RT92")
+    ]
+    assert placed == [("ISH1", 0), ("DIN1", 0)]
