@@ -623,3 +623,41 @@ def test_troops_abroad_land_on_the_nearest_home_world_that_takes_them() -> None:
         (state.unit(IMPERIAL, u).planet, state.unit(IMPERIAL, u).hex) for u in ("RT91", "RT92")
     ]
     assert placed == [("ISH1", 0), ("DIN1", 0)]
+
+
+def test_the_end_of_the_mandate_the_truce_and_the_campaign_as_everyone_is_told() -> None:
+    state = mandate_state(mark=5)
+    finish(state, [])
+    ctx = finish(state, [])
+    [mandate] = [e for e in ctx.events if e.kind == "mandate"]
+    assert (mandate.phase, mandate.location, mandate.text, mandate.players, mandate.visible_to) == (
+        "glory",
+        "",
+        "Glory is 5, not above 5: the Mandated Offensive forces are withdrawn (CA8, CA9)",
+        ("Empire",),
+        ("*",),
+    )
+    assert state.sides[IMPERIAL].mandate_glory == 0
+
+    truce = finish(at(start(), 10, 5), [6, 6, 6])
+    assert [e.text for e in truce.events if e.kind == "war end"] == [
+        "The First Interstellar War ends in a truce (glory 5, war turn 10)"
+    ]
+
+    state = at(start(), 6, 0)
+    for code in ("DIN1", "GAS1", "ISH1"):
+        state.map.planets[code].owner = TERRAN
+    ended = finish(state, [])
+    assert [
+        (e.phase, e.location, e.text, e.visible_to, dict(e.data))
+        for e in ended.events
+        if e.kind == "game end"
+    ] == [
+        (
+            "glory",
+            "",
+            "Terran victory in the campaign (First Interstellar War)",
+            ("*",),
+            {"winner": TERRAN},
+        )
+    ]
