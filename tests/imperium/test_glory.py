@@ -661,3 +661,37 @@ def test_the_end_of_the_mandate_the_truce_and_the_campaign_as_everyone_is_told()
             {"winner": TERRAN},
         )
     ]
+
+
+def test_the_exchange_takes_an_outposts_pd_and_monitors_only_and_ignores_enemy_fleets() -> None:
+    """Kish cut off: its Outpost goes with the Imperial PD on it and the Imperial monitors in
+    the system, nothing else (an Imperial troop there goes home; a Terran ship there stays).
+    Uruk, with a Terran fleet in its own system, is still connected: enemy fleets are ignored.
+    Work paid on an upgrade dies with the marker."""
+    state = at(start(), 10, 5)
+    state.map.routes = [r for r in state.map.routes if "KIS" not in (r.a, r.b)]
+    kis = state.map.planets["KIS1"]
+    kis.upgrade_paid = 4
+    state.units.append(
+        Unit("RT91", IMPERIAL, "RT", planet="KIS1", hex=1, strength=4, reduced_strength=2)
+    )
+    state.fleets.append(Fleet("I9", IMPERIAL, "KIS"))
+    state.units.append(Unit("M1", IMPERIAL, "M", fleet="I9"))
+    state.fleets.append(Fleet("T9", TERRAN, "KIS"))
+    state.units.append(Unit("DD9", TERRAN, "DD", fleet="T9"))
+    state.fleets.append(Fleet("T8", TERRAN, "URU"))
+    state.units.append(Unit("DD8", TERRAN, "DD", fleet="T8"))
+    pd = [u.id for u in state.units_on("KIS1") if u.code == "PD"]
+    assert pd
+    acb = state.map.planets["ACB"]
+    acb.disputed, acb.upgrade_paid = True, 2
+    ctx = finish(state, [1, 1, 1])
+    assert (acb.marker, acb.upgrade_paid) == ("", 0)
+    assert (kis.owner, kis.marker, kis.upgrade_paid) == ("", "", 0)
+    assert all(state.unit(IMPERIAL, u) is None for u in pd) and state.unit(IMPERIAL, "M1") is None
+    assert state.unit(IMPERIAL, "RT91") is not None and state.unit(TERRAN, "DD9") is not None
+    assert state.map.planets["URU1"].marker == "Outpost"
+    [exchange] = [e for e in ctx.events if e.text.startswith("Territorial exchange")]
+    lost = ["Terran World Alpha Centauri B (disputed)", "Imperial Outpost Kish 1"]
+    assert exchange.text == "Territorial exchange: " + ", ".join(lost) + " removed"
+    assert dict(exchange.data) == {"removed": lost}
