@@ -455,10 +455,18 @@ def test_withdrawn_ships_set_their_cargo_down_on_a_friendly_planet_or_lose_it() 
     ]
     finish(state, [])
     ctx = finish(state, [])
-    assert state.unit(IMPERIAL, "JT30").planet == "DIN1"  # set down at home
+    jt = state.unit(IMPERIAL, "JT30")
+    assert (jt.fleet, jt.planet, jt.hex) == ("", "DIN1", 0)  # set down at home
     assert state.unit(IMPERIAL, "RT30") is None  # RT cannot stand on N1: lost with its ship
     (event,) = [e for e in ctx.events if e.kind == "mandate"]
     assert event.data["withdrawn"] == ["CA8", "CA9", "AT30", "TR30"]
+    # The Empire is told what became of the cargo.
+    cargo = ["JT30 set down on Dingir 1", "RT30 lost with its ship"]
+    assert event.data["cargo"] == cargo
+    assert event.text == (
+        "Glory is 5, not above 5: the Mandated Offensive forces are withdrawn "
+        "(CA8, CA9, AT30, TR30); " + ", ".join(cargo)
+    )
 
 
 @pytest.mark.parametrize(

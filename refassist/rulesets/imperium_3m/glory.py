@@ -108,7 +108,7 @@ def mandate_check(ctx: TurnContext) -> None:
     mark = imperial.mandate_glory
     gone = [u for u in state.units if u.side == IMPERIAL and u.origin == "mandate"]
     queued = [q for q in state.queue if q.side == IMPERIAL and q.origin == "mandate"]
-    withdraw(ctx, gone)
+    cargo = withdraw(ctx, gone)
     state.queue = [q for q in state.queue if q not in queued]
     for code in [u.code for u in gone] + [q.code for q in queued]:
         if code in imperial.granted:
@@ -120,9 +120,12 @@ def mandate_check(ctx: TurnContext) -> None:
         "",
         "mandate",
         f"Glory is {state.glory}, not above {mark}: the Mandated Offensive "
-        "forces are withdrawn" + (f" ({', '.join(u.id for u in gone)})" if gone else ""),
+        "forces are withdrawn"
+        + (f" ({', '.join(u.id for u in gone)})" if gone else "")
+        # What they carried is set down or lost with them: the Empire is told which.
+        + (f"; {', '.join(cargo)}" if cargo else ""),
         sides=(IMPERIAL,),
-        data={"withdrawn": [u.id for u in gone]},
+        data={"withdrawn": [u.id for u in gone], **({"cargo": cargo} if cargo else {})},
     )
 
 
