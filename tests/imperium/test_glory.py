@@ -703,3 +703,24 @@ def test_the_exchange_takes_an_outposts_pd_and_monitors_only_and_ignores_enemy_f
     lost = ["Terran World Alpha Centauri B (disputed)", "Imperial Outpost Kish 1"]
     assert exchange.text == "Territorial exchange: " + ", ".join(lost) + " removed"
     assert dict(exchange.data) == {"removed": lost}
+
+
+def test_every_withdrawn_fleet_sets_down_all_it_can_no_longer_carry() -> None:
+    """Fleet I3 loses two cruisers and carries on untouched; fleet I40 loses both transports,
+    so both troops they carried are set down on Dingir 1, one after the other."""
+    state = mandate_state(mark=5)
+    state.fleets.append(Fleet("I40", IMPERIAL, "DIN"))
+    state.units += [
+        Unit("TR40", IMPERIAL, "TR", fleet="I40", origin="mandate"),
+        Unit("TR41", IMPERIAL, "TR", fleet="I40", origin="mandate"),
+        Unit("RT40", IMPERIAL, "RT", strength=4, reduced_strength=2, fleet="I40"),
+        Unit("RT41", IMPERIAL, "RT", strength=4, reduced_strength=2, fleet="I40"),
+    ]
+    finish(state, [])
+    ctx = finish(state, [])
+    placed = [
+        (state.unit(IMPERIAL, u).fleet, state.unit(IMPERIAL, u).planet) for u in ("RT40", "RT41")
+    ]
+    assert placed == [("", "DIN1"), ("", "DIN1")]
+    [event] = [e for e in ctx.events if e.kind == "mandate"]
+    assert event.data["cargo"] == ["RT41 set down on Dingir 1", "RT40 set down on Dingir 1"]
