@@ -486,7 +486,7 @@ def mandated_offensive(ctx: TurnContext, bonus: int) -> None:
     imperial.mandate_turn = ctx.state.turn
     imperial.mandate_glory = ctx.state.glory
     rolled = ctx.last_rolls(1)
-    each_turn = ctx.rules.get("mandate_mark", "arrival") == "each-turn"
+    each_turn = ctx.rules["mandate_mark"] == "each-turn"
     ctx.emit(
         PHASE,
         "",

@@ -45,6 +45,7 @@ from typing import Any
 from .admin import arrival_plan, arrivals_due
 from .orders import Action, Activation, Arrival, BattleOrders, Build, Orders, PlanetOrder
 from .paths import distances_from, home_systems
+from .rules import complete
 from .sheet import ARRIVAL_ROWS
 from .state import ALLOWED_ON, GLORY_START, Fleet, Planet, State, Unit
 from .units import (
@@ -238,7 +239,7 @@ class _Planner:
         self.side = side
         self.view = view
         self.rng = rng
-        self.rules = rules
+        self.rules = complete(rules)
         self.prefix = side[0]
         self.peace = state.at_peace()
         self.treasury = state.sides[side].resources
@@ -445,7 +446,7 @@ class _Planner:
         covered: list[str] = []
         here = origin
         spent = 0
-        planets_stop = self.rules.get("enemy_planets_stop", True)
+        planets_stop = self.rules["enemy_planets_stop"]
         for there in route:
             r = self.state.map.route(here, there)
             length = r.length if r else 1
@@ -463,7 +464,7 @@ class _Planner:
     def _enemy_marker_at(self, system: str) -> bool:
         """An enemy World or Outpost this side knows of at ``system`` (markers are public
         unless the house rule ``public_markers`` hides those in systems it does not see)."""
-        if not self.rules.get("public_markers", True) and system not in self.view.seen:
+        if not self.rules["public_markers"] and system not in self.view.seen:
             return False
         return any(
             p.owner == self.view.enemy and p.marker for p in self.state.map.planets_in(system)

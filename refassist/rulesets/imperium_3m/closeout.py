@@ -22,6 +22,7 @@ from ...words import counted
 from .admin import friendly_planets, is_friendly, remove_units, unit_system
 from .context import TurnContext
 from .paths import reaches_a_world
+from .rules import complete
 from .state import State, Unit
 from .units import SIDES, UnitType, unit_type
 
@@ -63,7 +64,7 @@ def _deep(state: State, system: str) -> bool:
 def _hit(ctx: TurnContext, unit: Unit, system: str, what: str) -> None:
     """A unit failed its upkeep roll: damaged/reduced (or, under the house rule, destroyed when
     it already was)."""
-    if unit.damaged and ctx.rules.get("unmaintained_damaged_destroyed", False):
+    if unit.damaged and ctx.rules["unmaintained_damaged_destroyed"]:
         remove_units(ctx.state, [unit])
         outcome = "destroyed (it was already damaged)"
     elif unit.damaged:
@@ -101,7 +102,7 @@ def ship_payments(
     nothing, so the sheet can show the bill before the turn (`upkeep_bill`) and close-out
     can pay it (`maintain_ships`) by one reckoning."""
     factor = _peace_factor(state)
-    bb_upkeep = int(rules.get("imperial_bb_maintenance", 4))
+    bb_upkeep = int(complete(rules)["imperial_bb_maintenance"])
 
     def kind(u: Unit) -> UnitType:
         return unit_type(u.side, u.code, bb_upkeep)

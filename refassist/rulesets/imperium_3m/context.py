@@ -16,6 +16,7 @@ from typing import Any
 from ...dice import Dice
 from ..base import Event
 from .orders import Orders, no_orders, standing_orders, standing_text
+from .rules import complete
 from .state import State
 from .units import SIDES, UnitType, unit_type
 
@@ -57,6 +58,10 @@ class TurnContext:
     #: Current action segment (0 in the administrative segment and close-out).
     segment: int = 0
 
+    def __post_init__(self) -> None:
+        # Every rule present, whoever made the context: the modules read ctx.rules[key].
+        self.rules = complete(self.rules)
+
     @classmethod
     def start(
         cls, state: State, orders: Mapping[str, Orders], dice: Dice, rules: Mapping[str, Any]
@@ -82,7 +87,7 @@ class TurnContext:
                     fleet.standing = standing_text(sheet.battle_orders_for(fleet.name))
 
     def unit_type(self, side: str, code: str) -> UnitType:
-        return unit_type(side, code, int(self.rules.get("imperial_bb_maintenance", 4)))
+        return unit_type(side, code, int(self.rules["imperial_bb_maintenance"]))
 
     def player(self, side: str) -> str:
         return self.state.player_of(side)

@@ -87,7 +87,7 @@ def mandate_check(ctx: TurnContext) -> None:
     imperial = state.sides[IMPERIAL]
     if not imperial.mandate_turn:
         return
-    each_turn = ctx.rules.get("mandate_mark", "arrival") == "each-turn"
+    each_turn = ctx.rules["mandate_mark"] == "each-turn"
     if state.turn == imperial.mandate_turn:
         if each_turn:
             imperial.mandate_glory = state.glory
@@ -426,7 +426,7 @@ def end_war(ctx: TurnContext, winner: str) -> None:
         f"{text} (glory {state.glory}, war turn {state.war_turn})",
         data={"war": state.war, "result": winner, "glory": state.glory},
     )
-    campaign = bool(ctx.rules.get("campaign", state.campaign))
+    campaign = bool(ctx.rules["campaign"])
     if not campaign:
         state.finished = text
         return

@@ -56,7 +56,7 @@ def _fire_dice(ctx: TurnContext, u: Unit) -> int:
     (house rule ``damaged_ground_fire = "half"``: half, rounded up)."""
     t = ctx.unit_type(u.side, u.code)
     factor = t.torpedo if u.code == "F" else t.beam
-    if u.damaged and ctx.rules.get("damaged_ground_fire", "full") == "half":
+    if u.damaged and ctx.rules["damaged_ground_fire"] == "half":
         return (factor + 1) // 2
     return factor
 
@@ -530,7 +530,7 @@ def settle(ctx: TurnContext, side: str, planet: Planet) -> str:
     theirs = [u for u in units if u.side == enemy]
     my_troops = [u for u in mine if u.code in TROOPS]
     their_troops = [u for u in theirs if u.code in TROOPS]
-    at_once = ctx.rules.get("troops_capture_at_once", False)
+    at_once = ctx.rules["troops_capture_at_once"]
     if mine and (not theirs or (at_once and my_troops and not their_troops)):
         remove_units(state, theirs)
         for u in mine:
@@ -680,7 +680,7 @@ def attack(
         invaders = [u for u in state.units_on(p.code) if u.side == side]
         if (
             invaders
-            and ctx.rules.get("troops_capture_at_once", False)
+            and ctx.rules["troops_capture_at_once"]
             and any(u.code in TROOPS for u in invaders)
             and not any(u.code in TROOPS for u in state.units_on(p.code) if u.side == enemy)
         ):

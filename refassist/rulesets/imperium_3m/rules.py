@@ -6,6 +6,9 @@ Read from ``[house_rules]`` in ``game.toml`` with these defaults;
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from ..base import HouseRule
 
 HOUSE_RULES: tuple[HouseRule, ...] = (
@@ -95,3 +98,12 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "cannot fight in space.",
     ),
 )
+
+
+def complete(rules: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Every house rule: ``rules`` over the defaults above, the one place they are stated.
+
+    The ruleset always passes every rule; a caller from Python (a test, a script) may name
+    only the ones it changes.  The rules modules read ``rules[key]``, never a default of their
+    own."""
+    return {rule.key: rule.default for rule in HOUSE_RULES} | dict(rules or {})

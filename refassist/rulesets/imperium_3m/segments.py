@@ -567,7 +567,7 @@ def _move(ctx: TurnContext, side: str, system: str, activation: Activation, acti
                     f"({points} left, the route costs {cost})"
                 )
                 break
-        if blocked := peace_block(state, side, there, bool(ctx.rules.get("public_markers", True))):
+        if blocked := peace_block(state, side, there, bool(ctx.rules["public_markers"])):
             stop = blocked
             break
         if step == 0:
@@ -592,7 +592,7 @@ def _move(ctx: TurnContext, side: str, system: str, activation: Activation, acti
                 stop = f"entering deep space at {there} ended the move for this segment"
             break
         if (
-            ctx.rules.get("enemy_planets_stop", True)
+            ctx.rules["enemy_planets_stop"]
             and there not in undetected_at
             and marker_planets(state, there, other_side(side))
         ):

@@ -13,6 +13,7 @@ from ...dice import Dice
 from ...errors import SetupError
 from ..base import NewGame
 from .mapfile import load_map, load_scenario
+from .rules import complete
 from .state import Fleet, SideState, State, Unit
 from .units import IMPERIAL, SIDES, TERRAN, TROOP_COUNTERS
 
@@ -98,6 +99,7 @@ def new_unit(state: State, side: str, code: str, dice: Dice) -> Unit | None:
 
 
 def new_game(setup: NewGame, dice: Dice, rules: Mapping[str, Any]) -> State:
+    rules = complete(rules)
     game_map = load_map(setup.map_file)
     scenario_path = setup.scenario_file
     if setup.map_file is not None and scenario_path is None:
@@ -112,8 +114,8 @@ def new_game(setup: NewGame, dice: Dice, rules: Mapping[str, Any]) -> State:
             side=side,
             player=names[side],
             resources=(
-                int(rules.get("starting_resources", -1))
-                if int(rules.get("starting_resources", -1)) >= 0
+                int(rules["starting_resources"])
+                if int(rules["starting_resources"]) >= 0
                 else int(scenario[side].get("resources", 0))
             ),
         )
@@ -124,7 +126,7 @@ def new_game(setup: NewGame, dice: Dice, rules: Mapping[str, Any]) -> State:
         game_id=setup.game_id,
         map=game_map,
         sides=sides,
-        campaign=bool(rules.get("campaign", True)),
+        campaign=bool(rules["campaign"]),
     )
     with dice.at(phase="setup"):
         for side in (TERRAN, IMPERIAL):

@@ -76,7 +76,7 @@ from .parse import (
     parse_units,
     split_list,
 )
-from .rules import HOUSE_RULES
+from .rules import complete
 from .state import State
 from .units import IMPERIAL, IMPERIAL_RESTRICTED, NAMES, TERRAN, UNIT_TABLES, counters_available
 from .view import PlayerView
@@ -247,10 +247,6 @@ def where(ref: str) -> str:
 # --------------------------------------------------------------------------------------------
 # What the sheet shows
 # --------------------------------------------------------------------------------------------
-
-
-def _default_rules() -> dict[str, Any]:
-    return {rule.key: rule.default for rule in HOUSE_RULES}
 
 
 def buildable(state: State, side: str, *, with_appeal: bool = False) -> list[str]:
@@ -1177,8 +1173,7 @@ def write_sheet(
         side = state.side_of(player)
     except KeyError:
         raise UsageError(f"{player!r} is not a player of {state.game_name}") from None
-    rules = _default_rules()
-    rules.update(house_rules or {})
+    rules = complete(house_rules)
     peace = state.at_peace()
     with atomic_path(Path(path)) as tmp:
         wb = xlsxwriter.Workbook(str(tmp), SAFE_XLSXWRITER_OPTIONS)

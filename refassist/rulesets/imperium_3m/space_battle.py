@@ -419,7 +419,7 @@ class _Battle:
         """Apply the round's hits at once: >= D damages (a damaged unit is destroyed), >= 3 x D
         destroys outright when catastrophic explosions are played."""
         records = []
-        catastrophic = bool(self.ctx.rules.get("catastrophic_explosions", True))
+        catastrophic = bool(self.ctx.rules["catastrophic_explosions"])
         doomed: list[Combatant] = []
         for c in self.active():
             hits = c.beam_hits + c.torpedo_hits
@@ -474,7 +474,7 @@ class _Battle:
             options = [back or None, home]
         elif chosen == "home":
             options = [home, back or None]
-        elif self.ctx.rules.get("retreat", "came-from") == "came-from" and back:
+        elif self.ctx.rules["retreat"] == "came-from" and back:
             options.insert(0, back)
         enemy_units = {u.fleet for u in state.units if u.side != fleet.side and u.fleet}
         for place in options:

@@ -15,6 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .rules import complete
+
 TERRAN = "Terran"
 IMPERIAL = "Imperial"
 SIDES = (TERRAN, IMPERIAL)
@@ -210,9 +212,9 @@ def cargo_room(code: str, rules: Mapping[str, Any]) -> int:
     """Troops, PD and outposts one ship of ``code`` carries: a transport (TR) or attack
     transport (AT) by the house rules ``tr_capacity``/``at_capacity``, any other ship none."""
     if code == "TR":
-        return int(rules.get("tr_capacity", 1))
+        return int(complete(rules)["tr_capacity"])
     if code == "AT":
-        return int(rules.get("at_capacity", 1))
+        return int(complete(rules)["at_capacity"])
     return 0
 
 

@@ -49,6 +49,7 @@ from .orders import (
 )
 from .parse import actions_text
 from .paths import connected
+from .rules import complete
 from .setup import reserved_unit
 from .sheet import (
     ACT_ACTIONS_COL,
@@ -93,9 +94,9 @@ class _Checker:
     def __init__(self, state: State, side: str, rules: Mapping[str, Any]) -> None:
         self.state = state
         self.side = side
-        self.rules = rules
+        self.rules = rules = complete(rules)
         self.problems: list[CellProblem] = []
-        self.bb_m = int(rules.get("imperial_bb_maintenance", 4))
+        self.bb_m = int(rules["imperial_bb_maintenance"])
         own = [u for u in state.units if u.side == side]
         self.units = {u.id: u for u in own}
         #: Fleet -> system, and fleet -> unit ids aboard, as the sheet's plan goes on.
@@ -110,7 +111,7 @@ class _Checker:
         #: What the side may know (its report's fog of war): the checker answers from this only,
         #: never from the enemy's hidden fleets or markers, or resubmitted sheets would map them.
         self.sight = in_sight(state, side)
-        self.public_markers = bool(rules.get("public_markers", True))
+        self.public_markers = bool(rules["public_markers"])
         self.taken = {
             f.name.upper() for f in state.fleets if f.side == side or f.system in self.sight
         }

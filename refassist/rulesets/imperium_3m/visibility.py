@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .admin import expected_income
+from .rules import complete
 from .state import State
 from .units import other_side
 from .view import PlanetView, PlayerView
@@ -118,7 +119,8 @@ def player_view(state: State, player: str, rules: Mapping[str, Any]) -> PlayerVi
     enemy = other_side(side)
     sight = in_sight(state, side)
     revealed = set(state.revealed.get(side, ())) & set(state.map.systems)
-    public_markers = bool(rules.get("public_markers", True))
+    rules = complete(rules)
+    public_markers = bool(rules["public_markers"])
     own_ground = {u.planet for u in state.units if u.side == side and u.planet}
 
     planets: dict[str, PlanetView] = {}
@@ -146,7 +148,7 @@ def player_view(state: State, player: str, rules: Mapping[str, Any]) -> PlayerVi
         for f in state.fleets
         if f.side == enemy and f.system in sight and f.name in manned
     ]
-    contents_shown = rules.get("enemy_fleet_contents", "hidden") == "shown"
+    contents_shown = rules["enemy_fleet_contents"] == "shown"
     hidden_fleets = {
         f.name for f in enemy_fleets if not contents_shown and f.system not in revealed
     }
