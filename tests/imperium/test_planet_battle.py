@@ -503,3 +503,84 @@ def test_an_unopposed_landing_keeps_the_terraforming() -> None:
     ctx = context(state, [])
     pb.attack(ctx, TERRAN, "X1", "P", [])
     assert planet(ctx).terraform_paid == 3  # "continue the process if no battle took place"
+
+
+def test_an_evacuation_told_whole_to_both_sides_with_its_dice() -> None:
+    """The event of an evacuation under fire, every field: both sides told, at the system,
+    what was loaded and what stayed, the enemy fighter's two dice (5 hits the transport: its
+    troop is reduced), no losses, the planet still disputed (the PD stays).  A planet that is
+    not disputed tells only the side that asked."""
+    ctx = context(evacuation_state(), [5, 1])
+    pb.evacuate(ctx, TERRAN, "T1", "P")
+    event = ctx.events[-1]
+    assert (event.phase, event.location, event.kind, event.text) == (
+        "planetary battle",
+        "B",
+        "evacuation",
+        "The Terran side evacuates 2 units from Planet P",
+    )
+    assert (event.players, event.visible_to, event.dice) == (
+        ("Terra", "Empire"),
+        ("Empire", "Terra"),
+        (1, 2),
+    )
+    assert [(r.location, r.result) for r in ctx.dice.log] == [("B", 5), ("B", 1)]
+    assert dict(event.data) == {
+        "planet": "P",
+        "fleet": "T1",
+        "loaded": ["RT1", "F1"],
+        "stayed": [{"unit": "PD1", "why": "PD cannot leave a disputed planet"}],
+        "defence": [
+            {
+                "group": "F",
+                "shots": [{"unit": "F1", "dice": [5, 1], "need": 5, "hits": 1}],
+                "hits": 1,
+                "effects": [
+                    {
+                        "unit": "Terran TR1",
+                        "result": "damaged",
+                        "cargo_lost": [],
+                        "cargo_reduced": ["RT1"],
+                    }
+                ],
+            }
+        ],
+        "losses": [],
+        "disputed": True,
+    }
+    state = planet_state()
+    add(state, TERRAN, "TR", fleet="T1")
+    quiet = context(state, [])
+    pb.evacuate(quiet, TERRAN, "T1", "P")
+    told = quiet.events[-1]
+    assert (told.kind, told.players, told.visible_to, told.dice, dict(told.data)) == (
+        "evacuation",
+        ("Terra",),
+        ("Terra",),
+        (),
+        {"planet": "P", "fleet": "T1", "loaded": [], "stayed": []},
+    )
+
+
+@pytest.mark.parametrize(
+    ("aboard", "loaded", "stayed"),
+    [
+        # The transport already full, the carrier with room for two more fighters.
+        (["RT", "F"], ["F1"], ["RT1", "PD1"]),
+        # The transport empty, the carrier with room for one fighter: troop and fighter go.
+        (["F", "F"], ["RT1", "F1"], ["PD1"]),
+        # The carrier full: the fighter would need the transport place the troop took.
+        (["F", "F", "F"], ["RT1"], ["PD1", "F1"]),
+    ],
+)
+def test_evacuation_counts_the_room_already_taken(
+    aboard: list[str], loaded: list[str], stayed: list[str]
+) -> None:
+    state = evacuation_state()
+    for code in aboard:
+        add(state, TERRAN, code, fleet="T1")
+    ctx = context(state, [1, 1])
+    pb.evacuate(ctx, TERRAN, "T1", "P")
+    data = ctx.events[-1].data
+    assert data["loaded"] == loaded
+    assert [s["unit"] for s in data["stayed"]] == stayed

@@ -719,7 +719,12 @@ def evacuate(ctx: TurnContext, side: str, fleet: str, planet: str) -> None:
         mine = [u for u in state.units_on(p.code) if u.side == side]
         ships = [u for u in state.units_in_fleet(fleet) if ctx.unit_type(side, u.code).is_ship]
         loads = cargo_of(ctx, fleet)
-        slots = sum(transport_capacity(ctx, s) - len(loads.get(s.id, [])) for s in ships)
+        # Transport places left: a carrier's fighters fill its hangar, not a transport place.
+        slots = sum(
+            max(0, transport_capacity(ctx, s) - len(loads.get(s.id, [])))
+            for s in ships
+            if transport_capacity(ctx, s)
+        )
         hangar = sum(
             ctx.unit_type(side, s.code).fighters
             - sum(1 for u in loads.get(s.id, []) if u.code == "F")
