@@ -136,9 +136,6 @@ class Filed:
     understood: tuple[str, ...] = field(default=(), compare=False)
 
 
-# -- the lock ------------------------------------------------------------------------------------
-
-
 def os_detail(exc: BaseException) -> str:
     """The most useful sentence about a failed write: the OS error and its file if known."""
     seen = 0
@@ -256,7 +253,16 @@ def read_orders(
         reason = "; ".join(dict.fromkeys(p.message for p in problems if p.places() & at))
         make = _drop_event if with_problems else _cancel_event
         events.append(make(turn, player, _order_text(item), cell, reason))
-    return SheetOrders(player, orders, events, understood=tuple(ruleset.orders_text(read.orders)))
+    return SheetOrders(player, orders, events, understood=_understood(ruleset, read.orders))
+
+
+def _understood(ruleset: Ruleset, orders: Any) -> tuple[str, ...]:
+    """The orders as text for the reports; a game failing to word them does not stop the
+    turn (as in `turnsheets.check_sheet`)."""
+    try:
+        return tuple(ruleset.orders_text(orders))
+    except RefassistError as exc:
+        return (f"(orders could not be shown: {exc})",)
 
 
 def _drop_event(turn: int, player: str, text: str, cell: str, reason: str) -> Event:
@@ -361,7 +367,6 @@ def read_filed(
 
 def _filed_sheets(game: Game, step: str) -> list[Filed]:
     """Accepted sheets in the order they were received (ties by player name)."""
-
     sheets = accepted_sheets(game, step)
     received = accepted_received(game, step)
     recorded = Index.of(game, step).accepted

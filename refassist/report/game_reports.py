@@ -202,12 +202,16 @@ def write_reports(
         dirs = tuple(template_dirs(game.path))
         settings = RenderSettings(dirs, public, game.path / CACHE_DIR, fast)
         report_jobs = [
-            Job(p, ruleset.report_content(state, p, info), folder / report_filename(p))
+            Job(p, ruleset.report_content(state, p, info, public), folder / report_filename(p))
             for p in wanted
         ]
         if referee:
             report_jobs.append(
-                Job(None, ruleset.report_content(state, None, info), folder / REFEREE_FILE)
+                Job(
+                    None,
+                    ruleset.report_content(state, None, info, public),
+                    folder / REFEREE_FILE,
+                )
             )
         workers = default_workers() if jobs is None else max(1, jobs)
         if fast:

@@ -337,6 +337,8 @@ class ReportContent:
 #: to them; the engine passes both through without looking inside.
 StateT = TypeVar("StateT")
 OrdersT = TypeVar("OrdersT")
+#: `Ruleset.report_content` without a public map given: it draws one.
+_NOT_DRAWN: Any = object()
 
 
 class Ruleset(abc.ABC, Generic[StateT, OrdersT]):
@@ -549,15 +551,20 @@ class Ruleset(abc.ABC, Generic[StateT, OrdersT]):
         the same drawing in every player's report.
         """
 
-    def report_content(self, state: StateT, reader: str | None, info: ReportInput) -> ReportContent:
+    def report_content(
+        self, state: StateT, reader: str | None, info: ReportInput, public: Any = _NOT_DRAWN
+    ) -> ReportContent:
         """The content of one reader's report: the referee's (``reader=None``) from the whole
         state, a player's from that player's `player_view` alone and the public map.  A game
         writes the two halves; the engine hands a player's half nothing else, so no page can
-        show what the fog of war hides from its reader."""
+        show what the fog of war hides from its reader.  ``public``: `report_map`'s result
+        when the caller has it already (the report engine draws it once per turn)."""
+        if public is _NOT_DRAWN:
+            public = self.report_map(state)
         if reader is None:
-            return self.referee_content(state, info)
+            return self.referee_content(state, info, public)
         view = self.player_view(state, reader, info.house_rules)
-        return self.player_content(view, info, self.report_map(state))
+        return self.player_content(view, info, public)
 
     @abc.abstractmethod
     def player_content(
@@ -567,5 +574,7 @@ class Ruleset(abc.ABC, Generic[StateT, OrdersT]):
         public map every reader shares (`report_map`; None for a game without one)."""
 
     @abc.abstractmethod
-    def referee_content(self, state: StateT, info: ReportInput) -> ReportContent:
-        """The referee's report: everything."""
+    def referee_content(
+        self, state: StateT, info: ReportInput, public: SectorMap | None
+    ) -> ReportContent:
+        """The referee's report: everything (``public`` as for `player_content`)."""

@@ -202,10 +202,13 @@ class FifthMillennium(Ruleset[State, Orders]):
         assert public is not None  # a sector game always has its map
         return player_content(view, public, info)
 
-    def referee_content(self, state: State, info: ReportInput) -> ReportContent:
-        from .report import referee_content, report_map
+    def referee_content(
+        self, state: State, info: ReportInput, public: SectorMap | None
+    ) -> ReportContent:
+        from .report import referee_content
 
-        return referee_content(state, report_map(state), info)
+        assert public is not None  # a sector game always has its map
+        return referee_content(state, public, info)
 
 
 RULESET = FifthMillennium()

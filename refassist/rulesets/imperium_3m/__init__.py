@@ -216,7 +216,9 @@ class Imperium3M(Ruleset[State, Orders]):
 
         return player_content(view, info)
 
-    def referee_content(self, state: State, info: ReportInput) -> ReportContent:
+    def referee_content(
+        self, state: State, info: ReportInput, public: SectorMap | None
+    ) -> ReportContent:
         from .report import referee_content
 
         return referee_content(state, info)
