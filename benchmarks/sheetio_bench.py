@@ -32,6 +32,7 @@ from refassist.rulesets import find_ruleset
 from refassist.rulesets.fifth_millennium import sheet as fm_sheet
 from refassist.workbook import master
 from refassist.workbook.sheetio import open_turn_sheet
+from refassist.workbook.sheetreads import SHEET_READS
 
 
 def _times(call: Callable[[], Any], repeat: int) -> list[float]:
@@ -111,7 +112,7 @@ def turn_sheets(game_folder: Path, sheets: list[Path], repeat: int) -> dict[str,
     cells = _input_cells()
     for path in sheets:
         for _ in range(repeat):
-            fm_sheet.SHEET_READS.clear()  # measure the reading, not the memory of it
+            SHEET_READS.clear()  # measure the reading, not the memory of it
             started = time.perf_counter()
             fm_sheet.read_sheet(path)
             read_refassist.append(time.perf_counter() - started)
@@ -181,7 +182,7 @@ def corpus(work: Path) -> dict[str, Any]:
         except RefassistError:
             counts["container_refused"] += 1
             continue
-        fm_sheet.SHEET_READS.clear()
+        SHEET_READS.clear()
         try:
             fm_sheet.read_sheet(path)
             opened = open_turn_sheet(path)

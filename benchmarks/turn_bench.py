@@ -11,7 +11,7 @@ referee's Saturday night and Sunday morning twice:
 * **in one process** through the library, with the work inside each command timed by
   stage: reading and checking sheets, the rules, writing the master, the next sheets, the
   PDFs, the mail.  Sheets read a second time in the same process come from the parsed-sheet
-  memory (`sheet.SHEET_READS`), as in ``refassist demo``.
+  memory (`sheetreads.SHEET_READS`), as in ``refassist demo``.
 """
 
 from __future__ import annotations

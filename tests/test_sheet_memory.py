@@ -1,4 +1,4 @@
-"""A turn sheet read twice in one process is parsed once (`sheet.SHEET_READS`).
+"""A turn sheet read twice in one process is parsed once (`sheetreads.SHEET_READS`).
 
 The intake, resolve and the reports each read a turn's sheets; what a sheet says depends only
 on its bytes, so the second reading of the same bytes is answered from memory.  These tests
@@ -19,6 +19,7 @@ from refassist.rulesets.fifth_millennium import sheet as fm_sheet
 from refassist.rulesets.fifth_millennium.ai import computer_orders
 from refassist.rulesets.fifth_millennium.orders import MessageOrder
 from refassist.turnsheets import write_sheets
+from refassist.workbook import sheetreads
 
 
 @pytest.fixture
@@ -34,14 +35,14 @@ def filled(small_game: Game) -> Path:
 def opened(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     """Every checked opening of a sheet (openpyxl's load), by path."""
     calls: list[Path] = []
-    real = fm_sheet.open_turn_sheet
+    real = sheetreads.open_turn_sheet
 
     def counting(path: Path, **kwargs: object):  # type: ignore[no-untyped-def]
         calls.append(Path(path))
         return real(path, **kwargs)
 
-    monkeypatch.setattr(fm_sheet, "open_turn_sheet", counting)
-    fm_sheet.SHEET_READS.clear()
+    monkeypatch.setattr(sheetreads, "open_turn_sheet", counting)
+    sheetreads.SHEET_READS.clear()
     return calls
 
 

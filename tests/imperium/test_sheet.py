@@ -48,6 +48,7 @@ from refassist.rulesets.imperium_3m.state import (
 from refassist.rulesets.imperium_3m.validate import validate_orders
 from refassist.turnsheets import check_sheet, write_sheets
 from refassist.workbook.sheetio import META_SHEET
+from refassist.workbook.turnbook import LISTS_SHEET
 from tests.libreoffice import through_libreoffice
 
 RULES = {r.key: r.default for r in HOUSE_RULES}
@@ -179,7 +180,7 @@ def test_empty_sheets_read_as_no_orders(terran_sheet: Path, imperial_sheet: Path
 def test_meta_sheet_is_very_hidden_and_signed(terran_sheet: Path) -> None:
     wb = openpyxl.load_workbook(terran_sheet)
     assert wb[META_SHEET].sheet_state == "veryHidden"
-    assert wb[layout.LISTS_SHEET].sheet_state == "hidden"
+    assert wb[LISTS_SHEET].sheet_state == "hidden"
     meta = {r[0]: r[1] for r in wb[META_SHEET].iter_rows(values_only=True)}
     assert meta["ruleset"] == "imperium-3m"
     assert meta["token"] == "tok-t"
@@ -223,7 +224,7 @@ def _list_values(wb: Any, formula: str) -> list[str]:
     if formula.startswith('"'):
         return formula.strip('"').split(",")
     col = formula.split("!$")[1][0]
-    return [c.value for c in wb[layout.LISTS_SHEET][col] if c.value]
+    return [c.value for c in wb[LISTS_SHEET][col] if c.value]
 
 
 def test_dropdowns_from_the_unit_list_and_the_map(terran_sheet: Path, imperial_sheet: Path) -> None:

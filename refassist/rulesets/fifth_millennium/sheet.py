@@ -22,27 +22,19 @@ anything that is not a genuine, harmless ``.xlsx`` before openpyxl sees it.
 
 from __future__ import annotations
 
-import copy
-import hashlib
 import json
-from collections import OrderedDict
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import openpyxl
-import xlsxwriter
 
 from ...atomic import atomic_path
 from ...errors import InvalidOrder, NotATurnSheet, UsageError
 from ...hexmap import subsector_letter
 from ...message_text import MessageBudget, escaped
 from ...workbook.sheetio import (
-    MAX_FILE_BYTES,
-    META_FORMAT,
-    META_SHEET,
     TurnSheetFile,
-    open_turn_sheet,
 )
 from ...workbook.sheetkit import (
     DropdownLists,
@@ -52,6 +44,8 @@ from ...workbook.sheetkit import (
     check_room,
     typist,
 )
+from ...workbook.sheetreads import read_remembered
+from ...workbook.turnbook import check_layout, meta_names, meta_number, turn_workbook
 from ..base import SheetRead
 from .budget import points_available
 from .items import ITEMS, find_item, item_label, items_for_tech, placement
@@ -75,16 +69,10 @@ RULESET_NAME = "fifth-millennium"
 #: Bumped whenever a cell below moves; a sheet of another version is refused, not misread.
 FORMAT_VERSION = "1"
 
-SAFE_XLSXWRITER_OPTIONS = {
-    "strings_to_formulas": False,
-    "strings_to_urls": False,
-    "strings_to_numbers": False,
-}
 
 # -- layout: every cell a player or a script may write --------------------------------------
 ORDERS_SHEET = "Orders"
 EMPIRE_SHEET = "Your empire"
-LISTS_SHEET = "Lists"
 
 #: Header cells (read-only).
 GAME_CELL = "B3"
@@ -385,10 +373,6 @@ class _Styles(SheetStyles):
         self.locked_value = wb.add_format(
             {**base, "bold": True, "bg_color": "#E2EFDA", "border": 1, "num_format": "@"}
         )
-
-
-def _header_footer_text(text: str) -> str:
-    return text.replace("&", "&&")
 
 
 def _write_header(
@@ -863,9 +847,8 @@ def _write_empire(
     return row
 
 
-def _write_meta(ws: Any, state: State, player: str, token: str, setup: bool) -> None:
-    rows = (
-        ("format", META_FORMAT),
+def _meta(state: State, player: str, token: str, setup: bool) -> list[tuple[str, str]]:
+    return [
         ("format_version", FORMAT_VERSION),
         ("ruleset", RULESET_NAME),
         ("game_id", state.game_id),
@@ -876,10 +859,7 @@ def _write_meta(ws: Any, state: State, player: str, token: str, setup: bool) -> 
         ("kind", "setup" if setup else "orders"),
         ("token", token),
         ("players", json.dumps(state.player_names(), ensure_ascii=False)),
-    )
-    for r, (key, value) in enumerate(rows):
-        ws.write_string(r, 0, key)
-        ws.write_string(r, 1, value)
+    ]
 
 
 def write_sheet(
@@ -897,61 +877,36 @@ def write_sheet(
     rules = _default_rules()
     rules.update(house_rules or {})
     setup = state.year == SETUP_YEAR
-    with atomic_path(Path(path)) as tmp:
-        wb = xlsxwriter.Workbook(str(tmp), SAFE_XLSXWRITER_OPTIONS)
-        try:
-            wb.set_properties(
-                {
-                    "title": f"{state.game_name} - turn sheet {state.year} - {player}",
-                    "subject": "Fifth Millennium turn sheet",
-                    "author": "refassist",
-                }
-            )
-            st = _Styles(wb)
-            ws = wb.add_worksheet(ORDERS_SHEET)
-            empire = wb.add_worksheet(EMPIRE_SHEET)
-            lists_ws = wb.add_worksheet(LISTS_SHEET)
-            meta = wb.add_worksheet(META_SHEET)
-            lists = DropdownLists(lists_ws, LISTS_SHEET)
-            for letter, width in _COLUMN_WIDTHS.items():
-                col = ord(letter) - 65
-                ws.set_column(col, col, width)
-            _write_header(ws, st, state, player, deadline, setup, rules)
-            if setup:
-                _write_setup(ws, st, state, player, lists, rules)
-                last_row = SETUP_PRINT_LAST_ROW
-            else:
-                _write_moves(ws, st, state, player, lists, rules)
-                _write_production(ws, st, state, player, lists)
-                _write_diplomacy(ws, st, state, player, lists)
-                _write_messages(ws, st, state, player, lists)
-                _write_reference(ws, st, state, player, rules)
-                last_row = PRINT_LAST_ROW
-            empire_rows = _write_empire(empire, st, state, player, setup, rules)
-            _write_meta(meta, state, player, token, setup)
-            footer = (
-                "&L"
-                + _header_footer_text(f"{state.game_name} - {player} - {state.year}")
-                + "&RPage &P of &N"
-            )
-            for sheet in (ws, empire):
-                sheet.set_paper(9)
-                sheet.set_portrait()
-                sheet.fit_to_pages(1, 0)
-                sheet.set_margins(left=0.5, right=0.5, top=0.6, bottom=0.6)
-                sheet.set_footer(footer)
-                sheet.protect("", {"select_locked_cells": True, "select_unlocked_cells": True})
-            ws.print_area(f"A1:G{last_row}")
-            empire.print_area(f"A1:A{max(1, empire_rows)}")
-            if not setup:
-                ws.set_h_pagebreaks([REF_HEADER_ROW - 2])
-            ws.activate()
-            lists_ws.protect("")
-            lists_ws.hide()
-            meta.protect("")
-            meta.very_hidden()
-        finally:
-            wb.close()
+    with turn_workbook(
+        path,
+        title=f"{state.game_name} - turn sheet {state.year} - {player}",
+        subject="Fifth Millennium turn sheet",
+        pages=(ORDERS_SHEET, EMPIRE_SHEET),
+    ) as book:
+        ws, empire = book.pages
+        st = _Styles(book.wb)
+        lists = book.lists
+        for letter, width in _COLUMN_WIDTHS.items():
+            col = ord(letter) - 65
+            ws.set_column(col, col, width)
+        _write_header(ws, st, state, player, deadline, setup, rules)
+        if setup:
+            _write_setup(ws, st, state, player, lists, rules)
+            last_row = SETUP_PRINT_LAST_ROW
+        else:
+            _write_moves(ws, st, state, player, lists, rules)
+            _write_production(ws, st, state, player, lists)
+            _write_diplomacy(ws, st, state, player, lists)
+            _write_messages(ws, st, state, player, lists)
+            _write_reference(ws, st, state, player, rules)
+            last_row = PRINT_LAST_ROW
+            ws.set_h_pagebreaks([REF_HEADER_ROW - 2])
+        empire_rows = _write_empire(empire, st, state, player, setup, rules)
+        book.finish(
+            footer=f"{state.game_name} - {player} - {state.year}",
+            print_areas=(f"A1:G{last_row}", f"A1:A{max(1, empire_rows)}"),
+            meta=_meta(state, player, token, setup),
+        )
 
 
 # --------------------------------------------------------------------------------------------
@@ -965,25 +920,6 @@ def _canonical_player(text: str, players: list[str]) -> str:
         if name.casefold() == lowered:
             return name
     return text
-
-
-def _meta_year(meta: dict[str, str], name: str) -> int:
-    value = meta.get("year", "")
-    if not value.isdigit() or not SETUP_YEAR <= int(value) <= 9999:
-        raise NotATurnSheet(
-            f"{name}: the sheet's year {value!r} is damaged; use the sheet you were sent"
-        )
-    return int(value)
-
-
-def _meta_players(meta: dict[str, str]) -> list[str]:
-    try:
-        players = json.loads(meta.get("players", "[]"))
-    except ValueError:
-        return []
-    if not isinstance(players, list):
-        return []
-    return [p for p in players if isinstance(p, str)]
 
 
 class _Reader(SheetReader):
@@ -1206,23 +1142,14 @@ class _Reader(SheetReader):
 
 def read_opened(sheet: TurnSheetFile) -> SheetRead:
     """Orders and reading problems from an already opened (checked) turn sheet."""
-    meta = sheet.meta
-    if meta.get("ruleset") != RULESET_NAME:
-        raise NotATurnSheet(
-            f"{sheet.name} is a turn sheet for {meta.get('ruleset')!r}, not Fifth Millennium"
-        )
-    if meta.get("format_version") != FORMAT_VERSION:
-        raise NotATurnSheet(
-            f"{sheet.name} has turn-sheet layout version {meta.get('format_version')!r}; this "
-            f"refassist reads version {FORMAT_VERSION}; use the sheet the referee sent"
-        )
-    year = _meta_year(meta, sheet.name)
-    player = meta.get("player", "")
+    check_layout(sheet, RULESET_NAME, "Fifth Millennium", (FORMAT_VERSION,))
+    year = meta_number(sheet, "year", SETUP_YEAR, 9999)
+    player = sheet.meta.get("player", "")
     if not player:
         raise NotATurnSheet(f"{sheet.name}: the sheet names no player; use the sheet you were sent")
     sheet.sheet(ORDERS_SHEET)
     orders = Orders(player=player, year=year)
-    reader = _Reader(sheet, orders, _meta_players(meta))
+    reader = _Reader(sheet, orders, meta_names(sheet, "players"))
     if year == SETUP_YEAR:
         reader.homeworld()
     else:
@@ -1230,75 +1157,17 @@ def read_opened(sheet: TurnSheetFile) -> SheetRead:
         reader.purchases()
         reader.diplomacy()
         reader.messages()
-    return SheetRead(orders=orders, problems=reader.problems, meta=dict(meta))
+    return SheetRead(orders=orders, problems=reader.problems, meta=dict(sheet.meta))
 
 
 def read_sheet(path: Path, opened: TurnSheetFile | None = None) -> SheetRead:
     """Read a turn sheet a player sent: its orders, reading problems and meta data.
 
     Raises `NotATurnSheet` for anything that is not a usable Fifth Millennium turn sheet.
-
-    A turn's sheet is read by the intake and again by resolve (the master may have changed):
-    twice openpyxl's load (about 0.1 s a sheet, most of it formatting merged cells); the
-    reports take the orders as understood from the archive's manifest.  What a sheet says
-    depends only on its bytes, so the result is remembered by their SHA-256 (`SheetReads`) and
-    a second read of the same bytes in the same process is answered from memory, as a copy.
-    A sheet that is refused is not remembered: refusing it again costs what it cost the first
-    time.  ``opened`` is the file already opened by the caller (its bytes are the ones checked
-    and read).
+    ``opened`` is the file already opened by the caller (its bytes are the ones checked and
+    read).  The same bytes read again are answered from memory (`sheetreads`).
     """
-    path = Path(path)
-    digest = hashlib.sha256(opened.data).hexdigest() if opened is not None else _digest_of(path)
-    if digest is not None:
-        known = SHEET_READS.get(digest)
-        if known is not None:
-            return known
-    sheet = opened if opened is not None else open_turn_sheet(path)
-    result = read_opened(sheet)
-    SHEET_READS.put(hashlib.sha256(sheet.data).hexdigest(), result)
-    return result
-
-
-def _digest_of(path: Path) -> str | None:
-    """SHA-256 of a file small enough to be a turn sheet (None if it cannot be read or is too
-    large: the checked opening then says why)."""
-    try:
-        # Only a regular file: a FIFO or a device would block or never end; the checked
-        # opening refuses those with a clear message.
-        if not path.is_file() or path.stat().st_size > MAX_FILE_BYTES:
-            return None
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
-        return None
-
-
-class SheetReads:
-    """The last `SIZE` sheets read, by the SHA-256 of their bytes (see `read_sheet`)."""
-
-    SIZE = 256
-
-    def __init__(self) -> None:
-        self._reads: OrderedDict[str, SheetRead] = OrderedDict()
-
-    def get(self, digest: str) -> SheetRead | None:
-        """A copy of what the sheet with these bytes read as, if it was read before."""
-        found = self._reads.get(digest)
-        if found is None:
-            return None
-        self._reads.move_to_end(digest)
-        return copy.deepcopy(found)
-
-    def put(self, digest: str, read: SheetRead) -> None:
-        self._reads[digest] = copy.deepcopy(read)
-        self._reads.move_to_end(digest)
-        while len(self._reads) > self.SIZE:
-            self._reads.popitem(last=False)
-
-    def clear(self) -> None:
-        self._reads.clear()
-
-
-SHEET_READS = SheetReads()
+    return read_remembered(Path(path), opened, read_opened)
 
 
 # --------------------------------------------------------------------------------------------

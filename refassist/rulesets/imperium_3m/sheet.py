@@ -31,13 +31,12 @@ from pathlib import Path
 from typing import Any
 
 import openpyxl
-import xlsxwriter
 
 from ...atomic import atomic_path
 from ...errors import InvalidOrder, NotATurnSheet, UsageError
 from ...message_text import MessageBudget, escaped
 from ...words import counted
-from ...workbook.sheetio import META_FORMAT, META_SHEET, TurnSheetFile, open_turn_sheet
+from ...workbook.sheetio import TurnSheetFile
 from ...workbook.sheetkit import (
     DropdownLists,
     SheetReader,
@@ -46,6 +45,8 @@ from ...workbook.sheetkit import (
     check_room,
     typist,
 )
+from ...workbook.sheetreads import read_remembered
+from ...workbook.turnbook import check_layout, meta_names, meta_number, turn_workbook
 from ..base import SheetRead
 from .orders import (
     APPEALS,
@@ -88,16 +89,9 @@ FORMAT_VERSION = "2"
 #: Layout versions this refassist reads (version 1 had no arrivals block).
 READABLE_VERSIONS = ("1", "2")
 
-SAFE_XLSXWRITER_OPTIONS = {
-    "strings_to_formulas": False,
-    "strings_to_urls": False,
-    "strings_to_numbers": False,
-}
-
 # -- layout: every cell a player or a script may write ----------------------------------------
 ORDERS_SHEET = "Orders"
 FORCES_SHEET = "Your forces"
-LISTS_SHEET = "Lists"
 
 #: Title block (read-only).
 GAME_CELL = "B3"
@@ -1138,10 +1132,9 @@ def _write_forces(
     return row
 
 
-def _write_meta(ws: Any, state: State, player: str, side: str, token: str) -> None:
+def _meta(state: State, player: str, side: str, token: str) -> list[tuple[str, str]]:
     own = sorted(f.name for f in state.fleets if f.side == side)
-    rows = (
-        ("format", META_FORMAT),
+    return [
         ("format_version", FORMAT_VERSION),
         ("ruleset", RULESET_NAME),
         ("game_id", state.game_id),
@@ -1153,10 +1146,7 @@ def _write_meta(ws: Any, state: State, player: str, side: str, token: str) -> No
         ("kind", "orders"),
         ("token", token),
         ("fleets", json.dumps(own, ensure_ascii=False)),
-    )
-    for r, (key, value) in enumerate(rows):
-        ws.write_string(r, 0, key)
-        ws.write_string(r, 1, value)
+    ]
 
 
 def write_sheet(
@@ -1175,59 +1165,35 @@ def write_sheet(
         raise UsageError(f"{player!r} is not a player of {state.game_name}") from None
     rules = complete(house_rules)
     peace = state.at_peace()
-    with atomic_path(Path(path)) as tmp:
-        wb = xlsxwriter.Workbook(str(tmp), SAFE_XLSXWRITER_OPTIONS)
-        try:
-            wb.set_properties(
-                {
-                    "title": f"{state.game_name} - turn {state.turn} - {player}",
-                    "subject": "Imperium 3rd Millennium turn sheet",
-                    "author": "refassist",
-                }
-            )
-            st = _Styles(wb)
-            ws = wb.add_worksheet(ORDERS_SHEET)
-            forces = wb.add_worksheet(FORCES_SHEET)
-            lists_ws = wb.add_worksheet(LISTS_SHEET)
-            meta = wb.add_worksheet(META_SHEET)
-            lists = DropdownLists(lists_ws, LISTS_SHEET)
-            for letter, width in _COLUMN_WIDTHS.items():
-                col = ord(letter) - 65
-                ws.set_column(col, col, width)
-            _write_header(ws, st, state, player, side, deadline)
-            _write_admin(ws, st, state, side, lists, peace)
-            _write_upkeep(ws, st, state, side, rules)
-            _write_activations(ws, st, state, lists)
-            _write_battle(ws, st, state, side, lists)
-            _write_close_out(ws, st)
-            _write_message(ws, st)
-            _write_arrivals(ws, st, state, side, lists, rules)
-            forces_rows = _write_forces(
-                forces, st, state, player_view(state, player, rules), player, side
-            )
-            _write_meta(meta, state, player, side, token)
-            footer = (
-                "&L"
-                + f"{state.game_name} - {side} - turn {state.turn}".replace("&", "&&")
-                + "&RPage &P of &N"
-            )
-            for sheet in (ws, forces):
-                sheet.set_paper(9)
-                sheet.set_portrait()
-                sheet.fit_to_pages(1, 0)
-                sheet.set_margins(left=0.5, right=0.5, top=0.6, bottom=0.6)
-                sheet.set_footer(footer)
-                sheet.protect("", {"select_locked_cells": True, "select_unlocked_cells": True})
-            ws.print_area(f"A1:G{PRINT_LAST_ROW}")
-            ws.set_h_pagebreaks([ACT_SECTION_ROW - 1, BATTLE_SECTION_ROW - 1])
-            forces.print_area(f"A1:F{max(1, forces_rows)}")
-            ws.activate()
-            lists_ws.protect("")
-            lists_ws.hide()
-            meta.protect("")
-            meta.very_hidden()
-        finally:
-            wb.close()
+    with turn_workbook(
+        path,
+        title=f"{state.game_name} - turn {state.turn} - {player}",
+        subject="Imperium 3rd Millennium turn sheet",
+        pages=(ORDERS_SHEET, FORCES_SHEET),
+    ) as book:
+        ws, forces = book.pages
+        st = _Styles(book.wb)
+        lists = book.lists
+        for letter, width in _COLUMN_WIDTHS.items():
+            col = ord(letter) - 65
+            ws.set_column(col, col, width)
+        _write_header(ws, st, state, player, side, deadline)
+        _write_admin(ws, st, state, side, lists, peace)
+        _write_upkeep(ws, st, state, side, rules)
+        _write_activations(ws, st, state, lists)
+        _write_battle(ws, st, state, side, lists)
+        _write_close_out(ws, st)
+        _write_message(ws, st)
+        _write_arrivals(ws, st, state, side, lists, rules)
+        forces_rows = _write_forces(
+            forces, st, state, player_view(state, player, rules), player, side
+        )
+        ws.set_h_pagebreaks([ACT_SECTION_ROW - 1, BATTLE_SECTION_ROW - 1])
+        book.finish(
+            footer=f"{state.game_name} - {side} - turn {state.turn}",
+            print_areas=(f"A1:G{PRINT_LAST_ROW}", f"A1:F{max(1, forces_rows)}"),
+            meta=_meta(state, player, side, token),
+        )
 
 
 # --------------------------------------------------------------------------------------------
@@ -1670,45 +1636,19 @@ class _Reader(SheetReader):
         self.orders.message = shaped.text
 
 
-def _meta_int(meta: Mapping[str, str], key: str, name: str) -> int:
-    value = meta.get(key, "")
-    if not value.isdigit() or not 1 <= int(value) <= 100_000:
-        raise NotATurnSheet(
-            f"{name}: the sheet's {key} {value!r} is damaged; use the sheet you were sent"
-        )
-    return int(value)
-
-
-def _meta_fleets(meta: Mapping[str, str]) -> list[str]:
-    try:
-        found = json.loads(meta.get("fleets", "[]"))
-    except ValueError:
-        return []
-    return [f for f in found if isinstance(f, str)] if isinstance(found, list) else []
-
-
 def read_opened(sheet: TurnSheetFile) -> SheetRead:
     """Orders and reading problems from an already opened (checked) turn sheet."""
-    meta = sheet.meta
-    if meta.get("ruleset") != RULESET_NAME:
-        raise NotATurnSheet(
-            f"{sheet.name} is a turn sheet for {meta.get('ruleset')!r}, not Imperium 3rd Millennium"
-        )
-    if meta.get("format_version") not in READABLE_VERSIONS:
-        raise NotATurnSheet(
-            f"{sheet.name} has turn-sheet layout version {meta.get('format_version')!r}; this "
-            f"refassist reads version {FORMAT_VERSION}; use the sheet the referee sent"
-        )
-    turn = _meta_int(meta, "turn", sheet.name)
-    player = meta.get("player", "")
-    side = meta.get("side", "")
+    check_layout(sheet, RULESET_NAME, "Imperium 3rd Millennium", READABLE_VERSIONS)
+    turn = meta_number(sheet, "turn", 1, 100_000)
+    player = sheet.meta.get("player", "")
+    side = sheet.meta.get("side", "")
     if not player or side not in (TERRAN, IMPERIAL):
         raise NotATurnSheet(
             f"{sheet.name}: the sheet names no player or side; use the sheet you were sent"
         )
     sheet.sheet(ORDERS_SHEET)
     orders = Orders(player=player, side=side, turn=turn)
-    reader = _Reader(sheet, orders, _meta_fleets(meta))
+    reader = _Reader(sheet, orders, meta_names(sheet, "fleets"))
     reader.appeal()
     reader.builds()
     reader.standing()
@@ -1719,7 +1659,7 @@ def read_opened(sheet: TurnSheetFile) -> SheetRead:
     reader.close_out()
     reader.message()
     reader.arrivals()
-    return SheetRead(orders=orders, problems=reader.problems, meta=dict(meta))
+    return SheetRead(orders=orders, problems=reader.problems, meta=dict(sheet.meta))
 
 
 def _placement(text: str) -> dict[str, int] | None:
@@ -1740,10 +1680,10 @@ def read_sheet(path: Path, opened: TurnSheetFile | None = None) -> SheetRead:
 
     Raises `NotATurnSheet` for anything that is not a usable Imperium turn sheet.
     ``opened`` is the file already opened and checked by the caller (the engine's
-    `check_sheet` opens it once to prove its identity).
+    `check_sheet` opens it once to prove its identity).  The same bytes read again are
+    answered from memory (`sheetreads`).
     """
-    sheet = opened if opened is not None else open_turn_sheet(Path(path))
-    return read_opened(sheet)
+    return read_remembered(Path(path), opened, read_opened)
 
 
 # --------------------------------------------------------------------------------------------
