@@ -21,8 +21,8 @@ from refassist.rulesets.fifth_millennium.conflict import (
 from refassist.rulesets.fifth_millennium.context import TurnContext
 from refassist.rulesets.fifth_millennium.orders import Bombing
 from refassist.rulesets.fifth_millennium.resolve import resolve_turn
+from refassist.rulesets.fifth_millennium.rules import complete
 from refassist.rulesets.fifth_millennium.state import Fleet
-from refassist.rulesets.fifth_millennium.visibility import default_rules
 from refassist.workbook.master import read_master, write_master
 from tests.fm_states import (
     YEAR,
@@ -436,7 +436,7 @@ def test_the_third_change_of_hands_drops_the_resource_class() -> None:
 
 def test_a_class_a_world_taken_seven_times_is_class_x() -> None:
     s = state([system("1012", "A"), system("1010", "A", "Ann"), system("1020", "A", "Bob")])
-    ctx = TurnContext(state=s, dice=Dice.scripted([]), rules=default_rules(), year=YEAR)
+    ctx = TurnContext(state=s, dice=Dice.scripted([]), rules=complete(), year=YEAR)
     seen = []
     owner = ""
     for n in range(7):

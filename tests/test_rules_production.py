@@ -364,8 +364,8 @@ def test_building_at_ones_own_refueling_station_in_deep_space() -> None:
 
 
 def test_the_checker_agrees_about_building_at_a_station() -> None:
+    from refassist.rulesets.fifth_millennium.rules import complete
     from refassist.rulesets.fifth_millennium.validate import validate_orders
-    from refassist.rulesets.fifth_millennium.visibility import default_rules
 
     s = _home(stockpile=40)
     s.facilities.append(facility("1012", "Ann", "DSRS"))
@@ -378,7 +378,7 @@ def test_the_checker_agrees_about_building_at_a_station() -> None:
             Purchase("1013", "MINE", 1, cell="B42"),
         ],
     )
-    problems = {p.cell: p.message for p in validate_orders(s, "Ann", sheet, default_rules())}
+    problems = {p.cell: p.message for p in validate_orders(s, "Ann", sheet, complete())}
     assert "B40" not in problems
     assert "needs a world" in problems["B41"]
     assert "there is no star system at 1013" in problems["B42"]  # no station there

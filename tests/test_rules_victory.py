@@ -7,6 +7,7 @@ import pytest
 from refassist.dice import Dice
 from refassist.errors import GameError
 from refassist.rulesets.fifth_millennium.context import TurnContext
+from refassist.rulesets.fifth_millennium.rules import complete
 from refassist.rulesets.fifth_millennium.state import Proposal, State
 from refassist.rulesets.fifth_millennium.victory import (
     check_victory,
@@ -14,7 +15,6 @@ from refassist.rulesets.fifth_millennium.victory import (
     leader,
     still_in_game,
 )
-from refassist.rulesets.fifth_millennium.visibility import default_rules
 from tests.fm_states import YEAR, events, flight, force, one, orders, resolve, state, system
 
 
@@ -85,7 +85,7 @@ def test_orders_of_an_eliminated_player_are_ignored_and_its_probes_vanish() -> N
 
 
 def _ctx(s: State) -> TurnContext:
-    return TurnContext(state=s, dice=Dice.scripted([]), rules=default_rules(), year=YEAR)
+    return TurnContext(state=s, dice=Dice.scripted([]), rules=complete(), year=YEAR)
 
 
 def test_a_player_is_in_the_game_while_it_owns_a_system_or_has_a_squadron() -> None:

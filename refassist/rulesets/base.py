@@ -74,6 +74,17 @@ class HouseRule:
 #: (``carry-valid``), or use none of it (``no-orders``, the strict reading some groups want).
 SHEETS_WITH_PROBLEMS = "sheets_with_problems"
 
+
+def with_defaults(
+    rules: Sequence[HouseRule], values: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """Every house rule of ``rules``: ``values`` over their defaults, the one place a default
+    is stated.  The engine passes every rule; a caller from Python (a test, a script) may
+    name only the ones it changes.  Rules modules read ``rules[key]``, never a default of
+    their own."""
+    return {rule.key: rule.default for rule in rules} | dict(values or {})
+
+
 #: House rules of the engine, which every game has (the turn's paperwork, not its rules).
 ENGINE_HOUSE_RULES: tuple[HouseRule, ...] = (
     HouseRule(
@@ -379,14 +390,12 @@ class Ruleset(abc.ABC, Generic[StateT, OrdersT]):
 
     def default_house_rules(self) -> dict[str, Any]:
         """The house rules with their default values."""
-        return {rule.key: rule.default for rule in self.all_house_rules()}
+        return with_defaults(self.all_house_rules())
 
     def rules_with_defaults(self, values: Mapping[str, Any]) -> dict[str, Any]:
         """The game's house rules from game.toml over their defaults: rule modules read every
         key, so a game.toml written before a rule existed still plays by its default."""
-        rules = self.default_house_rules()
-        rules.update(values)
-        return rules
+        return with_defaults(self.all_house_rules(), values)
 
     def check_house_rules(self, values: Mapping[str, Any]) -> list[str]:
         """Problems with a ``[house_rules]`` table (unknown keys, wrong types)."""

@@ -43,9 +43,10 @@ from typing import Any
 from .geometry import distance, within
 from .movement_rules import arrival_year, journey_years, max_departures
 from .orders import Diplomacy, MessageOrder, Move, Orders, Purchase
+from .rules import complete
 from .state import SETUP_YEAR, Fleet
 from .view import PlayerView, SystemView
-from .visibility import default_rules, player_view
+from .visibility import player_view
 
 #: Most lines of each kind the turn sheet has room for (`sheet.py`).
 MAX_MOVE_LINES = 16
@@ -76,8 +77,7 @@ def computer_orders(
     state: Any, player: str, seed: int, rules: Mapping[str, Any] | None = None
 ) -> Orders:
     """The orders of computer player ``player`` for the current year (deterministic)."""
-    merged = default_rules()
-    merged.update(rules or {})
+    merged = complete(rules)
     view = player_view(state, player, merged)
     rng = _rng(seed, player, view.year)
     orders = Orders(player=player, year=view.year)

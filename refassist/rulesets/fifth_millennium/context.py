@@ -19,6 +19,7 @@ from typing import Any
 
 from ...dice import Dice
 from ..base import Event
+from .rules import complete
 from .state import Facility, Fleet, Force, State
 
 #: Every party of an event when nobody else may read it.
@@ -55,6 +56,10 @@ class TurnContext:
     _sight: dict[str, frozenset[str]] | None = None
     #: Sight by what it depends on (`visibility.sight_of_players`), for this turn's map.
     _sight_memo: dict[Any, frozenset[str]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        # Every rule present, whoever made the context: the modules read ctx.rules[key].
+        self.rules = complete(self.rules)
 
     # -- events -------------------------------------------------------------------------------
     def emit(

@@ -19,6 +19,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .rules import complete
+
 
 @dataclass(frozen=True)
 class Item:
@@ -81,7 +83,7 @@ def placement(item: Item, rules: Mapping[str, Any]) -> str:
     6.2 limits "FTL squadrons (those capable of moving)" to class A worlds; a probe swarm is
     not a squadron and App. B gives it no site, so by default it is built at any system the
     player owns ("system"); ``probe_build_site = "shipyard"`` keeps it with the squadrons."""
-    if item.code == "PROBE" and rules.get("probe_build_site", "any-system") == "any-system":
+    if item.code == "PROBE" and complete(rules)["probe_build_site"] == "any-system":
         return "system"
     return item.placement
 

@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...hexmap import distance
+from .rules import complete
 from .state import Fleet, Player, State
 
 #: Hexes a year: normal drives, and fleets made only of Fast squadrons.
@@ -59,13 +60,13 @@ def arrival_year(
 def best_range(player: Player | None, rules: Mapping[str, Any]) -> int:
     """Longest journey a player's squadrons can make: 4, or 7 from TL3 (house rules)."""
     if player is not None and player.tech_level >= ENHANCED_DRIVE_TL:
-        return int(rules.get("enhanced_jump_range", 7))
-    return int(rules.get("jump_range", 4))
+        return int(complete(rules)["enhanced_jump_range"])
+    return int(complete(rules)["jump_range"])
 
 
 def max_departures(rules: Mapping[str, Any]) -> int:
     """Most fleet departures a player may make in one turn (probes do not count)."""
-    return int(rules.get("max_departures", 4))
+    return int(complete(rules)["max_departures"])
 
 
 def has_station(state: State, player: str, hex_: str) -> bool:

@@ -41,6 +41,7 @@ from .items import Item, find_item, placement
 from .movement import cancel
 from .movement_rules import best_range
 from .orders import Orders, Purchase
+from .rules import complete
 from .state import CLASS_INCOME, FACILITY_KINDS, Fleet, State
 from .trade import TradeResult, multiplier_text, roll_all
 
@@ -196,7 +197,7 @@ def seat_problem(
     House rule ``seat_exclusivity`` (shared with the order checker): ``empire`` (default)
     applies this to the whole empire and allows one of each; ``system`` applies it per system.
     """
-    per_empire = rules.get("seat_exclusivity", "empire") == "empire"
+    per_empire = complete(rules)["seat_exclusivity"] == "empire"
     kinds = {
         f.kind
         for f in state.facilities

@@ -28,9 +28,10 @@ from ..base import Resolution
 from . import conflict, diplomacy, movement, production, unrest, victory
 from .context import TurnContext
 from .orders import Orders
+from .rules import complete
 from .setup import assign_homeworlds, place_homeworld
 from .state import SETUP_YEAR, State
-from .visibility import default_rules, update_sightings
+from .visibility import update_sightings
 
 PHASE_ORDERS = "orders"
 PHASE_SETUP = "setup"
@@ -42,8 +43,7 @@ def resolve_turn(
     """Resolve ``state.year`` with the players' ``orders`` (received order) and ``dice``."""
     if state.finished:
         raise GameError(f"the game is over ({state.finished}); there is no turn to resolve")
-    merged = default_rules()
-    merged.update(rules)
+    merged = complete(rules)
     previous = list(state.events)
     ctx = TurnContext(state=state.copy(), dice=dice, rules=merged, year=state.year)
     valid = _usable_orders(ctx, orders)

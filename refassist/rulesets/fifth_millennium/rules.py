@@ -7,7 +7,10 @@ touching code.  ``docs/rules/fifth-millennium.md`` explains each one.
 
 from __future__ import annotations
 
-from ..base import HouseRule
+from collections.abc import Mapping
+from typing import Any
+
+from ..base import HouseRule, with_defaults
 
 HOUSE_RULES: tuple[HouseRule, ...] = (
     HouseRule("start_squadrons", 15, "Fleet squadrons each player starts with at the homeworld."),
@@ -156,3 +159,9 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         ("empire", "system"),
     ),
 )
+
+
+def complete(rules: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Every house rule of Fifth Millennium, ``rules`` over the defaults above
+    (`with_defaults`)."""
+    return with_defaults(HOUSE_RULES, rules)

@@ -18,13 +18,16 @@ from ...hexmap import parse_hex
 from ...sectors import Sector, generate_sector, read_sector
 from ..base import NewGame
 from .geometry import distance
+from .rules import complete
 from .state import FIRST_YEAR, SETUP_YEAR, Fleet, Force, Player, State, System
 
 
 def load_sector(setup: NewGame, house_rules: Mapping[str, Any]) -> Sector:
     """The sector named by the set-up: a file, or one generated from a seed."""
     if setup.map_file is not None:
-        return read_sector(setup.map_file, count_k_bases=bool(house_rules.get("count_k_bases")))
+        return read_sector(
+            setup.map_file, count_k_bases=bool(complete(house_rules)["count_k_bases"])
+        )
     seed = setup.generate_seed if setup.generate_seed is not None else 1
     return generate_sector(seed)
 

@@ -49,7 +49,7 @@ from ...workbook.turnbook import check_layout, meta_names, meta_number, turn_wor
 from ..base import SheetRead
 from .budget import points_available
 from .items import ITEMS, find_item, item_label, items_for_tech, placement
-from .movement_rules import arrival_year, best_range
+from .movement_rules import arrival_year, best_range, max_departures
 from .notation import fleet_text, move_text, system_text
 from .orders import (
     BOMB_ACTION,
@@ -62,7 +62,7 @@ from .orders import (
     Purchase,
 )
 from .parse import cell_text, move_cells_blank, normalise, parse_count, parse_hex_text, parse_move
-from .rules import HOUSE_RULES
+from .rules import complete
 from .state import CLASS_INCOME, FACILITY_NAMES, SETUP_YEAR, Fleet, State
 
 RULESET_NAME = "fifth-millennium"
@@ -179,10 +179,6 @@ def move_row_cells(row: int) -> list[str]:
 # --------------------------------------------------------------------------------------------
 # What the sheet shows
 # --------------------------------------------------------------------------------------------
-
-
-def _default_rules() -> dict[str, Any]:
-    return {rule.key: rule.default for rule in HOUSE_RULES}
 
 
 def system_income(state: State, hex_: str) -> int:
@@ -463,7 +459,7 @@ def _write_moves(
     ws: Any, st: _Styles, state: State, player: str, lists: DropdownLists, rules: dict[str, Any]
 ) -> None:
     r = MOVE_HEADER_ROW - 2
-    limit = int(rules.get("max_departures", 4))
+    limit = max_departures(rules)
     ws.merge_range(
         r,
         0,
@@ -744,7 +740,7 @@ def _write_setup(
 ) -> None:
     p = state.player(player)
     ws.merge_range(8, 0, 8, 6, "HOMEWORLD", st.section)
-    distance = int(rules.get("homeworld_min_distance", 6))
+    distance = int(rules["homeworld_min_distance"])
     ws.merge_range(
         9,
         0,
@@ -874,8 +870,7 @@ def write_sheet(
     """Write ``player``'s turn sheet for ``state.year`` to ``path`` (atomically)."""
     if state.player(player) is None:
         raise UsageError(f"{player!r} is not a player of {state.game_name}")
-    rules = _default_rules()
-    rules.update(house_rules or {})
+    rules = complete(house_rules)
     setup = state.year == SETUP_YEAR
     with turn_workbook(
         path,

@@ -35,6 +35,7 @@ from .movement_rules import (
 from .notation import fleet_text
 from .orders import Move, Orders, Purchase
 from .production import station_problem
+from .rules import complete
 from .sheet import HOMEWORLD_CELL, ORDERS_SHEET, PLAYER_CELL, STOCKPILE_AT_CELL, YEAR_CELL
 from .state import FLEET_FIELDS, SETUP_YEAR, Fleet, State
 
@@ -65,7 +66,7 @@ class _Checker:
         self.player = player
         self.p = state.player(player)
         self.orders = orders
-        self.rules = rules
+        self.rules = complete(rules)
         self.problems: list[CellProblem] = []
 
     # -- helpers ----------------------------------------------------------------------------
@@ -635,7 +636,7 @@ class _Checker:
         and allows one of each; ``system`` applies it per system only.
         """
         where, cell, found = purchase.location, purchase.cell, purchase.text
-        per_empire = self.rules.get("seat_exclusivity", "empire") == "empire"
+        per_empire = self.rules["seat_exclusivity"] == "empire"
 
         def in_scope(hex_: str) -> bool:
             return per_empire or hex_ == where
@@ -803,7 +804,7 @@ class _Checker:
         """``fusion bomb`` lines: a system of the map, SFBA levels of this player's due there
         this turn (already there, or a flight arriving this year), each hex once."""
         seen: dict[str, str] = {}
-        automatic = self.rules.get("fusion_bombing", "ordered") == "automatic"
+        automatic = self.rules["fusion_bombing"] == "automatic"
         for b in self.orders.bombing:
             where = b.cells[-1] if b.cells else b.cell
             if b.hex in seen:

@@ -18,26 +18,13 @@ from typing import Any
 from .geometry import within
 from .movement_rules import best_range
 from .notation import fleet_text
-from .rules import HOUSE_RULES
+from .rules import complete
 from .state import FACILITY_NAMES, Facility, Force, Sighting, State
 from .view import ForceSeen, PlayerView, SystemView
 
 #: Facility kinds only their owner is told about ("Secret Control Centre", "Secret
 #: Construction Facility", refueling stations "unlocatable by the enemy").
 SECRET_FACILITIES = frozenset({"CC", "CF", "DSRS"})
-
-
-def default_rules() -> dict[str, Any]:
-    """The house rules with their defaults (for callers that have no game settings)."""
-    return {rule.key: rule.default for rule in HOUSE_RULES}
-
-
-def _rules(rules: Mapping[str, Any] | None) -> Mapping[str, Any]:
-    if rules is None:
-        return default_rules()
-    merged = default_rules()
-    merged.update(rules)
-    return merged
 
 
 def owned_systems(state: State, player: str) -> list[str]:
@@ -55,7 +42,7 @@ def in_sight(state: State, player: str, rules: Mapping[str, Any] | None = None) 
     p = state.player(player)
     if p is None:
         return set()
-    reach = best_range(p, _rules(rules))
+    reach = best_range(p, rules or {})
     near = _neighbourhoods(state)
     seen: set[str] = set()
     for s in state.systems:
@@ -115,7 +102,7 @@ def sight_of_players(
     ``memo`` kept for one map (one turn's resolution), reusing the sight of every player whose
     worlds, forces and facilities stand where they stood, is what keeps a 64-player turn fast.
     """
-    rules = _rules(rules)
+    rules = complete(rules)
     near = _neighbourhoods(state)
     owned: dict[str, list[str]] = {}
     for s in state.systems:
@@ -234,7 +221,7 @@ def player_view(state: State, player: str, rules: Mapping[str, Any] | None = Non
     p = state.player(player)
     if p is None:
         raise KeyError(player)
-    rules = _rules(rules)
+    rules = complete(rules)
     sight = in_sight(state, player, rules)
     sightings = {s.hex: s for s in state.sightings_of(player)}
     forces_by_hex = _by_hex(f for f in state.forces if f.hex in sight)

@@ -61,6 +61,11 @@ class TurnContext:
     def __post_init__(self) -> None:
         # Every rule present, whoever made the context: the modules read ctx.rules[key].
         self.rules = complete(self.rules)
+        # And every side's orders (a context made by hand, in set-up or a test, may name
+        # none): the rules read ctx.orders[side] without asking whether it is there.
+        for side in SIDES:
+            if side not in self.orders:
+                self.orders[side] = no_orders(self.state.player_of(side), side, self.state.turn)
 
     @classmethod
     def start(

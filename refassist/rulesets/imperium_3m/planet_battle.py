@@ -204,7 +204,7 @@ def bombard(ctx: TurnContext, side: str, fleet: str, planet: Planet) -> dict[str
     n = factors // 3
     dice = ctx.dice.nd6(n, f"bombardment of {planet.code} by {fleet}") if n else []
     hits = sum(1 for d in dice if d == 6)
-    first = ctx.orders[side].bombard_priority if side in ctx.orders else "PD"
+    first = ctx.orders[side].bombard_priority
     kinds = ("PD", "F") if first != "F" else ("F", "PD")
     effects: list[dict[str, Any]] = []
     gone: list[Unit] = []
@@ -356,7 +356,7 @@ def land(
     transports.sort(key=lambda t: (0 if t.code == "AT" else 1, t.id))
     # "Defender indicates which invading transports and fighters his fighters will attack":
     # its standing order for the planet puts the landing fighters first if it says so.
-    defence = ctx.orders[enemy].defence_of(planet.code) if enemy in ctx.orders else None
+    defence = ctx.orders[enemy].defence_of(planet.code)
     fighters_first = defence is not None and defence.fighters_attack == "fighters"
     groups, lost = _defensive_fire(
         ctx,
@@ -672,7 +672,7 @@ def attack(
                 capture(ctx, side, p)
             reveal(ctx, p.system)
             return
-        defence = ctx.orders[enemy].defence_of(p.code) if enemy in ctx.orders else None
+        defence = ctx.orders[enemy].defence_of(p.code)
         deploy([u for u in defenders if u.hex == 0], p.hexes, defence and defence.placement)
         record = land(ctx, side, fleet, p, hexes, opposed=True)
         _emit(ctx, p, "landing", f"{side} landing on {p.name}", record, first)
@@ -721,13 +721,12 @@ def evacuate(ctx: TurnContext, side: str, fleet: str, planet: str) -> None:
         loads = cargo_of(ctx, fleet)
         # Transport places left: a carrier's fighters fill its hangar, not a transport place.
         slots = sum(
-            max(0, transport_capacity(ctx, s) - len(loads.get(s.id, [])))
+            max(0, transport_capacity(ctx, s) - len(loads[s.id]))
             for s in ships
             if transport_capacity(ctx, s)
         )
         hangar = sum(
-            ctx.unit_type(side, s.code).fighters
-            - sum(1 for u in loads.get(s.id, []) if u.code == "F")
+            ctx.unit_type(side, s.code).fighters - sum(1 for u in loads[s.id] if u.code == "F")
             for s in ships
         )
         evacuees: list[Unit] = []
@@ -749,8 +748,7 @@ def evacuate(ctx: TurnContext, side: str, fleet: str, planet: str) -> None:
         targets = [
             s
             for s in ships
-            if s.code in ("AT", "TR")
-            and any(any(c is e for e in evacuees) for c in after.get(s.id, []))
+            if s.code in ("AT", "TR") and any(any(c is e for e in evacuees) for c in after[s.id])
         ]
         targets.sort(key=lambda t: (0 if t.code == "AT" else 1, t.id))
         groups, lost = _defensive_fire(

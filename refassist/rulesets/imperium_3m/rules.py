@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..base import HouseRule
+from ..base import HouseRule, with_defaults
 
 HOUSE_RULES: tuple[HouseRule, ...] = (
     HouseRule(
@@ -101,9 +101,5 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
 
 
 def complete(rules: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """Every house rule: ``rules`` over the defaults above, the one place they are stated.
-
-    The ruleset always passes every rule; a caller from Python (a test, a script) may name
-    only the ones it changes.  The rules modules read ``rules[key]``, never a default of their
-    own."""
-    return {rule.key: rule.default for rule in HOUSE_RULES} | dict(rules or {})
+    """Every house rule of Imperium, ``rules`` over the defaults above (`with_defaults`)."""
+    return with_defaults(HOUSE_RULES, rules)

@@ -262,7 +262,7 @@ class _Battle:
         for side in SIDES:
             fleets = state.fleets_at(system, side)
             for fleet in fleets:
-                bo = ctx.orders[side].battle_orders_for(fleet.name) if side in ctx.orders else None
+                bo = ctx.orders[side].battle_orders_for(fleet.name)
                 stance = bo.stance if bo else "close"
                 priority = bo.priority if bo else "capital"
                 break_off = bo.break_off if bo else 0
