@@ -9,7 +9,7 @@ from typing import Any
 
 from refassist.rulesets.imperium_3m import planet_battle as pb
 from refassist.rulesets.imperium_3m.context import TurnContext
-from refassist.rulesets.imperium_3m.state import State
+from refassist.rulesets.imperium_3m.state import State, Unit
 from refassist.rulesets.imperium_3m.units import IMPERIAL, TERRAN
 from tests.imperium.test_planet_battle import planet, planet_state
 from tests.imperium.test_space_battle import add, context
@@ -314,3 +314,171 @@ def test_a_fight_renewed_without_a_fleet_is_told_whole() -> None:
     assert event.dice == tuple(range(2, 14))
     assert {r.location for r in ctx.dice.log[1:]} == {"B"} and ctx.dice.remaining == 0
     assert ctx.state.revealed == {TERRAN: ["B"], IMPERIAL: ["B"]}
+
+
+# -- the surface battle --------------------------------------------------------------------------
+
+
+def on_planet(hexes: int, *placed: tuple[str, str, int]) -> tuple[TurnContext, list[Unit]]:
+    """A disputed planet P of ``hexes`` hexes with units (side, code, hex) in that order."""
+    state = planet_state(hexes=hexes)
+    state.map.planets["P"].disputed = True
+    for side, code, hex_ in placed:
+        add(state, side, code, planet="P", hex_=hex_)
+    ctx = context(state, [1] * 60)
+    return ctx, ctx.state.units_on("P")
+
+
+def moves(*placed: tuple[str, str, int], hexes: int = 7) -> list[dict[str, Any]]:
+    ctx, units = on_planet(hexes, *placed)
+    return pb._move_invaders(planet(ctx), TERRAN, units)
+
+
+def test_invaders_go_for_the_nearest_enemy_hex_ties_to_the_lower() -> None:
+    assert moves((TERRAN, "RT", 5), (IMPERIAL, "RT", 1), (IMPERIAL, "RT", 6)) == [
+        {"unit": "RT1", "from": 5, "to": 6}
+    ]
+    assert moves((TERRAN, "RT", 4), (IMPERIAL, "RT", 2), (IMPERIAL, "RT", 6)) == [
+        {"unit": "RT1", "from": 4, "to": 3}
+    ]
+
+
+def test_hex_1_is_a_goal_and_the_box_is_not() -> None:
+    """Jump troops move 3: from hex 4 they reach the enemy in hex 1; an enemy in the planetary
+    box (hex 0), nearer than the one in hex 5, is no goal; an invader in the box stays there."""
+    assert moves((TERRAN, "JT", 4), (IMPERIAL, "RT", 1)) == [{"unit": "JT1", "from": 4, "to": 1}]
+    assert moves((TERRAN, "JT", 2), (IMPERIAL, "RT", 0), (IMPERIAL, "RT", 5)) == [
+        {"unit": "JT1", "from": 2, "to": 5}
+    ]
+    assert moves((TERRAN, "RT", 0), (IMPERIAL, "RT", 1)) == []
+
+
+def test_an_invader_already_fighting_stays_and_the_others_still_move() -> None:
+    assert moves((TERRAN, "RT", 3), (TERRAN, "RT", 1), (IMPERIAL, "RT", 3)) == [
+        {"unit": "RT2", "from": 1, "to": 2}
+    ]
+
+
+def test_pd_do_not_move_and_a_hex_of_five_is_not_entered() -> None:
+    """Five Terran PD fill hex 2: the troop in hex 1 cannot step into it (it stays), while the
+    troop in hex 4 steps into the enemy's hex 3; the PD themselves never move."""
+    pd = [(TERRAN, "PD", 2)] * 5
+    assert moves((TERRAN, "RT", 1), *pd, (TERRAN, "RT", 4), (IMPERIAL, "RT", 3)) == [
+        {"unit": "RT2", "from": 4, "to": 3}
+    ]
+    assert moves((TERRAN, "PD", 1), (IMPERIAL, "RT", 3)) == []
+
+
+def hits(troop_hits: int, other_hits: int) -> tuple[list[dict[str, Any]], list[str]]:
+    """Hits on the Imperials in one hex: RT1 full, RT2 reduced, F1 full, F2 reduced."""
+    ctx, _units = on_planet(5, *[(IMPERIAL, code, 2) for code in ("RT", "RT", "F", "F")])
+    for uid in ("RT2", "F2"):
+        ctx.state.unit(IMPERIAL, uid).damaged = True
+    lost: list[Unit] = []
+    effects = pb._take_hits(ctx.state.units_on("P"), troop_hits, other_hits, lost)
+    return effects, [u.id for u in lost]
+
+
+def test_troop_hits_finish_reduced_troops_then_full_ones_then_fighters() -> None:
+    effects, lost = hits(5, 0)
+    assert [(e["unit"], e["by"], e["result"]) for e in effects] == [
+        ("Imperial RT2", "troops", "destroyed"),
+        ("Imperial RT1", "troops", "reduced"),
+        ("Imperial RT1", "troops", "destroyed"),
+        ("Imperial F2", "troops", "destroyed"),
+        ("Imperial F1", "troops", "reduced"),
+    ]
+    assert lost == ["RT2", "RT1", "F2"]
+
+
+def test_fighter_hits_reduce_full_troops_then_finish_reduced_fighters() -> None:
+    effects, lost = hits(0, 4)
+    assert [(e["unit"], e["by"], e["result"]) for e in effects] == [
+        ("Imperial RT1", "fighters/PD", "reduced"),
+        ("Imperial F2", "fighters/PD", "destroyed"),
+        ("Imperial F1", "fighters/PD", "reduced"),
+        ("Imperial F1", "fighters/PD", "destroyed"),
+    ]
+    assert lost == ["F2", "F1"]
+
+
+def test_hits_beyond_the_targets_are_wasted() -> None:
+    effects, lost = hits(9, 3)
+    assert len(effects) == 6 and lost == ["RT2", "RT1", "F2", "F1"]
+
+
+def test_two_troops_hits_add_up_in_their_hex() -> None:
+    """Two Terran troops in hex 2 roll one 6 each: two troop hits destroy the reduced Imperial
+    troop and reduce the full one."""
+    ctx, _units = on_planet(
+        5,
+        (TERRAN, "RT", 2),
+        (TERRAN, "RT", 2),
+        (IMPERIAL, "RT", 2),
+        (IMPERIAL, "RT", 2),
+    )
+    ctx.state.unit(IMPERIAL, "RT2").damaged = True
+    first = ctx.state.unit(TERRAN, "RT1").troop_strength
+    second = ctx.state.unit(TERRAN, "RT2").troop_strength
+    rolls = [6] + [1] * (first - 1) + [6] + [1] * (second - 1) + [1] * 40
+    ctx = context(ctx.state, rolls)
+    battle = pb.surface_battle(ctx, TERRAN, planet(ctx))
+    assert [(e["unit"], e["result"]) for e in battle["fights"][0]["effects"][:2]] == [
+        ("Imperial RT2", "destroyed"),
+        ("Imperial RT1", "reduced"),
+    ]
+
+
+def test_hex_1_fights_and_the_box_does_not() -> None:
+    """Fighters of both sides in the planetary box (hex 0) do not fight there; those in hex 1
+    do (the box comes first in the order of hexes, and does not stop the others)."""
+    ctx, _units = on_planet(
+        5, (TERRAN, "F", 0), (IMPERIAL, "F", 0), (TERRAN, "F", 1), (IMPERIAL, "F", 1)
+    )
+    battle = pb.surface_battle(ctx, TERRAN, planet(ctx))
+    assert [f["hex"] for f in battle["fights"]] == [1]
+
+
+# -- how a pass of battle ends -------------------------------------------------------------------
+
+
+def test_a_sides_own_planet_cleared_of_the_enemy_stays_its_own() -> None:
+    ctx, _units = on_planet(5, (TERRAN, "RT", 2))
+    p = planet(ctx)
+    p.owner = TERRAN
+    assert pb.settle(ctx, TERRAN, p) == "cleared"
+    assert (p.owner, p.marker, p.disputed) == (TERRAN, "Outpost", False)
+
+
+def test_an_enemy_claim_without_a_marker_is_cleared() -> None:
+    ctx, _units = on_planet(5, (TERRAN, "RT", 2))
+    p = planet(ctx)
+    p.marker = ""
+    assert pb.settle(ctx, TERRAN, p) == "cleared"
+    assert (p.owner, p.disputed) == ("", False)
+
+
+def test_capture_at_once_needs_the_enemy_without_troops() -> None:
+    ctx, _units = on_planet(5, (TERRAN, "RT", 2), (IMPERIAL, "RT", 3))
+    ctx.rules["troops_capture_at_once"] = True
+    assert pb.settle(ctx, TERRAN, planet(ctx)) == "disputed"
+
+
+def test_terraforming_lost_in_a_battle_is_told_to_both_sides() -> None:
+    """Paid nothing yet, the effort is still the Empire's, and it is lost too; in an action
+    segment the event is told in that segment, at the planet's system."""
+    ctx, _units = on_planet(5)
+    p = planet(ctx)
+    p.terraform_paid, p.terraform_side = 0, IMPERIAL
+    ctx.segment = 2
+    pb._terraforming_lost(ctx, p)
+    event = ctx.events[-1]
+    assert (event.phase, event.location, event.kind) == ("action 2", "B", "terraform")
+    assert set(event.visible_to) == set(event.players) == {"Terra", "Empire"}
+    assert dict(event.data) == {"planet": "P", "paid": 0, "lost": 0, "side": IMPERIAL}
+    assert p.terraform_side == ""
+    ctx.segment = 0
+    p.terraform_paid, p.terraform_side = 2, TERRAN
+    pb._terraforming_lost(ctx, p)
+    assert ctx.events[-1].phase == "planetary battle"
+    assert ctx.events[-1].data["lost"] == 2
