@@ -8,7 +8,7 @@ keeps the master the size of the current state however long the game runs.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from ..dice import Roll
@@ -82,10 +82,44 @@ def fitted_data(data: Mapping[str, Any]) -> dict[str, Any]:
     replaced by a note saying how large they were.  Rulesets shrink their own details first
     (keeping what a report needs); this is the last guard, so no ruleset can make the master
     unreadable."""
-    size = len(json.dumps(data, sort_keys=True, ensure_ascii=False))
+    size = data_size(data)
     if size <= MAX_DATA_CHARS:
         return dict(data)
     return {"omitted": f"details of {size:,} characters do not fit in one cell"}
+
+
+#: What a ruleset's own shortening aims for: below `MAX_DATA_CHARS`, with room to spare.
+SHORTENED_CHARS = 30_000
+
+
+def data_size(data: Any) -> int:
+    """An event's details' length as written to their cell (JSON text)."""
+    return len(json.dumps(data, sort_keys=True, ensure_ascii=False))
+
+
+def shortened(
+    data: dict[str, Any],
+    ways: Sequence[tuple[str, Callable[[dict[str, Any]], None]]],
+    *,
+    key: str = "shortened",
+    limit: int = SHORTENED_CHARS,
+) -> dict[str, Any]:
+    """A battle's (or any event's) details small enough for one workbook cell, losing the
+    least a report needs: ``data`` itself when it fits, else a copy changed by the first of
+    ``ways`` (least loss first) that makes it fit within ``limit`` characters, or by the last;
+    ``key`` names the way taken.
+    Each way changes a fresh copy of the whole details.  `fitted_data` remains the last guard
+    when even the last way is not enough."""
+    if data_size(data) <= limit:
+        return data
+    fitted = data
+    for label, way in ways:
+        fitted = json.loads(json.dumps(data))
+        way(fitted)
+        fitted[key] = label
+        if data_size(fitted) <= limit:
+            break
+    return fitted
 
 
 def events_to_rows(events: Sequence[Event]) -> list[dict[str, Any]]:

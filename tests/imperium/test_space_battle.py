@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from refassist.dice import Dice
+from refassist.rulesets.imperium_3m import battle_details
 from refassist.rulesets.imperium_3m import space_battle as sb
 from refassist.rulesets.imperium_3m.context import TurnContext
 from refassist.rulesets.imperium_3m.orders import BattleOrders, Orders
@@ -547,7 +548,7 @@ def test_a_huge_battles_details_are_shortened_to_fit_one_workbook_cell() -> None
     ctx, outcome = _big_battle()
     event = next(e for e in ctx.events if e.kind == "battle")
     size = len(json.dumps(event.data, sort_keys=True, ensure_ascii=False))
-    assert size <= sb.MAX_BATTLE_CHARS
+    assert size <= battle_details.MAX_BATTLE_CHARS
     assert event.data["shortened"]
     # What a report needs stays: the result, the losses, every round's damage.
     assert event.data["winner"] == outcome.winner
@@ -559,7 +560,7 @@ def test_a_huge_battles_details_are_shortened_to_fit_one_workbook_cell() -> None
 
 def test_small_battle_details_are_kept_whole() -> None:
     data = {"rounds": [{"positions": {"a": 1}, "shots": []}], "dice": [1, 2]}
-    assert sb.fit_battle_data(data) is data
+    assert battle_details.fit_battle_data(data) is data
 
 
 def test_a_fighter_beyond_the_carriers_rides_a_transport_and_shares_its_fate() -> None:
@@ -579,3 +580,199 @@ def test_a_fighter_beyond_the_carriers_rides_a_transport_and_shares_its_fate() -
     b.damage()
     assert b.destroyed[TERRAN] == ["TR1", "F1"]
     assert ctx.state.fleet("T1") is None
+
+
+TARGETS = ("SC", "TR", "CS", "CV", "AT", "CA", "DD", "CR", "AR", "CL")
+
+
+@pytest.mark.parametrize(
+    ("priority", "order"),
+    [
+        # Capital ships first, dearest first (CR and CS cost 13 each: counter id).
+        ("capital", ["CA1", "CR1", "CS1", "CV1", "CL1", "AR1", "AT1", "DD1", "SC1", "TR1"]),
+        # The carrier, then the other capital ships, then the rest, dearest first.
+        ("carrier", ["CV1", "CA1", "CR1", "CS1", "CL1", "AR1", "AT1", "DD1", "SC1", "TR1"]),
+        # Transports (AT, TR), then repair ships, then the rest, dearest first.
+        ("transport", ["AT1", "TR1", "AR1", "CA1", "CR1", "CS1", "CV1", "CL1", "DD1", "SC1"]),
+        # Cheapest first (SC and TR cost 2 each: counter id).
+        ("cheapest", ["SC1", "TR1", "DD1", "AR1", "AT1", "CL1", "CV1", "CR1", "CS1", "CA1"]),
+    ],
+)
+def test_a_fleets_priority_orders_its_targets(priority: str, order: list[str]) -> None:
+    state = make_state()
+    targets = [
+        sb.Combatant(add(state, IMPERIAL, code, fleet="I1"), 0, "close", "capital", 0)
+        for code in TARGETS
+    ]
+    ctx = context(state, [])
+    assert [c.unit.id for c in sb._order_targets(ctx, targets, priority)] == order
+
+
+# -- leaving the battle, and what is left behind -------------------------------------------------
+
+
+def test_a_retreating_fleets_monitors_stay_in_a_fleet_of_their_own() -> None:
+    """T1 leaves B for A (towards its home); its monitor cannot, and stays at B in a new fleet
+    named after it, the first free of T1M1, T1M2 ..."""
+    state = make_state()
+    add(state, TERRAN, "CA", fleet="T1")
+    add(state, TERRAN, "M", fleet="T1")
+    add(state, TERRAN, "M", fleet="T1M1")
+    add(state, IMPERIAL, "CA", fleet="I1")
+    ctx = context(state, [])
+    b = battle_at(ctx, {})
+    fleet = ctx.state.fleet("T1")
+    assert fleet is not None
+    assert b.leave(fleet) == "A"
+    kept = ctx.state.fleet("T1M2")
+    assert kept is not None and (kept.side, kept.system) == (TERRAN, "B")
+    assert [u.id for u in ctx.state.units_in_fleet("T1M2")] == ["M1"]
+    assert (fleet.system, fleet.came_from) == ("A", "B")
+    assert b.retreats == {"T1": "A"} and b.left == {"T1"}
+    assert (TERRAN, "CA1") in ctx.moved and (TERRAN, "M1") not in ctx.moved
+    assert all(c.gone for c in b.combatants if c.unit.fleet == "T1")
+
+
+def retreat_from_b(came_from: str, retreat: str, blocked: str) -> str | None:
+    """Where the Terran fleet T1 (come from ``came_from``, retreat order ``retreat``) goes
+    from B when an Imperial fleet stands at ``blocked``."""
+    state = make_state()
+    add(state, TERRAN, "CA", fleet="T1", came_from=came_from)
+    add(state, IMPERIAL, "CA", fleet="I1")
+    add(state, IMPERIAL, "SC", fleet="I2", system=blocked)
+    ctx = context(state, [], orders={TERRAN: [BattleOrders("T1", retreat=retreat)]})
+    fleet = ctx.state.fleet("T1")
+    assert fleet is not None
+    return battle_at(ctx, {}).destination(fleet)
+
+
+def test_a_retreat_passes_over_a_system_held_by_the_enemy() -> None:
+    # Back to D first (the house rule's came-from), but the enemy is there: home, to A.
+    assert retreat_from_b("D", "", blocked="D") == "A"
+    # Home first as ordered, but the enemy is at A: back, to D.
+    assert retreat_from_b("D", "home", blocked="A") == "D"
+    # Back as ordered, but the fleet was already at B (it defended): there is no back.
+    assert retreat_from_b("B", "back", blocked="D") == "A"
+    # Both ways held by the enemy: nowhere to go.
+    assert retreat_from_b("A", "back", blocked="A") is None
+
+
+def test_troops_pd_and_outposts_ride_the_transports_in_order() -> None:
+    state = make_state()
+    add(state, TERRAN, "TR", fleet="T1")
+    for code in ("OP", "PD", "RT", "JT"):
+        add(state, TERRAN, code, fleet="T1")
+    ctx = context(state, [], rules={"tr_capacity": 3})
+    loads = {k: [u.id for u in v] for k, v in sb.cargo_of(ctx, "T1").items()}
+    assert loads == {"TR1": ["JT1", "OP1", "PD1"], "": ["RT1"]}
+
+
+def test_stranded_fighters_land_on_a_friendly_planet_while_its_box_has_room() -> None:
+    """The scout carries no fighters: after the battle its two fighters look for a friendly,
+    undisputed planet at B (fighters may stand on any type).  P's box (one hex: five places)
+    holds four Terran units, so the first lands in the box and the second is lost; the troop
+    nobody carries is lost too (only fighters fly down)."""
+    state = make_state([Planet("P", "Planet P", "B", "A1", 1, owner=TERRAN, marker="Outpost")])
+    state.map.systems["B"].planets.append("P")
+    for _ in range(4):
+        add(state, TERRAN, "PD", planet="P")
+    add(state, TERRAN, "SC", fleet="T1")
+    add(state, TERRAN, "F", fleet="T1")
+    add(state, TERRAN, "F", fleet="T1")
+    add(state, TERRAN, "RT", fleet="T1")
+    add(state, IMPERIAL, "SC", fleet="I1")
+    ctx = context(state, [])
+    b = battle_at(ctx, {})
+    assert b.recover_fighters() == [
+        {"unit": "Terran RT1", "result": "lost (no carrier)"},
+        {"unit": "Terran F1", "result": "landed on P"},
+        {"unit": "Terran F2", "result": "lost (no carrier)"},
+    ]
+    f1 = ctx.state.unit(TERRAN, "F1")
+    assert f1 is not None and (f1.fleet, f1.planet, f1.hex) == ("", "P", 0)
+    assert b.destroyed[TERRAN] == ["RT1", "F2"]
+
+
+@pytest.mark.parametrize(
+    ("change", "value"),
+    [("owner", IMPERIAL), ("disputed", True)],
+)
+def test_stranded_fighters_do_not_land_on_an_enemy_or_disputed_planet(
+    change: str, value: Any
+) -> None:
+    planet = Planet("P", "Planet P", "B", "A1", 1, owner=TERRAN, marker="Outpost")
+    setattr(planet, change, value)
+    state = make_state([planet])
+    state.map.systems["B"].planets.append("P")
+    add(state, TERRAN, "SC", fleet="T1")
+    add(state, TERRAN, "F", fleet="T1")
+    add(state, IMPERIAL, "SC", fleet="I1")
+    ctx = context(state, [])
+    assert battle_at(ctx, {}).recover_fighters() == [
+        {"unit": "Terran F1", "result": "lost (no carrier)"}
+    ]
+
+
+# -- how a battle ends ---------------------------------------------------------------------------
+
+
+def test_a_tie_of_warship_cost_leaves_the_field_to_the_defender() -> None:
+    """Two scouts miss for three rounds: warship cost 2 against 2, so the defender (the
+    Empire: the Terrans moved in) holds B and the Terran scout goes home to A.  Round 2's
+    initiative bonus goes to round 1's winner; the ranges are between the two sides only; every
+    die is rolled at B."""
+    state = make_state()
+    add(state, TERRAN, "SC", fleet="T1")
+    add(state, IMPERIAL, "SC", fleet="I1")
+    ctx = context(state, [1] * 100)
+    out = sb.fight(ctx, "B", TERRAN)
+    assert (out.winner, out.loser, out.major) == (IMPERIAL, TERRAN, False)
+    assert out.retreats == {"T1": "A"}
+    event = ctx.events[-1]
+    assert (event.phase, event.location, event.kind) == ("battle", "B", "battle")
+    assert event.text == (
+        "Space battle at B: Imperial wins (remaining warship cost tied at 2: the defender holds)"
+    )
+    assert event.data["retreats"] == [{"fleet": "T1", "to": "A"}]
+    first, second = event.data["rounds"][:2]
+    assert second["initiative"][first["initiative_winner"]]["bonus"] == 1
+    for record in event.data["rounds"]:
+        terran = [p for label, p in record["positions"].items() if label.startswith("Terran")]
+        imperial = [p for label, p in record["positions"].items() if label.startswith("Imperial")]
+        assert record["ranges"] == sorted({abs(a - b) for a in terran for b in imperial})
+    assert {r.location for r in ctx.dice.log} == {"B"}
+
+
+def test_a_loser_with_nowhere_to_go_stays_and_the_report_says_so() -> None:
+    """The Terrans lose on cost (scout and monitor, 2 + 8, against a cruiser's 15); the way
+    home (A) is held by an Imperial scout and the scout came from nowhere else: it stays.  The
+    monitor fleet is not even tried (monitors never leave).  Not a major battle (the Terrans
+    have no capital ship): the glory does not move."""
+    state = make_state()
+    add(state, TERRAN, "SC", fleet="T1")
+    add(state, TERRAN, "M", fleet="T2")
+    add(state, IMPERIAL, "CA", fleet="I1")
+    add(state, IMPERIAL, "SC", fleet="I2", system="A")
+    ctx = context(state, [1] * 100, orders={IMPERIAL: [hold("I1")]})
+    out = sb.fight(ctx, "B", TERRAN)
+    assert (out.winner, out.major) == (IMPERIAL, False)
+    event = ctx.events[-1]
+    assert event.text == (
+        "Space battle at B: Imperial wins (remaining warship cost 15 against 10); "
+        "T1 had nowhere to retreat and stayed"
+    )
+    assert event.data["retreats"] == [{"fleet": "T1", "to": ""}]
+    assert ctx.glory_changes == []
+
+
+def test_a_major_terran_victory_moves_the_glory_at_the_battles_system() -> None:
+    state = make_state()
+    add(state, TERRAN, "BB", fleet="T1")
+    add(state, IMPERIAL, "CA", fleet="I1")
+    ctx = context(state, [1] * 200, orders={TERRAN: [hold("T1")], IMPERIAL: [hold("I1")]})
+    out = sb.fight(ctx, "B", TERRAN)
+    assert (out.winner, out.major) == (TERRAN, True)
+    glory = [e for e in ctx.events if e.kind == "glory"]
+    assert [(e.location, e.data["delta"], e.data["reason"]) for e in glory] == [
+        ("B", -1, "major Terran victory")
+    ]

@@ -31,13 +31,13 @@ squadrons (of a world that declared independence) surrender to the first force t
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ...hexmap import subsector_letter
+from ...workbook.history import shortened
 from .context import (
     TurnContext,
     add_facility,
@@ -538,10 +538,6 @@ def fight(ctx: TurnContext, defender: Side, attacker: Side) -> BattleResult:
         return BattleResult(victor=victor, defeated=defeated, rounds=rounds)
 
 
-def _size(data: Any) -> int:
-    return len(json.dumps(data, sort_keys=True, ensure_ascii=False))
-
-
 def _grouped(rolls: list[dict[str, Any]], faces: bool) -> list[dict[str, Any]]:
     """Rolls of one player and unit in one record: the dice (or, with ``faces``, how many of
     each face), the number of kills; ``die`` holds the dice as text for a report."""
@@ -575,20 +571,20 @@ def _grouped(rolls: list[dict[str, Any]], faces: bool) -> list[dict[str, Any]]:
 def fit_battle_data(data: dict[str, Any]) -> dict[str, Any]:
     """Battle details small enough for one workbook cell: roll by roll when they fit, else
     grouped by player and unit, else as counts of each face, else without the rolls."""
-    if _size(data) <= MAX_DATA_CHARS:
-        return data
-    for faces in (False, True):
-        fitted = json.loads(json.dumps(data))
-        for part in (*fitted["step0"], *fitted["rounds"]):
-            part["rolls"] = _grouped(part["rolls"], faces)
-        fitted["rolls_grouped"] = "faces" if faces else "dice"
-        if _size(fitted) <= MAX_DATA_CHARS:
-            return fitted
-    fitted = json.loads(json.dumps(data))
-    for part in (*fitted["step0"], *fitted["rounds"]):
-        part["rolls"] = []
-    fitted["rolls_grouped"] = "dice sheet only"
-    return fitted
+
+    def rolls(change: Callable[[list[dict[str, Any]]], list[dict[str, Any]]]) -> Any:
+        def way(fitted: dict[str, Any]) -> None:
+            for part in (*fitted["step0"], *fitted["rounds"]):
+                part["rolls"] = change(part["rolls"])
+
+        return way
+
+    ways = (
+        ("dice", rolls(lambda r: _grouped(r, False))),
+        ("faces", rolls(lambda r: _grouped(r, True))),
+        ("dice sheet only", rolls(lambda r: [])),
+    )
+    return shortened(data, ways, key="rolls_grouped", limit=MAX_DATA_CHARS)
 
 
 def assault_holder(state: State, hex_: str, side: Side) -> str:

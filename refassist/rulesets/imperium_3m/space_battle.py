@@ -22,11 +22,10 @@ losses and the result, plus the dice sequence numbers in ``Event.dice``.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .battle_details import fit_battle_data
 from .context import TurnContext
 from .paths import step_towards_home
 from .state import Fleet, State, Unit
@@ -122,14 +121,6 @@ def cargo_of(ctx: TurnContext, fleet: str) -> dict[str, list[Unit]]:
             room -= 1
     loads[""].extend(cargo + fighters)
     return loads
-
-
-def carrier_of(ctx: TurnContext, unit: Unit) -> str:
-    """The id of the ship carrying ``unit`` in its fleet ("" when none does)."""
-    for ship, carried in cargo_of(ctx, unit.fleet).items():
-        if any(c is unit for c in carried):
-            return ship
-    return ""
 
 
 def remove_units(state: State, gone: list[Unit]) -> None:
@@ -262,16 +253,14 @@ class _Battle:
         for side in SIDES:
             fleets = state.fleets_at(system, side)
             for fleet in fleets:
+                # Every fleet has battle orders: its row, or the defaults of `BattleOrders`.
                 bo = ctx.orders[side].battle_orders_for(fleet.name)
-                stance = bo.stance if bo else "close"
-                priority = bo.priority if bo else "capital"
-                break_off = bo.break_off if bo else 0
                 loads = cargo_of(ctx, fleet.name)
                 launched = {
                     id(u)
                     for ship in state.units_in_fleet(fleet.name)
                     if ctx.unit_type(side, ship.code).fighters
-                    for u in loads.get(ship.id, [])
+                    for u in loads[ship.id]
                 }
                 for u in state.units_in_fleet(fleet.name):
                     if ctx.unit_type(side, u.code).is_ship:
@@ -283,7 +272,7 @@ class _Battle:
                         pos = START[side]
                     else:
                         continue
-                    self.combatants.append(Combatant(u, pos, stance, priority, break_off))
+                    self.combatants.append(Combatant(u, pos, bo.stance, bo.priority, bo.break_off))
 
     # -- helpers ---------------------------------------------------------------------------------
     def active(self, side: str | None = None) -> list[Combatant]:
@@ -468,8 +457,7 @@ class _Battle:
         back = fleet.came_from if fleet.came_from != self.system else ""
         if back not in state.map.systems:
             back = ""
-        sheet = self.ctx.orders.get(fleet.side)
-        chosen = sheet.battle_orders_for(fleet.name).retreat if sheet is not None else ""
+        chosen = self.ctx.orders[fleet.side].battle_orders_for(fleet.name).retreat
         if chosen == "back":
             options = [back or None, home]
         elif chosen == "home":
@@ -549,12 +537,8 @@ class _Battle:
                 landed = ""
                 if u.code == "F" and fleet.system == self.system:
                     for p in state.map.planets_in(self.system):
-                        if (
-                            p.owner == u.side
-                            and not p.disputed
-                            and "F" in _allowed(p.type)
-                            and state.box_room(p.code) > 0
-                        ):
+                        # Fighters may stand on every planet type (`ALLOWED_ON`).
+                        if p.owner == u.side and not p.disputed and state.box_room(p.code) > 0:
                             u.fleet, u.planet, u.hex = "", p.code, 0
                             landed = p.code
                             break
@@ -569,12 +553,6 @@ class _Battle:
         return records
 
 
-def _allowed(planet_type: str) -> tuple[str, ...]:
-    from .state import ALLOWED_ON
-
-    return ALLOWED_ON[planet_type[0]]
-
-
 def _major(ctx: TurnContext, combatants: list[Combatant]) -> bool:
     """Both sides with capital ships, or at least 10 ships each, at the start of the battle."""
     capital = {s: False for s in SIDES}
@@ -586,46 +564,6 @@ def _major(ctx: TurnContext, combatants: list[Combatant]) -> bool:
         if t.is_ship:
             ships[c.side] += 1
     return all(capital.values()) or all(n >= 10 for n in ships.values())
-
-
-#: Most characters of a battle's details: they are written to one workbook cell (Excel holds
-#: 32,767), with room to spare for the JSON quoting.
-MAX_BATTLE_CHARS = 30_000
-
-
-def _size(data: Mapping[str, Any]) -> int:
-    return len(json.dumps(data, sort_keys=True, ensure_ascii=False))
-
-
-def fit_battle_data(data: dict[str, Any]) -> dict[str, Any]:
-    """Battle details small enough for one workbook cell, losing the least a reader needs:
-    first the positions of every unit each round and the list of dice numbers (the event's
-    ``dice`` keeps those), then each shot's dice (its hits stay), then the shots themselves
-    (damage, losses and the result always stay).  Every roll remains in the dice sheet."""
-    if _size(data) <= MAX_BATTLE_CHARS:
-        return data
-    fitted = json.loads(json.dumps(data))
-    fitted.pop("dice", None)
-    for r in fitted["rounds"]:
-        r.pop("positions", None)
-    fitted["shortened"] = "positions"
-    if _size(fitted) <= MAX_BATTLE_CHARS:
-        return fitted
-    for r in fitted["rounds"]:
-        for shot in r.get("shots", []):
-            shot["dice"] = [len(shot.get("dice", []))]
-            shot["dice_counted"] = True
-        for cm in r.get("counter_measures", []):
-            cm["dice"] = []
-    fitted["shortened"] = "shot dice (see the dice sheet)"
-    if _size(fitted) <= MAX_BATTLE_CHARS:
-        return fitted
-    for r in fitted["rounds"]:
-        r["shots"] = []
-        r["counter_measures"] = []
-        r["moves"] = []
-    fitted["shortened"] = "shots (see the dice sheet)"
-    return fitted
 
 
 def fight(ctx: TurnContext, system: str, mover: str) -> BattleOutcome:
