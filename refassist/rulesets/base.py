@@ -32,6 +32,7 @@ Why these methods, for the five games in ``shared/seeds``:
 from __future__ import annotations
 
 import abc
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -264,6 +265,10 @@ class Table:
         raise KeyError(name)
 
 
+#: A dataclass a row of the master workbook is made into (`Row.to`).
+T = TypeVar("T")
+
+
 @dataclass
 class Row:
     """A row read from the master workbook, with the cell reference of each value."""
@@ -281,6 +286,45 @@ class Row:
 
     def get(self, column: str, default: Any = None) -> Any:
         return self.values.get(column, default)
+
+    def to(self, cls: type[T], **values: Any) -> T:
+        """The dataclass ``cls`` made from this row: each field from the column of the same
+        name, unless given in ``values`` (a value the table holds in another form); fields
+        without a column keep their defaults, columns without a field are left out."""
+        names = [f.name for f in dataclasses.fields(cls) if f.init]  # type: ignore[arg-type]
+        found = {n: self.values[n] for n in names if n in self.values and n not in values}
+        return cls(**found, **values)
+
+
+class RowProblems:
+    """Collects the problems found across a workbook's tables while a state is built from
+    them, each pinned to the cell of the row at fault (`Ruleset.from_tables`)."""
+
+    def __init__(self, problems: list[CellProblem]) -> None:
+        self.problems = problems
+        self.count = 0
+
+    def add(self, table: Table, row: Row, column: str, message: str, fix: str) -> None:
+        self.count += 1
+        self.problems.append(
+            CellProblem(table.title, row.ref(column), str(row.get(column, "")), message, fix)
+        )
+
+    def one_row(self, table: Table, rows: Sequence[Row]) -> Row | None:
+        """The only row of a one-row table (settings), or a problem and None."""
+        if len(rows) == 1:
+            return rows[0]
+        self.count += 1
+        self.problems.append(
+            CellProblem(
+                table.title,
+                "A2",
+                str(len(rows)),
+                f"needs exactly one row of {table.title.lower()}",
+                "keep the single row under the header",
+            )
+        )
+        return None
 
 
 @dataclass

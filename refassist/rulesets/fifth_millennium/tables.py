@@ -26,7 +26,7 @@ from ...workbook.history import (
     rows_to_events,
     rows_to_rolls,
 )
-from ..base import Column, Reference, Row, Table
+from ..base import Column, Reference, Row, RowProblems, Table
 from .state import (
     FACILITY_KINDS,
     RELATION_KINDS,
@@ -412,41 +412,13 @@ def to_tables(state: State) -> dict[str, list[dict[str, Any]]]:
     }
 
 
-class _Checker:
-    """Collects cross-table problems with the cell of each row at fault."""
-
-    def __init__(self, problems: list[CellProblem]) -> None:
-        self.problems = problems
-
-    def add(self, table: Table, row: Row, column: str, message: str, fix: str) -> None:
-        self.problems.append(
-            CellProblem(table.title, row.ref(column), str(row.get(column, "")), message, fix)
-        )
-
-
 def from_tables(tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]) -> State | None:
     """Build a `State` from checked rows, appending cross-table problems."""
-    check = _Checker(problems)
-    settings = list(tables.get("settings", []))
-    if len(settings) != 1:
-        problems.append(
-            CellProblem(
-                SETTINGS.title,
-                "A2",
-                str(len(settings)),
-                "needs exactly one row of settings",
-                "keep the single row under the header",
-            )
-        )
+    check = RowProblems(problems)
+    s = check.one_row(SETTINGS, list(tables.get("settings", [])))
+    if s is None:
         return None
-    s = settings[0]
-    state = State(
-        game_id=s["game_id"],
-        game_name=s["game_name"],
-        year=s["year"],
-        sector_name=s["sector_name"],
-        finished=s["finished"],
-    )
+    state = s.to(State)
     state.subsector_names = {
         r["letter"]: r["name"] for r in tables.get("subsectors", []) if r["name"]
     }
@@ -456,27 +428,7 @@ def from_tables(tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]
             check.add(
                 SYSTEMS, r, "hex", "is not a hex of the sector (0101-3240)", "correct the hex"
             )
-        state.systems.append(
-            System(
-                **{
-                    k: r[k]
-                    for k in (
-                        "hex",
-                        "name",
-                        "original_class",
-                        "resource_class",
-                        "naval_base",
-                        "scout_base",
-                        "hipop",
-                        "owner",
-                        "changes",
-                        "map_naval_base",
-                        "map_scout_base",
-                        "map_hipop",
-                    )
-                }
-            )
-        )
+        state.systems.append(r.to(System))
     system_hexes = {sys.hex for sys in state.systems}
 
     for r in tables.get("players", []):
@@ -498,23 +450,8 @@ def from_tables(tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]
                 "is empty after the set-up year",
                 "write the player's homeworld hex",
             )
-        state.players.append(
-            Player(
-                name=r["name"],
-                homeworld=str(r["homeworld"]).strip().zfill(4)
-                if str(r["homeworld"]).strip()
-                else "",
-                stockpile=r["stockpile"],
-                tech_level=r["tech_level"],
-                income_last=r["income_last"],
-                homeworld_lost=r["homeworld_lost"],
-                eliminated=r["eliminated"],
-                stockpile_at=str(r["stockpile_at"]).strip().zfill(4)
-                if str(r["stockpile_at"]).strip()
-                else "",
-                computer=r["computer"],
-            )
-        )
+        hexes = {c: str(r[c]).strip() for c in ("homeworld", "stockpile_at")}
+        state.players.append(r.to(Player, **{c: h.zfill(4) if h else "" for c, h in hexes.items()}))
 
     stations = set()
     for r in tables.get("facilities", []):
@@ -534,9 +471,7 @@ def from_tables(tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]
             check.add(FACILITIES, r, "hex", "is not the hex of a system", "correct the hex")
         if r["kind"] in ("GL", "OPC") and r["count"] > 5:
             check.add(FACILITIES, r, "count", "no more than 5 per system", "lower the count to 5")
-        state.facilities.append(
-            Facility(**{k: r[k] for k in ("hex", "owner", "kind", "count", "building")})
-        )
+        state.facilities.append(r.to(Facility))
 
     for r in tables.get("forces", []):
         stranded = (  # squadrons left in empty space when their station was lost
@@ -551,16 +486,7 @@ def from_tables(tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]
                 "player's ready squadrons may wait in an empty hex)",
                 "correct the hex",
             )
-        state.forces.append(
-            Force(
-                hex=r["hex"],
-                owner=r["owner"],
-                fleet=_fleet_of(r),
-                M=r["M"],
-                P=r["P"],
-                building=r["building"],
-            )
-        )
+        state.forces.append(r.to(Force, fleet=_fleet_of(r)))
 
     for r in tables.get("flights", []):
         for column in ("origin", "destination"):
@@ -568,18 +494,7 @@ def from_tables(tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]
                 check.add(FLIGHTS, r, column, "is not a hex of the sector", "correct the hex")
         if r["arrival"] <= r["departed"]:
             check.add(FLIGHTS, r, "arrival", "must be after the departure year", "correct the year")
-        state.flights.append(
-            Flight(
-                id=r["id"],
-                owner=r["owner"],
-                origin=r["origin"],
-                destination=r["destination"],
-                departed=r["departed"],
-                arrival=r["arrival"],
-                fleet=_fleet_of(r),
-                probe=r["probe"],
-            )
-        )
+        state.flights.append(r.to(Flight, fleet=_fleet_of(r)))
 
     for r in tables.get("diplomacy", []):
         if r["a"] == r["b"]:
@@ -593,30 +508,12 @@ def from_tables(tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]
             kind = ("end " if r["status"] == "end proposed" else "") + r["kind"]
             state.proposals.append(Proposal(kind=kind, proposer=r["a"], to=r["b"], year=r["since"]))
 
-    for r in tables.get("messages", []):
-        state.messages.append(Message(**{k: r[k] for k in ("year", "sender", "recipient", "text")}))
+    state.messages = [r.to(Message) for r in tables.get("messages", [])]
 
     for r in tables.get("sightings", []):
         if r["hex"] not in system_hexes:
             check.add(SIGHTINGS, r, "hex", "is not the hex of a system", "correct the hex")
-        state.sightings.append(
-            Sighting(
-                **{
-                    k: r[k]
-                    for k in (
-                        "player",
-                        "hex",
-                        "year",
-                        "resource_class",
-                        "naval_base",
-                        "scout_base",
-                        "hipop",
-                        "owner",
-                        "forces",
-                    )
-                }
-            )
-        )
+        state.sightings.append(r.to(Sighting))
 
     state.events = rows_to_events(tables.get("events", []))
     state.dice = rows_to_rolls(tables.get("dice", []))

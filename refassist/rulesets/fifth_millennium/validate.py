@@ -22,6 +22,7 @@ from typing import Any
 
 from ...errors import CellProblem
 from ...hexmap import SECTOR, distance
+from ..checking import OrderChecker
 from .budget import points_available
 from .items import find_item, placement
 from .movement_rules import (
@@ -45,34 +46,23 @@ SEATS = ("CC", "CF", "DEPOT")
 SEAT_NAMES = {"CC": "Control Centre", "CF": "Construction Facility", "DEPOT": "Depot"}
 
 
-def _err(cell: str, found: str, message: str, fix: str) -> CellProblem:
-    return CellProblem(SHEET, cell, found, message, fix, "error")
-
-
-def _warn(cell: str, found: str, message: str, fix: str) -> CellProblem:
-    return CellProblem(SHEET, cell, found, message, fix, "warning")
-
-
 def _fleet_short(fleet: Fleet) -> str:
     parts = [f"{getattr(fleet, f)} {f}" for f in FLEET_FIELDS if getattr(fleet, f)]
     return ", ".join(parts) if parts else "nothing"
 
 
-class _Checker:
+class _Checker(OrderChecker):
     """Runs every check for one player's orders; problems are collected in sheet order."""
 
     def __init__(self, state: State, player: str, orders: Orders, rules: Mapping[str, Any]) -> None:
+        super().__init__()
         self.state = state
         self.player = player
         self.p = state.player(player)
         self.orders = orders
         self.rules = complete(rules)
-        self.problems: list[CellProblem] = []
 
     # -- helpers ----------------------------------------------------------------------------
-    def add(self, problem: CellProblem) -> None:
-        self.problems.append(problem)
-
     def owns(self, hex_: str) -> bool:
         s = self.state.system(hex_)
         return s is not None and s.owner == self.player
@@ -91,34 +81,28 @@ class _Checker:
     # -- whole sheet ------------------------------------------------------------------------
     def check_year(self) -> bool:
         if self.orders.year != self.state.year:
-            self.add(
-                _err(
-                    YEAR_CELL,
-                    str(self.orders.year),
-                    f"this sheet holds orders for {self.orders.year}, but the game is waiting for "
-                    f"orders for {self.state.year}",
-                    f"Fill in the sheet for {self.state.year} that came with your last report.",
-                )
+            self.error(
+                YEAR_CELL,
+                str(self.orders.year),
+                f"this sheet holds orders for {self.orders.year}, but the game is waiting for "
+                f"orders for {self.state.year}",
+                f"Fill in the sheet for {self.state.year} that came with your last report.",
             )
             return False
         if self.p is None:
-            self.add(
-                _err(
-                    PLAYER_CELL,
-                    self.player,
-                    f"{self.player} is not a player of this game",
-                    "Use the sheet the referee sent you.",
-                )
+            self.error(
+                PLAYER_CELL,
+                self.player,
+                f"{self.player} is not a player of this game",
+                "Use the sheet the referee sent you.",
             )
             return False
         if self.p.eliminated:
-            self.add(
-                _err(
-                    PLAYER_CELL,
-                    self.player,
-                    f"{self.player} was eliminated in {self.p.eliminated} and gives no more orders",
-                    "Nothing to do.",
-                )
+            self.error(
+                PLAYER_CELL,
+                self.player,
+                f"{self.player} was eliminated in {self.p.eliminated} and gives no more orders",
+                "Nothing to do.",
             )
             return False
         return True
@@ -130,45 +114,34 @@ class _Checker:
         choice = self.orders.homeworld
         if self.p.homeworld:
             if choice and choice != self.p.homeworld:
-                self.add(
-                    _err(
-                        cell,
-                        choice,
-                        f"your homeworld is already set to {self.p.homeworld} by the referee",
-                        f"Leave the cell as {self.p.homeworld}.",
-                    )
+                self.error(
+                    cell,
+                    choice,
+                    f"your homeworld is already set to {self.p.homeworld} by the referee",
+                    f"Leave the cell as {self.p.homeworld}.",
                 )
             return
         if not choice:
-            self.add(
-                _err(
-                    cell,
-                    "",
-                    "no homeworld is chosen",
-                    "Type the hex of a class A system, e.g. 1827.",
-                )
+            self.error(
+                cell, "", "no homeworld is chosen", "Type the hex of a class A system, e.g. 1827."
             )
             return
         system = self.state.system(choice)
         if not SECTOR.contains(choice) or system is None:
-            self.add(
-                _err(
-                    cell,
-                    choice,
-                    f"there is no star system at {choice}",
-                    "Choose the hex of a class A system from the list on 'Your empire'.",
-                )
+            self.error(
+                cell,
+                choice,
+                f"there is no star system at {choice}",
+                "Choose the hex of a class A system from the list on 'Your empire'.",
             )
             return
         if system.resource_class != "A":
-            self.add(
-                _err(
-                    cell,
-                    choice,
-                    f"{system.name} ({choice}) is class "
-                    f"{system.resource_class}; a homeworld must be a class A system",
-                    "Choose a class A system from the list on 'Your empire'.",
-                )
+            self.error(
+                cell,
+                choice,
+                f"{system.name} ({choice}) is class "
+                f"{system.resource_class}; a homeworld must be a class A system",
+                "Choose a class A system from the list on 'Your empire'.",
             )
             return
         # Not checked here: how close another player's homeworld is.  Homeworlds are chosen in
@@ -192,38 +165,30 @@ class _Checker:
                 continue
             departures += 1
             if departures == limit + 1:
-                self.add(
-                    _err(
-                        move.cell,
-                        move.text,
-                        f"this is departure number {departures}; "
-                        f"at most {limit} departures are allowed each turn",
-                        "Combine fleets leaving the same system into one move, or keep "
-                        "this one for next turn (probes do not count).",
-                    )
+                self.error(
+                    move.cell,
+                    move.text,
+                    f"this is departure number {departures}; "
+                    f"at most {limit} departures are allowed each turn",
+                    "Combine fleets leaving the same system into one move, or keep "
+                    "this one for next turn (probes do not count).",
                 )
             elif departures > limit:
-                self.add(
-                    _err(
-                        move.cell,
-                        move.text,
-                        f"this is departure number {departures}; "
-                        f"at most {limit} are allowed each turn",
-                        "Remove the moves beyond the limit.",
-                    )
+                self.error(
+                    move.cell,
+                    move.text,
+                    f"this is departure number {departures}; at most {limit} are allowed each turn",
+                    "Remove the moves beyond the limit.",
                 )
             self.check_fleet_move(move, reach, sent)
 
     def check_move_basics(self, move: Move) -> bool:
         if move.year != self.state.year:
-            self.add(
-                _err(
-                    move.cell_of("year"),
-                    move.text,
-                    f"this move departs in {move.year}, but orders are for {self.state.year}",
-                    f"Write {self.state.year} as the turn (departures are ordered one "
-                    "turn at a time).",
-                )
+            self.error(
+                move.cell_of("year"),
+                move.text,
+                f"this move departs in {move.year}, but orders are for {self.state.year}",
+                f"Write {self.state.year} as the turn (departures are ordered one turn at a time).",
             )
             return False
         for what, part, hex_ in (
@@ -231,23 +196,19 @@ class _Checker:
             ("destination", "destination", move.destination),
         ):
             if not SECTOR.contains(hex_):
-                self.add(
-                    _err(
-                        move.cell_of(part),
-                        move.text,
-                        f"the {what} hex {hex_} is not on the map (columns 01-32, rows 01-40)",
-                        "Check the hex number; travel off the map is impossible.",
-                    )
+                self.error(
+                    move.cell_of(part),
+                    move.text,
+                    f"the {what} hex {hex_} is not on the map (columns 01-32, rows 01-40)",
+                    "Check the hex number; travel off the map is impossible.",
                 )
                 return False
         if move.origin == move.destination:
-            self.add(
-                _err(
-                    move.cell_of("destination"),
-                    move.text,
-                    f"departure and destination are both {move.origin}",
-                    "Give a different destination, or remove the move.",
-                )
+            self.error(
+                move.cell_of("destination"),
+                move.text,
+                f"departure and destination are both {move.origin}",
+                "Give a different destination, or remove the move.",
             )
             return False
         return True
@@ -271,15 +232,13 @@ class _Checker:
                     else "1 hex a year"
                 )
             )
-            self.add(
-                _err(
-                    move.cell_of("arrival"),
-                    move.text,
-                    f"the arrival year is wrong: {move.origin} to "
-                    f"{move.destination} is {hexes} hexes ({why}), so the fleet arrives "
-                    f"in {expected}, not {move.arrival}",
-                    f"Write {expected} as the arrival year, or leave it blank.",
-                )
+            self.error(
+                move.cell_of("arrival"),
+                move.text,
+                f"the arrival year is wrong: {move.origin} to "
+                f"{move.destination} is {hexes} hexes ({why}), so the fleet arrives "
+                f"in {expected}, not {move.arrival}",
+                f"Write {expected} as the arrival year, or leave it blank.",
             )
 
     def check_probe(self, move: Move, probes_sent: dict[str, int]) -> None:
@@ -287,16 +246,14 @@ class _Checker:
         probes_sent[move.origin] += 1
         have = probes_at(self.state, self.player, move.origin)
         if probes_sent[move.origin] > have:
-            self.add(
-                _err(
-                    move.cell_of("fleet"),
-                    move.text,
-                    f"you have {have} probe swarm"
-                    f"{'s' if have != 1 else ''} at {move.origin}, and this is probe "
-                    f"number {probes_sent[move.origin]} launched from there",
-                    "Buy probes (PROBE) at a class A world or spacedock first; they can "
-                    "be launched the turn after.",
-                )
+            self.error(
+                move.cell_of("fleet"),
+                move.text,
+                f"you have {have} probe swarm"
+                f"{'s' if have != 1 else ''} at {move.origin}, and this is probe "
+                f"number {probes_sent[move.origin]} launched from there",
+                "Buy probes (PROBE) at a class A world or spacedock first; they can "
+                "be launched the turn after.",
             )
 
     def check_fleet_move(self, move: Move, reach: int, sent: dict[str, Fleet]) -> None:
@@ -304,49 +261,41 @@ class _Checker:
         hex, so that is the problem reported (at the departure's cell) and the range, the
         destination and the arrival year, which follow from it, are not checked."""
         if move.fleet.squadrons == 0:
-            self.add(
-                _err(
-                    move.cell_of("fleet"),
-                    move.text,
-                    "the fleet carries no squadrons",
-                    "A fleet needs at least one squadron (K and SF are only carried).",
-                )
+            self.error(
+                move.cell_of("fleet"),
+                move.text,
+                "the fleet carries no squadrons",
+                "A fleet needs at least one squadron (K and SF are only carried).",
             )
             return
         available = available_to_depart(self.state, self.player, move.origin, self.state.year)
         if available.squadrons == 0 and available.K == 0 and available.SF == 0:
             sent[move.origin] = sent[move.origin] + move.fleet
-            self.add(
-                _err(
-                    move.cell_of("origin"),
-                    move.text,
-                    f"you have no squadrons at {move.origin}, the departure hex",
-                    "Check the departure hex: send squadrons from a system where you have some "
-                    "(see 'Your empire').",
-                )
+            self.error(
+                move.cell_of("origin"),
+                move.text,
+                f"you have no squadrons at {move.origin}, the departure hex",
+                "Check the departure hex: send squadrons from a system where you have some "
+                "(see 'Your empire').",
             )
             return
         hexes = distance(move.origin, move.destination)
         if hexes > reach:
-            self.add(
-                _err(
-                    move.cell_of("destination"),
-                    move.text,
-                    f"{move.destination} is out of range: {move.origin} to {move.destination} "
-                    f"is {hexes} hexes and your squadrons jump at most {reach}",
-                    f"Choose a destination at most {reach} hexes away, or go in stages.",
-                )
+            self.error(
+                move.cell_of("destination"),
+                move.text,
+                f"{move.destination} is out of range: {move.origin} to {move.destination} "
+                f"is {hexes} hexes and your squadrons jump at most {reach}",
+                f"Choose a destination at most {reach} hexes away, or go in stages.",
             )
         elif not can_arrive_at(self.state, self.player, move.destination):
-            self.add(
-                _err(
-                    move.cell_of("destination"),
-                    move.text,
-                    f"there is no star system at {move.destination} "
-                    "and you have no refueling station there",
-                    "Fleets must emerge at a star system (or your Deep Space Refueling "
-                    "Station); check the hex number.",
-                )
+            self.error(
+                move.cell_of("destination"),
+                move.text,
+                f"there is no star system at {move.destination} "
+                "and you have no refueling station there",
+                "Fleets must emerge at a star system (or your Deep Space Refueling "
+                "Station); check the hex number.",
             )
         self.check_arrival(move)
         before = sent[move.origin]
@@ -363,15 +312,13 @@ class _Checker:
                 if not before.is_empty()
                 else ""
             )
-            self.add(
-                _err(
-                    move.cell_of("fleet"),
-                    move.text,
-                    f"{move.origin} holds {fleet_text(available)} of yours (counting fleets "
-                    f"arriving this turn){earlier}; this move is short of {_fleet_short(short)}",
-                    "Send only squadrons that are at the departure system (see 'Your "
-                    "empire'); monitors never move.",
-                )
+            self.error(
+                move.cell_of("fleet"),
+                move.text,
+                f"{move.origin} holds {fleet_text(available)} of yours (counting fleets "
+                f"arriving this turn){earlier}; this move is short of {_fleet_short(short)}",
+                "Send only squadrons that are at the departure system (see 'Your "
+                "empire'); monitors never move.",
             )
 
     # -- production ---------------------------------------------------------------------------
@@ -386,13 +333,11 @@ class _Checker:
         for purchase in self.orders.purchases:
             item = find_item(purchase.item)
             if item is None:
-                self.add(
-                    _err(
-                        purchase.cell_of("item"),
-                        purchase.text,
-                        f"{purchase.item!r} is not a purchase option",
-                        "Choose an item from the list.",
-                    )
+                self.error(
+                    purchase.cell_of("item"),
+                    purchase.text,
+                    f"{purchase.item!r} is not a purchase option",
+                    "Choose an item from the list.",
                 )
                 continue
             if not self.check_purchase(purchase, item.code, added, upgrades, new_seats):
@@ -400,16 +345,14 @@ class _Checker:
             running += item.cost * purchase.quantity
             if running > budget and not warned:
                 warned = True
-                self.add(
-                    _warn(
-                        purchase.cell_of("quantity"),
-                        purchase.text,
-                        f"the purchases up to this line cost "
-                        f"{running} points, more than the {budget} you are expected to "
-                        "have (stockpile plus this turn's income if no world is lost)",
-                        "Lines are bought in sheet order until the points run out; put "
-                        "the most important first.",
-                    )
+                self.warn(
+                    purchase.cell_of("quantity"),
+                    purchase.text,
+                    f"the purchases up to this line cost "
+                    f"{running} points, more than the {budget} you are expected to "
+                    "have (stockpile plus this turn's income if no world is lost)",
+                    "Lines are bought in sheet order until the points run out; put "
+                    "the most important first.",
                 )
         self.check_stockpile_at()
 
@@ -426,24 +369,19 @@ class _Checker:
         assert item is not None
         where, cell, found = purchase.location, purchase.cell, purchase.text
         if item.tech_level > self.p.tech_level:
-            self.add(
-                _err(
-                    cell,
-                    found,
-                    f"{item.name} needs tech level {item.tech_level}; you are "
-                    f"at TL{self.p.tech_level}",
-                    "Choose an item from the list (it shows what your TL allows).",
-                )
+            self.error(
+                cell,
+                found,
+                f"{item.name} needs tech level {item.tech_level}; you are at TL{self.p.tech_level}",
+                "Choose an item from the list (it shows what your TL allows).",
             )
             return False
         if not SECTOR.contains(where):
-            self.add(
-                _err(
-                    cell,
-                    found,
-                    f"{where} is not a hex on the map",
-                    "Check the hex number of the location.",
-                )
+            self.error(
+                cell,
+                found,
+                f"{where} is not a hex on the map",
+                "Check the hex number of the location.",
             )
             return False
         system = self.state.system(where)
@@ -452,49 +390,41 @@ class _Checker:
         if system is None and self.station_at(where):
             return self.check_at_station(purchase, item, added, upgrades)
         if system is None:
-            self.add(
-                _err(
-                    cell,
-                    found,
-                    f"there is no star system at {where}",
-                    "Build in a system you own, or at your own refueling station (a new "
-                    "station goes in an empty hex).",
-                )
+            self.error(
+                cell,
+                found,
+                f"there is no star system at {where}",
+                "Build in a system you own, or at your own refueling station (a new "
+                "station goes in an empty hex).",
             )
             return False
         if system.owner != self.player:
             # Not whose it is: the reply must not tell what the player's report would not
             # (resubmitting sheets would otherwise map the owner of every system).
-            self.add(
-                _err(
-                    cell,
-                    found,
-                    f"you do not own {system.name} ({where})",
-                    "Build only in systems you own.",
-                )
+            self.error(
+                cell,
+                found,
+                f"you do not own {system.name} ({where})",
+                "Build only in systems you own.",
             )
             return False
         if placement(item, self.rules) in ("ftl", "upgrade") and not self.builds_ships(where):
-            self.add(
-                _err(
-                    cell,
-                    found,
-                    f"{item.name} can only be built at a class A world or one "
-                    f"with a spacedock; {system.name} ({where}) is class "
-                    f"{system.resource_class}",
-                    "Build it at a class A world you own.",
-                )
+            self.error(
+                cell,
+                found,
+                f"{item.name} can only be built at a class A world or one "
+                f"with a spacedock; {system.name} ({where}) is class "
+                f"{system.resource_class}",
+                "Build it at a class A world you own.",
             )
             return False
         if item.placement == "monitor" and system.resource_class not in ("A", "B", "C"):
-            self.add(
-                _err(
-                    cell,
-                    found,
-                    f"monitors can only be built at class A, B or C worlds; "
-                    f"{system.name} ({where}) is class {system.resource_class}",
-                    "Build monitors at a class A, B or C world you own.",
-                )
+            self.error(
+                cell,
+                found,
+                f"monitors can only be built at class A, B or C worlds; "
+                f"{system.name} ({where}) is class {system.resource_class}",
+                "Build monitors at a class A, B or C world you own.",
             )
             return False
         if item.placement == "upgrade":
@@ -524,13 +454,11 @@ class _Checker:
         where = purchase.location
         problem = station_problem(self.state, self.player, item, where, self.rules)
         if problem:
-            self.add(
-                _err(
-                    purchase.cell,
-                    purchase.text,
-                    problem,
-                    "Build it at a world you own, or build a spacedock at the station first.",
-                )
+            self.error(
+                purchase.cell,
+                purchase.text,
+                problem,
+                "Build it at a world you own, or build a spacedock at the station first.",
             )
             return False
         if item.placement == "upgrade":
@@ -549,16 +477,14 @@ class _Checker:
         key = (where, item.becomes)
         have = self.facilities(where, item.becomes)
         if have + added[key] + purchase.quantity > item.limit:
-            self.add(
-                _err(
-                    purchase.cell_of("quantity"),
-                    purchase.text,
-                    f"at most {item.limit} {item.name}"
-                    f"{'s' if item.limit != 1 else ''} per {per}; {where} has "
-                    f"{have + added[key]} (built, building or ordered above)",
-                    f"Reduce the quantity to {max(0, item.limit - have - added[key])} "
-                    "or build elsewhere.",
-                )
+            self.error(
+                purchase.cell_of("quantity"),
+                purchase.text,
+                f"at most {item.limit} {item.name}"
+                f"{'s' if item.limit != 1 else ''} per {per}; {where} has "
+                f"{have + added[key]} (built, building or ordered above)",
+                f"Reduce the quantity to {max(0, item.limit - have - added[key])} "
+                "or build elsewhere.",
             )
             return False
         added[key] += purchase.quantity
@@ -570,37 +496,31 @@ class _Checker:
         assert self.p is not None
         where, cell, found = purchase.location, purchase.cell, purchase.text
         if self.state.system(where) is not None:
-            self.add(
-                _err(
-                    cell,
-                    found,
-                    f"{where} holds a star system; a {name} is built in an empty hex",
-                    "Choose an empty hex within range of your worlds.",
-                )
+            self.error(
+                cell,
+                found,
+                f"{where} holds a star system; a {name} is built in an empty hex",
+                "Choose an empty hex within range of your worlds.",
             )
             return False
         reach = best_range(self.p, self.rules)
         owned = [s.hex for s in self.state.systems if s.owner == self.player]
         if not any(distance(where, h) <= reach for h in owned):
-            self.add(
-                _err(
-                    cell,
-                    found,
-                    f"{where} is more than {reach} hexes from every world you own",
-                    f"Choose a hex at most {reach} hexes from one of your worlds.",
-                )
+            self.error(
+                cell,
+                found,
+                f"{where} is more than {reach} hexes from every world you own",
+                f"Choose a hex at most {reach} hexes from one of your worlds.",
             )
             return False
         have = self.facilities(where, "DSRS")
         key = (where, "DSRS")
         if have + added[key] + purchase.quantity > 1:
-            self.add(
-                _err(
-                    cell,
-                    found,
-                    f"you already have (or ordered) a refueling station at {where}",
-                    "One station per hex is enough; remove this line.",
-                )
+            self.error(
+                cell,
+                found,
+                f"you already have (or ordered) a refueling station at {where}",
+                "One station per hex is enough; remove this line.",
             )
             return False
         added[key] += purchase.quantity
@@ -615,15 +535,13 @@ class _Checker:
                 leaving = leaving + move.fleet
         ready = fleet.F - leaving.F - upgrades[where]
         if purchase.quantity > ready:
-            self.add(
-                _err(
-                    purchase.cell_of("quantity"),
-                    found,
-                    f"{name} needs a Fleet squadron at {where} for each "
-                    f"upgrade; {max(0, ready)} will be there after this turn's departures "
-                    "and the upgrades above",
-                    "Upgrade only Fleet squadrons that stay at the location.",
-                )
+            self.error(
+                purchase.cell_of("quantity"),
+                found,
+                f"{name} needs a Fleet squadron at {where} for each "
+                f"upgrade; {max(0, ready)} will be there after this turn's departures "
+                "and the upgrades above",
+                "Upgrade only Fleet squadrons that stay at the location.",
             )
             return False
         upgrades[where] += purchase.quantity
@@ -649,25 +567,20 @@ class _Checker:
         kinds |= {k for h, k in new_seats if in_scope(h)}
         region = "your empire" if per_empire else where
         if (kind == "DEPOT" and kinds & {"CC", "CF"}) or (kind != "DEPOT" and "DEPOT" in kinds):
-            self.add(
-                _err(
-                    cell,
-                    found,
-                    f"{region} may have a Control Centre and/or a "
-                    "Construction Facility, or a Depot, but not both",
-                    "Keep one kind only.",
-                )
+            self.error(
+                cell,
+                found,
+                f"{region} may have a Control Centre and/or a "
+                "Construction Facility, or a Depot, but not both",
+                "Keep one kind only.",
             )
             return False
         if per_empire and kind in kinds:
-            self.add(
-                _err(
-                    cell,
-                    found,
-                    f"you already have (or ordered above) a {SEAT_NAMES[kind]}"
-                    "; an empire has only one",
-                    "Remove this line.",
-                )
+            self.error(
+                cell,
+                found,
+                f"you already have (or ordered above) a {SEAT_NAMES[kind]}; an empire has only one",
+                "Remove this line.",
             )
             return False
         new_seats.add((where, kind))
@@ -681,43 +594,37 @@ class _Checker:
         if not (self.facilities(where, "CF") or self.facilities(where, "DEPOT")) or not self.owns(
             where
         ):
-            self.add(
-                _err(
-                    STOCKPILE_AT_CELL,
-                    where,
-                    f"unspent points can be kept only at your homeworld or at "
-                    f"a Construction Facility or Depot you own, and {where} is neither",
-                    "Leave the cell blank (homeworld) or give the hex of your Construction "
-                    "Facility or Depot.",
-                )
+            self.error(
+                STOCKPILE_AT_CELL,
+                where,
+                f"unspent points can be kept only at your homeworld or at "
+                f"a Construction Facility or Depot you own, and {where} is neither",
+                "Leave the cell blank (homeworld) or give the hex of your Construction "
+                "Facility or Depot.",
             )
 
     # -- diplomacy and messages ------------------------------------------------------------------
     def other_player(self, name: str, cell: str, found: str, what: str) -> bool:
         other = self.state.player(name)
         if other is None:
-            self.add(
-                _err(
-                    cell,
-                    found,
-                    f"there is no player called {name!r}",
-                    f"Choose the player for the {what} from the list.",
-                )
+            self.error(
+                cell,
+                found,
+                f"there is no player called {name!r}",
+                f"Choose the player for the {what} from the list.",
             )
             return False
         if name == self.player:
-            self.add(
-                _err(cell, found, f"the {what} is addressed to yourself", "Choose another player.")
+            self.error(
+                cell, found, f"the {what} is addressed to yourself", "Choose another player."
             )
             return False
         if other.eliminated:
-            self.add(
-                _err(
-                    cell,
-                    found,
-                    f"{name} was eliminated in {other.eliminated}",
-                    "Choose a player still in the game.",
-                )
+            self.error(
+                cell,
+                found,
+                f"{name} was eliminated in {other.eliminated}",
+                "Choose a player still in the game.",
             )
             return False
         return True
@@ -735,13 +642,11 @@ class _Checker:
                 continue
             key = (d.action, d.other)
             if key in seen:
-                self.add(
-                    _warn(
-                        d.cell,
-                        found,
-                        f"'{d.action}' towards {d.other} is given twice (also in {seen[key]})",
-                        "Remove one of the lines.",
-                    )
+                self.warn(
+                    d.cell,
+                    found,
+                    f"'{d.action}' towards {d.other} is given twice (also in {seen[key]})",
+                    "Remove one of the lines.",
                 )
                 continue
             seen[key] = d.cell
@@ -749,34 +654,28 @@ class _Checker:
             kind = "treaty" if "treaty" in d.action else "trade"
             what = "treaty" if kind == "treaty" else "trade agreement"
             if d.action.startswith("propose") and self.related(kind, d.other):
-                self.add(
-                    _warn(
-                        d.cell,
-                        found,
-                        f"you already have a {what} with {d.other}",
-                        "Remove the line; the agreement is in force.",
-                    )
+                self.warn(
+                    d.cell,
+                    found,
+                    f"you already have a {what} with {d.other}",
+                    "Remove the line; the agreement is in force.",
                 )
             elif d.action.startswith("end") and not self.related(kind, d.other):
-                self.add(
-                    _err(
-                        d.cell,
-                        found,
-                        f"you have no {what} with {d.other} to end",
-                        "Remove the line (see 'Your empire' for your agreements).",
-                    )
+                self.error(
+                    d.cell,
+                    found,
+                    f"you have no {what} with {d.other} to end",
+                    "Remove the line (see 'Your empire' for your agreements).",
                 )
             elif d.action == "declare war" and not (
                 self.related("treaty", d.other) or self.related("trade", d.other)
             ):
-                self.add(
-                    _warn(
-                        d.cell,
-                        found,
-                        f"you have no treaty or trade agreement with "
-                        f"{d.other}, so declaring war changes nothing",
-                        "Without a treaty your fleets already fight theirs.",
-                    )
+                self.warn(
+                    d.cell,
+                    found,
+                    f"you have no treaty or trade agreement with "
+                    f"{d.other}, so declaring war changes nothing",
+                    "Without a treaty your fleets already fight theirs.",
                 )
         for other, actions in actions_by_player.items():
             if "declare war" in actions and actions & {"propose treaty", "propose trade"}:
@@ -785,13 +684,11 @@ class _Checker:
                     for d in self.orders.diplomacy
                     if d.other == other and d.action == "declare war"
                 )
-                self.add(
-                    _err(
-                        cell,
-                        f"declare war - {other}",
-                        f"you both declare war on {other} and propose an agreement to them",
-                        "Keep one or the other.",
-                    )
+                self.error(
+                    cell,
+                    f"declare war - {other}",
+                    f"you both declare war on {other} and propose an agreement to them",
+                    "Keep one or the other.",
                 )
 
     def check_messages(self) -> None:
@@ -808,35 +705,29 @@ class _Checker:
         for b in self.orders.bombing:
             where = b.cells[-1] if b.cells else b.cell
             if b.hex in seen:
-                self.add(
-                    _warn(
-                        b.cell,
-                        b.text,
-                        f"fusion bombing at {b.hex} is ordered twice (also in {seen[b.hex]})",
-                        "Remove one of the lines.",
-                    )
+                self.warn(
+                    b.cell,
+                    b.text,
+                    f"fusion bombing at {b.hex} is ordered twice (also in {seen[b.hex]})",
+                    "Remove one of the lines.",
                 )
                 continue
             seen[b.hex] = b.cell
             system = self.state.system(b.hex)
             if system is None:
-                self.add(
-                    _err(
-                        where,
-                        b.text,
-                        f"there is no star system at {b.hex} to bomb",
-                        "Write the hex of the system your SFBA-carrying fleet attacks.",
-                    )
+                self.error(
+                    where,
+                    b.text,
+                    f"there is no star system at {b.hex} to bomb",
+                    "Write the hex of the system your SFBA-carrying fleet attacks.",
                 )
                 continue
             if system.owner == self.player:
-                self.add(
-                    _err(
-                        where,
-                        b.text,
-                        f"{b.hex} {system.name} is your own system",
-                        "Remove the line; fusion bombing attacks an enemy's system.",
-                    )
+                self.error(
+                    where,
+                    b.text,
+                    f"{b.hex} {system.name} is your own system",
+                    "Remove the line; fusion bombing attacks an enemy's system.",
                 )
                 continue
             year = self.state.year
@@ -850,25 +741,21 @@ class _Checker:
                 if f.destination == b.hex and f.owner == self.player and f.arrival <= year
             )
             if not here:
-                self.add(
-                    _warn(
-                        where,
-                        b.text,
-                        f"none of your SFBA levels will be at {b.hex} this turn (none is there "
-                        "and no fleet carrying them arrives this year)",
-                        "Bombing needs a fleet carrying SF levels that arrives there this turn; "
-                        "give the order in the year it arrives.",
-                    )
+                self.warn(
+                    where,
+                    b.text,
+                    f"none of your SFBA levels will be at {b.hex} this turn (none is there "
+                    "and no fleet carrying them arrives this year)",
+                    "Bombing needs a fleet carrying SF levels that arrives there this turn; "
+                    "give the order in the year it arrives.",
                 )
             elif automatic:
-                self.add(
-                    _warn(
-                        b.cell,
-                        b.text,
-                        "in this game SFBA levels bomb without an order (house rule "
-                        "fusion_bombing = automatic)",
-                        "The line changes nothing; you may remove it.",
-                    )
+                self.warn(
+                    b.cell,
+                    b.text,
+                    "in this game SFBA levels bomb without an order (house rule "
+                    "fusion_bombing = automatic)",
+                    "The line changes nothing; you may remove it.",
                 )
 
 

@@ -30,7 +30,7 @@ from ...workbook.history import (
     rows_to_events,
     rows_to_rolls,
 )
-from ..base import Column, Reference, Row, Table
+from ..base import Column, Reference, Row, RowProblems, Table
 from .orders import standing_orders, standing_text
 from .state import (
     ALLOWED_ON,
@@ -463,39 +463,10 @@ def to_tables(state: State) -> dict[str, list[dict[str, Any]]]:
     }
 
 
-class _Checker:
-    """Collects cross-table problems with the cell of each row at fault."""
-
-    def __init__(self, problems: list[CellProblem]) -> None:
-        self.problems = problems
-        self.count = 0
-
-    def add(self, table: Table, row: Row, column: str, message: str, fix: str) -> None:
-        self.count += 1
-        self.problems.append(
-            CellProblem(table.title, row.ref(column), str(row.get(column, "")), message, fix)
-        )
-
-
-def _one_row(table: Table, rows: Sequence[Row], problems: list[CellProblem]) -> Row | None:
-    if len(rows) == 1:
-        return rows[0]
-    problems.append(
-        CellProblem(
-            table.title,
-            "A2",
-            str(len(rows)),
-            f"needs exactly one row of {table.title.lower()}",
-            "keep the single row under the header",
-        )
-    )
-    return None
-
-
 def from_tables(tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]) -> State | None:
     """Build a `State` from checked rows, appending cross-table problems (None if any)."""
-    check = _Checker(problems)
-    s = _one_row(SETTINGS, list(tables.get("settings", [])), problems)
+    check = RowProblems(problems)
+    s = check.one_row(SETTINGS, list(tables.get("settings", [])))
     game_map = _map_of(tables, s, check)
     sides = _sides_of(tables, check)
     if s is None or sides is None:
@@ -527,30 +498,21 @@ def from_tables(tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]
         revealed.setdefault(r["side"], []).append(r["system"])
     if check.count:
         return None
-    return State(
-        game_name=s["game_name"],
-        game_id=s["game_id"],
+    return s.to(
+        State,
         map=game_map,
         sides=sides,
         units=units,
         fleets=list(fleets.values()),
         queue=queue,
-        turn=s["turn"],
-        war=s["war"],
-        war_turn=s["war_turn"],
-        peace_left=s["peace_left"],
-        glory=s["glory"],
-        peace_talks=s["peace_talks"],
         revealed=revealed,
         results=_split(s["results"]),
         events=rows_to_events(tables.get("events", [])),
         dice=rows_to_rolls(tables.get("dice", [])),
-        finished=s["finished"],
-        campaign=s["campaign"],
     )
 
 
-def _coordinate(row: Row, column: str, check: _Checker) -> float:
+def _coordinate(row: Row, column: str, check: RowProblems) -> float:
     try:
         value = float(str(row[column]).strip())
     except ValueError:
@@ -563,19 +525,16 @@ def _coordinate(row: Row, column: str, check: _Checker) -> float:
     return value
 
 
-def _map_of(tables: Mapping[str, Sequence[Row]], settings: Row | None, check: _Checker) -> GameMap:
+def _map_of(
+    tables: Mapping[str, Sequence[Row]], settings: Row | None, check: RowProblems
+) -> GameMap:
     systems: dict[str, System] = {}
     for r in tables.get("systems", []):
         code = str(r["code"]).upper()
         if not (code.isascii() and code.isalnum() and len(code) <= 8):
             check.add(SYSTEMS, r, "code", "must be 1-8 letters or digits", "shorten the code")
-        systems[code] = System(
-            code=code,
-            name=r["name"],
-            x=_coordinate(r, "x", check),
-            y=_coordinate(r, "y", check),
-            deep=r["deep"],
-        )
+        x, y = _coordinate(r, "x", check), _coordinate(r, "y", check)
+        systems[code] = r.to(System, code=code, x=x, y=y)
     planets: dict[str, Planet] = {}
     for r in tables.get("planets", []):
         code = str(r["code"]).upper()
@@ -604,22 +563,7 @@ def _map_of(tables: Mapping[str, Sequence[Row]], settings: Row | None, check: _C
                 "resources are committed to terraforming but no side is named",
                 "write the terraforming side, or set the paid resources to 0",
             )
-        planet = Planet(
-            code=code,
-            name=r["name"],
-            system=system.code if system else str(r["system"]),
-            type=r["type"],
-            hexes=r["hexes"],
-            owner=r["owner"],
-            marker=r["marker"],
-            disputed=r["disputed"],
-            original_type=r["original_type"],
-            terraform_paid=r["terraform_paid"],
-            terraform_side=r["terraform_side"],
-            upgrade_paid=r["upgrade_paid"],
-            home=r["home"],
-        )
-        planets[code] = planet
+        planets[code] = r.to(Planet, code=code, system=system.code if system else str(r["system"]))
         if system is not None:
             system.planets.append(code)
     routes: list[Route] = []
@@ -638,7 +582,7 @@ def _map_of(tables: Mapping[str, Sequence[Row]], settings: Row | None, check: _C
                 "delete one of the two rows",
             )
         seen[pair] = r
-        routes.append(Route(a, b, r["length"]))
+        routes.append(r.to(Route, a=a, b=b))
     title = settings["map_title"] if settings else ""
     source = settings["map_source"] if settings else ""
     return GameMap(
@@ -650,7 +594,9 @@ def _map_of(tables: Mapping[str, Sequence[Row]], settings: Row | None, check: _C
     )
 
 
-def _sides_of(tables: Mapping[str, Sequence[Row]], check: _Checker) -> dict[str, SideState] | None:
+def _sides_of(
+    tables: Mapping[str, Sequence[Row]], check: RowProblems
+) -> dict[str, SideState] | None:
     rows = {r["side"]: r for r in tables.get("sides", [])}
     missing = [side for side in SIDES if side not in rows]
     if missing:
@@ -687,26 +633,13 @@ def _sides_of(tables: Mapping[str, Sequence[Row]], check: _Checker) -> dict[str,
                     f"{code!r} is not a unit of the {side} list",
                     "write unit codes (CR, CA, B1, B2, BB) or ALL, separated by commas",
                 )
-        sides[side] = SideState(
-            side=side,
-            player=r["player"],
-            resources=r["resources"],
-            budget_bonus=r["budget_bonus"],
-            depression=r["depression"],
-            permissions=permissions,
-            appeals_prohibited=r["appeals_prohibited"],
-            bb_unlocked=r["bb_unlocked"],
-            initiative_modifier=r["initiative_modifier"],
-            mandate_glory=r["mandate_glory"],
-            visit=r["visit"],
-            mandate_turn=r["mandate_turn"],
-            granted=[code.upper() for code in _split(r["granted"])],
-        )
+        granted = [code.upper() for code in _split(r["granted"])]
+        sides[side] = r.to(SideState, permissions=permissions, granted=granted)
     return sides
 
 
 def _fleets_of(
-    tables: Mapping[str, Sequence[Row]], game_map: GameMap, check: _Checker
+    tables: Mapping[str, Sequence[Row]], game_map: GameMap, check: RowProblems
 ) -> dict[str, Fleet]:
     fleets: dict[str, Fleet] = {}
     for r in tables.get("fleets", []):
@@ -717,9 +650,7 @@ def _fleets_of(
             standing = standing_text(standing_orders(r["name"], standing))
         except ValueError as exc:
             check.add(FLEETS, r, "standing", str(exc), "correct it, or leave it empty")
-        fleets[r["name"]] = Fleet(
-            name=r["name"], side=r["side"], system=system, came_from=came, standing=standing
-        )
+        fleets[r["name"]] = r.to(Fleet, system=system, came_from=came, standing=standing)
     return fleets
 
 
@@ -727,7 +658,7 @@ def _units_of(
     tables: Mapping[str, Sequence[Row]],
     game_map: GameMap,
     fleets: Mapping[str, Fleet],
-    check: _Checker,
+    check: RowProblems,
 ) -> list[Unit]:
     units: list[Unit] = []
     counts: Counter[tuple[str, str]] = Counter()
@@ -803,20 +734,7 @@ def _units_of(
             _check_troop(r, side, code, check)
         counts[(side, code)] += 1
         last_row[(side, code)] = r
-        units.append(
-            Unit(
-                id=r["id"],
-                side=side,
-                code=code,
-                damaged=r["damaged"],
-                fleet=r["fleet"],
-                planet=planet.code if planet else str(r["planet"]),
-                hex=r["hex"],
-                strength=r["strength"],
-                reduced_strength=r["reduced_strength"],
-                origin=r["origin"],
-            )
-        )
+        units.append(r.to(Unit, code=code, planet=planet.code if planet else str(r["planet"])))
     for (side, code), n in sorted(counts.items()):
         if code in UNIT_TABLES[side] and n > counters_available(side, code):
             check.add(
@@ -830,7 +748,7 @@ def _units_of(
     return units
 
 
-def _check_troop(r: Row, side: str, code: str, check: _Checker) -> None:
+def _check_troop(r: Row, side: str, code: str, check: RowProblems) -> None:
     """A troop counter's id names one counter of the mix (``RT3``) and its strengths are that
     counter's: the referee may not invent a 9-strength regiment by hand."""
     mix = TROOP_COUNTERS[side][code]
@@ -860,7 +778,7 @@ def _check_troop(r: Row, side: str, code: str, check: _Checker) -> None:
 
 
 def _queue_of(
-    tables: Mapping[str, Sequence[Row]], game_map: GameMap, check: _Checker
+    tables: Mapping[str, Sequence[Row]], game_map: GameMap, check: RowProblems
 ) -> list[Queued]:
     queue: list[Queued] = []
     for r in tables.get("queue", []):
@@ -884,22 +802,11 @@ def _queue_of(
                 "is neither a planet on the Planets sheet nor a fleet name",
                 "write a planet code, or the fleet the unit should arrive aboard",
             )
-        queue.append(
-            Queued(
-                side=r["side"],
-                code=code,
-                due=r["due"],
-                source=r["source"],
-                paid=r["paid"],
-                world=world,
-                origin=r["origin"],
-                unit_id=_counter_of(r, code, check),
-            )
-        )
+        queue.append(r.to(Queued, code=code, world=world, unit_id=_counter_of(r, code, check)))
     return queue
 
 
-def _counter_of(r: Row, code: str, check: _Checker) -> str:
+def _counter_of(r: Row, code: str, check: RowProblems) -> str:
     """A reserved counter id: the unit code followed by its number (``CA2``, ``B2-1``)."""
     unit_id = str(r.get("unit_id") or "").strip().upper()
     if unit_id and not re.fullmatch(rf"{re.escape(code)}-?\d+", unit_id):

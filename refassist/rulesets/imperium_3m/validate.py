@@ -27,6 +27,7 @@ from typing import Any
 
 from ...errors import CellProblem
 from ...words import counted
+from ..checking import OrderChecker
 from .admin import (
     TERRAFORM_TURNS,
     arrival_plan,
@@ -88,14 +89,14 @@ def _split(ref: str) -> tuple[str, str]:
     return ORDERS_SHEET, ref
 
 
-class _Checker:
+class _Checker(OrderChecker):
     """Collects the problems of one side's orders, following its fleets through the sheet."""
 
     def __init__(self, state: State, side: str, rules: Mapping[str, Any]) -> None:
+        super().__init__()
         self.state = state
         self.side = side
         self.rules = rules = complete(rules)
-        self.problems: list[CellProblem] = []
         self.bb_m = int(rules["imperial_bb_maintenance"])
         own = [u for u in state.units if u.side == side]
         self.units = {u.id: u for u in own}
@@ -131,15 +132,6 @@ class _Checker:
         #: Fleet -> (the fleet it joined, the cell of the join): removed by ``X join Y``.
         self.joined: dict[str, tuple[str, str]] = {}
 
-    # -- problems -------------------------------------------------------------------------------
-    def add(self, ref: str, found: str, message: str, fix: str, severity: str = "error") -> None:
-        sheet, cell = _split(ref)
-        found = found if len(found) <= 80 else found[:77] + "..."
-        self.problems.append(CellProblem(sheet, cell, found, message, fix, severity))
-
-    def warn(self, ref: str, found: str, message: str, fix: str) -> None:
-        self.add(ref, found, message, fix, "warning")
-
     # -- helpers --------------------------------------------------------------------------------
     def kind(self, code: str) -> str:
         return unit_type(self.side, code, self.bb_m).kind
@@ -152,7 +144,7 @@ class _Checker:
         return self.public_markers or planet.system in self.sight
 
     def not_yours(self, ref: str, found: str, what: str, name: str) -> None:
-        self.add(
+        self.error(
             ref,
             found,
             f"{name} is not one of your {what}",
@@ -202,7 +194,7 @@ class _Checker:
         elif orders.appeal not in ("Forces", "Finances"):
             why = f"{orders.appeal!r} is not an Appeal column"
         if why:
-            self.add(ref, orders.appeal, why, "Leave the Appeal cell blank.")
+            self.error(ref, orders.appeal, why, "Leave the Appeal cell blank.")
 
     def builds(self, orders: Orders) -> int:
         """Check the construction lines; returns their total cost (doubled in peacetime).
@@ -219,7 +211,7 @@ class _Checker:
                 continue
             free = counters_free(self.state, self.side, b.code) - ordered.get(b.code, 0)
             if b.count > free:
-                self.add(
+                self.error(
                     b.cell_of("count"),
                     found,
                     f"only {counted(max(0, free), b.code + ' counter')} "
@@ -239,7 +231,7 @@ class _Checker:
         permission it grants is there for construction."""
         s = self.state.sides[self.side]
         if b.code not in UNIT_TABLES[self.side]:
-            self.add(
+            self.error(
                 b.cell,
                 found,
                 f"the {self.side} unit list has no {b.code}",
@@ -247,7 +239,7 @@ class _Checker:
             )
             return False
         if self.side == TERRAN and b.code == "BB" and not s.bb_unlocked:
-            self.add(
+            self.error(
                 b.cell,
                 found,
                 "Terrans may build a BB only after a Terran B has been destroyed",
@@ -270,7 +262,7 @@ class _Checker:
                     "Keep it if you want to take the chance.",
                 )
             else:
-                self.add(
+                self.error(
                     b.cell,
                     found,
                     f"building {b.code} needs permission from an Imperial Appeal (the Forces "
@@ -280,7 +272,7 @@ class _Checker:
                 )
                 return False
         if b.count < 1:
-            self.add(
+            self.error(
                 b.cell_of("count"),
                 found,
                 "the count must be at least 1",
@@ -297,7 +289,7 @@ class _Checker:
         elif b.world:
             planet = self.state.map.planets.get(b.world)
             if planet is None or planet.owner != self.side or planet.marker != "World":
-                self.add(
+                self.error(
                     b.cell_of("world"),
                     found,
                     f"{b.world} is not one of your Worlds (nor one of your fleets)",
@@ -313,7 +305,7 @@ class _Checker:
             found = " ".join(x for x in (a.unit, a.world, a.fleet) if x)
             q = due.get(a.unit)
             if q is None:
-                self.add(
+                self.error(
                     a.cell,
                     found,
                     f"{a.unit} is not due from the turn record track this turn",
@@ -327,7 +319,7 @@ class _Checker:
                 or world.marker != "World"
                 or world.disputed
             ):
-                self.add(
+                self.error(
                     a.cell,
                     found,
                     f"{a.world} is not one of your Worlds; new units are placed at Worlds",
@@ -373,7 +365,7 @@ class _Checker:
         ship = self.kind(code) in MOVEMENT_POINTS or code == "M"
         own = a.fleet in self.pos
         if not own and not ship:
-            self.add(
+            self.error(
                 a.cell,
                 found,
                 f"{a.fleet} is not one of your fleets; a {code} arrives aboard a fleet of "
@@ -381,14 +373,14 @@ class _Checker:
                 "Name your fleet at that World, or leave the fleet blank.",
             )
         elif not own and a.fleet.upper() in self.taken:
-            self.add(
+            self.error(
                 a.cell,
                 found,
                 f"the fleet name {a.fleet} is already in use",
                 "Choose another name for the new fleet.",
             )
         elif own and world is not None and self.pos[a.fleet] != world.system:
-            self.add(
+            self.error(
                 a.cell,
                 found,
                 f"{a.fleet} is at {self.pos[a.fleet]}, not at {world.code}'s system: a new unit "
@@ -399,7 +391,7 @@ class _Checker:
     def aboard(self, b: Build, found: str, kind: str) -> None:
         """A build line naming a fleet: cargo arriving aboard its empty transports."""
         if kind not in ("troop", "pd", "outpost", "fighter"):
-            self.add(
+            self.error(
                 b.cell_of("world"),
                 found,
                 f"a {b.code} is a ship and cannot arrive aboard {b.world}",
@@ -428,7 +420,7 @@ class _Checker:
                 homes = sorted(
                     p.code for p in self.state.map.planets.values() if p.home == IMPERIAL
                 )
-                self.add(
+                self.error(
                     cells.get("forces_world", ""),
                     orders.forces_world,
                     f"{orders.forces_world} is not an Imperial home world",
@@ -437,7 +429,7 @@ class _Checker:
         for uid in orders.crisis_ships:
             unit = self.units.get(uid)
             if unit is None or not unit.fleet or self.kind(unit.code) not in MOVEMENT_POINTS:
-                self.add(
+                self.error(
                     cells.get("crisis_ships", ""),
                     " ".join(orders.crisis_ships),
                     f"{uid} is not one of your ships",
@@ -449,7 +441,7 @@ class _Checker:
             if planet is None or (
                 planet.owner != self.side and d.planet not in self.on_planet.values()
             ):
-                self.add(
+                self.error(
                     d.cell,
                     d.planet,
                     f"{d.planet} is not a planet of yours",
@@ -458,7 +450,7 @@ class _Checker:
                 continue
             for uid, h in d.placement.items():
                 if self.on_planet.get(uid) != d.planet:
-                    self.add(
+                    self.error(
                         d.cell,
                         f"{uid} {h}",
                         f"{uid} is not one of your units standing on {d.planet}",
@@ -466,7 +458,7 @@ class _Checker:
                     )
                     break
                 if not 1 <= h <= planet.hexes:
-                    self.add(
+                    self.error(
                         d.cell,
                         f"{uid} {h}",
                         f"{planet.name} has hexes 1-{planet.hexes}; {h} is not one of them",
@@ -478,7 +470,7 @@ class _Checker:
                     h for h in set(d.placement.values()) if list(d.placement.values()).count(h) > 5
                 ]
                 if crowded:
-                    self.add(
+                    self.error(
                         d.cell,
                         d.planet,
                         f"more than five units are placed in hex {crowded[0]}",
@@ -505,7 +497,9 @@ class _Checker:
                 why = f"{planet.name}'s Outpost is not connected to your home worlds"
             seen.add(p.planet)
             if why:
-                self.add(p.cell, p.planet, why, "Name an N1/N2 planet with your connected Outpost.")
+                self.error(
+                    p.cell, p.planet, why, "Name an N1/N2 planet with your connected Outpost."
+                )
         seen = set()
         for p in orders.upgrades:
             planet = self.state.map.planets.get(p.planet)
@@ -525,7 +519,7 @@ class _Checker:
                 )
             seen.add(p.planet)
             if why:
-                self.add(
+                self.error(
                     p.cell,
                     p.planet,
                     why,
@@ -546,7 +540,7 @@ class _Checker:
                     continue
                 n = lines.index(act)
                 if n >= ACTIVATION_ROWS:
-                    self.add(
+                    self.error(
                         act.cell,
                         act.text,
                         f"segment {segment} has {len(lines)} activations; an initiative roll "
@@ -557,7 +551,9 @@ class _Checker:
                 self.activation(act, segment, moved, arrived)
         extra = [a for a in orders.activations if a.segment not in (1, 2, 3, 4)]
         for a in extra:
-            self.add(a.cell, a.text, f"there is no action segment {a.segment}", "Use segments 1-4.")
+            self.error(
+                a.cell, a.text, f"there is no action segment {a.segment}", "Use segments 1-4."
+            )
 
     def unreadable(self, act: Activation) -> None:
         """A line already reported as unreadable: the fleets it names may have moved, so
@@ -573,7 +569,7 @@ class _Checker:
         if all(a.kind == "pass" for a in act.actions):
             return
         if act.system not in self.state.map.systems:
-            self.add(
+            self.error(
                 system_ref,
                 act.system,
                 f"there is no system {act.system} on the map",
@@ -608,7 +604,7 @@ class _Checker:
             elif unrun := self.possible(action.fleet, act.system, segment):
                 self.backup(act, action, text, segment, unrun)
             else:
-                self.add(
+                self.error(
                     act.cell,
                     text,
                     f"{action.fleet} will be at {here}, not {act.system}, when this line "
@@ -646,7 +642,7 @@ class _Checker:
         way a join works), or not the side's at all."""
         if name in self.joined:
             into, cell = self.joined[name]
-            self.add(
+            self.error(
                 act.cell,
                 text,
                 f"{name} no longer exists when this line comes up: '{into} join {name}' "
@@ -662,7 +658,7 @@ class _Checker:
         """An action on a line after the same fleet's move away: an activation acts at its
         system, and moving and attacking are separate activations in separate segments."""
         if action.kind == "attack":
-            self.add(
+            self.error(
                 act.cell,
                 text,
                 f"{action.fleet} moves to {gone} on this line; moving and attacking a planet "
@@ -670,7 +666,7 @@ class _Checker:
                 f"Attack {action.planet} in a later segment, from a line activating {gone}.",
             )
             return
-        self.add(
+        self.error(
             act.cell,
             text,
             f"{action.fleet} moves to {gone} on this line, and the other actions of an "
@@ -721,7 +717,7 @@ class _Checker:
         ids = self.contents[a.fleet]
         codes = {self.units[i].code for i in ids}
         if "M" in codes:
-            self.add(
+            self.error(
                 act.cell,
                 text,
                 f"{a.fleet} holds monitors, which never leave their system",
@@ -729,7 +725,7 @@ class _Checker:
             )
             return
         if not any(self.kind(self.units[i].code) in MOVEMENT_POINTS for i in ids):
-            self.add(
+            self.error(
                 act.cell,
                 text,
                 f"{a.fleet} has no ships to move",
@@ -737,7 +733,7 @@ class _Checker:
             )
             return
         if a.fleet in moved:
-            self.add(
+            self.error(
                 act.cell,
                 text,
                 f"{a.fleet} already moved in segment {segment}; no unit moves twice in one segment",
@@ -746,7 +742,7 @@ class _Checker:
             return
         heavy = self.over_capacity(ids)
         if heavy:
-            self.add(
+            self.error(
                 act.cell,
                 text,
                 f"{a.fleet} cannot move: it carries {heavy}",
@@ -757,7 +753,7 @@ class _Checker:
         cost = 0
         start_deep = self.state.map.systems[here].deep
         if start_deep and segment != 1:
-            self.add(
+            self.error(
                 act.cell,
                 text,
                 f"{a.fleet} is in deep space, where ships move only in the first action segment",
@@ -765,7 +761,7 @@ class _Checker:
             )
             return
         if start_deep and len(a.route) > 1:
-            self.add(
+            self.error(
                 act.cell,
                 text,
                 "from deep space a fleet moves one step only",
@@ -774,7 +770,7 @@ class _Checker:
             return
         for step in a.route:
             if step not in self.state.map.systems:
-                self.add(
+                self.error(
                     act.cell,
                     text,
                     f"there is no system {step} on the map",
@@ -783,7 +779,7 @@ class _Checker:
                 return
             route = self.state.map.route(here, step)
             if route is None:
-                self.add(
+                self.error(
                     act.cell,
                     text,
                     f"there is no jump route from {here} to {step}",
@@ -794,7 +790,7 @@ class _Checker:
             if self.state.at_peace() and any(
                 self.enemy_marker(p) for p in self.state.map.planets_in(step)
             ):
-                self.add(
+                self.error(
                     act.cell,
                     text,
                     f"in peacetime fleets may not enter {step}, which holds an enemy World "
@@ -806,7 +802,7 @@ class _Checker:
             here = step
         points = self.speed(a.fleet)
         if cost > points:
-            self.add(
+            self.error(
                 act.cell,
                 text,
                 f"the route costs {cost} movement points but {a.fleet} has {points} "
@@ -821,7 +817,7 @@ class _Checker:
     def _planet_here(self, act: Activation, a: Action, text: str) -> Any:
         planet = self.state.map.planets.get(a.planet)
         if planet is None or planet.system != act.system:
-            self.add(
+            self.error(
                 act.cell,
                 text,
                 f"there is no planet {a.planet} in {act.system}",
@@ -834,7 +830,7 @@ class _Checker:
         """The planet an attack names, if it is in the activated system and it is wartime."""
         planet = self._planet_here(act, a, text)
         if planet is not None and self.state.at_peace():
-            self.add(act.cell, text, "there are no attacks in peacetime", "Delete the attack.")
+            self.error(act.cell, text, "there are no attacks in peacetime", "Delete the attack.")
             return None
         return planet
 
@@ -844,7 +840,7 @@ class _Checker:
         if planet is None:
             return
         if not planet.disputed or planet.code not in self.on_planet.values():
-            self.add(
+            self.error(
                 act.cell,
                 text,
                 f"an attack without a fleet renews the fight on a disputed planet where your "
@@ -857,7 +853,7 @@ class _Checker:
     def _fight_hexes(self, act: Activation, a: Action, text: str, planet: Planet) -> None:
         bad = [h for h in (a.fight or []) if not 1 <= h <= planet.hexes]
         if bad:
-            self.add(
+            self.error(
                 act.cell,
                 text,
                 f"{planet.name} has hexes 1-{planet.hexes}; {bad[0]} is not one to fight in",
@@ -877,7 +873,7 @@ class _Checker:
         if planet is None:
             return
         if planet.owner == self.side and not planet.disputed:
-            self.add(
+            self.error(
                 act.cell,
                 text,
                 f"{planet.name} is your own planet",
@@ -885,7 +881,7 @@ class _Checker:
             )
             return
         if a.fleet in arrived:
-            self.add(
+            self.error(
                 act.cell,
                 text,
                 f"{a.fleet} moved into {act.system} this segment; moving and attacking "
@@ -895,7 +891,7 @@ class _Checker:
             return
         bad = [h for h in a.hexes if not 1 <= h <= planet.hexes]
         if bad:
-            self.add(
+            self.error(
                 act.cell,
                 text,
                 f"{planet.name} has hexes 1-{planet.hexes}; {bad[0]} is not one of them",
@@ -928,7 +924,7 @@ class _Checker:
                 self.not_yours(act.cell, text, "units", uid)
                 return
             if self.on_planet.get(uid) != planet.code:
-                self.add(
+                self.error(
                     act.cell,
                     text,
                     f"{uid} is not on {planet.code}",
@@ -936,7 +932,7 @@ class _Checker:
                 )
                 return
             if unit.code == "PD" and planet.disputed:
-                self.add(
+                self.error(
                     act.cell,
                     text,
                     "planetary defence may not be loaded from a disputed planet",
@@ -945,7 +941,7 @@ class _Checker:
                 return
         heavy = self.over_capacity(self.contents[a.fleet] + a.units)
         if heavy:
-            self.add(
+            self.error(
                 act.cell,
                 text,
                 f"{a.fleet} would carry {heavy}",
@@ -969,7 +965,7 @@ class _Checker:
         if planet is None:
             return
         if self.enemy_marker(planet):
-            self.add(
+            self.error(
                 act.cell,
                 text,
                 f"{planet.name} belongs to the enemy; units land there by an attack",
@@ -978,7 +974,7 @@ class _Checker:
             return
         for uid in a.units:
             if uid not in self.contents[a.fleet]:
-                self.add(
+                self.error(
                     act.cell,
                     text,
                     f"{uid} is not aboard {a.fleet}",
@@ -987,7 +983,7 @@ class _Checker:
                 return
             code = self.units[uid].code
             if code not in CARGO and code != "F":
-                self.add(
+                self.error(
                     act.cell,
                     text,
                     f"{uid} is a ship; only troops, PD, fighters and outposts go down to a planet",
@@ -995,7 +991,7 @@ class _Checker:
                 )
                 return
             if code != "OP" and code not in ALLOWED_ON[planet.klass]:
-                self.add(
+                self.error(
                     act.cell,
                     text,
                     f"{code} may not stand on a type {planet.type} planet",
@@ -1003,7 +999,7 @@ class _Checker:
                 )
                 return
             if code == "PD" and planet.disputed:
-                self.add(
+                self.error(
                     act.cell,
                     text,
                     "planetary defence may not be unloaded onto a disputed planet",
@@ -1014,7 +1010,7 @@ class _Checker:
         monitors = self.monitors_in_box(planet)
         if present + monitors + len(a.units) > planet.capacity:
             also = f" (and {counted(monitors, 'monitor')} of yours, kept in it)" if monitors else ""
-            self.add(
+            self.error(
                 act.cell,
                 text,
                 f"{planet.name}'s box holds at most {planet.capacity} units and "
@@ -1046,7 +1042,7 @@ class _Checker:
         arrived: set[str],
     ) -> None:
         if a.target.upper() in self.taken:
-            self.add(
+            self.error(
                 act.cell,
                 text,
                 f"the fleet name {a.target} is already in use",
@@ -1058,7 +1054,7 @@ class _Checker:
             if missing[0] not in self.units:
                 self.not_yours(act.cell, text, "units", missing[0])
             else:
-                self.add(
+                self.error(
                     act.cell,
                     text,
                     f"{missing[0]} is not in {a.fleet}",
@@ -1070,7 +1066,7 @@ class _Checker:
         staying = [u for u in self.contents[a.fleet] if u not in a.units]
         for label, part in ((a.target, list(a.units)), (a.fleet, staying)):
             if not any(self.units[u].code in SHIP_CODES for u in part):
-                self.add(
+                self.error(
                     act.cell,
                     text,
                     f"fleet {label} would have no ship after the split",
@@ -1078,7 +1074,7 @@ class _Checker:
                 )
                 return
             if heavy := self.over_capacity(part):
-                self.add(
+                self.error(
                     act.cell,
                     text,
                     f"fleet {label} would be overloaded after the split: {heavy}",
@@ -1108,10 +1104,10 @@ class _Checker:
             self.not_yours(act.cell, text, "fleets", a.target)
             return
         if a.target == a.fleet:
-            self.add(act.cell, text, "a fleet cannot join itself", "Name the other fleet.")
+            self.error(act.cell, text, "a fleet cannot join itself", "Name the other fleet.")
             return
         if self.pos[a.target] != act.system:
-            self.add(
+            self.error(
                 act.cell,
                 text,
                 f"{a.target} will be at {self.pos[a.target]}, not {act.system}",
@@ -1157,20 +1153,20 @@ class _Checker:
                 self.not_yours(ref, b.fleet, "fleets", b.fleet)
                 continue
             if b.fleet in seen:
-                self.add(
+                self.error(
                     ref, b.fleet, f"{b.fleet} has battle orders twice", "Keep one line per fleet."
                 )
                 continue
             seen.add(b.fleet)
             if b.stance not in STANCES or b.priority not in PRIORITIES or not 0 <= b.break_off <= 3:
-                self.add(
+                self.error(
                     ref,
                     b.fleet,
                     "these battle orders are not readable",
                     "Choose from the dropdowns.",
                 )
         if orders.bombard_priority not in ("PD", "F"):
-            self.add(
+            self.error(
                 orders.bombard_priority_cell or ORDERS_SHEET,
                 orders.bombard_priority,
                 "the bombardment priority must be PD or F",
@@ -1181,7 +1177,7 @@ class _Checker:
         for c in orders.close_out:
             found = f"{c.kind} {' '.join(c.units)}"
             if c.kind not in CLOSE_OUT_KINDS:
-                self.add(
+                self.error(
                     c.cell,
                     found,
                     f"{c.kind!r} is not a close-out kind",
@@ -1190,7 +1186,7 @@ class _Checker:
                 continue
             repeated = sorted({uid for uid in c.units if c.units.count(uid) > 1})
             if repeated:
-                self.add(
+                self.error(
                     c.cell,
                     found,
                     f"{repeated[0]} is named more than once in one close-out line",
@@ -1212,7 +1208,7 @@ class _Checker:
         if kind == "augment":
             codes = {u.code for u in units}
             if len(units) != 2 or len(codes) != 1 or not codes <= {"F", "M"}:
-                self.add(
+                self.error(
                     ref,
                     found,
                     "augmentation combines exactly two reduced fighters (F) or two monitors (M)",
@@ -1226,7 +1222,7 @@ class _Checker:
                 "aux",
                 "monitor",
             ):
-                self.add(
+                self.error(
                     ref,
                     found,
                     f"{u.id} is not a ship; only ships are "
@@ -1235,7 +1231,7 @@ class _Checker:
                 )
                 return
             if kind == "ground repair" and u.code not in ("RT", "JT", "PD"):
-                self.add(
+                self.error(
                     ref,
                     found,
                     f"{u.id} is not a troop or PD unit; ground repair restores reduced "
@@ -1244,7 +1240,7 @@ class _Checker:
                 )
                 return
             if kind == "ground repair" and not u.planet:
-                self.add(
+                self.error(
                     ref,
                     found,
                     f"{u.id} is aboard a transport; ground units are repaired standing on "
