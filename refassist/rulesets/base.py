@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import abc
 import dataclasses
+import importlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -400,7 +401,25 @@ class Ruleset(abc.ABC, Generic[StateT, OrdersT]):
     """Base class of every game's ruleset; subclasses fill in the class attributes.
 
     Subclasses override only what their game needs; the engine finds them by name through
-    `refassist.rulesets.find_ruleset`.
+    `refassist.rulesets.find_ruleset`.  The methods that only hand work to the game's own
+    modules find them by name in the game's package (the package of the subclass), so a
+    game writes functions, not wiring:
+
+    ============================  ==========================================================
+    ``new_game``                  ``setup.new_game(setup, dice, rules)``
+    ``resolve``                   ``resolve.resolve_turn(state, orders, dice, rules)``
+    ``schema``, ``to_tables``,    ``tables.SCHEMA``, ``tables.to_tables(state)``,
+    ``from_tables``, ``to_json``  ``tables.from_tables(tables, problems)``, ``tables.to_json``
+    ``write_sheet`` ...           ``sheet.write_sheet``, ``sheet.read_sheet``,
+                                  ``sheet.orders_text``, ``sheet.fill_sheet``
+    ``validate``                  ``validate.validate_orders(state, player, orders, rules)``
+    ``computer_orders``           ``ai.computer_orders(state, player, seed, rules)``
+    ``player_view``               ``visibility.player_view(state, player, rules)``
+    ============================  ==========================================================
+
+    ``rules`` is always every house rule, game.toml's values over the defaults.  A module is
+    imported when first used (a game's reports and computer players are not loaded to take in
+    a sheet).
     """
 
     #: Registry name used in ``game.toml`` and ``--ruleset``.
@@ -426,6 +445,14 @@ class Ruleset(abc.ABC, Generic[StateT, OrdersT]):
     map_required: ClassVar[bool] = False
     #: The game can invent a map from a seed (``NewGame.generate_seed``).
     generates_maps: ClassVar[bool] = False
+    #: The game's package, where `game_function` finds its modules: set to the module of the
+    #: game's class (its package's ``__init__``); a subclass of a game keeps its game's.
+    package: ClassVar[str] = ""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if not cls.package:
+            cls.package = cls.__module__
 
     # -- settings -----------------------------------------------------------------------------
     def all_house_rules(self) -> tuple[HouseRule, ...]:
@@ -452,16 +479,20 @@ class Ruleset(abc.ABC, Generic[StateT, OrdersT]):
                     problems.append(msg)
         return problems
 
+    def game_function(self, module: str, name: str) -> Any:
+        """``name`` from the module ``module`` of the game's package (see the class note)."""
+        return getattr(importlib.import_module(f"{self.package}.{module}"), name)
+
     # -- life cycle ---------------------------------------------------------------------------
-    @abc.abstractmethod
     def new_game(self, setup: NewGame, dice: Dice) -> StateT:
         """Create the first state of a game (raise `SetupError` for impossible set-ups)."""
+        rules = self.rules_with_defaults(setup.house_rules)
+        return self.game_function("setup", "new_game")(setup, dice, rules)
 
     @abc.abstractmethod
     def current_step(self, state: StateT) -> Step:
         """The step the game is waiting at: whose sheets, and whether the referee must act."""
 
-    @abc.abstractmethod
     def resolve(
         self,
         state: StateT,
@@ -474,21 +505,22 @@ class Ruleset(abc.ABC, Generic[StateT, OrdersT]):
         ``orders`` maps each player who sent a valid sheet to its orders; players missing from
         it sent nothing.  The input state must not be modified.
         """
+        resolve_turn = self.game_function("resolve", "resolve_turn")
+        return resolve_turn(state, orders, dice, self.rules_with_defaults(house_rules))
 
     @abc.abstractmethod
     def game_over(self, state: StateT) -> str:
         """An empty string while the game goes on, else who won and why."""
 
     # -- master workbook ----------------------------------------------------------------------
-    @abc.abstractmethod
     def schema(self) -> tuple[Table, ...]:
         """The tables of the master workbook, in sheet order."""
+        return self.game_function("tables", "SCHEMA")
 
-    @abc.abstractmethod
     def to_tables(self, state: StateT) -> dict[str, list[dict[str, Any]]]:
         """The state as rows of each table (values already of the column kinds)."""
+        return self.game_function("tables", "to_tables")(state)
 
-    @abc.abstractmethod
     def from_tables(
         self, tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]
     ) -> StateT | None:
@@ -498,17 +530,17 @@ class Ruleset(abc.ABC, Generic[StateT, OrdersT]):
         ``problems`` with the cell references of the rows; the engine refuses the workbook if
         any were found (the state returned then, None or not, is never used).
         """
+        return self.game_function("tables", "from_tables")(tables, problems)
 
-    @abc.abstractmethod
     def to_json(self, state: StateT) -> dict[str, Any]:
         """The whole state as JSON-ready data (documented in docs/json-export.md)."""
+        return self.game_function("tables", "to_json")(state)
 
     def events_of(self, state: StateT) -> list[Event]:
         """Events of the last resolved step, as kept in the state (for reports)."""
         return list(getattr(state, "events", []))
 
     # -- turn sheets --------------------------------------------------------------------------
-    @abc.abstractmethod
     def write_sheet(
         self,
         state: StateT,
@@ -519,34 +551,39 @@ class Ruleset(abc.ABC, Generic[StateT, OrdersT]):
         house_rules: Mapping[str, Any] | None = None,
     ) -> None:
         """Write a player's pre-filled turn sheet for the current step."""
+        rules = self.rules_with_defaults(house_rules or {})
+        write = self.game_function("sheet", "write_sheet")
+        write(state, player, Path(path), token=token, deadline=deadline, house_rules=rules)
 
-    @abc.abstractmethod
     def read_sheet(self, path: Path, opened: TurnSheetFile | None = None) -> SheetRead:
         """Read a turn sheet: orders, reading problems and its hidden metadata.
 
         ``opened`` is the same file already opened by `open_turn_sheet` (the intake opens
         it first to prove whose sheet it is); reading it again from disk would double the
         cost of the intake, which is mostly openpyxl's load."""
+        return self.game_function("sheet", "read_sheet")(Path(path), opened)
 
-    @abc.abstractmethod
     def validate(
         self, state: StateT, player: str, orders: OrdersT, house_rules: Mapping[str, Any]
     ) -> list[CellProblem]:
         """Check orders against the state; errors and warnings, each pinned to a cell."""
+        check = self.game_function("validate", "validate_orders")
+        return check(state, player, orders, self.rules_with_defaults(house_rules))
 
-    @abc.abstractmethod
     def orders_text(self, orders: OrdersT) -> list[str]:
         """Orders as the referee understood them, one line each, in the game's notation."""
+        return self.game_function("sheet", "orders_text")(orders)
 
-    @abc.abstractmethod
     def computer_orders(
         self, state: StateT, player: str, seed: int, house_rules: Mapping[str, Any]
     ) -> OrdersT:
         """Orders a computer player gives (deterministic for a seed)."""
+        play = self.game_function("ai", "computer_orders")
+        return play(state, player, seed, self.rules_with_defaults(house_rules))
 
-    @abc.abstractmethod
     def fill_sheet(self, path: Path, orders: OrdersT) -> None:
         """Write orders into the input cells of a sheet, as a player typing them would."""
+        self.game_function("sheet", "fill_sheet")(Path(path), orders)
 
     # -- demo -----------------------------------------------------------------------------------
     def demo_players(self, count: int) -> list[PlayerSetup]:
@@ -589,11 +626,12 @@ class Ruleset(abc.ABC, Generic[StateT, OrdersT]):
     def players(self, state: StateT) -> list[str]:
         """Names of every player in the game, in sheet order."""
 
-    @abc.abstractmethod
     def player_view(
         self, state: StateT, player: str, house_rules: Mapping[str, Any] | None = None
     ) -> Any:
         """What one player may know of the state (fog of war; ranges are house rules)."""
+        view = self.game_function("visibility", "player_view")
+        return view(state, player, self.rules_with_defaults(house_rules or {}))
 
     # -- reports ------------------------------------------------------------------------------
     @abc.abstractmethod

@@ -7,28 +7,18 @@ rules lives in its own module (`setup`, `tables`, `sheet`, `parse`, `validate`, 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ...dice import Dice
-from ...errors import CellProblem
 from ..base import (
     Event,
     HouseRule,
-    NewGame,
     ReportContent,
     ReportInput,
-    Resolution,
-    Row,
     Ruleset,
-    SheetRead,
     Standing,
     Step,
-    Table,
 )
-from . import setup as _setup
-from . import tables as _tables
 from .orders import Orders
 from .rules import HOUSE_RULES
 from .state import SETUP_YEAR, State
@@ -36,7 +26,6 @@ from .view import PlayerView
 
 if TYPE_CHECKING:
     from ...report.mapmodel import SectorMap
-    from ...workbook.sheetio import TurnSheetFile
 
 
 class FifthMillennium(Ruleset[State, Orders]):
@@ -56,93 +45,14 @@ class FifthMillennium(Ruleset[State, Orders]):
     generates_maps: ClassVar[bool] = True
 
     # -- life cycle ---------------------------------------------------------------------------
-    def new_game(self, setup: NewGame, dice: Dice) -> State:
-        return _setup.new_game(setup, dice, self.rules_with_defaults(setup.house_rules))
-
     def current_step(self, state: State) -> Step:
         label = (
             "Set-up: choose your homeworld" if state.year == SETUP_YEAR else f"Year {state.year}"
         )
         return Step(key=str(state.year), label=label, expects=tuple(state.active_players()))
 
-    def resolve(
-        self,
-        state: State,
-        orders: Mapping[str, Any],
-        dice: Dice,
-        house_rules: Mapping[str, Any],
-    ) -> Resolution:
-        from .resolve import resolve_turn
-
-        return resolve_turn(state, orders, dice, self.rules_with_defaults(house_rules))
-
     def game_over(self, state: State) -> str:
         return state.finished
-
-    # -- master workbook ----------------------------------------------------------------------
-    def schema(self) -> tuple[Table, ...]:
-        return _tables.SCHEMA
-
-    def to_tables(self, state: State) -> dict[str, list[dict[str, Any]]]:
-        return _tables.to_tables(state)
-
-    def from_tables(
-        self, tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]
-    ) -> State | None:
-        return _tables.from_tables(tables, problems)
-
-    def to_json(self, state: State) -> dict[str, Any]:
-        return _tables.to_json(state)
-
-    # -- turn sheets --------------------------------------------------------------------------
-    def write_sheet(
-        self,
-        state: State,
-        player: str,
-        path: Path,
-        token: str,
-        deadline: str,
-        house_rules: Mapping[str, Any] | None = None,
-    ) -> None:
-        from .sheet import write_sheet
-
-        write_sheet(
-            state,
-            player,
-            Path(path),
-            token=token,
-            deadline=deadline,
-            house_rules=self.rules_with_defaults(house_rules or {}),
-        )
-
-    def read_sheet(self, path: Path, opened: TurnSheetFile | None = None) -> SheetRead:
-        from .sheet import read_sheet
-
-        return read_sheet(Path(path), opened)
-
-    def validate(
-        self, state: State, player: str, orders: Any, house_rules: Mapping[str, Any]
-    ) -> list[CellProblem]:
-        from .validate import validate_orders
-
-        return validate_orders(state, player, orders, self.rules_with_defaults(house_rules))
-
-    def orders_text(self, orders: Any) -> list[str]:
-        from .sheet import orders_text
-
-        return orders_text(orders)
-
-    def computer_orders(
-        self, state: State, player: str, seed: int, house_rules: Mapping[str, Any]
-    ) -> Any:
-        from .ai import computer_orders
-
-        return computer_orders(state, player, seed, self.rules_with_defaults(house_rules))
-
-    def fill_sheet(self, path: Path, orders: Any) -> None:
-        from .sheet import fill_sheet
-
-        fill_sheet(Path(path), orders)
 
     def start_positions(self, state: State) -> dict[str, str]:
         out = {}
@@ -180,13 +90,6 @@ class FifthMillennium(Ruleset[State, Orders]):
     # -- information --------------------------------------------------------------------------
     def players(self, state: State) -> list[str]:
         return state.player_names()
-
-    def player_view(
-        self, state: State, player: str, house_rules: Mapping[str, Any] | None = None
-    ) -> Any:
-        from .visibility import player_view
-
-        return player_view(state, player, self.rules_with_defaults(house_rules or {}))
 
     # -- reports ------------------------------------------------------------------------------
     def report_map(self, state: State) -> Any:
