@@ -265,8 +265,7 @@ def receive_forces(ctx: TurnContext, codes: Iterable[str], origin: str, why: str
     the turn record track are reserved) and placed together at one home world; jump troops
     ride in an attack transport that arrives with them."""
     state = ctx.state
-    orders = ctx.orders.get(IMPERIAL)
-    wanted = orders.forces_world if orders is not None else ""
+    wanted = ctx.orders[IMPERIAL].forces_world
     home = force_home_world(state, wanted)
     imperial = state.sides[IMPERIAL]
     placed: list[str] = []
@@ -439,9 +438,7 @@ def frontier_crisis(ctx: TurnContext) -> None:
     ships = [u for u in ships if u.code != "M"]
     # "The Imperial player ... immediately remove that number of ships": the ships the
     # standing order names go first, in its order; the usual choice fills up the rest.
-    orders = ctx.orders.get(IMPERIAL)
-    named = orders.crisis_ships if orders is not None else []
-    first = [u for name in named for u in ships if u.id == name]
+    first = [u for name in ctx.orders[IMPERIAL].crisis_ships for u in ships if u.id == name]
     ships = first + [u for u in ships if u not in first]
     left = points
     chosen: list[Unit] = []
@@ -548,8 +545,7 @@ def imperial_reinforcements(ctx: TurnContext) -> None:
         return counters_free(state, IMPERIAL, code) - reserved.get(code, 0) > 0
 
     left = points
-    orders = ctx.orders.get(IMPERIAL)
-    wanted = orders.reinforcement_capital if orders is not None else ""
+    wanted = ctx.orders[IMPERIAL].reinforcement_capital
     if left >= 2 and wanted != "none":
         # "No more than one capital ship may arrive": the one the standing order asks for if
         # a counter is free, else the usual list.
@@ -583,8 +579,8 @@ def imperial_reinforcements(ctx: TurnContext) -> None:
 
 def appeal(ctx: TurnContext) -> None:
     """2D6 on the column the Imperial sheet asked for, unless appeals are prohibited."""
-    orders = ctx.orders.get(IMPERIAL)
-    column = orders.appeal if orders is not None else ""
+    orders = ctx.orders[IMPERIAL]
+    column = orders.appeal
     if not column:
         return
     imperial = ctx.state.sides[IMPERIAL]
@@ -823,8 +819,7 @@ def arrivals_due(state: State, side: str) -> list[Queued]:
 
 def _arrival_of(ctx: TurnContext, q: Queued) -> Arrival | None:
     """Where the side's sheet places this arriving unit, if it says."""
-    sheet = ctx.orders.get(q.side)
-    return sheet.arrival_for(q.unit_id) if sheet is not None and q.unit_id else None
+    return ctx.orders[q.side].arrival_for(q.unit_id) if q.unit_id else None
 
 
 def arrival_plan(

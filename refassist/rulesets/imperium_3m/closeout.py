@@ -167,8 +167,7 @@ def maintain_ships(ctx: TurnContext, side: str) -> None:
     state = ctx.state
     s = state.sides[side]
     # "The owner may expend Resources from his stockpile": a standing order may decline.
-    orders = ctx.orders.get(side)
-    from_stockpile = orders.stockpile_upkeep if orders is not None else True
+    from_stockpile = ctx.orders[side].stockpile_upkeep
     paid = ship_payments(state, side, ctx.rules, s.resources, from_stockpile)
     s.resources -= paid.stockpile
     paid_local, paid_stock, unpaid = paid.local, paid.stockpile, paid.unpaid

@@ -642,8 +642,7 @@ def _enter(
     units = state.units_in_fleet(fleet.name)
     scouts_only = all(u.code == "SC" for u in ships_of(ctx, units))
     detected = False
-    sheet = ctx.orders.get(side)
-    attempt = sheet.battle_orders_for(fleet.name).stealth if sheet is not None else True
+    attempt = ctx.orders[side].battle_orders_for(fleet.name).stealth
     if scouts_only and occupied and attempt:
         if _stealth(ctx, side, fleet, system, activation):
             return "undetected"
