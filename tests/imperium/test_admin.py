@@ -12,7 +12,7 @@ import pytest
 
 from refassist.dice import Dice
 from refassist.rulesets.base import NewGame, PlayerSetup
-from refassist.rulesets.imperium_3m import RULESET
+from refassist.rulesets.imperium_3m import RULESET, admin
 from refassist.rulesets.imperium_3m.admin import (
     administrative_segment,
     appeal,
@@ -25,7 +25,7 @@ from refassist.rulesets.imperium_3m.admin import (
     upgrades,
 )
 from refassist.rulesets.imperium_3m.context import TurnContext
-from refassist.rulesets.imperium_3m.orders import Build, Orders, PlanetOrder, no_orders
+from refassist.rulesets.imperium_3m.orders import Arrival, Build, Orders, PlanetOrder, no_orders
 from refassist.rulesets.imperium_3m.setup import new_game
 from refassist.rulesets.imperium_3m.state import Fleet, Queued, State, Unit
 from refassist.rulesets.imperium_3m.units import IMPERIAL, SIDES, TERRAN
@@ -558,3 +558,162 @@ def test_outpost_upgrade_in_peacetime_on_type_a_only() -> None:
     assert tau.marker == "World" and tau.upgrade_paid == 0
     assert "only type A" in ctx.events[-1].text
     assert state.sides[TERRAN].resources == 20
+
+
+# -- what the administrative segment tells, whole ------------------------------------------------
+
+
+def test_forces_received_are_told_whole_with_what_did_not_come() -> None:
+    """An Appeal's forces asked for at a world that is no Imperial home world go to the one
+    nearest the Terrans (Ishkur); the first jump troop rides the attack transport (room for
+    one), the second stands on the planet; the ships join a fleet there; the fifth BB has no
+    counter.  Everyone hears of it."""
+    state = start()
+    sheet = imperial_orders(state, forces_world="NOPE")
+    ctx = context(state, [1] * 20, **{IMPERIAL: sheet})
+    codes = ["AT", "JT", "JT", "CA", "BB", "BB", "BB", "BB", "BB"]
+    admin.receive_forces(ctx, codes, "appeal", "Imperial Appeal (Forces)")
+    event = ctx.events[-1]
+    assert (event.phase, event.location, event.kind) == ("administration", "ISH", "forces")
+    assert (event.players, event.visible_to) == (("Empire",), ("*",))
+    assert event.text == (
+        "Imperial Appeal (Forces): AT2, JT1, JT2, CA2, BB1, BB2, BB3, BB4 arrive at Ishkur 1 "
+        "(NOPE, asked for, is not an Imperial home world the Empire holds); not received (no "
+        "counter or room left): BB"
+    )
+    assert dict(event.data) == {
+        "origin": "appeal",
+        "units": ["AT2", "JT1", "JT2", "CA2", "BB1", "BB2", "BB3", "BB4"],
+        "missing": ["BB"],
+    }
+    where = {u.id: (u.fleet, u.planet) for u in state.units if u.origin == "appeal"}
+    assert where["JT1"] == where["AT2"] and where["JT2"] == ("", "ISH1")
+    assert state.fleet(where["AT2"][0]).system == "ISH"
+    assert state.sides[IMPERIAL].granted[-8:] == ["AT", "JT", "JT", "CA", "BB", "BB", "BB", "BB"]
+
+
+def test_forces_go_to_the_home_world_the_empire_asks_for() -> None:
+    state = start()
+    ctx = context(state, [1] * 5, **{IMPERIAL: imperial_orders(state, forces_world="GAS1")})
+    admin.receive_forces(ctx, ["DD"], "intervention", "Imperial Intervention")
+    event = ctx.events[-1]
+    assert (event.location, event.text) == (
+        "GAS",
+        "Imperial Intervention: DD6 arrive at Gashidda 1",
+    )
+
+
+def test_no_forces_arrive_without_an_imperial_home_world() -> None:
+    state = start()
+    for p in state.map.planets.values():
+        if p.home == IMPERIAL:
+            p.owner, p.marker = TERRAN, "World"
+    ctx = context(state, [1] * 5)
+    admin.receive_forces(ctx, ["DD", "SC"], "intervention", "Imperial Intervention")
+    event = ctx.events[-1]
+    assert (event.location, event.text, dict(event.data)) == (
+        "",
+        "Imperial Intervention: no forces; not received (no Imperial home world is held): DD, SC",
+        {"origin": "intervention", "units": [], "missing": ["DD", "SC"]},
+    )
+
+
+def test_a_frontier_crisis_is_told_whole() -> None:
+    """4 points: the scout and the destroyer (no cargo) go first, then the transport with its
+    troop aboard (last, being loaded), whose fleet is then left with nothing but the troop,
+    which goes with it; the carrier (two points, a capital) no longer fits; the monitor
+    stays.  Only the Empire hears of it."""
+    state = start()
+    state.units = [u for u in state.units if not (u.side == IMPERIAL and u.fleet)]
+    state.fleets = [f for f in state.fleets if f.side == TERRAN]
+    state.fleets += [Fleet("I1", IMPERIAL, "GAS"), Fleet("I2", IMPERIAL, "GAS")]
+    state.fleets += [Fleet("I3", IMPERIAL, "GAS")]
+    state.units += [
+        Unit("TR1", IMPERIAL, "TR", fleet="I1"),
+        Unit("RT1", IMPERIAL, "RT", fleet="I1", strength=6, reduced_strength=3),
+        Unit("DD1", IMPERIAL, "DD", fleet="I1"),
+        Unit("CV1", IMPERIAL, "CV", fleet="I2"),
+        Unit("F1", IMPERIAL, "F", fleet="I2"),
+        Unit("M1", IMPERIAL, "M", fleet="I3"),
+        Unit("SC1", IMPERIAL, "SC", fleet="I3"),
+    ]
+    ctx = context(state, [3, 3, 4])
+    ctx.dice.nd6(2, "the Intervention table")
+    admin.frontier_crisis(ctx)
+    event = ctx.events[-1]
+    due = state.turn + 3
+    assert (event.phase, event.location, event.kind, event.players) == (
+        "administration",
+        "",
+        "intervention",
+        ("Empire",),
+    )
+    assert event.text == (
+        f"Frontier Crisis: 4 points of ships recalled to the frontier until turn {due}: "
+        "SC1, DD1, TR1 (with RT1 aboard)"
+    )
+    assert dict(event.data) == {
+        "roll": 4,
+        "removed": ["SC1", "DD1", "TR1"],
+        "carried": ["RT1"],
+        "due": due,
+    }
+    assert event.dice == (3,)
+    assert [(q.side, q.code, q.due, q.source) for q in state.queue] == [
+        (IMPERIAL, code, due, "frontier") for code in ("SC", "DD", "TR", "RT")
+    ]
+    assert {u.id for u in state.units if u.side == IMPERIAL and u.fleet} == {"CV1", "F1", "M1"}
+
+
+def reinforcement_events(ctx: TurnContext) -> list[tuple[str, tuple[str, ...], str]]:
+    return [(e.location, e.visible_to, e.text) for e in ctx.events]
+
+
+def test_reinforcements_arrive_one_per_world_wishes_first_each_told() -> None:
+    """Due this turn: a DD asked for at Sol 2, a CA and a SC with no wish, an RT asked for
+    aboard T1 (at Sol); a BB due next turn waits.  The DD is placed first (its wish), then one
+    unit per World in turn: the CA at Sol 1, the SC at Alpha Centauri A1; the RT would board T1
+    at Sol, but both Sol Worlds have had their unit, so it goes to Alpha Centauri B, and the
+    Terran player is told why."""
+    state = start()
+    turn = state.turn
+    state.queue = [
+        Queued(TERRAN, "CA", turn, source="build"),
+        Queued(TERRAN, "SC", turn, source="build"),
+        Queued(TERRAN, "RT", turn, source="build", world="T1"),
+        Queued(TERRAN, "BB", turn + 1, source="build"),
+    ]
+    sheet = terran_orders(state, arrivals=[Arrival("DD7", "SOL2")])
+    ctx = context(state, [1], **{TERRAN: sheet})  # the die draws the RT counter
+    state.queue.insert(0, Queued(TERRAN, "DD", turn, source="build", unit_id="DD7"))
+    admin.reinforcements(ctx)
+    terra = ("Terra",)
+    assert reinforcement_events(ctx) == [
+        ("SOL", terra, "Terran DD7 arrives at Sol 2 (fleet T1)"),
+        ("SOL", terra, "Terran CA3 arrives at Sol 1 (fleet T1)"),
+        ("ACE", terra, "Terran SC2 arrives at Alpha Centauri A1 (fleet T2)"),
+        (
+            "",
+            terra,
+            "RT could not be placed at SOL1 as asked: a World still without a new unit this "
+            "turn comes first (or it is not a World of yours)",
+        ),
+        ("ACE", terra, "Terran RT4 arrives at Alpha Centauri B (Alpha Centauri B)"),
+    ]
+    assert ctx.events[0].data == {"unit": "DD7", "planet": "SOL2", "source": "build"}
+    assert [(q.code, q.due) for q in state.queue] == [("BB", turn + 1)]
+
+
+def test_a_troop_boards_the_empty_transport_it_was_sent_to() -> None:
+    state = start()
+    for u in state.units:
+        if u.id == "RT3" and u.side == TERRAN:
+            u.fleet, u.planet = "", "SOL1"
+    state.queue = [Queued(TERRAN, "RT", state.turn, source="build", world="T1")]
+    ctx = context(state, [1])
+    admin.reinforcements(ctx)
+    assert reinforcement_events(ctx) == [
+        ("SOL", ("Terra",), "Terran RT4 arrives at Sol 1 (aboard T1, as asked)")
+    ]
+    rt = state.unit(TERRAN, "RT4")
+    assert rt is not None and (rt.fleet, rt.planet, rt.hex) == ("T1", "", 0)
