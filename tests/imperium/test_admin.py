@@ -717,3 +717,76 @@ def test_a_troop_boards_the_empty_transport_it_was_sent_to() -> None:
     ]
     rt = state.unit(TERRAN, "RT4")
     assert rt is not None and (rt.fleet, rt.planet, rt.hex) == ("T1", "", 0)
+
+
+def test_imperial_reinforcements_take_the_asked_capital_and_run_over_to_cruisers() -> None:
+    """A 6: the CR the Empire asks for (two points), then four light ships: the two DD
+    counters still free, then CLs.  Told with its die, then received at Ishkur."""
+    state = start()
+    state.fleets.append(Fleet("I9", IMPERIAL, "ISH"))
+    for n in range(6):
+        state.units.append(Unit(f"DD{20 + n}", IMPERIAL, "DD", fleet="I9"))
+    assert admin.counters_free(state, IMPERIAL, "DD") == 2
+    sheet = imperial_orders(state, reinforcement_capital="CR")
+    ctx = context(state, [6] + [1] * 10, **{IMPERIAL: sheet})
+    admin.imperial_reinforcements(ctx)
+    told, received = ctx.events[-2:]
+    assert (told.phase, told.location, told.kind, told.players) == (
+        "administration",
+        "",
+        "intervention",
+        ("Empire",),
+    )
+    assert told.text == "Imperial Reinforcements: 6 points of ships"
+    assert dict(told.data) == {"roll": 6, "ships": ["CR", "DD", "DD", "CL", "CL"]}
+    assert told.dice == (ctx.dice.log[0].seq,)
+    assert received.data["missing"] == [] and len(received.data["units"]) == 5
+
+
+def test_imperial_reinforcements_without_a_capital_when_asked_so_or_none_is_free() -> None:
+    state = start()
+    ctx = context(
+        state, [3] + [1] * 10, **{IMPERIAL: imperial_orders(state, reinforcement_capital="none")}
+    )
+    admin.imperial_reinforcements(ctx)
+    assert ctx.events[-2].data["ships"] == ["DD", "DD", "DD"]
+    state = start()
+    state.fleets.append(Fleet("I9", IMPERIAL, "ISH"))
+    for code in ("CA", "CR", "B1", "B2", "BB", "CS", "CV"):
+        for n in range(admin.counters_free(state, IMPERIAL, code)):
+            state.units.append(Unit(f"{code}{30 + n}", IMPERIAL, code, fleet="I9"))
+    ctx = context(state, [2] + [1] * 10)
+    admin.imperial_reinforcements(ctx)
+    assert ctx.events[-2].data["ships"] == ["DD", "DD"]
+
+
+@pytest.mark.parametrize(
+    ("aboard", "code", "room"),
+    [
+        (("TR",), "RT", 1),
+        (("TR", "RT"), "RT", 0),
+        (("TR", "JT"), "PD", 0),
+        (("TR", "PD"), "OP", 0),
+        (("TR", "OP"), "JT", 0),
+        (("AT", "TR"), "RT", 2),
+        # A carrier's hangar holds three fighters; troops need a transport.
+        (("CV",), "F", 3),
+        (("CV",), "RT", 0),
+        (("CV", "F", "F"), "F", 1),
+        # Fighters beyond the hangar take transport places.
+        (("CV", "F", "F", "F", "F", "TR"), "F", 0),
+        (("CV", "F", "F", "F", "F", "TR"), "RT", 0),
+        (("TR", "TR", "F"), "RT", 1),
+        (("TR", "TR", "F"), "F", 1),
+        (("CV", "TR"), "F", 4),
+    ],
+)
+def test_room_aboard_a_fleet(aboard: tuple[str, ...], code: str, room: int) -> None:
+    state = start()
+    state.fleets.append(Fleet("T9", TERRAN, "SOL"))
+    for n, c in enumerate(aboard):
+        state.units.append(Unit(f"{c}{50 + n}", TERRAN, c, fleet="T9"))
+    ctx = context(state, [])
+    fleet = state.fleet("T9")
+    assert fleet is not None
+    assert admin.carry_room(ctx, fleet, code) == room
