@@ -790,3 +790,128 @@ def test_room_aboard_a_fleet(aboard: tuple[str, ...], code: str, room: int) -> N
     fleet = state.fleet("T9")
     assert fleet is not None
     assert admin.carry_room(ctx, fleet, code) == room
+
+
+def told(ctx: TurnContext) -> list[tuple[str, str, str, tuple[str, ...], dict]]:
+    return [(e.location, e.kind, e.text, e.visible_to, dict(e.data)) for e in ctx.events]
+
+
+def test_terraforming_orders_refused_and_paid_are_each_told_to_their_side() -> None:
+    """Terran orders in sheet order: a planet that does not exist, Barnard 1 (paid), Barnard 1
+    again, Sol 1 (type A), Eridani 1 (no Outpost); then the money runs out with exactly one
+    instalment left for the second Outpost, which is paid (10 is enough)."""
+    state = start()
+    state.sides[TERRAN].resources = 20
+    eri = state.map.planets["ERI1"]
+    eri.owner, eri.marker = TERRAN, "Outpost"
+    cells = ["B40", "B41", "B42", "B43", "", "B45"]
+    names = ["XXX9", "BAR1", "BAR1", "SOL1", "PRO3", "ERI1"]
+    orders = [PlanetOrder(n, cell=c) for n, c in zip(names, cells, strict=True)]
+    ctx = context(state, [], Terran=terran_orders(state, terraform=orders))
+    terraforming(ctx)
+    terra = ("Terra",)
+    skip = "Terraforming {} ({}) not carried out: {}"
+    assert told(ctx) == [
+        ("", "skipped", skip.format("XXX9", "B40", "there is no planet XXX9"), terra, {}),
+        (
+            "BAR",
+            "terraform",
+            "Barnard 1 terraforming paid 1 of 8 turns",
+            terra,
+            {"planet": "BAR1", "paid": 1},
+        ),
+        (
+            "",
+            "skipped",
+            skip.format("BAR1", "B42", "it is already being paid for this turn"),
+            terra,
+            {},
+        ),
+        (
+            "",
+            "skipped",
+            skip.format("SOL1", "B43", "Sol 1 is type A1; only N1 and N2 can be terraformed"),
+            terra,
+            {},
+        ),
+        (
+            "",
+            "skipped",
+            skip.format("PRO3", "sheet", "Procyon 3 is type N3; only N1 and N2 can be terraformed"),
+            terra,
+            {},
+        ),
+        (
+            "ERI",
+            "terraform",
+            "Eridani 1 terraforming paid 1 of 10 turns",
+            terra,
+            {"planet": "ERI1", "paid": 1},
+        ),
+    ]
+    assert (state.map.planets["BAR1"].terraform_side, eri.terraform_side) == (TERRAN, TERRAN)
+    assert state.sides[TERRAN].resources == 0
+    ctx = context(state, [], Terran=terran_orders(state, terraform=[PlanetOrder("ERI1")]))
+    terraforming(ctx)
+    assert ctx.events[-1].text.endswith("it costs 10 and only 0 resources are left")
+    assert eri.terraform_paid == 1
+
+
+def test_an_effort_taken_over_and_completed_is_told_and_cleared() -> None:
+    """The Empire's effort on an Outpost the Terrans now hold is theirs from the next payment;
+    completing it clears the count and the side and records the old type."""
+    state = start()
+    state.sides[TERRAN].resources = 10
+    bar = state.map.planets["BAR1"]
+    bar.terraform_paid, bar.terraform_side = 7, IMPERIAL
+    ctx = context(state, [], Terran=terran_orders(state, terraform=[PlanetOrder("BAR1")]))
+    terraforming(ctx)
+    assert told(ctx) == [
+        (
+            "BAR",
+            "terraform",
+            "Barnard 1 is terraformed: now type A1 (was N2)",
+            ("Terra",),
+            {"planet": "BAR1", "paid": 0},
+        ),
+    ]
+    assert (bar.type, bar.original_type, bar.terraform_paid, bar.terraform_side) == (
+        "A1",
+        "N2",
+        0,
+        "",
+    )
+
+
+def test_outpost_upgrades_refused_and_paid_are_each_told_to_their_side() -> None:
+    state = start()
+    state.war_turn = 0
+    state.sides[TERRAN].resources = 20
+    tau = state.map.planets["TAU2"]
+    tau.owner, tau.marker = TERRAN, "Outpost"
+    names = ["XXX9", "TAU2", "TAU2", "SOL1", "BAR1"]
+    orders = [PlanetOrder(n, cell=f"C{50 + i}") for i, n in enumerate(names)]
+    ctx = context(state, [], Terran=terran_orders(state, upgrades=orders))
+    upgrades(ctx)
+    terra = ("Terra",)
+    skip = "Upgrade {} (C{}) not carried out: {}"
+    assert told(ctx) == [
+        ("", "skipped", skip.format("XXX9", 50, "there is no planet XXX9"), terra, {}),
+        ("TAU", "upgrade", "Tau Ceti 2 upgrade paid 1 of 4 turns", terra, {"planet": "TAU2"}),
+        (
+            "",
+            "skipped",
+            skip.format("TAU2", 52, "it is already being paid for this turn"),
+            terra,
+            {},
+        ),
+        ("", "skipped", skip.format("SOL1", 53, "Sol 1 holds no Outpost of yours"), terra, {}),
+        (
+            "",
+            "skipped",
+            skip.format("BAR1", 54, "Barnard 1 is type N2; only type A planets take Worlds"),
+            terra,
+            {},
+        ),
+    ]
+    assert (tau.upgrade_paid, state.sides[TERRAN].resources) == (1, 10)
