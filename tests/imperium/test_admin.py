@@ -915,3 +915,59 @@ def test_outpost_upgrades_refused_and_paid_are_each_told_to_their_side() -> None
         ),
     ]
     assert (tau.upgrade_paid, state.sides[TERRAN].resources) == (1, 10)
+
+
+@pytest.mark.parametrize(
+    ("column", "roll", "text"),
+    [
+        ("Forces", (1, 2), "3 - Further Appeals Prohibited (for the rest of this war)"),
+        ("Forces", (2, 2), "4 - forces: CL, DD"),
+        ("Forces", (3, 4), "7 - no result"),
+        ("Forces", (4, 4), "8 - CR/CA production permitted"),
+        ("Forces", (6, 6), "12 - all ships may be produced"),
+        ("Finances", (3, 4), "7 - a one-time grant of 10 resources"),
+        ("Finances", (4, 5), "9 - budget increased by 2 a turn (now +3)"),
+    ],
+)
+def test_an_appeal_is_told_to_the_empire_with_its_dice(
+    column: str, roll: tuple[int, int], text: str
+) -> None:
+    """The result as the Empire reads it; a budget increase adds to the one already won (+1
+    here), a permission already held is not listed twice."""
+    state = start()
+    state.sides[IMPERIAL].budget_bonus = 1
+    state.sides[IMPERIAL].permissions = ["CA"]
+    ctx = context(state, [*roll, 1, 1], Imperial=imperial_orders(state, appeal=column))
+    appeal(ctx)
+    event = next(e for e in ctx.events if e.kind == "appeal")
+    assert (event.location, event.players, event.text) == (
+        "",
+        ("Empire",),
+        f"Imperial Appeal ({column}): {text}",
+    )
+    assert dict(event.data)["column"] == column and event.data["roll"] == sum(roll)
+    assert event.dice == tuple(r.seq for r in ctx.dice.log[:2])
+    assert state.sides[IMPERIAL].permissions.count("CA") == 1
+
+
+@pytest.mark.parametrize(
+    ("column", "peace", "prohibited", "why"),
+    [
+        ("Ships", False, False, "'Ships' is not an Appeal column (Forces or Finances)"),
+        ("Forces", True, False, "there are no Appeals in peacetime"),
+        ("Finances", False, True, "further Appeals are prohibited for the rest of this war"),
+    ],
+)
+def test_an_appeal_not_made_says_why_to_the_empire_alone(
+    column: str, peace: bool, prohibited: bool, why: str
+) -> None:
+    state = start()
+    if peace:
+        state.war_turn = 0
+    state.sides[IMPERIAL].appeals_prohibited = prohibited
+    sheet = imperial_orders(state, appeal=column, appeal_cell="B9")
+    ctx = context(state, [], Imperial=sheet)
+    appeal(ctx)
+    assert told(ctx) == [
+        ("", "skipped", f"Imperial Appeal ({column}, B9) not made: {why}", ("Empire",), {})
+    ]
