@@ -971,3 +971,69 @@ def test_an_appeal_not_made_says_why_to_the_empire_alone(
     assert told(ctx) == [
         ("", "skipped", f"Imperial Appeal ({column}, B9) not made: {why}", ("Empire",), {})
     ]
+
+
+@pytest.mark.parametrize(
+    ("dice", "texts", "audience"),
+    [
+        (
+            [1, 1, 2],
+            [
+                "Imperial Intervention: 2 - Imperial Succession",
+                "Imperial Succession: 2 - Civil War, -1 to every Imperial initiative roll this "
+                "turn",
+            ],
+            ("Empire",),
+        ),
+        (
+            [1, 1, 3],
+            [
+                "Imperial Intervention: 2 - Imperial Succession",
+                "Imperial Succession: 3 - an orderly succession, no effect",
+            ],
+            ("Empire",),
+        ),
+        (
+            [2, 2, 1],
+            [
+                "Imperial Intervention: 4 - Imperial Visit",
+                "Imperial Visit: glory gains are doubled and losses tripled this turn",
+            ],
+            ("Empire",),
+        ),
+        (
+            [3, 3],
+            [
+                "Imperial Intervention: 6 - Economic Depression",
+                "Economic Depression: Imperial income -10 (not below 1) this turn and the next two",
+            ],
+            ("Empire",),
+        ),
+        (
+            [6, 6],
+            [
+                "Imperial Intervention: 12 - Peace Talks",
+                "Peace Talks: this turn no attacks and no moves into systems holding enemy units",
+            ],
+            ("Terra", "Empire"),
+        ),
+    ],
+)
+def test_the_intervention_table_is_told_in_the_administration(
+    dice: list[int], texts: list[str], audience: tuple[str, ...]
+) -> None:
+    """The roll, then what it brings, each with the dice that decided it; the Peace Talks are
+    told to both sides (they bind both)."""
+    state = start()
+    ctx = context(state, [*dice, 1, 1, 1, 1])
+    intervention(ctx)
+    first, second = ctx.events[:2]
+    assert [first.text, second.text] == texts
+    assert (first.phase, first.location, first.kind) == ("administration", "", "intervention")
+    assert (second.phase, second.location, second.kind) == ("administration", "", "intervention")
+    assert first.dice == (ctx.dice.log[0].seq, ctx.dice.log[1].seq)
+    assert set(second.players) == set(audience)
+    if texts[0].endswith("Imperial Succession"):
+        assert second.dice == (ctx.dice.log[2].seq,)
+    else:
+        assert second.dice == ()
