@@ -1037,3 +1037,30 @@ def test_the_intervention_table_is_told_in_the_administration(
         assert second.dice == (ctx.dice.log[2].seq,)
     else:
         assert second.dice == ()
+
+
+def test_a_unit_due_waits_on_the_track_when_its_side_holds_no_world() -> None:
+    state = start()
+    for p in state.map.planets.values():
+        if p.owner == IMPERIAL and p.marker == "World":
+            p.owner, p.marker = TERRAN, "World"
+    state.queue = [Queued(IMPERIAL, "DD", state.turn, source="build")]
+    ctx = context(state, [])
+    reinforcements(ctx)
+    assert told(ctx) == [
+        (
+            "",
+            "reinforcement",
+            "DD stays on the turn record track until next turn: the side holds no World",
+            ("Empire",),
+            {},
+        )
+    ]
+    assert [(q.code, q.due) for q in state.queue] == [("DD", state.turn + 1)]
+
+
+def test_the_last_turn_of_a_depression_still_cuts_the_income() -> None:
+    state = start()
+    state.sides[IMPERIAL].depression = 1
+    ctx = context(state, [])
+    assert income(ctx, IMPERIAL)[0] == 5
