@@ -1064,3 +1064,25 @@ def test_the_last_turn_of_a_depression_still_cuts_the_income() -> None:
     state.sides[IMPERIAL].depression = 1
     ctx = context(state, [])
     assert income(ctx, IMPERIAL)[0] == 5
+
+
+@pytest.mark.parametrize(
+    ("fleet", "where"),
+    [
+        ("Home Guard", "forms fleet Home Guard, as asked"),
+        ("t1", "joins fleet T1, as asked"),
+        # T2 stands at Alpha Centauri, not at Sol: the usual placement.
+        ("T2", "fleet T1"),
+        # An Imperial fleet's name cannot be taken.
+        ("i1", "fleet T1"),
+    ],
+)
+def test_a_new_ship_joins_or_forms_the_fleet_its_arrival_names(fleet: str, where: str) -> None:
+    state = start()
+    state.queue = [Queued(TERRAN, "DD", state.turn, source="build", unit_id="DD7")]
+    sheet = terran_orders(state, arrivals=[Arrival("DD7", "SOL1", fleet)])
+    ctx = context(state, [], **{TERRAN: sheet})
+    reinforcements(ctx)
+    assert [e.text for e in ctx.events] == [f"Terran DD7 arrives at Sol 1 ({where})"]
+    dd = state.unit(TERRAN, "DD7")
+    assert dd is not None and state.fleet(dd.fleet).system == "SOL"
