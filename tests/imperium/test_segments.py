@@ -23,6 +23,7 @@ from refassist.rulesets.imperium_3m.rules import HOUSE_RULES
 from refassist.rulesets.imperium_3m.segments import (
     action_segment,
     capacity_problem,
+    carry_out,
     movement_points,
 )
 from refassist.rulesets.imperium_3m.state import (
@@ -984,3 +985,95 @@ def test_real_battle_modules_are_called_with_the_mover() -> None:
     action_segment(ctx, 1)
     assert kinds(ctx, "activation")[0].data["path"] == ["S3", "S4"]
     assert kinds(ctx, "battle") and ctx.battles == ["S4"]
+
+
+# -- a fight renewed by the units on a planet ------------------------------------------------------
+
+
+def renewal_state(disputed: bool = True) -> State:
+    """P2 at S2 (two hexes): a Terran troop and an Imperial troop, disputed unless told."""
+    state = make_state()
+    state.map.planets["P2"].disputed = disputed
+    add_ground(state, TER, "P2", ["RT"])
+    add_ground(state, IMP, "P2", ["RT"])
+    return state
+
+
+def renew(fight: list[int] | None = None) -> Action:
+    return Action("attack", planet="P2", text="attack P2", fight=fight)
+
+
+def test_units_on_a_disputed_planet_renew_the_fight_without_a_fleet(battles: dict) -> None:
+    """No fleet in orbit: the Terran troop on P2 renews the fight, in hex 1 only as ordered.
+    The line is told done to the Terrans, the troop has acted this segment, and the planetary
+    battle is fought with no fleet, no landing hexes and the hexes to fight."""
+    state = renewal_state()
+    ctx = context(state, [])
+    ctx.segment = 1
+    assert carry_out(ctx, TER, line(1, "S2", renew(fight=[1])))
+    assert battles["attack"] == [(TER, "", "P2", [])]
+    assert battles["choices"] == [{"fight": [1]}]
+    (done,) = kinds(ctx, "activation")
+    assert (done.location, done.visible_to, done.text) == (
+        "S2",
+        (PLAYERS[TER],),
+        "Your units on Green (P2) renew the fight.",
+    )
+    assert done.data == {
+        "segment": 1,
+        "order": 1,
+        "system": "S2",
+        "cell": "Actions!D1",
+        "text": "",
+        "action": "attack",
+        "fleet": "",
+        "planet": "P2",
+        "hexes": [],
+    }
+    assert (TER, "RT1") in ctx.moved and (IMP, "RT1") not in ctx.moved
+
+
+@pytest.mark.parametrize(
+    ("setup", "reason"),
+    [
+        (
+            "undisputed",
+            "P2 is not a disputed planet where your units stand; name the fleet that attacks it",
+        ),
+        (
+            "no units",
+            "P2 is not a disputed planet where your units stand; name the fleet that attacks it",
+        ),
+        ("peace talks", "Peace Talks are in force: no attacks"),
+        ("peace", "it is peacetime: no attacks"),
+        ("fought", "RT1 already fought this segment"),
+    ],
+)
+def test_a_renewal_that_cannot_be_made_is_skipped_and_says_why(
+    battles: dict, setup: str, reason: str
+) -> None:
+    state = renewal_state(disputed=setup != "undisputed")
+    state.war_turn = 0 if setup == "peace" else 1
+    state.peace_talks = setup == "peace talks"
+    if setup == "no units":
+        state.units = [u for u in state.units if u.side != TER]
+        add_fleet(state, "T1", TER, "S2", ["SC"])
+    ctx = context(state, [])
+    if setup == "fought":
+        ctx.moved.add((TER, "RT1"))
+    assert not carry_out(ctx, TER, line(2, "S2", renew()))
+    assert battles["attack"] == []
+    skipped, line_skipped = kinds(ctx, "skipped")
+    assert skipped.text == f"attack P2 (activation 2) was skipped: {reason}."
+    assert (skipped.location, skipped.visible_to) == ("S2", (PLAYERS[TER],))
+    assert "none of its actions could be carried out" in line_skipped.text
+    assert skipped.data["reason"] == reason and skipped.data["action"] == "attack"
+
+
+def test_a_renewal_names_a_planet_of_the_system(battles: dict) -> None:
+    state = renewal_state()
+    ctx = context(state, [])
+    action = Action("attack", planet="P4", text="attack P4")
+    assert not carry_out(ctx, TER, line(1, "S2", action))
+    skipped = kinds(ctx, "skipped")[0]
+    assert skipped.text.endswith("was skipped: P4 is not a planet of S2.")
