@@ -1077,3 +1077,92 @@ def test_a_renewal_names_a_planet_of_the_system(battles: dict) -> None:
     assert not carry_out(ctx, TER, line(1, "S2", action))
     skipped = kinds(ctx, "skipped")[0]
     assert skipped.text.endswith("was skipped: P4 is not a planet of S2.")
+
+
+# -- unloading -------------------------------------------------------------------------------------
+
+
+def unload(*units: str, planet: str = "P1") -> Action:
+    return Action("unload", fleet="T1", planet=planet, units=list(units), text="T1 unload")
+
+
+def test_unloading_sets_up_an_outpost_and_lands_what_the_planet_takes(battles: dict) -> None:
+    """Onto the unclaimed N2 planet Rock: the Outpost counter becomes the Terran Outpost, the
+    jump troop and the PD land in the box, the regular troop may not (N2 takes JT, PD, F).
+    The Imperial scout at S1 sees the new Outpost and is told."""
+    state = make_state()
+    add_fleet(state, "T1", TER, "S1", ["TR", "TR", "TR", "TR", "OP", "RT", "JT", "PD"])
+    add_fleet(state, "I1", IMP, "S1", ["SC"])
+    ctx = context(state, [])
+    assert carry_out(ctx, TER, line(3, "S1", unload("OP1", "RT1", "JT1", "PD1")))
+    rock = state.map.planets["P1"]
+    assert (rock.owner, rock.marker) == (TER, "Outpost")
+    assert [u.id for u in state.units_on("P1")] == ["JT1", "PD1"]
+    assert state.unit(TER, "OP1") is None and state.unit(TER, "RT1").fleet == "T1"
+    outpost, done = [e for e in ctx.events if e.kind in ("outpost", "activation")]
+    assert (outpost.kind, outpost.location, set(outpost.visible_to)) == (
+        "outpost",
+        "S1",
+        {PLAYERS[TER], PLAYERS[IMP]},
+    )
+    assert outpost.text == "Terran set up an Outpost on Rock (P1)."
+    assert done.text == (
+        "Fleet T1 unloaded OP1 JT1 PD1 onto P1. Rock is now your Outpost. Not unloaded: RT1: "
+        "a N2 planet takes only JT, PD, F."
+    )
+    assert {k: done.data[k] for k in ("planet", "units", "refused", "outpost")} == {
+        "planet": "P1",
+        "units": ["OP1", "JT1", "PD1"],
+        "refused": ["RT1: a N2 planet takes only JT, PD, F"],
+        "outpost": True,
+    }
+
+
+def test_an_outpost_unseen_by_the_enemy_is_told_to_its_side_only(battles: dict) -> None:
+    state = make_state()
+    add_fleet(state, "T1", TER, "S1", ["TR", "OP"])
+    ctx = context(state, [])
+    assert carry_out(ctx, TER, line(1, "S1", unload("OP1")))
+    assert kinds(ctx, "outpost") == []
+    assert kinds(ctx, "activation")[0].text == (
+        "Fleet T1 unloaded OP1 onto P1. Rock is now your Outpost."
+    )
+
+
+@pytest.mark.parametrize(
+    ("prepare", "units", "reason"),
+    [
+        (
+            "disputed",
+            ["JT1"],
+            "P1 is disputed: land units there with attack (PD may never be "
+            "landed on a disputed planet)",
+        ),
+        ("enemy world", ["JT1"], "P1 is held by the enemy: use attack"),
+        ("enemy troop", ["JT1"], "P1 is held by the enemy: use attack"),
+        ("", [], "no units were named to unload"),
+        ("full", ["JT1"], "JT1: the box of P1 is full (5 units)"),
+        ("marker", ["OP1"], "OP1: P1 already has a Outpost"),
+    ],
+)
+def test_an_unload_that_cannot_be_made_says_why(
+    battles: dict, prepare: str, units: list[str], reason: str
+) -> None:
+    state = make_state()
+    add_fleet(state, "T1", TER, "S1", ["TR", "TR", "JT", "OP"])
+    rock = state.map.planets["P1"]
+    if prepare == "disputed":
+        rock.disputed = True
+    elif prepare == "enemy world":
+        rock.owner, rock.marker = IMP, "Outpost"
+    elif prepare == "enemy troop":
+        add_ground(state, IMP, "P1", ["JT"])
+    elif prepare == "full":
+        add_ground(state, TER, "P1", ["PD"] * 5)
+    elif prepare == "marker":
+        rock.owner, rock.marker = TER, "Outpost"
+    ctx = context(state, [])
+    assert not carry_out(ctx, TER, line(4, "S1", unload(*units)))
+    skipped = kinds(ctx, "skipped")[0]
+    assert skipped.text == f"T1 unload (activation 4) was skipped: {reason}."
+    assert [u.id for u in state.units_in_fleet("T1")] == ["TR1", "TR2", "JT1", "OP1"]
