@@ -1166,3 +1166,55 @@ def test_an_unload_that_cannot_be_made_says_why(
     skipped = kinds(ctx, "skipped")[0]
     assert skipped.text == f"T1 unload (activation 4) was skipped: {reason}."
     assert [u.id for u in state.units_in_fleet("T1")] == ["TR1", "TR2", "JT1", "OP1"]
+
+
+# -- loading ---------------------------------------------------------------------------------------
+
+
+def load(*units: str, planet: str = "P0") -> Action:
+    return Action("load", fleet="T1", planet=planet, units=list(units), text="T1 load")
+
+
+def test_loading_takes_the_named_units_while_there_is_room(battles: dict) -> None:
+    """Two transports (one place each): RT1 and JT1 go aboard in the order named (the name's
+    case does not matter, a unit named twice goes once); PD1 finds no room; a unit that is not
+    on the planet and an Imperial one are refused by name."""
+    state = make_state()
+    add_fleet(state, "T1", TER, "S0", ["TR", "TR"])
+    add_ground(state, TER, "P0", ["RT", "JT", "PD"])
+    add_ground(state, IMP, "P6", ["RT"])
+    ctx = context(state, [])
+    assert carry_out(ctx, TER, line(5, "S0", load("rt1", "RT1", "JT1", "PD1", "RT9")))
+    assert [u.id for u in state.units_in_fleet("T1")] == ["TR1", "TR2", "RT1", "JT1"]
+    loaded = state.unit(TER, "RT1")
+    assert loaded is not None and (loaded.planet, loaded.hex) == ("", 0)
+    (done,) = kinds(ctx, "activation")
+    assert done.text == (
+        "Fleet T1 loaded RT1 JT1 from P0. Not loaded: RT9 is not one of your units on P0; no "
+        "room aboard fleet T1 for PD1."
+    )
+    assert {k: done.data[k] for k in ("planet", "units", "refused")} == {
+        "planet": "P0",
+        "units": ["RT1", "JT1"],
+        "refused": ["RT9 is not one of your units on P0", "no room aboard fleet T1 for PD1"],
+    }
+
+
+@pytest.mark.parametrize(
+    ("names", "disputed", "reason"),
+    [
+        (["RT1"], True, "P0 is disputed: take units off it with evacuate"),
+        ([], False, "no units were named to load"),
+        (["RT1", "RT2"], False, "no room aboard fleet T1 for RT1; no room aboard fleet T1 for RT2"),
+    ],
+)
+def test_a_load_that_cannot_be_made_says_why(
+    battles: dict, names: list[str], disputed: bool, reason: str
+) -> None:
+    state = make_state()
+    add_fleet(state, "T1", TER, "S0", ["TR", "RT"])
+    add_ground(state, TER, "P0", ["RT"])
+    state.map.planets["P0"].disputed = disputed
+    ctx = context(state, [])
+    assert not carry_out(ctx, TER, line(6, "S0", load(*names)))
+    assert kinds(ctx, "skipped")[0].text == f"T1 load (activation 6) was skipped: {reason}."
