@@ -1205,7 +1205,12 @@ def test_loading_takes_the_named_units_while_there_is_room(battles: dict) -> Non
     [
         (["RT1"], True, "P0 is disputed: take units off it with evacuate"),
         ([], False, "no units were named to load"),
-        (["RT1", "RT2"], False, "no room aboard fleet T1 for RT1; no room aboard fleet T1 for RT2"),
+        # RT1 is the troop already aboard; RT2 on the planet finds the transport full.
+        (
+            ["RT1", "RT2"],
+            False,
+            "RT1 is not one of your units on P0; no room aboard fleet T1 for RT2",
+        ),
     ],
 )
 def test_a_load_that_cannot_be_made_says_why(
