@@ -1223,3 +1223,94 @@ def test_a_load_that_cannot_be_made_says_why(
     ctx = context(state, [])
     assert not carry_out(ctx, TER, line(6, "S0", load(*names)))
     assert kinds(ctx, "skipped")[0].text == f"T1 load (activation 6) was skipped: {reason}."
+
+
+# -- splitting and joining -------------------------------------------------------------------------
+
+
+def split(name: str, *units: str) -> Action:
+    return Action("split", fleet="T1", units=list(units), target=name, text="T1 split")
+
+
+def test_a_split_forms_the_named_fleet_where_the_old_one_stands(battles: dict) -> None:
+    """DD2 and the transport with its troop leave T1 as Raiders (named in any case, DD2 twice
+    counted once); the new fleet came from where T1 came from."""
+    state = make_state()
+    add_fleet(state, "T1", TER, "S2", ["DD", "DD", "TR", "RT"])
+    state.fleet("T1").came_from = "S1"
+    ctx = context(state, [])
+    assert carry_out(ctx, TER, line(7, "S2", split("Raiders", "dd2", "DD2", "TR1", "RT1")))
+    raiders = state.fleet("Raiders")
+    assert raiders is not None and (raiders.side, raiders.system, raiders.came_from) == (
+        TER,
+        "S2",
+        "S1",
+    )
+    assert [u.id for u in state.units_in_fleet("Raiders")] == ["DD2", "TR1", "RT1"]
+    assert [u.id for u in state.units_in_fleet("T1")] == ["DD1"]
+    (done,) = kinds(ctx, "activation")
+    assert done.text == "Fleet T1 split: DD2 TR1 RT1 form fleet Raiders."
+    assert (done.data["new_fleet"], done.data["units"]) == ("Raiders", ["DD2", "TR1", "RT1"])
+
+
+@pytest.mark.parametrize(
+    ("name", "units", "reason"),
+    [
+        ("", ["DD2"], "no name was given for the new fleet"),
+        ("t2", ["DD2"], "the fleet name t2 is already in use"),
+        ("X", ["DD2", "CA9"], "CA9 not in fleet T1"),
+        ("X", ["RT1"], "the new fleet would have no ship"),
+        ("X", ["DD1", "DD2", "TR1"], "fleet T1 would keep no ship"),
+        ("X", ["DD2", "RT1"], "fleet X would be overloaded: "),
+        ("X", ["TR1"], "fleet T1 would be overloaded: "),
+    ],
+)
+def test_a_split_that_cannot_be_made_says_why(
+    battles: dict, name: str, units: list[str], reason: str
+) -> None:
+    state = make_state()
+    add_fleet(state, "T1", TER, "S2", ["DD", "DD", "TR", "RT"])
+    add_fleet(state, "T2", TER, "S3", ["SC"])
+    ctx = context(state, [])
+    assert not carry_out(ctx, TER, line(8, "S2", split(name, *units)))
+    text = kinds(ctx, "skipped")[0].text
+    assert text.startswith(f"T1 split (activation 8) was skipped: {reason}")
+    assert state.fleet("X") is None and len(state.units_in_fleet("T1")) == 4
+
+
+def join(target: str) -> Action:
+    return Action("join", fleet="T1", target=target, text=f"T1 join {target}")
+
+
+def test_a_join_takes_in_the_other_fleet_at_the_system(battles: dict) -> None:
+    state = make_state()
+    add_fleet(state, "T1", TER, "S2", ["DD"])
+    add_fleet(state, "T2", TER, "S2", ["SC", "CA"])
+    ctx = context(state, [])
+    assert carry_out(ctx, TER, line(9, "S2", join("t2")))
+    assert state.fleet("T2") is None
+    assert [u.id for u in state.units_in_fleet("T1")] == ["DD1", "SC1", "CA1"]
+    (done,) = kinds(ctx, "activation")
+    assert done.text == "Fleet T2 joined fleet T1."
+    assert (done.data["joined"], done.data["units"]) == ("T2", ["SC1", "CA1"])
+
+
+@pytest.mark.parametrize(
+    ("target", "reason"),
+    [
+        ("T9", "you have no fleet T9"),
+        ("I1", "you have no fleet I1"),
+        ("T1", "a fleet cannot join itself"),
+        ("T3", "fleet T3 is at S3, not S2"),
+    ],
+)
+def test_a_join_that_cannot_be_made_says_why(battles: dict, target: str, reason: str) -> None:
+    state = make_state()
+    add_fleet(state, "T1", TER, "S2", ["DD"])
+    add_fleet(state, "T3", TER, "S3", ["SC"])
+    add_fleet(state, "I1", IMP, "S2", ["SC"])
+    ctx = context(state, [])
+    assert not carry_out(ctx, TER, line(10, "S2", join(target)))
+    assert kinds(ctx, "skipped")[0].text == (
+        f"T1 join {target} (activation 10) was skipped: {reason}."
+    )
