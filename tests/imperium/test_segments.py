@@ -1314,3 +1314,108 @@ def test_a_join_that_cannot_be_made_says_why(battles: dict, target: str, reason:
     assert kinds(ctx, "skipped")[0].text == (
         f"T1 join {target} (activation 10) was skipped: {reason}."
     )
+
+
+# -- attacking and evacuating a planet ------------------------------------------------------------
+
+
+def attack(planet: str = "P4", **kw: Any) -> Action:
+    return Action("attack", fleet="T1", planet=planet, text=f"T1 attack {planet}", **kw)
+
+
+def test_an_attack_is_told_and_fought_with_the_sheets_choices(battles: dict) -> None:
+    state = make_state()
+    add_fleet(state, "T1", TER, "S4", ["CA", "TR", "RT"])
+    ctx = context(state, [])
+    action = attack(hexes=[2, 3], bombard=False, fight=[2])
+    assert carry_out(ctx, TER, line(11, "S4", action))
+    assert battles["attack"] == [(TER, "T1", "P4", [2, 3])]
+    assert battles["choices"] == [{"bombarding": False, "fight": [2]}]
+    (done,) = kinds(ctx, "activation")
+    assert done.text == "Fleet T1 attacks Post (P4), without bombarding."
+    assert (done.data["planet"], done.data["hexes"]) == ("P4", [2, 3])
+    ctx = context(state, [])
+    assert carry_out(ctx, TER, line(12, "S4", attack()))
+    assert kinds(ctx, "activation")[0].text == "Fleet T1 attacks Post (P4)."
+
+
+@pytest.mark.parametrize(
+    ("setup", "planet", "reason"),
+    [
+        (
+            "moved",
+            "P4",
+            "CA1 moved this segment; moving and attacking a planet are separate activations",
+        ),
+        ("peace talks", "P4", "Peace Talks are in force: no attacks"),
+        ("peace", "P4", "it is peacetime: no attacks"),
+        ("own", "P4", "P4 is already yours"),
+    ],
+)
+def test_an_attack_that_cannot_be_made_says_why(
+    battles: dict, setup: str, planet: str, reason: str
+) -> None:
+    state = make_state()
+    add_fleet(state, "T1", TER, "S4", ["CA", "TR", "RT"])
+    state.peace_talks = setup == "peace talks"
+    state.war_turn = 0 if setup == "peace" else 1
+    if setup == "own":
+        state.map.planets["P4"].owner = TER
+    ctx = context(state, [])
+    if setup == "moved":
+        ctx.moved.add((TER, "CA1"))
+    assert not carry_out(ctx, TER, line(13, "S4", attack(planet)))
+    assert battles["attack"] == []
+    assert kinds(ctx, "skipped")[0].text == (
+        f"T1 attack {planet} (activation 13) was skipped: {reason}."
+    )
+
+
+def test_landing_on_an_unclaimed_planet_is_no_attack_even_in_peacetime(battles: dict) -> None:
+    state = make_state()
+    state.war_turn = 0
+    add_fleet(state, "T1", TER, "S2", ["TR", "RT"])
+    ctx = context(state, [])
+    assert carry_out(ctx, TER, line(14, "S2", attack("P2")))
+    assert battles["attack"] == [(TER, "T1", "P2", [])]
+
+
+def evacuate(planet: str = "P2") -> Action:
+    return Action("evacuate", fleet="T1", planet=planet, text=f"T1 evacuate {planet}")
+
+
+def test_an_evacuation_is_told_and_carried_out(battles: dict) -> None:
+    state = make_state()
+    state.map.planets["P2"].disputed = True
+    add_ground(state, TER, "P2", ["RT"])
+    add_ground(state, IMP, "P2", ["RT"])
+    add_fleet(state, "T1", TER, "S2", ["TR"])
+    ctx = context(state, [])
+    assert carry_out(ctx, TER, line(15, "S2", evacuate()))
+    assert battles["evacuate"] == [(TER, "T1", "P2")]
+    (done,) = kinds(ctx, "activation")
+    assert (done.text, done.data["planet"]) == ("Fleet T1 evacuates Green (P2).", "P2")
+
+
+@pytest.mark.parametrize(
+    ("setup", "reason"),
+    [
+        ("undisputed", "P2 is not disputed (use load instead)"),
+        ("nobody", "you have no units on P2"),
+        ("peace talks", "Peace Talks are in force: units on disputed planets stay in place"),
+    ],
+)
+def test_an_evacuation_that_cannot_be_made_says_why(battles: dict, setup: str, reason: str) -> None:
+    state = make_state()
+    state.map.planets["P2"].disputed = setup != "undisputed"
+    state.peace_talks = setup == "peace talks"
+    if setup != "nobody":
+        add_ground(state, TER, "P2", ["RT"])
+    add_ground(state, IMP, "P2", ["RT"])
+    add_fleet(state, "T1", TER, "S2", ["TR"])
+    ctx = context(state, [])
+    assert not carry_out(ctx, TER, line(16, "S2", evacuate()))
+    assert battles["evacuate"] == []
+    assert kinds(ctx, "skipped")[0].text == (
+        f"T1 evacuate P2 (activation 16) was skipped: {reason}."
+    )
