@@ -1419,3 +1419,65 @@ def test_an_evacuation_that_cannot_be_made_says_why(battles: dict, setup: str, r
     assert kinds(ctx, "skipped")[0].text == (
         f"T1 evacuate P2 (activation 16) was skipped: {reason}."
     )
+
+
+def test_passes_are_told_to_their_side_and_the_end_of_the_segment_to_both() -> None:
+    """The passes of test_consecutive_passes_end_the_segment, told whole: each side hears of
+    its own pass in the segment's phase; the end is public."""
+    state = make_state()
+    add_fleet(state, "T1", TER, "S0", ["DD"])
+    add_fleet(state, "I1", IMP, "S6", ["DD"])
+    terran = [pass_line(1), line(2, "S0", move("T1", "S1"))]
+    imperial = [pass_line(1), line(2, "S6", move("I1", "S5"))]
+    ctx = context(state, [5, 4], terran, imperial)
+    action_segment(ctx, 1)
+    passes = kinds(ctx, "pass")
+    assert [(e.phase, e.location, e.visible_to, e.text) for e in passes] == [
+        ("action 1", "", (PLAYERS[TER],), "You passed (line 1)."),
+        ("action 1", "", (PLAYERS[IMP],), "You passed (line 1)."),
+    ]
+    assert [e.data["ignored"] for e in passes] == [False, False]
+    (end,) = kinds(ctx, "segment_end")
+    assert (end.phase, end.location, end.text, dict(end.data)) == (
+        "action 1",
+        "",
+        "Action segment 1 ends: both sides passed in turn.",
+        {"segment": 1, "reason": "passes"},
+    )
+    ctx = context(state, [5, 4], [pass_line(1), line(2, "S0", move("T1", "S1"))])
+    action_segment(ctx, 1)
+    ignored = kinds(ctx, "pass")[0]
+    assert (ignored.phase, ignored.visible_to, ignored.text) == (
+        "action 1",
+        (PLAYERS[TER],),
+        "Your pass (line 1) was ignored: the enemy had no activations left.",
+    )
+
+
+def test_a_line_goes_on_past_a_pass_and_an_unknown_action(battles: dict) -> None:
+    state = make_state()
+    add_fleet(state, "T1", TER, "S2", ["DD", "DD"])
+    activation = line(3, "S2", Action("pass"), Action("dance", fleet="T1"), split("X", "DD2"))
+    ctx = context(state, [])
+    ctx.segment = 1
+    assert carry_out(ctx, TER, activation)
+    (skipped,) = kinds(ctx, "skipped")
+    assert skipped.text == "T1 dance (activation 3) was skipped: 'dance' is not an action."
+    assert state.fleet("X") is not None
+
+
+@pytest.mark.parametrize(
+    ("system", "reason"),
+    [("ZZ", "ZZ is not a system on the map"), ("S4", "you have no units at S4")],
+)
+def test_a_line_at_a_system_without_the_sides_units_is_skipped(
+    battles: dict, system: str, reason: str
+) -> None:
+    """The Empire's Outpost and troop at S4 are not Terran units."""
+    state = make_state()
+    add_ground(state, IMP, "P4", ["RT"])
+    ctx = context(state, [])
+    assert not carry_out(ctx, TER, line(4, system, split("X", "DD1")))
+    (skipped,) = kinds(ctx, "skipped")
+    assert skipped.text.startswith(f"Activation 4 at {system} (")
+    assert f"was skipped: {reason}." in skipped.text and skipped.visible_to == (PLAYERS[TER],)
