@@ -25,6 +25,7 @@ from refassist.rulesets.imperium_3m.segments import (
     capacity_problem,
     carry_out,
     movement_points,
+    peace_block,
 )
 from refassist.rulesets.imperium_3m.state import (
     Fleet,
@@ -1481,3 +1482,66 @@ def test_a_line_at_a_system_without_the_sides_units_is_skipped(
     (skipped,) = kinds(ctx, "skipped")
     assert skipped.text.startswith(f"Activation 4 at {system} (")
     assert f"was skipped: {reason}." in skipped.text and skipped.visible_to == (PLAYERS[TER],)
+
+
+# -- moves refused, and what a truce lets a fleet know -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("codes", "route", "moved", "reason"),
+    [
+        (["RT"], ["S1"], False, "fleet T1 has no ships"),
+        (["DD"], ["S1"], True, "DD1 already moved this segment"),
+        (["DD"], [], False, "no route was given"),
+        (["DD"], ["S0"], False, "no route was given"),
+    ],
+)
+def test_a_move_that_cannot_be_made_says_why(
+    battles: dict, codes: list[str], route: list[str], moved: bool, reason: str
+) -> None:
+    """A route written from where the fleet stands (``S0``) is no route at all."""
+    state = make_state()
+    add_fleet(state, "T1", TER, "S0", codes)
+    ctx = context(state, [])
+    if moved:
+        ctx.moved.add((TER, "DD1"))
+    assert not carry_out(ctx, TER, line(1, "S0", move("T1", *route)))
+    skipped = kinds(ctx, "skipped")[0]
+    assert skipped.text.endswith(f"was skipped: {reason}.")
+    assert skipped.visible_to == (PLAYERS[TER],) and where(state, "T1") == "S0"
+
+
+def test_a_fleet_in_deep_space_moves_one_hex_whatever_the_route() -> None:
+    state = make_state()
+    add_fleet(state, "T1", TER, "DP1", ["DD"])
+    ctx = context(state, [])
+    ctx.segment = 1
+    activation = line(1, "DP1", move("T1", "DP2", "S0"))
+    assert carry_out(ctx, TER, activation)
+    assert where(state, "T1") == "DP2"
+    done = kinds(ctx, "activation")[0]
+    assert (
+        done.text == "Fleet T1 moved DP1 > DP2; stopped: a fleet in deep space moves only one hex."
+    )
+    assert (done.data["path"], done.data["battle"]) == (["DP1", "DP2"], False)
+
+
+@pytest.mark.parametrize(
+    ("public", "seen", "reason"),
+    [
+        (True, False, "it is peacetime and the enemy holds a World or Outpost at S4"),
+        (False, True, "it is peacetime and the enemy holds a World or Outpost at S4"),
+        (False, False, "it is peacetime and S4 holds enemy units: the fleet may not enter it"),
+    ],
+)
+def test_peace_names_an_enemy_outpost_only_as_far_as_the_side_may_know(
+    public: bool, seen: bool, reason: str
+) -> None:
+    """The Imperial Outpost at S4 stops a Terran fleet in peacetime; the reason names it when
+    markers are public or the Terrans see S4 (their scout is there), else says only "enemy
+    units"."""
+    state = make_state()
+    state.war_turn = 0
+    if seen:
+        add_fleet(state, "T9", TER, "S4", ["SC"])
+    assert peace_block(state, TER, "S4", public) == reason
