@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -37,9 +37,12 @@ LISTS_SHEET = "Lists"
 class TurnBook:
     """An open turn sheet being written: its visible pages in order, the dropdown lists."""
 
-    def __init__(self, wb: Any, pages: Sequence[str]) -> None:
+    def __init__(self, wb: Any, pages: Sequence[str], widths: Mapping[str, float]) -> None:
         self.wb = wb
         self.pages = [wb.add_worksheet(name) for name in pages]
+        for letter, width in widths.items():
+            col = ord(letter) - 65
+            self.pages[0].set_column(col, col, width)
         self._lists = wb.add_worksheet(LISTS_SHEET)
         self._meta = wb.add_worksheet(META_SHEET)
         self.lists = DropdownLists(self._lists, LISTS_SHEET)
@@ -70,15 +73,21 @@ class TurnBook:
 
 @contextlib.contextmanager
 def turn_workbook(
-    path: Path, *, title: str, subject: str, pages: Sequence[str]
+    path: Path,
+    *,
+    title: str,
+    subject: str,
+    pages: Sequence[str],
+    widths: Mapping[str, float],
 ) -> Iterator[TurnBook]:
     """Write a turn sheet at ``path`` atomically: the caller fills the pages of the `TurnBook`
-    and calls its `finish`; the file appears under its name only when all went well."""
+    (the first with its columns ``widths``, by letter) and calls its `finish`; the file
+    appears under its name only when all went well."""
     with atomic_path(Path(path)) as tmp:
         wb = xlsxwriter.Workbook(str(tmp), SAFE_XLSXWRITER_OPTIONS)
         try:
             wb.set_properties({"title": title, "subject": subject, "author": "refassist"})
-            yield TurnBook(wb, pages)
+            yield TurnBook(wb, pages, widths)
         finally:
             wb.close()
 

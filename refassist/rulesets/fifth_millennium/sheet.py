@@ -877,13 +877,11 @@ def write_sheet(
         title=f"{state.game_name} - turn sheet {state.year} - {player}",
         subject="Fifth Millennium turn sheet",
         pages=(ORDERS_SHEET, EMPIRE_SHEET),
+        widths=_COLUMN_WIDTHS,
     ) as book:
         ws, empire = book.pages
         st = _Styles(book.wb)
         lists = book.lists
-        for letter, width in _COLUMN_WIDTHS.items():
-            col = ord(letter) - 65
-            ws.set_column(col, col, width)
         _write_header(ws, st, state, player, deadline, setup, rules)
         if setup:
             _write_setup(ws, st, state, player, lists, rules)

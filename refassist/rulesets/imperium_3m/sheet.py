@@ -1170,13 +1170,11 @@ def write_sheet(
         title=f"{state.game_name} - turn {state.turn} - {player}",
         subject="Imperium 3rd Millennium turn sheet",
         pages=(ORDERS_SHEET, FORCES_SHEET),
+        widths=_COLUMN_WIDTHS,
     ) as book:
         ws, forces = book.pages
         st = _Styles(book.wb)
         lists = book.lists
-        for letter, width in _COLUMN_WIDTHS.items():
-            col = ord(letter) - 65
-            ws.set_column(col, col, width)
         _write_header(ws, st, state, player, side, deadline)
         _write_admin(ws, st, state, side, lists, peace)
         _write_upkeep(ws, st, state, side, rules)
