@@ -776,3 +776,23 @@ def test_a_major_terran_victory_moves_the_glory_at_the_battles_system() -> None:
     assert [(e.location, e.data["delta"], e.data["reason"]) for e in glory] == [
         ("B", -1, "major Terran victory")
     ]
+
+
+@pytest.mark.parametrize(
+    ("start", "end"),
+    [(0, 3), (1, 3), (2, 2), (3, 3), (4, 3), (6, 3), (7, 4)],
+)
+def test_standing_off_keeps_range_2_to_3(start: int, end: int) -> None:
+    """A scout (speed 3) standing off from an enemy at range ``start``: below 2 it backs off
+    towards 3, at 2 or 3 it holds, beyond 3 it closes to 3 as far as its speed goes."""
+    state = make_state()
+    add(state, TERRAN, "SC", fleet="T1")
+    add(state, IMPERIAL, "SC", fleet="I1")
+    ctx = context(state, [], orders={TERRAN: [hold("T1", stance="stand off")]})
+    b = battle_at(ctx, {"Terran SC1": 10 - start, "Imperial SC1": 10})
+    moves = b.move_side(TERRAN)
+    terran = next(c for c in b.combatants if c.side == TERRAN)
+    assert 10 - terran.pos == end
+    assert moves == (
+        [] if start == end else [{"unit": "Terran SC1", "from": 10 - start, "to": 10 - end}]
+    )
