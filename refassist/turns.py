@@ -66,9 +66,9 @@ from .outbox import set_aside_stale
 from .recovery import move_archives, working
 from .rulesets.base import SHEETS_WITH_PROBLEMS, Event, Ruleset, Step
 from .turn_seed import commitment, game_turn_seed, turn_of
-from .turnsheets import sheet_filename, verify_identity, write_sheets
+from .turnsheets import open_genuine, sheet_filename, write_sheets
 from .workbook.master import read_master, write_master
-from .workbook.sheetio import TurnSheetFile, open_turn_sheet
+from .workbook.sheetio import TurnSheetFile
 
 MANIFEST_NAME = "manifest.json"
 DICE_NAME = "dice.txt"
@@ -326,8 +326,7 @@ def filed_problem(game: Game, filed: Filed, step: str) -> tuple[str, TurnSheetFi
             "the intake checked)"
         ), None
     try:
-        opened = open_turn_sheet(filed.path)
-        verify_identity(game, opened.meta, name)
+        opened = open_genuine(filed.path, game)
     except NotATurnSheet as exc:
         return str(exc), None
     owner, for_step = opened.meta.get("player", ""), opened.meta.get("step", "")

@@ -19,7 +19,7 @@ from .errors import CellProblem, NotATurnSheet, RefassistError, UsageError
 from .game import Game
 from .outbox import record, state_mark
 from .rulesets import Ruleset, find_ruleset
-from .workbook.sheetio import open_turn_sheet
+from .workbook.sheetio import TurnSheetFile, open_turn_sheet
 
 
 def sheet_filename(player: str) -> str:
@@ -155,6 +155,16 @@ def verify_identity(game: Game, meta: dict[str, str], name: str) -> None:
         )
 
 
+def open_genuine(path: Path, game: Game | None = None) -> TurnSheetFile:
+    """The sheet at ``path`` opened through the hostile-file checks and, with a game, proved to
+    be a genuine sheet of that game (`verify_identity`): the first step of every reading of a
+    sheet, at intake, at ``refassist check`` and again when a filed sheet is resolved."""
+    opened = open_turn_sheet(Path(path))
+    if game is not None:
+        verify_identity(game, opened.meta, Path(path).name)
+    return opened
+
+
 def is_past_step(game: Game, step: str, current: str) -> bool:
     """Whether ``step`` is over: archived, or (numeric keys such as years) before ``current``."""
     if step and game.archive(step).is_dir():
@@ -173,10 +183,8 @@ def check_sheet(path: Path, game: Game | None = None, *, state: Any = None) -> C
     has it.
     """
     path = Path(path)
-    opened = open_turn_sheet(path)
+    opened = open_genuine(path, game)
     ruleset = _ruleset_of(opened.meta, path.name)
-    if game is not None:
-        verify_identity(game, opened.meta, path.name)
     read = ruleset.read_sheet(path, opened)
     meta = dict(read.meta)
     result = CheckResult(
