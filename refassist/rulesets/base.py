@@ -33,7 +33,9 @@ from __future__ import annotations
 
 import abc
 import dataclasses
+import functools
 import importlib
+import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -295,6 +297,22 @@ class Row:
         names = [f.name for f in dataclasses.fields(cls) if f.init]  # type: ignore[arg-type]
         found = {n: self.values[n] for n in names if n in self.values and n not in values}
         return cls(**found, **values)
+
+
+def as_row(item: Any) -> dict[str, Any]:
+    """A dataclass as a row of its master-workbook table, each field under the column of its
+    name (the inverse of `Row.to`): `dataclasses.asdict` without its deep copy, which cost more
+    than writing the workbook, since a row's fields are plain values."""
+    kind: Any = type(item)  # a class: hashable, though mypy cannot tell for type[Any]
+    names, get = _field_getter(kind)
+    values = get(item)
+    return dict(zip(names, values if len(names) > 1 else (values,), strict=True))
+
+
+@functools.cache
+def _field_getter(cls: Any) -> tuple[tuple[str, ...], Any]:
+    names = tuple(f.name for f in dataclasses.fields(cls))
+    return names, operator.attrgetter(*names)
 
 
 class RowProblems:

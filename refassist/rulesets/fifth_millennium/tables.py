@@ -11,8 +11,6 @@ stockpile) is simply honoured.
 from __future__ import annotations
 
 import dataclasses
-import functools
-import operator
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -26,7 +24,7 @@ from ...workbook.history import (
     rows_to_events,
     rows_to_rolls,
 )
-from ..base import Column, Reference, Row, RowProblems, Table
+from ..base import Column, Reference, Row, RowProblems, Table, as_row
 from .state import (
     FACILITY_KINDS,
     RELATION_KINDS,
@@ -333,20 +331,6 @@ def _fleet_values(fleet: Fleet) -> dict[str, int]:
     return fleet.as_dict()
 
 
-def _flat(item: Any) -> dict[str, Any]:
-    """A dataclass of plain values as a dict (`dataclasses.asdict` without its deep copy,
-    which cost more than writing the workbook: every field here is a str, int or bool)."""
-    names, get = _field_getter(type(item))
-    values = get(item)
-    return dict(zip(names, values if len(names) > 1 else (values,), strict=True))
-
-
-@functools.cache
-def _field_getter(cls: type) -> tuple[tuple[str, ...], Any]:
-    names = tuple(f.name for f in dataclasses.fields(cls))
-    return names, operator.attrgetter(*names)
-
-
 def _fleet_of(row: Row) -> Fleet:
     return Fleet(**{f: row[f] for f in ("F", "S", "A", "Fs", "Ms", "K", "SF")})
 
@@ -377,8 +361,8 @@ def to_tables(state: State) -> dict[str, list[dict[str, Any]]]:
             }
         ],
         "subsectors": [{"letter": k, "name": v} for k, v in sorted(state.subsector_names.items())],
-        "players": [_flat(p) for p in state.players],
-        "systems": [_flat(s) for s in state.systems],
+        "players": [as_row(p) for p in state.players],
+        "systems": [as_row(s) for s in state.systems],
         "forces": [
             {
                 "hex": f.hex,
@@ -403,10 +387,10 @@ def to_tables(state: State) -> dict[str, list[dict[str, Any]]]:
             }
             for f in state.flights
         ],
-        "facilities": [_flat(f) for f in state.facilities],
+        "facilities": [as_row(f) for f in state.facilities],
         "diplomacy": relations,
-        "messages": [_flat(m) for m in state.messages],
-        "sightings": [_flat(s) for s in state.sightings],
+        "messages": [as_row(m) for m in state.messages],
+        "sightings": [as_row(s) for s in state.sightings],
         "events": events_to_rows(state.events),
         "dice": rolls_to_rows(state.dice),
     }

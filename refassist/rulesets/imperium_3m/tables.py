@@ -30,7 +30,7 @@ from ...workbook.history import (
     rows_to_events,
     rows_to_rolls,
 )
-from ..base import Column, Reference, Row, RowProblems, Table
+from ..base import Column, Reference, Row, RowProblems, Table, as_row
 from .orders import standing_orders, standing_text
 from .state import (
     ALLOWED_ON,
@@ -448,11 +448,11 @@ def to_tables(state: State) -> dict[str, list[dict[str, Any]]]:
             {"code": s.code, "name": s.name, "x": _num(s.x), "y": _num(s.y), "deep": s.deep}
             for s in state.map.systems.values()
         ],
-        "planets": [dataclasses.asdict(p) for p in state.map.planets.values()],
+        "planets": [as_row(p) for p in state.map.planets.values()],
         "routes": [{"a": r.a, "b": r.b, "length": r.length} for r in state.map.routes],
-        "fleets": [dataclasses.asdict(f) for f in state.fleets],
-        "units": [dataclasses.asdict(u) for u in state.units],
-        "queue": [dataclasses.asdict(q) for q in state.queue],
+        "fleets": [as_row(f) for f in state.fleets],
+        "units": [as_row(u) for u in state.units],
+        "queue": [as_row(q) for q in state.queue],
         "revealed": [
             {"side": side, "system": code}
             for side, codes in state.revealed.items()
@@ -844,12 +844,12 @@ def to_json(state: State) -> dict[str, Any]:
             "title": state.map.title,
             "source": state.map.source,
             "systems": [dataclasses.asdict(s) for s in state.map.systems.values()],
-            "planets": [dataclasses.asdict(p) for p in state.map.planets.values()],
+            "planets": [as_row(p) for p in state.map.planets.values()],
             "routes": [dataclasses.asdict(r) for r in state.map.routes],
         },
-        "fleets": [dataclasses.asdict(f) for f in state.fleets],
-        "units": [dataclasses.asdict(u) for u in state.units],
-        "queue": [dataclasses.asdict(q) for q in state.queue],
+        "fleets": [as_row(f) for f in state.fleets],
+        "units": [as_row(u) for u in state.units],
+        "queue": [as_row(q) for q in state.queue],
         "revealed": {k: list(v) for k, v in state.revealed.items()},
         "events": [
             {
