@@ -482,3 +482,26 @@ def test_terraforming_lost_in_a_battle_is_told_to_both_sides() -> None:
     pb._terraforming_lost(ctx, p)
     assert ctx.events[-1].phase == "planetary battle"
     assert ctx.events[-1].data["lost"] == 2
+
+
+def test_no_hex_takes_a_sixth_own_unit() -> None:
+    """Five own units fill a hex: a unit asked for it goes to the nearest other hex (ties to
+    the lower), and ``auto`` never picks it; four leave room for one more."""
+    assert pb._choose_hex(2, 3, [], [2] * 5, occupy=False) == 1
+    assert pb._choose_hex(2, 3, [], [2] * 4, occupy=False) == 2
+    assert pb._choose_hex(None, 1, [], [1] * 5, occupy=True) is None
+    assert pb._choose_hex(None, 2, [], [1] * 5, occupy=False) == 2
+
+
+def test_deployment_spreads_over_the_hexes_and_keeps_five_a_hex() -> None:
+    """Seven units on a three-hex planet go round the hexes in turn (1, 2, 3, 1 ...); three on
+    five hexes are centred in equal stretches; a placement asked for a full hex is not kept."""
+    ctx, units = on_planet(3, *[(IMPERIAL, "PD", 0)] * 7)
+    pb.deploy(units, 3)
+    assert [u.hex for u in units] == [1, 2, 3, 1, 2, 3, 1]
+    ctx, units = on_planet(5, *[(IMPERIAL, "PD", 0)] * 3)
+    pb.deploy(units, 5)
+    assert [u.hex for u in units] == [1, 3, 5]
+    ctx, units = on_planet(2, *[(IMPERIAL, "PD", 0)] * 6)
+    pb.deploy(units, 2, {u.id: 1 for u in units})
+    assert sorted(u.hex for u in units) == [1, 1, 1, 1, 1, 2]
