@@ -496,12 +496,12 @@ def test_no_hex_takes_a_sixth_own_unit() -> None:
 def test_deployment_spreads_over_the_hexes_and_keeps_five_a_hex() -> None:
     """Seven units on a three-hex planet go round the hexes in turn (1, 2, 3, 1 ...); three on
     five hexes are centred in equal stretches; a placement asked for a full hex is not kept."""
-    ctx, units = on_planet(3, *[(IMPERIAL, "PD", 0)] * 7)
+    _ctx, units = on_planet(3, *[(IMPERIAL, "PD", 0)] * 7)
     pb.deploy(units, 3)
     assert [u.hex for u in units] == [1, 2, 3, 1, 2, 3, 1]
-    ctx, units = on_planet(5, *[(IMPERIAL, "PD", 0)] * 3)
+    _ctx, units = on_planet(5, *[(IMPERIAL, "PD", 0)] * 3)
     pb.deploy(units, 5)
     assert [u.hex for u in units] == [1, 3, 5]
-    ctx, units = on_planet(2, *[(IMPERIAL, "PD", 0)] * 6)
+    _ctx, units = on_planet(2, *[(IMPERIAL, "PD", 0)] * 6)
     pb.deploy(units, 2, {u.id: 1 for u in units})
     assert sorted(u.hex for u in units) == [1, 1, 1, 1, 1, 2]
