@@ -1086,3 +1086,23 @@ def test_a_new_ship_joins_or_forms_the_fleet_its_arrival_names(fleet: str, where
     assert [e.text for e in ctx.events] == [f"Terran DD7 arrives at Sol 1 ({where})"]
     dd = state.unit(TERRAN, "DD7")
     assert dd is not None and state.fleet(dd.fleet).system == "SOL"
+
+
+def test_a_unit_due_with_every_counter_in_play_is_lost_and_told() -> None:
+    state = start()
+    state.fleets.append(Fleet("I9", IMPERIAL, "ISH"))
+    for n in range(admin.counters_free(state, IMPERIAL, "BB")):
+        state.units.append(Unit(f"BB{40 + n}", IMPERIAL, "BB", fleet="I9"))
+    state.queue = [Queued(IMPERIAL, "BB", state.turn, source="built")]
+    ctx = context(state, [])
+    reinforcements(ctx)
+    assert told(ctx) == [
+        (
+            "",
+            "reinforcement",
+            "BB due from the turn record track is lost: every BB counter is in play",
+            ("Empire",),
+            {},
+        )
+    ]
+    assert state.queue == []
