@@ -24,8 +24,10 @@ from refassist.rulesets.imperium_3m.segments import (
     action_segment,
     capacity_problem,
     carry_out,
+    live_fleets_at,
     movement_points,
     peace_block,
+    roll_initiative,
 )
 from refassist.rulesets.imperium_3m.state import (
     Fleet,
@@ -1545,3 +1547,28 @@ def test_peace_names_an_enemy_outpost_only_as_far_as_the_side_may_know(
     if seen:
         add_fleet(state, "T9", TER, "S4", ["SC"])
     assert peace_block(state, TER, "S4", public) == reason
+
+
+def test_initiative_shows_a_modified_roll_in_full() -> None:
+    """A Civil War: the Imperial 4 -1 = 3 against the Terran 2; the roll, the modifier and the
+    allowance are all told, and the result returned."""
+    state = make_state()
+    state.sides[IMP].initiative_modifier = -1
+    ctx = context(state, [2, 4])
+    ctx.segment = 3
+    got = roll_initiative(ctx, 3)
+    assert (got.rolls, got.scores, got.winner) == ({TER: 2, IMP: 4}, {TER: 2, IMP: 3}, IMP)
+    (event,) = kinds(ctx, "initiative")
+    assert event.text == (
+        "Action segment 3 initiative: Terran 2, Imperial 4 -1 = 3. Imperial acts first; "
+        "activations allowed: Terran 2, Imperial 3."
+    )
+    assert event.data["modifiers"] == {TER: 0, IMP: -1}
+
+
+def test_an_empty_fleet_is_no_fleet_at_its_system() -> None:
+    state = make_state()
+    add_fleet(state, "T1", TER, "S2", ["DD"])
+    state.fleets.append(Fleet(name="T2", side=TER, system="S2"))
+    add_fleet(state, "I1", IMP, "S2", ["DD"])
+    assert [f.name for f in live_fleets_at(state, "S2", TER)] == ["T1"]
