@@ -326,7 +326,7 @@ def filed_problem(game: Game, filed: Filed, step: str) -> tuple[str, TurnSheetFi
             "the intake checked)"
         ), None
     try:
-        opened = open_genuine(filed.path, game)
+        opened, _rules = open_genuine(filed.path, game)
     except NotATurnSheet as exc:
         return str(exc), None
     owner, for_step = opened.meta.get("player", ""), opened.meta.get("step", "")

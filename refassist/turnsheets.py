@@ -155,14 +155,16 @@ def verify_identity(game: Game, meta: dict[str, str], name: str) -> None:
         )
 
 
-def open_genuine(path: Path, game: Game | None = None) -> TurnSheetFile:
-    """The sheet at ``path`` opened through the hostile-file checks and, with a game, proved to
-    be a genuine sheet of that game (`verify_identity`): the first step of every reading of a
-    sheet, at intake, at ``refassist check`` and again when a filed sheet is resolved."""
+def open_genuine(path: Path, game: Game | None = None) -> tuple[TurnSheetFile, Ruleset]:
+    """The sheet at ``path`` opened through the hostile-file checks, the rules it names known
+    to this refassist and, with a game, proved to be a genuine sheet of that game
+    (`verify_identity`): the first step of every reading of a sheet, at intake, at
+    ``refassist check`` and again when a filed sheet is resolved."""
     opened = open_turn_sheet(Path(path))
+    ruleset = _ruleset_of(opened.meta, Path(path).name)
     if game is not None:
         verify_identity(game, opened.meta, Path(path).name)
-    return opened
+    return opened, ruleset
 
 
 def is_past_step(game: Game, step: str, current: str) -> bool:
@@ -183,8 +185,7 @@ def check_sheet(path: Path, game: Game | None = None, *, state: Any = None) -> C
     has it.
     """
     path = Path(path)
-    opened = open_genuine(path, game)
-    ruleset = _ruleset_of(opened.meta, path.name)
+    opened, ruleset = open_genuine(path, game)
     read = ruleset.read_sheet(path, opened)
     meta = dict(read.meta)
     result = CheckResult(
