@@ -25,6 +25,7 @@ import openpyxl
 import pytest
 from pypdf import PdfReader
 
+from refassist.errors import GameError
 from refassist.game import Game
 from refassist.inbox import intake
 from refassist.report.game_reports import write_reports
@@ -246,3 +247,34 @@ def test_the_fewest_and_the_most_players_play_through_the_engine(
     for report in run.reports:
         pages, text = pdf_text(report.path)
         assert pages > 0 and report.reader in text
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.name)
+def test_a_bounded_game_is_played_to_its_end(ruleset: Ruleset, tmp_path: Path) -> None:
+    """Under the ruleset's `bounded_game` house rules, computer players play through the
+    engine until the game is over (a dozen turns at most): the last turn says so, the game
+    names its end, and resolving again is refused."""
+    from refassist.demo import computer_sheets
+
+    seed = 5
+    game = Game.create(
+        tmp_path / "game",
+        ruleset,
+        ruleset.demo_players(max(ruleset.min_players, 2)),
+        seed=seed,
+        generate_seed=seed if ruleset.generates_maps else None,
+        assign_homeworlds=True,
+        house_rules=dict(ruleset.bounded_game),
+    )
+    finished = ""
+    for _ in range(12):
+        state = game.load_state()
+        intake(game, computer_sheets(game, state, seed))
+        outcome = resolve_game(game, force=True)
+        if outcome.finished:
+            finished = outcome.finished
+            break
+    assert finished, f"{ruleset.name} did not end under {dict(ruleset.bounded_game)}"
+    assert ruleset.game_over(game.load_state()) == finished
+    with pytest.raises(GameError, match="the game is over"):
+        resolve_game(game, force=True)

@@ -163,3 +163,38 @@ def test_the_leader_owns_most_systems_and_ties_go_by_name() -> None:
     assert leader(["Bob", "Ann", "", "Bob"]) == ("Bob", 2)
     assert leader(["Bob", "Ann"]) == ("Ann", 1)
     assert leader(["Cleo", "Bob", "Cleo", "Bob", "Ann"]) == ("Bob", 2)
+
+
+def test_a_game_bounded_by_the_referee_ends_after_its_last_year() -> None:
+    """House rule ``last_year``: after that year's turn the empire owning the most systems
+    wins (Ann, 3 against Bob's 2); with as many each, both share the victory; a year before
+    the last, the game goes on; 0 (the rules) never ends it so."""
+
+    def run(ann: int, bob: int, last_year: int):
+        systems = [system(f"10{n:02d}", "C", "Ann") for n in range(1, ann + 1)]
+        systems += [system(f"20{n:02d}", "C", "Bob") for n in range(1, bob + 1)]
+        systems += [system(f"30{n:02d}", "C") for n in range(1, 6)]
+        forces = [force(s.hex, s.owner, F=1) for s in systems if s.owner]
+        return resolve(state(systems, forces=forces, filler=False), last_year=last_year)
+
+    won = run(3, 2, YEAR)
+    assert won.state.finished == (
+        f"Ann won in {YEAR}: the most systems (3 of 10) when the last year, {YEAR}, ended."
+    )
+    event = one(won, "victory")
+    assert (event.players, event.visible_to) == (("Ann",), ("*",))
+    assert event.data == {
+        "winner": "Ann",
+        "winners": ["Ann"],
+        "reason": "last year",
+        "systems": 3,
+        "total": 10,
+    }
+    shared = run(2, 2, YEAR)
+    assert shared.state.finished == (
+        f"Ann and Bob share the victory in {YEAR}: the most systems (2 of 9) when the last "
+        f"year, {YEAR}, ended."
+    )
+    assert one(shared, "victory").data["winner"] == ""
+    assert run(3, 2, YEAR + 1).state.finished == ""
+    assert run(3, 2, 0).state.finished == ""

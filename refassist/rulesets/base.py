@@ -463,6 +463,9 @@ class Ruleset(abc.ABC, Generic[StateT, OrdersT]):
     map_required: ClassVar[bool] = False
     #: The game can invent a map from a seed (``NewGame.generate_seed``).
     generates_maps: ClassVar[bool] = False
+    #: House rules under which a game ends within a dozen turns (the conformance test plays
+    #: one to its end); empty for a game that always does.
+    bounded_game: ClassVar[Mapping[str, Any]] = {}
     #: The game's package, where `game_function` finds its modules: set to the module of the
     #: game's class (its package's ``__init__``); a subclass of a game keeps its game's.
     package: ClassVar[str] = ""

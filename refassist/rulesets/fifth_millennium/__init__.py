@@ -7,7 +7,7 @@ rules lives in its own module (`setup`, `tables`, `sheet`, `parse`, `validate`, 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..base import (
@@ -43,6 +43,8 @@ class FifthMillennium(Ruleset[State, Orders]):
     #: Played on a sector file or on a sector generated from a seed; there is no default map.
     map_required: ClassVar[bool] = True
     generates_maps: ClassVar[bool] = True
+    #: The referee's last year ends a game after two turns.
+    bounded_game: ClassVar[Mapping[str, Any]] = {"last_year": SETUP_YEAR + 2}
 
     # -- life cycle ---------------------------------------------------------------------------
     def current_step(self, state: State) -> Step:

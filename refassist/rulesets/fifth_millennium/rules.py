@@ -158,6 +158,13 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "each facility; 'system': the choice is made system by system.",
         ("empire", "system"),
     ),
+    HouseRule(
+        "last_year",
+        0,
+        "The last year of the game: 0 plays on until one empire owns more than half the systems "
+        "or is the last left (the rules); a year such as 5030 ends the game after that year's "
+        "turn, won by the empire owning the most systems (several with as many share it).",
+    ),
 )
 
 

@@ -81,6 +81,7 @@ def check_victory(ctx: TurnContext) -> None:
                 winner = name
                 reason = f"owns {owned[name]} of the {total} systems, more than half"
     if not winner:
+        _last_year(ctx, owned, total)
         return
     state.finished = f"{winner} won in {ctx.year}: {reason}."
     ctx.emit(
@@ -91,6 +92,35 @@ def check_victory(ctx: TurnContext) -> None:
         players=(winner,),
         visible_to=("*",),
         data={"winner": winner, "reason": reason, "systems": owned[winner], "total": total},
+    )
+
+
+def _last_year(ctx: TurnContext, owned: dict[str, int], total: int) -> None:
+    """House rule ``last_year``: a game the referee bounds ends after that year's turn, won by
+    the empire owning the most systems; several owning as many share the victory."""
+    last = int(ctx.rules["last_year"])
+    if not last or ctx.year < last:
+        return
+    most = max(owned.values())
+    winners = sorted(name for name, n in owned.items() if n == most)
+    names = " and ".join([", ".join(winners[:-1]), winners[-1]] if len(winners) > 1 else winners)
+    verb = "won" if len(winners) == 1 else "share the victory"
+    reason = f"the most systems ({most} of {total}) when the last year, {last}, ended"
+    ctx.state.finished = f"{names} {verb} in {ctx.year}: {reason}."
+    ctx.emit(
+        PHASE,
+        "",
+        "victory",
+        f"The game is over: {ctx.state.finished}",
+        players=tuple(winners),
+        visible_to=("*",),
+        data={
+            "winner": winners[0] if len(winners) == 1 else "",
+            "winners": winners,
+            "reason": "last year",
+            "systems": most,
+            "total": total,
+        },
     )
 
 

@@ -8,7 +8,7 @@ rules lives in its own module (`setup`, `mapfile`, `admin`, `segments`, `space_b
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...errors import UsageError
@@ -48,6 +48,8 @@ class Imperium3M(Ruleset[State, Orders]):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     house_rules: ClassVar[tuple[HouseRule, ...]] = HOUSE_RULES
+    #: One war, not a campaign: the game ends with it, by its tenth war turn at the latest.
+    bounded_game: ClassVar[Mapping[str, Any]] = {"campaign": False}
 
     # -- life cycle ---------------------------------------------------------------------------
     def current_step(self, state: State) -> Step:
