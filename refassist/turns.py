@@ -66,7 +66,7 @@ from .outbox import set_aside_stale
 from .recovery import move_archives, working
 from .rulesets.base import SHEETS_WITH_PROBLEMS, Event, Ruleset, Step
 from .turn_seed import commitment, game_turn_seed, turn_of
-from .turnsheets import open_genuine, sheet_filename, write_sheets
+from .turnsheets import open_genuine, orders_as_text, sheet_filename, write_sheets
 from .workbook.master import read_master, write_master
 from .workbook.sheetio import TurnSheetFile
 
@@ -253,16 +253,7 @@ def read_orders(
         reason = "; ".join(dict.fromkeys(p.message for p in problems if p.places() & at))
         make = _drop_event if with_problems else _cancel_event
         events.append(make(turn, player, _order_text(item), cell, reason))
-    return SheetOrders(player, orders, events, understood=_understood(ruleset, read.orders))
-
-
-def _understood(ruleset: Ruleset, orders: Any) -> tuple[str, ...]:
-    """The orders as text for the reports; a game failing to word them does not stop the
-    turn (as in `turnsheets.check_sheet`)."""
-    try:
-        return tuple(ruleset.orders_text(orders))
-    except RefassistError as exc:
-        return (f"(orders could not be shown: {exc})",)
+    return SheetOrders(player, orders, events, understood=orders_as_text(ruleset, read.orders))
 
 
 def _drop_event(turn: int, player: str, text: str, cell: str, reason: str) -> Event:

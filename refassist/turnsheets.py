@@ -155,6 +155,15 @@ def verify_identity(game: Game, meta: dict[str, str], name: str) -> None:
         )
 
 
+def orders_as_text(ruleset: Ruleset, orders: Any) -> tuple[str, ...]:
+    """The orders as the referee understood them, one line each (`Ruleset.orders_text`), for
+    the check's answer and the reports; a game failing to word them does not stop either."""
+    try:
+        return tuple(ruleset.orders_text(orders))
+    except RefassistError as exc:
+        return (f"(orders could not be shown: {exc})",)
+
+
 def open_genuine(path: Path, game: Game | None = None) -> tuple[TurnSheetFile, Ruleset]:
     """The sheet at ``path`` opened through the hostile-file checks, the rules it names known
     to this refassist and, with a game, proved to be a genuine sheet of that game
@@ -195,10 +204,7 @@ def check_sheet(path: Path, game: Game | None = None, *, state: Any = None) -> C
         orders=read.orders,
         problems=list(read.problems),
     )
-    try:
-        result.orders_text = list(ruleset.orders_text(read.orders))
-    except RefassistError as exc:
-        result.orders_text = [f"(orders could not be shown: {exc})"]
+    result.orders_text = list(orders_as_text(ruleset, read.orders))
     if game is None:
         return result
     if state is None:

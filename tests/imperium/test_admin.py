@@ -63,6 +63,14 @@ def terran_orders(state: State, **kw) -> Orders:
     return Orders(player=state.player_of(TERRAN), side=TERRAN, turn=state.turn, **kw)
 
 
+def use_up(state: State, code: str, leave: int = 0) -> None:
+    """Imperial ``code`` counters put in play (in fleet I9 at Ishkur) until ``leave`` are free."""
+    if state.fleet("I9") is None:
+        state.fleets.append(Fleet("I9", IMPERIAL, "ISH"))
+    for n in range(admin.counters_free(state, IMPERIAL, code) - leave):
+        state.units.append(Unit(f"{code}{60 + n}", IMPERIAL, code, fleet="I9"))
+
+
 def granted_units(state: State, origin: str) -> list[Unit]:
     return [u for u in state.units if u.origin == origin]
 
@@ -723,9 +731,7 @@ def test_imperial_reinforcements_take_the_asked_capital_and_run_over_to_cruisers
     """A 6: the CR the Empire asks for (two points), then four light ships: the two DD
     counters still free, then CLs.  Told with its die, then received at Ishkur."""
     state = start()
-    state.fleets.append(Fleet("I9", IMPERIAL, "ISH"))
-    for n in range(6):
-        state.units.append(Unit(f"DD{20 + n}", IMPERIAL, "DD", fleet="I9"))
+    use_up(state, "DD", leave=2)
     assert admin.counters_free(state, IMPERIAL, "DD") == 2
     sheet = imperial_orders(state, reinforcement_capital="CR")
     ctx = context(state, [6] + [1] * 10, **{IMPERIAL: sheet})
@@ -751,10 +757,8 @@ def test_imperial_reinforcements_without_a_capital_when_asked_so_or_none_is_free
     admin.imperial_reinforcements(ctx)
     assert ctx.events[-2].data["ships"] == ["DD", "DD", "DD"]
     state = start()
-    state.fleets.append(Fleet("I9", IMPERIAL, "ISH"))
     for code in ("CA", "CR", "B1", "B2", "BB", "CS", "CV"):
-        for n in range(admin.counters_free(state, IMPERIAL, code)):
-            state.units.append(Unit(f"{code}{30 + n}", IMPERIAL, code, fleet="I9"))
+        use_up(state, code)
     ctx = context(state, [2] + [1] * 10)
     admin.imperial_reinforcements(ctx)
     assert ctx.events[-2].data["ships"] == ["DD", "DD"]
@@ -1090,9 +1094,7 @@ def test_a_new_ship_joins_or_forms_the_fleet_its_arrival_names(fleet: str, where
 
 def test_a_unit_due_with_every_counter_in_play_is_lost_and_told() -> None:
     state = start()
-    state.fleets.append(Fleet("I9", IMPERIAL, "ISH"))
-    for n in range(admin.counters_free(state, IMPERIAL, "BB")):
-        state.units.append(Unit(f"BB{40 + n}", IMPERIAL, "BB", fleet="I9"))
+    use_up(state, "BB")
     state.queue = [Queued(IMPERIAL, "BB", state.turn, source="built")]
     ctx = context(state, [])
     reinforcements(ctx)

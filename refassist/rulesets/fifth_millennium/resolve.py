@@ -28,7 +28,6 @@ from ..base import Resolution
 from . import conflict, diplomacy, movement, production, unrest, victory
 from .context import TurnContext
 from .orders import Orders
-from .rules import complete
 from .setup import assign_homeworlds, place_homeworld
 from .state import SETUP_YEAR, State
 from .visibility import update_sightings
@@ -43,9 +42,8 @@ def resolve_turn(
     """Resolve ``state.year`` with the players' ``orders`` (received order) and ``dice``."""
     if state.finished:
         raise GameError(f"the game is over ({state.finished}); there is no turn to resolve")
-    merged = complete(rules)
     previous = list(state.events)
-    ctx = TurnContext(state=state.copy(), dice=dice, rules=merged, year=state.year)
+    ctx = TurnContext(state=state.copy(), dice=dice, rules=rules, year=state.year)
     valid = _usable_orders(ctx, orders)
     ctx.adjustments = production.hand_adjustments(state, previous)
     if ctx.year == SETUP_YEAR:
@@ -53,7 +51,7 @@ def resolve_turn(
     else:
         play_turn(ctx, valid, previous)
     work = ctx.state
-    update_sightings(work, ctx.year, merged)
+    update_sightings(work, ctx.year, ctx.rules)
     work.year += 1
     work.events = list(ctx.events)
     work.dice = list(dice.log)
