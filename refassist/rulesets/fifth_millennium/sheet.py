@@ -27,23 +27,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import openpyxl
-
-from ...atomic import atomic_path
 from ...errors import InvalidOrder, NotATurnSheet, UsageError
 from ...hexmap import subsector_letter
 from ...message_text import MessageBudget, escaped
 from ...workbook.sheetio import (
     TurnSheetFile,
 )
-from ...workbook.sheetkit import (
-    DropdownLists,
-    SheetReader,
-    SheetStyles,
-    cell_rc,
-    check_room,
-    typist,
-)
+from ...workbook.sheetkit import SheetReader, SheetStyles, cell_rc, check_room
+from ...workbook.sheetpage import Listing, Page, typing_into
 from ...workbook.sheetreads import read_remembered
 from ...workbook.turnbook import check_layout, meta_names, meta_number, turn_workbook
 from ..base import SheetRead
@@ -372,14 +363,9 @@ class _Styles(SheetStyles):
 
 
 def _write_header(
-    ws: Any,
-    st: _Styles,
-    state: State,
-    player: str,
-    deadline: str,
-    setup: bool,
-    rules: dict[str, Any],
+    page: Page, state: State, player: str, deadline: str, setup: bool, rules: dict[str, Any]
 ) -> None:
+    ws, st = page.ws, page.st
     p = state.player(player)
     ws.merge_range("A1:G1", "FIFTH MILLENNIUM - TURN SHEET", st.title)
     ws.set_row(0, 26)
@@ -395,14 +381,7 @@ def _write_header(
         ("A5", "Year", YEAR_CELL, state.year),
         ("A6", "Deadline", DEADLINE_CELL, deadline),
     ):
-        r, c = cell_rc(label_ref)
-        ws.write_string(r, c, label, st.label)
-        r, c = cell_rc(ref)
-        ws.merge_range(r, c, r, c + 1, "", st.value)
-        if isinstance(value, int):
-            ws.write_number(r, c, value, st.value)
-        else:
-            ws.write_string(r, c, str(value), st.value)
+        page.labelled(label_ref, label, ref, value, span=1)
     if not setup and p is not None:
         for ref, label, value in (
             (STOCKPILE_CELL, "Stockpile", p.stockpile),
@@ -413,218 +392,122 @@ def _write_header(
             r, c = cell_rc(ref)
             ws.merge_range(r, c - 2, r, c - 1, label, st.label)
             ws.write_number(r, c, value, st.number)
-    note = (
+    page.note(
+        "A7:G8",
         "Fill in the yellow cells only; everything else is locked. Send the sheet back as .xlsx "
         "before the deadline. Your systems, fleets in hyperspace and the systems you can see "
-        "are on the sheet 'Your empire'."
-    )
-    ws.merge_range("A7:G8", note, st.note)
-
-
-def _list_validation(
-    ws: Any, first: str, last: str, source: str, title: str, message: str, *, strict: bool
-) -> None:
-    r1, c1 = cell_rc(first)
-    r2, c2 = cell_rc(last)
-    options = {
-        "validate": "list",
-        "source": source,
-        "input_title": title[:32],
-        "input_message": message[:255],
-        "error_title": "Not in the list"[:32],
-        "error_message": (
-            "Choose a value from the list."
-            if strict
-            else "This is not in the list. Keep it only if you are sure; the referee's tool "
-            "will check it."
-        )[:255],
-        "error_type": "stop" if strict else "warning",
-    }
-    ws.data_validation(r1, c1, r2, c2, options)
-
-
-def _message_only(ws: Any, first: str, last: str, title: str, message: str) -> None:
-    r1, c1 = cell_rc(first)
-    r2, c2 = cell_rc(last)
-    ws.data_validation(
-        r1,
-        c1,
-        r2,
-        c2,
-        {"validate": "any", "input_title": title[:32], "input_message": message[:255]},
+        "are on the sheet 'Your empire'.",
     )
 
 
-def _write_moves(
-    ws: Any, st: _Styles, state: State, player: str, lists: DropdownLists, rules: dict[str, Any]
-) -> None:
-    r = MOVE_HEADER_ROW - 2
+def _write_moves(page: Page, state: State, player: str, rules: dict[str, Any]) -> None:
+    st = page.st
     limit = max_departures(rules)
-    ws.merge_range(
-        r,
-        0,
-        r,
-        6,
+    page.section(
+        MOVE_HEADER_ROW - 1,
         f"FLEET MOVEMENTS - at most {limit} departures a turn; probes do not count",
-        st.section,
     )
-    headers = (
-        "#",
-        "Turn",
-        "Fleet  F# S# A#(Fs# Ms# K#)  or  Probe",
-        "Departure",
-        "Destination",
-        "Arrival",
-        "",
+    page.headers(
+        MOVE_HEADER_ROW,
+        (
+            "#",
+            "Turn",
+            "Fleet  F# S# A#(Fs# Ms# K#)  or  Probe",
+            "Departure",
+            "Destination",
+            "Arrival",
+            "",
+        ),
     )
-    for c, text in enumerate(headers):
-        ws.write_string(MOVE_HEADER_ROW - 1, c, text, st.header)
-    for i in range(MOVE_ROWS):
-        row0 = MOVE_FIRST_ROW - 1 + i
-        ws.write_number(row0, 0, i + 1, st.rownum)
-        ws.write_number(row0, 1, state.year, st.input_number)
-        ws.write_blank(row0, 2, None, st.input_text)
-        ws.write_blank(row0, 3, None, st.input_text)
-        ws.write_blank(row0, 4, None, st.input_text)
-        ws.write_blank(row0, 5, None, st.input_number)
+    for row in page.numbered(MOVE_FIRST_ROW, MOVE_ROWS):
+        page.value(f"B{row}", state.year, st.input_number)
+        for col in "CDE":
+            page.blank(f"{col}{row}", st.input_text)
+        page.blank(f"F{row}", st.input_number)
     first, last = MOVE_FIRST_ROW, MOVE_FIRST_ROW + MOVE_ROWS - 1
-    _message_only(
-        ws,
-        f"B{first}",
-        f"B{last}",
+    page.ask(
+        f"B{first}:B{last}",
         "Turn",
         f"The year of departure ({state.year}), pre-filled. You may also type the whole move "
         f"here: {state.year} - F10 S3 A1(Fs0 Ms2 K0) - 2710 - 2712 - {state.year + 2}",
     )
-    _message_only(
-        ws,
-        f"C{first}",
-        f"C{last}",
+    page.ask(
+        f"C{first}:C{last}",
         "Fleet",
         "Squadrons that leave: F10 S3 A1(Fs0 Ms2 K0) (F fleet, S strike, A assault, Fs fast, "
         "Ms minesweeper, K KKM points, SF fusion bomb levels), or Probe. Monitors never move.",
     )
-    source = lists.add(_departure_hexes(state, player))
-    if source:
-        _list_validation(
-            ws,
-            f"D{first}",
-            f"D{last}",
-            source,
-            "Departure hex",
-            "The hex the fleet leaves, e.g. 2710. The list shows where you have squadrons.",
-            strict=False,
-        )
-    else:
-        _message_only(ws, f"D{first}", f"D{last}", "Departure hex", "The hex the fleet leaves.")
-    _message_only(
-        ws,
-        f"E{first}",
-        f"E{last}",
+    page.ask(
+        f"D{first}:D{last}",
+        "Departure hex",
+        "The hex the fleet leaves, e.g. 2710. The list shows where you have squadrons.",
+        _departure_hexes(state, player),
+    )
+    page.ask(
+        f"E{first}:E{last}",
         "Destination hex",
         "A hex with a star system (or your refueling station), at most the best range away.",
     )
-    _message_only(
-        ws,
-        f"F{first}",
-        f"F{last}",
+    page.ask(
+        f"F{first}:F{last}",
         "Arrival year",
         "Departure year + distance (hexes / 2 for all-Fast fleets, rounded up). Leave blank "
         "and the referee's tool computes it.",
     )
 
 
-def _write_production(
-    ws: Any, st: _Styles, state: State, player: str, lists: DropdownLists
-) -> None:
+def _write_production(page: Page, state: State, player: str) -> None:
+    ws, st = page.ws, page.st
     p = state.player(player)
     tl = p.tech_level if p else 1
-    r = PROD_HEADER_ROW - 2
-    ws.merge_range(
-        r, 0, r, 6, "PRODUCTION - what to buy, where (bought items are ready next turn)", st.section
+    page.section(
+        PROD_HEADER_ROW - 1, "PRODUCTION - what to buy, where (bought items are ready next turn)"
     )
-    for c, text in enumerate(("#", "Location (hex)", "Item", "Quantity", "Cost", "", "")):
-        ws.write_string(PROD_HEADER_ROW - 1, c, text, st.header)
+    page.headers(PROD_HEADER_ROW, ("#", "Location (hex)", "Item", "Quantity", "Cost", "", ""))
     ref_range_label = f"$B${REF_FIRST_ROW}:$E${REF_LAST_ROW}"
     ref_range_code = f"$A${REF_FIRST_ROW}:$E${REF_LAST_ROW}"
-    for i in range(PROD_ROWS):
-        row = PROD_FIRST_ROW + i
-        row0 = row - 1
-        ws.write_number(row0, 0, i + 1, st.rownum)
-        ws.write_blank(row0, 1, None, st.input_text)
-        ws.write_blank(row0, 2, None, st.input_text)
-        ws.write_blank(row0, 3, None, st.input_number)
+    for row in page.numbered(PROD_FIRST_ROW, PROD_ROWS):
+        page.blank(f"B{row}", st.input_text)
+        page.blank(f"C{row}", st.input_text)
+        page.blank(f"D{row}", st.input_number)
         formula = (
             f'=IF(OR(C{row}="",D{row}=""),"",IFERROR(D{row}*VLOOKUP(C{row},{ref_range_label},4,'
             f'FALSE),IFERROR(D{row}*VLOOKUP(C{row},{ref_range_code},5,FALSE),"?")))'
         )
-        ws.write_formula(row0, 4, formula, st.cost, "")
+        ws.write_formula(row - 1, 4, formula, st.cost, "")
     first, last = PROD_FIRST_ROW, PROD_FIRST_ROW + PROD_ROWS - 1
-    owned = sorted(s.hex for s in state.systems if s.owner == player)
-    source = lists.add(owned)
-    if source:
-        _list_validation(
-            ws,
-            f"B{first}",
-            f"B{last}",
-            source,
-            "Location",
-            "The hex where the item is built: a system you own (a refueling station: an empty "
-            "hex within range of your worlds).",
-            strict=False,
-        )
-    items_source = lists.add(item_label(item) for item in items_for_tech(tl))
-    if items_source:
-        _list_validation(
-            ws,
-            f"C{first}",
-            f"C{last}",
-            items_source,
-            "Item",
-            "Choose an item your tech level allows (the code, e.g. GL, may be typed instead). "
-            "Costs and where each may be built are listed below.",
-            strict=False,
-        )
-    r1, c1 = cell_rc(f"D{first}")
-    r2, c2 = cell_rc(f"D{last}")
-    ws.data_validation(
-        r1,
-        c1,
-        r2,
-        c2,
-        {
-            "validate": "integer",
-            "criteria": "between",
-            "minimum": 1,
-            "maximum": MAX_QUANTITY,
-            "input_title": "Quantity",
-            "input_message": "How many (a whole number from 1).",
-            "error_title": "Whole number",
-            "error_message": f"Type a whole number from 1 to {MAX_QUANTITY}.",
-        },
+    page.ask(
+        f"B{first}:B{last}",
+        "Location",
+        "The hex where the item is built: a system you own (a refueling station: an empty "
+        "hex within range of your worlds).",
+        sorted(s.hex for s in state.systems if s.owner == player),
+    )
+    page.ask(
+        f"C{first}:C{last}",
+        "Item",
+        "Choose an item your tech level allows (the code, e.g. GL, may be typed instead). "
+        "Costs and where each may be built are listed below.",
+        (item_label(item) for item in items_for_tech(tl)),
+    )
+    page.whole_number(
+        f"D{first}:D{last}", "Quantity", "How many (a whole number from 1).", 1, MAX_QUANTITY
     )
     tr, tc = cell_rc(PROD_TOTAL_CELL)
     ws.merge_range(tr, 1, tr, 3, "Total cost (the referee's tool recomputes it)", st.label)
     ws.write_formula(tr, tc, f"=SUM(E{first}:E{last})", st.total, 0)
-    ar, ac = cell_rc(PROD_AVAILABLE_CELL)
-    ws.merge_range(
-        ar,
-        1,
-        ar,
-        3,
+    ar = cell_rc(PROD_AVAILABLE_CELL)[0] + 1
+    page.note(
+        f"B{ar}:D{ar}",
         "Points expected: stockpile + this turn's income if no world "
         "is lost (income is only known after battles)",
-        st.note,
     )
-    available = points_available(state, player)
-    ws.set_row(ar, 26)
-    ws.write_number(ar, ac, available, st.number)
-    sr, sc = cell_rc(STOCKPILE_AT_CELL)
+    ws.set_row(ar - 1, 26)
+    page.value(PROD_AVAILABLE_CELL, points_available(state, player), st.number)
+    sr, _ = cell_rc(STOCKPILE_AT_CELL)
     ws.merge_range(sr, 1, sr, 3, "Keep unspent points at (hex; blank = homeworld)", st.label)
-    ws.write_blank(sr, sc, None, st.input_text)
-    _message_only(
-        ws,
-        STOCKPILE_AT_CELL,
+    page.blank(STOCKPILE_AT_CELL, st.input_text)
+    page.ask(
         STOCKPILE_AT_CELL,
         "Stockpile",
         "Leave blank to keep unspent points at your homeworld, or give the hex of your "
@@ -632,93 +515,58 @@ def _write_production(
     )
 
 
-def _write_diplomacy(ws: Any, st: _Styles, state: State, player: str, lists: DropdownLists) -> None:
-    r = DIPLO_HEADER_ROW - 2
-    ws.merge_range(
-        r,
-        0,
-        r,
-        6,
+def _write_diplomacy(page: Page, state: State, player: str) -> None:
+    page.section(
+        DIPLO_HEADER_ROW - 1,
         "DIPLOMACY - treaties and trade agreements need both players; fusion bombing orders",
-        st.section,
     )
-    for c, text in enumerate(("#", "Action", "Player (or hex to bomb)", "", "", "", "")):
-        ws.write_string(DIPLO_HEADER_ROW - 1, c, text, st.header)
-    for i in range(DIPLO_ROWS):
-        row0 = DIPLO_FIRST_ROW - 1 + i
-        ws.write_number(row0, 0, i + 1, st.rownum)
-        ws.write_blank(row0, 1, None, st.input_text)
-        ws.write_blank(row0, 2, None, st.input_text)
+    page.headers(DIPLO_HEADER_ROW, ("#", "Action", "Player (or hex to bomb)", "", "", "", ""))
+    for row in page.numbered(DIPLO_FIRST_ROW, DIPLO_ROWS):
+        page.blank(f"B{row}", page.st.input_text)
+        page.blank(f"C{row}", page.st.input_text)
     first, last = DIPLO_FIRST_ROW, DIPLO_FIRST_ROW + DIPLO_ROWS - 1
-    actions = lists.add((*DIPLOMACY_ACTIONS, BOMB_ACTION))
-    assert actions is not None
-    _list_validation(
-        ws,
-        f"B{first}",
-        f"B{last}",
-        actions,
+    page.ask(
+        f"B{first}:B{last}",
         "Action",
         "Propose or end a treaty or a trade agreement, or declare war. To accept a proposal, "
         "propose the same thing back. 'fusion bomb' with a hex in column C lets your SFBA "
         "levels there bomb it this turn.",
+        (*DIPLOMACY_ACTIONS, BOMB_ACTION),
         strict=True,
     )
-    others = lists.add(_other_players(state, player))
-    if others:
-        _list_validation(
-            ws,
-            f"C{first}",
-            f"C{last}",
-            others,
-            "Player or hex",
-            "The other player; for 'fusion bomb', the hex of the system to bomb.",
-            strict=False,
-        )
-
-
-def _write_messages(ws: Any, st: _Styles, state: State, player: str, lists: DropdownLists) -> None:
-    r = MSG_HEADER_ROW - 2
-    ws.merge_range(
-        r, 0, r, 6, "MESSAGES - delivered by the referee with the next report", st.section
+    page.ask(
+        f"C{first}:C{last}",
+        "Player or hex",
+        "The other player; for 'fusion bomb', the hex of the system to bomb.",
+        _other_players(state, player),
     )
-    ws.write_string(MSG_HEADER_ROW - 1, 0, "#", st.header)
-    ws.write_string(MSG_HEADER_ROW - 1, 1, "To", st.header)
-    ws.merge_range(MSG_HEADER_ROW - 1, 2, MSG_HEADER_ROW - 1, 6, "Message", st.header)
-    for i in range(MSG_ROWS):
-        row0 = MSG_FIRST_ROW - 1 + i
-        ws.write_number(row0, 0, i + 1, st.rownum)
-        ws.write_blank(row0, 1, None, st.input_text)
-        ws.merge_range(row0, 2, row0, 6, "", st.input_wrap)
+
+
+def _write_messages(page: Page, state: State, player: str) -> None:
+    st = page.st
+    page.section(MSG_HEADER_ROW - 1, "MESSAGES - delivered by the referee with the next report")
+    page.headers(MSG_HEADER_ROW, ("#", "To"))
+    page.ws.merge_range(MSG_HEADER_ROW - 1, 2, MSG_HEADER_ROW - 1, 6, "Message", st.header)
+    for row in page.numbered(MSG_FIRST_ROW, MSG_ROWS):
+        page.blank(f"B{row}", st.input_text)
+        page.blank(f"C{row}", st.input_wrap, through=f"G{row}")
     first, last = MSG_FIRST_ROW, MSG_FIRST_ROW + MSG_ROWS - 1
-    recipients = lists.add(["*", *_other_players(state, player)])
-    assert recipients is not None
-    _list_validation(
-        ws,
-        f"B{first}",
-        f"B{last}",
-        recipients,
+    page.ask(
+        f"B{first}:B{last}",
         "To",
         "A player's name, or * for every player.",
+        ["*", *_other_players(state, player)],
         strict=True,
     )
-    _message_only(
-        ws,
-        f"C{first}",
-        f"C{last}",
-        "Message",
-        f"Free text, at most {MAX_MESSAGE_LENGTH} characters.",
-    )
+    page.ask(f"C{first}:C{last}", "Message", f"Free text, at most {MAX_MESSAGE_LENGTH} characters.")
 
 
-def _write_reference(
-    ws: Any, st: _Styles, state: State, player: str, rules: dict[str, Any]
-) -> None:
+def _write_reference(page: Page, state: State, player: str, rules: dict[str, Any]) -> None:
+    ws, st = page.ws, page.st
     p = state.player(player)
     tl = p.tech_level if p else 1
-    r = REF_HEADER_ROW - 2
-    ws.merge_range(r, 0, r, 6, "PURCHASE OPTIONS (Appendix A and B)", st.section)
-    for c, text in enumerate(("Code", "Item", "", "", "Cost", "TL", "Where")):
-        ws.write_string(REF_HEADER_ROW - 1, c, text, st.header)
+    page.section(REF_HEADER_ROW - 1, "PURCHASE OPTIONS (Appendix A and B)")
+    page.headers(REF_HEADER_ROW, ("Code", "Item", "", "", "Cost", "TL", "Where"))
     ordered = sorted(ITEMS, key=lambda item: (item.tech_level > tl, item.tech_level))
     for i, item in enumerate(ordered):
         row0 = REF_FIRST_ROW - 1 + i
@@ -735,49 +583,46 @@ def _write_reference(
         ws.write_string(row0, 6, where, fmt)
 
 
-def _write_setup(
-    ws: Any, st: _Styles, state: State, player: str, lists: DropdownLists, rules: dict[str, Any]
-) -> None:
+def _write_setup(page: Page, state: State, player: str, rules: dict[str, Any]) -> None:
+    ws, st = page.ws, page.st
     p = state.player(player)
-    ws.merge_range(8, 0, 8, 6, "HOMEWORLD", st.section)
+    page.section(9, "HOMEWORLD")
     distance = int(rules["homeworld_min_distance"])
-    ws.merge_range(
-        9,
-        0,
-        9,
-        6,
+    page.note(
+        "A10:G10",
         f"Choose a class A system at least {distance} hexes from every other homeworld. You "
         "start there with 15 Fleet squadrons. The class A systems are listed on 'Your empire'.",
-        st.note,
     )
     ws.set_row(9, 30)
     r, c = cell_rc(HOMEWORLD_CELL)
     ws.merge_range(r, 0, r, 1, "Homeworld (hex)", st.label)
     if p is not None and p.homeworld:
         ws.write_string(r, c, p.homeworld, st.locked_value)
-        ws.merge_range(
-            r + 2,
-            0,
-            r + 2,
-            6,
+        page.note(
+            f"A{r + 3}:G{r + 3}",
             "The referee has already set your homeworld; there is nothing to choose.",
-            st.note,
         )
         return
-    ws.write_blank(r, c, None, st.input_text)
-    candidates = lists.add(
-        s.hex for s in sorted(state.systems, key=lambda s: s.hex) if s.resource_class == "A"
+    page.blank(HOMEWORLD_CELL, st.input_text)
+    page.ask(
+        HOMEWORLD_CELL,
+        "Homeworld",
+        "The hex of a class A system, e.g. 1827.",
+        (s.hex for s in sorted(state.systems, key=lambda s: s.hex) if s.resource_class == "A"),
     )
-    if candidates:
-        _list_validation(
-            ws,
-            HOMEWORLD_CELL,
-            HOMEWORLD_CELL,
-            candidates,
-            "Homeworld",
-            "The hex of a class A system, e.g. 1827.",
-            strict=False,
-        )
+
+
+def _class_a_line(state: State, s: Any) -> str:
+    bases = "".join(
+        f" {code}" for code, on in (("N", s.naval_base), ("S", s.scout_base), ("Hi", s.hipop)) if on
+    )
+    name = s.name.upper() if s.hipop else s.name
+    sub = subsector_letter(s.hex)
+    sub_name = state.subsector_names.get(sub, "")
+    return (
+        f"{s.hex} {name} A{bases} - subsector {sub}{' ' + sub_name if sub_name else ''}"
+        f" - {system_income(state, s.hex)} RP"
+    )
 
 
 def _write_empire(
@@ -785,62 +630,45 @@ def _write_empire(
 ) -> int:
     """Write the read-only lists; returns the number of rows used (for the print area)."""
     ws.set_column(0, 0, 100)
-    row = 0
-    ws.write_string(row, 0, f"{state.game_name} - {player} - {state.year}", st.title)
-    row += 2
-
-    def block(title: str, lines: list[str], empty: str) -> None:
-        nonlocal row
-        ws.write_string(row, 0, title, st.section)
-        row += 1
-        for line in lines or [empty]:
-            ws.write_string(row, 0, line, st.line if lines else st.note)
-            row += 1
-        row += 1
-
+    page = Listing(ws, st, f"{state.game_name} - {player} - {state.year}")
     if setup:
-        lines = []
-        for s in sorted(state.systems, key=lambda s: s.hex):
-            if s.resource_class != "A":
-                continue
-            bases = "".join(
-                f" {code}"
-                for code, on in (("N", s.naval_base), ("S", s.scout_base), ("Hi", s.hipop))
-                if on
-            )
-            name = s.name.upper() if s.hipop else s.name
-            sub = subsector_letter(s.hex)
-            sub_name = state.subsector_names.get(sub, "")
-            lines.append(
-                f"{s.hex} {name} A{bases} - subsector {sub}{' ' + sub_name if sub_name else ''}"
-                f" - {system_income(state, s.hex)} RP"
-            )
-        block("CLASS A SYSTEMS (possible homeworlds)", lines, "No class A system on this map.")
-        return row
-    block(
-        "YOUR SYSTEMS  (hex name class N S Hi G# O# Mi# M# - fleet - resource points)",
-        own_system_lines(state, player),
-        "You own no system.",
-    )
-    block("UNDER CONSTRUCTION (ready next turn)", _building_lines(state, player), "Nothing.")
-    block(
-        "YOUR FACILITIES (control centre, construction facility, depot, refueling stations)",
-        _facility_lines(state, player),
-        "None.",
-    )
-    block("YOUR SQUADRONS AND PROBES ELSEWHERE", _elsewhere_lines(state, player), "None.")
-    block(
-        "YOUR FLEETS IN HYPERSPACE (turn - fleet - from - to - arrival)",
-        _flight_lines(state, player),
-        "None.",
-    )
-    block("TREATIES, TRADE AGREEMENTS AND PROPOSALS", _relation_lines(state, player), "None.")
-    block(
-        "OTHER SYSTEMS IN SIGHT (hex name class bases - owner - squadrons)",
-        _sight_lines(state, player, rules),
-        "None.",
-    )
-    return row
+        page.block(
+            "CLASS A SYSTEMS (possible homeworlds)",
+            [
+                _class_a_line(state, s)
+                for s in sorted(state.systems, key=lambda s: s.hex)
+                if s.resource_class == "A"
+            ],
+            "No class A system on this map.",
+        )
+        return page.rows
+    for title, lines, empty in (
+        (
+            "YOUR SYSTEMS  (hex name class N S Hi G# O# Mi# M# - fleet - resource points)",
+            own_system_lines(state, player),
+            "You own no system.",
+        ),
+        ("UNDER CONSTRUCTION (ready next turn)", _building_lines(state, player), "Nothing."),
+        (
+            "YOUR FACILITIES (control centre, construction facility, depot, refueling stations)",
+            _facility_lines(state, player),
+            "None.",
+        ),
+        ("YOUR SQUADRONS AND PROBES ELSEWHERE", _elsewhere_lines(state, player), "None."),
+        (
+            "YOUR FLEETS IN HYPERSPACE (turn - fleet - from - to - arrival)",
+            _flight_lines(state, player),
+            "None.",
+        ),
+        ("TREATIES, TRADE AGREEMENTS AND PROPOSALS", _relation_lines(state, player), "None."),
+        (
+            "OTHER SYSTEMS IN SIGHT (hex name class bases - owner - squadrons)",
+            _sight_lines(state, player, rules),
+            "None.",
+        ),
+    ):
+        page.block(title, lines, empty)
+    return page.rows
 
 
 def _meta(state: State, player: str, token: str, setup: bool) -> list[tuple[str, str]]:
@@ -881,17 +709,17 @@ def write_sheet(
     ) as book:
         ws, empire = book.pages
         st = _Styles(book.wb)
-        lists = book.lists
-        _write_header(ws, st, state, player, deadline, setup, rules)
+        page = Page(ws, st, book.lists)
+        _write_header(page, state, player, deadline, setup, rules)
         if setup:
-            _write_setup(ws, st, state, player, lists, rules)
+            _write_setup(page, state, player, rules)
             last_row = SETUP_PRINT_LAST_ROW
         else:
-            _write_moves(ws, st, state, player, lists, rules)
-            _write_production(ws, st, state, player, lists)
-            _write_diplomacy(ws, st, state, player, lists)
-            _write_messages(ws, st, state, player, lists)
-            _write_reference(ws, st, state, player, rules)
+            _write_moves(page, state, player, rules)
+            _write_production(page, state, player)
+            _write_diplomacy(page, state, player)
+            _write_messages(page, state, player)
+            _write_reference(page, state, player, rules)
             last_row = PRINT_LAST_ROW
             ws.set_h_pagebreaks([REF_HEADER_ROW - 2])
         empire_rows = _write_empire(empire, st, state, player, setup, rules)
@@ -1169,56 +997,40 @@ def read_sheet(path: Path, opened: TurnSheetFile | None = None) -> SheetRead:
 
 
 def fill_sheet(path: Path, orders: Orders) -> None:
-    """Write ``orders`` into the input cells of the sheet at ``path``, as a player would.
-
-    Moves are written one part per column, purchases with the dropdown label, and the file is
-    saved in place (atomically) with openpyxl, like a spreadsheet program would.
-    """
-    path = Path(path)
-    wb = openpyxl.load_workbook(path)
-    ws = wb[ORDERS_SHEET]
-
-    put = typist(ws)
-
-    if orders.year == SETUP_YEAR:
-        if orders.homeworld:
-            put(HOMEWORLD_CELL, orders.homeworld)
-    else:
+    """Type ``orders`` into the input cells of the sheet at ``path``, as a player would
+    (`typing_into`): moves one part per column, purchases with the dropdown label."""
+    if orders.year != SETUP_YEAR:
         check_room("moves", len(orders.moves), MOVE_ROWS)
         check_room("purchases", len(orders.purchases), PROD_ROWS)
         check_room(
             "diplomacy and bombing orders", len(orders.diplomacy) + len(orders.bombing), DIPLO_ROWS
         )
         check_room("messages", len(orders.messages), MSG_ROWS)
-        for i, move in enumerate(orders.moves):
-            b, c, d, e, f = move_row_cells(MOVE_FIRST_ROW + i)
-            put(b, move.year)
-            put(c, "Probe" if move.probe else fleet_text(move.fleet))
-            put(d, move.origin)
-            put(e, move.destination)
-            put(f, move.arrival)
-        for i, purchase in enumerate(orders.purchases):
-            row = PROD_FIRST_ROW + i
+    with typing_into(path, ORDERS_SHEET) as (put, _):
+        if orders.year == SETUP_YEAR:
+            if orders.homeworld:
+                put(HOMEWORLD_CELL, orders.homeworld)
+            return
+        for row, move in enumerate(orders.moves, start=MOVE_FIRST_ROW):
+            parts = (move.year, "Probe" if move.probe else fleet_text(move.fleet))
+            parts += (move.origin, move.destination, move.arrival)
+            for ref, value in zip(move_row_cells(row), parts, strict=True):
+                put(ref, value)
+        for row, purchase in enumerate(orders.purchases, start=PROD_FIRST_ROW):
             item = find_item(purchase.item)
             put(f"{PROD_LOCATION_COL}{row}", purchase.location)
             put(f"{PROD_ITEM_COL}{row}", item_label(item) if item else purchase.item)
             put(f"{PROD_QUANTITY_COL}{row}", purchase.quantity)
         if orders.stockpile_at:
             put(STOCKPILE_AT_CELL, orders.stockpile_at)
-        for i, d in enumerate(orders.diplomacy):
-            row = DIPLO_FIRST_ROW + i
-            put(f"{DIPLO_ACTION_COL}{row}", d.action)
-            put(f"{DIPLO_PLAYER_COL}{row}", d.other)
-        for i, b in enumerate(orders.bombing, start=len(orders.diplomacy)):
-            row = DIPLO_FIRST_ROW + i
-            put(f"{DIPLO_ACTION_COL}{row}", BOMB_ACTION)
-            put(f"{DIPLO_PLAYER_COL}{row}", b.hex)
-        for i, m in enumerate(orders.messages):
-            row = MSG_FIRST_ROW + i
+        lines = [(d.action, d.other) for d in orders.diplomacy]
+        lines += [(BOMB_ACTION, b.hex) for b in orders.bombing]
+        for row, (action, other) in enumerate(lines, start=DIPLO_FIRST_ROW):
+            put(f"{DIPLO_ACTION_COL}{row}", action)
+            put(f"{DIPLO_PLAYER_COL}{row}", other)
+        for row, m in enumerate(orders.messages, start=MSG_FIRST_ROW):
             put(f"{MSG_TO_COL}{row}", m.to)
             put(f"{MSG_TEXT_COL}{row}", m.text)
-    with atomic_path(path) as tmp:
-        wb.save(tmp)
 
 
 def move_line(move: Move) -> str:

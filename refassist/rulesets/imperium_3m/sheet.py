@@ -30,21 +30,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import openpyxl
-
-from ...atomic import atomic_path
 from ...errors import InvalidOrder, NotATurnSheet, UsageError
 from ...message_text import MessageBudget, escaped
 from ...words import counted
 from ...workbook.sheetio import TurnSheetFile
-from ...workbook.sheetkit import (
-    DropdownLists,
-    SheetReader,
-    SheetStyles,
-    cell_rc,
-    check_room,
-    typist,
-)
+from ...workbook.sheetkit import SheetReader, SheetStyles, cell_rc, check_room
+from ...workbook.sheetpage import Listing, Page, typing_into
 from ...workbook.sheetreads import read_remembered
 from ...workbook.turnbook import check_layout, meta_names, meta_number, turn_workbook
 from ..base import SheetRead
@@ -390,55 +381,10 @@ class _Styles(SheetStyles):
         )
 
 
-def _validation(
-    ws: Any,
-    first: str,
-    last: str,
-    title: str,
-    message: str,
-    source: str | list[str] | None = None,
-    *,
-    strict: bool = False,
-) -> None:
-    """A dropdown (``source``) with its input message, or only the message."""
-    r1, c1 = cell_rc(first)
-    r2, c2 = cell_rc(last)
-    options: dict[str, Any] = {"input_title": title[:32], "input_message": message[:255]}
-    if source is None:
-        options["validate"] = "any"
-    else:
-        options.update(
-            {
-                "validate": "list",
-                "source": source,
-                "error_title": "Not in the list",
-                "error_message": (
-                    "Choose a value from the list."
-                    if strict
-                    else "This is not in the list. Keep it only if you are sure; the "
-                    "referee's tool will check it."
-                ),
-                "error_type": "stop" if strict else "warning",
-            }
-        )
-    ws.data_validation(r1, c1, r2, c2, options)
-
-
-def _label_value(ws: Any, st: _Styles, label_ref: str, label: str, ref: str, value: Any) -> None:
-    r, c = cell_rc(label_ref)
-    ws.write_string(r, c, label, st.label)
-    r, c = cell_rc(ref)
-    if isinstance(value, int):
-        ws.write_number(r, c, value, st.value)
-    else:
-        ws.write_string(r, c, str(value), st.value)
-
-
-def _write_header(
-    ws: Any, st: _Styles, state: State, player: str, side: str, deadline: str
-) -> None:
+def _write_header(page: Page, state: State, player: str, side: str, deadline: str) -> None:
     from .admin import expected_income
 
+    ws, st = page.ws, page.st
     s = state.sides[side]
     ws.merge_range("A1:G1", "IMPERIUM 3RD MILLENNIUM - TURN SHEET", st.title)
     ws.set_row(0, 26)
@@ -450,9 +396,7 @@ def _write_header(
         ("A6", "Turn", TURN_CELL, turn_label(state)),
         ("A7", "Deadline", DEADLINE_CELL, deadline),
     ):
-        r, c = cell_rc(ref)
-        ws.merge_range(r, c, r, c + 2, "", st.value)
-        _label_value(ws, st, label_ref, label, ref, value)
+        page.labelled(label_ref, label, ref, value, span=2)
     for ref, label, value in (
         (RESOURCES_CELL, "Stockpile", s.resources),
         (INCOME_CELL, "Expected income", expected_income(state, side)),
@@ -460,40 +404,25 @@ def _write_header(
         (VICTORY_CELL, "Victory at", victory_text(state)),
         (PERMISSIONS_CELL, "Construction", permissions_text(state, side)),
     ):
-        r, c = cell_rc(ref)
-        ws.merge_range(r, c, r, c + 1, "", st.value)
-        _label_value(ws, st, f"{chr(64 + c)}{r + 1}", label, ref, value)
-    ws.merge_range(
+        page.labelled(f"{chr(ord(ref[0]) - 1)}{ref[1:]}", label, ref, value, span=1)
+    page.note(
         "A8:G9",
         "Fill in the yellow cells only; everything else is locked. Unit ids, fleets and planets "
         "are listed on the sheet 'Your forces'. Notation and examples: in each column's input "
         "message and in the turn-sheet guide. Send the sheet back as .xlsx before the deadline.",
-        st.note,
     )
 
 
-def _section(ws: Any, st: _Styles, row: int, text: str) -> None:
-    ws.merge_range(row - 1, 0, row - 1, 6, text, st.section)
-
-
-def _headers(ws: Any, st: _Styles, row: int, texts: tuple[str, ...]) -> None:
-    for c, text in enumerate(texts):
-        ws.write_string(row - 1, c, text, st.header)
-
-
-def _write_admin(
-    ws: Any, st: _Styles, state: State, side: str, lists: DropdownLists, peace: bool
-) -> None:
-    _section(ws, st, 10, "ADMINISTRATIVE SEGMENT - Appeal, construction, terraforming, upgrades")
+def _write_admin(page: Page, state: State, side: str, peace: bool) -> None:
+    ws, st = page.ws, page.st
+    page.section(10, "ADMINISTRATIVE SEGMENT - Appeal, construction, terraforming, upgrades")
     r, c = cell_rc(APPEAL_CELL)
     ws.merge_range(r, 0, r, 1, "Imperial Appeal", st.label)
     s = state.sides[side]
     appeal_possible = side == IMPERIAL and not peace and not s.appeals_prohibited
     if appeal_possible:
         ws.write_blank(r, c, None, st.input_text)
-        _validation(
-            ws,
-            APPEAL_CELL,
+        page.ask(
             APPEAL_CELL,
             "Imperial Appeal",
             "Blank: no Appeal. 2D6 on the column chosen. Forces: ships (4-6) or building "
@@ -501,6 +430,7 @@ def _write_admin(
             "construction. Finances: 10 resources (7) or budget +1..+5 (8-12).",
             [a for a in APPEALS if a],
             strict=True,
+            inline=True,
         )
     else:
         why = (
@@ -511,9 +441,7 @@ def _write_admin(
         ws.write_string(r, c, why, st.locked_value)
     ws.merge_range(r, 3, r, 6, "", st.note)
     factor = 2 if peace else 1
-    _headers(
-        ws,
-        st,
+    page.headers(
         BUILD_HEADER_ROW,
         ("#", "Unit", "Count", "World / fleet", "Cost", "Standing order", "Your choice"),
     )
@@ -521,12 +449,10 @@ def _write_admin(
         ws.write_string(BUILD_HEADER_ROW - 1, 5, "peace: costs x2", st.header)
     units_last = UNIT_FIRST_ROW + len(UNIT_TABLES[side]) - 1
     lookup = f"'{FORCES_SHEET}'!$A${UNIT_FIRST_ROW}:$C${units_last}"
-    for i in range(BUILD_ROWS):
-        row = BUILD_FIRST_ROW + i
-        ws.write_number(row - 1, 0, i + 1, st.rownum)
-        ws.write_blank(row - 1, 1, None, st.input_text)
-        ws.write_blank(row - 1, 2, None, st.input_number)
-        ws.write_blank(row - 1, 3, None, st.input_text)
+    for row in page.numbered(BUILD_FIRST_ROW, BUILD_ROWS):
+        page.blank(f"B{row}", st.input_text)
+        page.blank(f"C{row}", st.input_number)
+        page.blank(f"D{row}", st.input_text)
         formula = (
             f'=IF(B{row}="","",IFERROR(IF(C{row}="",1,C{row})*{factor}*'
             f'VLOOKUP(B{row},{lookup},3,FALSE),"?"))'
@@ -538,10 +464,8 @@ def _write_admin(
         tr, 1, tr, 3, "Total (for your convenience; the referee recomputes it)", st.label
     )
     ws.write_formula(tr, tc, f"=SUM(E{first}:E{last})", st.total, 0)
-    _validation(
-        ws,
-        f"B{first}",
-        f"B{last}",
+    page.ask(
+        f"B{first}:B{last}",
         "Unit",
         "The unit code to build (costs and build times on 'Your forces'). Paid in full now, "
         "arrives after its build time."
@@ -551,43 +475,22 @@ def _write_admin(
             if appeal_possible
             else ""
         ),
-        lists.add(buildable(state, side, with_appeal=appeal_possible)),
+        buildable(state, side, with_appeal=appeal_possible),
     )
-    r1, c1 = cell_rc(f"C{first}")
-    r2, c2 = cell_rc(f"C{last}")
-    ws.data_validation(
-        r1,
-        c1,
-        r2,
-        c2,
-        {
-            "validate": "integer",
-            "criteria": "between",
-            "minimum": 1,
-            "maximum": 99,
-            "input_title": "Count",
-            "input_message": "How many of this unit (blank = 1).",
-            "error_title": "Whole number",
-            "error_message": "Type a whole number from 1 to 99.",
-        },
-    )
+    page.whole_number(f"C{first}:C{last}", "Count", "How many of this unit (blank = 1).", 1, 99)
     worlds = sorted(
         p.code for p in state.map.planets.values() if p.owner == side and p.marker == "World"
     )
-    _validation(
-        ws,
-        f"D{first}",
-        f"D{last}",
+    page.ask(
+        f"D{first}:D{last}",
         "World or fleet",
         "Optional: the World (planet code) where the unit should arrive, or your fleet at a "
         "World whose empty transports (or carriers) it should arrive aboard. New units go one "
         "per World until every World has one, so the wish may not be granted.",
-        lists.add(worlds) if worlds else None,
+        worlds,
     )
-    _write_standing(ws, st, state, side, lists)
-    _headers(
-        ws,
-        st,
+    _write_standing(page, state, side)
+    page.headers(
         PROJECT_HEADER_ROW,
         (
             "#",
@@ -599,45 +502,40 @@ def _write_admin(
             "Placement (unit hex, ...)",
         ),
     )
-    for i in range(PROJECT_ROWS):
-        row = PROJECT_FIRST_ROW + i
-        ws.write_number(row - 1, 0, i + 1, st.rownum)
-        for c in (1, 3, 4, 5, 6):
-            ws.write_blank(row - 1, c, None, st.input_text)
-    _write_defence(ws, st, state, side, lists)
+    for row in page.numbered(PROJECT_FIRST_ROW, PROJECT_ROWS):
+        for col in "BDEFG":
+            page.blank(f"{col}{row}", st.input_text)
+    _write_defence(page, state, side)
     first, last = PROJECT_FIRST_ROW, PROJECT_FIRST_ROW + PROJECT_ROWS - 1
     candidates = sorted(
         p.code
         for p in state.map.planets.values()
         if p.type in ("N1", "N2") and p.owner == side and p.marker == "Outpost"
     )
-    _validation(
-        ws,
-        f"B{first}",
-        f"B{last}",
+    page.ask(
+        f"B{first}:B{last}",
         "Terraform",
         f"An N1 (10 turns) or N2 (8 turns) planet with your connected Outpost: {INSTALMENT} "
         "resources this turn towards making it type A.",
-        lists.add(candidates) if candidates else None,
+        candidates,
     )
     outposts = sorted(
         p.code
         for p in state.map.planets.values()
         if p.owner == side and p.marker == "Outpost" and p.klass == "A"
     )
-    _validation(
-        ws,
-        f"D{first}",
-        f"D{last}",
+    page.ask(
+        f"D{first}:D{last}",
         "Upgrade",
         f"Peacetime only: your Outpost on a type A planet; {INSTALMENT} resources this turn, "
         "four turns make it a World.",
-        lists.add(outposts) if outposts else None,
+        outposts,
     )
 
 
-def _write_standing(ws: Any, st: _Styles, state: State, side: str, lists: DropdownLists) -> None:
+def _write_standing(page: Page, state: State, side: str) -> None:
     """The standing orders: the choices the seed leaves to a player, blank = the default."""
+    ws, st = page.ws, page.st
     imperial = side == IMPERIAL
     rows: list[tuple[str, str, str, str, list[str] | None]] = [
         (
@@ -685,16 +583,17 @@ def _write_standing(ws: Any, st: _Styles, state: State, side: str, lists: Dropdo
         r, c = cell_rc(ref)
         ws.write_string(r, c - 1, label, st.label)
         ws.write_blank(r, c, None, st.input_text)
-        _validation(ws, ref, ref, title, message, lists.add(source) if source else None)
+        page.ask(ref, title, message, source)
 
 
-def _write_upkeep(ws: Any, st: _Styles, state: State, side: str, rules: Mapping[str, Any]) -> None:
+def _write_upkeep(page: Page, state: State, side: str, rules: Mapping[str, Any]) -> None:
     """The maintenance bill beside the builds, so a player spends knowing what close-out
     will take: what the local Worlds and Outposts pay, what the stockpile must pay for ships
     and for troops and PD, and (a formula, live as the builds are typed) what is left."""
     from .admin import expected_income
     from .closeout import upkeep_bill
 
+    ws, st = page.ws, page.st
     bill = upkeep_bill(state, side, rules)
     r = UPKEEP_TITLE_ROW - 1
     ws.merge_range(r, 5, r, 6, "Upkeep at close-out (forces as they stand)", st.header)
@@ -711,7 +610,7 @@ def _write_upkeep(ws: Any, st: _Styles, state: State, side: str, rules: Mapping[
     ):
         rr, cc = cell_rc(ref)
         ws.write_string(rr, cc - 1, label, st.label)
-        ws.write_number(rr, cc, value, st.ref)
+        page.value(ref, value, st.ref)
     rr, cc = cell_rc(UPKEEP_LEFT_CELL)
     ws.write_string(rr, cc - 1, "Left after all", st.label)
     ws.write_formula(rr, cc, left, st.total, left_now)
@@ -724,57 +623,49 @@ def _write_upkeep(ws: Any, st: _Styles, state: State, side: str, rules: Mapping[
         "Worlds/Outposts in the ships' systems, the rest from the stockpile. Left after all = "
         "stockpile + income - builds - projects - upkeep; below 0, units roll for damage."
     )
-    _validation(ws, UPKEEP_LOCAL_CELL, UPKEEP_LEFT_CELL, "Upkeep", note)
+    page.ask(f"{UPKEEP_LOCAL_CELL}:{UPKEEP_LEFT_CELL}", "Upkeep", note)
 
 
-def _write_defence(ws: Any, st: _Styles, state: State, side: str, lists: DropdownLists) -> None:
+def _write_defence(page: Page, state: State, side: str) -> None:
     first, last = PROJECT_FIRST_ROW, PROJECT_FIRST_ROW + DEFENCE_ROWS - 1
     own = sorted(p.code for p in state.map.planets.values() if p.owner == side)
-    _validation(
-        ws,
-        f"{DEFENCE_PLANET_COL}{first}",
-        f"{DEFENCE_PLANET_COL}{last}",
+    page.ask(
+        f"{DEFENCE_PLANET_COL}{first}:{DEFENCE_PLANET_COL}{last}",
         "Defend planet",
         "A planet of yours: your orders for its defence if the enemy attacks it this turn.",
-        lists.add(own) if own else None,
+        own,
     )
-    _validation(
-        ws,
-        f"{DEFENCE_FIGHTERS_COL}{first}",
-        f"{DEFENCE_FIGHTERS_COL}{last}",
+    page.ask(
+        f"{DEFENCE_FIGHTERS_COL}{first}:{DEFENCE_FIGHTERS_COL}{last}",
         "Fighters attack",
         "What your fighters on the planet fire at when enemy units land: transports (blank; "
         "attack transports first) or fighters.",
-        list(FIGHTER_TARGETS),
+        FIGHTER_TARGETS,
         strict=True,
+        inline=True,
     )
-    _validation(
-        ws,
-        f"{DEFENCE_PLACEMENT_COL}{first}",
-        f"{DEFENCE_PLACEMENT_COL}{last}",
+    page.ask(
+        f"{DEFENCE_PLACEMENT_COL}{first}:{DEFENCE_PLACEMENT_COL}{last}",
         "Placement",
         "Where your units stand on the planetary map when a battle starts: unit and hex, e.g. "
         "PD1 2, F3 4 (at most 5 in a hex). Units not named are spread evenly.",
     )
 
 
-def _write_activations(ws: Any, st: _Styles, state: State, lists: DropdownLists) -> None:
-    _section(
-        ws,
-        st,
+def _write_activations(page: Page, state: State) -> None:
+    ws, st = page.ws, page.st
+    page.section(
         ACT_SECTION_ROW,
         f"ACTION SEGMENTS - at most {ACTIVATION_ROWS} activations each (your initiative roll "
         "is your allowance)",
     )
-    systems = lists.add(sorted(state.map.systems))
+    systems = page.lists.add(sorted(state.map.systems))
     for segment in range(1, SEGMENTS + 1):
         title_row = ACT_FIRST_BLOCK_ROW + (segment - 1) * ACT_BLOCK_HEIGHT
         ws.merge_range(
             title_row - 1, 0, title_row - 1, 6, f"Action segment {segment}", st.subsection
         )
-        ws.write_string(title_row, 0, "#", st.header)
-        ws.write_string(title_row, 1, "Order", st.header)
-        ws.write_string(title_row, 2, "System", st.header)
+        page.headers(title_row + 1, ("#", "Order", "System"))
         ws.merge_range(
             title_row,
             3,
@@ -783,34 +674,27 @@ def _write_activations(ws: Any, st: _Styles, state: State, lists: DropdownLists)
             "Actions (separate several with ;)   e.g.  T1 > TAU > PRO ; T1 split T4 DD1",
             st.header,
         )
-        rows = segment_rows(segment)
-        for i, row in enumerate(rows):
-            ws.write_number(row - 1, 0, i + 1, st.rownum)
-            ws.write_number(row - 1, 1, i + 1, st.input_number)
-            ws.write_blank(row - 1, 2, None, st.input_text)
-            ws.merge_range(row - 1, 3, row - 1, 6, "", st.input_text)
+        rows = page.numbered(segment_rows(segment)[0], ACTIVATION_ROWS)
+        for row in rows:
+            page.value(f"B{row}", row - rows[0] + 1, st.input_number)
+            page.blank(f"C{row}", st.input_text)
+            page.blank(f"D{row}", st.input_text, through=f"G{row}")
         first, last = rows[0], rows[-1]
-        _validation(
-            ws,
-            f"B{first}",
-            f"B{last}",
+        page.ask(
+            f"B{first}:B{last}",
             "Order",
             "The order in which you want your activations of this segment carried out "
             "(1 first). Pre-filled; change it to reorder lines.",
         )
-        _validation(
-            ws,
-            f"C{first}",
-            f"C{last}",
+        page.ask(
+            f"C{first}:C{last}",
             "System",
             "The system you activate (where your fleet is when its turn comes). Blank only for "
             "a line that says pass.",
             systems,
         )
-        _validation(
-            ws,
-            f"D{first}",
-            f"D{last}",
+        page.ask(
+            f"D{first}:D{last}",
             "Actions",
             "T1 > TAU > PRO  |  T1 attack PRO4 auto (or 1,1,3)  |  T1 load RT2 PD1 from SOL1  |  "
             "T1 unload RT2 to ACB  |  T1 split T4 DD1 DD2  |  T1 join T2  |  T1 evacuate PRO4  |"
@@ -818,161 +702,133 @@ def _write_activations(ws: Any, st: _Styles, state: State, lists: DropdownLists)
         )
 
 
-def _write_battle(ws: Any, st: _Styles, state: State, side: str, lists: DropdownLists) -> None:
-    _section(
-        ws,
-        st,
+def _write_battle(page: Page, state: State, side: str) -> None:
+    ws, st = page.ws, page.st
+    page.section(
         BATTLE_SECTION_ROW,
         "BATTLE ORDERS - standing orders of each fleet for every space battle (kept until changed)",
     )
-    _headers(
-        ws,
-        st,
+    page.headers(
         BATTLE_HEADER_ROW,
         ("#", "Fleet", "Stance", "Target priority", "Break off after", "Retreat", "Stealth"),
     )
     fleets = sorted((f for f in state.fleets if f.side == side), key=lambda f: f.name)
     own = [f.name for f in fleets]
-    for i in range(BATTLE_ROWS):
-        row = BATTLE_FIRST_ROW + i
-        ws.write_number(row - 1, 0, i + 1, st.rownum)
+    for i, row in enumerate(page.numbered(BATTLE_FIRST_ROW, BATTLE_ROWS)):
         # Battle orders are standing orders: each fleet's row is pre-filled with the orders
         # it fought under last turn, to change or keep.
-        values = ["", "", "", "", ""]
+        values = [""] * 6
         if i < len(fleets):
-            ws.write_string(row - 1, 1, own[i], st.input_text)
             b = standing_orders(own[i], fleets[i].standing)
             values = [
+                own[i],
                 b.stance if b.stance != "close" else "",
                 b.priority if b.priority != "capital" else "",
                 str(b.break_off) if b.break_off else "",
                 b.retreat,
                 "" if b.stealth else "no",
             ]
-        else:
-            ws.write_blank(row - 1, 1, None, st.input_text)
-        for c, value in zip((2, 3, 4, 5, 6), values, strict=True):
-            if value:
-                ws.write_string(row - 1, c, value, st.input_text)
-            else:
-                ws.write_blank(row - 1, c, None, st.input_text)
+        for col, value in zip("BCDEFG", values, strict=True):
+            page.value(f"{col}{row}", value, st.input_text)
     first, last = BATTLE_FIRST_ROW, BATTLE_FIRST_ROW + BATTLE_ROWS - 1
-    _validation(
-        ws,
-        f"B{first}",
-        f"B{last}",
+    page.ask(
+        f"B{first}:B{last}",
         "Fleet",
         "Your fleet (pre-filled), or a fleet you create by a split this turn.",
-        lists.add(own) if own else None,
+        own,
     )
-    _validation(
-        ws,
-        f"C{first}",
-        f"C{last}",
+    page.ask(
+        f"C{first}:C{last}",
         "Stance",
         "close: move to range 0; stand off: keep at range 2-3; hold: stay where you are. "
         "Blank = close.",
-        list(STANCES),
+        STANCES,
         strict=True,
+        inline=True,
     )
-    _validation(
-        ws,
-        f"D{first}",
-        f"D{last}",
+    page.ask(
+        f"D{first}:D{last}",
         "Target priority",
         "Which enemy ships your fleet fires at first: capital ships, carriers, transports or "
         "the cheapest. Blank = capital.",
-        list(PRIORITIES),
+        PRIORITIES,
         strict=True,
+        inline=True,
     )
-    _validation(
-        ws,
-        f"E{first}",
-        f"E{last}",
+    page.ask(
+        f"E{first}:E{last}",
         "Break off",
         "Withdraw after this round (1, 2 or 3). Blank = fight all three rounds.",
         ["1", "2", "3"],
         strict=True,
+        inline=True,
     )
-    _validation(
-        ws,
-        f"{BATTLE_RETREAT_COL}{first}",
-        f"{BATTLE_RETREAT_COL}{last}",
+    page.ask(
+        f"{BATTLE_RETREAT_COL}{first}:{BATTLE_RETREAT_COL}{last}",
         "Retreat",
         "If this fleet loses a space battle: back (the way it came) or home (to a system "
         "closer to your home world). Blank = the referee's default.",
-        list(RETREATS),
+        RETREATS,
         strict=True,
+        inline=True,
     )
-    _validation(
-        ws,
-        f"{BATTLE_STEALTH_COL}{first}",
-        f"{BATTLE_STEALTH_COL}{last}",
+    page.ask(
+        f"{BATTLE_STEALTH_COL}{first}:{BATTLE_STEALTH_COL}{last}",
         "Stealth",
         "A fleet of scouts only: yes (blank) tries to enter enemy systems unseen (2D6, 10 or "
         "less); no enters openly.",
         ["yes", "no"],
         strict=True,
+        inline=True,
     )
     r, c = cell_rc(BOMBARD_CELL)
     ws.merge_range(r, 0, r, 2, "Bombardment: hit first (PD or F; blank = PD)", st.label)
     ws.write_blank(r, c, None, st.input_text)
-    _validation(
-        ws,
-        BOMBARD_CELL,
+    page.ask(
         BOMBARD_CELL,
         "Bombardment priority",
         "When your fleets bombard a planet, hits go first to planetary defence (PD) or to "
         "fighters (F).",
         ["PD", "F"],
         strict=True,
+        inline=True,
     )
 
 
-def _write_close_out(ws: Any, st: _Styles) -> None:
-    _section(
-        ws,
-        st,
-        CLOSE_SECTION_ROW,
-        "CLOSE-OUT - after maintenance: scrap, repair, ground repair, augment",
+def _write_close_out(page: Page) -> None:
+    st = page.st
+    page.section(
+        CLOSE_SECTION_ROW, "CLOSE-OUT - after maintenance: scrap, repair, ground repair, augment"
     )
-    ws.write_string(CLOSE_HEADER_ROW - 1, 0, "#", st.header)
-    ws.write_string(CLOSE_HEADER_ROW - 1, 1, "Kind", st.header)
-    ws.merge_range(
+    page.headers(CLOSE_HEADER_ROW, ("#", "Kind"))
+    page.ws.merge_range(
         CLOSE_HEADER_ROW - 1, 2, CLOSE_HEADER_ROW - 1, 6, "Unit ids (e.g. CA1 DD3)", st.header
     )
-    for i in range(CLOSE_ROWS):
-        row = CLOSE_FIRST_ROW + i
-        ws.write_number(row - 1, 0, i + 1, st.rownum)
-        ws.write_blank(row - 1, 1, None, st.input_text)
-        ws.merge_range(row - 1, 2, row - 1, 6, "", st.input_text)
+    for row in page.numbered(CLOSE_FIRST_ROW, CLOSE_ROWS):
+        page.blank(f"B{row}", st.input_text)
+        page.blank(f"C{row}", st.input_text, through=f"G{row}")
     first, last = CLOSE_FIRST_ROW, CLOSE_FIRST_ROW + CLOSE_ROWS - 1
-    _validation(
-        ws,
-        f"B{first}",
-        f"B{last}",
+    page.ask(
+        f"B{first}:B{last}",
         "Kind",
         "scrap: damaged ship at a World/Outpost (monitors any time), half its maintenance back; "
         "repair: damaged ship at a World/Outpost or with an AR; ground repair: reduced troops "
         "or PD on your World/Outpost; augment: two reduced F or M into one.",
-        list(CLOSE_OUT_KINDS),
+        CLOSE_OUT_KINDS,
         strict=True,
+        inline=True,
     )
-    _validation(
-        ws,
-        f"C{first}",
-        f"C{last}",
+    page.ask(
+        f"C{first}:C{last}",
         "Units",
         "The unit ids, separated by spaces or commas (augment: exactly two).",
     )
 
 
 def _write_arrivals(
-    ws: Any,
-    st: _Styles,
+    page: Page,
     state: State,
     side: str,
-    lists: DropdownLists,
     rules: Mapping[str, Any],
 ) -> None:
     """The units due this turn with where the usual placement puts them, pre-filled to keep
@@ -980,43 +836,30 @@ def _write_arrivals(
     given orders on this sheet under their counter ids and fleet names."""
     from .admin import arrival_plan, arrivals_due
 
-    _section(
-        ws,
-        st,
+    ws, st = page.ws, page.st
+    page.section(
         ARRIVAL_SECTION_ROW,
         "ARRIVALS - units due this turn from the turn record track: where each is placed",
     )
-    _headers(
-        ws,
-        st,
-        ARRIVAL_HEADER_ROW,
-        ("#", "Unit", "Type", "World", "Fleet", "From", ""),
-    )
+    page.headers(ARRIVAL_HEADER_ROW, ("#", "Unit", "Type", "World", "Fleet"))
     ws.merge_range(ARRIVAL_HEADER_ROW - 1, 5, ARRIVAL_HEADER_ROW - 1, 6, "From", st.header)
     due = arrivals_due(state, side)[:ARRIVAL_ROWS]
     plan = arrival_plan(state, side, rules)
-    for i in range(ARRIVAL_ROWS):
-        row = ARRIVAL_FIRST_ROW + i
-        r0 = row - 1
-        ws.write_number(r0, 0, i + 1, st.rownum)
+    for i, row in enumerate(page.numbered(ARRIVAL_FIRST_ROW, ARRIVAL_ROWS)):
         if i < len(due):
             q = due[i]
             world, fleet = plan.get(q.unit_id, ("", ""))
-            ws.write_string(r0, 1, q.unit_id, st.locked_value)
-            ws.write_string(r0, 2, f"{q.code} {NAMES.get(q.code, q.code)}", st.locked_value)
-            for c, value in ((3, world), (4, fleet)):
-                if value:
-                    ws.write_string(r0, c, value, st.input_text)
-                else:
-                    ws.write_blank(r0, c, None, st.input_text)
-            ws.merge_range(r0, 5, r0, 6, q.source or "built", st.locked_value)
+            page.value(f"B{row}", q.unit_id, st.locked_value)
+            page.value(f"C{row}", f"{q.code} {NAMES.get(q.code, q.code)}", st.locked_value)
+            page.value(f"D{row}", world, st.input_text)
+            page.value(f"E{row}", fleet, st.input_text)
+            ws.merge_range(row - 1, 5, row - 1, 6, q.source or "built", st.locked_value)
         elif i or due:
-            for c in (1, 2, 3, 4):
-                ws.write_blank(r0, c, None, st.locked_value)
-            ws.merge_range(r0, 5, r0, 6, "", st.locked_value)
+            for col in "BCDE":
+                page.blank(f"{col}{row}", st.locked_value)
+            page.blank(f"F{row}", st.locked_value, through=f"G{row}")
     if not due:
-        r0 = ARRIVAL_FIRST_ROW - 1
-        ws.merge_range(r0, 2, r0, 6, "Nothing is due this turn.", st.note)
+        page.note(f"C{ARRIVAL_FIRST_ROW}:G{ARRIVAL_FIRST_ROW}", "Nothing is due this turn.")
         return
     first, last = ARRIVAL_FIRST_ROW, ARRIVAL_FIRST_ROW + min(len(due), ARRIVAL_ROWS) - 1
     worlds = sorted(
@@ -1024,19 +867,15 @@ def _write_arrivals(
         for p in state.map.planets.values()
         if p.owner == side and p.marker == "World" and not p.disputed
     )
-    _validation(
-        ws,
-        f"{ARRIVAL_WORLD_COL}{first}",
-        f"{ARRIVAL_WORLD_COL}{last}",
+    page.ask(
+        f"{ARRIVAL_WORLD_COL}{first}:{ARRIVAL_WORLD_COL}{last}",
         "World",
         "The World where this unit is placed (pre-filled: the usual choice). A second unit "
         "goes to a World only when each of your Worlds has one this turn.",
-        lists.add(worlds) if worlds else None,
+        worlds,
     )
-    _validation(
-        ws,
-        f"{ARRIVAL_FLEET_COL}{first}",
-        f"{ARRIVAL_FLEET_COL}{last}",
+    page.ask(
+        f"{ARRIVAL_FLEET_COL}{first}:{ARRIVAL_FLEET_COL}{last}",
         "Fleet",
         "A ship joins this fleet of yours at the World, or forms a new fleet of this name. "
         "Troops, PD, fighters, Outposts ride in this fleet's empty transports (blank: on the "
@@ -1044,14 +883,13 @@ def _write_arrivals(
     )
 
 
-def _write_message(ws: Any, st: _Styles) -> None:
-    _section(ws, st, MESSAGE_SECTION_ROW, "MESSAGE TO THE REFEREE")
+def _write_message(page: Page) -> None:
+    ws, st = page.ws, page.st
+    page.section(MESSAGE_SECTION_ROW, "MESSAGE TO THE REFEREE")
     r, c = cell_rc(MESSAGE_CELL)
     ws.merge_range(r, c, MESSAGE_LAST_ROW - 1, 6, "", st.input_wrap)
     ws.write_string(r, 0, "Message", st.label)
-    _validation(
-        ws,
-        MESSAGE_CELL,
+    page.ask(
         MESSAGE_CELL,
         "Message",
         f"Free text to the referee, at most {MAX_MESSAGE_LENGTH} characters.",
@@ -1065,7 +903,8 @@ def _write_forces(
     What it says of planets comes from the side's view (`visibility.player_view`)."""
     for col, width in enumerate((8, 20, 8, 8, 34, 12)):
         ws.set_column(col, col, width)
-    ws.write_string(0, 0, f"{state.game_name} - {side} ({player}) - {turn_label(state)}", st.title)
+    title = f"{state.game_name} - {side} ({player}) - {turn_label(state)}"
+    page = Listing(ws, st, title, span=5)
     headers = ("Code", "Unit", "Cost", "Turns", "B T D CM F M", "Counters")
     for c, text in enumerate(headers):
         ws.write_string(UNIT_HEADER_ROW - 1, c, text, st.header)
@@ -1086,18 +925,8 @@ def _write_forces(
                 ws.write_number(row0, c, value, st.ref)
             else:
                 ws.write_string(row0, c, value, st.ref)
-    row = UNIT_FIRST_ROW + len(UNIT_TABLES[side])
-
-    def block(title: str, lines: list[str], empty: str) -> None:
-        nonlocal row
-        ws.merge_range(row, 0, row, 5, title, st.section)
-        row += 1
-        for line in lines or [empty]:
-            ws.write_string(row, 0, line, st.line if lines else st.note)
-            row += 1
-        row += 1
-
-    row += 1
+    page.rows = UNIT_FIRST_ROW + len(UNIT_TABLES[side]) + 1
+    block = page.block
     block("YOUR FLEETS (name at system: ships | carried units)", fleet_lines(state, side), "None.")
     planets = planet_lines(view)
     block(
@@ -1129,7 +958,7 @@ def _write_forces(
         planets["every"],
         "None.",
     )
-    return row
+    return page.rows
 
 
 def _meta(state: State, player: str, side: str, token: str) -> list[tuple[str, str]]:
@@ -1174,15 +1003,15 @@ def write_sheet(
     ) as book:
         ws, forces = book.pages
         st = _Styles(book.wb)
-        lists = book.lists
-        _write_header(ws, st, state, player, side, deadline)
-        _write_admin(ws, st, state, side, lists, peace)
-        _write_upkeep(ws, st, state, side, rules)
-        _write_activations(ws, st, state, lists)
-        _write_battle(ws, st, state, side, lists)
-        _write_close_out(ws, st)
-        _write_message(ws, st)
-        _write_arrivals(ws, st, state, side, lists, rules)
+        page = Page(ws, st, book.lists)
+        _write_header(page, state, player, side, deadline)
+        _write_admin(page, state, side, peace)
+        _write_upkeep(page, state, side, rules)
+        _write_activations(page, state)
+        _write_battle(page, state, side)
+        _write_close_out(page)
+        _write_message(page)
+        _write_arrivals(page, state, side, rules)
         forces_rows = _write_forces(
             forces, st, state, player_view(state, player, rules), player, side
         )
@@ -1690,97 +1519,87 @@ def read_sheet(path: Path, opened: TurnSheetFile | None = None) -> SheetRead:
 
 
 def fill_sheet(path: Path, orders: Orders) -> None:
-    """Type ``orders`` into the input cells of the sheet at ``path``, as a player would.
-
-    Saved in place (atomically) with openpyxl, as a spreadsheet program would; protection,
-    dropdowns and the meta sheet are kept.  Battle orders go on the line pre-filled with their
-    fleet, or on the first free line (a fleet created by a split).
-    """
-    path = Path(path)
-    wb = openpyxl.load_workbook(path)
-    ws = wb[ORDERS_SHEET]
-
-    put = typist(ws)
-
+    """Type ``orders`` into the input cells of the sheet at ``path``, as a player would
+    (`typing_into`).  Battle orders go on the line pre-filled with their fleet, or on the
+    first free line (a fleet created by a split)."""
     check_room("construction lines", len(orders.builds), BUILD_ROWS)
     check_room("terraforming lines", len(orders.terraform), PROJECT_ROWS)
     check_room("upgrade lines", len(orders.upgrades), PROJECT_ROWS)
     check_room("close-out lines", len(orders.close_out), CLOSE_ROWS)
-    if orders.appeal:
-        put(APPEAL_CELL, orders.appeal)
-    for i, b in enumerate(orders.builds):
-        row = BUILD_FIRST_ROW + i
-        put(f"{BUILD_CODE_COL}{row}", b.code)
-        put(f"{BUILD_COUNT_COL}{row}", b.count)
-        if b.world:
-            put(f"{BUILD_WORLD_COL}{row}", b.world)
-    for col, planets in ((TERRAFORM_COL, orders.terraform), (UPGRADE_COL, orders.upgrades)):
-        for i, p in enumerate(planets):
-            put(f"{col}{PROJECT_FIRST_ROW + i}", p.planet)
-    if not orders.stockpile_upkeep:
-        put(UPKEEP_CELL, "no")
-    if orders.forces_world:
-        put(FORCES_WORLD_CELL, orders.forces_world)
-    if orders.crisis_ships:
-        put(CRISIS_CELL, " ".join(orders.crisis_ships))
-    if orders.reinforcement_capital:
-        put(REINFORCEMENT_CELL, orders.reinforcement_capital)
     check_room("planet defence lines", len(orders.defences), DEFENCE_ROWS)
-    for i, d in enumerate(orders.defences):
-        row = PROJECT_FIRST_ROW + i
-        put(f"{DEFENCE_PLANET_COL}{row}", d.planet)
-        put(f"{DEFENCE_FIGHTERS_COL}{row}", d.fighters_attack)
-        if d.placement:
-            text = ", ".join(f"{u} {h}" for u, h in d.placement.items())
-            put(f"{DEFENCE_PLACEMENT_COL}{row}", text)
     for segment in range(1, SEGMENTS + 1):
         lines = orders.activations_in(segment)
         check_room(f"activations in segment {segment}", len(lines), ACTIVATION_ROWS)
-        for i, (a, row) in enumerate(zip(lines, segment_rows(segment), strict=False)):
-            put(f"{ACT_ORDER_COL}{row}", i + 1)
-            put(f"{ACT_SYSTEM_COL}{row}", a.system)
-            put(f"{ACT_ACTIONS_COL}{row}", actions_text(a.actions))
-    rows = [BATTLE_FIRST_ROW + i for i in range(BATTLE_ROWS)]
-    by_fleet = {str(ws[f"{BATTLE_FLEET_COL}{r}"].value or ""): r for r in rows}
-    free = [r for r in rows if not ws[f"{BATTLE_FLEET_COL}{r}"].value]
-    for b in orders.battle_orders:
-        row = by_fleet.get(b.fleet)
-        if row is None:
-            if not free:
-                raise UsageError(
-                    f"battle orders for {len(orders.battle_orders)} fleets do not fit on the "
-                    f"sheet, which has {BATTLE_ROWS} rows for them"
-                )
-            row = free.pop(0)
-            put(f"{BATTLE_FLEET_COL}{row}", b.fleet)
-        # The whole line, defaults as blanks: the sheet comes pre-filled with the fleet's
-        # standing orders, which these orders replace.
-        put(f"{BATTLE_STANCE_COL}{row}", b.stance)
-        put(f"{BATTLE_PRIORITY_COL}{row}", b.priority)
-        put(f"{BATTLE_BREAK_COL}{row}", str(b.break_off) if b.break_off else None)
-        put(f"{BATTLE_RETREAT_COL}{row}", b.retreat or None)
-        put(f"{BATTLE_STEALTH_COL}{row}", None if b.stealth else "no")
-    if orders.bombard_priority and orders.bombard_priority != "PD":
-        put(BOMBARD_CELL, orders.bombard_priority)
-    for i, c in enumerate(orders.close_out):
-        row = CLOSE_FIRST_ROW + i
-        put(f"{CLOSE_KIND_COL}{row}", c.kind)
-        put(f"{CLOSE_UNITS_COL}{row}", " ".join(c.units))
-    if orders.message:
-        put(MESSAGE_CELL, orders.message)
-    rows = {
-        str(ws[f"{ARRIVAL_UNIT_COL}{r}"].value or ""): r
-        for r in range(ARRIVAL_FIRST_ROW, ARRIVAL_FIRST_ROW + ARRIVAL_ROWS)
-    }
-    for a in orders.arrivals:
-        if a.unit not in rows:
-            raise UsageError(f"{a.unit} is not listed among the arrivals of this sheet")
-        if a.world:
-            put(f"{ARRIVAL_WORLD_COL}{rows[a.unit]}", a.world)
-        if a.fleet:
-            put(f"{ARRIVAL_FLEET_COL}{rows[a.unit]}", a.fleet)
-    with atomic_path(path) as tmp:
-        wb.save(tmp)
+    with typing_into(path, ORDERS_SHEET) as (put, ws):
+        if orders.appeal:
+            put(APPEAL_CELL, orders.appeal)
+        for row, b in enumerate(orders.builds, start=BUILD_FIRST_ROW):
+            put(f"{BUILD_CODE_COL}{row}", b.code)
+            put(f"{BUILD_COUNT_COL}{row}", b.count)
+            if b.world:
+                put(f"{BUILD_WORLD_COL}{row}", b.world)
+        for col, planets in ((TERRAFORM_COL, orders.terraform), (UPGRADE_COL, orders.upgrades)):
+            for row, p in enumerate(planets, start=PROJECT_FIRST_ROW):
+                put(f"{col}{row}", p.planet)
+        for ref, value in (
+            (UPKEEP_CELL, "" if orders.stockpile_upkeep else "no"),
+            (FORCES_WORLD_CELL, orders.forces_world),
+            (CRISIS_CELL, " ".join(orders.crisis_ships)),
+            (REINFORCEMENT_CELL, orders.reinforcement_capital),
+            (
+                BOMBARD_CELL,
+                "" if orders.bombard_priority in ("", "PD") else orders.bombard_priority,
+            ),
+            (MESSAGE_CELL, orders.message),
+        ):
+            if value:
+                put(ref, value)
+        for row, d in enumerate(orders.defences, start=PROJECT_FIRST_ROW):
+            put(f"{DEFENCE_PLANET_COL}{row}", d.planet)
+            put(f"{DEFENCE_FIGHTERS_COL}{row}", d.fighters_attack)
+            if d.placement:
+                text = ", ".join(f"{u} {h}" for u, h in d.placement.items())
+                put(f"{DEFENCE_PLACEMENT_COL}{row}", text)
+        for segment in range(1, SEGMENTS + 1):
+            lines = orders.activations_in(segment)
+            for i, (a, row) in enumerate(zip(lines, segment_rows(segment), strict=False)):
+                put(f"{ACT_ORDER_COL}{row}", i + 1)
+                put(f"{ACT_SYSTEM_COL}{row}", a.system)
+                put(f"{ACT_ACTIONS_COL}{row}", actions_text(a.actions))
+        rows = [BATTLE_FIRST_ROW + i for i in range(BATTLE_ROWS)]
+        by_fleet = {str(ws[f"{BATTLE_FLEET_COL}{r}"].value or ""): r for r in rows}
+        free = [r for r in rows if not ws[f"{BATTLE_FLEET_COL}{r}"].value]
+        for b in orders.battle_orders:
+            row = by_fleet.get(b.fleet)
+            if row is None:
+                if not free:
+                    raise UsageError(
+                        f"battle orders for {len(orders.battle_orders)} fleets do not fit on "
+                        f"the sheet, which has {BATTLE_ROWS} rows for them"
+                    )
+                row = free.pop(0)
+                put(f"{BATTLE_FLEET_COL}{row}", b.fleet)
+            # The whole line, defaults as blanks: the sheet comes pre-filled with the fleet's
+            # standing orders, which these orders replace.
+            put(f"{BATTLE_STANCE_COL}{row}", b.stance)
+            put(f"{BATTLE_PRIORITY_COL}{row}", b.priority)
+            put(f"{BATTLE_BREAK_COL}{row}", str(b.break_off) if b.break_off else None)
+            put(f"{BATTLE_RETREAT_COL}{row}", b.retreat or None)
+            put(f"{BATTLE_STEALTH_COL}{row}", None if b.stealth else "no")
+        for row, c in enumerate(orders.close_out, start=CLOSE_FIRST_ROW):
+            put(f"{CLOSE_KIND_COL}{row}", c.kind)
+            put(f"{CLOSE_UNITS_COL}{row}", " ".join(c.units))
+        arrivals = {
+            str(ws[f"{ARRIVAL_UNIT_COL}{r}"].value or ""): r
+            for r in range(ARRIVAL_FIRST_ROW, ARRIVAL_FIRST_ROW + ARRIVAL_ROWS)
+        }
+        for a in orders.arrivals:
+            if a.unit not in arrivals:
+                raise UsageError(f"{a.unit} is not listed among the arrivals of this sheet")
+            if a.world:
+                put(f"{ARRIVAL_WORLD_COL}{arrivals[a.unit]}", a.world)
+            if a.fleet:
+                put(f"{ARRIVAL_FLEET_COL}{arrivals[a.unit]}", a.fleet)
 
 
 def orders_text(orders: Orders) -> list[str]:
