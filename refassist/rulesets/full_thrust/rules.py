@@ -1,0 +1,101 @@
+"""House rules of the Full Thrust campaign: the digest's options and our readings of what the
+seed leaves open.
+
+Read from ``[house_rules]`` in ``game.toml`` over these defaults;
+``docs/rules/full-thrust-campaign.md`` explains each one and why the default was chosen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..base import HouseRule, with_defaults
+
+HOUSE_RULES: tuple[HouseRule, ...] = (
+    HouseRule(
+        "distance_counts_start",
+        False,
+        "A jump's parsecs count the square it starts from as well as every square the line "
+        "enters (false: only the squares entered, so neighbouring squares are 1 parsec apart).",
+    ),
+    HouseRule(
+        "within_strictly",
+        True,
+        "'Within 40 inches' of a planet means closer than 40 inches (false: 40 inches or closer).",
+    ),
+    HouseRule(
+        "hasty_proximity",
+        "largest",
+        "Of the Hasty Jump table's 'within 40/30/20 inches' modifiers only the largest that "
+        "applies counts ('largest'), or all that apply are added ('sum').",
+        ("largest", "sum"),
+    ),
+    HouseRule(
+        "deviation_sixes",
+        "add",
+        "Emergence deviation: on a 6 roll again and add, as often as sixes come ('add'), or "
+        "roll once more and keep that roll ('reroll').",
+        ("add", "reroll"),
+    ),
+    HouseRule(
+        "deviation_bearing",
+        "d12",
+        "The bearing of an emergence deviation: 1D12 on the 12-point clock ('d12') or 1D6 x 2 "
+        "('d6x2').",
+        ("d12", "d6x2"),
+    ),
+    HouseRule(
+        "land_lift",
+        "pair",
+        "Landing and lifting take one day together, charged when landing, as the seed's "
+        "merchant example counts them ('pair'), or one day each ('each').",
+        ("pair", "each"),
+    ),
+    HouseRule(
+        "station_cargo_hours",
+        10,
+        "Hours to load or unload at a space station (the activity table prints '-'; the "
+        "merchant example takes a day).",
+    ),
+    HouseRule(
+        "rich_vein",
+        "points",
+        "A rich vein (mining 13-15) adds 50 production points that week ('points'), or half "
+        "the belt's production again ('percent').",
+        ("points", "percent"),
+    ),
+    HouseRule(
+        "invasion_1000",
+        5,
+        "Invasion Table modifier for a fleet of 1000-1500 points (the seed's line is blank; "
+        "the steps before it suggest +5).",
+    ),
+    HouseRule(
+        "crack_counts_this_battle",
+        True,
+        "The crack-ship roll compares with the battles survived counting the one just fought "
+        "(false: only earlier ones, so a ship's first battle never makes it crack).",
+    ),
+    HouseRule(
+        "aimed_twenty_counts",
+        False,
+        "Research aimed at field 19 succeeds on a roll of 20 too (false: 20 is always 'no "
+        "result').",
+    ),
+    HouseRule(
+        "development_factor",
+        "divide",
+        "Development points are divided by the field's cost factor, so cheap fields (0.5) "
+        "develop faster ('divide'), or multiplied by it ('multiply').",
+        ("divide", "multiply"),
+    ),
+)
+
+
+def complete(rules: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Every house rule of the game, ``rules`` over the defaults (for callers from Python)."""
+    return with_defaults(HOUSE_RULES, rules)
+
+
+__all__ = ["HOUSE_RULES", "complete"]

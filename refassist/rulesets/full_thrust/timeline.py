@@ -1,0 +1,379 @@
+"""A ship's week: its activities run one after the other in decimal time.
+
+Orders give each ship (or fleet) a list of activities; this module runs the list against the
+map and the ship as it stands and returns where the ship is at every moment (its `Leg`s),
+where it ends, and every impossibility or risk, each tied to the activity that causes it.  The
+checker pins these to the sheet's cells; the week's resolution runs the same plan and then
+cuts it short where something happens (a battle, a hasty jump gone wrong).
+
+Durations (seed, activity table and merchant example): travel 1 parsec an hour; landing and
+lifting one day together (house rule ``land_lift``); loading and/or unloading a day (at a
+space station ``station_cargo_hours``); refuelling a day; the FTL drive recharges for a day
+after every jump, and it does so while the ship does other things (the example's merchant
+loads and refuels through its recharge), so only a jump less than a day after the last
+arrival is hasty.  A jump includes getting clear of the planet: the example adds no time for
+it, so a jump is made from beyond 40 inches unless the order says ``from N"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .clock import HOURS_PER_DAY, WEEK, time_text
+from .designs import FULL_TANK_PARSECS, MAX_JUMP, Design
+from .grid import blocked_by, distance, square_code
+from .state import State
+
+#: Activities a ship may be given, and what each takes.
+KINDS = (
+    "jump",
+    "land",
+    "lift",
+    "load",
+    "unload",
+    "sell",
+    "refuel",
+    "recharge",
+    "wait",
+    "guard",
+    "reserve",
+    "explore",
+)
+RECHARGE_HOURS = HOURS_PER_DAY
+SAFE_INCHES = 40
+EMERGENCE_LIMITS = (30, 300)
+
+
+@dataclass(frozen=True)
+class Activity:
+    """One line of a ship's timeline as ordered.  ``at``: not before this hour of the week;
+    ``until``: for wait and guard, the hour it ends (None: the end of the week)."""
+
+    kind: str
+    target: str = ""  # jump: the destination; refuel: the ship or station it refuels from
+    amount: int = 0  # load, unload, sell: production points
+    inches: int = 30  # jump: emergence distance from the target's planet
+    bearing: int = 6  # jump: emergence bearing on the 12-point clock
+    jump_from: int | None = None  # jump: inches from the planet when jumping (None: >= 40)
+    at: int | None = None
+    until: int | None = None
+    cell: str = ""
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class Leg:
+    """A stretch of the ship's week: ``place`` where it is ("" in jump space)."""
+
+    start: int
+    end: int
+    kind: str
+    place: str
+    activity: int  # index in the timeline (-1: idle time the ship was not given)
+    destination: str = ""
+    parsecs: int = 0
+    hasty: bool = False
+
+
+@dataclass(frozen=True)
+class Trouble:
+    """Something wrong (``error``) or risky (``warning``) with an activity of the timeline."""
+
+    activity: int
+    message: str
+    fix: str
+    severity: str = "error"
+
+
+@dataclass(frozen=True)
+class Position:
+    """Where a ship stands and in what condition, at a moment of the week."""
+
+    place: str
+    fuel: int
+    cargo: int
+    landed: bool
+    inches: int
+    ready_at: int  # the hour its drive has recharged (<= now: ready)
+    drive: str = "ok"
+
+
+@dataclass
+class Plan:
+    legs: list[Leg] = field(default_factory=list)
+    troubles: list[Trouble] = field(default_factory=list)
+    end: Position | None = None
+    reserve: bool = False
+
+    @property
+    def errors(self) -> list[Trouble]:
+        return [t for t in self.troubles if t.severity == "error"]
+
+
+def _hours(kind: str, rules: Mapping[str, Any], at_station: bool) -> int:
+    if kind == "land":
+        return HOURS_PER_DAY
+    if kind == "lift":
+        return 0 if rules["land_lift"] == "pair" else HOURS_PER_DAY
+    if kind in ("load", "unload", "sell") and at_station:
+        return int(rules["station_cargo_hours"])
+    return HOURS_PER_DAY
+
+
+def run(
+    state: State,
+    owner: str,
+    design: Design,
+    start: Position,
+    activities: Sequence[Activity],
+    rules: Mapping[str, Any],
+    *,
+    stations: frozenset[str] = frozenset(),
+) -> Plan:
+    """Run ``activities`` for a ship of ``design`` belonging to ``owner`` from ``start``.
+
+    ``stations`` are the places where ``owner`` has a space station (cargo and fuel there
+    without landing).  An activity that is impossible is skipped (the ship carries on with
+    the next from where it stands), so that one mistake does not hide the others.
+    """
+    plan = Plan()
+    now = 0
+    pos = start
+
+    def trouble(i: int, message: str, fix: str, severity: str = "error") -> None:
+        plan.troubles.append(Trouble(i, message, fix, severity))
+
+    for i, a in enumerate(activities):
+        if a.kind not in KINDS:
+            trouble(i, f"{a.kind!r} is not an activity", "Choose one from the list.")
+            continue
+        if a.kind == "reserve":
+            if len(activities) > 1 and any(b.kind not in ("reserve", "guard") for b in activities):
+                trouble(
+                    i,
+                    "a reserve ship does nothing else this week but guard",
+                    "Give it only 'reserve' (and 'guard'), or take 'reserve' out.",
+                )
+            plan.reserve = True
+            continue
+        begin = now
+        if a.at is not None:
+            if a.at < now:
+                trouble(
+                    i,
+                    f"it is to start at {time_text(a.at)} but the ship is busy until "
+                    f"{time_text(now)}",
+                    f"Start it at {time_text(now)} or later, or leave the time out.",
+                )
+            else:
+                begin = a.at
+        if begin > now:
+            plan.legs.append(Leg(now, begin, "idle", pos.place, -1))
+        at_station = pos.place in stations and not pos.landed
+        system = state.systems.get(pos.place)
+        end = begin
+        if a.kind == "jump":
+            jumped = _jump(state, design, pos, a, begin, rules, i, trouble)
+            if jumped is None:
+                continue
+            leg, pos = jumped
+            plan.legs.append(leg)
+            end = leg.end
+        elif a.kind in ("wait", "guard"):
+            end = WEEK if a.until is None else a.until
+            if end < begin:
+                trouble(
+                    i,
+                    f"it is to last until {time_text(end)}, which is before it can begin "
+                    f"({time_text(begin)})",
+                    "Give a later time.",
+                )
+                continue
+            plan.legs.append(Leg(begin, end, a.kind, pos.place, i))
+        else:
+            problem = _cannot(a, design, pos, system, at_station, stations)
+            if problem:
+                trouble(i, *problem)
+                continue
+            end = begin + _hours(a.kind, rules, at_station)
+            if a.kind == "recharge":
+                end = max(begin, min(end, pos.ready_at))
+                if end == begin:
+                    trouble(
+                        i,
+                        "the drive has recharged already",
+                        "Take the line out; the drive recharges on its own for a day "
+                        "after each jump, whatever else the ship does.",
+                        "warning",
+                    )
+            plan.legs.append(Leg(begin, end, a.kind, pos.place, i))
+            pos = _after(a, pos, design)
+        if end > WEEK:
+            trouble(
+                i,
+                f"it ends at {time_text(end)}, after the end of the week (10.0)",
+                "Move it to next week's sheet, or start it earlier.",
+            )
+        now = end
+    if now < WEEK:
+        plan.legs.append(Leg(now, WEEK, "idle", pos.place, -1))
+    plan.end = pos
+    return plan
+
+
+def _jump(
+    state: State,
+    design: Design,
+    pos: Position,
+    a: Activity,
+    begin: int,
+    rules: Mapping[str, Any],
+    i: int,
+    trouble: Any,
+) -> tuple[Leg, Position] | None:
+    here = state.systems.get(pos.place)
+    there = state.systems.get(a.target)
+    if there is None:
+        trouble(i, f"there is no system or wormhole called {a.target!r}", "Name one on the map.")
+        return None
+    if here is None:
+        trouble(i, "the ship is not at a system to jump from", "Jump from a system or wormhole.")
+        return None
+    if there.name == here.name:
+        trouble(i, f"the ship is at {there.name} already", "A ship cannot jump within a system.")
+        return None
+    if not design.ftl:
+        trouble(i, f"a {design.name} has no FTL drive", "Have a tug move it.")
+        return None
+    if pos.drive != "ok":
+        trouble(i, f"the ship's FTL drive is {pos.drive}", "Repair it first.")
+        return None
+    if pos.landed:
+        trouble(i, "the ship is landed", "Lift off first (add 'lift' before the jump).")
+        return None
+    parsecs = distance(here.square, there.square, rules)
+    if parsecs > MAX_JUMP:
+        trouble(
+            i,
+            f"{there.name} is {parsecs} parsecs from {here.name}; a jump is at most {MAX_JUMP}",
+            "Jump by way of a system between them.",
+        )
+        return None
+    obstacle = blocked_by(here.square, there.square, state.obstacles)
+    if obstacle is not None:
+        trouble(
+            i,
+            f"the line from {here.name} to {there.name} crosses the obstacle at "
+            f"{square_code(obstacle)}",
+            "Go round it by way of another system.",
+        )
+        return None
+    if pos.fuel < parsecs:
+        trouble(
+            i,
+            f"the jump needs fuel for {parsecs} parsecs and the tanks hold {pos.fuel}",
+            "Refuel first (a day at your planet, station, tender or merchant).",
+        )
+        return None
+    low, high = EMERGENCE_LIMITS
+    if not low <= a.inches <= high:
+        trouble(
+            i,
+            f'the emergence distance {a.inches}" is outside {low}-{high}"',
+            f'Emerge between {low} and {high} inches from the planet (default {low}").',
+        )
+        return None
+    hasty = False
+    if begin < pos.ready_at:
+        hasty = True
+        trouble(
+            i,
+            f"the drive has not recharged since the last jump (ready at "
+            f"{time_text(pos.ready_at)}): a hasty jump, rolled on the Hasty Jump table",
+            f"Jump at {time_text(pos.ready_at)} or later to be safe, or keep it to take the risk.",
+            "warning",
+        )
+    close = a.jump_from if a.jump_from is not None else (0 if pos.landed else None)
+    if close is not None and close < SAFE_INCHES:
+        hasty = True
+        trouble(
+            i,
+            f'a jump from {close}" of the planet is a hasty jump (safe from {SAFE_INCHES}")',
+            f'Jump from {SAFE_INCHES}" or more to be safe, or keep it to take the risk.',
+            "warning",
+        )
+    end = begin + parsecs
+    leg = Leg(begin, end, "jump", "", i, destination=there.name, parsecs=parsecs, hasty=hasty)
+    return leg, replace(
+        pos,
+        place=there.name,
+        fuel=pos.fuel - parsecs,
+        inches=a.inches,
+        ready_at=end + RECHARGE_HOURS,
+    )
+
+
+def _cannot(
+    a: Activity,
+    design: Design,
+    pos: Position,
+    system: Any,
+    at_station: bool,
+    stations: frozenset[str],
+) -> tuple[str, str] | None:
+    """Why the ship cannot do ``a`` where it stands (message, fix), or None."""
+    if a.kind == "land":
+        if pos.landed:
+            return "the ship is landed already", "Take the line out."
+        if system is None or not system.planet:
+            return "there is no planet to land on here", "Land at a system with a planet."
+        if not design.streamlined:
+            return f"a {design.name} is not streamlined and cannot land", "Use a station."
+    if a.kind == "lift" and not pos.landed:
+        return "the ship is not landed", "Take the line out."
+    if a.kind in ("load", "unload", "sell"):
+        if not (pos.landed or at_station):
+            return (
+                "cargo is moved only landed on a planet or at a space station",
+                "Land first (add 'land'), or do it at your station.",
+            )
+        if a.amount <= 0:
+            return "no amount of production points is given", "Write how many, e.g. load 200."
+        if a.kind == "load" and pos.cargo + a.amount > design.cargo_spaces:
+            return (
+                f"the hold takes {design.cargo_spaces} and would hold {pos.cargo + a.amount}",
+                f"Load at most {design.cargo_spaces - pos.cargo}.",
+            )
+        if a.kind in ("unload", "sell") and a.amount > pos.cargo:
+            return (
+                f"the hold has {pos.cargo} production points, not {a.amount}",
+                f"Unload at most {pos.cargo}.",
+            )
+    if a.kind == "refuel" and not (pos.landed or at_station or a.target):
+        return (
+            "there is nothing to refuel from here",
+            "Refuel landed at a planet, at your station, or from your tender or merchant "
+            "(refuel from SHIP).",
+        )
+    if a.kind == "explore" and (system is None or not system.ancient_site):
+        return "there is no ancient site here", "Explore where the map shows a site."
+    return None
+
+
+def _after(a: Activity, pos: Position, design: Design) -> Position:
+    if a.kind == "land":
+        return replace(pos, landed=True, inches=0)
+    if a.kind == "lift":
+        return replace(pos, landed=False, inches=SAFE_INCHES)
+    if a.kind == "load":
+        return replace(pos, cargo=pos.cargo + a.amount)
+    if a.kind in ("unload", "sell"):
+        return replace(pos, cargo=pos.cargo - a.amount)
+    if a.kind == "refuel":
+        return replace(pos, fuel=FULL_TANK_PARSECS)
+    return pos
+
+
+__all__ = ["KINDS", "Activity", "Leg", "Plan", "Position", "Trouble", "run"]
