@@ -32,6 +32,7 @@ class System:
     square: Square
     kind: str = SYSTEM
     value: int = 0
+    home: bool = False  # a commander may start here
     owner: str = ""  # a commander, or "" (neutral or empty)
     belt: str = ""  # "", rich, poor
     belt_worked_out: bool = False
@@ -97,6 +98,10 @@ class State:
     events: list[Event] = field(default_factory=list)
     dice: list[Any] = field(default_factory=list)
     finished: str = ""
+    columns: int = 0
+    rows: int = 0
+    map_title: str = ""
+    map_source: str = ""
 
     def ship(self, ship_id: str) -> Ship | None:
         return next((s for s in self.ships if s.id == ship_id), None)

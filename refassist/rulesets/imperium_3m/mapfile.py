@@ -14,11 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import SetupError
+from ...tomlfile import read_toml
 from .state import MARKERS, PLANET_TYPES, GameMap, Planet, Route, System
 from .units import SIDES, UNIT_TABLES
 
-#: Largest map file read (a map is a few kilobytes; anything bigger is a mistake).
-MAX_MAP_BYTES = 1_000_000
 MAX_SYSTEMS = 500
 #: Most resources a side may start with (more is a typo, and the workbook keeps whole numbers).
 MAX_RESOURCES = 100_000
@@ -34,26 +33,11 @@ def default_scenario_text() -> str:
     return resources.files(__package__).joinpath("data/scenario.toml").read_text("utf-8")
 
 
-def _read_toml(path: Path, what: str) -> dict[str, Any]:
-    try:
-        size = path.stat().st_size
-    except OSError as exc:
-        raise SetupError(f"cannot read {what} {path}: {exc.strerror}") from exc
-    if size > MAX_MAP_BYTES:
-        raise SetupError(f"{what} {path} is {size:,} bytes; a {what} is at most 1 MB")
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except UnicodeDecodeError:
-        raise SetupError(f"{what} {path} is not UTF-8 text") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise SetupError(f"{what} {path} is not valid TOML: {exc}") from None
-
-
 def load_map(path: Path | None = None) -> GameMap:
     """The map in ``path``, or the default map shipped with the tool."""
     if path is None:
         return parse_map(tomllib.loads(default_map_text()), "default map")
-    game_map = parse_map(_read_toml(Path(path), "map file"), str(path))
+    game_map = parse_map(read_toml(Path(path), "map file"), str(path))
     # Only the file's name is kept: the state (and the golden game) must not depend on the
     # folder the referee kept the map in.
     game_map.source = Path(path).name
@@ -220,7 +204,7 @@ def load_scenario(path: Path | None, game_map: GameMap) -> dict[str, Any]:
         data = tomllib.loads(default_scenario_text())
         source = "default scenario"
     else:
-        data = _read_toml(Path(path), "scenario file")
+        data = read_toml(Path(path), "scenario file")
         source = str(path)
     problems: list[str] = []
     for side in SIDES:
