@@ -7,6 +7,7 @@ keeps the master the size of the current state however long the game runs.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
@@ -188,3 +189,25 @@ def rows_to_rolls(rows: Sequence[Row]) -> list[Roll]:
         )
         for row in sorted(rows, key=lambda r: r["seq"])
     ]
+
+
+def history_json(events: Sequence[Event], rolls: Sequence[Roll]) -> dict[str, Any]:
+    """A game's events and dice as the JSON export gives them (docs/json-export.md), the same
+    for every game: ``{"events": [...], "dice": [...]}``."""
+    return {
+        "events": [
+            {
+                "turn": e.turn,
+                "phase": e.phase,
+                "location": e.location,
+                "kind": e.kind,
+                "text": e.text,
+                "players": list(e.players),
+                "visible_to": list(e.visible_to),
+                "data": dict(e.data),
+                "dice": list(e.dice),
+            }
+            for e in events
+        ],
+        "dice": [dataclasses.asdict(r) for r in rolls],
+    }

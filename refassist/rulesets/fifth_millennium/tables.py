@@ -20,6 +20,7 @@ from ...workbook.history import (
     DICE_TABLE,
     EVENTS_TABLE,
     events_to_rows,
+    history_json,
     rolls_to_rows,
     rows_to_events,
     rows_to_rolls,
@@ -508,19 +509,5 @@ def from_tables(tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]
 def to_json(state: State) -> dict[str, Any]:
     """The whole state as JSON-ready data; see docs/json-export.md."""
     data = dataclasses.asdict(state)
-    data["events"] = [
-        {
-            "turn": e.turn,
-            "phase": e.phase,
-            "location": e.location,
-            "kind": e.kind,
-            "text": e.text,
-            "players": list(e.players),
-            "visible_to": list(e.visible_to),
-            "data": dict(e.data),
-            "dice": list(e.dice),
-        }
-        for e in state.events
-    ]
-    data["dice"] = [dataclasses.asdict(r) for r in state.dice]
+    data.update(history_json(state.events, state.dice))
     return data

@@ -14,6 +14,18 @@ from ..base import HouseRule, with_defaults
 
 HOUSE_RULES: tuple[HouseRule, ...] = (
     HouseRule(
+        "starting_points",
+        5000,
+        "Points each commander has to buy the starting fleet; what is left is stocked at the "
+        "home planet as production points.",
+    ),
+    HouseRule(
+        "home_shipyard",
+        True,
+        "Each commander starts with a shipyard over the home planet as well as its starport "
+        "(the seed gives no starting facilities; without a yard no warship can be built).",
+    ),
+    HouseRule(
         "distance_counts_start",
         False,
         "A jump's parsecs count the square it starts from as well as every square the line "

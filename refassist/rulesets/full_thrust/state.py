@@ -67,8 +67,10 @@ class Ship:
 
 @dataclass
 class Facility:
+    """An orbital facility (the ports are on the planet: `System.port`)."""
+
     id: str
-    kind: str  # shipyard, omp, station, starport, spaceport
+    kind: str  # shipyard, omp, station
     owner: str
     place: str
 
@@ -77,6 +79,7 @@ class Facility:
 class Commander:
     name: str
     email: str
+    code: str = ""  # the prefix of its ships' ids (ANN-3)
     home: str = ""
     points: int = 0  # unspent production points held centrally (the starting 5000 until spent)
     spies: int = 5

@@ -26,6 +26,7 @@ from ...workbook.history import (
     DICE_TABLE,
     EVENTS_TABLE,
     events_to_rows,
+    history_json,
     rolls_to_rows,
     rows_to_events,
     rows_to_rolls,
@@ -851,21 +852,7 @@ def to_json(state: State) -> dict[str, Any]:
         "units": [as_row(u) for u in state.units],
         "queue": [as_row(q) for q in state.queue],
         "revealed": {k: list(v) for k, v in state.revealed.items()},
-        "events": [
-            {
-                "turn": e.turn,
-                "phase": e.phase,
-                "location": e.location,
-                "kind": e.kind,
-                "text": e.text,
-                "players": list(e.players),
-                "visible_to": list(e.visible_to),
-                "data": dict(e.data),
-                "dice": list(e.dice),
-            }
-            for e in state.events
-        ],
-        "dice": [dataclasses.asdict(r) for r in state.dice],
+        **history_json(state.events, state.dice),
     }
     return json.loads(json.dumps(data, ensure_ascii=False))
 

@@ -1,0 +1,297 @@
+"""Full Thrust campaign state <-> master workbook tables, with the checks only the game knows.
+
+The referee keeps the campaign in this workbook and edits it by hand (a design's figures, a
+ship's damage after a battle, a planet changing hands); the engine checks each cell against
+its column and the references between tables, this module what else the game needs: squares
+inside the grid, a ship's design and place known, fuel within a full tank.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ...errors import CellProblem
+from ...workbook.history import (
+    DICE_TABLE,
+    EVENTS_TABLE,
+    events_to_rows,
+    history_json,
+    rolls_to_rows,
+    rows_to_events,
+    rows_to_rolls,
+)
+from ..base import Column, Reference, Row, RowProblems, Table, as_row
+from .designs import FULL_TANK_PARSECS, KINDS, SIZES, Design
+from .grid import parse_square, square_code
+from .mapfile import BELTS, PORTS
+from .state import SYSTEM, WORMHOLE, Commander, Facility, Ship, State, System
+
+DRIVES = ("ok", "disabled", "destroyed")
+FACILITY_KINDS = ("shipyard", "omp", "station")
+
+
+def _int(name: str, header: str, help_: str, minimum: int | None = 0, **kw: Any) -> Column:
+    return Column(name, header, "int", minimum=minimum, help=help_, **kw)
+
+
+def _yes(name: str, header: str, help_: str) -> Column:
+    return Column(name, header, "bool", required=False, help=help_)
+
+
+def _commander(fix: str = "write a commander's name, or leave it empty") -> Reference:
+    return Reference("commanders", "name", "is not a commander of this game", fix)
+
+
+def _place(fix: str = "write the name of a system or wormhole") -> Reference:
+    return Reference("systems", "name", "is not a system or wormhole of the map", fix)
+
+
+SETTINGS = Table(
+    "settings",
+    "Settings",
+    (
+        Column("game_id", "Game id", "str", help="identifies the game on sheets; do not change"),
+        Column("game_name", "Game name", "str", help="shown on sheets and reports"),
+        _int("week", "Week", "the week whose orders are awaited (0: the set-up)"),
+        Column("finished", "Game over", "text", required=False, help="empty while it goes on"),
+        Column("map_title", "Map", "text", required=False, help="the map's title (reports)"),
+        Column("map_source", "Map file", "text", required=False, help="the map's file at set-up"),
+        _int("columns", "Columns", "the grid's width in parsecs", 2, maximum=99),
+        _int("rows", "Rows", "the grid's height in parsecs", 2, maximum=99),
+    ),
+    help="One row: the game, the week awaited and the grid.",
+)
+
+COMMANDERS = Table(
+    "commanders",
+    "Commanders",
+    (
+        Column("name", "Commander", "str", help="as in game.toml"),
+        Column("email", "E-mail", "text", required=False),
+        Column("code", "Ship prefix", "str", help="the start of its ships' ids (ANN-3)"),
+        Column("home", "Home system", "str", refers=_place()),
+        _int("points", "Points", "starting points not yet spent (the set-up only)"),
+        _int("spies", "Spies", "spies left (at most 5)", maximum=5),
+        _int("master_spies", "Master spies", "master spies left (at most 1)", maximum=1),
+        _yes("eliminated", "Out", "yes once the commander is out of the game"),
+    ),
+    key=("name",),
+    help="One row per commander.",
+)
+
+SYSTEMS = Table(
+    "systems",
+    "Systems",
+    (
+        Column("name", "Name", "str"),
+        Column("square", "Square", "str", help="column and row, XXYY (0304)"),
+        Column("kind", "Kind", "str", choices=(SYSTEM, WORMHOLE)),
+        _int("value", "Value", "the planet's Value (production 50 x Value a week); 0: none"),
+        _yes("home", "Home", "a commander may start here"),
+        Column("owner", "Owner", "str", required=False, refers=_commander()),
+        Column("belt", "Belt", "str", required=False, choices=BELTS),
+        _yes("belt_worked_out", "Worked out", "the belt is exhausted for good"),
+        _yes("ancient_site", "Ancient site", "a site not yet explored"),
+        _int("indigenous", "Indigenous", "points of native ships defending a neutral planet"),
+        Column("port", "Port", "str", required=False, choices=PORTS),
+        _int("stocks", "Stocks", "production points stored at the planet"),
+    ),
+    key=("name",),
+    help="Every place a ship may jump to, with its planet and its owner.",
+)
+
+OBSTACLES = Table(
+    "obstacles",
+    "Obstacles",
+    (Column("square", "Square", "str", help="a square no jump line may cross (XXYY)"),),
+    key=("square",),
+    help="One row per obstacle square.",
+)
+
+DESIGNS = Table(
+    "designs",
+    "Designs",
+    (
+        Column("name", "Design", "str"),
+        _int("mass", "Mass", "MASS", 1),
+        _int("cost", "Cost", "points", 1),
+        Column("size", "Size", "str", choices=tuple(SIZES)),
+        Column("kind", "Type", "str", choices=KINDS),
+        _int("boxes", "Damage boxes", "hull boxes", 1),
+        _int("hold", "Hold", "MASS of hold (50 production points each)"),
+        _yes("ftl", "FTL", "has an FTL drive"),
+        _yes("streamlined", "Streamlined", "may land"),
+        _int("fire_control", "Fire control", "fire-control units (scan rolls)"),
+        _int("ortillery", "Ortillery", "ortillery systems (invasions)"),
+    ),
+    key=("name",),
+    help="The design list commanders buy from; edit the figures, add your own designs.",
+)
+
+SHIPS = Table(
+    "ships",
+    "Ships",
+    (
+        Column("id", "Ship", "str"),
+        Column(
+            "design",
+            "Design",
+            "str",
+            refers=Reference("designs", "name", "is not a design", "write a design's name"),
+        ),
+        Column("owner", "Owner", "str", refers=_commander("write a commander's name")),
+        Column("place", "Place", "str", refers=_place()),
+        _int("fuel", "Fuel", "parsecs of jump left in the tanks", maximum=FULL_TANK_PARSECS),
+        _int("damage", "Damage", "damage boxes lost"),
+        _yes("crack", "Crack", "a crack ship"),
+        _int("battles", "Battles", "battles survived"),
+        Column("drive", "FTL drive", "str", choices=DRIVES),
+        _yes("landed", "Landed", "on the planet's surface"),
+        _int("inches", "Inches", "distance from the planet (emergence)", maximum=300),
+        _int("bearing", "Bearing", "emergence bearing, 1-12", 1, maximum=12),
+        _int("cargo", "Cargo", "production points in the hold"),
+        Column("fleet", "Fleet", "text", required=False, help="its fleet (slaved drives)"),
+    ),
+    key=("id",),
+    help="One row per ship.",
+)
+
+FACILITIES = Table(
+    "facilities",
+    "Facilities",
+    (
+        Column("id", "Facility", "str"),
+        Column("kind", "Kind", "str", choices=FACILITY_KINDS),
+        Column("owner", "Owner", "str", refers=_commander("write a commander's name")),
+        Column("place", "Place", "str", refers=_place()),
+    ),
+    key=("id",),
+    help="Orbital facilities: shipyards, mining platforms, space stations.",
+)
+
+SCHEMA: tuple[Table, ...] = (
+    SETTINGS,
+    COMMANDERS,
+    SYSTEMS,
+    OBSTACLES,
+    DESIGNS,
+    SHIPS,
+    FACILITIES,
+    EVENTS_TABLE,
+    DICE_TABLE,
+)
+
+
+def to_tables(state: State) -> dict[str, list[dict[str, Any]]]:
+    return {
+        "settings": [
+            {
+                "game_id": state.game_id,
+                "game_name": state.game_name,
+                "week": state.week,
+                "finished": state.finished,
+                "map_title": state.map_title,
+                "map_source": state.map_source,
+                "columns": state.columns,
+                "rows": state.rows,
+            }
+        ],
+        "commanders": [as_row(c) for c in state.commanders],
+        "systems": [as_row(s) | {"square": square_code(s.square)} for s in state.systems.values()],
+        "obstacles": [{"square": square_code(q)} for q in sorted(state.obstacles)],
+        "designs": [as_row(d) for d in state.designs.values()],
+        "ships": [as_row(s) for s in state.ships],
+        "facilities": [as_row(f) for f in state.facilities],
+        "events": events_to_rows(state.events),
+        "dice": rolls_to_rows(state.dice),
+    }
+
+
+def from_tables(tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]) -> State | None:
+    check = RowProblems(problems)
+    s = check.one_row(SETTINGS, list(tables.get("settings", [])))
+    if s is None:
+        return None
+    columns, rows = s["columns"], s["rows"]
+
+    def square_of(table: Table, r: Row) -> tuple[int, int] | None:
+        try:
+            square = parse_square(str(r["square"]))
+        except ValueError as exc:
+            check.add(table, r, "square", str(exc), "write the square as XXYY")
+            return None
+        if square[0] > columns or square[1] > rows:
+            check.add(
+                table,
+                r,
+                "square",
+                f"is outside the {columns} x {rows} grid",
+                "correct the square, or the grid's size on the Settings sheet",
+            )
+        return square
+
+    systems: dict[str, System] = {}
+    for r in tables.get("systems", []):
+        square = square_of(SYSTEMS, r)
+        if square is not None:
+            systems[r["name"]] = r.to(System, square=square)
+    obstacles = set()
+    for r in tables.get("obstacles", []):
+        square = square_of(OBSTACLES, r)
+        if square is None:
+            continue
+        if any(sys.square == square for sys in systems.values()):
+            check.add(OBSTACLES, r, "square", "is a system's square", "remove the obstacle")
+        obstacles.add(square)
+    designs = {r["name"]: r.to(Design) for r in tables.get("designs", [])}
+    ships = []
+    for r in tables.get("ships", []):
+        design = designs.get(r["design"])
+        if design is not None and r["cargo"] > design.cargo_spaces:
+            check.add(
+                SHIPS,
+                r,
+                "cargo",
+                f"is more than the hold of a {design.name} takes ({design.cargo_spaces})",
+                "lower the cargo",
+            )
+        if design is not None and r["damage"] > design.boxes:
+            check.add(
+                SHIPS,
+                r,
+                "damage",
+                f"is more than the {design.boxes} damage boxes of a {design.name}",
+                "lower the damage, or delete the row of a destroyed ship",
+            )
+        if r["landed"] and design is not None and not design.streamlined:
+            check.add(SHIPS, r, "landed", "only streamlined ships land", "write no")
+        ships.append(r.to(Ship))
+    state = s.to(
+        State,
+        commanders=[r.to(Commander) for r in tables.get("commanders", [])],
+        systems=systems,
+        obstacles=obstacles,
+        designs=designs,
+        ships=ships,
+        facilities=[r.to(Facility) for r in tables.get("facilities", [])],
+    )
+    state.events = rows_to_events(tables.get("events", []))
+    state.dice = rows_to_rolls(tables.get("dice", []))
+    return state
+
+
+def to_json(state: State) -> dict[str, Any]:
+    """The whole state as JSON-ready data (docs/json-export.md)."""
+    data = dataclasses.asdict(state)
+    data["systems"] = [
+        dataclasses.asdict(s) | {"square": square_code(s.square)} for s in state.systems.values()
+    ]
+    data["obstacles"] = [square_code(q) for q in sorted(state.obstacles)]
+    data["designs"] = [dataclasses.asdict(d) for d in state.designs.values()]
+    data.update(history_json(state.events, state.dice))
+    return data
+
+
+__all__ = ["SCHEMA", "from_tables", "to_json", "to_tables"]
