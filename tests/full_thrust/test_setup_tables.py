@@ -14,7 +14,7 @@ from refassist.errors import MasterWorkbookError, SetupError
 from refassist.rulesets.base import NewGame, PlayerSetup, Ruleset, Step
 from refassist.rulesets.full_thrust.rules import complete
 from refassist.rulesets.full_thrust.setup import new_game, ship_code
-from refassist.rulesets.full_thrust.state import Ship, State
+from refassist.rulesets.full_thrust.state import Battle, InBattle, Ship, State
 from refassist.workbook.master import read_master, write_master
 
 
@@ -98,7 +98,12 @@ def test_the_state_survives_the_master_workbook(tmp_path: Path) -> None:
     ruleset = Campaign()
     state = start("Kell", "Tiberis")
     state.ships.append(Ship("ANN-1", "Packet merchant", "Ann", "Brenn", fuel=7, cargo=300))
-    state.systems["Brenn"].stocks = 150
+    state.stocks[("Brenn", "Ann")] = 150
+    state.commanders[0].discoveries = ["Rail Guns", "Armour"]
+    state.commanders[0].allies = ["Bob"]
+    state.battles.append(
+        Battle("B1-1", 1, "Brenn", 31, [InBattle("ANN-1", "Ann", "Packet merchant", 2, cargo=300)])
+    )
     path = tmp_path / "master.xlsx"
     write_master(path, ruleset, state)
     again = read_master(path, ruleset)

@@ -21,6 +21,8 @@ from .grid import Square
 
 SYSTEM = "system"
 WORMHOLE = "wormhole"
+#: The owner of a neutral planet's defenders in a battle.
+NATIVES = "natives"
 
 
 @dataclass
@@ -40,7 +42,6 @@ class System:
     #: Points of indigenous ships defending a neutral planet (100 x Value by the seed).
     indigenous: int = 0
     port: str = ""  # "", starport, spaceport
-    stocks: int = 0  # production points stored at the planet
 
     @property
     def planet(self) -> bool:
@@ -63,6 +64,7 @@ class Ship:
     bearing: int = 6
     cargo: int = 0  # production points in the hold
     fleet: str = ""  # ships of one fleet slave their drives together
+    ready_week: int = 0  # under construction until this week begins (0: in service)
 
 
 @dataclass
@@ -85,6 +87,53 @@ class Commander:
     spies: int = 5
     master_spies: int = 1
     eliminated: bool = False
+    discoveries: list[str] = field(default_factory=list)  # fields it may develop
+    developed: list[str] = field(default_factory=list)  # fields it has
+    allies: list[str] = field(default_factory=list)  # commanders it declares itself allied to
+
+
+@dataclass
+class InBattle:
+    """A ship (or the natives' fleet) as it came to a battle: what the battle sheet shows."""
+
+    ship: str
+    owner: str  # a commander, or NATIVES
+    design: str
+    arrives: int = 0  # the tabletop turn it arrives on (1 hour = 1 turn after the start)
+    inches: int = 30
+    bearing: int = 6
+    damage: int = 0
+    cargo: int = 0
+    crack: bool = False
+
+
+@dataclass
+class BattleResult:
+    """What the referee entered after the tabletop (the battle sheet's result part, read like
+    a commander's orders): the ships destroyed, the damage boxes each survivor lost in the
+    battle, who captured which, and who holds the system afterwards ("" for no change)."""
+
+    battle: str
+    destroyed: list[str] = field(default_factory=list)
+    damage: dict[str, int] = field(default_factory=dict)
+    captured: dict[str, str] = field(default_factory=dict)  # ship -> captor
+    holder: str = ""
+    notes: str = ""
+    cell: str = ""
+
+
+@dataclass
+class Battle:
+    id: str  # B3-1: the first battle of week 3
+    week: int
+    place: str
+    hour: int
+    ships: list[InBattle] = field(default_factory=list)
+    invasion: str = ""  # the invading commander, for a war against a neutral planet
+
+    @property
+    def sides(self) -> list[str]:
+        return sorted({s.owner for s in self.ships})
 
 
 @dataclass
@@ -98,6 +147,10 @@ class State:
     designs: dict[str, Design]
     ships: list[Ship] = field(default_factory=list)
     facilities: list[Facility] = field(default_factory=list)
+    #: Production points stored at a place for a commander: (place, commander) -> points.
+    stocks: dict[tuple[str, str], int] = field(default_factory=dict)
+    #: Battles of the week waiting for the referee's result (empty between weeks).
+    battles: list[Battle] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     dice: list[Any] = field(default_factory=list)
     finished: str = ""
@@ -115,5 +168,35 @@ class State:
     def commander(self, name: str) -> Commander | None:
         return next((c for c in self.commanders if c.name == name), None)
 
+    def stock(self, place: str, owner: str) -> int:
+        return self.stocks.get((place, owner), 0)
 
-__all__ = ["SYSTEM", "WORMHOLE", "Commander", "Facility", "Ship", "State", "System"]
+    def add_stock(self, place: str, owner: str, points: int) -> None:
+        """Add (or, negative, take) production points at ``place`` for ``owner``."""
+        left = self.stock(place, owner) + points
+        if left < 0:
+            raise ValueError(f"{owner} has {self.stock(place, owner)} points at {place}")
+        if left:
+            self.stocks[(place, owner)] = left
+        else:
+            self.stocks.pop((place, owner), None)
+
+    def allied(self, a: str, b: str) -> bool:
+        """Two commanders are allies when each has declared the other."""
+        ca, cb = self.commander(a), self.commander(b)
+        return ca is not None and cb is not None and b in ca.allies and a in cb.allies
+
+
+__all__ = [
+    "NATIVES",
+    "SYSTEM",
+    "WORMHOLE",
+    "Battle",
+    "BattleResult",
+    "Commander",
+    "Facility",
+    "InBattle",
+    "Ship",
+    "State",
+    "System",
+]

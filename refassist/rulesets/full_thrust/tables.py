@@ -26,7 +26,7 @@ from ..base import Column, Reference, Row, RowProblems, Table, as_row
 from .designs import FULL_TANK_PARSECS, KINDS, SIZES, Design
 from .grid import parse_square, square_code
 from .mapfile import BELTS, PORTS
-from .state import SYSTEM, WORMHOLE, Commander, Facility, Ship, State, System
+from .state import SYSTEM, WORMHOLE, Battle, Commander, Facility, InBattle, Ship, State, System
 
 DRIVES = ("ok", "disabled", "destroyed")
 FACILITY_KINDS = ("shipyard", "omp", "station")
@@ -38,6 +38,13 @@ def _int(name: str, header: str, help_: str, minimum: int | None = 0, **kw: Any)
 
 def _yes(name: str, header: str, help_: str) -> Column:
     return Column(name, header, "bool", required=False, help=help_)
+
+
+_LIST_HELP = "research fields, separated by commas"
+
+
+def _split(text: Any) -> list[str]:
+    return [part.strip() for part in str(text or "").split(",") if part.strip()]
 
 
 def _commander(fix: str = "write a commander's name, or leave it empty") -> Reference:
@@ -76,6 +83,15 @@ COMMANDERS = Table(
         _int("spies", "Spies", "spies left (at most 5)", maximum=5),
         _int("master_spies", "Master spies", "master spies left (at most 1)", maximum=1),
         _yes("eliminated", "Out", "yes once the commander is out of the game"),
+        Column("discoveries", "Discoveries", "text", required=False, help=_LIST_HELP),
+        Column("developed", "Developed", "text", required=False, help=_LIST_HELP),
+        Column(
+            "allies",
+            "Allies",
+            "text",
+            required=False,
+            help="commanders it declares allied (an alliance holds when both declare it)",
+        ),
     ),
     key=("name",),
     help="One row per commander.",
@@ -96,7 +112,6 @@ SYSTEMS = Table(
         _yes("ancient_site", "Ancient site", "a site not yet explored"),
         _int("indigenous", "Indigenous", "points of native ships defending a neutral planet"),
         Column("port", "Port", "str", required=False, choices=PORTS),
-        _int("stocks", "Stocks", "production points stored at the planet"),
     ),
     key=("name",),
     help="Every place a ship may jump to, with its planet and its owner.",
@@ -153,9 +168,66 @@ SHIPS = Table(
         _int("bearing", "Bearing", "emergence bearing, 1-12", 1, maximum=12),
         _int("cargo", "Cargo", "production points in the hold"),
         Column("fleet", "Fleet", "text", required=False, help="its fleet (slaved drives)"),
+        _int("ready_week", "Ready", "under construction until this week (0: in service)"),
     ),
     key=("id",),
     help="One row per ship.",
+)
+
+STOCKS = Table(
+    "stocks",
+    "Stocks",
+    (
+        Column("place", "Place", "str", refers=_place()),
+        Column("owner", "Owner", "str", refers=_commander("write a commander's name")),
+        _int("points", "Points", "production points stored there"),
+    ),
+    key=("place", "owner"),
+    help="Production points stored at a place, by commander (cargo waiting to be shipped).",
+)
+
+BATTLES = Table(
+    "battles",
+    "Battles",
+    (
+        Column("id", "Battle", "str"),
+        _int("week", "Week", "the week it was fought in", 1),
+        Column("place", "Place", "str", refers=_place()),
+        _int("hour", "Hour", "hours into the week when it began (31 = 3.1)", maximum=100),
+        Column(
+            "invasion",
+            "Invasion by",
+            "text",
+            required=False,
+            help="the invader, for a war against a neutral planet",
+        ),
+    ),
+    key=("id",),
+    help="Battles waiting for the referee's result from the tabletop.",
+)
+
+BATTLE_SHIPS = Table(
+    "battle_ships",
+    "Battle ships",
+    (
+        Column(
+            "battle",
+            "Battle",
+            "str",
+            refers=Reference("battles", "id", "is not a battle", "write a battle's id"),
+        ),
+        Column("ship", "Ship", "str"),
+        Column("owner", "Side", "str"),
+        Column("design", "Design", "str"),
+        _int("arrives", "Arrives", "the tabletop turn it arrives on (0: at the start)"),
+        _int("inches", "Inches", "emergence distance from the planet", maximum=400),
+        _int("bearing", "Bearing", "emergence bearing, 1-12", 1, maximum=12),
+        _int("damage", "Damage", "damage boxes lost before the battle"),
+        _int("cargo", "Cargo", "production points in its hold"),
+        _yes("crack", "Crack", "a crack ship"),
+    ),
+    key=("battle", "ship"),
+    help="The ships of each battle waiting, as the battle sheet shows them.",
 )
 
 FACILITIES = Table(
@@ -179,6 +251,9 @@ SCHEMA: tuple[Table, ...] = (
     DESIGNS,
     SHIPS,
     FACILITIES,
+    STOCKS,
+    BATTLES,
+    BATTLE_SHIPS,
     EVENTS_TABLE,
     DICE_TABLE,
 )
@@ -198,12 +273,24 @@ def to_tables(state: State) -> dict[str, list[dict[str, Any]]]:
                 "rows": state.rows,
             }
         ],
-        "commanders": [as_row(c) for c in state.commanders],
+        "commanders": [
+            as_row(c)
+            | {k: ", ".join(getattr(c, k)) for k in ("discoveries", "developed", "allies")}
+            for c in state.commanders
+        ],
         "systems": [as_row(s) | {"square": square_code(s.square)} for s in state.systems.values()],
         "obstacles": [{"square": square_code(q)} for q in sorted(state.obstacles)],
         "designs": [as_row(d) for d in state.designs.values()],
         "ships": [as_row(s) for s in state.ships],
         "facilities": [as_row(f) for f in state.facilities],
+        "stocks": [
+            {"place": place, "owner": owner, "points": points}
+            for (place, owner), points in sorted(state.stocks.items())
+        ],
+        "battles": [{k: v for k, v in as_row(b).items() if k != "ships"} for b in state.battles],
+        "battle_ships": [
+            {"battle": b.id} | as_row(ship) for b in state.battles for ship in b.ships
+        ],
         "events": events_to_rows(state.events),
         "dice": rolls_to_rows(state.dice),
     }
@@ -268,9 +355,19 @@ def from_tables(tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]
         if r["landed"] and design is not None and not design.streamlined:
             check.add(SHIPS, r, "landed", "only streamlined ships land", "write no")
         ships.append(r.to(Ship))
+    battles = [r.to(Battle) for r in tables.get("battles", [])]
+    by_id = {b.id: b for b in battles}
+    for r in tables.get("battle_ships", []):
+        by_id[r["battle"]].ships.append(r.to(InBattle))
+    lists = ("discoveries", "developed", "allies")
     state = s.to(
         State,
-        commanders=[r.to(Commander) for r in tables.get("commanders", [])],
+        commanders=[
+            r.to(Commander, **{k: _split(r[k]) for k in lists})
+            for r in tables.get("commanders", [])
+        ],
+        stocks={(r["place"], r["owner"]): r["points"] for r in tables.get("stocks", [])},
+        battles=battles,
         systems=systems,
         obstacles=obstacles,
         designs=designs,
@@ -290,6 +387,10 @@ def to_json(state: State) -> dict[str, Any]:
     ]
     data["obstacles"] = [square_code(q) for q in sorted(state.obstacles)]
     data["designs"] = [dataclasses.asdict(d) for d in state.designs.values()]
+    data["stocks"] = [
+        {"place": place, "owner": owner, "points": points}
+        for (place, owner), points in sorted(state.stocks.items())
+    ]
     data.update(history_json(state.events, state.dice))
     return data
 
