@@ -70,6 +70,9 @@ class Orders:
     purchases: list[Purchase] = field(default_factory=list)
     missions: list[Mission] = field(default_factory=list)
     research: ResearchOrder | None = None
+    #: Commanders it declares itself allied to this week (an alliance holds when both do).
+    allies: list[str] = field(default_factory=list)
+    allies_cell: str = ""
     message: str = ""
 
 

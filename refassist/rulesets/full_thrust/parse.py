@@ -5,7 +5,8 @@
     jump Brenn 60" b4          emerge 60 inches from Brenn's planet on bearing 4
     jump Gyre from 25"          a hasty jump from 25 inches (warned, rolled)
     at 3.1 land
-    load 200                    production points (unload, sell likewise)
+    load 200                    production points (unload, sell likewise; all: what fits
+                                or what is aboard)
     refuel from DR-2            from a tender or merchant of yours here
     wait until 4.1              (guard likewise; guard alone lasts the week)
     recharge | lift | explore | reserve
@@ -21,7 +22,7 @@ import re
 from ...errors import InvalidOrder
 from ...workbook.celltext import normalise
 from .clock import parse_time
-from .timeline import KINDS, Activity
+from .timeline import ALL, KINDS, Activity
 
 #: Quote marks and inch words a spreadsheet or a person may put for ``"``.
 _INCHES = re.compile(
@@ -47,10 +48,14 @@ def _time(text: str, line: str, cell: str) -> int:
 
 def _amount(words: list[str], kind: str, line: str, cell: str) -> int:
     text = " ".join(words)
+    if text.lower() in ("all", "everything"):
+        return ALL
     text = re.sub(r"\s*(pp|points?|production points?)$", "", text, flags=re.IGNORECASE)
     if not text.isdigit() or int(text) > 100_000:
         raise InvalidOrder(
-            f"{kind} needs a number of production points; write e.g. {kind} 200", line, cell
+            f"{kind} needs a number of production points; write e.g. {kind} 200, or {kind} all",
+            line,
+            cell,
         )
     return int(text)
 
@@ -165,7 +170,7 @@ def activity_text(a: Activity) -> str:
             parts.append(f'from {a.jump_from}"')
         return at + " ".join(parts)
     if a.kind in ("load", "unload", "sell"):
-        return f"{at}{a.kind} {a.amount}"
+        return f"{at}{a.kind} {'all' if a.amount == ALL else a.amount}"
     if a.kind == "refuel" and a.target:
         return f"{at}refuel from {a.target}"
     if a.kind in ("wait", "guard") and a.until is not None:

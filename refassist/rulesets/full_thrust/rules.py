@@ -14,6 +14,12 @@ from ..base import HouseRule, with_defaults
 
 HOUSE_RULES: tuple[HouseRule, ...] = (
     HouseRule(
+        "last_week",
+        0,
+        "The campaign ends after this week's turn, won by the commander whose planets have "
+        "the greatest total Value (shared on a tie); 0 plays on until the referee ends it.",
+    ),
+    HouseRule(
         "starting_points",
         5000,
         "Points each commander has to buy the starting fleet; what is left is stocked at the "

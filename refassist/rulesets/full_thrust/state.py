@@ -65,6 +65,9 @@ class Ship:
     cargo: int = 0  # production points in the hold
     fleet: str = ""  # ships of one fleet slave their drives together
     ready_week: int = 0  # under construction until this week begins (0: in service)
+    #: The hour of this week when its FTL drive has recharged (0: ready; a ship that arrived
+    #: late last week carries the rest of its day over).
+    ready_at: int = 0
 
 
 @dataclass
@@ -102,6 +105,9 @@ class InBattle:
     arrives: int = 0  # the tabletop turn it arrives on (1 hour = 1 turn after the start)
     inches: int = 30
     bearing: int = 6
+    #: How far (inches) and on what bearing its emergence deviated (0: it was there already).
+    deviation: int = 0
+    deviation_bearing: int = 0
     damage: int = 0
     cargo: int = 0
     crack: bool = False

@@ -40,9 +40,12 @@ KINDS = (
     "guard",
     "reserve",
     "explore",
+    "invade",
 )
 RECHARGE_HOURS = HOURS_PER_DAY
 SAFE_INCHES = 40
+#: ``load all``, ``unload all``, ``sell all``: whatever fits, or whatever is aboard.
+ALL = -1
 EMERGENCE_LIMITS = (30, 300)
 
 
@@ -98,6 +101,7 @@ class Position:
     inches: int
     ready_at: int  # the hour its drive has recharged (<= now: ready)
     drive: str = "ok"
+    cargo_known: bool = True  # False after a sale: the hold's worth waits for the price roll
 
 
 @dataclass
@@ -113,6 +117,8 @@ class Plan:
 
 
 def _hours(kind: str, rules: Mapping[str, Any], at_station: bool) -> int:
+    if kind == "invade":
+        return 0  # the fleet demands the planet's surrender on arrival
     if kind == "land":
         return HOURS_PER_DAY
     if kind == "lift":
@@ -196,7 +202,8 @@ def run(
             problem = _cannot(a, design, pos, system, at_station, stations)
             if problem:
                 trouble(i, *problem)
-                continue
+                if problem[2] == "error":
+                    continue
             end = begin + _hours(a.kind, rules, at_station)
             if a.kind == "recharge":
                 end = max(begin, min(end, pos.ready_at))
@@ -322,43 +329,69 @@ def _cannot(
     system: Any,
     at_station: bool,
     stations: frozenset[str],
-) -> tuple[str, str] | None:
-    """Why the ship cannot do ``a`` where it stands (message, fix), or None."""
+) -> tuple[str, str, str] | None:
+    """Why the ship cannot do ``a`` where it stands (message, fix, severity), or None.  After
+    a sale the hold's contents are known only at resolve time (the price is rolled then), so
+    an amount the plan cannot confirm is a warning: the ship moves what it has."""
+    error = "error"
     if a.kind == "land":
         if pos.landed:
-            return "the ship is landed already", "Take the line out."
+            return "the ship is landed already", "Take the line out.", error
         if system is None or not system.planet:
-            return "there is no planet to land on here", "Land at a system with a planet."
+            return "there is no planet to land on here", "Land at a system with a planet.", error
         if not design.streamlined:
-            return f"a {design.name} is not streamlined and cannot land", "Use a station."
+            return f"a {design.name} is not streamlined and cannot land", "Use a station.", error
     if a.kind == "lift" and not pos.landed:
-        return "the ship is not landed", "Take the line out."
+        return "the ship is not landed", "Take the line out.", error
     if a.kind in ("load", "unload", "sell"):
         if not (pos.landed or at_station):
             return (
                 "cargo is moved only landed on a planet or at a space station",
                 "Land first (add 'land'), or do it at your station.",
+                error,
             )
-        if a.amount <= 0:
-            return "no amount of production points is given", "Write how many, e.g. load 200."
-        if a.kind == "load" and pos.cargo + a.amount > design.cargo_spaces:
+        if not design.cargo_spaces:
+            return f"a {design.name} has no hold", "Carry cargo in a merchant or tender.", error
+        if a.amount == 0:
+            return (
+                "no amount of production points is given",
+                "Write how many, e.g. load 200, or all.",
+                error,
+            )
+        if a.kind == "load" and a.amount != ALL and pos.cargo + a.amount > design.cargo_spaces:
             return (
                 f"the hold takes {design.cargo_spaces} and would hold {pos.cargo + a.amount}",
-                f"Load at most {design.cargo_spaces - pos.cargo}.",
+                f"Load at most {design.cargo_spaces - pos.cargo}, or write load all.",
+                error if pos.cargo_known else "warning",
             )
-        if a.kind in ("unload", "sell") and a.amount > pos.cargo:
+        if a.kind in ("unload", "sell") and a.amount != ALL and a.amount > pos.cargo:
+            if pos.cargo_known:
+                return (
+                    f"the hold has {pos.cargo} production points, not {a.amount}",
+                    f"Unload at most {pos.cargo}, or write {a.kind} all.",
+                    error,
+                )
             return (
-                f"the hold has {pos.cargo} production points, not {a.amount}",
-                f"Unload at most {pos.cargo}.",
+                f"the hold may hold less than {a.amount} after the sale (its price is rolled "
+                "when the goods are sold)",
+                f"Write {a.kind} all to move whatever is aboard.",
+                "warning",
             )
     if a.kind == "refuel" and not (pos.landed or at_station or a.target):
         return (
             "there is nothing to refuel from here",
             "Refuel landed at a planet, at your station, or from your tender or merchant "
             "(refuel from SHIP).",
+            error,
         )
     if a.kind == "explore" and (system is None or not system.ancient_site):
-        return "there is no ancient site here", "Explore where the map shows a site."
+        return "there is no ancient site here", "Explore where the map shows a site.", error
+    if a.kind == "invade" and (system is None or not system.planet or system.owner):
+        return (
+            "there is no neutral planet to invade here",
+            "Invade a planet nobody owns (its Value and defenders are on the map).",
+            error,
+        )
     return None
 
 
@@ -368,12 +401,16 @@ def _after(a: Activity, pos: Position, design: Design) -> Position:
     if a.kind == "lift":
         return replace(pos, landed=False, inches=SAFE_INCHES)
     if a.kind == "load":
-        return replace(pos, cargo=pos.cargo + a.amount)
-    if a.kind in ("unload", "sell"):
-        return replace(pos, cargo=pos.cargo - a.amount)
+        full = design.cargo_spaces if a.amount == ALL else pos.cargo + a.amount
+        return replace(pos, cargo=min(full, design.cargo_spaces))
+    if a.kind == "unload":
+        return replace(pos, cargo=0 if a.amount == ALL else max(0, pos.cargo - a.amount))
+    if a.kind == "sell":
+        # The goods bought back are planned at the value sold (the price is rolled later).
+        return replace(pos, cargo_known=False)
     if a.kind == "refuel":
         return replace(pos, fuel=FULL_TANK_PARSECS)
     return pos
 
 
-__all__ = ["KINDS", "Activity", "Leg", "Plan", "Position", "Trouble", "run"]
+__all__ = ["ALL", "KINDS", "Activity", "Leg", "Plan", "Position", "Trouble", "run"]

@@ -1,0 +1,411 @@
+"""The week's economy: production, mining, construction, research and espionage.
+
+Production points are cargo: they lie at a place, for a commander (`State.stocks`), until a
+ship carries them elsewhere.  Readings (docs/rules/full-thrust-campaign.md):
+
+* Each planet a commander owns produces 50 x its Value at the start of the week, stored at
+  the planet; neutral planets' production is not tracked (trade prices stand for it).
+* Ships are paid for at the yard (or starport) that builds them, from the points stored there,
+  and are in service at the start of next week; a starport builds only streamlined ships, a
+  shipyard any.  Spies, research and development are paid at the commander's home planet.
+* An Orbital Mining Platform at a belt produces into the stocks at the belt's place.
+* Espionage: the seed's list of missions is lost.  Ours: spies watch a rival's fleet (where
+  its ships are), its research (what it has found and developed) or its industry (its stocks,
+  a non-military subject: the chance doubles), or stay home on counter-espionage.  Counter-
+  espionage is rolled first, against each mission aimed at its commander; a mission caught
+  loses its spies.  The chance is 10% a spy and 15% a master spy, +1% per 10 points spent, at
+  most double; 1D100 at or under it succeeds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ...dice import Dice
+from ..base import Event
+from . import charts
+from .orders import Mission, Orders, Purchase, ResearchOrder
+from .state import Ship, State
+
+PRODUCTION_PER_VALUE = 50
+SPY_COST = {"spy": 250, "master spy": 500}
+START_SPIES = {"spy": 5, "master spy": 1}
+RESEARCH_ROLL_COST = 100
+
+
+def _event(
+    state: State, phase: str, place: str, kind: str, text: str, who: list[str], **data: Any
+) -> Event:
+    return Event(
+        turn=state.week,
+        phase=phase,
+        location=place,
+        kind=kind,
+        text=text,
+        players=tuple(who),
+        visible_to=tuple(who),
+        data=data,
+    )
+
+
+def produce(state: State) -> list[Event]:
+    """Every owned planet's 50 x Value into its stocks."""
+    events = []
+    for system in state.systems.values():
+        if system.owner and system.planet:
+            points = PRODUCTION_PER_VALUE * system.value
+            state.add_stock(system.name, system.owner, points)
+            events.append(
+                _event(
+                    state,
+                    "production",
+                    system.name,
+                    "production",
+                    f"{system.name} produces {points} production points for {system.owner}",
+                    [system.owner],
+                    points=points,
+                )
+            )
+    return events
+
+
+def mine(state: State, dice: Dice, rules: Mapping[str, Any]) -> list[Event]:
+    """Each mining platform at a belt not worked out rolls its week on the mining table."""
+    events = []
+    for f in state.facilities:
+        system = state.systems.get(f.place)
+        if f.kind != "omp" or system is None or not system.belt or system.belt_worked_out:
+            continue
+        with dice.at(phase="economy", location=f.place):
+            week = charts.mining(dice, rules, belt=system.belt, hours=100, where=f.place)
+        if week.points:
+            state.add_stock(f.place, f.owner, week.points)
+        if week.result == "exhausted":
+            system.belt_worked_out = True
+        events.append(
+            _event(
+                state,
+                "economy",
+                f.place,
+                "mining",
+                f"{f.id} mines the {system.belt} belt at {f.place}: 3D6 {week.total} "
+                f"({week.result}), {week.points} production points",
+                [f.owner],
+                dice=list(week.dice),
+                result=week.result,
+                points=week.points,
+            )
+        )
+    return events
+
+
+def _pay(state: State, place: str, owner: str, cost: int) -> bool:
+    if state.stock(place, owner) < cost:
+        return False
+    state.add_stock(place, owner, -cost)
+    return True
+
+
+def build(state: State, owner: str, purchase: Purchase, numbers: dict[str, int]) -> list[Event]:
+    """Ships (or spies) bought this week: paid where they are built, ready next week."""
+    commander = state.commander(owner)
+    if commander is None:
+        return []
+    events = []
+    if purchase.design in SPY_COST:
+        kind = purchase.design
+        field = "spies" if kind == "spy" else "master_spies"
+        for _ in range(purchase.count):
+            if getattr(commander, field) >= START_SPIES[kind]:
+                break
+            if not _pay(state, commander.home, owner, SPY_COST[kind]):
+                break
+            setattr(commander, field, getattr(commander, field) + 1)
+            events.append(
+                _event(
+                    state,
+                    "economy",
+                    commander.home,
+                    "spy_hired",
+                    f"{owner} hires a {kind}",
+                    [owner],
+                )
+            )
+        return events
+    design = state.designs.get(purchase.design)
+    place = purchase.place or commander.home
+    system = state.systems.get(place)
+    yard = any(
+        f.kind == "shipyard" and f.owner == owner and f.place == place for f in state.facilities
+    )
+    starport = system is not None and system.owner == owner and system.port == "starport"
+    why = ""
+    if design is None:
+        why = f"there is no design {purchase.design!r}"
+    elif not yard and not (starport and design.streamlined):
+        why = f"{place} has no shipyard of {owner}" + (
+            "" if design.streamlined else " (a starport builds only streamlined ships)"
+        )
+    if why:
+        return [_cancelled(state, owner, place, purchase, why)]
+    assert design is not None
+    for n in range(purchase.count):
+        if not _pay(state, place, owner, design.cost):
+            events.append(
+                _cancelled(
+                    state,
+                    owner,
+                    place,
+                    purchase,
+                    f"only {n} of {purchase.count} could be paid for with the points at {place}",
+                )
+            )
+            break
+        ship_id = next_ship_id(state, commander.code, numbers)
+        state.ships.append(Ship(ship_id, design.name, owner, place, ready_week=state.week + 1))
+        events.append(
+            _event(
+                state,
+                "economy",
+                place,
+                "ship_ordered",
+                f"{owner} lays down {ship_id}, a {design.name}, at {place} ({design.cost} points; "
+                "in service next week)",
+                [owner],
+                ship=ship_id,
+                cost=design.cost,
+            )
+        )
+    return events
+
+
+def _cancelled(state: State, owner: str, place: str, purchase: Purchase, why: str) -> Event:
+    return _event(
+        state,
+        "economy",
+        place,
+        "order_cancelled",
+        f"{owner}'s order for {purchase.count} x {purchase.design}: {why}",
+        [owner],
+        order=f"{purchase.count} x {purchase.design}",
+        cell=purchase.cell,
+        reason=why,
+    )
+
+
+def next_ship_id(state: State, code: str, numbers: dict[str, int]) -> str:
+    """The next free id with the commander's prefix (ANN-7)."""
+    if code not in numbers:
+        taken = [
+            int(s.id.rsplit("-", 1)[1])
+            for s in state.ships
+            if s.id.startswith(f"{code}-") and s.id.rsplit("-", 1)[1].isdigit()
+        ]
+        numbers[code] = max(taken, default=0)
+    numbers[code] += 1
+    return f"{code}-{numbers[code]}"
+
+
+def research(
+    state: State, owner: str, order: ResearchOrder, dice: Dice, rules: Mapping[str, Any]
+) -> list[Event]:
+    """Theoretical research rolls, then development of a field discovered."""
+    commander = state.commander(owner)
+    if commander is None:
+        return []
+    home = commander.home
+    events = []
+    for _ in range(order.rolls):
+        if not _pay(state, home, owner, RESEARCH_ROLL_COST):
+            events.append(
+                _event(
+                    state,
+                    "research",
+                    home,
+                    "research_unpaid",
+                    f"{owner} cannot pay for a research roll at {home}",
+                    [owner],
+                )
+            )
+            break
+        with dice.at(phase="research", location=home):
+            got = charts.research(dice, rules, aimed_at=order.aim, who=owner)
+        if (
+            got.field
+            and got.field not in commander.discoveries
+            and got.field not in commander.developed
+        ):
+            commander.discoveries.append(got.field)
+        aim = f" aimed at {charts.RESEARCH_FIELDS[order.aim][0]}" if order.aim else ""
+        events.append(
+            _event(
+                state,
+                "research",
+                home,
+                "research",
+                f"{owner}'s research{aim}: 1D20 {got.roll}, {got.field or 'nothing found'}",
+                [owner],
+                roll=got.roll,
+                field=got.field,
+            )
+        )
+    if order.develop and order.points:
+        events += develop(state, owner, order, dice, rules)
+    return events
+
+
+def develop(
+    state: State, owner: str, order: ResearchOrder, dice: Dice, rules: Mapping[str, Any]
+) -> list[Event]:
+    commander = state.commander(owner)
+    assert commander is not None
+    factors = {name: factor for name, factor in charts.RESEARCH_FIELDS.values()}
+    home = commander.home
+    if order.develop not in commander.discoveries or order.develop not in factors:
+        return [
+            _event(
+                state,
+                "research",
+                home,
+                "development_refused",
+                f"{owner} has not discovered {order.develop}",
+                [owner],
+            )
+        ]
+    if not _pay(state, home, owner, order.points):
+        return [
+            _event(
+                state,
+                "research",
+                home,
+                "research_unpaid",
+                f"{owner} cannot pay {order.points} points for development at {home}",
+                [owner],
+            )
+        ]
+    chance = charts.development_chance(order.points, factors[order.develop], rules)
+    with dice.at(phase="research", location=home):
+        roll = dice.roll(100, f"development of {order.develop}, {owner}")
+    done = roll <= chance
+    if done:
+        commander.discoveries.remove(order.develop)
+        commander.developed.append(order.develop)
+    return [
+        _event(
+            state,
+            "research",
+            home,
+            "development",
+            f"{owner} develops {order.develop}: {chance}% chance, 1D100 {roll}: "
+            + ("developed" if done else "not yet"),
+            [owner],
+            chance=chance,
+            roll=roll,
+            done=done,
+        )
+    ]
+
+
+def mission_chance(m: Mission) -> int:
+    base = 10 * m.spies + 15 * m.master_spies
+    chance = base + min(m.points // 10, base)
+    return chance * 2 if m.subject == "industry" else chance
+
+
+def espionage(state: State, orders: Mapping[str, Orders], dice: Dice) -> list[Event]:
+    """Every commander's missions: counter-espionage first, then the rest."""
+    events: list[Event] = []
+    missions: list[tuple[str, Mission]] = []
+    for owner in sorted(orders):
+        commander = state.commander(owner)
+        if commander is None:
+            continue
+        spies, masters = commander.spies, commander.master_spies
+        for m in orders[owner].missions:
+            if m.spies > spies or m.master_spies > masters:
+                events.append(
+                    _event(
+                        state,
+                        "espionage",
+                        commander.home,
+                        "order_cancelled",
+                        f"{owner} has no spies left for a mission against {m.target}",
+                        [owner],
+                        order=f"mission {m.subject}",
+                        cell=m.cell,
+                        reason="not enough spies",
+                    )
+                )
+                continue
+            if m.points and not _pay(state, commander.home, owner, m.points):
+                m = Mission(m.spies, m.master_spies, m.target, m.subject, 0, m.cell)
+            spies -= m.spies
+            masters -= m.master_spies
+            missions.append((owner, m))
+    counters = {owner: m for owner, m in missions if m.subject == "counter-espionage"}
+    for owner, m in missions:
+        if m.subject == "counter-espionage":
+            continue
+        commander = state.commander(owner)
+        assert commander is not None
+        guard = counters.get(m.target)
+        if guard is not None:
+            with dice.at(phase="espionage", location=m.target):
+                roll = dice.roll(100, f"counter-espionage of {m.target} against {owner}")
+            if roll <= mission_chance(guard):
+                commander.spies -= m.spies
+                commander.master_spies -= m.master_spies
+                events.append(
+                    _event(
+                        state,
+                        "espionage",
+                        m.target,
+                        "spies_caught",
+                        f"{m.target}'s counter-espionage catches {owner}'s spies (1D100 {roll})",
+                        [owner, m.target],
+                        roll=roll,
+                    )
+                )
+                continue
+        chance = mission_chance(m)
+        with dice.at(phase="espionage", location=m.target):
+            roll = dice.roll(100, f"espionage of {owner} on {m.target}")
+        found = _intelligence(state, m) if roll <= chance else []
+        text = f"{owner}'s spies on {m.target}'s {m.subject}: {chance}% chance, 1D100 {roll}: " + (
+            "success" if roll <= chance else "nothing learned"
+        )
+        events.append(
+            _event(
+                state,
+                "espionage",
+                m.target,
+                "espionage",
+                text,
+                [owner],
+                chance=chance,
+                roll=roll,
+                found=found,
+            )
+        )
+    return events
+
+
+def _intelligence(state: State, m: Mission) -> list[str]:
+    target = state.commander(m.target)
+    if target is None:
+        return []
+    if m.subject == "fleet":
+        return [f"{s.id} {s.design} at {s.place}" for s in state.ships if s.owner == target.name]
+    if m.subject == "research":
+        return [f"discovered {f}" for f in target.discoveries] + [
+            f"developed {f}" for f in target.developed
+        ]
+    return [
+        f"{points} production points at {place}"
+        for (place, owner), points in sorted(state.stocks.items())
+        if owner == target.name
+    ]
+
+
+__all__ = ["build", "espionage", "mine", "mission_chance", "next_ship_id", "produce", "research"]

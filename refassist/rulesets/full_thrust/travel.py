@@ -1,0 +1,465 @@
+"""The week in time order: every ship's timeline run together, hour by hour, until forces meet.
+
+Each ship or fleet (a `Mover`) has its plan from `timeline.run`; here the plans are carried
+out in the order of the clock, because what one ship does changes what another finds: stocks
+loaded before another ship arrives, a hasty jump that fails and leaves a ship where an enemy
+comes, forces that meet.  Readings (docs/rules/full-thrust-campaign.md):
+
+* An activity takes effect when it ends (cargo is aboard once loading is done); a jump leaves
+  when it starts and arrives when it ends.  Ships are somewhere from the hour they arrive
+  until the hour they leave, so a ship that leaves at 3.1 and an enemy that arrives at 3.1
+  do not meet, and two enemies that arrive at the same hour do.
+* Forces meet when ships of commanders who are not allies are at one place at one time:
+  the tool opens a battle there and every ship present joins it, whatever its orders; their
+  timelines stop there for the week.  Ships that arrive later in the week join it as they
+  arrive, on the tabletop turn of their hour (an hour is a turn of starship combat).  The
+  natives of a neutral planet fight only when invaded.
+* Reserve ships of a commander in a battle jump to it at once when it is within a jump (fuel,
+  range and no obstacle), arriving after the hours of travel, hastily if their drive has not
+  recharged.  A ship that is recalled for its homeworld is the referee's call: he moves it in
+  the master workbook.
+* Deviation is rolled for a ship that emerges into a battle, for the battle sheet; elsewhere
+  where exactly a ship emerges changes nothing the campaign tracks.
+* A fleet (slaved drives) rolls once for a hasty jump, with a merchant's +1 if it has one and
+  a crack ship's -1 only if every ship is crack, and shares the result.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...dice import Dice
+from ..base import Event
+from . import charts
+from .clock import time_text
+from .designs import FULL_TANK_PARSECS, MAX_JUMP
+from .grid import blocked_by, distance
+from .state import NATIVES, Battle, InBattle, Ship, State
+from .timeline import ALL, RECHARGE_HOURS, Activity, Leg, Plan
+
+
+@dataclass
+class Mover:
+    """One ship, or the ships of a fleet, with its plan for the week."""
+
+    name: str
+    owner: str
+    ships: list[Ship]
+    plan: Plan
+    activities: list[Activity]
+    place: str
+    ready_at: int = 0
+    stopped: bool = False  # in a battle, or stranded: the rest of its week is void
+    reserve: bool = False
+
+
+@dataclass
+class Week:
+    """What the week's travel did: its events, the battles it opened."""
+
+    events: list[Event] = field(default_factory=list)
+    battles: list[Battle] = field(default_factory=list)
+
+
+def _event(week: int, kind: str, place: str, text: str, owners: list[str], **data: Any) -> Event:
+    return Event(
+        turn=week,
+        phase="travel",
+        location=place,
+        kind=kind,
+        text=text,
+        players=tuple(sorted(set(owners))),
+        visible_to=tuple(sorted(set(owners))),
+        data=data,
+    )
+
+
+#: What happens first within one hour: activities end, then ships leave, then ships arrive
+#: (a ship is at a place from its arrival up to, not including, its departure).
+ENDS, STARTS, ARRIVALS = 0, 1, 2
+
+
+class _Clock:
+    """The week's events in time order; within an hour by `ENDS`, `STARTS`, `ARRIVALS`, then
+    in the order scheduled (movers come by commander and ship, so a week replays the same)."""
+
+    def __init__(self) -> None:
+        self.queue: list[tuple[int, int, int, Callable[[int], None]]] = []
+        self.seq = 0
+
+    def at(self, hour: int, rank: int, action: Callable[[int], None]) -> None:
+        self.seq += 1
+        heapq.heappush(self.queue, (hour, rank, self.seq, action))
+
+    def run(self) -> None:
+        while self.queue:
+            hour, _, _, action = heapq.heappop(self.queue)
+            action(hour)
+
+
+def run_week(
+    state: State,
+    movers: list[Mover],
+    dice: Dice,
+    rules: Mapping[str, Any],
+    merchant_of: Callable[[Ship], bool],
+) -> Week:
+    """Carry out every mover's plan in time order on ``state`` (changed in place)."""
+    week = Week()
+    clock = _Clock()
+    present: dict[str, list[Mover]] = {}
+    open_battle: dict[str, Battle] = {}
+    designs = state.designs
+
+    def note(kind: str, place: str, text: str, owners: list[str], **data: Any) -> None:
+        week.events.append(_event(state.week, kind, place, text, owners, **data))
+
+    def arrive(m: Mover, place: str) -> None:
+        m.place = place
+        present.setdefault(place, []).append(m)
+
+    def leave(m: Mover) -> None:
+        if m in present.get(m.place, []):
+            present[m.place].remove(m)
+
+    def enemies_at(place: str) -> bool:
+        owners = {m.owner for m in present.get(place, [])}
+        return any(not state.allied(a, b) for a in owners for b in owners if a < b)
+
+    def in_battle(m: Mover, battle: Battle, hour: int, emerged: Activity | None) -> None:
+        m.stopped = True
+        for ship in m.ships:
+            dev = None
+            if emerged is not None:
+                with dice.at(phase="travel", location=battle.place):
+                    dev = charts.deviation(dice, rules, ship.id)
+            battle.ships.append(
+                InBattle(
+                    ship=ship.id,
+                    owner=ship.owner,
+                    design=ship.design,
+                    arrives=hour - battle.hour,
+                    inches=ship.inches,
+                    bearing=ship.bearing,
+                    deviation=dev.inches if dev else 0,
+                    deviation_bearing=dev.bearing if dev else 0,
+                    damage=ship.damage,
+                    cargo=ship.cargo,
+                    crack=ship.crack,
+                )
+            )
+
+    def contact(place: str, hour: int, newcomer: Mover | None, emerged: Activity | None) -> None:
+        """Forces at ``place`` at ``hour``: open a battle, or join the one open there."""
+        battle = open_battle.get(place)
+        if battle is not None and newcomer is not None and not newcomer.stopped:
+            in_battle(newcomer, battle, hour, emerged)
+            note(
+                "battle_joined",
+                place,
+                f"{newcomer.name} ({newcomer.owner}) arrives at the battle of {place} at "
+                f"{time_text(hour)}, on turn {hour - battle.hour}",
+                battle.sides,
+                battle=battle.id,
+            )
+            return
+        if battle is not None or not enemies_at(place):
+            return
+        battle = Battle(f"B{state.week}-{len(week.battles) + 1}", state.week, place, hour)
+        week.battles.append(battle)
+        open_battle[place] = battle
+        for m in list(present.get(place, [])):
+            in_battle(m, battle, hour, emerged if m is newcomer else None)
+        sides = battle.sides
+        note(
+            "battle_opened",
+            place,
+            f"Forces of {', '.join(sides)} meet at {place} at {time_text(hour)}: a battle for "
+            "the tabletop",
+            sides,
+            battle=battle.id,
+        )
+        for side in sides:
+            for m in movers:
+                if m.owner == side and m.reserve and not m.stopped and m.place != place:
+                    send_reserve(m, battle, hour)
+
+    def send_reserve(m: Mover, battle: Battle, hour: int) -> None:
+        here, there = state.systems.get(m.place), state.systems[battle.place]
+        if here is None or any(s.drive != "ok" or s.landed for s in m.ships):
+            return
+        parsecs = distance(here.square, there.square, rules)
+        fuel = min(s.fuel for s in m.ships)
+        if parsecs > MAX_JUMP or parsecs > fuel:
+            return
+        if blocked_by(here.square, there.square, state.obstacles) is not None:
+            return
+        order = Activity("jump", battle.place)
+        if hour < m.ready_at and not hasty(m, hour, None):
+            return
+        leave(m)
+        for s in m.ships:
+            s.fuel -= parsecs
+        note(
+            "reserve_sent",
+            m.place,
+            f"Reserve {m.name} jumps from {m.place} to the battle of {battle.place}",
+            [m.owner],
+            battle=battle.id,
+        )
+        m.reserve = False
+        m.place = ""
+
+        def reached(at: int) -> None:
+            for s in m.ships:
+                s.place, s.inches, s.bearing = battle.place, order.inches, order.bearing
+                s.ready_at = at + RECHARGE_HOURS
+            arrive(m, battle.place)
+            contact(battle.place, at, m, order)
+
+        clock.at(hour + parsecs, ARRIVALS, reached)
+
+    def hasty(m: Mover, hour: int, jump_from: int | None) -> bool:
+        """Roll the Hasty Jump table for ``m``; True when it may go on."""
+        ships = m.ships
+        with dice.at(phase="travel", location=m.place):
+            roll = charts.hasty_jump(
+                dice,
+                rules,
+                crack=all(s.crack for s in ships),
+                merchant=any(merchant_of(s) for s in ships),
+                inches=jump_from,
+                ship=m.name,
+            )
+        owners = [m.owner]
+        note(
+            "hasty_jump",
+            m.place,
+            f"{m.name} makes a hasty jump from {m.place} at {time_text(hour)}: rolled "
+            f"{roll.roll}, total {roll.total}, {roll.result}",
+            owners,
+            roll=roll.roll,
+            total=roll.total,
+            result=roll.result,
+            modifiers=[list(x) for x in roll.modifiers],
+        )
+        if roll.result == "fine":
+            return True
+        m.stopped = True
+        if roll.result == "destroyed":
+            leave(m)
+            for s in ships:
+                state.ships.remove(s)
+            return False
+        for s in ships:
+            s.drive = "disabled" if roll.result == "drive disabled" else "destroyed"
+        return False
+
+    def next_leg(m: Mover, done: int) -> None:
+        """Schedule the first of ``m``'s legs after the ``done`` first: each leg starts only
+        once the one before it has ended, so a ship arrives before it does anything more."""
+        for k in range(done, len(m.plan.legs)):
+            leg = m.plan.legs[k]
+            if leg.activity >= 0 and leg.kind not in ("idle", "wait", "guard"):
+                clock.at(leg.start, STARTS, lambda at, k=k: start_leg(m, k, at))
+                return
+
+    def start_leg(m: Mover, k: int, hour: int) -> None:
+        if m.stopped:
+            return
+        leg = m.plan.legs[k]
+        a = m.activities[leg.activity]
+        if leg.kind == "jump":
+            if leg.hasty and not hasty(m, hour, a.jump_from):
+                return
+            leave(m)
+            for s in m.ships:
+                s.fuel -= leg.parsecs
+                s.landed = False
+            m.place = ""
+
+            def landed(at: int) -> None:
+                end_jump(m, leg, a, at)
+                next_leg(m, k + 1)
+
+            clock.at(leg.end, ARRIVALS, landed)
+        elif leg.kind == "invade":
+            invade(m, hour)
+            next_leg(m, k + 1)
+        else:
+
+            def done(at: int) -> None:
+                end_leg(m, leg, a, at)
+                next_leg(m, k + 1)
+
+            clock.at(leg.end, ENDS, done)
+
+    def end_jump(m: Mover, leg: Leg, a: Activity, hour: int) -> None:
+        for s in m.ships:
+            s.place, s.inches, s.bearing = leg.destination, a.inches, a.bearing
+        m.ready_at = hour + RECHARGE_HOURS
+        for s in m.ships:
+            s.ready_at = m.ready_at
+        arrive(m, leg.destination)
+        contact(leg.destination, hour, m, a)
+
+    def end_leg(m: Mover, leg: Leg, a: Activity, hour: int) -> None:
+        if m.stopped:
+            return
+        ship = m.ships[0]
+        place = m.place
+        if leg.kind == "land":
+            for s in m.ships:
+                s.landed, s.inches = True, 0
+        elif leg.kind == "lift":
+            for s in m.ships:
+                s.landed, s.inches = False, 40
+        elif leg.kind == "refuel":
+            source = a.target
+            if source and not any(
+                source == other.name or any(source == s.id for s in other.ships)
+                for other in present.get(place, [])
+                if other.owner == m.owner and other is not m
+            ):
+                note(
+                    "refuel_failed",
+                    place,
+                    f"{m.name} could not refuel at {place}: {source} was not there",
+                    [m.owner],
+                )
+                return
+            for s in m.ships:
+                s.fuel = FULL_TANK_PARSECS
+        elif leg.kind == "load":
+            stock = state.stock(place, m.owner)
+            room = designs[ship.design].cargo_spaces - ship.cargo
+            wanted = room if a.amount == ALL else min(a.amount, room)
+            taken = min(wanted, stock)
+            state.add_stock(place, m.owner, -taken)
+            ship.cargo += taken
+            if taken < wanted:
+                note(
+                    "load_short",
+                    place,
+                    f"{ship.id} loaded {taken} of {wanted} production points at {place} "
+                    f"(only {stock} were there)",
+                    [m.owner],
+                )
+        elif leg.kind == "unload":
+            amount = ship.cargo if a.amount == ALL else min(a.amount, ship.cargo)
+            ship.cargo -= amount
+            state.add_stock(place, m.owner, amount)
+        elif leg.kind == "sell":
+            sell(m, ship, a.amount, place)
+        elif leg.kind == "explore":
+            explore(m, ship, place)
+
+    def sell(m: Mover, ship: Ship, amount: int, place: str) -> None:
+        system = state.systems[place]
+        if system.owner == m.owner or not system.planet:
+            note(
+                "sale_refused",
+                place,
+                f"{ship.id} cannot sell at {place}: goods are sold at another's planet",
+                [m.owner],
+            )
+            return
+        amount = ship.cargo if amount == ALL else min(amount, ship.cargo)
+        with dice.at(phase="travel", location=place):
+            got = charts.sale(dice, amount, m.owner)
+        ship.cargo -= amount
+        room = designs[ship.design].cargo_spaces - ship.cargo
+        aboard = min(room, got.points)
+        ship.cargo += aboard
+        if got.points > aboard:
+            state.add_stock(place, m.owner, got.points - aboard)
+        note(
+            "sale",
+            place,
+            f"{ship.id} sells {amount} production points at {place}: 1D6 {got.roll}, "
+            f"{got.percent}%, {got.points} points of goods",
+            [m.owner],
+            roll=got.roll,
+            percent=got.percent,
+            points=got.points,
+        )
+
+    def explore(m: Mover, ship: Ship, place: str) -> None:
+        system = state.systems[place]
+        if not system.ancient_site:
+            note("site_gone", place, f"The ancient site at {place} was explored already", [m.owner])
+            return
+        system.ancient_site = False
+        with dice.at(phase="travel", location=place):
+            find = charts.ancient_site(dice, rules, ship=ship.id)
+        commander = state.commander(m.owner)
+        text = f"{ship.id} explores the ancient site at {place}: {find.result}"
+        if find.result == "trap":
+            m.stopped = True
+            leave(m)
+            state.ships.remove(ship)
+            m.ships.remove(ship)
+            text += f"; {ship.id} is destroyed"
+        elif find.result == "item" and commander is not None:
+            state.add_stock(commander.home, m.owner, find.points)
+            text += f" worth {find.points} production points, stocked at {commander.home}"
+        elif find.research is not None and commander is not None:
+            if find.research.field and find.research.field not in commander.discoveries:
+                commander.discoveries.append(find.research.field)
+            text += f"; research roll {find.research.roll}: {find.research.field or 'nothing'}"
+        note("ancient_site", place, text, [m.owner], rolls=list(find.rolls), result=find.result)
+
+    def invade(m: Mover, hour: int) -> None:
+        place = m.place
+        system = state.systems[place]
+        if system.owner or not system.planet or place in open_battle:
+            return
+        strength = sum(designs[s.design].cost for s in m.ships)
+        ortillery = sum(designs[s.design].ortillery for s in m.ships)
+        with dice.at(phase="travel", location=place):
+            got = charts.invasion(dice, rules, strength=strength, ortillery=ortillery, where=place)
+        note(
+            "invasion",
+            place,
+            f"{m.owner} invades {place} with {strength} points: 1D6 {got.roll}, total "
+            f"{got.total}: {got.result}",
+            [m.owner],
+            roll=got.roll,
+            total=got.total,
+            result=got.result,
+        )
+        if got.result == "surrender":
+            system.owner = m.owner
+            system.indigenous = 0
+            return
+        battle = Battle(
+            f"B{state.week}-{len(week.battles) + 1}", state.week, place, hour, invasion=m.owner
+        )
+        week.battles.append(battle)
+        open_battle[place] = battle
+        battle.ships.append(
+            InBattle(
+                ship=f"{place} defenders",
+                owner=NATIVES,
+                design=f"{system.indigenous} points of book designs",
+            )
+        )
+        for other in list(present.get(place, [])):
+            in_battle(other, battle, hour, None)
+
+    # -- the week ----------------------------------------------------------------------------
+    for m in movers:
+        arrive(m, m.place)
+    for place in sorted(present):
+        contact(place, 0, None, None)
+    for m in movers:
+        next_leg(m, 0)
+    clock.run()
+    state.battles = week.battles
+    return week
+
+
+__all__ = ["Mover", "Week", "run_week"]
