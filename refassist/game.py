@@ -113,10 +113,14 @@ def check_players(players: list[PlayerSetup], ruleset: Ruleset) -> None:
 
 
 def step_sort_key(step: str) -> tuple[int, int, str]:
-    """Order of step keys: numbers by value (turn ``9`` before ``10``; years ``5009`` before
-    ``5010``), then any other key by its text.  Folder names sort as text, which puts ``10``
+    """Order of step keys: by the number they start with (turn ``9`` before ``10``; years
+    ``5009`` before ``5010``; a step within a turn, ``3-battles``, after ``3`` and before
+    ``4``), then any other key by its text.  Folder names sort as text, which puts ``10``
     before ``9`` as soon as a game's turns are numbered from 1."""
-    return (0, int(step), "") if step.isdigit() else (1, 0, step)
+    digits = len(step) - len(step.lstrip("0123456789"))
+    if not digits:
+        return (1, 0, step)
+    return (0, int(step[:digits]), step[digits:])
 
 
 @dataclass

@@ -20,6 +20,11 @@ def test_turn_numbers_sort_by_value_and_years_stay_in_order() -> None:
     assert step_sort_key("setup") > step_sort_key("99")
 
 
+def test_a_step_within_a_turn_comes_after_the_turn_and_before_the_next() -> None:
+    keys = ["10", "3-battles", "4", "3", "9-battles", "2"]
+    assert sorted(keys, key=step_sort_key) == ["2", "3", "3-battles", "4", "9-battles", "10"]
+
+
 def test_the_resolved_step_before_turn_10_is_turn_9(tmp_path: Path) -> None:
     for step in ("1", "2", "9", "10"):
         (tmp_path / "archive" / step).mkdir(parents=True)
