@@ -48,14 +48,23 @@ class TurnBook:
         self.lists = DropdownLists(self._lists, LISTS_SHEET)
 
     def finish(
-        self, *, footer: str, print_areas: Sequence[str], meta: Sequence[tuple[str, str]]
+        self,
+        *,
+        footer: str,
+        print_areas: Sequence[str],
+        meta: Sequence[tuple[str, str]],
+        landscape: bool = False,
     ) -> None:
-        """Print setup and protection of every page (``print_areas`` one per page, in order),
-        the first page active, the lists hidden and ``meta`` (key, value) on the meta sheet."""
+        """Print setup and protection of every page (``print_areas`` one per page, in order;
+        ``landscape`` for a wide table), the first page active, the lists hidden and ``meta``
+        (key, value) on the meta sheet."""
         footer = "&L" + footer.replace("&", "&&") + "&RPage &P of &N"
         for sheet, area in zip(self.pages, print_areas, strict=True):
             sheet.set_paper(9)
-            sheet.set_portrait()
+            if landscape:
+                sheet.set_landscape()
+            else:
+                sheet.set_portrait()
             sheet.fit_to_pages(1, 0)
             sheet.set_margins(left=0.5, right=0.5, top=0.6, bottom=0.6)
             sheet.set_footer(footer)

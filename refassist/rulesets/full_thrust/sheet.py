@@ -1,0 +1,1044 @@
+"""The Full Thrust campaign's sheets: the set-up sheet, the weekly order sheet, and the battle
+sheet the referee fills in after the tabletop.
+
+The weekly sheet keeps what has a fixed size on its first page ("Orders": fleets,
+construction, research, espionage, allies, a message), so every cell there can be cited in
+docs/rules/full-thrust-campaign.md; the timelines, one block per ship (and a few blocks for
+fleets), are on the second page ("Timelines"), where their number moves nothing else; what the
+commander holds is listed on the third ("Your forces").  A timeline line is typed in three
+cells (at, activity, details) or whole in the activity cell: ``at 3.1 jump Brenn 60" b4``.
+
+The battle sheet lists both sides' ships as they came to the battle (damage, cargo, crack,
+the turn they arrive on, emergence point and deviation) for the table, and has the result part
+the referee fills in: per ship destroyed, damage boxes lost, captured by; the system's holder.
+It is filed like a commander's sheet (``refassist intake GAME FILE``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from ...errors import InvalidOrder, NotATurnSheet, UsageError
+from ...message_text import MessageBudget, escaped
+from ...workbook.sheetio import TurnSheetFile
+from ...workbook.sheetkit import SheetReader, SheetStyles, cell_rc, check_room
+from ...workbook.sheetpage import Listing, Page, typing_into
+from ...workbook.sheetreads import read_remembered
+from ...workbook.turnbook import check_layout, meta_names, meta_number, turn_workbook
+from ..base import SheetRead
+from .charts import RESEARCH_FIELDS
+from .clock import time_text
+from .economy import SPY_COST
+from .orders import SUBJECTS, FleetOrder, Mission, Orders, Purchase, ResearchOrder, Timeline
+from .parse import activity_text, parse_activity
+from .rules import complete
+from .setup import SETUP_WEEK
+from .state import NATIVES, Battle, BattleResult, State
+from .timeline import KINDS
+
+RULESET_NAME = "full-thrust-campaign"
+GAME_TITLE = "Full Thrust campaign"
+FORMAT_VERSION = "1"
+
+ORDERS_SHEET = "Orders"
+TIMELINES_SHEET = "Timelines"
+FORCES_SHEET = "Your forces"
+SETUP_SHEET = "Set-up"
+DESIGNS_SHEET = "Designs"
+BATTLE_SHEET = "Battle"
+
+GAME_CELL, PLAYER_CELL, WEEK_CELL, DEADLINE_CELL = "B3", "B4", "B5", "B6"
+HOME_POINTS_CELL, ALL_POINTS_CELL, SPIES_CELL = "F3", "F4", "F5"
+
+FLEET_SECTION_ROW, FLEET_FIRST_ROW, FLEET_ROWS = 10, 12, 6
+BUILD_SECTION_ROW, BUILD_FIRST_ROW, BUILD_ROWS = 19, 21, 8
+RESEARCH_SECTION_ROW, RESEARCH_ROW = 30, 32
+SPY_SECTION_ROW, SPY_FIRST_ROW, SPY_ROWS = 34, 36, 5
+ALLIES_CELL = "C42"
+MESSAGE_SECTION_ROW, MESSAGE_CELL, MESSAGE_LAST_ROW = 44, "B45", 50
+ORDERS_PRINT_LAST_ROW = MESSAGE_LAST_ROW
+
+#: The timelines page: blocks of a header row and ACTIVITY_ROWS lines, a blank row between.
+FIRST_BLOCK_ROW = 5
+ACTIVITY_ROWS = 8
+BLOCK_HEIGHT = ACTIVITY_ROWS + 2
+FLEET_BLOCKS = 3
+
+SETUP_FIRST_ROW, SETUP_ROWS = 12, 12
+
+#: The battle sheet: a row per ship from BATTLE_FIRST_ROW; the result columns.
+BATTLE_FIRST_ROW = 12
+DESTROYED_COL, LOST_COL, CAPTOR_COL = "I", "J", "K"
+BATTLE_HOLDER_CELL = "C9"
+BATTLE_NOTES_CELL = "G9"
+
+MAX_MESSAGE_LENGTH = 2000
+MAX_COUNT = 99
+_COLUMN_WIDTHS = {"A": 8, "B": 14, "C": 14, "D": 16, "E": 14, "F": 16, "G": 22}
+_BATTLE_WIDTHS = {
+    "A": 12,
+    "B": 10,
+    "C": 22,
+    "D": 9,
+    "E": 8,
+    "F": 7,
+    "G": 8,
+    "H": 22,
+    "I": 11,
+    "J": 10,
+    "K": 13,
+}
+YES = ("yes", "y", "x", "destroyed", "true", "1")
+
+
+def block_row(block: int) -> int:
+    """The header row of timeline block ``block`` (0-based) on the Timelines page."""
+    return FIRST_BLOCK_ROW + block * BLOCK_HEIGHT
+
+
+def _ships_in_service(state: State, player: str) -> list[Any]:
+    return sorted(
+        (s for s in state.ships if s.owner == player and not s.ready_week), key=lambda s: s.id
+    )
+
+
+def _battle(state: State, name: str) -> Battle | None:
+    return next((b for b in state.battles if b.id == name), None)
+
+
+# --------------------------------------------------------------------------------------------
+# Writing
+# --------------------------------------------------------------------------------------------
+
+
+def _header(page: Page, title: str, subtitle: str, rows: list[tuple[str, str, Any]]) -> None:
+    ws, st = page.ws, page.st
+    ws.merge_range(0, 0, 0, page.width, title, st.title)
+    ws.set_row(0, 26)
+    ws.merge_range(1, 0, 1, page.width, subtitle, st.subtitle)
+    for n, (label, ref, value) in enumerate(rows):
+        page.labelled(f"A{n + 3}", label, ref, value, span=1)
+
+
+def _figures(page: Page, figures: list[tuple[str, str, Any]]) -> None:
+    for ref, label, value in figures:
+        r, c = cell_rc(ref)
+        page.ws.merge_range(r, c - 2, r, c - 1, label, page.st.label)
+        page.value(ref, value, page.st.value)
+
+
+def write_sheet(
+    state: State,
+    player: str,
+    path: Path,
+    *,
+    token: str,
+    deadline: str,
+    house_rules: Mapping[str, Any] | None = None,
+) -> None:
+    """Write the sheet the current step asks of ``player`` (a commander, or a battle the
+    referee settles) to ``path`` (atomically)."""
+    rules = complete(house_rules)
+    battle = _battle(state, player)
+    if battle is not None:
+        _write_battle(state, battle, path, token, deadline)
+    elif state.commander(player) is None:
+        raise UsageError(f"{player!r} is not a commander of {state.game_name}")
+    elif state.week == SETUP_WEEK:
+        _write_setup(state, player, path, token, deadline)
+    else:
+        _write_orders(state, player, path, token, deadline, rules)
+
+
+def _meta(state: State, player: str, token: str, kind: str, **more: str) -> list[tuple[str, str]]:
+    step = str(state.week) + ("-battles" if kind == "battle" else "")
+    return [
+        ("format_version", FORMAT_VERSION),
+        ("ruleset", RULESET_NAME),
+        ("game_id", state.game_id),
+        ("game_name", state.game_name),
+        ("player", player),
+        ("step", step),
+        ("week", str(state.week)),
+        ("kind", kind),
+        ("token", token),
+        *more.items(),
+    ]
+
+
+def _write_orders(
+    state: State, player: str, path: Path, token: str, deadline: str, rules: Mapping[str, Any]
+) -> None:
+    commander = state.commander(player)
+    assert commander is not None
+    ships = _ships_in_service(state, player)
+    with turn_workbook(
+        path,
+        title=f"{state.game_name} - week {state.week} - {player}",
+        subject=f"{GAME_TITLE} order sheet",
+        pages=(ORDERS_SHEET, TIMELINES_SHEET, FORCES_SHEET),
+        widths=_COLUMN_WIDTHS,
+    ) as book:
+        orders_ws, timelines_ws, forces_ws = book.pages
+        st = SheetStyles(book.wb)
+        page = Page(orders_ws, st, book.lists)
+        _header(
+            page,
+            "FULL THRUST CAMPAIGN - ORDERS",
+            f"Week {state.week}: orders for every ship and fleet, in decimal time (day.hour)",
+            [
+                ("Game", GAME_CELL, state.game_name),
+                ("Commander", PLAYER_CELL, player),
+                ("Week", WEEK_CELL, state.week),
+                ("Deadline", DEADLINE_CELL, deadline),
+            ],
+        )
+        total = sum(p for (_, owner), p in state.stocks.items() if owner == player)
+        _figures(
+            page,
+            [
+                (
+                    HOME_POINTS_CELL,
+                    f"Points at {commander.home}",
+                    state.stock(commander.home, player),
+                ),
+                (ALL_POINTS_CELL, "Points everywhere", total),
+                (SPIES_CELL, "Spies / masters", f"{commander.spies} / {commander.master_spies}"),
+            ],
+        )
+        page.note(
+            "A7:G8",
+            "Fill in the yellow cells only. Each ship's week goes on the sheet 'Timelines', a "
+            "line per activity; ships, stocks and the map are on 'Your forces'. Send the sheet "
+            "back as .xlsx before the deadline.",
+        )
+        _write_fleets(page, ships)
+        _write_construction(page, state, player)
+        _write_research(page, commander)
+        _write_espionage(page, state, player)
+        r, _ = cell_rc(ALLIES_CELL)
+        orders_ws.merge_range(r, 0, r, 1, "Allied with", st.label)
+        page.blank(ALLIES_CELL, st.input_text, through=f"G{r + 1}")
+        page.ask(
+            ALLIES_CELL,
+            "Allies",
+            "Commanders you are allied with this week, separated by commas. An alliance holds "
+            "when both name each other; allies' ships do not fight.",
+        )
+        page.section(MESSAGE_SECTION_ROW, "MESSAGE TO THE REFEREE")
+        r, c = cell_rc(MESSAGE_CELL)
+        orders_ws.merge_range(r, c, MESSAGE_LAST_ROW - 1, page.width, "", st.input_text)
+        page.ask(MESSAGE_CELL, "Message", f"Free text, at most {MAX_MESSAGE_LENGTH} characters.")
+        blocks = _write_timelines(Page(timelines_ws, st, book.lists), state, player, ships, rules)
+        forces_rows = _write_forces(forces_ws, st, state, player)
+        book.finish(
+            footer=f"{state.game_name} - {player} - week {state.week}",
+            print_areas=(
+                f"A1:G{ORDERS_PRINT_LAST_ROW}",
+                f"A1:G{block_row(blocks)}",
+                f"A1:A{max(1, forces_rows)}",
+            ),
+            meta=_meta(
+                state,
+                player,
+                token,
+                "orders",
+                blocks=str(blocks),
+                ships=json.dumps([s.id for s in ships]),
+            ),
+        )
+
+
+def _write_fleets(page: Page, ships: list[Any]) -> None:
+    st = page.st
+    page.section(
+        FLEET_SECTION_ROW,
+        "FLEETS - ships that slave their drives together this week (one timeline, one jump roll)",
+    )
+    page.headers(FLEET_SECTION_ROW + 1, ("#", "Fleet name", "Ships (ids, e.g. ANN-1 ANN-4)"))
+    for row in page.numbered(FLEET_FIRST_ROW, FLEET_ROWS):
+        page.blank(f"B{row}", st.input_text)
+        page.blank(f"C{row}", st.input_text, through=f"G{row}")
+    last = FLEET_FIRST_ROW + FLEET_ROWS - 1
+    page.ask(
+        f"B{FLEET_FIRST_ROW}:B{last}",
+        "Fleet",
+        "A name for the fleet; give its timeline in a fleet block on 'Timelines'.",
+    )
+    page.ask(
+        f"C{FLEET_FIRST_ROW}:C{last}",
+        "Ships",
+        "Your ships in it, all at one place: their ids separated by spaces. "
+        + ("Yours: " + " ".join(s.id for s in ships))[:150],
+    )
+
+
+def _write_construction(page: Page, state: State, player: str) -> None:
+    st = page.st
+    page.section(
+        BUILD_SECTION_ROW,
+        "CONSTRUCTION - ships laid down at your yards (in service next week), spies hired",
+    )
+    page.headers(BUILD_SECTION_ROW + 1, ("#", "Design", "Count", "Where (yard)", "Cost each"))
+    for row in page.numbered(BUILD_FIRST_ROW, BUILD_ROWS):
+        page.blank(f"B{row}", st.input_text)
+        page.blank(f"C{row}", st.input_number)
+        page.blank(f"D{row}", st.input_text)
+    last = BUILD_FIRST_ROW + BUILD_ROWS - 1
+    page.ask(
+        f"B{BUILD_FIRST_ROW}:B{last}",
+        "Design",
+        "A design from the list (costs on 'Your forces'), or spy / master spy (250 / 500, paid "
+        "at home, never more than you started with).",
+        [*state.designs, *SPY_COST],
+        strict=True,
+    )
+    page.whole_number(f"C{BUILD_FIRST_ROW}:C{last}", "Count", "How many (blank = 1).", 1, MAX_COUNT)
+    yards = sorted(
+        {f.place for f in state.facilities if f.owner == player and f.kind == "shipyard"}
+        | {s.name for s in state.systems.values() if s.owner == player and s.port == "starport"}
+    )
+    page.ask(
+        f"D{BUILD_FIRST_ROW}:D{last}",
+        "Where",
+        "The place of your shipyard (any design) or starport (streamlined only); paid from the "
+        "points stored there. Blank: your home.",
+        yards,
+    )
+
+
+def _write_research(page: Page, commander: Any) -> None:
+    st = page.st
+    page.section(RESEARCH_SECTION_ROW, "RESEARCH AND DEVELOPMENT - paid at home")
+    page.headers(RESEARCH_SECTION_ROW + 1, ("", "Research rolls", "Aimed at", "Develop", "Points"))
+    row = RESEARCH_ROW
+    for col, fmt in (("B", st.input_number), ("C", st.input_text), ("D", st.input_text)):
+        page.blank(f"{col}{row}", fmt)
+    page.blank(f"E{row}", st.input_number)
+    fields = [f"{n} {name}" for n, (name, _) in sorted(RESEARCH_FIELDS.items())]
+    page.whole_number(f"B{row}", "Research rolls", "Rolls on the Research Table, 100 each.", 1, 20)
+    page.ask(
+        f"C{row}",
+        "Aimed at",
+        "Optional: the field you aim at, declared before the roll (a roll within one of it "
+        "succeeds, anything else finds nothing).",
+        fields,
+        strict=True,
+    )
+    page.ask(
+        f"D{row}",
+        "Develop",
+        "A field you have discovered, to develop with the points at the right.",
+        commander.discoveries,
+    )
+    page.whole_number(
+        f"E{row}", "Points", "Points spent developing it (1% per 10, by its cost).", 1, 100_000
+    )
+
+
+def _write_espionage(page: Page, state: State, player: str) -> None:
+    st = page.st
+    page.section(SPY_SECTION_ROW, "ESPIONAGE - counter-espionage is rolled first")
+    page.headers(SPY_SECTION_ROW + 1, ("#", "Spies", "Master spies", "Target", "Subject", "Points"))
+    for row in page.numbered(SPY_FIRST_ROW, SPY_ROWS):
+        for col, fmt in (("B", st.input_number), ("C", st.input_number), ("D", st.input_text)):
+            page.blank(f"{col}{row}", fmt)
+        page.blank(f"E{row}", st.input_text)
+        page.blank(f"F{row}", st.input_number)
+    first, last = SPY_FIRST_ROW, SPY_FIRST_ROW + SPY_ROWS - 1
+    page.whole_number(f"B{first}:B{last}", "Spies", "10% each.", 0, 5)
+    page.whole_number(f"C{first}:C{last}", "Master spies", "15% each.", 0, 1)
+    page.ask(
+        f"D{first}:D{last}",
+        "Target",
+        "The commander spied on (for counter-espionage: blank, your own spies guard you).",
+        [c.name for c in state.commanders if c.name != player],
+    )
+    page.ask(
+        f"E{first}:E{last}",
+        "Subject",
+        "fleet: where its ships are; research: what it found; industry: its stocks (chance "
+        "doubled); counter-espionage: catch spies sent against you.",
+        SUBJECTS,
+        strict=True,
+        inline=True,
+    )
+    page.whole_number(
+        f"F{first}:F{last}", "Points", "+1% per 10 points, at most doubling the chance.", 0, 10_000
+    )
+
+
+def _write_timelines(
+    page: Page, state: State, player: str, ships: list[Any], rules: Mapping[str, Any]
+) -> int:
+    ws, st = page.ws, page.st
+    for col, width in _COLUMN_WIDTHS.items():
+        c = ord(col) - 65
+        ws.set_column(c, c, width)
+    ws.merge_range(0, 0, 0, 6, f"TIMELINES - {player} - week {state.week}", st.title)
+    page.note(
+        "A2:G3",
+        "One block per ship, and blocks for fleets (write the fleet's name). A line per "
+        "activity in order; the time (day.hour) only to wait for it. Activities: "
+        + ", ".join(KINDS)
+        + '. Details: jump TARGET 60" b4 (emergence, bearing), load 200, wait until 4.1, '
+        "refuel from SHIP.",
+    )
+    units = [(s.id, _ship_line(state, s)) for s in ships] + [("", "")] * FLEET_BLOCKS
+    activities = [k for k in KINDS]
+    for n, (unit, line) in enumerate(units):
+        top = block_row(n)
+        ws.write_string(top - 1, 0, "Fleet" if not unit else "Ship", st.label)
+        if unit:
+            page.value(f"B{top}", unit, st.value)
+            ws.merge_range(top - 1, 2, top - 1, 6, line, st.note)
+        else:
+            page.blank(f"B{top}", st.input_text)
+            ws.merge_range(top - 1, 2, top - 1, 6, "A fleet of yours (its name)", st.note)
+            page.ask(f"B{top}", "Fleet", "The name of a fleet formed on the Orders page.")
+        rows = page.numbered(top + 1, ACTIVITY_ROWS)
+        for row in rows:
+            page.blank(f"B{row}", st.input_text)
+            page.blank(f"C{row}", st.input_text)
+            page.blank(f"D{row}", st.input_text, through=f"G{row}")
+        first, last = rows[0], rows[-1]
+        page.ask(
+            f"B{first}:B{last}",
+            "At",
+            "Optional: the time (day.hour, e.g. 3.1) the activity is to start, not before.",
+        )
+        page.ask(
+            f"C{first}:C{last}",
+            "Activity",
+            'What the ship does next; or the whole line here, e.g. jump Brenn 60" b4.',
+            activities,
+        )
+        page.ask(
+            f"D{first}:D{last}",
+            "Details",
+            'jump: TARGET [60"] [b4] [from 25"]; load/unload/sell: points or all; wait/guard: '
+            "until D.H; refuel: from SHIP.",
+        )
+    return len(units)
+
+
+def _ship_line(state: State, ship: Any) -> str:
+    design = state.designs.get(ship.design)
+    hold = f", cargo {ship.cargo}/{design.cargo_spaces}" if design and design.hold else ""
+    where = "landed on" if ship.landed else "at"
+    drive = "" if ship.drive == "ok" else f", FTL drive {ship.drive}"
+    ready = f", drive ready at {time_text(ship.ready_at)}" if ship.ready_at else ""
+    return f"{ship.design} {where} {ship.place}, fuel {ship.fuel}{hold}{drive}{ready}"
+
+
+def _write_forces(ws: Any, st: SheetStyles, state: State, player: str) -> int:
+    ws.set_column(0, 0, 110)
+    page = Listing(ws, st, f"{state.game_name} - {player} - week {state.week}")
+    own = [s for s in state.ships if s.owner == player]
+    page.block(
+        "YOUR SHIPS (id design - place - fuel - cargo - damage)",
+        [
+            f"{s.id} {_ship_line(state, s)}, damage {s.damage}"
+            + (f" (in service week {s.ready_week})" if s.ready_week else "")
+            + (" - crack" if s.crack else "")
+            for s in sorted(own, key=lambda s: s.id)
+        ],
+        "You have no ships.",
+    )
+    page.block(
+        "YOUR STOCKS (production points stored)",
+        [
+            f"{place}: {points}"
+            for (place, owner), points in sorted(state.stocks.items())
+            if owner == player
+        ],
+        "None.",
+    )
+    page.block(
+        "YOUR FACILITIES AND PLANETS",
+        [f"{f.id}: {f.kind} at {f.place}" for f in state.facilities if f.owner == player]
+        + [
+            f"{s.name} ({s.value}){' ' + s.port if s.port else ''}"
+            for s in state.systems.values()
+            if s.owner == player
+        ],
+        "None.",
+    )
+    commander = state.commander(player)
+    if commander is not None:
+        page.block(
+            "RESEARCH (discovered; developed)",
+            [f"discovered {f}" for f in commander.discoveries]
+            + [f"developed {f}" for f in commander.developed],
+            "Nothing yet.",
+        )
+    page.block(
+        "THE MAP (name square - Value - owner - belt, site)",
+        [_system_line(s) for s in sorted(state.systems.values(), key=lambda s: s.name)],
+        "None.",
+    )
+    page.block(
+        "DESIGNS (name mass cost size type hold FTL streamlined boxes)",
+        [_design_line(d) for d in state.designs.values()],
+        "None.",
+    )
+    return page.rows
+
+
+def _system_line(s: Any) -> str:
+    from .grid import square_code
+
+    parts = [f"{s.name} {square_code(s.square)}"]
+    parts.append("wormhole" if s.kind == "wormhole" else f"Value {s.value}")
+    parts.append(s.owner or "neutral")
+    extra = [f"{s.belt} belt" if s.belt else "", "ancient site" if s.ancient_site else "", s.port]
+    return " - ".join(parts + [e for e in extra if e])
+
+
+def _design_line(d: Any) -> str:
+    return (
+        f"{d.name}: mass {d.mass}, cost {d.cost}, {d.size}, {d.kind}, hold {d.hold}"
+        f"{', FTL' if d.ftl else ''}{', streamlined' if d.streamlined else ''}, {d.boxes} boxes"
+    )
+
+
+def _write_setup(state: State, player: str, path: Path, token: str, deadline: str) -> None:
+    commander = state.commander(player)
+    assert commander is not None
+    with turn_workbook(
+        path,
+        title=f"{state.game_name} - set-up - {player}",
+        subject=f"{GAME_TITLE} set-up sheet",
+        pages=(SETUP_SHEET, DESIGNS_SHEET),
+        widths=_COLUMN_WIDTHS,
+    ) as book:
+        ws, designs_ws = book.pages
+        st = SheetStyles(book.wb)
+        page = Page(ws, st, book.lists)
+        _header(
+            page,
+            "FULL THRUST CAMPAIGN - SET-UP",
+            f"Buy your starting fleet with {commander.points} points; it starts at "
+            f"{commander.home}",
+            [
+                ("Game", GAME_CELL, state.game_name),
+                ("Commander", PLAYER_CELL, player),
+                ("Home", WEEK_CELL, commander.home),
+                ("Deadline", DEADLINE_CELL, deadline),
+            ],
+        )
+        _figures(page, [(HOME_POINTS_CELL, "Points to spend", commander.points)])
+        page.note(
+            "A7:G9",
+            "Choose designs and counts. Ships start fully armed and fuelled at your home with "
+            "empty holds; points not spent are stored there as production points. A few "
+            "merchants are advisable. The designs and their figures are on 'Designs'.",
+        )
+        page.section(SETUP_FIRST_ROW - 1, "YOUR STARTING FLEET")
+        page.headers(SETUP_FIRST_ROW, ("#", "Design", "", "", "Count"))
+        rows = page.numbered(SETUP_FIRST_ROW + 1, SETUP_ROWS)
+        for row in rows:
+            page.blank(f"B{row}", st.input_text, through=f"D{row}")
+            page.blank(f"E{row}", st.input_number)
+        page.ask(
+            f"B{rows[0]}:B{rows[-1]}",
+            "Design",
+            "A design from the list.",
+            state.designs,
+            strict=True,
+        )
+        page.whole_number(f"E{rows[0]}:E{rows[-1]}", "Count", "How many.", 1, MAX_COUNT)
+        listing = Listing(designs_ws, st, "DESIGNS")
+        designs_ws.set_column(0, 0, 100)
+        listing.block(
+            "name: mass, cost, size, type, hold (MASS; 50 points each), FTL, streamlined, boxes",
+            [_design_line(d) for d in state.designs.values()],
+            "None.",
+        )
+        book.finish(
+            footer=f"{state.game_name} - {player} - set-up",
+            print_areas=(f"A1:G{rows[-1]}", f"A1:A{listing.rows}"),
+            meta=_meta(state, player, token, "setup"),
+        )
+
+
+def _write_battle(state: State, battle: Battle, path: Path, token: str, deadline: str) -> None:
+    system = state.systems[battle.place]
+    with turn_workbook(
+        path,
+        title=f"{state.game_name} - battle {battle.id} at {battle.place}",
+        subject=f"{GAME_TITLE} battle sheet",
+        pages=(BATTLE_SHEET,),
+        widths=_BATTLE_WIDTHS,
+    ) as book:
+        (ws,) = book.pages
+        st = SheetStyles(book.wb)
+        page = Page(ws, st, book.lists, width=10)
+        _header(
+            page,
+            f"FULL THRUST CAMPAIGN - BATTLE {battle.id}",
+            f"At {battle.place}, week {battle.week}, from {time_text(battle.hour)}; "
+            f"one tabletop turn is one hour. Fight it on the table, then fill in the yellow cells.",
+            [
+                ("Game", GAME_CELL, state.game_name),
+                ("Battle", PLAYER_CELL, battle.id),
+                ("Place", WEEK_CELL, battle.place),
+                ("Deadline", DEADLINE_CELL, deadline),
+            ],
+        )
+        notes = _table_notes(state, battle)
+        page.note("E3:K7", " ".join(notes))
+        ws.merge_range(8, 0, 8, 1, "System held by", st.label)
+        page.blank(BATTLE_HOLDER_CELL, st.input_text, through="D9")
+        sides = battle.sides
+        page.ask(
+            BATTLE_HOLDER_CELL,
+            "Held by",
+            "Who holds the system after the battle (blank: as before"
+            + (f", {system.owner}" if system.owner else "")
+            + ").",
+            sides,
+            strict=True,
+        )
+        ws.merge_range(8, 4, 8, 5, "Referee's notes", st.label)
+        page.blank(BATTLE_NOTES_CELL, st.input_text, through="K9")
+        page.ask(BATTLE_NOTES_CELL, "Notes", "Anything the reports should say of the battle.")
+        page.section(BATTLE_FIRST_ROW - 1, "THE FORCES AS THEY CAME - AND THE RESULT (yellow)")
+        page.headers(
+            BATTLE_FIRST_ROW,
+            (
+                "Ship",
+                "Side",
+                "Design",
+                "Boxes lost",
+                "Cargo",
+                "Crack",
+                "Turn in",
+                "Emergence (deviation)",
+                "Destroyed",
+                "Boxes lost now",
+                "Captured by",
+            ),
+        )
+        rows = range(BATTLE_FIRST_ROW + 1, BATTLE_FIRST_ROW + 1 + len(battle.ships))
+        for row, s in zip(rows, battle.ships, strict=True):
+            design = state.designs.get(s.design)
+            boxes = f"{s.damage}/{design.boxes}" if design else "-"
+            emergence = (
+                "landed"
+                if s.inches == 0
+                else f'{s.inches}" b{s.bearing}'
+                + (f' ({s.deviation}" b{s.deviation_bearing})' if s.deviation else "")
+            )
+            for col, value in zip(
+                "ABCDEFGH",
+                (
+                    s.ship,
+                    s.owner,
+                    s.design,
+                    boxes,
+                    s.cargo,
+                    "yes" if s.crack else "",
+                    s.arrives,
+                    emergence,
+                ),
+                strict=True,
+            ):
+                page.value(f"{col}{row}", value, st.ref)
+            for col in (DESTROYED_COL, LOST_COL, CAPTOR_COL):
+                page.blank(f"{col}{row}", st.input_text)
+        last = rows[-1] if rows else BATTLE_FIRST_ROW
+        page.ask(
+            f"{DESTROYED_COL}{rows[0]}:{DESTROYED_COL}{last}",
+            "Destroyed",
+            "yes for a ship destroyed in the battle.",
+            ("yes",),
+            inline=True,
+        )
+        page.whole_number(
+            f"{LOST_COL}{rows[0]}:{LOST_COL}{last}",
+            "Boxes lost",
+            "Damage boxes the ship lost in this battle (a merchant loses as much of its cargo).",
+            0,
+            1000,
+        )
+        page.ask(
+            f"{CAPTOR_COL}{rows[0]}:{CAPTOR_COL}{last}",
+            "Captured by",
+            "The side that captured the ship, if one did.",
+            [side for side in sides if side != NATIVES],
+        )
+        book.finish(
+            footer=f"{state.game_name} - battle {battle.id}",
+            print_areas=(f"A1:K{last}",),
+            landscape=True,
+            meta=_meta(
+                state,
+                battle.id,
+                token,
+                "battle",
+                ships=json.dumps([s.ship for s in battle.ships]),
+                sides=json.dumps(sides),
+            ),
+        )
+
+
+def _table_notes(state: State, battle: Battle) -> list[str]:
+    """What the tabletop needs beyond the ships (the seed's notes for battles)."""
+    system = state.systems[battle.place]
+    notes = []
+    if system.planet:
+        notes.append(f"{system.name} has a planet of Value {system.value}.")
+    if system.port:
+        sensors = "superior" if system.port == "starport" else "enhanced"
+        notes.append(
+            f"Its {system.port} counts as {sensors} sensors with {max(1, system.value // 2)} "
+            "fire-control units."
+        )
+    if system.owner and system.owner in battle.sides and system.home:
+        notes.append(f"{system.owner} defends a home system: its ramming is automatic.")
+    if battle.invasion:
+        notes.append(
+            f"{battle.invasion} invades: the defenders ({system.indigenous} points of book "
+            "designs) break, and the planet surrenders, at 50% of their damage points."
+        )
+    notes.append("Scans are limited by fire-control units; stacked screens count three levels.")
+    return notes
+
+
+# --------------------------------------------------------------------------------------------
+# Reading
+# --------------------------------------------------------------------------------------------
+
+
+class _Reader(SheetReader):
+    """Reads the input cells of one opened sheet, collecting problems."""
+
+    def __init__(self, sheet: TurnSheetFile, page: str) -> None:
+        super().__init__(sheet, page)
+
+    def count(self, ref: str, what: str, default: int = 0, highest: int = 100_000) -> int:
+        text = self.raw(ref)
+        if not text:
+            return default
+        if not text.isdigit() or int(text) > highest:
+            self.error(
+                ref,
+                text,
+                f"the {what} is not a whole number",
+                f"Type a whole number, e.g. {min(highest, 2)}.",
+            )
+            return default
+        return int(text)
+
+    def timelines(self, orders: Orders, blocks: int) -> None:
+        for n in range(blocks):
+            top = block_row(n)
+            unit = self.text(f"B{top}")
+            lines = []
+            for row in range(top + 1, top + 1 + ACTIVITY_ROWS):
+                parts = [self.text(f"{c}{row}") for c in "BCD"]
+                if not any(parts):
+                    continue
+                at, kind, details = parts
+                text = " ".join(p for p in (f"at {at}" if at else "", kind, details) if p)
+                try:
+                    read = parse_activity(text, cell=f"C{row}")
+                except InvalidOrder as exc:
+                    self.invalid(exc, f"C{row}")
+                    continue
+                lines.append(replace(read, cell=f"{TIMELINES_SHEET}!C{row}"))
+            if not lines:
+                continue
+            if not unit:
+                self.error(
+                    f"B{top}",
+                    lines[0].text,
+                    "this fleet block names no fleet",
+                    "Write the fleet's name, as on the Orders page.",
+                )
+                continue
+            orders.timelines.append(Timeline(unit, lines, cell=f"{TIMELINES_SHEET}!B{top}"))
+
+
+def read_opened(sheet: TurnSheetFile) -> SheetRead:
+    check_layout(sheet, RULESET_NAME, GAME_TITLE, (FORMAT_VERSION,))
+    week = meta_number(sheet, "week", 0, 100_000)
+    kind = sheet.meta.get("kind", "")
+    player = sheet.meta.get("player", "")
+    if not player or kind not in ("orders", "setup", "battle"):
+        raise NotATurnSheet(f"{sheet.name}: the sheet's kind or player is damaged")
+    if kind == "battle":
+        return _read_battle(sheet, player)
+    if kind == "setup":
+        return _read_setup(sheet, player)
+    return _read_orders(sheet, player, week)
+
+
+def _read_setup(sheet: TurnSheetFile, player: str) -> SheetRead:
+    sheet.sheet(SETUP_SHEET)
+    reader = _Reader(sheet, SETUP_SHEET)
+    orders = Orders(player, SETUP_WEEK)
+    for row in range(SETUP_FIRST_ROW + 1, SETUP_FIRST_ROW + 1 + SETUP_ROWS):
+        design = reader.raw(f"B{row}")
+        count = reader.count(f"E{row}", "count", 1 if design else 0, MAX_COUNT)
+        if design:
+            orders.purchases.append(Purchase(design, count, cell=f"{SETUP_SHEET}!B{row}"))
+        elif reader.raw(f"E{row}"):
+            reader.error(f"B{row}", str(count), "a count without a design", "Choose the design.")
+    return SheetRead(orders=orders, problems=reader.problems, meta=dict(sheet.meta))
+
+
+def _read_orders(sheet: TurnSheetFile, player: str, week: int) -> SheetRead:
+    sheet.sheet(ORDERS_SHEET)
+    orders = Orders(player, week)
+    reader = _Reader(sheet, ORDERS_SHEET)
+    for row in range(FLEET_FIRST_ROW, FLEET_FIRST_ROW + FLEET_ROWS):
+        name, ships = reader.raw(f"B{row}"), reader.raw(f"C{row}")
+        if name or ships:
+            ids = ships.replace(",", " ").split()
+            orders.fleets.append(FleetOrder(name, ids, cell=f"{ORDERS_SHEET}!B{row}"))
+    for row in range(BUILD_FIRST_ROW, BUILD_FIRST_ROW + BUILD_ROWS):
+        design = reader.raw(f"B{row}")
+        count = reader.count(f"C{row}", "count", 1, MAX_COUNT)
+        place = reader.raw(f"D{row}")
+        if design:
+            orders.purchases.append(Purchase(design, count, place, cell=f"{ORDERS_SHEET}!B{row}"))
+    row = RESEARCH_ROW
+    rolls = reader.count(f"B{row}", "number of research rolls", 0, 20)
+    aim_text, develop = reader.raw(f"C{row}"), reader.raw(f"D{row}")
+    points = reader.count(f"E{row}", "points", 0)
+    aim = 0
+    if aim_text:
+        number = aim_text.split()[0]
+        if number.isdigit() and int(number) in RESEARCH_FIELDS:
+            aim = int(number)
+        else:
+            reader.error(
+                f"C{row}", aim_text, "is not a field of the Research Table", "Choose from the list."
+            )
+    if rolls or develop or points:
+        orders.research = ResearchOrder(rolls, aim, develop, points, cell=f"{ORDERS_SHEET}!B{row}")
+    for row in range(SPY_FIRST_ROW, SPY_FIRST_ROW + SPY_ROWS):
+        spies = reader.count(f"B{row}", "number of spies", 0, 5)
+        masters = reader.count(f"C{row}", "number of master spies", 0, 1)
+        target, subject = reader.raw(f"D{row}"), reader.raw(f"E{row}").lower()
+        spent = reader.count(f"F{row}", "points", 0, 10_000)
+        if not (spies or masters or target or subject):
+            continue
+        if subject not in SUBJECTS:
+            reader.error(
+                f"E{row}", subject, "is not a subject of espionage", "Choose from the list."
+            )
+            continue
+        if subject == "counter-espionage":
+            target = player
+        orders.missions.append(
+            Mission(spies, masters, target, subject, spent, cell=f"{ORDERS_SHEET}!B{row}")
+        )
+    allies = reader.raw(ALLIES_CELL)
+    orders.allies = [a.strip() for a in allies.split(",") if a.strip()]
+    orders.allies_cell = f"{ORDERS_SHEET}!{ALLIES_CELL}" if allies else ""
+    message = escaped(reader.raw(MESSAGE_CELL)).strip()
+    if len(message) > MAX_MESSAGE_LENGTH:
+        reader.error(
+            MESSAGE_CELL,
+            message[:80],
+            f"the message is {len(message)} characters long",
+            f"Shorten it to {MAX_MESSAGE_LENGTH}.",
+        )
+    else:
+        orders.message = MessageBudget().shape(reader.raw(MESSAGE_CELL)).text
+    sheet.sheet(TIMELINES_SHEET)
+    timelines = _Reader(sheet, TIMELINES_SHEET)
+    blocks = meta_number(sheet, "blocks", 0, 10_000)
+    timelines.timelines(orders, blocks)
+    return SheetRead(
+        orders=orders, problems=reader.problems + timelines.problems, meta=dict(sheet.meta)
+    )
+
+
+def _read_battle(sheet: TurnSheetFile, battle: str) -> SheetRead:
+    sheet.sheet(BATTLE_SHEET)
+    reader = _Reader(sheet, BATTLE_SHEET)
+    ships = meta_names(sheet, "ships")
+    result = BattleResult(battle, cell=f"{BATTLE_SHEET}!{BATTLE_HOLDER_CELL}")
+    result.holder = reader.raw(BATTLE_HOLDER_CELL)
+    result.notes = escaped(reader.raw(BATTLE_NOTES_CELL))[:MAX_MESSAGE_LENGTH]
+    for n, ship in enumerate(ships):
+        row = BATTLE_FIRST_ROW + 1 + n
+        destroyed = reader.raw(f"{DESTROYED_COL}{row}").lower()
+        if destroyed and destroyed not in YES and destroyed not in ("no", "n"):
+            reader.error(
+                f"{DESTROYED_COL}{row}",
+                destroyed,
+                "is not yes or no",
+                "Write yes, or leave it blank.",
+            )
+        if destroyed in YES:
+            result.destroyed.append(ship)
+        lost = reader.count(f"{LOST_COL}{row}", "number of boxes lost", 0, 1000)
+        if lost:
+            result.damage[ship] = lost
+        captor = reader.raw(f"{CAPTOR_COL}{row}")
+        if captor:
+            result.captured[ship] = captor
+    return SheetRead(orders=result, problems=reader.problems, meta=dict(sheet.meta))
+
+
+def read_sheet(path: Path, opened: TurnSheetFile | None = None) -> SheetRead:
+    """Read a sheet a commander (or the referee, for a battle) sent; `NotATurnSheet` for
+    anything that is not a usable sheet of this game.  The same bytes read again are answered
+    from memory (`sheetreads`)."""
+    return read_remembered(Path(path), opened, read_opened)
+
+
+# --------------------------------------------------------------------------------------------
+# Filling in (computer commanders, the demo's stand-in results, tests) and the orders as text
+# --------------------------------------------------------------------------------------------
+
+
+def fill_sheet(path: Path, orders: Any) -> None:
+    """Type ``orders`` (or a battle's result) into the sheet at ``path`` as a player would."""
+    if isinstance(orders, BattleResult):
+        _fill_battle(path, orders)
+    elif orders.week == SETUP_WEEK:
+        check_room("designs", len(orders.purchases), SETUP_ROWS)
+        with typing_into(path, SETUP_SHEET) as (put, _):
+            for row, p in enumerate(orders.purchases, start=SETUP_FIRST_ROW + 1):
+                put(f"B{row}", p.design)
+                put(f"E{row}", p.count)
+    else:
+        _fill_orders(path, orders)
+
+
+def _fill_orders(path: Path, orders: Orders) -> None:
+    check_room("fleets", len(orders.fleets), FLEET_ROWS)
+    check_room("construction lines", len(orders.purchases), BUILD_ROWS)
+    check_room("missions", len(orders.missions), SPY_ROWS)
+    with typing_into(path, ORDERS_SHEET) as (put, ws):
+        for row, f in enumerate(orders.fleets, start=FLEET_FIRST_ROW):
+            put(f"B{row}", f.name)
+            put(f"C{row}", " ".join(f.ships))
+        for row, p in enumerate(orders.purchases, start=BUILD_FIRST_ROW):
+            put(f"B{row}", p.design)
+            put(f"C{row}", p.count)
+            if p.place:
+                put(f"D{row}", p.place)
+        r = orders.research
+        if r is not None:
+            row = RESEARCH_ROW
+            for col, value in (("B", r.rolls), ("E", r.points)):
+                if value:
+                    put(f"{col}{row}", value)
+            if r.aim:
+                put(f"C{row}", f"{r.aim} {RESEARCH_FIELDS[r.aim][0]}")
+            if r.develop:
+                put(f"D{row}", r.develop)
+        for row, m in enumerate(orders.missions, start=SPY_FIRST_ROW):
+            put(f"B{row}", m.spies)
+            put(f"C{row}", m.master_spies)
+            if m.subject != "counter-espionage":
+                put(f"D{row}", m.target)
+            put(f"E{row}", m.subject)
+            if m.points:
+                put(f"F{row}", m.points)
+        if orders.allies:
+            put(ALLIES_CELL, ", ".join(orders.allies))
+        if orders.message:
+            put(MESSAGE_CELL, orders.message)
+        timelines = ws.parent[TIMELINES_SHEET]
+        ships: dict[str, int] = {}
+        free: list[int] = []
+        n = 0
+        while timelines[f"A{block_row(n)}"].value in ("Ship", "Fleet"):
+            if timelines[f"A{block_row(n)}"].value == "Ship":
+                ships[str(timelines[f"B{block_row(n)}"].value)] = n
+            else:
+                free.append(n)
+            n += 1
+        blocks = ships
+        for t in orders.timelines:
+            check_room(f"activities of {t.unit}", len(t.activities), ACTIVITY_ROWS)
+            block = blocks.get(t.unit)
+            if block is None:
+                if not free:
+                    raise UsageError(f"no free block on the sheet for the timeline of {t.unit}")
+                block = free.pop(0)
+                timelines[f"B{block_row(block)}"].value = t.unit
+                timelines[f"B{block_row(block)}"].data_type = "s"
+            for row, a in enumerate(t.activities, start=block_row(block) + 1):
+                cell = timelines[f"C{row}"]
+                cell.value = activity_text(a)
+                cell.data_type = "s"
+
+
+def _fill_battle(path: Path, result: BattleResult) -> None:
+    with typing_into(path, BATTLE_SHEET) as (put, ws):
+        rows = {}
+        row = BATTLE_FIRST_ROW + 1
+        while ws[f"A{row}"].value:
+            rows[str(ws[f"A{row}"].value)] = row
+            row += 1
+        for ship in result.destroyed:
+            put(f"{DESTROYED_COL}{rows[ship]}", "yes")
+        for ship, lost in result.damage.items():
+            put(f"{LOST_COL}{rows[ship]}", lost)
+        for ship, captor in result.captured.items():
+            put(f"{CAPTOR_COL}{rows[ship]}", captor)
+        if result.holder:
+            put(BATTLE_HOLDER_CELL, result.holder)
+        if result.notes:
+            put(BATTLE_NOTES_CELL, result.notes)
+
+
+def orders_text(orders: Any) -> list[str]:
+    """The orders (or a battle's result) as the referee understood them, a line each."""
+    if isinstance(orders, BattleResult):
+        lines = [f"{ship} destroyed" for ship in orders.destroyed]
+        lines += [f"{ship} loses {lost} damage boxes" for ship, lost in orders.damage.items()]
+        lines += [f"{ship} captured by {who}" for ship, who in orders.captured.items()]
+        if orders.holder:
+            lines.append(f"{orders.holder} holds the system")
+        return lines or ["No losses."]
+    lines = [
+        f"Buy {p.count} x {p.design}" + (f" at {p.place}" if p.place else "")
+        for p in orders.purchases
+    ]
+    lines += [f"Fleet {f.name}: {' '.join(f.ships)}" for f in orders.fleets]
+    for t in orders.timelines:
+        lines.append(f"{t.unit}: " + "; ".join(activity_text(a) for a in t.activities))
+    r = orders.research
+    if r is not None:
+        if r.rolls:
+            aim = f" aimed at {RESEARCH_FIELDS[r.aim][0]}" if r.aim else ""
+            lines.append(f"Research: {r.rolls} roll(s){aim}")
+        if r.develop:
+            lines.append(f"Develop {r.develop} with {r.points} points")
+    for m in orders.missions:
+        who = "" if m.subject == "counter-espionage" else f" on {m.target}"
+        lines.append(
+            f"Espionage{who}: {m.subject}, {m.spies} spies, {m.master_spies} master, "
+            f"{m.points} points"
+        )
+    if orders.allies:
+        lines.append(f"Allied with {', '.join(orders.allies)}")
+    if orders.message:
+        lines.append(f"Message to the referee: {orders.message}")
+    return lines or ["No orders."]
+
+
+__all__ = [
+    "BATTLE_SHEET",
+    "ORDERS_SHEET",
+    "TIMELINES_SHEET",
+    "block_row",
+    "fill_sheet",
+    "orders_text",
+    "read_sheet",
+    "write_sheet",
+]
