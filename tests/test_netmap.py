@@ -135,3 +135,20 @@ def test_a_hostile_name_reaches_no_file(tmp_path: Path) -> None:
     assert refused == []
     assert "../../etc/passwd" in text
     assert "root:" not in text
+
+
+def test_a_square_grid_behind_the_places_with_blocked_squares() -> None:
+    from dataclasses import replace
+
+    net = replace(sample(), grid=(12, 10), blocked=((4, 1), (4, 2)))
+    root = parse(network_svg(net))
+    lines = list(root.iter(f"{SVG}line"))
+    # 13 column lines and 11 row lines of the grid, besides the links.
+    grid_lines = [ln for ln in lines if ln.get("stroke") == SHADE]
+    assert len(grid_lines) == 13 + 11
+    dark = [r for r in root.iter(f"{SVG}rect") if r.get("fill") == "#555555"]
+    assert len(dark) == 2
+    labels = texts(root)
+    assert "01" in labels and "12" in labels and "10" in labels
+    assert any(item["label"].startswith("blocked square") for item in legend(net))
+    assert not any(item["label"].startswith("blocked square") for item in legend(sample()))

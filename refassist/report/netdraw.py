@@ -73,11 +73,14 @@ class _Frame:
     oy: float
 
     @classmethod
-    def fit(cls, nodes: tuple[NetNode, ...]) -> _Frame:
-        if not nodes:
+    def fit(cls, nodes: tuple[NetNode, ...], grid: tuple[int, int] | None = None) -> _Frame:
+        if grid is not None:
+            xs, ys = [0.0, float(grid[0])], [0.0, float(grid[1])]
+        elif not nodes:
             return cls(0.0, 0.0, 1.0, MARGIN, MARGIN)
-        xs = [n.x for n in nodes]
-        ys = [n.y for n in nodes]
+        else:
+            xs = [n.x for n in nodes]
+            ys = [n.y for n in nodes]
         span_x = max(max(xs) - min(xs), 1e-9)
         span_y = max(max(ys) - min(ys), 1e-9)
         # Leave extra room at the bottom for the label blocks under the lowest places.
@@ -94,12 +97,12 @@ class _Frame:
 
 def network_svg(net: NetworkMap, prefix: str = "n") -> str:
     """The whole map as one ``<svg>`` element (``prefix`` keeps pattern ids unique)."""
-    frame = _Frame.fit(net.nodes)
+    frame = _Frame.fit(net.nodes, net.grid)
     where = {n.code: frame.at(n.x, n.y) for n in net.nodes}
     kinds = {n.code: n.kind for n in net.nodes}
     defs = [_pattern(f"{prefix}o{i}", *owner_style(o)) for i, o in enumerate(net.owners)]
     fills = {o.name: f"url(#{prefix}o{i})" for i, o in enumerate(net.owners)}
-    body: list[str] = []
+    body: list[str] = _grid(net, frame) if net.grid is not None else []
     for link in net.links:
         if link.a not in where or link.b not in where:
             continue
@@ -125,6 +128,46 @@ def network_svg(net: NetworkMap, prefix: str = "n") -> str:
         f'viewBox="0 0 {_n(WIDTH)} {_n(HEIGHT)}" font-family="{_e(FONT)}">'
         f"<defs>{''.join(defs)}</defs>{''.join(body)}</svg>"
     )
+
+
+def _grid(net: NetworkMap, frame: _Frame) -> list[str]:
+    """The squares behind the places: thin lines, blocked squares dark, every fifth line a
+    little heavier with its number at the edge, so a square can be read off the print."""
+    assert net.grid is not None
+    columns, rows = net.grid
+    parts = []
+    size = frame.scale
+    for c, r in net.blocked:
+        x, y = frame.at(c - 1, r - 1)
+        parts.append(
+            f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(size)}" height="{_n(size)}" '
+            f'fill="{SOFT}" stroke="none"/>'
+        )
+    for c in range(columns + 1):
+        (x, y0), (_, y1) = frame.at(c, 0), frame.at(c, rows)
+        heavy = c % 5 == 0
+        parts.append(
+            f'<line x1="{_n(x)}" y1="{_n(y0)}" x2="{_n(x)}" y2="{_n(y1)}" stroke="{SHADE}" '
+            f'stroke-width="{0.9 if heavy else 0.4}"/>'
+        )
+        if 0 < c <= columns:
+            parts.append(
+                f'<text x="{_n(x - size / 2)}" y="{_n(y0 - 6)}" font-size="9" '
+                f'text-anchor="middle" fill="{INK}">{c:02d}</text>'
+            )
+    for r in range(rows + 1):
+        (x0, y), (x1, _) = frame.at(0, r), frame.at(columns, r)
+        heavy = r % 5 == 0
+        parts.append(
+            f'<line x1="{_n(x0)}" y1="{_n(y)}" x2="{_n(x1)}" y2="{_n(y)}" stroke="{SHADE}" '
+            f'stroke-width="{0.9 if heavy else 0.4}"/>'
+        )
+        if 0 < r <= rows:
+            parts.append(
+                f'<text x="{_n(x0 - 6)}" y="{_n(y - size / 2 + 3)}" font-size="9" '
+                f'text-anchor="end" fill="{INK}">{r:02d}</text>'
+            )
+    return parts
 
 
 def _star(x: float, y: float, r: float) -> str:
@@ -253,6 +296,13 @@ def legend(net: NetworkMap) -> list[dict[str, str]]:
         )
     if any(n.battle for n in net.nodes):
         items.append({"svg": swatch + _star(12, 12, 10) + "</svg>", "label": "battle this turn"})
+    if net.blocked:
+        items.append(
+            {
+                "svg": swatch + f'<rect x="3" y="3" width="18" height="18" fill="{SOFT}"/></svg>',
+                "label": "blocked square (no route crosses it)",
+            }
+        )
     if any(link.text for link in net.links):
         items.append(
             {

@@ -87,6 +87,12 @@ class NetworkMap:
     subtitle: str = ""
     #: Notes printed under the legend (what shading means in this game, and so on).
     notes: tuple[str, ...] = field(default_factory=tuple)
+    #: A square grid drawn behind the places, (columns, rows), for a map measured in squares:
+    #: square (c, r) from 1 spans map units c-1..c and r-1..r, so a place in it sits at
+    #: (c - 0.5, r - 0.5).  None: no grid.
+    grid: tuple[int, int] | None = None
+    #: Squares of the grid drawn dark: what no route may cross.
+    blocked: tuple[tuple[int, int], ...] = ()
 
     def node(self, code: str) -> NetNode | None:
         for n in self.nodes:

@@ -871,6 +871,7 @@ def _read_battle(sheet: TurnSheetFile, battle: str) -> SheetRead:
     result.notes = escaped(reader.raw(BATTLE_NOTES_CELL))[:MAX_MESSAGE_LENGTH]
     for n, ship in enumerate(ships):
         row = BATTLE_FIRST_ROW + 1 + n
+        result.cells[ship] = f"{BATTLE_SHEET}!{DESTROYED_COL}{row}"
         destroyed = reader.raw(f"{DESTROYED_COL}{row}").lower()
         if destroyed and destroyed not in YES and destroyed not in ("no", "n"):
             reader.error(

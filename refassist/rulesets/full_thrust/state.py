@@ -126,6 +126,7 @@ class BattleResult:
     holder: str = ""
     notes: str = ""
     cell: str = ""
+    cells: dict[str, str] = field(default_factory=dict)  # ship -> its result row's cell
 
 
 @dataclass
