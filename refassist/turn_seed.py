@@ -24,6 +24,8 @@ def game_turn_seed(config: GameConfig, turn: int, scheme: str = SEED_SCHEME) -> 
 
 def turn_of(game: Game, step: Step) -> int:
     """The turn number a step's dice are derived from (a game's year or turn number)."""
+    if step.dice_turn is not None:
+        return step.dice_turn
     return int(step.key) if step.key.isdigit() else game.step_index(step.key)
 
 

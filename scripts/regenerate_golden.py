@@ -5,6 +5,7 @@ is intended, then read the diff of the golden files before committing them:
 
     .venv/bin/python scripts/regenerate_golden.py                  # Fifth Millennium
     .venv/bin/python scripts/regenerate_golden.py imperium-3m      # Imperium 3rd Millennium
+    .venv/bin/python scripts/regenerate_golden.py full-thrust-campaign
     git diff --stat tests/golden
 
 Each game is played as ``tests/golden/<ruleset>/golden.toml`` says, on the map kept beside
@@ -59,9 +60,20 @@ def write_imperium_map(folder: Path) -> None:
     print(f"copied the default map and scenario to {folder.relative_to(REPO)}")
 
 
+def write_campaign_map(folder: Path) -> None:
+    from refassist.rulesets.full_thrust.mapfile import default_map_text
+
+    (folder / "map.toml").write_text(default_map_text(), encoding="utf-8")
+    print(f"copied the default map to {folder.relative_to(REPO)}")
+
+
 #: How each golden map is made anew (``--new-map``); a game whose golden map is written by
 #: hand has no entry.
-MAP_WRITERS = {"fifth-millennium": write_sector, "imperium-3m": write_imperium_map}
+MAP_WRITERS = {
+    "fifth-millennium": write_sector,
+    "imperium-3m": write_imperium_map,
+    "full-thrust-campaign": write_campaign_map,
+}
 
 
 def main() -> int:

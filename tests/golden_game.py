@@ -35,8 +35,8 @@ def turns(ruleset: str) -> int:
     return int(description(ruleset)["turns"])
 
 
-def golden_path(turn: int, ruleset: str) -> Path:
-    return GOLDEN_DIRS[ruleset] / f"{turn}.json"
+def golden_path(step: str | int, ruleset: str) -> Path:
+    return GOLDEN_DIRS[ruleset] / f"{step}.json"
 
 
 def dumps(data: dict[str, Any]) -> str:
@@ -63,7 +63,7 @@ def dumps(data: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def play(ruleset_name: str) -> Iterator[tuple[int, dict[str, Any]]]:
+def play(ruleset_name: str) -> Iterator[tuple[str, dict[str, Any]]]:
     """Yield (step resolved, JSON export of the state after it) for every golden turn."""
     ruleset = find_ruleset(ruleset_name)
     game = description(ruleset_name)
@@ -81,12 +81,22 @@ def play(ruleset_name: str) -> Iterator[tuple[int, dict[str, Any]]]:
         scenario_file=folder / game["scenario"] if "scenario" in game else None,
         assign_homeworlds=bool(game.get("assign_homeworlds", False)),
     )
+    # Sheets filled in by hand, kept beside the states (``[entered]`` in golden.toml: the name a
+    # step expects -> the file), stand in for the computer's orders: a referee's entry for a
+    # step that waits for the referee, say.
+    entered = {
+        name: ruleset.read_sheet(folder / file).orders
+        for name, file in game.get("entered", {}).items()
+    }
     state = ruleset.new_game(setup, Dice.for_turn(seed, 0))
     for _ in range(int(game["turns"])):
         step = ruleset.current_step(state)
-        turn = int(step.key)
-        orders = {p: ruleset.computer_orders(state, p, seed, rules) for p in step.expects}
+        turn = step.dice_turn if step.dice_turn is not None else int(step.key)
+        orders = {
+            p: entered[p] if p in entered else ruleset.computer_orders(state, p, seed, rules)
+            for p in step.expects
+        }
         state = ruleset.resolve(state, orders, Dice.for_turn(seed, turn), rules).state
-        yield turn, ruleset.to_json(state)
+        yield step.key, ruleset.to_json(state)
         if ruleset.game_over(state):
             break

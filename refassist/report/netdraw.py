@@ -131,8 +131,8 @@ def network_svg(net: NetworkMap, prefix: str = "n") -> str:
 
 
 def _grid(net: NetworkMap, frame: _Frame) -> list[str]:
-    """The squares behind the places: thin lines, blocked squares dark, every fifth line a
-    little heavier with its number at the edge, so a square can be read off the print."""
+    """The squares behind the places: thin lines (each 5th a little heavier), blocked squares
+    dark, every column and row numbered at the edge, so a square can be read off the print."""
     assert net.grid is not None
     columns, rows = net.grid
     parts = []

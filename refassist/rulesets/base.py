@@ -8,9 +8,9 @@ names a game.
 Why these methods, for the five games in ``shared/seeds``:
 
 * `steps` - not every game is "everyone sends orders, then resolve".  One has a phasing player
-  then a reacting one per impulse, another alternates whole turns, a campaign game waits for
-  tabletop results.  So a game is a sequence of steps, each naming whose sheets it waits for and
-  whether it waits for the referee.
+  then a reacting one per impulse, another alternates whole turns, one waits for the results of
+  battles fought on the table.  So a game is a sequence of steps, each naming whose sheets it
+  waits for and whether it waits for the referee.
 * `schema`/`to_tables`/`from_tables` - the master workbook is the referee's source of truth and
   is edited by hand; each game declares its tables and converts its state to and from rows, and
   the engine checks types, writes and reads the workbook.
@@ -177,7 +177,14 @@ class Step:
     key: str
     label: str
     expects: tuple[str, ...]
+    #: The step waits for the referee: ``expects`` then names the items the referee settles
+    #: (a battle fought on the table), each with a sheet the game writes and the referee fills
+    #: in and files like a player's (docs/architecture.md, "Steps that wait for the referee").
     waits_for_referee: bool = False
+    #: The number the step's dice are derived from, when its key is not a plain number (two
+    #: steps must never share one: they would roll the same dice).  None: the key's number,
+    #: or the step's place in the archive.
+    dice_turn: int | None = None
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...dice import Dice
+from ...words import counted
 from ..base import Event, Resolution
 from . import charts, economy
 from .orders import Orders, no_orders
@@ -255,7 +256,7 @@ def finish_battles(
                 if design.merchant and design.boxes:
                     ship.cargo -= ship.cargo * lost // design.boxes
                 ship.damage = min(design.boxes, ship.damage + lost)
-                lines.append(f"{ship.id} loses {lost} damage boxes")
+                lines.append(f"{ship.id} loses {counted(lost, 'damage box', 'damage boxes')}")
             captor = result.captured.get(entry.ship)
             if captor:
                 ship.owner = captor

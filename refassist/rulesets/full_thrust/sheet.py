@@ -24,6 +24,7 @@ from typing import Any
 
 from ...errors import InvalidOrder, NotATurnSheet, UsageError
 from ...message_text import MessageBudget, escaped
+from ...words import counted
 from ...workbook.sheetio import TurnSheetFile
 from ...workbook.sheetkit import SheetReader, SheetStyles, cell_rc, check_room
 from ...workbook.sheetpage import Listing, Page, typing_into
@@ -1001,7 +1002,10 @@ def orders_text(orders: Any) -> list[str]:
     """The orders (or a battle's result) as the referee understood them, a line each."""
     if isinstance(orders, BattleResult):
         lines = [f"{ship} destroyed" for ship in orders.destroyed]
-        lines += [f"{ship} loses {lost} damage boxes" for ship, lost in orders.damage.items()]
+        lines += [
+            f"{ship} loses {counted(lost, 'damage box', 'damage boxes')}"
+            for ship, lost in orders.damage.items()
+        ]
         lines += [f"{ship} captured by {who}" for ship, who in orders.captured.items()]
         if orders.holder:
             lines.append(f"{orders.holder} holds the system")

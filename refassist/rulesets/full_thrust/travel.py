@@ -54,6 +54,9 @@ class Mover:
     ready_at: int = 0
     stopped: bool = False  # in a battle, or stranded: the rest of its week is void
     reserve: bool = False
+    #: What it did, as it happened (``1.0-1.5 jump A to B, 5 parsecs``), and its jumps.
+    ran: list[str] = field(default_factory=list)
+    jumps: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -275,6 +278,7 @@ def run_week(
         if leg.kind == "jump":
             if leg.hasty and not hasty(m, hour, a.jump_from):
                 return
+            origin = m.place
             leave(m)
             for s in m.ships:
                 s.fuel -= leg.parsecs
@@ -282,6 +286,11 @@ def run_week(
             m.place = ""
 
             def landed(at: int) -> None:
+                m.ran.append(
+                    f"{time_text(hour)}-{time_text(at)} jump {origin} to {leg.destination}, "
+                    f"{leg.parsecs} parsecs" + (" (hasty)" if leg.hasty else "")
+                )
+                m.jumps.append((origin, leg.destination))
                 end_jump(m, leg, a, at)
                 next_leg(m, k + 1)
 
@@ -292,6 +301,9 @@ def run_week(
         else:
 
             def done(at: int) -> None:
+                if m.stopped:
+                    return
+                m.ran.append(f"{time_text(hour)}-{time_text(at)} {a.text or a.kind} at {m.place}")
                 end_leg(m, leg, a, at)
                 next_leg(m, k + 1)
 
@@ -458,6 +470,18 @@ def run_week(
     for m in movers:
         next_leg(m, 0)
     clock.run()
+    for m in movers:
+        if m.ran or m.stopped:
+            lines = m.ran + (["stopped there for the week"] if m.stopped and m.ships else [])
+            note(
+                "timeline",
+                m.place,
+                f"{m.name}'s week: " + ("; ".join(m.ran) or "no activity"),
+                [m.owner],
+                unit=m.name,
+                lines=lines,
+                jumps=[list(j) for j in m.jumps],
+            )
     state.battles = week.battles
     return week
 

@@ -1,0 +1,194 @@
+"""Computer commanders, for the demo and the tests, and the demo's stand-in for the tabletop.
+
+A computer commander plays a plain, readable strategy from its own view: at the set-up it buys
+merchants and a battle group; each week its merchants bring the points stored at its other
+planets home, its battle group invades the nearest neutral planet it can reach and otherwise
+guards home, and its yard lays down a warship when home can pay.  It is deterministic for a
+seed.
+
+Where a battle would go to the table, the demo settles it with a stand-in that is NOT a Full
+Thrust battle: each side's strength (cost of its ships, less their damage) times 1D6; the
+weaker side loses half its ships (the cheapest first, rounded up) and every survivor on both
+sides loses a box.  The result says so in its notes, which every report prints.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from .grid import blocked_by, distance
+from .orders import FleetOrder, Orders, Purchase, ResearchOrder, Timeline
+from .parse import parse_activity
+from .rules import complete
+from .setup import SETUP_WEEK
+from .state import NATIVES, Battle, BattleResult, State
+
+STAND_IN = "Stand-in result of the demo (strength x 1D6), not a Full Thrust battle"
+STRIKE_FLEET = "Strike"
+
+
+def _rng(seed: int, player: str, week: int) -> random.Random:
+    digest = hashlib.sha256(f"refassist-ai:{seed}:{player}:{week}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+def computer_orders(
+    state: State, player: str, seed: int, rules: Mapping[str, Any] | None = None
+) -> Any:
+    """The orders of computer commander ``player`` (or the stand-in result of a battle)."""
+    merged = complete(rules)
+    battle = next((b for b in state.battles if b.id == player), None)
+    if battle is not None:
+        return stand_in_result(state, battle, _rng(seed, player, state.week))
+    rng = _rng(seed, player, state.week)
+    if state.week == SETUP_WEEK:
+        return _set_up(state, player, rng)
+    return _week(state, player, merged, rng)
+
+
+def _set_up(state: State, player: str, rng: random.Random) -> Orders:
+    commander = state.commander(player)
+    assert commander is not None
+    designs = state.designs
+    orders = Orders(player, SETUP_WEEK)
+    points = commander.points
+    wanted = [("Packet merchant", 2), ("Drayman bulk merchant", 1)]
+    warships = [d for d in designs.values() if d.kind == "warship" and d.ftl]
+    for name, count in wanted:
+        if name in designs and designs[name].cost * count <= points:
+            orders.purchases.append(Purchase(name, count))
+            points -= designs[name].cost * count
+    rng.shuffle(warships)
+    for design in sorted(warships, key=lambda d: -d.cost)[:3]:
+        count = min(4, (points // 2) // design.cost)
+        if count:
+            orders.purchases.append(Purchase(design.name, count))
+            points -= design.cost * count
+    return orders
+
+
+def _reach(state: State, a: str, b: str, rules: Mapping[str, Any]) -> int | None:
+    here, there = state.systems[a], state.systems[b]
+    parsecs = distance(here.square, there.square, rules)
+    if parsecs > 10 or blocked_by(here.square, there.square, state.obstacles) is not None:
+        return None
+    return parsecs
+
+
+def _week(state: State, player: str, rules: Mapping[str, Any], rng: random.Random) -> Orders:
+    commander = state.commander(player)
+    assert commander is not None
+    orders = Orders(player, state.week)
+    home = commander.home
+    ships = [s for s in state.ships if s.owner == player and not s.ready_week and s.drive == "ok"]
+    merchants = [s for s in ships if state.designs[s.design].merchant]
+    warships = [s for s in ships if state.designs[s.design].kind == "warship"]
+    planets = [s.name for s in state.systems.values() if s.owner == player and s.name != home]
+
+    def lines(*texts: str) -> list[Any]:
+        return [parse_activity(t) for t in texts]
+
+    # Merchants bring the points of an outlying planet home (or wait at home for one).
+    for n, m in enumerate(sorted(merchants, key=lambda s: s.id)):
+        steps = [] if m.landed else ["land"]
+        if m.place == home:
+            target = planets[n % len(planets)] if planets else ""
+            if not target or _reach(state, home, target, rules) is None:
+                continue
+            steps += ["unload all"] if m.cargo else []
+            steps += ["refuel"] if m.fuel < 20 else []
+            steps += ["lift", f"jump {target}", "land", "load all"]
+        else:
+            parsecs = _reach(state, m.place, home, rules)
+            if parsecs is None:
+                continue
+            steps += ["load all"] + (["refuel"] if m.fuel < parsecs else [])
+            steps += ["lift", f"jump {home}", "land", "unload all"]
+        orders.timelines.append(Timeline(m.id, lines(*steps)))
+    # The battle group invades the nearest neutral planet it can reach, or guards home.
+    group = [s for s in warships if s.place == home and s.fuel >= 10]
+    if group:
+        targets = sorted(
+            (p, s.name)
+            for s in state.systems.values()
+            if s.planet and not s.owner
+            for p in [_reach(state, home, s.name, rules)]
+            if p is not None
+        )
+        strength = sum(state.designs[s.design].cost for s in group)
+        choice = next(
+            (name for p, name in targets if state.systems[name].indigenous <= strength), None
+        )
+        if choice is not None and rng.random() < 0.8:
+            orders.fleets.append(FleetOrder(STRIKE_FLEET, [s.id for s in group]))
+            orders.timelines.append(Timeline(STRIKE_FLEET, lines(f"jump {choice}", "invade")))
+        else:
+            for s in group:
+                orders.timelines.append(Timeline(s.id, lines("guard")))
+    for s in warships:
+        if s.place != home and s.fuel < 20 and _reach(state, s.place, home, rules) is not None:
+            orders.timelines.append(Timeline(s.id, lines(f"jump {home}", "guard")))
+    # The yard lays down a warship when home can pay for it and keep a reserve.
+    stock = state.stock(home, player)
+    affordable = [
+        d for d in state.designs.values() if d.kind == "warship" and d.cost * 2 <= stock and d.ftl
+    ]
+    if affordable and any(
+        f.kind == "shipyard" and f.owner == player and f.place == home for f in state.facilities
+    ):
+        design = max(affordable, key=lambda d: d.cost)
+        orders.purchases.append(Purchase(design.name, 1, home))
+    if stock >= 400 and rng.random() < 0.5:
+        orders.research = ResearchOrder(rolls=1)
+    # In the order of the sheet's blocks: ships by id, then fleets.
+    fleets = {f.name for f in orders.fleets}
+    orders.timelines.sort(key=lambda t: (t.unit in fleets, t.unit))
+    return orders
+
+
+def stand_in_result(state: State, battle: Battle, rng: random.Random) -> BattleResult:
+    """The demo's stand-in for the tabletop (module docstring): labelled as such."""
+    strength: dict[str, float] = {}
+    for s in battle.ships:
+        design = state.designs.get(s.design)
+        if s.owner == NATIVES:
+            system = state.systems[battle.place]
+            strength[NATIVES] = strength.get(NATIVES, 0) + system.indigenous
+            continue
+        if design is None:
+            continue
+        left = (design.boxes - s.damage) / design.boxes
+        strength[s.owner] = strength.get(s.owner, 0) + design.cost * left
+    rolls = {side: rng.randint(1, 6) for side in sorted(strength)}
+    scores = {side: strength[side] * rolls[side] for side in strength}
+    winner = max(sorted(scores), key=lambda side: scores[side])
+    result = BattleResult(battle.id, notes=STAND_IN)
+    for side in sorted(scores):
+        ships = [s for s in battle.ships if s.owner == side and s.owner != NATIVES]
+        if side != winner:
+            ships.sort(
+                key=lambda s: state.designs[s.design].cost if s.design in state.designs else 0
+            )
+            lost = ships[: (len(ships) + 1) // 2]
+            result.destroyed += [s.ship for s in lost]
+            ships = ships[len(lost) :]
+        for s in ships:
+            design = state.designs.get(s.design)
+            if design is not None and s.damage + 1 < design.boxes:
+                result.damage[s.ship] = 1
+    system = state.systems[battle.place]
+    if system.planet and winner != NATIVES and (battle.invasion == winner or system.owner):
+        result.holder = winner
+    # In the order of the battle sheet's rows, as the referee would enter them.
+    order = {s.ship: n for n, s in enumerate(battle.ships)}
+    result.destroyed.sort(key=order.__getitem__)
+    result.damage = dict(sorted(result.damage.items(), key=lambda item: order[item[0]]))
+    rolled = ", ".join(f"{side} {strength[side]:.0f} x {rolls[side]}" for side in sorted(rolls))
+    result.notes = f"{STAND_IN}: {rolled}"
+    return result
+
+
+__all__ = ["STAND_IN", "computer_orders", "stand_in_result"]

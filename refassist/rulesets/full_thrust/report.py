@@ -1,0 +1,284 @@
+"""The campaign's reports: each commander's, from its view alone, and the referee's.
+
+A commander reads its ledger (stocks by place, ships, facilities, research), its ships'
+timelines as they ran, the battles it fought or that wait for the table, what its spies
+learned, and a map page of the square grid with what it may know on it.  The referee's report
+puts the battles waiting for the tabletop first, then everything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from ...report.netmap import NetLink, NetMark, NetNode, NetOwner, NetworkMap
+from ..base import Event, ReportContent, ReportInput
+from .grid import square_code
+from .state import NATIVES, Battle, State, System
+from .visibility import PlaceView, PlayerView
+
+TEMPLATE_DIR = "full-thrust-campaign"
+#: Event phases in the order of a week, with their headings.
+PHASES = (
+    ("set-up", "Set-up"),
+    ("production", "Production"),
+    ("travel", "The week's travel"),
+    ("economy", "Mining and construction"),
+    ("research", "Research and development"),
+    ("espionage", "Espionage"),
+    ("battles", "Battles"),
+    ("end", "The end of the campaign"),
+)
+
+
+def grouped_events(events: Iterable[Event]) -> list[tuple[str, list[dict[str, Any]]]]:
+    """Events under a heading per part of the week, in the order of play."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for e in events:
+        view = {
+            "kind": e.kind.replace("_", " "),
+            "where": e.location,
+            "text": e.text,
+            "lines": [str(x) for x in e.data.get("lines", [])] if e.kind == "timeline" else [],
+            "found": [str(x) for x in e.data.get("found", [])],
+            "notes": str(e.data.get("notes", "")),
+            "battle": e.kind.startswith("battle"),
+        }
+        groups.setdefault(e.phase, []).append(view)
+    known = dict(PHASES)
+    ordered = [(known[p], groups.pop(p)) for p, _ in PHASES if p in groups]
+    ordered += [(p.capitalize() or "Other", items) for p, items in groups.items()]
+    return ordered
+
+
+def battle_rows(battles: Sequence[Battle], designs: dict[str, Any]) -> list[dict[str, Any]]:
+    rows = []
+    for b in battles:
+        ships = []
+        for s in b.ships:
+            design = designs.get(s.design)
+            boxes = f"{s.damage}/{design.boxes}" if design else "-"
+            ships.append(
+                {
+                    "ship": s.ship,
+                    "side": s.owner,
+                    "design": s.design,
+                    "boxes": boxes,
+                    "turn": s.arrives,
+                    "cargo": s.cargo,
+                }
+            )
+        rows.append(
+            {
+                "id": b.id,
+                "place": b.place,
+                "hour": f"{b.hour // 10}.{b.hour % 10}",
+                "sides": ", ".join(b.sides),
+                "invasion": b.invasion,
+                "ships": ships,
+            }
+        )
+    return rows
+
+
+def _owners(names: Iterable[str]) -> tuple[NetOwner, ...]:
+    ordered = sorted({n for n in names if n and n != NATIVES})
+    return tuple(NetOwner(name, name[:2].upper(), i) for i, name in enumerate(ordered))
+
+
+def _marks(value: int, belt: str, site: bool, kind: str) -> tuple[NetMark, ...]:
+    marks = []
+    if kind == "wormhole":
+        marks.append(NetMark("wormhole"))
+    elif value:
+        marks.append(NetMark(f"Value {value}"))
+    if belt:
+        marks.append(NetMark(f"{belt} belt"))
+    if site:
+        marks.append(NetMark("ancient site"))
+    return tuple(marks)
+
+
+def player_network(view: PlayerView) -> NetworkMap:
+    """The grid with what the commander knows: owners where in sight, its ships and those it
+    sees, its week's jumps as links."""
+    here: dict[str, list[str]] = {}
+    for s in view.ships:
+        here.setdefault(s.place, []).append(s.id)
+    for s in view.seen:
+        here.setdefault(s.place, []).append(f"{s.id} ({s.owner})")
+    battles = {e.location for e in view.events if e.kind in ("battle_opened", "battle_result")}
+    nodes = tuple(
+        _node(p, here.get(p.name, []), not p.in_sight, p.name in battles) for p in view.places
+    )
+    jumps = {
+        tuple(sorted(j))
+        for e in view.events
+        if e.kind == "timeline"
+        for j in e.data.get("jumps", [])
+    }
+    links = tuple(NetLink(a, b) for a, b in sorted(jumps))
+    return NetworkMap(
+        title=view.map_title or "The campaign map",
+        nodes=nodes,
+        links=links,
+        owners=_owners([p.owner for p in view.places] + [s.owner for s in view.seen]),
+        subtitle=f"as known to {view.commander.name} at the start of week {view.week}",
+        notes=(
+            "One square is one parsec; lines are your ships' jumps this week.",
+            "Owners are shown where you have a ship or a planet; elsewhere the place is grey.",
+        ),
+        grid=(view.columns, view.rows),
+        blocked=tuple(view.obstacles),
+    )
+
+
+def _node(p: PlaceView | System, lines: list[str], shaded: bool, battle: bool) -> NetNode:
+    c, r = p.square
+    kind = "open" if p.kind == "wormhole" else ("home" if p.home else "place")
+    site = p.ancient_site
+    belt = p.belt if isinstance(p, PlaceView) else ("" if p.belt_worked_out else p.belt)
+    return NetNode(
+        code=p.name,
+        name=f"{p.name} {square_code(p.square)}",
+        x=c - 0.5,
+        y=r - 0.5,
+        kind=kind,
+        owner=p.owner,
+        marks=_marks(p.value, belt, site, p.kind),
+        lines=tuple(lines),
+        shaded=shaded,
+        battle=battle,
+    )
+
+
+def _ship_rows(ships: Iterable[Any], designs: dict[str, Any]) -> list[dict[str, Any]]:
+    rows = []
+    for s in ships:
+        design = designs.get(s.design)
+        status = []
+        if s.ready_week:
+            status.append(f"in service week {s.ready_week}")
+        if s.drive != "ok":
+            status.append(f"FTL drive {s.drive}")
+        if s.landed:
+            status.append("landed")
+        if s.crack:
+            status.append("crack")
+        rows.append(
+            {
+                "id": s.id,
+                "owner": s.owner,
+                "design": s.design,
+                "place": s.place,
+                "fuel": s.fuel,
+                "cargo": f"{s.cargo}/{design.cargo_spaces}" if design and design.hold else "-",
+                "damage": f"{s.damage}/{design.boxes}" if design else str(s.damage),
+                "status": ", ".join(status),
+            }
+        )
+    return rows
+
+
+def player_content(view: PlayerView, info: ReportInput) -> ReportContent:
+    c = view.commander
+    name = c.name
+    orders = info.orders.get(name)
+    context = {
+        "game": view.game_name,
+        "period": f"week {view.week}",
+        "reader": name,
+        "resolved": info.step,
+        "week": view.week,
+        "deadline": info.deadline,
+        "finished": view.finished,
+        "home": c.home,
+        "points": sum(view.stocks.values()),
+        "stocks": [{"place": p, "points": n} for p, n in view.stocks.items()],
+        "ships": _ship_rows(view.ships, view.designs),
+        "seen": _ship_rows(view.seen, view.designs),
+        "facilities": [{"id": f.id, "kind": f.kind, "place": f.place} for f in view.facilities],
+        "planets": [
+            {"name": p.name, "value": p.value, "port": p.port}
+            for p in view.places
+            if p.owner == name
+        ],
+        "spies": c.spies,
+        "master_spies": c.master_spies,
+        "discoveries": list(c.discoveries),
+        "developed": list(c.developed),
+        "allies": list(c.allies),
+        "battles": battle_rows(view.battles, view.designs),
+        "events": grouped_events(view.events),
+        "orders": list(orders) if orders is not None else None,
+        "no_orders": orders is None and info.sheets.get(name) == "missing",
+        "sheet_status": info.sheets.get(name, ""),
+    }
+    return ReportContent(
+        template=f"{TEMPLATE_DIR}/player.html",
+        context=context,
+        title=f"{view.game_name}: {name}, results of {info.step}, orders for week {view.week}",
+        network=player_network(view),
+    )
+
+
+def referee_content(state: State, info: ReportInput) -> ReportContent:
+    names = [c.name for c in state.commanders]
+    here: dict[str, list[str]] = {}
+    for s in state.ships:
+        here.setdefault(s.place, []).append(f"{s.id} ({s.owner})")
+    battles = {b.place for b in state.battles}
+    network = NetworkMap(
+        title=state.map_title or "The campaign map",
+        nodes=tuple(
+            _node(s, here.get(s.name, []), False, s.name in battles)
+            for s in sorted(state.systems.values(), key=lambda s: s.name)
+        ),
+        links=(),
+        owners=_owners(names),
+        subtitle=f"everything, at the start of week {state.week}",
+        notes=("One square is one parsec.",),
+        grid=(state.columns, state.rows),
+        blocked=tuple(sorted(state.obstacles)),
+    )
+    commanders = []
+    for c in state.commanders:
+        commanders.append(
+            {
+                "name": c.name,
+                "home": c.home,
+                "points": sum(p for (_, o), p in state.stocks.items() if o == c.name),
+                "ships": len([s for s in state.ships if s.owner == c.name]),
+                "planets": ", ".join(s.name for s in state.systems.values() if s.owner == c.name),
+                "spies": f"{c.spies} / {c.master_spies}",
+                "research": ", ".join(c.developed) or "-",
+                "sheet": info.sheets.get(c.name, ""),
+            }
+        )
+    context = {
+        "game": state.game_name,
+        "period": f"week {state.week}",
+        "reader": "Referee",
+        "resolved": info.step,
+        "week": state.week,
+        "deadline": info.deadline,
+        "finished": state.finished,
+        "battles": battle_rows(state.battles, state.designs),
+        "commanders": commanders,
+        "events": grouped_events(state.events),
+        "ships": _ship_rows(sorted(state.ships, key=lambda s: s.id), state.designs),
+        "stocks": [
+            {"place": p, "owner": o, "points": n} for (p, o), n in sorted(state.stocks.items())
+        ],
+        "missing": [p for p, status in info.sheets.items() if status == "missing"],
+        "late": [p for p, status in info.sheets.items() if status == "late"],
+    }
+    return ReportContent(
+        template=f"{TEMPLATE_DIR}/referee.html",
+        context=context,
+        title=f"{state.game_name}: referee's report, results of {info.step}",
+        network=network,
+    )
+
+
+__all__ = ["grouped_events", "player_content", "player_network", "referee_content"]
