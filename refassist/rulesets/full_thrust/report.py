@@ -58,6 +58,9 @@ def battle_rows(battles: Sequence[Battle], designs: dict[str, Any]) -> list[dict
         for s in b.ships:
             design = designs.get(s.design)
             boxes = f"{s.damage}/{design.boxes}" if design else "-"
+            emergence = "landed" if s.inches == 0 else f'{s.inches}" b{s.bearing}'
+            if s.deviation:
+                emergence += f' (deviated {s.deviation}" b{s.deviation_bearing})'
             ships.append(
                 {
                     "ship": s.ship,
@@ -66,6 +69,8 @@ def battle_rows(battles: Sequence[Battle], designs: dict[str, Any]) -> list[dict
                     "boxes": boxes,
                     "turn": s.arrives,
                     "cargo": s.cargo,
+                    "crack": "crack" if s.crack else "",
+                    "emergence": emergence,
                 }
             )
         rows.append(
