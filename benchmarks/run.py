@@ -16,6 +16,8 @@ Benchmarks (``--only NAME``):
 * ``reports``     a player's PDF, the fast path against the naive single-pass render;
 * ``imperium``    an Imperium 3rd Millennium war between two computer sides on the default
                   map, every turn through sheets, intake, resolve and reports;
+* ``campaign``    a Full Thrust campaign at 8 commanders, week by week (each with its battles
+                  step) through sheets, intake, resolve and reports;
 * ``messages``    the worst one player's messages can do to the others' reports (pages and
                   the report step, against a one-line greeting).
 
@@ -50,7 +52,7 @@ from benchmarks.measure import load_average, machine, median, spread  # noqa: E4
 
 SECTOR = REPO.parent / "shared" / "sectors" / "solomani-rim.tab"
 DOC = REPO / "docs" / "benchmarks.md"
-NAMES = ("turn", "resolution", "sheetio", "reports", "imperium", "messages")
+NAMES = ("turn", "resolution", "sheetio", "reports", "imperium", "campaign", "messages")
 #: Benchmarks that play on the real sector file (the others need nothing beside the project).
 NEED_SECTOR = ("turn", "resolution", "sheetio", "reports")
 SEED = 7
@@ -70,6 +72,7 @@ class Plan:
         self.report_players = 2 if quick else 12
         self.repeat = 1 if quick else 3
         self.imperium_turns = 5 if quick else 30
+        self.campaign_steps = 4 if quick else 9
 
 
 # -- children: one benchmark run each ---------------------------------------------------------
@@ -121,6 +124,10 @@ def child(name: str, work: Path, plan: Plan, result: Path) -> None:
         from benchmarks import imperium_bench
 
         data = imperium_bench.run(plan.imperium_turns, SEED, run_dir)
+    elif name == "campaign":
+        from benchmarks import campaign_bench
+
+        data = campaign_bench.run(plan.campaign_steps, SEED, run_dir)
     elif name == "messages":
         from benchmarks import message_bench
 
@@ -386,6 +393,42 @@ def imperium_markdown(runs: list[dict[str, Any]]) -> str:
     return "\n".join(rows)
 
 
+def campaign_markdown(runs: list[dict[str, Any]]) -> str:
+    """A week at 8 commanders: each week step with the battles step that followed it."""
+    first = runs[0]
+    weeks: list[float] = []
+    report_share: list[float] = []
+    for r in runs:
+        keys = r["steps"]
+        for i, key in enumerate(keys):
+            if not key.isdigit() or key == "0":
+                continue
+            idx = [i] + ([i + 1] if i + 1 < len(keys) and keys[i + 1] == f"{key}-battles" else [])
+            total = sum(r["parts"][n][j] for n in r["parts"] for j in idx)
+            weeks.append(total)
+            report_share.append(sum(r["parts"]["reports"][j] for j in idx) / total)
+    stages = {name: [v for r in runs for v in r["parts"][name]] for name in first["parts"]}
+    pages = [p for r in runs for p in r["pages"]]
+    rows = [
+        f"A Full Thrust campaign between 8 computer commanders on the Kell Marches: steps "
+        f"{', '.join(first['steps'])} ({len(runs)} run(s) of the same seeded game), "
+        f"{first['battles']} battles left for the table and settled by the demo's stand-in, "
+        f"{first['ships']} ships at the end, reports of {min(pages)}-{max(pages)} pages.",
+        "",
+        "| stage, per step | median (min-max) |",
+        "|---|---|",
+    ]
+    for name, values in stages.items():
+        rows.append(f"| {name} | {spread(values)} |")
+    rows += [
+        f"| **a week (with its battles step)** | **{spread(weeks)}** |",
+        "",
+        f"Reports are {min(report_share):.0%}-{max(report_share):.0%} of a week. Peak memory "
+        f"of the run: {max(r['peak_mb'] for r in runs):.0f} MB.",
+    ]
+    return "\n".join(rows)
+
+
 def messages_markdown(runs: list[dict[str, Any]]) -> str:
     quiet, flood = runs[0]["quiet"], runs[0]["flood"]
     rows = [
@@ -480,6 +523,8 @@ def main(argv: list[str] | None = None) -> int:
                 blocks[name] = sheetio_markdown(runs)
             elif name == "imperium":
                 blocks[name] = imperium_markdown(runs)
+            elif name == "campaign":
+                blocks[name] = campaign_markdown(runs)
             elif name == "messages":
                 blocks[name] = messages_markdown(runs)
             else:
