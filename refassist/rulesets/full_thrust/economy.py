@@ -26,10 +26,17 @@ from ...dice import Dice
 from ..base import Event
 from . import charts
 from .orders import Mission, Orders, Purchase, ResearchOrder
-from .state import Ship, State
+from .state import Facility, Ship, State
 
 PRODUCTION_PER_VALUE = 50
 SPY_COST = {"spy": 250, "master spy": 500}
+#: Facilities bought on the construction lines and what they cost (the seed's table; a space
+#: station's cost is the house rule ``station_cost``).  Orbital ones are built at a shipyard
+#: (a starport builds shipyards too); a port on a planet of the commander's, one per planet.
+FACILITY_COST = {"shipyard": 500, "omp": 500, "starport": 1000, "spaceport": 500}
+ORBITAL = ("shipyard", "omp", "station")
+PORTS = ("starport", "spaceport")
+FACILITIES = (*ORBITAL, *PORTS)
 START_SPIES = {"spy": 5, "master spy": 1}
 RESEARCH_ROLL_COST = 100
 
@@ -75,10 +82,13 @@ def mine(state: State, dice: Dice, rules: Mapping[str, Any]) -> list[Event]:
     events = []
     for f in state.facilities:
         system = state.systems.get(f.place)
-        if f.kind != "omp" or system is None or not system.belt or system.belt_worked_out:
+        if f.kind != "omp" or f.ready_week or f.towed_by:
+            continue  # a platform works only where it is released, once built
+        if system is None or not system.belt or system.belt_worked_out:
             continue
+        hours = 100 - f.active_from
         with dice.at(phase="economy", location=f.place):
-            week = charts.mining(dice, rules, belt=system.belt, hours=100, where=f.place)
+            week = charts.mining(dice, rules, belt=system.belt, hours=hours, where=f.place)
         if week.points:
             state.add_stock(f.place, f.owner, week.points)
         if week.result == "exhausted":
@@ -107,11 +117,100 @@ def _pay(state: State, place: str, owner: str, cost: int) -> bool:
     return True
 
 
-def build(state: State, owner: str, purchase: Purchase, numbers: dict[str, int]) -> list[Event]:
-    """Ships (or spies) bought this week: paid where they are built, ready next week."""
+def complete_facilities(state: State) -> list[Event]:
+    """Facilities laid down last week start working; a port becomes the planet's."""
+    events = []
+    for f in list(state.facilities):
+        if not f.ready_week or f.ready_week > state.week:
+            continue
+        f.ready_week = 0
+        if f.kind in PORTS:
+            state.facilities.remove(f)
+            state.systems[f.place].port = f.kind
+        events.append(
+            _event(
+                state,
+                "economy",
+                f.place,
+                "facility_completed",
+                f"{f.owner}'s {f.kind} at {f.place} is complete",
+                [f.owner],
+            )
+        )
+    return events
+
+
+def build_facility(
+    state: State, owner: str, purchase: Purchase, rules: Mapping[str, Any], numbers: dict[str, int]
+) -> list[Event]:
+    """A facility laid down this week at ``purchase.place``: an orbital one at a shipyard of
+    the commander's (a shipyard at its starport too), a port on a planet of its own without
+    one; paid from the points stored there; working next week."""
+    commander = state.commander(owner)
+    assert commander is not None
+    kind = purchase.design
+    place = purchase.place or commander.home
+    system = state.systems.get(place)
+    yard = any(
+        f.kind == "shipyard" and f.owner == owner and f.place == place and not f.ready_week
+        for f in state.facilities
+    )
+    starport = system is not None and system.owner == owner and system.port == "starport"
+    why = ""
+    if kind in ORBITAL and not (yard or (kind == "shipyard" and starport)):
+        why = f"{place} has no shipyard of {owner}" + (
+            " (a starport builds shipyards only)" if starport else ""
+        )
+    elif kind in PORTS and (system is None or system.owner != owner or not system.planet):
+        why = f"{place} is not a planet of {owner}'s"
+    elif kind in PORTS and (
+        system.port or any(f.place == place and f.kind in PORTS for f in state.facilities)
+    ):
+        why = f"{place} has a port already (one per planet)"
+    cost = int(rules["station_cost"]) if kind == "station" else FACILITY_COST[kind]
+    if not why and not _pay(state, place, owner, cost):
+        why = f"it costs {cost} and {state.stock(place, owner)} points are stored at {place}"
+    if why:
+        return [_cancelled(state, owner, place, purchase, why)]
+    numbers[kind] = numbers.get(kind, 0) + 1
+    taken = {f.id for f in state.facilities}
+    n = 1
+    while f"{commander.code}-{kind.upper()}{n}" in taken:
+        n += 1
+    fid = f"{commander.code}-{kind.upper()}{n}"
+    state.facilities.append(Facility(fid, kind, owner, place, ready_week=state.week + 1))
+    return [
+        _event(
+            state,
+            "economy",
+            place,
+            "facility_ordered",
+            f"{owner} builds {fid}, a {kind}, at {place} ({cost} points; working next week)",
+            [owner],
+            facility=fid,
+            cost=cost,
+        )
+    ]
+
+
+def build(
+    state: State,
+    owner: str,
+    purchase: Purchase,
+    numbers: dict[str, int],
+    rules: Mapping[str, Any] | None = None,
+) -> list[Event]:
+    """Ships, facilities or spies bought this week: paid where they are built, ready next
+    week."""
     commander = state.commander(owner)
     if commander is None:
         return []
+    if purchase.design in FACILITIES:
+        assert rules is not None
+        events = []
+        for _ in range(purchase.count):
+            events += build_facility(state, owner, purchase, rules, numbers)
+        return events
     events = []
     if purchase.design in SPY_COST:
         kind = purchase.design
@@ -137,7 +236,8 @@ def build(state: State, owner: str, purchase: Purchase, numbers: dict[str, int])
     place = purchase.place or commander.home
     system = state.systems.get(place)
     yard = any(
-        f.kind == "shipyard" and f.owner == owner and f.place == place for f in state.facilities
+        f.kind == "shipyard" and f.owner == owner and f.place == place and not f.ready_week
+        for f in state.facilities
     )
     starport = system is not None and system.owner == owner and system.port == "starport"
     why = ""

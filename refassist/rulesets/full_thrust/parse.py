@@ -9,7 +9,8 @@
                                 or what is aboard)
     refuel from DR-2            from a tender or merchant of yours here
     wait until 4.1              (guard likewise; guard alone lasts the week)
-    recharge | lift | explore | reserve
+    tow ANN-OMP1 | release      a tug takes a facility in tow, and lets it go where it is
+    recharge | lift | explore | reserve | repair | scrap | invade
 
 Case, extra spaces, typographic quotes and ``in``/``inches`` for ``"`` are accepted; a
 problem is an `InvalidOrder` whose message says what is wrong and how to write it.
@@ -82,6 +83,10 @@ def parse_activity(text: str, *, cell: str = "") -> Activity:
         return _jump(rest, at, line, cell)
     if kind in ("load", "unload", "sell"):
         return Activity(kind, amount=_amount(rest, kind, line, cell), at=at, cell=cell, text=line)
+    if kind == "tow":
+        if len(rest) != 1:
+            raise InvalidOrder("write tow FACILITY, e.g. tow ANN-OMP1", line, cell)
+        return Activity(kind, target=rest[0], at=at, cell=cell, text=line)
     if kind == "refuel":
         target = ""
         if rest:
@@ -173,6 +178,8 @@ def activity_text(a: Activity) -> str:
         return f"{at}{a.kind} {'all' if a.amount == ALL else a.amount}"
     if a.kind == "refuel" and a.target:
         return f"{at}refuel from {a.target}"
+    if a.kind == "tow":
+        return f"{at}tow {a.target}"
     if a.kind in ("wait", "guard") and a.until is not None:
         return f"{at}{a.kind} until {a.until // 10}.{a.until % 10}"
     return at + a.kind

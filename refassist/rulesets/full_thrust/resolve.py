@@ -144,6 +144,8 @@ def movers_of(state: State, orders: Mapping[str, Orders], rules: Mapping[str, An
                 inches=ships[0].inches,
                 ready_at=max(s.ready_at for s in ships),
                 drive="ok" if all(s.drive == "ok" for s in ships) else "disabled",
+                damage=ships[0].damage if len(ships) == 1 else 0,
+                towing=next((f.id for f in state.facilities if f.towed_by == ships[0].id), ""),
             )
             plan = run(state, c.name, design, start, activities, rules, stations=stations[c.name])
             movers.append(
@@ -196,6 +198,7 @@ def run_a_week(
                     [s.owner],
                 )
             )
+    events += economy.complete_facilities(state)
     for c in state.commanders:
         if c.name in orders:
             c.allies = [a for a in orders[c.name].allies if a != c.name]
@@ -210,7 +213,7 @@ def run_a_week(
         if mine is None:
             continue
         for p in mine.purchases:
-            events += economy.build(state, c.name, p, numbers)
+            events += economy.build(state, c.name, p, numbers, rules)
         if mine.research is not None:
             events += economy.research(state, c.name, mine.research, dice, rules)
     events += economy.espionage(state, orders, dice)
@@ -296,6 +299,8 @@ def end_week(state: State, rules: Mapping[str, Any]) -> list[Event]:
     """Drives carry their recharge over; the week advances; a bounded campaign may end."""
     for s in state.ships:
         s.ready_at = max(0, s.ready_at - WEEK_HOURS)
+    for f in state.facilities:
+        f.active_from = 0
     ended = state.week
     state.week += 1
     last = int(rules["last_week"])

@@ -32,6 +32,29 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "(the seed gives no starting facilities; without a yard no warship can be built).",
     ),
     HouseRule(
+        "station_cost",
+        300,
+        "Cost of a space station (the seed: 'varies'); our reconstruction, replace it with "
+        "your own figure.",
+    ),
+    HouseRule(
+        "station_mass",
+        20,
+        "Mass of a space station (the seed: 'varies'), for towing; our reconstruction.",
+    ),
+    HouseRule(
+        "repair_boxes_a_day",
+        2,
+        "Damage boxes a yard, station or port repairs in a day (the seed gives no repair "
+        "time); our reconstruction.",
+    ),
+    HouseRule(
+        "repair_cost_percent",
+        50,
+        "A repair costs this share of the ship's cost for the boxes repaired (the seed gives "
+        "no repair cost); our reconstruction.",
+    ),
+    HouseRule(
         "distance_counts_start",
         False,
         "A jump's parsecs count the square it starts from as well as every square the line "

@@ -33,7 +33,7 @@ from ...workbook.turnbook import check_layout, meta_names, meta_number, turn_wor
 from ..base import SheetRead
 from .charts import RESEARCH_FIELDS
 from .clock import time_text
-from .economy import SPY_COST
+from .economy import FACILITIES, SPY_COST
 from .orders import SUBJECTS, FleetOrder, Mission, Orders, Purchase, ResearchOrder, Timeline
 from .parse import activity_text, parse_activity
 from .rules import complete
@@ -293,9 +293,10 @@ def _write_construction(page: Page, state: State, player: str) -> None:
     page.ask(
         f"B{BUILD_FIRST_ROW}:B{last}",
         "Design",
-        "A design from the list (costs on 'Your forces'), or spy / master spy (250 / 500, paid "
-        "at home, never more than you started with).",
-        [*state.designs, *SPY_COST],
+        "A design (costs on 'Your forces'); a facility: shipyard 500, omp (mining platform) "
+        "500, station, at a yard; starport 1000, spaceport 500 on your planet; or spy / "
+        "master spy (250 / 500, at home).",
+        [*state.designs, *FACILITIES, *SPY_COST],
         strict=True,
     )
     page.whole_number(f"C{BUILD_FIRST_ROW}:C{last}", "Count", "How many (blank = 1).", 1, MAX_COUNT)

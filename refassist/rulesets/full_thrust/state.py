@@ -75,9 +75,17 @@ class Facility:
     """An orbital facility (the ports are on the planet: `System.port`)."""
 
     id: str
-    kind: str  # shipyard, omp, station
+    kind: str  # shipyard, omp, station; starport, spaceport while being built
     owner: str
     place: str
+    ready_week: int = 0  # under construction until this week begins (0: working)
+    towed_by: str = ""  # the tug that has it in tow (it works only where it is released)
+    #: The hour of this week it came to work where it is (a mining platform mines pro rata).
+    active_from: int = 0
+
+    def working(self, week: int) -> bool:
+        """Whether it works in ``week`` (one laid down last week is complete as it begins)."""
+        return self.ready_week <= week
 
 
 @dataclass

@@ -29,7 +29,7 @@ from .mapfile import BELTS, PORTS
 from .state import SYSTEM, WORMHOLE, Battle, Commander, Facility, InBattle, Ship, State, System
 
 DRIVES = ("ok", "disabled", "destroyed")
-FACILITY_KINDS = ("shipyard", "omp", "station")
+FACILITY_KINDS = ("shipyard", "omp", "station", "starport", "spaceport")
 
 
 def _int(name: str, header: str, help_: str, minimum: int | None = 0, **kw: Any) -> Column:
@@ -241,9 +241,12 @@ FACILITIES = Table(
         Column("kind", "Kind", "str", choices=FACILITY_KINDS),
         Column("owner", "Owner", "str", refers=_commander("write a commander's name")),
         Column("place", "Place", "str", refers=_place()),
+        _int("ready_week", "Ready", "being built until this week (0: working)"),
+        Column("towed_by", "Towed by", "text", required=False, help="the tug that has it in tow"),
+        _int("active_from", "Working from", "hour of this week it came to work where it is"),
     ),
     key=("id",),
-    help="Orbital facilities: shipyards, mining platforms, space stations.",
+    help="Orbital facilities (shipyards, mining platforms, space stations), and ports being built.",
 )
 
 SCHEMA: tuple[Table, ...] = (

@@ -17,12 +17,13 @@ it, so a jump is made from beyond 40 inches unless the order says ``from N"``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .clock import HOURS_PER_DAY, WEEK, time_text
-from .designs import FULL_TANK_PARSECS, MAX_JUMP, Design
+from .designs import FULL_TANK_PARSECS, MAX_JUMP, SCRAP_DAYS, Design
 from .grid import blocked_by, distance, square_code
 from .state import State
 
@@ -41,6 +42,10 @@ KINDS = (
     "reserve",
     "explore",
     "invade",
+    "tow",
+    "release",
+    "repair",
+    "scrap",
 )
 RECHARGE_HOURS = HOURS_PER_DAY
 SAFE_INCHES = 40
@@ -102,6 +107,8 @@ class Position:
     ready_at: int  # the hour its drive has recharged (<= now: ready)
     drive: str = "ok"
     cargo_known: bool = True  # False after a sale: the hold's worth waits for the price roll
+    damage: int = 0
+    towing: str = ""  # the facility a tug has in tow
 
 
 @dataclass
@@ -116,9 +123,41 @@ class Plan:
         return [t for t in self.troubles if t.severity == "error"]
 
 
-def _hours(kind: str, rules: Mapping[str, Any], at_station: bool) -> int:
+@dataclass(frozen=True)
+class Works:
+    """What a commander has to work with, where: space stations, shipyards, ports on its
+    planets, and its orbital facilities that a tug may take in tow (id -> place, mass)."""
+
+    stations: frozenset[str] = frozenset()
+    yards: frozenset[str] = frozenset()
+    ports: Mapping[str, str] = field(default_factory=dict)
+    facilities: Mapping[str, tuple[str, int]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, state: State, owner: str, rules: Mapping[str, Any]) -> Works:
+        ready = [f for f in state.facilities if f.owner == owner and f.working(state.week)]
+        masses = {"shipyard": 40, "omp": 30, "station": int(rules["station_mass"])}
+        return cls(
+            stations=frozenset(f.place for f in ready if f.kind == "station" and f.place),
+            yards=frozenset(f.place for f in ready if f.kind == "shipyard" and f.place),
+            ports={s.name: s.port for s in state.systems.values() if s.owner == owner and s.port},
+            facilities={
+                f.id: (f.place, masses[f.kind])
+                for f in ready
+                if f.kind in masses and not f.towed_by
+            },
+        )
+
+
+def _hours(
+    kind: str, rules: Mapping[str, Any], at_station: bool, design: Design, pos: Position
+) -> int:
     if kind == "invade":
         return 0  # the fleet demands the planet's surrender on arrival
+    if kind == "scrap":
+        return SCRAP_DAYS[design.size] * HOURS_PER_DAY
+    if kind == "repair":
+        return HOURS_PER_DAY * max(1, math.ceil(pos.damage / int(rules["repair_boxes_a_day"])))
     if kind == "land":
         return HOURS_PER_DAY
     if kind == "lift":
@@ -140,13 +179,16 @@ def run(
 ) -> Plan:
     """Run ``activities`` for a ship of ``design`` belonging to ``owner`` from ``start``.
 
-    ``stations`` are the places where ``owner`` has a space station (cargo and fuel there
-    without landing).  An activity that is impossible is skipped (the ship carries on with
-    the next from where it stands), so that one mistake does not hide the others.
+    ``stations`` are places where ``owner`` has a space station (cargo and fuel there without
+    landing) beyond those of the state.  An activity that is impossible is skipped (the ship
+    carries on with the next from where it stands), so that one mistake does not hide the
+    others.
     """
     plan = Plan()
     now = 0
     pos = start
+    works = Works.of(state, owner, rules)
+    stations = stations | works.stations
 
     def trouble(i: int, message: str, fix: str, severity: str = "error") -> None:
         plan.troubles.append(Trouble(i, message, fix, severity))
@@ -199,12 +241,12 @@ def run(
                 continue
             plan.legs.append(Leg(begin, end, a.kind, pos.place, i))
         else:
-            problem = _cannot(a, design, pos, system, at_station, stations)
+            problem = _cannot(a, design, pos, system, at_station, works)
             if problem:
                 trouble(i, *problem)
                 if problem[2] == "error":
                     continue
-            end = begin + _hours(a.kind, rules, at_station)
+            end = begin + _hours(a.kind, rules, at_station, design, pos)
             if a.kind == "recharge":
                 end = max(begin, min(end, pos.ready_at))
                 if end == begin:
@@ -328,7 +370,7 @@ def _cannot(
     pos: Position,
     system: Any,
     at_station: bool,
-    stations: frozenset[str],
+    works: Works,
 ) -> tuple[str, str, str] | None:
     """Why the ship cannot do ``a`` where it stands (message, fix, severity), or None.  After
     a sale the hold's contents are known only at resolve time (the price is rolled then), so
@@ -392,6 +434,46 @@ def _cannot(
             "Invade a planet nobody owns (its Value and defenders are on the map).",
             error,
         )
+    if a.kind == "tow":
+        towed = works.facilities.get(a.target)
+        if design.kind != "tug":
+            return "only a tug takes a facility in tow", "Send a tug.", error
+        if pos.towing:
+            return f"the tug has {pos.towing} in tow already", "Release it first.", error
+        if towed is None or towed[0] != pos.place:
+            return (
+                f"there is no facility {a.target!r} of yours here to take in tow",
+                "Write the id of your shipyard, mining platform or station where the tug is.",
+                error,
+            )
+        if towed[1] > design.mass:
+            return (
+                f"{a.target} is of mass {towed[1]}, more than the tug's {design.mass}",
+                "Use a tug of at least the facility's mass.",
+                error,
+            )
+    if a.kind == "release" and not pos.towing:
+        return "the tug has nothing in tow", "Take the line out.", error
+    if a.kind in ("repair", "scrap"):
+        port = works.ports.get(pos.place, "")
+        yard = pos.place in works.yards
+        if a.kind == "repair" and not pos.damage:
+            return "the ship has no damage to repair", "Take the line out.", "warning"
+        if a.kind == "repair" and not (
+            yard or pos.place in works.stations or (port and design.streamlined)
+        ):
+            return (
+                "there is no shipyard or space station of yours here (a port of yours repairs "
+                "streamlined ships)",
+                "Repair at one of your yards or stations.",
+                error,
+            )
+        if a.kind == "scrap" and not (yard or (port == "starport" and design.streamlined)):
+            return (
+                "ships are scrapped at a shipyard of yours (streamlined ones at a starport)",
+                "Bring it to one of your yards.",
+                error,
+            )
     return None
 
 
@@ -410,6 +492,12 @@ def _after(a: Activity, pos: Position, design: Design) -> Position:
         return replace(pos, cargo_known=False)
     if a.kind == "refuel":
         return replace(pos, fuel=FULL_TANK_PARSECS)
+    if a.kind == "tow":
+        return replace(pos, towing=a.target)
+    if a.kind == "release":
+        return replace(pos, towing="")
+    if a.kind == "repair":
+        return replace(pos, damage=0)
     return pos
 
 

@@ -312,6 +312,9 @@ def run_week(
     def end_jump(m: Mover, leg: Leg, a: Activity, hour: int) -> None:
         for s in m.ships:
             s.place, s.inches, s.bearing = leg.destination, a.inches, a.bearing
+            for f in state.facilities:
+                if f.towed_by == s.id:
+                    f.place = leg.destination
         m.ready_at = hour + RECHARGE_HOURS
         for s in m.ships:
             s.ready_at = m.ready_at
@@ -368,6 +371,58 @@ def run_week(
             sell(m, ship, a.amount, place)
         elif leg.kind == "explore":
             explore(m, ship, place)
+        elif leg.kind == "tow":
+            for f in state.facilities:
+                if f.id == a.target and f.owner == m.owner and f.place == place:
+                    f.towed_by = ship.id
+                    note("towed", place, f"{ship.id} takes {f.id} in tow at {place}", [m.owner])
+        elif leg.kind == "release":
+            for f in state.facilities:
+                if f.towed_by == ship.id:
+                    f.towed_by, f.place, f.active_from = "", place, hour
+                    note("released", place, f"{ship.id} releases {f.id} at {place}", [m.owner])
+        elif leg.kind == "repair":
+            repair(m, ship, place)
+        elif leg.kind == "scrap":
+            scrap(m, ship, place)
+
+    def repair(m: Mover, ship: Ship, place: str) -> None:
+        design = designs[ship.design]
+        cost = -(
+            -design.cost * ship.damage * int(rules["repair_cost_percent"]) // (100 * design.boxes)
+        )
+        if state.stock(place, m.owner) < cost:
+            note(
+                "repair_unpaid",
+                place,
+                f"{ship.id} was not repaired at {place}: it costs {cost} and "
+                f"{state.stock(place, m.owner)} points are there",
+                [m.owner],
+            )
+            return
+        state.add_stock(place, m.owner, -cost)
+        note(
+            "repaired",
+            place,
+            f"{ship.id} is repaired at {place}: {ship.damage} boxes for {cost} points",
+            [m.owner],
+            cost=cost,
+        )
+        ship.damage = 0
+
+    def scrap(m: Mover, ship: Ship, place: str) -> None:
+        value = designs[ship.design].cost // 4
+        m.stopped = True
+        leave(m)
+        state.ships.remove(ship)
+        state.add_stock(place, m.owner, value)
+        note(
+            "scrapped",
+            place,
+            f"{ship.id} is scrapped at {place}: {value} points (25% of its cost) stored there",
+            [m.owner],
+            points=value,
+        )
 
     def sell(m: Mover, ship: Ship, amount: int, place: str) -> None:
         system = state.systems[place]

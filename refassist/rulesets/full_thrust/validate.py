@@ -16,7 +16,7 @@ from typing import Any
 from ...errors import CellProblem
 from ..checking import OrderChecker
 from .charts import RESEARCH_FIELDS
-from .economy import SPY_COST, START_SPIES
+from .economy import FACILITIES, PORTS, SPY_COST, START_SPIES
 from .orders import Orders
 from .resolve import movers_of
 from .setup import SETUP_WEEK
@@ -163,8 +163,11 @@ class _Checker(OrderChecker):
                         "Hire only to replace what was lost.",
                     )
                 continue
-            design = self.state.designs.get(p.design)
             place = p.place or commander.home
+            if p.design in FACILITIES:
+                self.facility(p, place)
+                continue
+            design = self.state.designs.get(p.design)
             if design is None:
                 self.error(
                     p.cell,
@@ -175,7 +178,10 @@ class _Checker(OrderChecker):
                 continue
             system = self.state.systems.get(place)
             yard = any(
-                f.kind == "shipyard" and f.owner == self.player and f.place == place
+                f.kind == "shipyard"
+                and f.owner == self.player
+                and f.place == place
+                and f.working(self.state.week)
                 for f in self.state.facilities
             )
             port = system is not None and system.owner == self.player and system.port == "starport"
@@ -202,6 +208,38 @@ class _Checker(OrderChecker):
                     "Ship points there this week, or build fewer: ships that cannot be paid "
                     "are not laid down.",
                 )
+
+    def facility(self, p: Any, place: str) -> None:
+        system = self.state.systems.get(place)
+        mine = [f for f in self.state.facilities if f.owner == self.player and f.place == place]
+        yard = any(f.kind == "shipyard" and f.working(self.state.week) for f in mine)
+        if p.design in PORTS:
+            if system is None or system.owner != self.player or not system.planet:
+                self.error(
+                    p.cell,
+                    f"{p.design} at {place}",
+                    f"{place} is not a planet of yours",
+                    "Build ports on your planets.",
+                )
+            elif system.port or any(f.kind in PORTS for f in mine):
+                self.error(
+                    p.cell,
+                    f"{p.design} at {place}",
+                    f"{place} has a port already",
+                    "One port per planet.",
+                )
+        elif not yard and not (
+            p.design == "shipyard"
+            and system is not None
+            and system.owner == self.player
+            and system.port == "starport"
+        ):
+            self.error(
+                p.cell,
+                f"{p.design} at {place}",
+                f"{place} has no shipyard of yours to build a {p.design}",
+                "Build it at one of your yards.",
+            )
 
     def research(self, orders: Orders) -> None:
         r = orders.research

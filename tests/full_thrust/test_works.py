@@ -1,0 +1,99 @@
+"""Facilities, towing, repair and scrapping, resolved from fixed dice with hand-counted
+figures: an Orbital Mining Platform built at a shipyard, towed to a belt by a tug and mining
+from the hour it is released; a port built on a planet; a repair's time and cost (our
+reconstruction, house rules); scrapping's 5 days a size class and 25% back."""
+
+from __future__ import annotations
+
+from refassist.dice import Dice
+from refassist.rulesets.full_thrust.orders import Orders, Purchase
+from refassist.rulesets.full_thrust.resolve import resolve_turn
+from refassist.rulesets.full_thrust.rules import complete
+from refassist.rulesets.full_thrust.state import Facility
+from refassist.rulesets.full_thrust.validate import validate_orders
+
+from .situations import seed_map, ship, week_orders
+
+RULES = complete()
+
+
+def test_a_platform_is_built_towed_to_a_belt_and_mines_from_its_release() -> None:
+    state = seed_map()
+    state.facilities.append(Facility("ANN-YARD", "shipyard", "Ann", "A"))
+    state.stocks[("A", "Ann")] = 1000
+    built = Orders("Ann", 1, purchases=[Purchase("omp", 1, "A", cell="Orders!B21")])
+    assert validate_orders(state, "Ann", built, RULES) == []
+    week1 = resolve_turn(state, {"Ann": built}, Dice.scripted([]), RULES).state
+    omp = next(f for f in week1.facilities if f.kind == "omp")
+    assert (omp.id, omp.place, omp.ready_week) == ("ANN-OMP1", "A", 2)
+    assert week1.stock("A", "Ann") == 1000 + 200 - 500
+    ship(week1, "ANN-1", "Harness tug", "Ann", "A")
+    tow = week_orders("Ann", 2, ANN_1=["tow ANN-OMP1", "jump C", "release"])
+    assert validate_orders(week1, "Ann", tow, RULES) == []
+    # The platform is complete at the start of week 2; taken in tow 0.0-1.0, A to C 3 parsecs
+    # 1.0-1.3, released 1.3-2.3: it mines 77 hours of the 100, a rich belt's 500 x 77/100 =
+    # 385 on a normal roll (3D6 = 9).
+    week2 = resolve_turn(week1, {"Ann": tow}, Dice.scripted([3, 3, 3]), RULES).state
+    omp = next(f for f in week2.facilities if f.kind == "omp")
+    assert (omp.place, omp.towed_by, omp.ready_week) == ("C", "", 0)
+    assert week2.stock("C", "Ann") == 385
+    mined = next(e for e in week2.events if e.kind == "mining")
+    assert mined.data["points"] == 385
+    # Next week it mines the whole week: 3D6 = 16, Klondike, 1000.
+    week3 = resolve_turn(week2, {}, Dice.scripted([6, 5, 5]), RULES).state
+    assert week3.stock("C", "Ann") == 385 + 1000
+
+
+def test_towing_needs_a_tug_of_the_facilitys_mass() -> None:
+    state = seed_map()
+    state.facilities.append(Facility("ANN-YARD", "shipyard", "Ann", "A"))
+    ship(state, "ANN-1", "Claymore cruiser", "Ann", "A")
+    ship(state, "ANN-2", "Harness tug", "Ann", "A")
+    orders = week_orders("Ann", ANN_1=["tow ANN-YARD"], ANN_2=["tow ANN-OMP7", "release"])
+    problems = [p.message for p in validate_orders(state, "Ann", orders, RULES)]
+    assert "only a tug takes a facility in tow" in problems
+    assert "there is no facility 'ANN-OMP7' of yours here to take in tow" in problems
+    assert "the tug has nothing in tow" in problems
+
+
+def test_a_port_on_ones_own_planet_once() -> None:
+    state = seed_map()
+    state.stocks[("D", "Bob")] = 600
+    state.systems["D"].port = ""
+    orders = Orders(
+        "Bob",
+        1,
+        purchases=[
+            Purchase("spaceport", 1, "D", cell="B21"),
+            Purchase("starport", 1, "B", cell="B22"),
+        ],
+    )
+    problems = validate_orders(state, "Bob", orders, RULES)
+    assert [(p.cell, p.message) for p in problems] == [("B22", "B is not a planet of yours")]
+    after = resolve_turn(state, {"Bob": orders}, Dice.scripted([]), RULES).state
+    assert after.stock("D", "Bob") == 600 + 50 - 500
+    nxt = resolve_turn(after, {}, Dice.scripted([]), RULES).state
+    assert nxt.systems["D"].port == "spaceport" and not nxt.facilities
+
+
+def test_repair_and_scrapping_at_a_yard() -> None:
+    state = seed_map()
+    state.facilities.append(Facility("ANN-YARD", "shipyard", "Ann", "A"))
+    ship(state, "ANN-1", "Claymore cruiser", "Ann", "A", damage=4)
+    ship(state, "ANN-2", "Halberd frigate", "Ann", "A")
+    orders = week_orders("Ann", ANN_1=["repair", "jump B"], ANN_2=["scrap"])
+    assert validate_orders(state, "Ann", orders, RULES) == []
+    after = resolve_turn(state, {"Ann": orders}, Dice.scripted([]), RULES).state
+    cruiser = after.ship("ANN-1")
+    # 4 boxes at 2 a day: 0.0-2.0, then B at 2.5; 50% of 172 x 4/15 = 22.9, 23 points.
+    assert (cruiser.damage, cruiser.place) == (0, "B")
+    timeline = next(e for e in after.events if e.kind == "timeline" and "ANN-1" in e.text)
+    assert "0.0-2.0 repair at A" in timeline.text and "2.0-2.5 jump A to B" in timeline.text
+    # The frigate, an escort: 5 days, 68 // 4 = 17 points back.
+    assert after.ship("ANN-2") is None
+    assert after.stock("A", "Ann") == 200 - 23 + 17
+    # Not at a yard: refused.
+    state = seed_map()
+    ship(state, "ANN-1", "Claymore cruiser", "Ann", "B", damage=2)
+    problems = validate_orders(state, "Ann", week_orders("Ann", ANN_1=["repair", "scrap"]), RULES)
+    assert len(problems) == 2 and all(p.severity == "error" for p in problems)
