@@ -168,3 +168,42 @@ def test_the_weekly_sheet_and_the_battle_sheet_survive_libreoffice(tmp_path: Pat
         "ANN-1 loses 2 damage boxes",
         "Ann holds the system",
     ]
+
+
+def test_a_battle_result_mailed_in_by_a_player_is_refused(game: Game, tmp_path: Path) -> None:
+    """A commander who got the battle sheet at the table cannot enter the result himself: a
+    sheet comes by mail only from its own player, and a battle is nobody's address."""
+    from refassist.rulesets.full_thrust.state import Battle, InBattle
+    from refassist.turnsheets import write_sheets
+    from tests.test_intake import make_mail, write_eml
+
+    # A week that left a battle for the table, set up by hand in the master.
+    state = game.load_state()
+    ann = next(s for s in state.ships if s.owner == "Ann")
+    bob = next(s for s in state.ships if s.owner == "Bob")
+    bob.place = ann.place
+    state.battles = [
+        Battle(
+            f"B{state.week}-1",
+            state.week,
+            ann.place,
+            5,
+            [InBattle(ann.id, "Ann", ann.design), InBattle(bob.id, "Bob", bob.design)],
+        )
+    ]
+    game.save_state(state)
+    write_sheets(game, state)
+    battle = state.battles[0].id
+    sheet = game.outbox(f"{state.week}-battles") / f"{battle}.xlsx"
+    fill_sheet(sheet, BattleResult(battle, holder=state.battles[0].sides[0]))
+    mail = write_eml(
+        tmp_path / "m.eml", make_mail("ann@example.com", [(sheet.name, sheet.read_bytes())])
+    )
+    before = sha256_file(game.master_path)
+    outcome = intake(game, [mail])
+    assert [o.status for o in outcome.outcomes] == ["refused"]
+    assert "each player sends their own sheet" in outcome.outcomes[0].summary
+    assert sha256_file(game.master_path) == before
+    # From the referee's own files it is taken.
+    again = intake(game, [sheet])
+    assert [o.status for o in again.outcomes] == ["accepted"]
