@@ -258,6 +258,16 @@ class Column:
     refers: Reference | None = None
 
 
+def whole(name: str, header: str, help: str = "", minimum: int | None = 0, **kw: Any) -> Column:
+    """A column of whole numbers (from 0 unless ``minimum`` says otherwise)."""
+    return Column(name, header, "int", minimum=minimum, help=help, **kw)
+
+
+def flag(name: str, header: str, help: str = "") -> Column:
+    """A yes-or-no column (an empty cell is no)."""
+    return Column(name, header, "bool", required=False, help=help)
+
+
 @dataclass(frozen=True)
 class Table:
     """A sheet of the master workbook: its name, columns and the columns that form its key."""

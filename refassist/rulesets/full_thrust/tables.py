@@ -22,7 +22,7 @@ from ...workbook.history import (
     rows_to_events,
     rows_to_rolls,
 )
-from ..base import Column, Reference, Row, RowProblems, Table, as_row
+from ..base import Column, Reference, Row, RowProblems, Table, as_row, flag, whole
 from .designs import FULL_TANK_PARSECS, KINDS, SIZES, Design
 from .grid import parse_square, square_code
 from .mapfile import BELTS, PORTS
@@ -30,14 +30,6 @@ from .state import SYSTEM, WORMHOLE, Battle, Commander, Facility, InBattle, Ship
 
 DRIVES = ("ok", "disabled", "destroyed")
 FACILITY_KINDS = ("shipyard", "omp", "station", "starport", "spaceport")
-
-
-def _int(name: str, header: str, help_: str, minimum: int | None = 0, **kw: Any) -> Column:
-    return Column(name, header, "int", minimum=minimum, help=help_, **kw)
-
-
-def _yes(name: str, header: str, help_: str) -> Column:
-    return Column(name, header, "bool", required=False, help=help_)
 
 
 _LIST_HELP = "research fields, separated by commas"
@@ -61,12 +53,12 @@ SETTINGS = Table(
     (
         Column("game_id", "Game id", "str", help="identifies the game on sheets; do not change"),
         Column("game_name", "Game name", "str", help="shown on sheets and reports"),
-        _int("week", "Week", "the week whose orders are awaited (0: the set-up)"),
+        whole("week", "Week", "the week whose orders are awaited (0: the set-up)"),
         Column("finished", "Game over", "text", required=False, help="empty while it goes on"),
         Column("map_title", "Map", "text", required=False, help="the map's title (reports)"),
         Column("map_source", "Map file", "text", required=False, help="the map's file at set-up"),
-        _int("columns", "Columns", "the grid's width in parsecs", 2, maximum=99),
-        _int("rows", "Rows", "the grid's height in parsecs", 2, maximum=99),
+        whole("columns", "Columns", "the grid's width in parsecs", 2, maximum=99),
+        whole("rows", "Rows", "the grid's height in parsecs", 2, maximum=99),
     ),
     help="One row: the game, the week awaited and the grid.",
 )
@@ -79,10 +71,10 @@ COMMANDERS = Table(
         Column("email", "E-mail", "text", required=False),
         Column("code", "Ship prefix", "str", help="the start of its ships' ids (ANN-3)"),
         Column("home", "Home system", "str", refers=_place()),
-        _int("points", "Points", "starting points not yet spent (the set-up only)"),
-        _int("spies", "Spies", "spies left (at most 5)", maximum=5),
-        _int("master_spies", "Master spies", "master spies left (at most 1)", maximum=1),
-        _yes("eliminated", "Out", "yes once the commander is out of the game"),
+        whole("points", "Points", "starting points not yet spent (the set-up only)"),
+        whole("spies", "Spies", "spies left (at most 5)", maximum=5),
+        whole("master_spies", "Master spies", "master spies left (at most 1)", maximum=1),
+        flag("eliminated", "Out", "yes once the commander is out of the game"),
         Column("discoveries", "Discoveries", "text", required=False, help=_LIST_HELP),
         Column("developed", "Developed", "text", required=False, help=_LIST_HELP),
         Column(
@@ -104,13 +96,13 @@ SYSTEMS = Table(
         Column("name", "Name", "str"),
         Column("square", "Square", "str", help="column and row, XXYY (0304)"),
         Column("kind", "Kind", "str", choices=(SYSTEM, WORMHOLE)),
-        _int("value", "Value", "the planet's Value (production 50 x Value a week); 0: none"),
-        _yes("home", "Home", "a commander may start here"),
+        whole("value", "Value", "the planet's Value (production 50 x Value a week); 0: none"),
+        flag("home", "Home", "a commander may start here"),
         Column("owner", "Owner", "str", required=False, refers=_commander()),
         Column("belt", "Belt", "str", required=False, choices=BELTS),
-        _yes("belt_worked_out", "Worked out", "the belt is exhausted for good"),
-        _yes("ancient_site", "Ancient site", "a site not yet explored"),
-        _int("indigenous", "Indigenous", "points of native ships defending a neutral planet"),
+        flag("belt_worked_out", "Worked out", "the belt is exhausted for good"),
+        flag("ancient_site", "Ancient site", "a site not yet explored"),
+        whole("indigenous", "Indigenous", "points of native ships defending a neutral planet"),
         Column("port", "Port", "str", required=False, choices=PORTS),
     ),
     key=("name",),
@@ -130,16 +122,16 @@ DESIGNS = Table(
     "Designs",
     (
         Column("name", "Design", "str"),
-        _int("mass", "Mass", "MASS", 1),
-        _int("cost", "Cost", "points", 1),
+        whole("mass", "Mass", "MASS", 1),
+        whole("cost", "Cost", "points", 1),
         Column("size", "Size", "str", choices=tuple(SIZES)),
         Column("kind", "Type", "str", choices=KINDS),
-        _int("boxes", "Damage boxes", "hull boxes", 1),
-        _int("hold", "Hold", "MASS of hold (50 production points each)"),
-        _yes("ftl", "FTL", "has an FTL drive"),
-        _yes("streamlined", "Streamlined", "may land"),
-        _int("fire_control", "Fire control", "fire-control units (scan rolls)"),
-        _int("ortillery", "Ortillery", "ortillery systems (invasions)"),
+        whole("boxes", "Damage boxes", "hull boxes", 1),
+        whole("hold", "Hold", "MASS of hold (50 production points each)"),
+        flag("ftl", "FTL", "has an FTL drive"),
+        flag("streamlined", "Streamlined", "may land"),
+        whole("fire_control", "Fire control", "fire-control units (scan rolls)"),
+        whole("ortillery", "Ortillery", "ortillery systems (invasions)"),
     ),
     key=("name",),
     help="The design list commanders buy from; edit the figures, add your own designs.",
@@ -158,18 +150,18 @@ SHIPS = Table(
         ),
         Column("owner", "Owner", "str", refers=_commander("write a commander's name")),
         Column("place", "Place", "str", refers=_place()),
-        _int("fuel", "Fuel", "parsecs of jump left in the tanks", maximum=FULL_TANK_PARSECS),
-        _int("damage", "Damage", "damage boxes lost"),
-        _yes("crack", "Crack", "a crack ship"),
-        _int("battles", "Battles", "battles survived"),
+        whole("fuel", "Fuel", "parsecs of jump left in the tanks", maximum=FULL_TANK_PARSECS),
+        whole("damage", "Damage", "damage boxes lost"),
+        flag("crack", "Crack", "a crack ship"),
+        whole("battles", "Battles", "battles survived"),
         Column("drive", "FTL drive", "str", choices=DRIVES),
-        _yes("landed", "Landed", "on the planet's surface"),
-        _int("inches", "Inches", "distance from the planet (emergence)", maximum=300),
-        _int("bearing", "Bearing", "emergence bearing, 1-12", 1, maximum=12),
-        _int("cargo", "Cargo", "production points in the hold"),
+        flag("landed", "Landed", "on the planet's surface"),
+        whole("inches", "Inches", "distance from the planet (emergence)", maximum=300),
+        whole("bearing", "Bearing", "emergence bearing, 1-12", 1, maximum=12),
+        whole("cargo", "Cargo", "production points in the hold"),
         Column("fleet", "Fleet", "text", required=False, help="its fleet (slaved drives)"),
-        _int("ready_week", "Ready", "under construction until this week (0: in service)"),
-        _int("ready_at", "Drive ready", "hour of the week its drive has recharged (0: ready)"),
+        whole("ready_week", "Ready", "under construction until this week (0: in service)"),
+        whole("ready_at", "Drive ready", "hour of the week its drive has recharged (0: ready)"),
     ),
     key=("id",),
     help="One row per ship.",
@@ -181,7 +173,7 @@ STOCKS = Table(
     (
         Column("place", "Place", "str", refers=_place()),
         Column("owner", "Owner", "str", refers=_commander("write a commander's name")),
-        _int("points", "Points", "production points stored there"),
+        whole("points", "Points", "production points stored there"),
     ),
     key=("place", "owner"),
     help="Production points stored at a place, by commander (cargo waiting to be shipped).",
@@ -192,9 +184,9 @@ BATTLES = Table(
     "Battles",
     (
         Column("id", "Battle", "str"),
-        _int("week", "Week", "the week it was fought in", 1),
+        whole("week", "Week", "the week it was fought in", 1),
         Column("place", "Place", "str", refers=_place()),
-        _int("hour", "Hour", "hours into the week when it began (31 = 3.1)", maximum=100),
+        whole("hour", "Hour", "hours into the week when it began (31 = 3.1)", maximum=100),
         Column(
             "invasion",
             "Invasion by",
@@ -220,14 +212,14 @@ BATTLE_SHIPS = Table(
         Column("ship", "Ship", "str"),
         Column("owner", "Side", "str"),
         Column("design", "Design", "str"),
-        _int("arrives", "Arrives", "the tabletop turn it arrives on (0: at the start)"),
-        _int("inches", "Inches", "emergence distance from the planet", maximum=400),
-        _int("bearing", "Bearing", "emergence bearing, 1-12", 1, maximum=12),
-        _int("deviation", "Deviation", "inches its emergence deviated (0: none)"),
-        _int("deviation_bearing", "Deviation bearing", "1-12; 0: none", maximum=12),
-        _int("damage", "Damage", "damage boxes lost before the battle"),
-        _int("cargo", "Cargo", "production points in its hold"),
-        _yes("crack", "Crack", "a crack ship"),
+        whole("arrives", "Arrives", "the tabletop turn it arrives on (0: at the start)"),
+        whole("inches", "Inches", "emergence distance from the planet", maximum=400),
+        whole("bearing", "Bearing", "emergence bearing, 1-12", 1, maximum=12),
+        whole("deviation", "Deviation", "inches its emergence deviated (0: none)"),
+        whole("deviation_bearing", "Deviation bearing", "1-12; 0: none", maximum=12),
+        whole("damage", "Damage", "damage boxes lost before the battle"),
+        whole("cargo", "Cargo", "production points in its hold"),
+        flag("crack", "Crack", "a crack ship"),
     ),
     key=("battle", "ship"),
     help="The ships of each battle waiting, as the battle sheet shows them.",
@@ -241,9 +233,9 @@ FACILITIES = Table(
         Column("kind", "Kind", "str", choices=FACILITY_KINDS),
         Column("owner", "Owner", "str", refers=_commander("write a commander's name")),
         Column("place", "Place", "str", refers=_place()),
-        _int("ready_week", "Ready", "being built until this week (0: working)"),
+        whole("ready_week", "Ready", "being built until this week (0: working)"),
         Column("towed_by", "Towed by", "text", required=False, help="the tug that has it in tow"),
-        _int("active_from", "Working from", "hour of this week it came to work where it is"),
+        whole("active_from", "Working from", "hour of this week it came to work where it is"),
     ),
     key=("id",),
     help="Orbital facilities (shipyards, mining platforms, space stations), and ports being built.",

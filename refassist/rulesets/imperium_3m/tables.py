@@ -31,7 +31,7 @@ from ...workbook.history import (
     rows_to_events,
     rows_to_rolls,
 )
-from ..base import Column, Reference, Row, RowProblems, Table, as_row
+from ..base import Column, Reference, Row, RowProblems, Table, as_row, flag, whole
 from .orders import standing_orders, standing_text
 from .state import (
     ALLOWED_ON,
@@ -53,14 +53,6 @@ WAR_RESULTS = (*SIDES, "truce")
 SIDE_OR_EMPTY = ("", *SIDES)
 
 
-def _int(name: str, header: str, help_: str, minimum: int | None = 0, **kw: Any) -> Column:
-    return Column(name, header, "int", minimum=minimum, help=help_, **kw)
-
-
-def _yes(name: str, header: str, help_: str) -> Column:
-    return Column(name, header, "bool", required=False, help=help_)
-
-
 SETTINGS = Table(
     "settings",
     "Settings",
@@ -69,18 +61,18 @@ SETTINGS = Table(
             "game_id", "Game id", "str", help="identifies the game on turn sheets; do not change"
         ),
         Column("game_name", "Game name", "str", help="shown on sheets and reports"),
-        _int("turn", "Turn", "the turn whose orders are awaited, counting every turn played", 1),
-        _int("war", "War", "which war of the campaign (1 = the First Interstellar War)", 1),
-        _int(
+        whole("turn", "Turn", "the turn whose orders are awaited, counting every turn played", 1),
+        whole("war", "War", "which war of the campaign (1 = the First Interstellar War)", 1),
+        whole(
             "war_turn",
             "War turn",
             "turn within the current war (1-10; the victory schedule uses it); 0 in peace",
             maximum=10,
         ),
-        _int("peace_left", "Peace turns left", "peacetime turns still to play before next war"),
-        _int("glory", "Glory index", "0-10; higher favours the Empire", maximum=10),
-        _yes("peace_talks", "Peace talks", "Intervention 12 this turn: no attacks"),
-        _yes("campaign", "Campaign", "yes: wars follow one another; no: one war only"),
+        whole("peace_left", "Peace turns left", "peacetime turns still to play before next war"),
+        whole("glory", "Glory index", "0-10; higher favours the Empire", maximum=10),
+        flag("peace_talks", "Peace talks", "Intervention 12 this turn: no attacks"),
+        flag("campaign", "Campaign", "yes: wars follow one another; no: one war only"),
         Column(
             "results",
             "Wars won",
@@ -114,9 +106,9 @@ SIDES_TABLE = Table(
     (
         Column("side", "Side", "str", choices=SIDES),
         Column("player", "Player", "str", help="as in game.toml (a team is one player)"),
-        _int("resources", "Resources", "unspent resources in the stockpile"),
-        _int("budget_bonus", "Budget bonus", "permanent income increase won by Appeals"),
-        _int("depression", "Depression turns", "turns of Economic Depression still to come"),
+        whole("resources", "Resources", "unspent resources in the stockpile"),
+        whole("budget_bonus", "Budget bonus", "permanent income increase won by Appeals"),
+        whole("depression", "Depression turns", "turns of Economic Depression still to come"),
         Column(
             "permissions",
             "Permissions",
@@ -125,21 +117,21 @@ SIDES_TABLE = Table(
             help="Imperial: ship codes an Appeal permitted (CR, CA, B1, B2, BB) or ALL, "
             "separated by commas",
         ),
-        _yes("appeals_prohibited", "Appeals prohibited", "Imperial: no further Appeals"),
-        _yes("bb_unlocked", "BB allowed", "Terran: a B was destroyed, so BBs may be built"),
-        _int(
+        flag("appeals_prohibited", "Appeals prohibited", "Imperial: no further Appeals"),
+        flag("bb_unlocked", "BB allowed", "Terran: a B was destroyed, so BBs may be built"),
+        whole(
             "initiative_modifier",
             "Initiative modifier",
             "added to the side's initiative rolls this turn (Civil War: -1)",
             None,
         ),
-        _int(
+        whole(
             "mandate_glory",
             "Mandate glory",
             "Mandated Offensive in force: the glory index when its forces arrived; 0 = none",
         ),
-        _yes("visit", "Imperial Visit", "this turn: glory gains doubled, losses tripled"),
-        _int(
+        flag("visit", "Imperial Visit", "this turn: glory gains doubled, losses tripled"),
+        whole(
             "mandate_turn",
             "Mandate turn",
             "turn the latest Mandated Offensive forces arrived; 0 = no mandate in force",
@@ -173,7 +165,7 @@ SYSTEMS = Table(
         Column("name", "Name", "str", width=22),
         Column("x", "Map x", "str", width=7, help="position across the printed map, 0-100"),
         Column("y", "Map y", "str", width=7, help="position down the printed map, 0-100"),
-        _yes("deep", "Deep space", "an open-space hex (no planets; ships move one hex)"),
+        flag("deep", "Deep space", "an open-space hex (no planets; ships move one hex)"),
     ),
     key=("code",),
     help="Every star system and deep-space hex of the map.",
@@ -201,7 +193,7 @@ PLANETS = Table(
             choices=PLANET_TYPES,
             help="type before terraforming (a bombarded terraformed planet reverts to it)",
         ),
-        _int("hexes", "Hexes", "hexes of its planetary map (box holds five units a hex)", 1),
+        whole("hexes", "Hexes", "hexes of its planetary map (box holds five units a hex)", 1),
         Column("owner", "Owner", "str", required=False, choices=SIDE_OR_EMPTY),
         Column(
             "marker",
@@ -211,7 +203,7 @@ PLANETS = Table(
             choices=MARKERS,
             help="World or Outpost of the owner; empty for none",
         ),
-        _yes("disputed", "Disputed", "both sides have troops on it after a landing"),
+        flag("disputed", "Disputed", "both sides have troops on it after a landing"),
         Column(
             "home",
             "Home world of",
@@ -220,7 +212,7 @@ PLANETS = Table(
             choices=SIDE_OR_EMPTY,
             help="Sol 1/Sol 2 for Terrans; Dingir 1, Gashidda 1, Ishkur 1 for Imperials",
         ),
-        _int("terraform_paid", "Terraform paid", "resources committed to terraforming so far"),
+        whole("terraform_paid", "Terraform paid", "resources committed to terraforming so far"),
         Column(
             "terraform_side",
             "Terraformed by",
@@ -228,7 +220,7 @@ PLANETS = Table(
             required=False,
             choices=SIDE_OR_EMPTY,
         ),
-        _int("upgrade_paid", "Upgrade turns paid", "peacetime Outpost-to-World turns paid (of 4)"),
+        whole("upgrade_paid", "Upgrade turns paid", "peacetime Outpost-to-World turns paid (of 4)"),
     ),
     key=("code",),
     help="Every planet, its type, and the World or Outpost marker on it.",
@@ -247,7 +239,7 @@ ROUTES = Table(
             help="system code (routes run both ways)",
             refers=_system("fix the code"),
         ),
-        _int("length", "Length", "movement points to use it (1-5)", 1, maximum=5),
+        whole("length", "Length", "movement points to use it (1-5)", 1, maximum=5),
     ),
     key=("a", "b"),
     help="Jump routes (and links into and out of deep space).",
@@ -297,7 +289,7 @@ UNITS = Table(
         Column("side", "Side", "str", choices=SIDES),
         Column("id", "Counter", "str", width=8, help="unique within the side: DD3, RT2, PD1"),
         Column("code", "Type", "str", width=6, help="unit-list code: BB, CA, DD, F, PD, RT..."),
-        _yes("damaged", "Damaged", "flipped to its damaged (ships) or reduced (ground) side"),
+        flag("damaged", "Damaged", "flipped to its damaged (ships) or reduced (ground) side"),
         Column(
             "fleet",
             "Fleet",
@@ -322,13 +314,13 @@ UNITS = Table(
                 ignore_case=True,
             ),
         ),
-        _int(
+        whole(
             "hex",
             "Hex",
             "0 = planetary box; 1..n = hex of the planetary map during a planetary battle",
         ),
-        _int("strength", "Strength", "troops: full strength of the counter (e.g. 6 of 6-2)"),
-        _int("reduced_strength", "Reduced", "troops: reduced strength (e.g. 2 of 6-2)"),
+        whole("strength", "Strength", "troops: full strength of the counter (e.g. 6 of 6-2)"),
+        whole("reduced_strength", "Reduced", "troops: reduced strength (e.g. 2 of 6-2)"),
         Column(
             "origin",
             "Origin",
@@ -347,14 +339,14 @@ QUEUE = Table(
     (
         Column("side", "Side", "str", choices=SIDES),
         Column("code", "Type", "str", width=6),
-        _int("due", "Arrives turn", "the turn at whose start it is placed", 1),
+        whole("due", "Arrives turn", "the turn at whose start it is placed", 1),
         Column(
             "source",
             "Source",
             "str",
             help="built, or where reinforcements come from (Frontier Crisis, Intervention...)",
         ),
-        _int("paid", "Paid", "resources spent (half returns if Recentralisation cancels it)"),
+        whole("paid", "Paid", "resources spent (half returns if Recentralisation cancels it)"),
         Column(
             "world",
             "World asked for",
