@@ -115,3 +115,16 @@ def test_smtp_failure_is_one_clear_error(tmp_path: Path) -> None:
         write_reports(game, jobs=1, smtp=f"127.0.0.1:{port}")
     # The messages were written before sending failed, so the referee can send them by hand.
     assert len(list((game.outbox(str(YEAR)) / "mail").glob("*.eml"))) == 3
+
+
+def test_a_mail_with_no_sheet_says_nothing_is_due() -> None:
+    """After a step that waits for the referee (battles at the table) a player's report goes
+    out without a sheet: the mail must not ask for orders or name a sheet."""
+    from refassist.report.mailing import report_body, report_subject
+
+    body = report_body("Marches", "Ann", "4-battles", "Fri 27 Nov 2026 18:00", None, "4")
+    assert "No sheet is due from you for 4-battles" in body and "Orders" not in body
+    assert report_subject("Marches", "Ann", "4-battles", "4", with_sheet=False) == (
+        "Marches: results of 4 (Ann)"
+    )
+    assert "sheet for 5" in report_subject("Marches", "Ann", "5", "4")

@@ -48,13 +48,22 @@ def report_body(
             f"Your turn sheet for {step} is attached too: fill it in with Excel or LibreOffice "
             "and send it back as an attachment."
         )
-    lines += ["", f"Orders {orders_due(deadline)}.", "", "The referee"]
+        lines += ["", f"Orders {orders_due(deadline)}."]
+    else:
+        # A step that waits for someone else (the referee's battles at the table): nothing is
+        # due from this player now, and saying "orders are due" would be wrong.
+        lines += ["", f"No sheet is due from you for {step}; the next one will come by mail."]
+    lines += ["", "The referee"]
     return "\n".join(lines)
 
 
-def report_subject(game_name: str, player: str, step: str, resolved: str = "") -> str:
+def report_subject(
+    game_name: str, player: str, step: str, resolved: str = "", with_sheet: bool = True
+) -> str:
     """Which turn's results the mail carries and which turn's orders its sheet is for: the
-    outbox step alone ("5002") read as both."""
+    outbox step alone ("5002") read as both; no sheet named when none is attached."""
+    if not with_sheet:
+        return f"{game_name}: results of {resolved or step} ({player})"
     if resolved:
         return f"{game_name}: results of {resolved}, sheet for {step} ({player})"
     return f"{game_name}: sheet for {step} ({player})"
@@ -83,13 +92,15 @@ def build_mailings(
                 "[[players]] to mail the report"
             )
         sheet = sheets.get(player)
-        attachments = [pdf] + ([sheet] if sheet is not None and sheet.exists() else [])
+        if sheet is not None and not sheet.exists():
+            sheet = None
+        attachments = [pdf] + ([sheet] if sheet is not None else [])
         message = build_message(
             sender=sender,
             sender_name=sender_name,
             to=to,
             to_name=player,
-            subject=report_subject(game_name, player, step, resolved),
+            subject=report_subject(game_name, player, step, resolved, sheet is not None),
             body=report_body(game_name, player, step, deadline, sheet, resolved),
             attachments=attachments,
         )
