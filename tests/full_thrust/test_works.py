@@ -97,3 +97,33 @@ def test_repair_and_scrapping_at_a_yard() -> None:
     ship(state, "ANN-1", "Claymore cruiser", "Ann", "B", damage=2)
     problems = validate_orders(state, "Ann", week_orders("Ann", ANN_1=["repair", "scrap"]), RULES)
     assert len(problems) == 2 and all(p.severity == "error" for p in problems)
+
+
+def test_a_captured_warship_waits_for_its_capture_refit() -> None:
+    from refassist.rulesets.full_thrust.state import BattleResult
+
+    state = seed_map()
+    state.facilities.append(Facility("ANN-YARD", "shipyard", "Ann", "B"))
+    ship(state, "ANN-1", "Claymore cruiser", "Ann", "A")
+    ship(state, "BOB-1", "Falchion destroyer", "Bob", "B")
+    ship(state, "BOB-2", "Packet merchant", "Bob", "B")
+    waiting = resolve_turn(
+        state, {"Ann": week_orders("Ann", ANN_1=["jump B"])}, Dice.scripted([1, 1]), RULES
+    ).state
+    (battle,) = waiting.battles
+    taken = BattleResult(battle.id, captured={"BOB-1": "Ann", "BOB-2": "Ann"}, holder="Ann")
+    after = resolve_turn(waiting, {battle.id: taken}, Dice.scripted([1, 1, 1]), RULES).state
+    destroyer, merchant = after.ship("BOB-1"), after.ship("BOB-2")
+    assert (destroyer.owner, destroyer.needs_refit) == ("Ann", True)
+    assert (merchant.owner, merchant.needs_refit) == ("Ann", False)  # merchants at once
+    text = next(e.text for e in after.events if e.kind == "battle_result")
+    assert "BOB-1 captured by Ann (a capture refit before it can be used)" in text
+    # It cannot jump; refitted at the yard at B (a week, 10% of 104 = 11 points) it can.
+    problems = validate_orders(after, "Ann", week_orders("Ann", 2, BOB_1=["jump A"]), RULES)
+    assert "captured warship is not used until its capture refit" in problems[0].message
+    after.stocks[("B", "Ann")] = 20
+    refit = week_orders("Ann", 2, BOB_1=["refit"])
+    assert validate_orders(after, "Ann", refit, RULES) == []
+    done = resolve_turn(after, {"Ann": refit}, Dice.scripted([]), RULES).state
+    # B is Ann's now: it produced 3 x 50 at the week's start.
+    assert not done.ship("BOB-1").needs_refit and done.stock("B", "Ann") == 20 + 150 - 11

@@ -83,7 +83,12 @@ def _week(state: State, player: str, rules: Mapping[str, Any], rng: random.Rando
     assert commander is not None
     orders = Orders(player, state.week)
     home = commander.home
-    ships = [s for s in state.ships if s.owner == player and not s.ready_week and s.drive == "ok"]
+    mine = [s for s in state.ships if s.owner == player and not s.ready_week]
+    ships = [s for s in mine if s.drive == "ok" and not s.needs_refit]
+    yards = {f.place for f in state.facilities if f.owner == player and f.kind == "shipyard"}
+    for s in mine:
+        if s.needs_refit and s.place in yards and not s.landed:
+            orders.timelines.append(Timeline(s.id, [parse_activity("refit")]))
     merchants = [s for s in ships if state.designs[s.design].merchant]
     warships = [s for s in ships if state.designs[s.design].kind == "warship"]
     planets = [s.name for s in state.systems.values() if s.owner == player and s.name != home]

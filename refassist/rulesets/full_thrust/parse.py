@@ -10,7 +10,7 @@
     refuel from DR-2            from a tender or merchant of yours here
     wait until 4.1              (guard likewise; guard alone lasts the week)
     tow ANN-OMP1 | release      a tug takes a facility in tow, and lets it go where it is
-    recharge | lift | explore | reserve | repair | scrap | invade
+    recharge | lift | explore | reserve | repair | scrap | refit | invade
 
 Case, extra spaces, typographic quotes and ``in``/``inches`` for ``"`` are accepted; a
 problem is an `InvalidOrder` whose message says what is wrong and how to write it.

@@ -145,6 +145,7 @@ def movers_of(state: State, orders: Mapping[str, Orders], rules: Mapping[str, An
                 ready_at=max(s.ready_at for s in ships),
                 drive="ok" if all(s.drive == "ok" for s in ships) else "disabled",
                 damage=ships[0].damage if len(ships) == 1 else 0,
+                captured=any(s.needs_refit for s in ships),
                 towing=next((f.id for f in state.facilities if f.towed_by == ships[0].id), ""),
             )
             plan = run(state, c.name, design, start, activities, rules, stations=stations[c.name])
@@ -264,7 +265,11 @@ def finish_battles(
             if captor:
                 ship.owner = captor
                 ship.fleet = ""
-                lines.append(f"{ship.id} captured by {captor}")
+                ship.needs_refit = not design.merchant
+                lines.append(
+                    f"{ship.id} captured by {captor}"
+                    + (" (a capture refit before it can be used)" if ship.needs_refit else "")
+                )
             with dice.at(phase="battles", location=battle.place):
                 crack = charts.becomes_crack(dice, rules, survived=ship.battles, ship=ship.id)
             ship.battles += 1

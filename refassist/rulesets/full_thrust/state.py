@@ -68,6 +68,9 @@ class Ship:
     #: The hour of this week when its FTL drive has recharged (0: ready; a ship that arrived
     #: late last week carries the rest of its day over).
     ready_at: int = 0
+    #: A captured warship its captor cannot use until a capture refit (a week at a yard able
+    #: to build it, 10% of its cost); captured merchants are used at once.
+    needs_refit: bool = False
 
 
 @dataclass

@@ -162,6 +162,7 @@ SHIPS = Table(
         Column("fleet", "Fleet", "text", required=False, help="its fleet (slaved drives)"),
         whole("ready_week", "Ready", "under construction until this week (0: in service)"),
         whole("ready_at", "Drive ready", "hour of the week its drive has recharged (0: ready)"),
+        flag("needs_refit", "Needs refit", "a captured warship not yet refitted for its captor"),
     ),
     key=("id",),
     help="One row per ship.",

@@ -46,6 +46,7 @@ KINDS = (
     "release",
     "repair",
     "scrap",
+    "refit",
 )
 RECHARGE_HOURS = HOURS_PER_DAY
 SAFE_INCHES = 40
@@ -109,6 +110,7 @@ class Position:
     cargo_known: bool = True  # False after a sale: the hold's worth waits for the price roll
     damage: int = 0
     towing: str = ""  # the facility a tug has in tow
+    captured: bool = False  # a captured warship not yet refitted: it can only be refitted
 
 
 @dataclass
@@ -156,6 +158,8 @@ def _hours(
         return 0  # the fleet demands the planet's surrender on arrival
     if kind == "scrap":
         return SCRAP_DAYS[design.size] * HOURS_PER_DAY
+    if kind == "refit":
+        return WEEK  # the seed's capture refit "takes one week"
     if kind == "repair":
         return HOURS_PER_DAY * max(1, math.ceil(pos.damage / int(rules["repair_boxes_a_day"])))
     if kind == "land":
@@ -301,6 +305,13 @@ def _jump(
         return None
     if pos.landed:
         trouble(i, "the ship is landed", "Lift off first (add 'lift' before the jump).")
+        return None
+    if pos.captured:
+        trouble(
+            i,
+            "a captured warship is not used until its capture refit",
+            "Refit it this week at a yard of yours able to build it (refit).",
+        )
         return None
     parsecs = distance(here.square, there.square, rules)
     if parsecs > MAX_JUMP:
@@ -454,7 +465,13 @@ def _cannot(
             )
     if a.kind == "release" and not pos.towing:
         return "the tug has nothing in tow", "Take the line out.", error
-    if a.kind in ("repair", "scrap"):
+    if a.kind == "refit" and not pos.captured:
+        return (
+            "only a captured warship is refitted (other refits are the referee's)",
+            "Take the line out.",
+            error,
+        )
+    if a.kind in ("repair", "scrap", "refit"):
         port = works.ports.get(pos.place, "")
         yard = pos.place in works.yards
         if a.kind == "repair" and not pos.damage:
@@ -466,6 +483,13 @@ def _cannot(
                 "there is no shipyard or space station of yours here (a port of yours repairs "
                 "streamlined ships)",
                 "Repair at one of your yards or stations.",
+                error,
+            )
+        if a.kind == "refit" and not (yard or (port == "starport" and design.streamlined)):
+            return (
+                "a capture refit needs a yard of yours able to build the ship (a starport for a "
+                "streamlined one)",
+                "Bring it to one of your yards.",
                 error,
             )
         if a.kind == "scrap" and not (yard or (port == "starport" and design.streamlined)):
@@ -498,6 +522,8 @@ def _after(a: Activity, pos: Position, design: Design) -> Position:
         return replace(pos, towing="")
     if a.kind == "repair":
         return replace(pos, damage=0)
+    if a.kind == "refit":
+        return replace(pos, captured=False)
     return pos
 
 

@@ -385,6 +385,8 @@ def run_week(
             repair(m, ship, place)
         elif leg.kind == "scrap":
             scrap(m, ship, place)
+        elif leg.kind == "refit":
+            refit(m, ship, place)
 
     def repair(m: Mover, ship: Ship, place: str) -> None:
         design = designs[ship.design]
@@ -409,6 +411,27 @@ def run_week(
             cost=cost,
         )
         ship.damage = 0
+
+    def refit(m: Mover, ship: Ship, place: str) -> None:
+        cost = -(-designs[ship.design].cost // 10)
+        if state.stock(place, m.owner) < cost:
+            note(
+                "refit_unpaid",
+                place,
+                f"{ship.id}'s capture refit at {place} was not paid: it costs {cost} and "
+                f"{state.stock(place, m.owner)} points are there",
+                [m.owner],
+            )
+            return
+        state.add_stock(place, m.owner, -cost)
+        ship.needs_refit = False
+        note(
+            "refitted",
+            place,
+            f"{ship.id} is refitted for {m.owner} at {place} ({cost} points, 10% of its cost)",
+            [m.owner],
+            cost=cost,
+        )
 
     def scrap(m: Mover, ship: Ship, place: str) -> None:
         value = designs[ship.design].cost // 4
