@@ -260,7 +260,9 @@ def _write_fleets(page: Page, ships: list[Any]) -> None:
         FLEET_SECTION_ROW,
         "FLEETS - ships that slave their drives together this week (one timeline, one jump roll)",
     )
-    page.headers(FLEET_SECTION_ROW + 1, ("#", "Fleet name", "Ships (ids, e.g. ANN-1 ANN-4)"))
+    page.headers(FLEET_SECTION_ROW + 1, ("#", "Fleet name"))
+    row0 = FLEET_SECTION_ROW
+    page.ws.merge_range(row0, 2, row0, 6, "Ships (ids, e.g. ANN-1 ANN-4)", page.st.header)
     for row in page.numbered(FLEET_FIRST_ROW, FLEET_ROWS):
         page.blank(f"B{row}", st.input_text)
         page.blank(f"C{row}", st.input_text, through=f"G{row}")
@@ -284,7 +286,7 @@ def _write_construction(page: Page, state: State, player: str) -> None:
         BUILD_SECTION_ROW,
         "CONSTRUCTION - ships laid down at your yards (in service next week), spies hired",
     )
-    page.headers(BUILD_SECTION_ROW + 1, ("#", "Design", "Count", "Where (yard)", "Cost each"))
+    page.headers(BUILD_SECTION_ROW + 1, ("#", "Design", "Count", "Where (yard)"))
     for row in page.numbered(BUILD_FIRST_ROW, BUILD_ROWS):
         page.blank(f"B{row}", st.input_text)
         page.blank(f"C{row}", st.input_number)
@@ -384,11 +386,18 @@ def _write_timelines(
     ws.merge_range(0, 0, 0, 6, f"TIMELINES - {player} - week {state.week}", st.title)
     page.note(
         "A2:G3",
-        "One block per ship, and blocks for fleets (write the fleet's name). A line per "
-        "activity in order; the time (day.hour) only to wait for it. Activities: "
-        + ", ".join(KINDS)
-        + '. Details: jump TARGET 60" b4 (emergence, bearing), load 200, wait until 4.1, '
-        "refuel from SHIP.",
+        "One block per ship; a fleet's block takes the fleet's name. A line per activity, in "
+        "order (the list in each Activity cell; details in its input message); a time (day.hour) "
+        'only to wait for it. E.g. load 200 | jump Brenn 60" b4 | at 5.1 land.',
+    )
+    page.headers(FIRST_BLOCK_ROW - 1, ("#", "At (D.H)", "Activity"))
+    ws.merge_range(
+        FIRST_BLOCK_ROW - 2,
+        3,
+        FIRST_BLOCK_ROW - 2,
+        6,
+        "Details (target, amount, until ...)",
+        st.header,
     )
     units = [(s.id, _ship_line(state, s)) for s in ships] + [("", "")] * FLEET_BLOCKS
     activities = [k for k in KINDS]
