@@ -70,9 +70,11 @@ def test_production_then_the_merchants_week_in_time_order() -> None:
         "jump A",  # 6.4-6.9
         "unload all",  # 6.9-7.9 at the station
     ]
-    after = resolve_turn(
-        state, {"Ann": week_orders("Ann", ANN_1=lines)}, Dice.scripted([4]), RULES
-    ).state
+    # D is Bob's planet: the merchant calls there in peace because the two are allies (a
+    # rival's planet would be a battle with its ground defences).
+    orders = {"Ann": week_orders("Ann", ANN_1=lines), "Bob": week_orders("Bob")}
+    orders["Ann"].allies, orders["Bob"].allies = ["Bob"], ["Ann"]
+    after = resolve_turn(state, orders, Dice.scripted([4]), RULES).state
     merchant = after.ship("ANN-1")
     assert merchant is not None
     assert (merchant.place, merchant.fuel, merchant.cargo) == ("A", 20 - 5 - 6 - 3 - 5, 0)
@@ -336,3 +338,25 @@ def test_a_bounded_campaign_ends_with_the_most_valuable_planets() -> None:
     # Ann holds A (4), Bob D (1), Cleo Far (2).
     assert after.finished.endswith("Ann holds planets of total Value 4")
     assert after.week == 3
+
+
+def test_arriving_at_a_rivals_planet_is_a_battle_with_its_ground_defences() -> None:
+    state = seed_map()
+    ship(state, "ANN-1", "Claymore cruiser", "Ann", "A")
+    # D is Bob's planet (Value 1, a starport) with none of his ships there: A (1,1) to D (2,5)
+    # is 5 parsecs, arrival at 0.5, a battle against the planet's defences.
+    after = resolve_turn(
+        state, {"Ann": week_orders("Ann", ANN_1=["jump D"])}, Dice.scripted([2, 3]), RULES
+    ).state
+    (battle,) = after.battles
+    assert (battle.place, battle.hour, battle.sides) == ("D", 5, ["Ann", "Bob"])
+    defences = next(s for s in battle.ships if s.owner == "Bob")
+    assert (defences.ship, defences.design) == ("D ground defences", "planet of Value 1, starport")
+    taken = resolve_turn(
+        after, {battle.id: BattleResult(battle.id, holder="Ann")}, Dice.scripted([1]), RULES
+    ).state
+    assert taken.systems["D"].owner == "Ann"
+    # Allies visit each other's planets in peace.
+    orders = {"Ann": week_orders("Ann", ANN_1=["jump D"]), "Bob": week_orders("Bob")}
+    orders["Ann"].allies, orders["Bob"].allies = ["Bob"], ["Ann"]
+    assert not resolve_turn(state, orders, Dice.scripted([]), RULES).state.battles

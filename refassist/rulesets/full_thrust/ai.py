@@ -164,6 +164,9 @@ def stand_in_result(state: State, battle: Battle, rng: random.Random) -> BattleR
             strength[NATIVES] = strength.get(NATIVES, 0) + system.indigenous
             continue
         if design is None:
+            if s.ship.endswith("ground defences"):  # a planet's own: 100 points a Value
+                value = state.systems[battle.place].value
+                strength[s.owner] = strength.get(s.owner, 0) + 100 * value
             continue
         left = (design.boxes - s.damage) / design.boxes
         strength[s.owner] = strength.get(s.owner, 0) + design.cost * left

@@ -128,8 +128,15 @@ def run_week(
         if m in present.get(m.place, []):
             present[m.place].remove(m)
 
+    def holder_of(place: str) -> str:
+        """The commander whose planet is at ``place`` (its ground defences are a force)."""
+        system = state.systems.get(place)
+        return system.owner if system is not None and system.planet else ""
+
     def enemies_at(place: str) -> bool:
         owners = {m.owner for m in present.get(place, [])}
+        if holder_of(place):
+            owners.add(holder_of(place))
         return any(not state.allied(a, b) for a in owners for b in owners if a < b)
 
     def in_battle(m: Mover, battle: Battle, hour: int, emerged: Activity | None) -> None:
@@ -174,6 +181,18 @@ def run_week(
         battle = Battle(f"B{state.week}-{len(week.battles) + 1}", state.week, place, hour)
         week.battles.append(battle)
         open_battle[place] = battle
+        holder = holder_of(place)
+        if holder and not any(m.owner == holder for m in present.get(place, [])):
+            # A rival's planet with none of its ships there: its ground defences fight alone.
+            system = state.systems[place]
+            battle.ships.append(
+                InBattle(
+                    ship=f"{place} ground defences",
+                    owner=holder,
+                    design=f"planet of Value {system.value}, {system.port or 'no port'}",
+                    inches=0,
+                )
+            )
         for m in list(present.get(place, [])):
             in_battle(m, battle, hour, emerged if m is newcomer else None)
         sides = battle.sides
