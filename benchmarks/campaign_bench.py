@@ -11,17 +11,13 @@ the same campaign.  Speed is measured here, never asserted in tests.
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
 from benchmarks.measure import peak_rss_mb
-from refassist.demo import computer_sheets, create_demo_game
-from refassist.inbox import intake
-from refassist.report.game_reports import write_reports
-from refassist.turns import resolve_game
+from benchmarks.stepwise import STAGES, play_step
+from refassist.demo import create_demo_game
 
-STAGES = ("sheets", "intake", "resolve", "reports")
 COMMANDERS = 8
 
 
@@ -34,18 +30,9 @@ def run(steps: int, seed: int, work: Path) -> dict[str, Any]:
     battles = 0
     pages: list[int] = []
     for _ in range(steps):
-        t0 = time.perf_counter()
-        state = game.load_state()
-        filled = computer_sheets(game, state, seed)
-        t1 = time.perf_counter()
-        intake(game, filled)
-        t2 = time.perf_counter()
-        outcome = resolve_game(game, force=True)
-        t3 = time.perf_counter()
-        reports = write_reports(game, state=outcome.state)
-        t4 = time.perf_counter()
-        for name, seconds in zip(STAGES, (t1 - t0, t2 - t1, t3 - t2, t4 - t3), strict=True):
-            parts[name].append(seconds)
+        outcome, reports, seconds = play_step(game, seed)
+        for name in STAGES:
+            parts[name].append(seconds[name])
         keys.append(outcome.step)
         battles += len(getattr(outcome.state, "battles", []))
         pages.extend(r.pages for r in reports.reports)

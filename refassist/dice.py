@@ -62,6 +62,13 @@ def turn_seed(game_seed: int, turn: int, key: str | None = None) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
+def player_rng(seed: int, player: str, turn: int) -> random.Random:
+    """A computer player's own randomness for one turn: its choices, not the game's dice (they
+    are never logged or replayed as rolls; the same seed plays the same game)."""
+    digest = hashlib.sha256(f"refassist-ai:{seed}:{player}:{turn}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:8], "big"))
+
+
 def seed_commitment(seed: int) -> str:
     """SHA-256 hex digest of a turn seed's decimal text, published before the deadline.
 

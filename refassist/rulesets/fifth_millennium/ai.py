@@ -35,11 +35,11 @@ not pile up squadrons turn after turn (`docs/benchmarks.md`).
 
 from __future__ import annotations
 
-import hashlib
 import random
 from collections.abc import Mapping
 from typing import Any
 
+from ...dice import player_rng
 from .geometry import distance, within
 from .movement_rules import arrival_year, journey_years, max_departures
 from .orders import Diplomacy, MessageOrder, Move, Orders, Purchase
@@ -68,18 +68,13 @@ GREETINGS = (
 )
 
 
-def _rng(seed: int, player: str, year: int) -> random.Random:
-    digest = hashlib.sha256(f"refassist-ai:{seed}:{player}:{year}".encode()).digest()
-    return random.Random(int.from_bytes(digest[:8], "big"))
-
-
 def computer_orders(
     state: Any, player: str, seed: int, rules: Mapping[str, Any] | None = None
 ) -> Orders:
     """The orders of computer player ``player`` for the current year (deterministic)."""
     merged = complete(rules)
     view = player_view(state, player, merged)
-    rng = _rng(seed, player, view.year)
+    rng = player_rng(seed, player, view.year)
     orders = Orders(player=player, year=view.year)
     if view.eliminated or view.finished:
         return orders

@@ -14,11 +14,11 @@ sides loses a box.  The result says so in its notes, which every report prints.
 
 from __future__ import annotations
 
-import hashlib
 import random
 from collections.abc import Mapping
 from typing import Any
 
+from ...dice import player_rng
 from .grid import blocked_by, distance
 from .orders import FleetOrder, Orders, Purchase, ResearchOrder, Timeline
 from .parse import parse_activity
@@ -30,11 +30,6 @@ STAND_IN = "Stand-in result of the demo (strength x 1D6), not a Full Thrust batt
 STRIKE_FLEET = "Strike"
 
 
-def _rng(seed: int, player: str, week: int) -> random.Random:
-    digest = hashlib.sha256(f"refassist-ai:{seed}:{player}:{week}".encode()).digest()
-    return random.Random(int.from_bytes(digest[:8], "big"))
-
-
 def computer_orders(
     state: State, player: str, seed: int, rules: Mapping[str, Any] | None = None
 ) -> Any:
@@ -42,8 +37,8 @@ def computer_orders(
     merged = complete(rules)
     battle = next((b for b in state.battles if b.id == player), None)
     if battle is not None:
-        return stand_in_result(state, battle, _rng(seed, player, state.week))
-    rng = _rng(seed, player, state.week)
+        return stand_in_result(state, battle, player_rng(seed, player, state.week))
+    rng = player_rng(seed, player, state.week)
     if state.week == SETUP_WEEK:
         return _set_up(state, player, rng)
     return _week(state, player, merged, rng)
@@ -85,7 +80,7 @@ def _week(state: State, player: str, rules: Mapping[str, Any], rng: random.Rando
     home = commander.home
     mine = [s for s in state.ships if s.owner == player and not s.ready_week]
     ships = [s for s in mine if s.drive == "ok" and not s.needs_refit]
-    yards = {f.place for f in state.facilities if f.owner == player and f.kind == "shipyard"}
+    yards = state.yards(player)
     for s in mine:
         if s.needs_refit and s.place in yards and not s.landed:
             orders.timelines.append(Timeline(s.id, [parse_activity("refit")]))
@@ -141,9 +136,7 @@ def _week(state: State, player: str, rules: Mapping[str, Any], rng: random.Rando
     affordable = [
         d for d in state.designs.values() if d.kind == "warship" and d.cost * 2 <= stock and d.ftl
     ]
-    if affordable and any(
-        f.kind == "shipyard" and f.owner == player and f.place == home for f in state.facilities
-    ):
+    if affordable and home in state.yards(player):
         design = max(affordable, key=lambda d: d.cost)
         orders.purchases.append(Purchase(design.name, 1, home))
     if stock >= 400 and rng.random() < 0.5:

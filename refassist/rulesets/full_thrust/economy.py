@@ -26,7 +26,7 @@ from ...dice import Dice
 from ..base import Event
 from . import charts
 from .orders import Mission, Orders, Purchase, ResearchOrder
-from .state import Facility, Ship, State
+from .state import Facility, Ship, State, event
 
 PRODUCTION_PER_VALUE = 50
 SPY_COST = {"spy": 250, "master spy": 500}
@@ -41,21 +41,6 @@ START_SPIES = {"spy": 5, "master spy": 1}
 RESEARCH_ROLL_COST = 100
 
 
-def _event(
-    state: State, phase: str, place: str, kind: str, text: str, who: list[str], **data: Any
-) -> Event:
-    return Event(
-        turn=state.week,
-        phase=phase,
-        location=place,
-        kind=kind,
-        text=text,
-        players=tuple(who),
-        visible_to=tuple(who),
-        data=data,
-    )
-
-
 def produce(state: State) -> list[Event]:
     """Every owned planet's 50 x Value into its stocks."""
     events = []
@@ -64,7 +49,7 @@ def produce(state: State) -> list[Event]:
             points = PRODUCTION_PER_VALUE * system.value
             state.add_stock(system.name, system.owner, points)
             events.append(
-                _event(
+                event(
                     state,
                     "production",
                     system.name,
@@ -94,7 +79,7 @@ def mine(state: State, dice: Dice, rules: Mapping[str, Any]) -> list[Event]:
         if week.result == "exhausted":
             system.belt_worked_out = True
         events.append(
-            _event(
+            event(
                 state,
                 "economy",
                 f.place,
@@ -128,7 +113,7 @@ def complete_facilities(state: State) -> list[Event]:
             state.facilities.remove(f)
             state.systems[f.place].port = f.kind
         events.append(
-            _event(
+            event(
                 state,
                 "economy",
                 f.place,
@@ -151,10 +136,7 @@ def build_facility(
     kind = purchase.design
     place = purchase.place or commander.home
     system = state.systems.get(place)
-    yard = any(
-        f.kind == "shipyard" and f.owner == owner and f.place == place and not f.ready_week
-        for f in state.facilities
-    )
+    yard = place in state.yards(owner)
     starport = system is not None and system.owner == owner and system.port == "starport"
     why = ""
     if kind in ORBITAL and not (yard or (kind == "shipyard" and starport)):
@@ -180,7 +162,7 @@ def build_facility(
     fid = f"{commander.code}-{kind.upper()}{n}"
     state.facilities.append(Facility(fid, kind, owner, place, ready_week=state.week + 1))
     return [
-        _event(
+        event(
             state,
             "economy",
             place,
@@ -222,7 +204,7 @@ def build(
                 break
             setattr(commander, field, getattr(commander, field) + 1)
             events.append(
-                _event(
+                event(
                     state,
                     "economy",
                     commander.home,
@@ -235,10 +217,7 @@ def build(
     design = state.designs.get(purchase.design)
     place = purchase.place or commander.home
     system = state.systems.get(place)
-    yard = any(
-        f.kind == "shipyard" and f.owner == owner and f.place == place and not f.ready_week
-        for f in state.facilities
-    )
+    yard = place in state.yards(owner)
     starport = system is not None and system.owner == owner and system.port == "starport"
     why = ""
     if design is None:
@@ -265,7 +244,7 @@ def build(
         ship_id = next_ship_id(state, commander.code, numbers)
         state.ships.append(Ship(ship_id, design.name, owner, place, ready_week=state.week + 1))
         events.append(
-            _event(
+            event(
                 state,
                 "economy",
                 place,
@@ -281,7 +260,7 @@ def build(
 
 
 def _cancelled(state: State, owner: str, place: str, purchase: Purchase, why: str) -> Event:
-    return _event(
+    return event(
         state,
         "economy",
         place,
@@ -319,7 +298,7 @@ def research(
     for _ in range(order.rolls):
         if not _pay(state, home, owner, RESEARCH_ROLL_COST):
             events.append(
-                _event(
+                event(
                     state,
                     "research",
                     home,
@@ -339,7 +318,7 @@ def research(
             commander.discoveries.append(got.field)
         aim = f" aimed at {charts.RESEARCH_FIELDS[order.aim][0]}" if order.aim else ""
         events.append(
-            _event(
+            event(
                 state,
                 "research",
                 home,
@@ -364,7 +343,7 @@ def develop(
     home = commander.home
     if order.develop not in commander.discoveries or order.develop not in factors:
         return [
-            _event(
+            event(
                 state,
                 "research",
                 home,
@@ -375,7 +354,7 @@ def develop(
         ]
     if not _pay(state, home, owner, order.points):
         return [
-            _event(
+            event(
                 state,
                 "research",
                 home,
@@ -392,7 +371,7 @@ def develop(
         commander.discoveries.remove(order.develop)
         commander.developed.append(order.develop)
     return [
-        _event(
+        event(
             state,
             "research",
             home,
@@ -425,7 +404,7 @@ def espionage(state: State, orders: Mapping[str, Orders], dice: Dice) -> list[Ev
         for m in orders[owner].missions:
             if m.spies > spies or m.master_spies > masters:
                 events.append(
-                    _event(
+                    event(
                         state,
                         "espionage",
                         commander.home,
@@ -457,7 +436,7 @@ def espionage(state: State, orders: Mapping[str, Orders], dice: Dice) -> list[Ev
                 commander.spies -= m.spies
                 commander.master_spies -= m.master_spies
                 events.append(
-                    _event(
+                    event(
                         state,
                         "espionage",
                         m.target,
@@ -476,7 +455,7 @@ def espionage(state: State, orders: Mapping[str, Orders], dice: Dice) -> list[Ev
             "success" if roll <= chance else "nothing learned"
         )
         events.append(
-            _event(
+            event(
                 state,
                 "espionage",
                 m.target,

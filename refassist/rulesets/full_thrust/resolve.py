@@ -18,9 +18,10 @@ from ...dice import Dice
 from ...words import counted
 from ..base import Event, Resolution
 from . import charts, economy
+from .designs import Design
 from .orders import Orders, no_orders
 from .setup import SETUP_WEEK
-from .state import NATIVES, BattleResult, Ship, State
+from .state import NATIVES, BattleResult, Ship, State, event
 from .timeline import Position, run
 from .travel import Mover, run_week
 
@@ -51,12 +52,6 @@ def resolve_turn(
     return Resolution(state, events, summary)
 
 
-def _event(
-    state: State, phase: str, place: str, kind: str, text: str, who: list[str], **data: Any
-) -> Event:
-    return Event(state.week, phase, place, kind, text, tuple(who), tuple(who), data)
-
-
 def set_up(state: State, orders: Mapping[str, Orders]) -> list[Event]:
     """Each commander's starting fleet, bought with its starting points at its home; what is
     not spent is stocked there."""
@@ -71,7 +66,7 @@ def set_up(state: State, orders: Mapping[str, Orders]) -> list[Event]:
             for n in range(p.count):
                 if c.points < design.cost:
                     events.append(
-                        _event(
+                        event(
                             state,
                             "set-up",
                             c.home,
@@ -92,7 +87,7 @@ def set_up(state: State, orders: Mapping[str, Orders]) -> list[Event]:
         if c.points:
             state.add_stock(c.home, c.name, c.points)
         events.append(
-            _event(
+            event(
                 state,
                 "set-up",
                 c.home,
@@ -164,12 +159,12 @@ def movers_of(state: State, orders: Mapping[str, Orders], rules: Mapping[str, An
     return movers
 
 
-def _unit_design(state: State, ships: list[Ship]) -> Any:
+def _unit_design(state: State, ships: list[Ship]) -> Design:
     designs = [state.designs[s.design] for s in ships]
     if len(designs) == 1:
         return designs[0]
     first = designs[0]
-    return type(first)(
+    return Design(
         name=f"fleet of {len(ships)}",
         mass=max(d.mass for d in designs),
         cost=sum(d.cost for d in designs),
@@ -190,7 +185,7 @@ def run_a_week(
         if s.ready_week and s.ready_week <= state.week:
             s.ready_week = 0
             events.append(
-                _event(
+                event(
                     state,
                     "economy",
                     s.place,
@@ -233,7 +228,7 @@ def finish_battles(
         sides = [s for s in battle.sides if s != NATIVES]
         if not isinstance(result, BattleResult):
             events.append(
-                _event(
+                event(
                     state,
                     "battles",
                     battle.place,
@@ -284,7 +279,7 @@ def finish_battles(
             if battle.invasion == result.holder:
                 system.indigenous = 0
         events.append(
-            _event(
+            event(
                 state,
                 "battles",
                 battle.place,

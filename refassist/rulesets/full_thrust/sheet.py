@@ -34,6 +34,7 @@ from ..base import SheetRead
 from .charts import RESEARCH_FIELDS
 from .clock import time_text
 from .economy import FACILITIES, SPY_COST
+from .grid import square_code
 from .orders import SUBJECTS, FleetOrder, Mission, Orders, Purchase, ResearchOrder, Timeline
 from .parse import activity_text, parse_activity
 from .rules import complete
@@ -303,7 +304,7 @@ def _write_construction(page: Page, state: State, player: str) -> None:
     )
     page.whole_number(f"C{BUILD_FIRST_ROW}:C{last}", "Count", "How many (blank = 1).", 1, MAX_COUNT)
     yards = sorted(
-        {f.place for f in state.facilities if f.owner == player and f.kind == "shipyard"}
+        state.yards(player)
         | {s.name for s in state.systems.values() if s.owner == player and s.port == "starport"}
     )
     page.ask(
@@ -501,8 +502,6 @@ def _write_forces(ws: Any, st: SheetStyles, state: State, player: str) -> int:
 
 
 def _system_line(s: Any) -> str:
-    from .grid import square_code
-
     parts = [f"{s.name} {square_code(s.square)}"]
     parts.append("wormhole" if s.kind == "wormhole" else f"Value {s.value}")
     parts.append(s.owner or "neutral")

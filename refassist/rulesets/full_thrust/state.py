@@ -186,6 +186,14 @@ class State:
     def commander(self, name: str) -> Commander | None:
         return next((c for c in self.commanders if c.name == name), None)
 
+    def yards(self, owner: str) -> set[str]:
+        """The places where ``owner`` has a shipyard working this week."""
+        return {
+            f.place
+            for f in self.facilities
+            if f.owner == owner and f.kind == "shipyard" and f.place and f.working(self.week)
+        }
+
     def stock(self, place: str, owner: str) -> int:
         return self.stocks.get((place, owner), 0)
 
@@ -205,6 +213,13 @@ class State:
         return ca is not None and cb is not None and b in ca.allies and a in cb.allies
 
 
+def event(
+    state: State, phase: str, place: str, kind: str, text: str, who: list[str], **data: Any
+) -> Event:
+    """Something that happened this week, told to ``who`` (the commanders concerned) only."""
+    return Event(state.week, phase, place, kind, text, tuple(who), tuple(who), data)
+
+
 __all__ = [
     "NATIVES",
     "SYSTEM",
@@ -217,4 +232,5 @@ __all__ = [
     "Ship",
     "State",
     "System",
+    "event",
 ]

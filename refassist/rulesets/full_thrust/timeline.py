@@ -141,7 +141,7 @@ class Works:
         masses = {"shipyard": 40, "omp": 30, "station": int(rules["station_mass"])}
         return cls(
             stations=frozenset(f.place for f in ready if f.kind == "station" and f.place),
-            yards=frozenset(f.place for f in ready if f.kind == "shipyard" and f.place),
+            yards=frozenset(state.yards(owner)),
             ports={s.name: s.port for s in state.systems.values() if s.owner == owner and s.port},
             facilities={
                 f.id: (f.place, masses[f.kind])

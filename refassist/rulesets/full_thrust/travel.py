@@ -37,7 +37,7 @@ from . import charts
 from .clock import time_text
 from .designs import FULL_TANK_PARSECS, MAX_JUMP
 from .grid import blocked_by, distance
-from .state import NATIVES, Battle, InBattle, Ship, State
+from .state import NATIVES, Battle, InBattle, Ship, State, event
 from .timeline import ALL, RECHARGE_HOURS, Activity, Leg, Plan
 
 
@@ -65,19 +65,6 @@ class Week:
 
     events: list[Event] = field(default_factory=list)
     battles: list[Battle] = field(default_factory=list)
-
-
-def _event(week: int, kind: str, place: str, text: str, owners: list[str], **data: Any) -> Event:
-    return Event(
-        turn=week,
-        phase="travel",
-        location=place,
-        kind=kind,
-        text=text,
-        players=tuple(sorted(set(owners))),
-        visible_to=tuple(sorted(set(owners))),
-        data=data,
-    )
 
 
 #: What happens first within one hour: activities end, then ships leave, then ships arrive
@@ -118,7 +105,7 @@ def run_week(
     designs = state.designs
 
     def note(kind: str, place: str, text: str, owners: list[str], **data: Any) -> None:
-        week.events.append(_event(state.week, kind, place, text, owners, **data))
+        week.events.append(event(state, "travel", place, kind, text, sorted(set(owners)), **data))
 
     def arrive(m: Mover, place: str) -> None:
         m.place = place

@@ -177,13 +177,7 @@ class _Checker(OrderChecker):
                 )
                 continue
             system = self.state.systems.get(place)
-            yard = any(
-                f.kind == "shipyard"
-                and f.owner == self.player
-                and f.place == place
-                and f.working(self.state.week)
-                for f in self.state.facilities
-            )
+            yard = place in self.state.yards(self.player)
             port = system is not None and system.owner == self.player and system.port == "starport"
             if not yard and not (port and design.streamlined):
                 self.error(
@@ -212,7 +206,7 @@ class _Checker(OrderChecker):
     def facility(self, p: Any, place: str) -> None:
         system = self.state.systems.get(place)
         mine = [f for f in self.state.facilities if f.owner == self.player and f.place == place]
-        yard = any(f.kind == "shipyard" and f.working(self.state.week) for f in mine)
+        yard = place in self.state.yards(self.player)
         if p.design in PORTS:
             if system is None or system.owner != self.player or not system.planet:
                 self.error(
