@@ -42,6 +42,11 @@ ADDRESS_SPACE_LIMIT = 2 * 1024**3
 
 CHECK_CASES = [c for c in make_corpus.CASES if c.command == "check"]
 INTAKE_CASES = [c for c in make_corpus.CASES if c.command == "intake"]
+#: Every sheet case with the game it is judged against: Fifth Millennium's game takes every
+#: case, each other game the cases that hold for any game (``RULESET:case`` in the test ids).
+JUDGED = [("fifth-millennium", c) for c in CHECK_CASES] + [
+    (game, c) for game in make_corpus.OTHER_GAMES for c in CHECK_CASES if c.every_game
+]
 
 
 @dataclass
@@ -112,6 +117,12 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
+def _entry(corpus: Path, ruleset: str, name: str) -> dict:
+    """A case's line of the manifest: its files and its words (with the game's cells)."""
+    manifest = json.loads((corpus / "cases.json").read_text(encoding="utf-8"))
+    return next(e for e in manifest if e["ruleset"] == ruleset and e["name"] == name)
+
+
 def _words_in(text: str, words: tuple[str, ...]) -> bool:
     folded = text.casefold()
     return all(w.casefold() in folded for w in words)
@@ -124,12 +135,18 @@ def test_the_corpus_is_large_and_covers_every_threat() -> None:
     assert len({c.name for c in make_corpus.CASES}) == len(make_corpus.CASES)
 
 
-@pytest.mark.parametrize("case", CHECK_CASES, ids=[c.name for c in CHECK_CASES])
+@pytest.mark.parametrize(
+    ("ruleset", "case"),
+    JUDGED,
+    ids=[c.name if g == "fifth-millennium" else f"{g}:{c.name}" for g, c in JUDGED],
+)
 def test_check_answers_every_case_clearly_and_changes_nothing(
-    corpus: Path, case: make_corpus.Case
+    corpus: Path, ruleset: str, case: make_corpus.Case
 ) -> None:
-    game = corpus / "game"
-    sheet = corpus / "cases" / f"{case.name}{case.suffix}"
+    entry = _entry(corpus, ruleset, case.name)
+    game = corpus / entry["game"]
+    sheet = corpus / entry["file"]
+    words = tuple(entry["words"])
     before = folder_hashes(game)
     ran = run_bounded("check", str(sheet), "--game", str(game))
     after = folder_hashes(game)
@@ -141,7 +158,7 @@ def test_check_answers_every_case_clearly_and_changes_nothing(
         lines = [line for line in ran.err.splitlines() if line.strip()]
         assert len(lines) == 1, ran.err
         assert lines[0].startswith(f"error: {sheet.name}"), lines[0]
-        assert _words_in(lines[0].replace(sheet.name, ""), case.words), lines[0]
+        assert _words_in(lines[0].replace(sheet.name, ""), words), lines[0]
         assert ran.out == ""
     else:
         assert ran.err == ""
@@ -149,9 +166,7 @@ def test_check_answers_every_case_clearly_and_changes_nothing(
             problems = [line for line in ran.out.splitlines() if line.lstrip().startswith("ERROR")]
         else:
             problems = ran.out.splitlines()
-        assert any(_words_in(line.replace(sheet.name, ""), case.words) for line in problems), (
-            ran.out
-        )
+        assert any(_words_in(line.replace(sheet.name, ""), words) for line in problems), ran.out
     assert ran.seconds < TIME_LIMIT, f"{ran.seconds:.1f} s"
     assert ran.max_rss_mb < RSS_LIMIT_MB, f"{ran.max_rss_mb:.0f} MB"
 

@@ -67,6 +67,10 @@ MAX_SHEETS = 50
 #: of MB before any order is read.  A turn sheet uses about 100 rows and 600 cells; Google
 #: Sheets pads its export to 1,000 rows.
 MAX_SHEET_ROWS = 5000
+#: The longest text any input cell may hold, refused on its cell before a game reads it: a
+#: bound on what any game scans.  Each game holds its own cells to less (a message to 2,000
+#: characters, an order line to a few hundred) and says so in its own words.
+MAX_INPUT_TEXT = 10_000
 MAX_SHEET_CELLS = 100_000
 MAX_ROW_INDEX = 100_000
 
@@ -552,6 +556,13 @@ class TurnSheetFile:
                 "Type the value itself; the error came from a formula or a paste.",
             )
         if cell.data_type != "f" and not _is_formula_object(value):
+            if isinstance(value, str) and len(value) > MAX_INPUT_TEXT:
+                return flagged(
+                    value,
+                    f"this input cell is {len(value):,} characters long; a cell of a turn "
+                    f"sheet holds at most {MAX_INPUT_TEXT:,}",
+                    "Shorten it; put the rest on another line or in a message.",
+                )
             return InputValue(value)
         formula = value if isinstance(value, str) else getattr(value, "text", "") or "formula"
         computed = self._cached_workbook()[title][ref]

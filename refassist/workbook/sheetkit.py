@@ -165,6 +165,11 @@ class SheetReader:
             self.problems.append(got.problem)
         return got.value
 
+    def refused(self, ref: str) -> bool:
+        """Whether the cell already has an error (a formula, an error value, text too long):
+        a line built on it is left out rather than given a second, misleading problem."""
+        return any(p.cell == ref and p.severity == "error" for p in self.problems)
+
     def raw(self, ref: str) -> str:
         """The cell as text, trimmed (`celltext.cell_text`); "" and a problem if unreadable."""
         try:

@@ -34,7 +34,7 @@ from pathlib import Path
 import openpyxl
 
 from refassist.game import Game
-from refassist.rulesets import find_ruleset
+from refassist.rulesets import RULESETS, find_ruleset
 from refassist.rulesets.base import PlayerSetup
 from refassist.turns import resolve_game
 from refassist.turnsheets import sheet_filename, write_sheets
@@ -59,10 +59,13 @@ class Context:
     game: Game
     step: str
     sheets: dict[str, Path]  # genuine sheets of the current step, by player
-    last_week: Path  # Ann's genuine sheet of the step before
-    other_game: Path  # Ann's genuine sheet of another game
-    homes: dict[str, str]  # each player's homeworld hex
-    near: dict[str, str]  # a system next to each homeworld
+    last_week: Path  # the first player's genuine sheet of the step before
+    other_game: Path  # the first player's genuine sheet of another game
+    homes: dict[str, str]  # each player's homeworld hex (Fifth Millennium only)
+    near: dict[str, str]  # a system next to each homeworld (Fifth Millennium only)
+    first: str = "Ann"  # the player whose sheet the cases are made from
+    second: str = "Bob"  # another player of the game
+    input_cell: str = "B11"  # the first cell of the Orders page a player types into
 
 
 def make_game(out: Path) -> Context:
@@ -107,7 +110,76 @@ def make_game(out: Path) -> Context:
         )
         for name, home in homes.items()
     }
-    return Context(game, step, sheets, last_week, other_sheet, homes, near)
+    return Context(
+        game,
+        step,
+        sheets,
+        last_week,
+        other_sheet,
+        homes,
+        near,
+        input_cell=first_input_cell(sheets["Ann"]),
+    )
+
+
+def make_any_game(out: Path, ruleset_name: str) -> Context:
+    """A game of any other ruleset, its computer players' first sheets taken in and resolved
+    (so last week's sheets exist), and another game of the same rules.  Only what every game
+    has is used: its players, its sheets, their Orders page and hidden identity sheet."""
+    from refassist.demo import computer_sheets
+    from refassist.inbox import intake
+
+    ruleset = find_ruleset(ruleset_name)
+    setups = ruleset.demo_players(max(ruleset.min_players, 2))
+
+    def create(folder: Path, name: str, seed: int) -> Game:
+        return Game.create(
+            folder,
+            ruleset,
+            setups,
+            seed=seed,
+            generate_seed=SECTOR_SEED if ruleset.generates_maps else None,
+            assign_homeworlds=True,
+            name=name,
+        )
+
+    game = create(out / "game", "Corpus", GAME_SEED)
+    state = game.load_state()
+    first = write_sheets(game, state)
+    keep = out / "work"
+    keep.mkdir(parents=True, exist_ok=True)
+    last_week = keep / "first-last-week.xlsx"
+    shutil.copyfile(first[0], last_week)
+    intake(game, computer_sheets(game, state, GAME_SEED))
+    resolve_game(game, force=True)
+    state = game.load_state()
+    step = game.step(state)
+    names = list(step.expects)
+    sheets = {p: game.outbox(step.key) / sheet_filename(p) for p in names}
+    other = create(out / "other-game", "Another game", GAME_SEED + 1)
+    other_sheet = write_sheets(other, other.load_state())[0]
+    return Context(
+        game,
+        step.key,
+        sheets,
+        last_week,
+        other_sheet,
+        {},
+        {},
+        first=names[0],
+        second=names[1],
+        input_cell=first_input_cell(sheets[names[0]]),
+    )
+
+
+def first_input_cell(sheet: Path) -> str:
+    """The first unlocked cell of a sheet's Orders page: where a player types first."""
+    ws = openpyxl.load_workbook(sheet)["Orders"]
+    for row in ws.iter_rows():
+        for cell in row:
+            if cell.protection.locked is False:
+                return str(cell.coordinate)
+    raise ValueError(f"{sheet.name} has no input cell on its Orders page")
 
 
 # --------------------------------------------------------------------------------------------
@@ -392,6 +464,7 @@ class Case:
     build: Callable[[Context, Path], None]
     command: str = "check"
     status: str = ""
+    every_game: bool = False  # judged against every game's sheets, not only Fifth Millennium's
 
 
 CASES: list[Case] = []
@@ -406,6 +479,7 @@ def case(
     suffix: str = ".xlsx",
     command: str = "check",
     status: str = "",
+    every_game: bool = False,
 ) -> Callable[[Callable[[Context, Path], object]], Callable[[Context, Path], object]]:
     def register(build: Callable[[Context, Path], object]) -> Callable[[Context, Path], object]:
         if any(c.name == name for c in CASES):
@@ -422,6 +496,7 @@ def case(
                 build,
                 command,  # type: ignore[arg-type]
                 status or default,
+                every_game,
             )
         )
         return build
@@ -430,7 +505,8 @@ def case(
 
 
 def ann(ctx: Context) -> Path:
-    return ctx.sheets["Ann"]
+    """The genuine sheet the cases are made from (Ann's in the Fifth Millennium game)."""
+    return ctx.sheets[ctx.first]
 
 
 # -- format: not what it claims to be -----------------------------------------------------------
@@ -441,7 +517,7 @@ def _(ctx: Context, out: Path) -> None:
     out.write_bytes(random.Random(1).randbytes(6000))
 
 
-@case("truncated-zip", "format", "a genuine sheet cut in half in transit", 2, "damaged")
+@case("truncated-zip", "format", "a genuine sheet cut in half in transit", 2, "damaged", every_game=True)
 def _(ctx: Context, out: Path) -> None:
     data = ann(ctx).read_bytes()
     out.write_bytes(data[: len(data) // 2])
@@ -517,7 +593,7 @@ def _(ctx: Context, out: Path) -> None:
     out.write_bytes(b"{\\rtf1\\ansi 5002 F3 1827 1828}")
 
 
-@case("corrupt-member", "format", "bytes flipped inside a compressed part", 2, "damaged")
+@case("corrupt-member", "format", "bytes flipped inside a compressed part", 2, "damaged", every_game=True)
 def _(ctx: Context, out: Path) -> None:
     parts = read_parts(ann(ctx))
     write_parts(out, parts)
@@ -540,6 +616,7 @@ def _(ctx: Context, out: Path) -> None:
     2,
     "unpacks to",
     "MB",
+    every_game=True,
 )
 def _(ctx: Context, out: Path) -> None:
     parts = read_parts(ann(ctx))
@@ -642,7 +719,7 @@ def _(ctx: Context, out: Path) -> None:
     write_parts(out, parts)
 
 
-@case("too-many-parts", "size", "a sheet with 1,500 extra tiny parts", 2, "parts")
+@case("too-many-parts", "size", "a sheet with 1,500 extra tiny parts", 2, "parts", every_game=True)
 def _(ctx: Context, out: Path) -> None:
     parts = read_parts(ann(ctx))
     for i in range(1500):
@@ -691,6 +768,7 @@ def _with_doctype(ctx: Context, out: Path, part: str, doctype: str, use: str = "
     "the billion laughs entity expansion in the Orders XML",
     2,
     "document type",
+    every_game=True,
 )
 def _(ctx: Context, out: Path) -> None:
     lol = ['<!ENTITY lol0 "lol">'] + [
@@ -711,6 +789,7 @@ def _(ctx: Context, out: Path) -> None:
     "an external entity reading /etc/passwd into a string",
     2,
     "document type",
+    every_game=True,
 )
 def _(ctx: Context, out: Path) -> None:
     _with_doctype(
@@ -741,7 +820,7 @@ def _(ctx: Context, out: Path) -> None:
 # -- macro: code that could run ------------------------------------------------------------------
 
 
-@case("vba-renamed-xlsx", "macro", "a macro-enabled workbook renamed .xlsx", 2, "macro")
+@case("vba-renamed-xlsx", "macro", "a macro-enabled workbook renamed .xlsx", 2, "macro", every_game=True)
 def _(ctx: Context, out: Path) -> None:
     parts = read_parts(ann(ctx))
     parts["[Content_Types].xml"] = (
@@ -801,7 +880,7 @@ def _(ctx: Context, out: Path) -> None:
 
 @case(
     "embedded-ole-object", "macro", "an embedded OLE object (a packaged executable)", 2, "embedded"
-)
+, every_game=True)
 def _(ctx: Context, out: Path) -> None:
     parts = read_parts(ann(ctx))
     parts["xl/embeddings/oleObject1.bin"] = OLE2 + bytes(2048)
@@ -987,6 +1066,77 @@ def _(ctx: Context, out: Path) -> None:
     edit_orders_xml(ann(ctx), out, lambda xml: set_cell(xml, "C11", "<v>999999</v>", "s"))
 
 
+# -- cell, in any game: the first cell a player types into ------------------------------------------
+# ``{cell}`` in the words is that cell, found in each game's genuine sheet (the first unlocked cell
+# of its Orders page), so the same threats reach every game's reader.
+
+
+@case(
+    "first-input-formula",
+    "cell",
+    "a formula never calculated in the first input cell",
+    1,
+    "{cell}",
+    "formula",
+    every_game=True,
+)
+def _(ctx: Context, out: Path) -> None:
+    edit_orders_xml(ann(ctx), out, lambda xml: set_cell(xml, ctx.input_cell, "<f>NOW()</f>"))
+
+
+@case(
+    "first-input-dde",
+    "cell",
+    "a DDE command formula (=cmd|' /C calc'!A0) in the first input cell",
+    1,
+    "{cell}",
+    "formula",
+    every_game=True,
+)
+def _(ctx: Context, out: Path) -> None:
+    edit_orders_xml(
+        ann(ctx), out, lambda xml: set_cell(xml, ctx.input_cell, "<f>cmd|' /C calc'!A0</f>")
+    )
+
+
+@case(
+    "first-input-error",
+    "cell",
+    "the error value #N/A in the first input cell",
+    1,
+    "{cell}",
+    "#N/A",
+    every_game=True,
+)
+def _(ctx: Context, out: Path) -> None:
+    edit_orders_xml(ann(ctx), out, lambda xml: set_cell(xml, ctx.input_cell, "<v>#N/A</v>", "e"))
+
+
+@case(
+    "first-input-100kb",
+    "cell",
+    "a 100 kB string in the first input cell",
+    1,
+    "{cell}",
+    every_game=True,
+)
+def _(ctx: Context, out: Path) -> None:
+    text = inline("x1 " * 34_000)
+    edit_orders_xml(ann(ctx), out, lambda xml: set_cell(xml, ctx.input_cell, text, "inlineStr"))
+
+
+@case(
+    "first-input-shared-string",
+    "cell",
+    "the first input cell pointing at shared string 999999",
+    2,
+    "could not be read",
+    every_game=True,
+)
+def _(ctx: Context, out: Path) -> None:
+    edit_orders_xml(ann(ctx), out, lambda xml: set_cell(xml, ctx.input_cell, "<v>999999</v>", "s"))
+
+
 # -- identity: whose sheet, which turn -------------------------------------------------------------
 
 
@@ -1008,16 +1158,17 @@ def _(ctx: Context, out: Path) -> None:
     "Ann's sheet relabelled as Bob's in the hidden sheet",
     2,
     "signature does not match",
+    every_game=True,
 )
 def _(ctx: Context, out: Path) -> None:
-    edit_meta(ann(ctx), out, {"player": "Bob"})
+    edit_meta(ann(ctx), out, {"player": ctx.second})
 
 
-@case("token-copied", "identity", "Bob's sheet carrying Ann's token", 2, "signature does not match")
+@case("token-copied", "identity", "Bob's sheet carrying Ann's token", 2, "signature does not match", every_game=True)
 def _(ctx: Context, out: Path) -> None:
     wb = openpyxl.load_workbook(ann(ctx))
     token = next(r[1].value for r in wb["_meta"].iter_rows() if r[0].value == "token")
-    edit_meta(ctx.sheets["Bob"], out, {"token": token})
+    edit_meta(ctx.sheets[ctx.second], out, {"token": token})
 
 
 @case(
@@ -1026,22 +1177,23 @@ def _(ctx: Context, out: Path) -> None:
     "last week's sheet relabelled as this week's",
     2,
     "signature does not match",
+    every_game=True,
 )
 def _(ctx: Context, out: Path) -> None:
     edit_meta(ctx.last_week, out, {"step": ctx.step, "year": ctx.step})
 
 
-@case("last-weeks-sheet", "identity", "a genuine sheet of the previous turn", 1, "earlier turn")
+@case("last-weeks-sheet", "identity", "a genuine sheet of the previous turn", 1, "earlier turn", every_game=True)
 def _(ctx: Context, out: Path) -> None:
     shutil.copyfile(ctx.last_week, out)
 
 
-@case("meta-game-changed", "identity", "the game id in the hidden sheet edited", 2, "another game")
+@case("meta-game-changed", "identity", "the game id in the hidden sheet edited", 2, "another game", every_game=True)
 def _(ctx: Context, out: Path) -> None:
     edit_meta(ann(ctx), out, {"game_id": "0123456789ab"})
 
 
-@case("another-game", "identity", "a genuine sheet of another game", 2, "another game")
+@case("another-game", "identity", "a genuine sheet of another game", 2, "another game", every_game=True)
 def _(ctx: Context, out: Path) -> None:
     shutil.copyfile(ctx.other_game, out)
 
@@ -1052,12 +1204,13 @@ def _(ctx: Context, out: Path) -> None:
     "the token erased from the hidden sheet",
     2,
     "signature does not match",
+    every_game=True,
 )
 def _(ctx: Context, out: Path) -> None:
     edit_meta(ann(ctx), out, {"token": ""})
 
 
-@case("meta-unknown-player", "identity", "a player who is not in the game", 2, "not in Corpus")
+@case("meta-unknown-player", "identity", "a player who is not in the game", 2, "not in Corpus", every_game=True)
 def _(ctx: Context, out: Path) -> None:
     edit_meta(ann(ctx), out, {"player": "Mallory"})
 
@@ -1068,6 +1221,7 @@ def _(ctx: Context, out: Path) -> None:
     "the hidden sheet names other game rules",
     2,
     "does not know",
+    every_game=True,
 )
 def _(ctx: Context, out: Path) -> None:
     edit_meta(ann(ctx), out, {"ruleset": "millennium-wars"})
@@ -1079,6 +1233,7 @@ def _(ctx: Context, out: Path) -> None:
     "a layout version this refassist does not read",
     2,
     "layout version",
+    every_game=True,
 )
 def _(ctx: Context, out: Path) -> None:
     edit_meta(ann(ctx), out, {"format_version": "99"})
@@ -1086,7 +1241,7 @@ def _(ctx: Context, out: Path) -> None:
 
 @case(
     "meta-removed", "identity", "the hidden identity sheet deleted", 2, "not a refassist turn sheet"
-)
+, every_game=True)
 def _(ctx: Context, out: Path) -> None:
     wb = openpyxl.load_workbook(ann(ctx))
     del wb["_meta"]
@@ -1099,6 +1254,7 @@ def _(ctx: Context, out: Path) -> None:
     "two Orders parts of the same name: one for Excel, another for a careless reader",
     2,
     "same name",
+    every_game=True,
 )
 def _(ctx: Context, out: Path) -> None:
     parts = read_parts(ann(ctx))
@@ -1111,14 +1267,15 @@ def _(ctx: Context, out: Path) -> None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             zf.writestr(
-                name, set_cell(parts[name].decode(), "C11", inline("F99"), "inlineStr").encode()
+                name,
+                set_cell(parts[name].decode(), ctx.input_cell, inline("F99"), "inlineStr").encode(),
             )
 
 
 # -- structure: empty, bare, overfull --------------------------------------------------------------
 
 
-@case("genuine-blank", "structure", "a genuine sheet with no orders (control case)", 0, "accepted")
+@case("genuine-blank", "structure", "a genuine sheet with no orders (control case)", 0, "accepted", every_game=True)
 def _(ctx: Context, out: Path) -> None:
     shutil.copyfile(ann(ctx), out)
 
@@ -1147,7 +1304,7 @@ def _(ctx: Context, out: Path) -> None:
     wb.save(out)
 
 
-@case("orders-sheet-removed", "structure", "the Orders sheet deleted", 2, "no sheet named")
+@case("orders-sheet-removed", "structure", "the Orders sheet deleted", 2, "no sheet named", every_game=True)
 def _(ctx: Context, out: Path) -> None:
     wb = openpyxl.load_workbook(ann(ctx))
     del wb["Orders"]
@@ -1156,9 +1313,9 @@ def _(ctx: Context, out: Path) -> None:
 
 @case(
     "ten-thousand-orders", "structure", "10,000 order rows pasted below the move table", 2, "rows"
-)
+, every_game=True)
 def _(ctx: Context, out: Path) -> None:
-    home, near = ctx.homes["Ann"], ctx.near["Ann"]
+    home, near = ctx.homes.get(ctx.first, "0101"), ctx.near.get(ctx.first, "0102")
     rows = "".join(
         f'<row r="{r}"><c r="B{r}"><v>{ctx.step}</v></c>'
         f'<c r="C{r}" t="inlineStr"><is><t>F1</t></is></c>'
@@ -1282,30 +1439,52 @@ def _(ctx: Context, out: Path) -> None:
 # --------------------------------------------------------------------------------------------
 
 
+#: The games whose sheets the ``every_game`` cases are also made from (Fifth Millennium's game,
+#: the first, gets every case).
+OTHER_GAMES = tuple(r.name for r in RULESETS if r.name != "fifth-millennium")
+
+
 def build(out: Path) -> list[dict[str, object]]:
-    """Write the game and every case into ``out``; returns the manifest (also cases.json)."""
+    """Write the games and every case into ``out``; returns the manifest (also cases.json).
+
+    Fifth Millennium's game is ``out/game`` with every case in ``out/cases``; each other game
+    is ``out/RULESET/game`` with the cases that hold for any game in ``out/RULESET/cases``."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    ctx = make_game(out)
-    folder = out / "cases"
-    folder.mkdir(exist_ok=True)
-    manifest = []
-    for c in CASES:
-        target = folder / f"{c.name}{c.suffix}"
+    manifest = _build_cases(out, out, make_game(out), "fifth-millennium", CASES)
+    every = [c for c in CASES if c.every_game]
+    for name in OTHER_GAMES:
+        folder = out / name
+        folder.mkdir(exist_ok=True)
+        manifest += _build_cases(out, folder, make_any_game(folder, name), name, every)
+    (out / "cases.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    return manifest
+
+
+def _build_cases(
+    top: Path, folder: Path, ctx: Context, ruleset: str, cases: list[Case]
+) -> list[dict[str, object]]:
+    """Write ``cases`` from ``ctx``'s sheets into ``folder/cases``; paths in the manifest are
+    relative to ``top``, the corpus folder."""
+    (folder / "cases").mkdir(exist_ok=True)
+    manifest: list[dict[str, object]] = []
+    for c in cases:
+        target = folder / "cases" / f"{c.name}{c.suffix}"
         c.build(ctx, target)
         manifest.append(
             {
+                "ruleset": ruleset,
                 "name": c.name,
-                "file": f"cases/{target.name}",
+                "game": (folder / "game").relative_to(top).as_posix(),
+                "file": target.relative_to(top).as_posix(),
                 "threat": c.threat,
                 "description": c.description,
                 "command": c.command,
                 "code": c.code,
-                "words": list(c.words),
+                "words": [w.format(cell=ctx.input_cell) for w in c.words],
                 "status": c.status,
             }
         )
-    (out / "cases.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     return manifest
 
 
@@ -1315,7 +1494,10 @@ def main(argv: list[str]) -> int:
         return 2
     manifest = build(Path(argv[1]))
     for item in manifest:
-        print(f"{item['code']}  {item['command']:6}  {item['name']:28} {item['description']}")
+        print(
+            f"{item['code']}  {item['command']:6}  {item['ruleset']:20} {item['name']:28} "
+            f"{item['description']}"
+        )
     print(f"{len(manifest)} cases in {argv[1]}")
     return 0
 

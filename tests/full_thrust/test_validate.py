@@ -113,3 +113,22 @@ def test_the_set_up_sheet_is_held_to_the_starting_points() -> None:
     )
     got = messages(validate_orders(state, "Ann", orders, RULES))
     assert got == [("B14", "error", "the fleet so far costs 658 points; you have 500")]
+
+
+def test_a_fleet_needs_a_short_plain_name_and_ships() -> None:
+    """A fleet's name heads its timeline block and every report line: 1 to 20 letters, digits,
+    spaces or dashes.  A name without ships forms nothing."""
+    state = seed_map()
+    ship(state, "ANN-1", "Claymore cruiser", "Ann", "A")
+    orders = week_orders("Ann")
+    orders.fleets = [
+        FleetOrder("x1 " * 10, ["ANN-1"], cell="Orders!B12"),
+        FleetOrder("Red\u202e", ["ANN-1"], cell="Orders!B13"),
+        FleetOrder("Empty", [], cell="Orders!B14"),
+        FleetOrder("Task Force 2", ["ANN-1"], cell="Orders!B15"),
+    ]
+    got = messages(validate_orders(state, "Ann", orders, RULES))
+    errors = {cell: m for cell, severity, m in got if severity == "error"}
+    assert "1 to 20 letters" in errors["B12"] and "1 to 20 letters" in errors["B13"]
+    assert errors["B14"] == "fleet Empty has no ships"
+    assert "B15" not in errors

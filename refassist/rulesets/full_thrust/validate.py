@@ -10,6 +10,7 @@ is left to it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -21,6 +22,10 @@ from .orders import Orders
 from .resolve import movers_of
 from .setup import SETUP_WEEK
 from .state import NATIVES, BattleResult, State
+
+#: A fleet's name: short and plain, since it heads a timeline block and every report's lines.
+MAX_FLEET_NAME = 20
+FLEET_NAME = re.compile(rf"[^\W_](?:[\w' -]{{0,{MAX_FLEET_NAME - 1}}})")
 
 
 class _Checker(OrderChecker):
@@ -62,6 +67,16 @@ class _Checker(OrderChecker):
             if not f.name:
                 self.error(f.cell, " ".join(f.ships), "the fleet has no name", "Name it.")
                 continue
+            if not FLEET_NAME.fullmatch(f.name):
+                self.error(
+                    f.cell,
+                    f.name,
+                    f"a fleet's name is 1 to {MAX_FLEET_NAME} letters, digits, spaces or dashes",
+                    "Give it a short name, such as Red or Task Force 2.",
+                )
+                continue
+            if not f.ships:
+                self.error(f.cell, f.name, f"fleet {f.name} has no ships", "List its ships.")
             if f.name in ships or f.name.lower() in names:
                 self.error(f.cell, f.name, f"the name {f.name} is taken", "Choose another name.")
             names.add(f.name.lower())

@@ -1381,7 +1381,7 @@ class _Reader(SheetReader):
             row = CLOSE_FIRST_ROW + i
             k_ref, u_ref = f"{CLOSE_KIND_COL}{row}", f"{CLOSE_UNITS_COL}{row}"
             kind, units_t = self.text(k_ref), self.text(u_ref)
-            if not kind and not units_t:
+            if (not kind and not units_t) or self.refused(u_ref):
                 continue
             found = " ".join(t for t in (kind, units_t) if t)
             if kind not in CLOSE_OUT_WORDS:
