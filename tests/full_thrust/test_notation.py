@@ -35,6 +35,10 @@ from refassist.rulesets.full_thrust.timeline import Activity
         ("recharge", Activity("recharge")),
         ("reserve", Activity("reserve")),
         ("explore", Activity("explore")),
+        ("unload 200 to Bob", Activity("unload", "Bob", amount=200)),
+        ("Unload all TO Ann Marie", Activity("unload", "Ann Marie", amount=-1)),
+        ("demolish", Activity("demolish")),
+        ("demolish ANN-OMP1", Activity("demolish", "ANN-OMP1")),
         ("\u00a0jump\u2003Brenn\u00a0", Activity("jump", "Brenn")),
     ],
 )
@@ -70,6 +74,9 @@ def test_lines_people_type(text: str, expected: Activity) -> None:
         ("at 3.15 land", "not a time of the week"),
         ("land now", "takes nothing after it"),
         ("refuel DR-2", "refuel from SHIP"),
+        ("unload 200 to", "unload N to COMMANDER"),
+        ("unload lots to Bob", "needs a number"),
+        ("demolish A B", "demolish FACILITY"),
         ("load \u0662\u0660\u0660", "looks like a digit"),
     ],
 )

@@ -127,3 +127,70 @@ def test_a_captured_warship_waits_for_its_capture_refit() -> None:
     done = resolve_turn(after, {"Ann": refit}, Dice.scripted([]), RULES).state
     # B is Ann's now: it produced 3 x 50 at the week's start.
     assert not done.ship("BOB-1").needs_refit and done.stock("B", "Ann") == 20 + 150 - 11
+
+
+def test_points_given_to_another_commander_at_his_planet() -> None:
+    """The seed: production points "may be traded, sold, given".  A merchant landed at Bob's
+    planet unloads 200 to Bob: they go into Bob's stock there, and both are told.  (The two
+    are allies: a rival's merchant at Bob's planet would meet its ground defences.)"""
+    state = seed_map()
+    ship(state, "ANN-5", "Drayman bulk merchant", "Ann", "D", landed=True, cargo=300)
+    orders = week_orders("Ann", ANN_5=["unload 200 to Bob", "lift"])
+    orders.allies = ["Bob"]
+    bobs = week_orders("Bob")
+    bobs.allies = ["Ann"]
+    assert validate_orders(state, "Ann", orders, RULES) == []
+    bob_before = state.stock("D", "Bob")
+    after = resolve_turn(state, {"Ann": orders, "Bob": bobs}, Dice.scripted([]), RULES).state
+    assert after.ship("ANN-5").cargo == 100
+    gift = next(e for e in after.events if e.kind == "gift")
+    assert sorted(gift.players) == ["Ann", "Bob"] and gift.data["points"] == 200
+    # Production then adds Bob's 50 x Value 1 at D on top of the gift.
+    assert after.stock("D", "Bob") == bob_before + 200 + 50
+    assert after.stock("D", "Ann") == 0
+    # At a planet that is not Bob's (B is neutral): refused on the line.
+    state = seed_map()
+    ship(state, "ANN-5", "Drayman bulk merchant", "Ann", "B", landed=True, cargo=300)
+    problems = validate_orders(state, "Ann", week_orders("Ann", ANN_5=["unload all to Bob"]), RULES)
+    assert [p.severity for p in problems] == ["error"]
+    assert "not a planet of Bob's" in problems[0].message
+
+
+def test_demolition_is_certain_when_the_crew_can_be_taken_off() -> None:
+    """L211: at an inhabited planet interface craft take the crew off; elsewhere a friendly
+    ship there since the week began does.  No die is rolled."""
+    state = seed_map()
+    ship(state, "ANN-1", "Halberd frigate", "Ann", "B")  # B: a planet of Value 3
+    state.facilities.append(Facility("ANN-ST", "station", "Ann", "Gate"))
+    ship(state, "ANN-2", "Harness tug", "Ann", "Gate")
+    orders = week_orders("Ann", ANN_1=["demolish"], ANN_2=["demolish ANN-ST"])
+    assert validate_orders(state, "Ann", orders, RULES) == []
+    after = resolve_turn(state, {"Ann": orders}, Dice.scripted([]), RULES).state
+    assert after.ship("ANN-1") is None and after.ship("ANN-2") is not None
+    assert not [f for f in after.facilities if f.id == "ANN-ST"]
+    texts = [e.text for e in after.events if e.kind == "demolished"]
+    assert any("interface craft from B's planet" in t for t in texts)
+    assert any("ANN-ST" in t and "taken off by ANN-2" in t for t in texts)
+
+
+def test_demolition_without_a_way_off_goes_off_only_on_a_six() -> None:
+    """Alone at a wormhole: 1D6, destroyed only on a 6, +1 for a crack ship."""
+    for crack, die, gone in ((False, 5, False), (False, 6, True), (True, 5, True)):
+        state = seed_map()
+        ship(state, "ANN-1", "Halberd frigate", "Ann", "Gate", crack=crack)
+        orders = week_orders("Ann", ANN_1=["demolish"])
+        after = resolve_turn(state, {"Ann": orders}, Dice.scripted([die]), RULES).state
+        assert (after.ship("ANN-1") is None) == gone, (crack, die)
+        if not gone:
+            failed = next(e for e in after.events if e.kind == "demolition_failed")
+            assert "rolled 5" in failed.text and "a 6 is needed" in failed.text
+    # Nothing follows a ship's own demolition; a facility must be one of yours, here.
+    state = seed_map()
+    ship(state, "ANN-1", "Halberd frigate", "Ann", "Gate")
+    state.facilities.append(Facility("BOB-ST", "station", "Bob", "Gate"))
+    problems = validate_orders(
+        state, "Ann", week_orders("Ann", ANN_1=["demolish BOB-ST", "demolish", "land"]), RULES
+    )
+    messages = [p.message for p in problems]
+    assert "there is no facility 'BOB-ST' of yours here to demolish" in messages
+    assert "the ship is demolished before this" in messages

@@ -10,6 +10,8 @@
     refuel from DR-2            from a tender or merchant of yours here
     wait until 4.1              (guard likewise; guard alone lasts the week)
     tow ANN-OMP1 | release      a tug takes a facility in tow, and lets it go where it is
+    unload 200 to Bob           points given to another commander, at a planet of his
+    demolish [ANN-OMP1]         the ship itself, or a facility of yours where the ship is
     recharge | lift | explore | reserve | repair | scrap | refit | invade
 
 Case, extra spaces, typographic quotes and ``in``/``inches`` for ``"`` are accepted; a
@@ -81,8 +83,23 @@ def parse_activity(text: str, *, cell: str = "") -> Activity:
         )
     if kind == "jump":
         return _jump(rest, at, line, cell)
+    if kind == "unload" and any(w.lower() == "to" for w in rest):
+        k = [w.lower() for w in rest].index("to")
+        to = " ".join(rest[k + 1 :])
+        if not _NAME.match(to):
+            raise InvalidOrder("write unload N to COMMANDER, e.g. unload 200 to Bob", line, cell)
+        amount = _amount(rest[:k], kind, line, cell)
+        return Activity(kind, target=to, amount=amount, at=at, cell=cell, text=line)
     if kind in ("load", "unload", "sell"):
         return Activity(kind, amount=_amount(rest, kind, line, cell), at=at, cell=cell, text=line)
+    if kind == "demolish":
+        if len(rest) > 1:
+            raise InvalidOrder(
+                "write demolish (the ship itself) or demolish FACILITY, e.g. demolish ANN-OMP1",
+                line,
+                cell,
+            )
+        return Activity(kind, target=rest[0] if rest else "", at=at, cell=cell, text=line)
     if kind == "tow":
         if len(rest) != 1:
             raise InvalidOrder("write tow FACILITY, e.g. tow ANN-OMP1", line, cell)
@@ -175,7 +192,10 @@ def activity_text(a: Activity) -> str:
             parts.append(f'from {a.jump_from}"')
         return at + " ".join(parts)
     if a.kind in ("load", "unload", "sell"):
-        return f"{at}{a.kind} {'all' if a.amount == ALL else a.amount}"
+        to = f" to {a.target}" if a.kind == "unload" and a.target else ""
+        return f"{at}{a.kind} {'all' if a.amount == ALL else a.amount}{to}"
+    if a.kind == "demolish" and a.target:
+        return f"{at}demolish {a.target}"
     if a.kind == "refuel" and a.target:
         return f"{at}refuel from {a.target}"
     if a.kind == "tow":

@@ -432,8 +432,9 @@ def _write_timelines(
         page.ask(
             f"D{first}:D{last}",
             "Details",
-            'jump: TARGET [60"] [b4] [from 25"]; load/unload/sell: points or all; wait/guard: '
-            "until D.H; refuel: from SHIP.",
+            'jump: TARGET [60"] [b4] [from 25"]; load/unload/sell: points or all (unload 200 '
+            "to Bob gives them to Bob at his planet); wait/guard: until D.H; refuel: from SHIP; "
+            "tow, demolish: FACILITY (demolish alone: the ship).",
         )
     return len(units)
 

@@ -47,6 +47,7 @@ KINDS = (
     "repair",
     "scrap",
     "refit",
+    "demolish",
 )
 RECHARGE_HOURS = HOURS_PER_DAY
 SAFE_INCHES = 40
@@ -61,7 +62,9 @@ class Activity:
     ``until``: for wait and guard, the hour it ends (None: the end of the week)."""
 
     kind: str
-    target: str = ""  # jump: the destination; refuel: the ship or station it refuels from
+    #: jump: the destination; refuel: the ship or station it refuels from; unload: the
+    #: commander the points are given to ("": the ship's own); demolish: the facility
+    target: str = ""
     amount: int = 0  # load, unload, sell: production points
     inches: int = 30  # jump: emergence distance from the target's planet
     bearing: int = 6  # jump: emergence bearing on the 12-point clock
@@ -160,6 +163,8 @@ def _hours(
         return SCRAP_DAYS[design.size] * HOURS_PER_DAY
     if kind == "refit":
         return WEEK  # the seed's capture refit "takes one week"
+    if kind == "demolish":
+        return HOURS_PER_DAY  # setting the charges and taking the crew off (our reading)
     if kind == "repair":
         return HOURS_PER_DAY * max(1, math.ceil(pos.damage / int(rules["repair_boxes_a_day"])))
     if kind == "land":
@@ -197,9 +202,13 @@ def run(
     def trouble(i: int, message: str, fix: str, severity: str = "error") -> None:
         plan.troubles.append(Trouble(i, message, fix, severity))
 
+    demolished = False
     for i, a in enumerate(activities):
         if a.kind not in KINDS:
             trouble(i, f"{a.kind!r} is not an activity", "Choose one from the list.")
+            continue
+        if demolished:
+            trouble(i, "the ship is demolished before this", "Take the line out.")
             continue
         if a.kind == "reserve":
             if len(activities) > 1 and any(b.kind not in ("reserve", "guard") for b in activities):
@@ -263,6 +272,7 @@ def run(
                     )
             plan.legs.append(Leg(begin, end, a.kind, pos.place, i))
             pos = _after(a, pos, design)
+            demolished = a.kind == "demolish" and not a.target
         if end > WEEK:
             trouble(
                 i,
@@ -461,6 +471,23 @@ def _cannot(
             return (
                 f"{a.target} is of mass {towed[1]}, more than the tug's {design.mass}",
                 "Use a tug of at least the facility's mass.",
+                error,
+            )
+    if a.kind == "unload" and a.target:
+        holder = system.owner if system is not None and system.planet else ""
+        if holder != a.target:
+            return (
+                f"{pos.place} is not a planet of {a.target}'s: points are given at a planet "
+                "of the commander who receives them",
+                f"Take them to one of {a.target}'s planets, or unload them for yourself.",
+                error,
+            )
+    if a.kind == "demolish" and a.target:
+        found = works.facilities.get(a.target)
+        if found is None or found[0] != pos.place:
+            return (
+                f"there is no facility {a.target!r} of yours here to demolish",
+                "Write the id of your shipyard, mining platform or station where the ship is.",
                 error,
             )
     if a.kind == "release" and not pos.towing:

@@ -369,6 +369,8 @@ def run_week(
                     f"(only {stock} were there)",
                     [m.owner],
                 )
+        elif leg.kind == "unload" and a.target:
+            give(m, ship, a, place)
         elif leg.kind == "unload":
             amount = ship.cargo if a.amount == ALL else min(a.amount, ship.cargo)
             ship.cargo -= amount
@@ -393,6 +395,85 @@ def run_week(
             scrap(m, ship, place)
         elif leg.kind == "refit":
             refit(m, ship, place)
+        elif leg.kind == "demolish":
+            demolish(m, a.target, place)
+
+    def give(m: Mover, ship: Ship, a: Activity, place: str) -> None:
+        """Points given to another commander (the seed: points "may be traded, sold, given"),
+        delivered into his stock at his planet; refused if the planet changed hands."""
+        if holder_of(place) != a.target:
+            note(
+                "gift_refused",
+                place,
+                f"{ship.id} could not deliver points to {a.target} at {place}: it is not "
+                f"{a.target}'s planet now; they stay aboard",
+                [m.owner],
+            )
+            return
+        amount = ship.cargo if a.amount == ALL else min(a.amount, ship.cargo)
+        ship.cargo -= amount
+        state.add_stock(place, a.target, amount)
+        note(
+            "gift",
+            place,
+            f"{ship.id} of {m.owner} delivers {amount} production points to {a.target} at {place}",
+            [m.owner, a.target],
+            points=amount,
+        )
+
+    def evacuation(m: Mover, place: str, facility: bool) -> str:
+        """Who takes the crew off (the seed: interface craft at an inhabited planet, else a
+        friendly ship in contact for a turn: ours, one there since the week began), or ""."""
+        system = state.systems.get(place)
+        if system is not None and system.planet:
+            return f"interface craft from {place}'s planet"
+        for other in present.get(place, []):
+            if (
+                other.owner == m.owner
+                and (facility or other is not m)
+                and not other.jumps
+                and started.get(other.name) == place
+            ):
+                return other.name
+        return ""
+
+    def demolish(m: Mover, target: str, place: str) -> None:
+        """Demolition charges: certain when the crew can be taken off, otherwise they go off
+        only on a 6 on 1D6 (+1 for a crack ship)."""
+        facility = next((f for f in state.facilities if f.id == target), None) if target else None
+        if target and (facility is None or facility.place != place or facility.owner != m.owner):
+            note(
+                "demolition_void",
+                place,
+                f"{m.name} found no facility {target} of {m.owner}'s at {place} to demolish",
+                [m.owner],
+            )
+            return
+        what = target or " and ".join(s.id for s in m.ships)
+        crew = evacuation(m, place, facility is not None)
+        if not crew:
+            crack = facility is None and all(s.crack for s in m.ships)
+            with dice.at(phase="travel", location=place):
+                roll = dice.d6(f"demolition of {what} at {place}")
+            if roll + (1 if crack else 0) < 6:
+                note(
+                    "demolition_failed",
+                    place,
+                    f"the demolition charges of {what} at {place} did not go off (rolled "
+                    f"{roll}{' +1 crack' if crack else ''}; a 6 is needed when the crew "
+                    "cannot be taken off)",
+                    [m.owner],
+                )
+                return
+        how = f"the crew taken off by {crew}" if crew else "the charges set off by its crew"
+        if facility is not None:
+            state.facilities.remove(facility)
+        else:
+            m.stopped = True
+            leave(m)
+            for ship in m.ships:
+                state.ships.remove(ship)
+        note("demolished", place, f"{what} is demolished at {place} ({how})", [m.owner])
 
     def repair(m: Mover, ship: Ship, place: str) -> None:
         design = designs[ship.design]
@@ -549,6 +630,7 @@ def run_week(
     # -- the week ----------------------------------------------------------------------------
     for m in movers:
         arrive(m, m.place)
+    started = {m.name: m.place for m in movers}
     for place in sorted(present):
         contact(place, 0, None, None)
     for m in movers:
