@@ -360,3 +360,45 @@ def test_arriving_at_a_rivals_planet_is_a_battle_with_its_ground_defences() -> N
     orders = {"Ann": week_orders("Ann", ANN_1=["jump D"]), "Bob": week_orders("Bob")}
     orders["Ann"].allies, orders["Bob"].allies = ["Bob"], ["Ann"]
     assert not resolve_turn(state, orders, Dice.scripted([]), RULES).state.battles
+
+
+def test_a_library_and_a_rivals_home_planet_give_half_cost_development() -> None:
+    """L289: an ancient library's find is developed at half cost; L275: taking a rival's home
+    planet lets the captor develop his technologies it lacks at half cost.  Half cost: each
+    point spent counts twice toward the development chance."""
+    state = seed_map()
+    state.systems["Walled"].ancient_site = True
+    ship(state, "ANN-1", "Halberd frigate", "Ann", "Walled")
+    # 2D6 6+6, 1D6 6: a library; its free research roll 1D20 9: Cloaking Field (factor 1.0).
+    orders = week_orders("Ann", ANN_1=["explore"])
+    after = resolve_turn(state, {"Ann": orders}, Dice.scripted([6, 6, 6, 9]), RULES).state
+    ann = after.commander("Ann")
+    assert ann.discoveries == ["Cloaking Field"] and ann.half_cost == ["Cloaking Field"]
+    site = next(e for e in after.events if e.kind == "ancient_site")
+    assert "to be developed at half cost" in site.text
+    # 100 points at half cost: 200 / 1.0 = 20%; 1D100 20 succeeds (at full cost 10% would not).
+    develop = Orders("Ann", 2, research=ResearchOrder(develop="Cloaking Field", points=100))
+    done = resolve_turn(after, {"Ann": develop}, Dice.scripted([20]), RULES).state
+    event = next(e for e in done.events if e.kind == "development")
+    assert (event.data["chance"], event.data["done"]) == (20, True)
+    assert "at half cost" in event.text
+    ann = done.commander("Ann")
+    assert ann.developed == ["Cloaking Field"] and ann.half_cost == []
+
+    # Bob's home planet D taken: Armour (which Ann lacks) becomes hers to develop at half
+    # cost; Rail Guns she has already.
+    state = seed_map()
+    state.commander("Bob").developed = ["Armour", "Rail Guns"]
+    state.commander("Ann").developed = ["Rail Guns"]
+    ship(state, "ANN-1", "Claymore cruiser", "Ann", "A")
+    after = resolve_turn(
+        state, {"Ann": week_orders("Ann", ANN_1=["jump D"])}, Dice.scripted([2, 3]), RULES
+    ).state
+    (battle,) = after.battles
+    taken = resolve_turn(
+        after, {battle.id: BattleResult(battle.id, holder="Ann")}, Dice.scripted([1]), RULES
+    ).state
+    ann = taken.commander("Ann")
+    assert ann.discoveries == ["Armour"] and ann.half_cost == ["Armour"]
+    result = next(e for e in taken.events if e.kind == "battle_result")
+    assert "Ann may develop Armour at half cost (Bob's home planet taken)" in result.text

@@ -363,20 +363,27 @@ def develop(
                 [owner],
             )
         ]
-    chance = charts.development_chance(order.points, factors[order.develop], rules)
+    # Half cost: every point spent does the work of two.
+    half = order.develop in commander.half_cost
+    worth = order.points * 2 if half else order.points
+    chance = charts.development_chance(worth, factors[order.develop], rules)
     with dice.at(phase="research", location=home):
         roll = dice.roll(100, f"development of {order.develop}, {owner}")
     done = roll <= chance
     if done:
         commander.discoveries.remove(order.develop)
         commander.developed.append(order.develop)
+        if half:
+            commander.half_cost.remove(order.develop)
     return [
         event(
             state,
             "research",
             home,
             "development",
-            f"{owner} develops {order.develop}: {chance}% chance, 1D100 {roll}: "
+            f"{owner} develops {order.develop}"
+            + (" at half cost" if half else "")
+            + f": {chance}% chance, 1D100 {roll}: "
             + ("developed" if done else "not yet"),
             [owner],
             chance=chance,

@@ -275,6 +275,7 @@ def finish_battles(
         if result.holder and system.planet and result.holder != NATIVES:
             if system.owner != result.holder:
                 lines.append(f"{result.holder} takes {battle.place}")
+                lines += _home_taken(state, battle.place, system.owner, result.holder)
             system.owner = result.holder
             if battle.invasion == result.holder:
                 system.indigenous = 0
@@ -293,6 +294,25 @@ def finish_battles(
         )
     state.battles = []
     return events + end_week(state, rules)
+
+
+def _home_taken(state: State, place: str, loser: str, captor: str) -> list[str]:
+    """L275: taking a rival's home planet lets the captor research the technologies of his
+    that it lacks for half cost (our reading: they count as discovered, developed at half
+    cost).  The lines say what was gained."""
+    rival, taker = state.commander(loser), state.commander(captor)
+    if rival is None or taker is None or rival.home != place:
+        return []
+    gained = [f for f in rival.developed if f not in taker.developed + taker.discoveries]
+    for found in gained:
+        taker.discoveries.append(found)
+    for found in rival.developed:
+        if found in taker.discoveries and found not in taker.half_cost:
+            taker.half_cost.append(found)
+    half = [f for f in rival.developed if f in taker.half_cost]
+    if not half:
+        return []
+    return [f"{captor} may develop {', '.join(half)} at half cost ({loser}'s home planet taken)"]
 
 
 def end_week(state: State, rules: Mapping[str, Any]) -> list[Event]:

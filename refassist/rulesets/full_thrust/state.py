@@ -103,6 +103,9 @@ class Commander:
     eliminated: bool = False
     discoveries: list[str] = field(default_factory=list)  # fields it may develop
     developed: list[str] = field(default_factory=list)  # fields it has
+    #: Discovered fields it develops at half cost (an ancient library's find; the technology
+    #: of a rival whose home planet it took; captured technology, entered by the referee).
+    half_cost: list[str] = field(default_factory=list)
     allies: list[str] = field(default_factory=list)  # commanders it declares itself allied to
 
 

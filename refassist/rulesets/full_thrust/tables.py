@@ -33,6 +33,8 @@ FACILITY_KINDS = ("shipyard", "omp", "station", "starport", "spaceport")
 
 
 _LIST_HELP = "research fields, separated by commas"
+#: A commander's columns that hold lists, written comma-separated in one cell.
+COMMANDER_LISTS = ("discoveries", "developed", "half_cost", "allies")
 
 
 def _split(text: Any) -> list[str]:
@@ -77,6 +79,14 @@ COMMANDERS = Table(
         flag("eliminated", "Out", "yes once the commander is out of the game"),
         Column("discoveries", "Discoveries", "text", required=False, help=_LIST_HELP),
         Column("developed", "Developed", "text", required=False, help=_LIST_HELP),
+        Column(
+            "half_cost",
+            "Half cost",
+            "text",
+            required=False,
+            help="discovered fields it develops at half cost (a library, a rival's home "
+            "planet taken, captured technology), separated by commas",
+        ),
         Column(
             "allies",
             "Allies",
@@ -273,8 +283,7 @@ def to_tables(state: State) -> dict[str, list[dict[str, Any]]]:
             }
         ],
         "commanders": [
-            as_row(c)
-            | {k: ", ".join(getattr(c, k)) for k in ("discoveries", "developed", "allies")}
+            as_row(c) | {k: ", ".join(getattr(c, k)) for k in COMMANDER_LISTS}
             for c in state.commanders
         ],
         "systems": [as_row(s) | {"square": square_code(s.square)} for s in state.systems.values()],
@@ -358,7 +367,7 @@ def from_tables(tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]
     by_id = {b.id: b for b in battles}
     for r in tables.get("battle_ships", []):
         by_id[r["battle"]].ships.append(r.to(InBattle))
-    lists = ("discoveries", "developed", "allies")
+    lists = COMMANDER_LISTS
     state = s.to(
         State,
         commanders=[

@@ -584,9 +584,14 @@ def run_week(
             state.add_stock(commander.home, m.owner, find.points)
             text += f" worth {find.points} production points, stocked at {commander.home}"
         elif find.research is not None and commander is not None:
-            if find.research.field and find.research.field not in commander.discoveries:
-                commander.discoveries.append(find.research.field)
-            text += f"; research roll {find.research.roll}: {find.research.field or 'nothing'}"
+            found = find.research.field
+            if found and found not in commander.discoveries + commander.developed:
+                commander.discoveries.append(found)
+            text += f"; research roll {find.research.roll}: {found or 'nothing'}"
+            if find.result == "library" and found and found in commander.discoveries:
+                if found not in commander.half_cost:
+                    commander.half_cost.append(found)
+                text += ", to be developed at half cost"
         note("ancient_site", place, text, [m.owner], rolls=list(find.rolls), result=find.result)
 
     def invade(m: Mover, hour: int) -> None:
