@@ -38,6 +38,8 @@ from refassist.rulesets.full_thrust.timeline import Activity
         ("unload 200 to Bob", Activity("unload", "Bob", amount=200)),
         ("Unload all TO Ann Marie", Activity("unload", "Ann Marie", amount=-1)),
         ("demolish", Activity("demolish")),
+        ("refit", Activity("refit")),
+        ("refit Claymore cruiser", Activity("refit", "Claymore cruiser")),
         ("demolish ANN-OMP1", Activity("demolish", "ANN-OMP1")),
         ("\u00a0jump\u2003Brenn\u00a0", Activity("jump", "Brenn")),
     ],
@@ -77,6 +79,7 @@ def test_lines_people_type(text: str, expected: Activity) -> None:
         ("unload 200 to", "unload N to COMMANDER"),
         ("unload lots to Bob", "needs a number"),
         ("demolish A B", "demolish FACILITY"),
+        ("refit 3rd cruiser", "refit DESIGN"),
         ("load \u0662\u0660\u0660", "looks like a digit"),
     ],
 )

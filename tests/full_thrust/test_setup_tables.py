@@ -101,6 +101,7 @@ def test_the_state_survives_the_master_workbook(tmp_path: Path) -> None:
     state.stocks[("Brenn", "Ann")] = 150
     state.commanders[0].discoveries = ["Rail Guns", "Armour"]
     state.commanders[0].allies = ["Bob"]
+    state.commanders[0].half_cost = ["Armour"]
     state.battles.append(
         Battle("B1-1", 1, "Brenn", 31, [InBattle("ANN-1", "Ann", "Packet merchant", 2, cargo=300)])
     )
@@ -108,6 +109,24 @@ def test_the_state_survives_the_master_workbook(tmp_path: Path) -> None:
     write_master(path, ruleset, state)
     again = read_master(path, ruleset)
     assert ruleset.to_json(again) == ruleset.to_json(state)
+
+
+def test_a_master_from_before_the_half_cost_column_still_loads(tmp_path: Path) -> None:
+    """A campaign begun before the column was added: its master reads as no half-cost
+    fields, and is written back with the column."""
+    ruleset = Campaign()
+    state = start("Kell", "Tiberis")
+    path = tmp_path / "master.xlsx"
+    write_master(path, ruleset, state)
+    wb = openpyxl.load_workbook(path)
+    commanders = wb["Commanders"]
+    header = [c.value for c in commanders[1]]
+    commanders.delete_cols(header.index("Half cost") + 1)
+    wb.save(path)
+    again = read_master(path, ruleset)
+    assert [c.half_cost for c in again.commanders] == [[], []]
+    write_master(path, ruleset, again)
+    assert "Half cost" in [c.value for c in openpyxl.load_workbook(path)["Commanders"][1]]
 
 
 def test_a_hand_edit_that_breaks_the_game_is_pinned_to_its_cells(tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ reconstruction, house rules); scrapping's 5 days a size class and 25% back."""
 from __future__ import annotations
 
 from refassist.dice import Dice
+from refassist.rulesets.full_thrust.designs import Design
 from refassist.rulesets.full_thrust.orders import Orders, Purchase
 from refassist.rulesets.full_thrust.resolve import resolve_turn
 from refassist.rulesets.full_thrust.rules import complete
@@ -194,3 +195,64 @@ def test_demolition_without_a_way_off_goes_off_only_on_a_six() -> None:
     messages = [p.message for p in problems]
     assert "there is no facility 'BOB-ST' of yours here to demolish" in messages
     assert "the ship is demolished before this" in messages
+
+
+def test_a_refit_to_another_design_of_the_same_hull() -> None:
+    """L159-165: at a yard able to build the ship, a week; new systems cost double and nothing
+    is refunded (our reading: twice the difference in cost, at least refit_floor_percent =
+    25% of the new design's cost); the hull keeps its mass and streamlining."""
+    state = seed_map()
+    state.designs["Claymore-B cruiser"] = Design(
+        "Claymore-B cruiser", 50, 200, "cruiser", "warship", 15, fire_control=3
+    )
+    state.designs["Claymore-C cruiser"] = Design(
+        "Claymore-C cruiser", 50, 160, "cruiser", "warship", 15
+    )
+    state.facilities.append(Facility("ANN-YARD", "shipyard", "Ann", "A"))
+    state.stocks[("A", "Ann")] = 100
+    ship(state, "ANN-1", "Claymore cruiser", "Ann", "A")
+    ship(state, "ANN-2", "Claymore cruiser", "Ann", "A")
+    orders = week_orders(
+        "Ann", ANN_1=["refit Claymore-B cruiser"], ANN_2=["refit claymore-c cruiser"]
+    )
+    problems = validate_orders(state, "Ann", orders, RULES)
+    # Design names are matched as written in the list.
+    assert [p.message for p in problems] == ["there is no design called 'claymore-c cruiser'"]
+    orders = week_orders(
+        "Ann", ANN_1=["refit Claymore-B cruiser"], ANN_2=["refit Claymore-C cruiser"]
+    )
+    assert validate_orders(state, "Ann", orders, RULES) == []
+    after = resolve_turn(state, {"Ann": orders}, Dice.scripted([]), RULES).state
+    # B: 2 x (200 - 172) = 56 (25% of 200 is 50).  C: 2 x (160 - 172) < 0, so 25% of 160 = 40.
+    assert after.ship("ANN-1").design == "Claymore-B cruiser"
+    assert after.ship("ANN-2").design == "Claymore-C cruiser"
+    costs = sorted(e.data["cost"] for e in after.events if e.kind == "refitted")
+    assert costs == [40, 56]
+    assert after.stock("A", "Ann") == 100 - 96 + 200  # and this week's production
+    # Not enough points there (a yard at Walled, where nothing is produced): not refitted.
+    state.facilities.append(Facility("ANN-YARD2", "shipyard", "Ann", "Walled"))
+    state.stocks[("Walled", "Ann")] = 30
+    ship(state, "ANN-4", "Claymore cruiser", "Ann", "Walled")
+    orders = week_orders("Ann", ANN_4=["refit Claymore-B cruiser"])
+    after = resolve_turn(state, {"Ann": orders}, Dice.scripted([]), RULES).state
+    assert after.ship("ANN-4").design == "Claymore cruiser"
+    unpaid = next(e for e in after.events if e.kind == "refit_unpaid")
+    assert "costs 56 and 30 points are there" in unpaid.text
+
+
+def test_a_refit_keeps_the_hull_and_needs_a_yard() -> None:
+    state = seed_map()
+    ship(state, "ANN-1", "Falchion destroyer", "Ann", "A")
+    ship(state, "ANN-2", "Halberd frigate", "Ann", "B")
+    ship(state, "ANN-3", "Claymore cruiser", "Ann", "A")
+    orders = week_orders(
+        "Ann",
+        ANN_1=["refit Halberd frigate"],
+        ANN_2=["refit Lantern scout"],
+        ANN_3=["refit"],
+    )
+    messages = [p.message for p in validate_orders(state, "Ann", orders, RULES)]
+    assert messages[0].startswith("a Falchion destroyer (mass 30) cannot become a Halberd")
+    assert "not altered in size or streamlining" in messages[0]
+    assert "mass 20, streamlined) cannot become a Lantern scout (mass 8" in messages[1]
+    assert messages[2] == "only a captured warship has a capture refit"

@@ -12,6 +12,8 @@
     tow ANN-OMP1 | release      a tug takes a facility in tow, and lets it go where it is
     unload 200 to Bob           points given to another commander, at a planet of his
     demolish [ANN-OMP1]         the ship itself, or a facility of yours where the ship is
+    refit Claymore cruiser      to another design of the same hull (refit alone: a capture
+                                refit)
     recharge | lift | explore | reserve | repair | scrap | refit | invade
 
 Case, extra spaces, typographic quotes and ``in``/``inches`` for ``"`` are accepted; a
@@ -92,6 +94,15 @@ def parse_activity(text: str, *, cell: str = "") -> Activity:
         return Activity(kind, target=to, amount=amount, at=at, cell=cell, text=line)
     if kind in ("load", "unload", "sell"):
         return Activity(kind, amount=_amount(rest, kind, line, cell), at=at, cell=cell, text=line)
+    if kind == "refit" and rest:
+        design = " ".join(rest)
+        if not _NAME.match(design):
+            raise InvalidOrder(
+                "write refit (a capture refit) or refit DESIGN, e.g. refit Claymore cruiser",
+                line,
+                cell,
+            )
+        return Activity(kind, target=design, at=at, cell=cell, text=line)
     if kind == "demolish":
         if len(rest) > 1:
             raise InvalidOrder(
@@ -194,8 +205,8 @@ def activity_text(a: Activity) -> str:
     if a.kind in ("load", "unload", "sell"):
         to = f" to {a.target}" if a.kind == "unload" and a.target else ""
         return f"{at}{a.kind} {'all' if a.amount == ALL else a.amount}{to}"
-    if a.kind == "demolish" and a.target:
-        return f"{at}demolish {a.target}"
+    if a.kind in ("demolish", "refit") and a.target:
+        return f"{at}{a.kind} {a.target}"
     if a.kind == "refuel" and a.target:
         return f"{at}refuel from {a.target}"
     if a.kind == "tow":

@@ -55,6 +55,13 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "no repair cost); our reconstruction.",
     ),
     HouseRule(
+        "refit_floor_percent",
+        25,
+        "A refit to another design costs twice the difference in cost (the seed: new systems "
+        "cost double, no refund), but never less than this share of the new design's cost for "
+        "the work (the design list holds no systems to price the change by); our reading.",
+    ),
+    HouseRule(
         "distance_counts_start",
         False,
         "A jump's parsecs count the square it starts from as well as every square the line "

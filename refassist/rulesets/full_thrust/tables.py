@@ -86,6 +86,7 @@ COMMANDERS = Table(
             required=False,
             help="discovered fields it develops at half cost (a library, a rival's home "
             "planet taken, captured technology), separated by commas",
+            added_later=True,  # masters of games begun before it read as none
         ),
         Column(
             "allies",

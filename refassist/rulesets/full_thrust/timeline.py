@@ -162,7 +162,9 @@ def _hours(
     if kind == "scrap":
         return SCRAP_DAYS[design.size] * HOURS_PER_DAY
     if kind == "refit":
-        return WEEK  # the seed's capture refit "takes one week"
+        # The seed's capture refit "takes one week"; a refit to another design the same (its
+        # time has no unit in the seed, and construction itself takes a week here).
+        return WEEK
     if kind == "demolish":
         return HOURS_PER_DAY  # setting the charges and taking the crew off (our reading)
     if kind == "repair":
@@ -254,7 +256,7 @@ def run(
                 continue
             plan.legs.append(Leg(begin, end, a.kind, pos.place, i))
         else:
-            problem = _cannot(a, design, pos, system, at_station, works)
+            problem = _cannot(a, design, pos, system, at_station, works, state.designs)
             if problem:
                 trouble(i, *problem)
                 if problem[2] == "error":
@@ -392,6 +394,7 @@ def _cannot(
     system: Any,
     at_station: bool,
     works: Works,
+    designs: Mapping[str, Design],
 ) -> tuple[str, str, str] | None:
     """Why the ship cannot do ``a`` where it stands (message, fix, severity), or None.  After
     a sale the hold's contents are known only at resolve time (the price is rolled then), so
@@ -492,10 +495,42 @@ def _cannot(
             )
     if a.kind == "release" and not pos.towing:
         return "the tug has nothing in tow", "Take the line out.", error
-    if a.kind == "refit" and not pos.captured:
+    if a.kind == "refit" and a.target:
+        new = designs.get(a.target)
+        if pos.captured:
+            return (
+                "a captured warship has its capture refit first",
+                "Write refit alone this week.",
+                error,
+            )
+        if new is None:
+            return (
+                f"there is no design called {a.target!r}",
+                "Name a design of the design list.",
+                error,
+            )
+        if (new.mass, new.streamlined) != (design.mass, design.streamlined):
+            return (
+                f"a {design.name} (mass {design.mass}"
+                + (", streamlined" if design.streamlined else "")
+                + f") cannot become a {new.name} (mass {new.mass}"
+                + (", streamlined" if new.streamlined else "")
+                + "): a hull is not altered in size or streamlining",
+                "Refit it to a design of the same mass and streamlining.",
+                error,
+            )
+        if new.name == design.name:
+            return f"the ship is a {new.name} already", "Take the line out.", error
+        if pos.cargo > new.cargo_spaces:
+            return (
+                f"a {new.name}'s hold takes {new.cargo_spaces} and {pos.cargo} are aboard",
+                "Unload first.",
+                error,
+            )
+    elif a.kind == "refit" and not pos.captured:
         return (
-            "only a captured warship is refitted (other refits are the referee's)",
-            "Take the line out.",
+            "only a captured warship has a capture refit",
+            "Write refit DESIGN to refit it to another design of the same hull.",
             error,
         )
     if a.kind in ("repair", "scrap", "refit"):
@@ -514,7 +549,7 @@ def _cannot(
             )
         if a.kind == "refit" and not (yard or (port == "starport" and design.streamlined)):
             return (
-                "a capture refit needs a yard of yours able to build the ship (a starport for a "
+                "a refit needs a yard of yours able to build the ship (a starport for a "
                 "streamlined one)",
                 "Bring it to one of your yards.",
                 error,

@@ -393,6 +393,8 @@ def run_week(
             repair(m, ship, place)
         elif leg.kind == "scrap":
             scrap(m, ship, place)
+        elif leg.kind == "refit" and a.target:
+            refit_to(m, ship, a.target, place)
         elif leg.kind == "refit":
             refit(m, ship, place)
         elif leg.kind == "demolish":
@@ -516,6 +518,32 @@ def run_week(
             "refitted",
             place,
             f"{ship.id} is refitted for {m.owner} at {place} ({cost} points, 10% of its cost)",
+            [m.owner],
+            cost=cost,
+        )
+
+    def refit_to(m: Mover, ship: Ship, target: str, place: str) -> None:
+        """L159-165: new systems cost double, nothing is refunded.  The design list holds no
+        systems, so (our reading) what is new is priced as the difference in cost, doubled,
+        and never less than the house rule's share of the new design's cost for the work."""
+        old, new = designs[ship.design], designs[target]
+        floor = -(-new.cost * int(rules["refit_floor_percent"]) // 100)
+        cost = max(2 * (new.cost - old.cost), floor)
+        if state.stock(place, m.owner) < cost:
+            note(
+                "refit_unpaid",
+                place,
+                f"{ship.id}'s refit to a {new.name} at {place} was not paid: it costs {cost} and "
+                f"{state.stock(place, m.owner)} points are there",
+                [m.owner],
+            )
+            return
+        state.add_stock(place, m.owner, -cost)
+        ship.design = new.name
+        note(
+            "refitted",
+            place,
+            f"{ship.id} is refitted at {place} from a {old.name} to a {new.name} ({cost} points)",
             [m.owner],
             cost=cost,
         )
