@@ -256,6 +256,8 @@ class Column:
     added_later: bool = False
     #: The table and column its values come from, checked by the engine (`Reference`).
     refers: Reference | None = None
+    #: Headers the column had in masters written by an earlier refassist, still read.
+    formerly: tuple[str, ...] = ()
 
 
 def whole(name: str, header: str, help: str = "", minimum: int | None = 0, **kw: Any) -> Column:

@@ -15,54 +15,80 @@ from typing import Any
 from ..dice import Roll
 from ..rulesets.base import Column, Event, Row, Table
 
-EVENTS_TABLE = Table(
-    name="events",
-    title="Events",
-    help="What happened in the last resolved turn, for the reports. Older turns are in archive/.",
-    columns=(
-        Column("seq", "#", "int", minimum=1, width=6),
-        Column("turn", "Year", "int", width=7),
-        Column("phase", "Phase", "str", width=12),
-        Column("location", "Where", "text", required=False, width=8),
-        Column("kind", "Kind", "str", width=14),
-        Column("text", "What happened", "text", width=70),
-        Column(
-            "players",
-            "Players involved",
-            "text",
-            required=False,
-            help="comma-separated player names",
-        ),
-        Column(
-            "visible_to",
-            "Told to",
-            "text",
-            required=False,
-            help="players who may read it, comma-separated; * = everyone; empty = referee only",
-        ),
-        Column(
-            "dice", "Dice used", "text", required=False, help="sequence numbers in the Dice sheet"
-        ),
-        Column("data", "Details (JSON)", "json", required=False, width=40),
-    ),
-    key=("seq",),
-)
 
-DICE_TABLE = Table(
-    name="dice",
-    title="Dice",
-    help="Every die rolled in the last resolved turn, in order, with its purpose.",
-    columns=(
-        Column("seq", "#", "int", minimum=1, width=6),
-        Column("turn", "Year", "int", width=7),
-        Column("phase", "Phase", "text", required=False, width=12),
-        Column("location", "Where", "text", required=False, width=8),
-        Column("purpose", "Purpose", "text", width=50),
-        Column("sides", "Sides", "int", minimum=2, width=6),
-        Column("result", "Result", "int", minimum=1, width=7),
-    ),
-    key=("seq",),
-)
+def history_tables(
+    turn: str = "Year", dice_turn: str = "", dice_turn_help: str = ""
+) -> tuple[Table, Table]:
+    """The events and dice tables, their turn column headed in the game's own word ("Year",
+    "Turn", "Week"; the dice's own turn number may differ from the game's, as when a game's
+    turn has two steps that roll dice).  Masters written when every game said "Year" still
+    read."""
+    formerly = () if turn == "Year" else ("Year",)
+    events = Table(
+        name="events",
+        title="Events",
+        help="What happened in the last resolved turn, for the reports. Older turns are in "
+        "archive/.",
+        columns=(
+            Column("seq", "#", "int", minimum=1, width=6),
+            Column("turn", turn, "int", width=7, formerly=formerly),
+            Column("phase", "Phase", "str", width=12),
+            Column("location", "Where", "text", required=False, width=8),
+            Column("kind", "Kind", "str", width=14),
+            Column("text", "What happened", "text", width=70),
+            Column(
+                "players",
+                "Players involved",
+                "text",
+                required=False,
+                help="comma-separated player names",
+            ),
+            Column(
+                "visible_to",
+                "Told to",
+                "text",
+                required=False,
+                help="players who may read it, comma-separated; * = everyone; empty = referee only",
+            ),
+            Column(
+                "dice",
+                "Dice used",
+                "text",
+                required=False,
+                help="sequence numbers in the Dice sheet",
+            ),
+            Column("data", "Details (JSON)", "json", required=False, width=40),
+        ),
+        key=("seq",),
+    )
+    dice_header = dice_turn or turn
+    dice = Table(
+        name="dice",
+        title="Dice",
+        help="Every die rolled in the last resolved turn, in order, with its purpose.",
+        columns=(
+            Column("seq", "#", "int", minimum=1, width=6),
+            Column(
+                "turn",
+                dice_header,
+                "int",
+                width=7,
+                help=dice_turn_help,
+                formerly=() if dice_header == "Year" else ("Year",),
+            ),
+            Column("phase", "Phase", "text", required=False, width=12),
+            Column("location", "Where", "text", required=False, width=8),
+            Column("purpose", "Purpose", "text", width=50),
+            Column("sides", "Sides", "int", minimum=2, width=6),
+            Column("result", "Result", "int", minimum=1, width=7),
+        ),
+        key=("seq",),
+    )
+    return events, dice
+
+
+#: The tables of a game that counts its turns in years.
+EVENTS_TABLE, DICE_TABLE = history_tables()
 
 
 def _join(names: Iterable[str]) -> str:

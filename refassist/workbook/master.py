@@ -392,9 +392,11 @@ def _read_rows(table: Table, data: list[list[Any]], problems: list[CellProblem])
     header = [_norm_header(h) for h in data[0]]
     positions: dict[str, int] = {}
     for col in table.columns:
-        wanted = _norm_header(col.header)
-        if wanted in header:
-            positions[col.name] = header.index(wanted)
+        found = [
+            header.index(h) for h in map(_norm_header, (col.header, *col.formerly)) if h in header
+        ]
+        if found:
+            positions[col.name] = found[0]
         elif col.added_later and not col.required:
             positions[col.name] = -1  # a workbook older than the column: read as empty
         else:

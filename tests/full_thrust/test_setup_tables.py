@@ -153,3 +153,18 @@ def test_a_hand_edit_that_breaks_the_game_is_pinned_to_its_cells(tmp_path: Path)
         read_master(path, ruleset)
     text = "\n".join(str(p) for p in caught.value.problems)
     assert "outside the 20 x 14 grid" in text and "more than the hold" in text
+
+
+def test_the_history_sheets_say_week_and_older_masters_saying_year_still_load(
+    tmp_path: Path,
+) -> None:
+    ruleset = Campaign()
+    state = start("Kell", "Tiberis")
+    path = tmp_path / "master.xlsx"
+    write_master(path, ruleset, state)
+    wb = openpyxl.load_workbook(path)
+    assert (wb["Events"]["B1"].value, wb["Dice"]["B1"].value) == ("Week", "Dice turn")
+    wb["Events"]["B1"] = "Year"  # as every game's master said before
+    wb["Dice"]["B1"] = "Year"
+    wb.save(path)
+    assert ruleset.to_json(read_master(path, ruleset)) == ruleset.to_json(state)

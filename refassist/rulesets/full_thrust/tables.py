@@ -14,10 +14,9 @@ from typing import Any
 
 from ...errors import CellProblem
 from ...workbook.history import (
-    DICE_TABLE,
-    EVENTS_TABLE,
     events_to_rows,
     history_json,
+    history_tables,
     rolls_to_rows,
     rows_to_events,
     rows_to_rolls,
@@ -27,6 +26,13 @@ from .designs import FULL_TANK_PARSECS, KINDS, SIZES, Design
 from .grid import parse_square, square_code
 from .mapfile import BELTS, PORTS
 from .state import SYSTEM, WORMHOLE, Battle, Commander, Facility, InBattle, Ship, State, System
+
+#: The week's events; the dice's own turn is twice the week (one more for its battles step).
+EVENTS_TABLE, DICE_TABLE = history_tables(
+    "Week",
+    "Dice turn",
+    "the dice's turn: twice the week, one more for the week's battles step",
+)
 
 DRIVES = ("ok", "disabled", "destroyed")
 FACILITY_KINDS = ("shipyard", "omp", "station", "starport", "spaceport")

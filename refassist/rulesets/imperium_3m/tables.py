@@ -23,10 +23,9 @@ from typing import Any
 
 from ...errors import CellProblem
 from ...workbook.history import (
-    DICE_TABLE,
-    EVENTS_TABLE,
     events_to_rows,
     history_json,
+    history_tables,
     rolls_to_rows,
     rows_to_events,
     rows_to_rolls,
@@ -48,6 +47,9 @@ from .state import (
     Unit,
 )
 from .units import GROUND_KINDS, KIND_OF, SIDES, TROOP_COUNTERS, UNIT_TABLES, counters_available
+
+#: Imperium counts turns: the events and dice sheets head their turn column so.
+EVENTS_TABLE, DICE_TABLE = history_tables("Turn")
 
 WAR_RESULTS = (*SIDES, "truce")
 SIDE_OR_EMPTY = ("", *SIDES)
