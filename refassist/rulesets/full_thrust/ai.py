@@ -2,9 +2,9 @@
 
 A computer commander plays a plain, readable strategy from its own view: at the set-up it buys
 merchants and a battle group; each week its merchants bring the points stored at its other
-planets home, its battle group invades the nearest neutral planet it can reach and otherwise
-guards home, and its yard lays down a warship when home can pay.  It is deterministic for a
-seed.
+planets home, its battle group invades the nearest neutral planet it can reach, or when none
+is left goes for the nearest rival planet it outweighs (half the time), and otherwise guards
+home; its yard lays down a warship when home can pay.  It is deterministic for a seed.
 
 Where a battle would go to the table, the demo settles it with a stand-in that is NOT a Full
 Thrust battle: each side's strength (cost of its ships, less their damage) times 1D6; the
@@ -73,6 +73,26 @@ def _reach(state: State, a: str, b: str, rules: Mapping[str, Any]) -> int | None
     return parsecs
 
 
+def _rival_target(
+    state: State, player: str, home: str, strength: int, rules: Mapping[str, Any]
+) -> str | None:
+    """The nearest planet of a commander not allied to ``player`` in one jump from home whose
+    ground defences (100 points a Value, as the stand-in counts them) the group outweighs
+    twice over; None if there is none.  Planets are on everyone's map: nothing hidden is used."""
+    found = sorted(
+        (p, s.name)
+        for s in state.systems.values()
+        if s.planet
+        and s.owner
+        and s.owner != player
+        and not state.allied(player, s.owner)
+        and strength >= 2 * 100 * s.value
+        for p in [_reach(state, home, s.name, rules)]
+        if p is not None
+    )
+    return found[0][1] if found else None
+
+
 def _week(state: State, player: str, rules: Mapping[str, Any], rng: random.Random) -> Orders:
     commander = state.commander(player)
     assert commander is not None
@@ -122,9 +142,14 @@ def _week(state: State, player: str, rules: Mapping[str, Any], rng: random.Rando
         choice = next(
             (name for p, name in targets if state.systems[name].indigenous <= strength), None
         )
+        rival = _rival_target(state, player, home, strength, rules)
         if choice is not None and rng.random() < 0.8:
             orders.fleets.append(FleetOrder(STRIKE_FLEET, [s.id for s in group]))
             orders.timelines.append(Timeline(STRIKE_FLEET, lines(f"jump {choice}", "invade")))
+        elif choice is None and rival is not None and rng.random() < 0.5:
+            # Nothing neutral left in reach: half the time it goes for a rival's planet.
+            orders.fleets.append(FleetOrder(STRIKE_FLEET, [s.id for s in group]))
+            orders.timelines.append(Timeline(STRIKE_FLEET, lines(f"jump {rival}", "guard")))
         else:
             for s in group:
                 orders.timelines.append(Timeline(s.id, lines("guard")))
