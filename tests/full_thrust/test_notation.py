@@ -80,6 +80,9 @@ def test_lines_people_type(text: str, expected: Activity) -> None:
         ("unload lots to Bob", "needs a number"),
         ("demolish A B", "demolish FACILITY"),
         ("refit 3rd cruiser", "refit DESIGN"),
+        ("mine", "Orbital Mining Platform"),
+        ("build Claymore cruiser", "construction lines"),
+        ("trade 200", "sell N"),
         ("load \u0662\u0660\u0660", "looks like a digit"),
     ],
 )

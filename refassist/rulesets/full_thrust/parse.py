@@ -35,6 +35,15 @@ _INCHES = re.compile(
 )
 _AT = re.compile(r"^at\s+(\S+)\s+(.*)$", re.IGNORECASE)
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9 '\-]{0,23}$")
+#: Work a commander may look for on a ship's timeline that is ordered elsewhere.
+NOT_SHIP_WORK = {
+    "mine": "mining is done by an Orbital Mining Platform at a belt, every week; build one on "
+    "the Orders page and tow it there (tow ID, then release)",
+    "build": "ships and facilities are built on the Orders page's construction lines, not by "
+    "a ship",
+    "trade": "write sell N (goods sold at another's planet) or unload N to NAME (points given "
+    "to another commander)",
+}
 EXAMPLES = (
     'jump Brenn 60" b4',
     "land",
@@ -79,6 +88,8 @@ def parse_activity(text: str, *, cell: str = "") -> Activity:
         raise InvalidOrder("the line gives no activity; write e.g. " + EXAMPLES[0], text, cell)
     kind = words[0].lower()
     rest = words[1:]
+    if kind in NOT_SHIP_WORK:
+        raise InvalidOrder(NOT_SHIP_WORK[kind], text, cell)
     if kind not in KINDS:
         raise InvalidOrder(
             f"{words[0]!r} is not an activity; use one of {', '.join(KINDS)}", text, cell
