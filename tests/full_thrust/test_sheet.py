@@ -161,3 +161,41 @@ def test_the_battle_sheet_shows_the_forces_and_reads_the_result(tmp_path: Path) 
 def test_a_sheet_for_someone_else_is_refused(tmp_path: Path) -> None:
     with pytest.raises(UsageError, match="not a commander"):
         write_sheet(seed_map(), "Zed", tmp_path / "x.xlsx", token="t", deadline="")
+
+
+def test_the_battle_sheet_notes_what_the_tabletop_needs() -> None:
+    """The seed's battle notes (L97-104, L276-279): a port's sensors and fire control, ramming
+    in defence of a home system, scans and screens, orphaned fighters, boarding pods."""
+    from refassist.rulesets.full_thrust.sheet import _table_notes
+    from refassist.rulesets.full_thrust.state import Battle, InBattle
+
+    state = seed_map()
+    state.commander("Bob").developed = ["Boarding Pods"]
+    battle = Battle(
+        "B1-1",
+        1,
+        "A",
+        5,
+        [
+            InBattle("ANN-1", "Ann", "Aerie carrier"),
+            InBattle("BOB-1", "Bob", "Claymore cruiser"),
+        ],
+    )
+    notes = _table_notes(state, battle)
+    # A: Ann's home, Value 4, a starport: superior sensors, 4 // 2 = 2 fire-control units.
+    assert notes[0] == "A has a planet of Value 4."
+    assert notes[1] == "Its starport counts as superior sensors with 2 fire-control units."
+    assert notes[2] == "Ann defends a home system: its ramming is automatic."
+    assert "stacked screens count three levels" in notes[3]
+    assert "twice its own fighters orphaned" in notes[4]
+    assert notes[5].startswith('Boarding pods (Bob): range 9", at most 3" a turn')
+    # A battle at a wormhole of two escorts, nobody with pods: only the scan and screen rule.
+    state.commander("Bob").developed = []
+    plain = Battle(
+        "B1-2",
+        1,
+        "Gate",
+        5,
+        [InBattle("ANN-2", "Ann", "Halberd frigate"), InBattle("BOB-2", "Bob", "Halberd frigate")],
+    )
+    assert len(_table_notes(state, plain)) == 1

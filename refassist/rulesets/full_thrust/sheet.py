@@ -718,6 +718,23 @@ def _table_notes(state: State, battle: Battle) -> list[str]:
             "designs) break, and the planet surrenders, at 50% of their damage points."
         )
     notes.append("Scans are limited by fire-control units; stacked screens count three levels.")
+    designs = [state.designs.get(s.design) for s in battle.ships]
+    if any(d is not None and d.kind == "carrier" for d in designs):
+        notes.append(
+            "A carrier may take on up to twice its own fighters orphaned by the loss of "
+            "theirs, but then cannot launch."
+        )
+    pods = [
+        c.name
+        for c in state.commanders
+        if c.name in battle.sides and "Boarding Pods" in c.developed
+    ]
+    if pods:
+        notes.append(
+            f'Boarding pods ({", ".join(pods)}): range 9", at most 3" a turn of velocity '
+            "difference, the target's bearing within 3; a pod's mass is 10% of the ship's "
+            "(rounded up), its cost 3 x its mass."
+        )
     return notes
 
 
