@@ -33,6 +33,10 @@ GAME_FOLDERS = tuple(
         Path(sys.modules[type(ruleset).__module__].__file__ or "").parent,
         TEMPLATES / ruleset.name,
     )
+) + tuple(
+    # A game being built is a package under rulesets/ before it is registered: its own.
+    p.parent
+    for p in (PACKAGE / "rulesets").glob("*/__init__.py")
 )
 
 
