@@ -113,6 +113,13 @@ class HexGrid:
                 out.append(hex_id(c, r))
         return out
 
+    def hexside(self, a: str, b: str) -> tuple[str, str]:
+        """The hexside between two adjacent hexes, the same whichever side it is named from
+        (the lower id first); ValueError if the hexes do not touch or are off the grid."""
+        if not (self.contains(a) and self.contains(b)) or b not in self.neighbours(a):
+            raise ValueError(f"{a} and {b} are not adjacent hexes, so they share no hexside")
+        return (a, b) if a < b else (b, a)
+
     def within(self, hex_: str, radius: int) -> list[str]:
         """Every hex on the grid at distance <= radius (the hex itself included)."""
         col, row = col_row(hex_)

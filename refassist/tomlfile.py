@@ -6,6 +6,7 @@ a traceback; games then check what the file says, entry by entry.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -33,4 +34,52 @@ def read_toml(path: Path, what: str, limit: int = MAX_TOML_BYTES) -> dict[str, A
         raise SetupError(f"{what} {path} is not valid TOML: {exc}") from None
 
 
-__all__ = ["MAX_TOML_BYTES", "read_toml"]
+_ARRAY_HEADER = re.compile(r"^\s*\[\[\s*([A-Za-z0-9_.\- ]+?)\s*\]\]")
+_HEADER = re.compile(r"^\s*\[\s*([A-Za-z0-9_.\- ]+?)\s*\]")
+_KEY = re.compile(r"^\s*([A-Za-z0-9_\-]+)\s*=")
+
+
+class TomlLines:
+    """Where things are in a TOML text, so that a problem found in the parsed document can be
+    pinned to its line: ``line("units", 2, "hex")`` is the line of ``hex = ...`` in the third
+    ``[[units]]`` block (or that block's header if the key is missing); ``line("map",
+    "terrain")`` a key of a plain table.  0 when nothing matches.  Keys inside multi-line
+    strings are not keys; inline tables are not looked into."""
+
+    def __init__(self, text: str) -> None:
+        self.lines: dict[tuple[object, ...], int] = {}
+        counts: dict[str, int] = {}
+        where: tuple[object, ...] = ()
+        in_string = False
+        for number, line in enumerate(text.splitlines(), start=1):
+            if in_string:
+                in_string = line.count('"""') % 2 == 0
+                continue
+            array = _ARRAY_HEADER.match(line)
+            plain = None if array else _HEADER.match(line)
+            if array:
+                name = array.group(1).strip()
+                index = counts.get(name, 0)
+                counts[name] = index + 1
+                where = (*name.split("."), index)
+                self.lines.setdefault(where, number)
+            elif plain:
+                where = tuple(plain.group(1).strip().split("."))
+                self.lines.setdefault(where, number)
+            else:
+                key = _KEY.match(line)
+                if key:
+                    self.lines.setdefault((*where, key.group(1)), number)
+            if line.count('"""') % 2 == 1:
+                in_string = True
+
+    def line(self, *path: object) -> int:
+        """The line of ``path`` or of the nearest enclosing table found; 0 if none."""
+        for end in range(len(path), 0, -1):
+            found = self.lines.get(tuple(path[:end]))
+            if found:
+                return found
+        return 0
+
+
+__all__ = ["MAX_TOML_BYTES", "TomlLines", "read_toml"]

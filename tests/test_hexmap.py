@@ -140,3 +140,14 @@ def test_grid_contains() -> None:
     assert not SECTOR.contains("3241")
     assert not SECTOR.contains("0001")
     assert not SECTOR.contains("x")
+
+
+def test_a_hexside_is_named_the_same_from_either_side() -> None:
+    grid = HexGrid(12, 10)
+    assert grid.hexside("0504", "0503") == grid.hexside("0503", "0504") == ("0503", "0504")
+    for a in grid.hexes():
+        for b in grid.neighbours(a):
+            assert grid.hexside(a, b) == grid.hexside(b, a)
+    for a, b in (("0101", "0202"), ("0101", "0101"), ("0101", "1301")):
+        with pytest.raises(ValueError, match="not adjacent"):
+            grid.hexside(a, b)
