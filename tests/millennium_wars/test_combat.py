@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 
 from refassist.dice import Dice
-from refassist.hexmap import HexGrid
 from refassist.rulesets.millennium_wars.board import Board
 from refassist.rulesets.millennium_wars.combat import (
     Attack,
@@ -18,34 +17,8 @@ from refassist.rulesets.millennium_wars.combat import (
     resolve_attack,
 )
 from refassist.rulesets.millennium_wars.crt import CRTS
-from refassist.rulesets.millennium_wars.terrain import TERRAIN
-from refassist.rulesets.millennium_wars.units import Unit
 
-# Around 0203 (an even column, half a hex lower): 0202, 0204, 0103, 0104, 0303, 0304.
-
-
-def board(*units: Unit, terrain: dict[str, str] | None = None, **kw: object) -> Board:
-    grid = HexGrid(6, 6)
-    ground = {h: "plain" for h in grid.hexes()} | (terrain or {})
-    return Board(
-        grid,
-        ground,
-        dict(TERRAIN),
-        kw.get("places", {}),  # type: ignore[arg-type]
-        kw.get("rivers", set()),  # type: ignore[arg-type]
-        kw.get("locs", []),  # type: ignore[arg-type]
-        list(units),
-    )
-
-
-def blue(uid: str, hex_: str, strength: int = 6, kind: str = "armor", **kw: object) -> Unit:
-    return Unit(uid, "Blue", kind, attack=strength, defence=strength, hex=hex_, **kw)  # type: ignore[arg-type]
-
-
-def red(
-    uid: str, hex_: str, strength: int = 3, kind: str = "mechanized infantry", **kw: object
-) -> Unit:
-    return Unit(uid, "Red", kind, attack=strength, defence=strength, hex=hex_, **kw)  # type: ignore[arg-type]
+from .situations import blue, board, red
 
 
 def attack(b: Board, crt: str, die: list[int], *ids: str, **kw: object):

@@ -1,0 +1,118 @@
+"""Moves on hand-set boards: movement points by terrain, rivers and lines of communication,
+speed in bad weather, zones of control, enemy hexes, reserves in a reaction, Ops Complete."""
+
+from __future__ import annotations
+
+from refassist.rulesets.millennium_wars.movement import Move, check_move, make_moves
+
+from .situations import blue, board, red
+
+
+def moved(b, uid: str, *path: str, side: str = "Blue", **kw):  # type: ignore[no-untyped-def]
+    return check_move(b, Move(uid, list(path)), side, **kw)
+
+
+def test_plain_costs_one_a_hex() -> None:
+    got = moved(board(blue("A", "0101")), "A", "0201", "0301", "0401")
+    assert got.ok and (got.spent, got.end) == (3, "0401")
+
+
+def test_forest_rivers_and_the_speed_limit() -> None:
+    b = board(blue("A", "0101"), terrain={"0102": "forest", "0103": "forest"})
+    # Forest costs an armor unit 3: 0102, 0103 are 6 of its 6; one more plain hex is 7.
+    assert moved(b, "A", "0102", "0103").spent == 6
+    got = moved(b, "A", "0102", "0103", "0104")
+    assert got.problems == ["the move costs 7 movement points by 0104; A's speed is 6"]
+    # On foot the forest costs 2.
+    foot = board(blue("I", "0101", kind="light infantry", speed=4), terrain={"0102": "forest"})
+    assert moved(foot, "I", "0102", "0103").spent == 3
+    # A river hexside adds 1.
+    river = board(blue("A", "0101"), rivers={("0101", "0201")})
+    assert moved(river, "A", "0201").spent == 2
+
+
+def test_lines_of_communication() -> None:
+    road = [["0101", "0201", "0301", "0401", "0501"]]
+    b = board(
+        blue("I", "0101", kind="light infantry", speed=2),
+        locs=road,
+        terrain={"0201": "forest", "0301": "forest"},
+        rivers={("0301", "0401")},
+    )
+    # Half a point a hex along the road, whatever the terrain, and no river penalty where the
+    # road crosses: 0201, 0301, 0401, 0501 cost 2.
+    assert moved(b, "I", "0201", "0301", "0401", "0501").spent == 2
+    # Off the road the forest costs 2 again: 0201 (road, 1/2) then 0202 (forest? no: plain,
+    # 1): 1.5.
+    got = moved(b, "I", "0201", "0202")
+    assert got.ok and got.spent == 1.5
+    got = moved(b, "I", "0201", "0301", "0401", "0501", "0601")
+    # 0601 is past the road's end: plain, 1 more, 3 in all.
+    assert got.problems == ["the move costs 3 movement points by 0601; I's speed is 2"]
+    got = moved(b, "I", "0201", "0301", "0401", "0501", "0502")
+    assert got.problems == ["the move costs 3 movement points by 0502; I's speed is 2"]
+    half = board(blue("I", "0101", kind="light infantry", speed=1), locs=road)
+    got = moved(half, "I", "0201", "0301", "0401")
+    assert got.problems == ["the move costs 1.5 movement points by 0401; I's speed is 1"]
+
+
+def test_prohibited_terrain_enemy_hexes_and_the_map_edge() -> None:
+    b = board(blue("A", "0101"), red("R", "0301"), terrain={"0102": "mountain"})
+    assert moved(b, "A", "0102").problems == ["0102 is mountain, where an armor unit may not go"]
+    assert moved(board(blue("A", "0101"), red("R", "0201")), "A", "0201").problems == [
+        "0201 is held by the enemy"
+    ]
+    assert moved(b, "A", "0202").problems == ["0202 is not next to 0101"]
+    assert moved(b, "A", "0100").problems == ["0100 is not on the map"]
+    assert moved(b, "X", "0201").problems == ["X is not one of your units on the map"]
+    assert moved(b, "R", "0401").problems == ["R is not one of your units on the map"]
+
+
+def test_a_zone_of_control_ends_the_move() -> None:
+    # Red at 0303 controls 0302, 0304, 0202, 0203, 0402, 0403.
+    b = board(blue("A", "0101"), red("R", "0303"))
+    assert moved(b, "A", "0201", "0202").ok  # the move ends in the zone: fine
+    got = moved(b, "A", "0201", "0202", "0203")
+    assert got.problems == [
+        "0202 is in an enemy zone of control: the move ends there (0203 cannot follow)"
+    ]
+    # A unit may always leave a zone of control.
+    b = board(blue("A", "0202"), red("R", "0303"))
+    assert moved(b, "A", "0102", "0101").ok
+    # Without the house rule, zones of control do not stop a move.
+    assert moved(
+        board(blue("A", "0101"), red("R", "0303")), "A", "0201", "0202", "0203", zoc_stop=False
+    ).ok
+
+
+def test_bad_weather_takes_a_point_of_speed() -> None:
+    b = board(blue("A", "0101"))
+    path = ("0201", "0301", "0401", "0501", "0601", "0602")
+    assert moved(b, "A", *path).ok
+    got = moved(b, "A", *path, bad_weather=True)
+    assert got.problems == [
+        "the move costs 6 movement points by 0602; A's speed is 5 (bad weather)"
+    ]
+
+
+def test_reserves_in_a_reaction_ops_complete_and_one_move_an_impulse() -> None:
+    b = board(
+        blue("A", "0101"), blue("R", "0601", reserve=True), blue("O", "0606", ops_complete=True)
+    )
+    assert moved(b, "A", "0201", reaction=True).problems == [
+        "A is not a reserve unit: only reserves move in a reaction"
+    ]
+    assert moved(b, "R", "0501", reaction=True).ok
+    assert moved(b, "O", "0605").problems == [
+        "O is Ops Complete: it moved or fought in an earlier impulse"
+    ]
+    done = make_moves(b, [Move("A", ["0201"]), Move("A", ["0301"])], "Blue")
+    assert done[0].ok and done[1].problems[0] == "A moves once an impulse"
+    assert b.unit("A").hex == "0201"
+
+
+def test_a_naval_task_force_keeps_to_the_sea() -> None:
+    sea = {h: "sea" for h in ("0101", "0201", "0301")}
+    b = board(blue("F", "0101", kind="naval task force"), terrain=sea)
+    assert moved(b, "F", "0201", "0301").spent == 2
+    assert moved(b, "F", "0102").problems == ["0102 is plain, where a naval task force may not go"]
