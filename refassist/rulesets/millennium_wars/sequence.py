@@ -1,0 +1,81 @@
+"""The sequence of play as play-by-mail exchanges: which sheet the game waits for next.
+
+A game turn is the First Player's turn, then the Second's.  Each player turn has up to three
+impulses; the first is always taken, the second and third only if the phasing player
+"qualifies", which we read as a C4I level at least the impulse's number (the house rule
+``impulse_c4i``; the seed never defines it).  Each impulse is two exchanges: the phasing
+player's sheet (moves, attacks; in the first impulse also purchases and information warfare),
+then the other player's reaction sheet (reserve moves, after seeing the phasing moves), after
+which the impulse's combat is fought.  With the ``fast_play`` house rule the reaction orders
+are standing orders on the phasing sheet and the reaction exchange is skipped.  A UN ceasefire
+event adds an exchange where both players answer in secret.
+
+Step keys read ``TURN-PLAYER-IMPULSE`` with ``r`` for the reaction (``3-1-2r``: turn 3, the
+First Player's second impulse, the reaction; ``3-0-ceasefire`` the ceasefire answers before
+the turn's first impulse); they sort in the order they are played.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+_KEY = re.compile(r"^(\d{1,3})-(?:0-(ceasefire)|([12])-([123])(r?))$")
+
+
+@dataclass(frozen=True)
+class Point:
+    """Where a game stands: the exchange it waits for."""
+
+    turn: int
+    player_turn: int = 1  # 1: the First Player is phasing, 2: the Second
+    impulse: int = 1  # 1-3
+    reaction: bool = False
+    ceasefire: bool = False  # both players answer the UN's demand for a ceasefire
+
+    @property
+    def key(self) -> str:
+        if self.ceasefire:
+            return f"{self.turn}-0-ceasefire"  # before the turn's first impulse
+        return f"{self.turn}-{self.player_turn}-{self.impulse}{'r' if self.reaction else ''}"
+
+    @property
+    def dice_turn(self) -> int:
+        """A number for the step's dice, different for every exchange of the game."""
+        if self.ceasefire:
+            return self.turn * 100
+        return self.turn * 100 + self.player_turn * 10 + self.impulse * 2 + self.reaction
+
+
+def parse_key(key: str) -> Point:
+    match = _KEY.match(key)
+    if match is None:
+        raise ValueError(f"{key!r} is not a step of this game (e.g. 3-1-2 or 3-1-2r)")
+    turn = int(match.group(1))
+    if match.group(2):
+        return Point(turn, ceasefire=True)
+    return Point(turn, int(match.group(3)), int(match.group(4)), bool(match.group(5)))
+
+
+def qualifies(impulse: int, c4i: int) -> bool:
+    """Whether the phasing player takes ``impulse`` (the first always)."""
+    return impulse == 1 or c4i >= impulse
+
+
+def after(point: Point, c4i: dict[int, int], *, fast_play: bool = False) -> Point:
+    """The exchange that follows ``point``.  ``c4i``: each player turn's (1, 2) phasing C4I
+    level as it will stand when the next impulse begins.  A new game turn's point is returned
+    even past the game's length; ending the game is the caller's."""
+    if point.ceasefire:
+        return Point(point.turn)
+    if not point.reaction and not fast_play:
+        return replace(point, reaction=True)
+    nxt = point.impulse + 1
+    if nxt <= 3 and qualifies(nxt, c4i.get(point.player_turn, 0)):
+        return Point(point.turn, point.player_turn, nxt)
+    if point.player_turn == 1:
+        return Point(point.turn, 2, 1)
+    return Point(point.turn + 1)
+
+
+__all__ = ["Point", "after", "parse_key", "qualifies"]
