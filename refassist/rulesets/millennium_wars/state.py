@@ -1,0 +1,147 @@
+"""The state of a game of Millennium Wars: the scenario it is played on, where the sequence of
+play stands, both sides' levels and points, the Political Index, the units, and what happened.
+
+Plain dataclasses, copied before an exchange is resolved (the resolution is a pure function of
+state, orders and dice).  The scenario's map is read from the game's own copy of its scenario
+file; what changes in play is here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Any
+
+from ...errors import SetupError
+from ..base import Event, PlayerSetup
+from .scenario import Scenario
+from .sequence import Point
+from .units import Unit
+
+
+@dataclass
+class SideState:
+    """One side as play goes on, and the player who commands it."""
+
+    name: str
+    player: str
+    email: str
+    nato: bool
+    c4i: int
+    c4i_start: int  # C4I recovery raises a level reduced below it by one a player turn
+    air_defence: int
+    political_points: Fraction = Fraction(0)
+
+
+@dataclass
+class State:
+    game_name: str
+    game_id: str
+    scenario: Scenario
+    point: Point
+    political_index: int
+    sides: list[SideState]
+    units: list[Unit]
+    #: This game turn: the random event, the side with air superiority or dominance ("" for
+    #: parity) and which, and bad weather.
+    event: str = ""
+    air: str = ""
+    air_level: str = "parity"
+    bad_weather: bool = False
+    #: Objective hexes and the side that last held each ("" none yet).
+    held: dict[str, str] = field(default_factory=dict)
+    events: list[Event] = field(default_factory=list)
+    dice: list[Any] = field(default_factory=list)
+    finished: str = ""
+
+    def side(self, name: str) -> SideState:
+        return next(s for s in self.sides if s.name == name)
+
+    def side_of(self, player: str) -> SideState | None:
+        return next((s for s in self.sides if s.player == player), None)
+
+    @property
+    def first(self) -> SideState:
+        return self.side(self.scenario.first)
+
+    @property
+    def second(self) -> SideState:
+        return next(s for s in self.sides if s.name != self.scenario.first)
+
+    @property
+    def phasing(self) -> SideState:
+        """The side whose player turn it is."""
+        return self.first if self.point.player_turn == 1 else self.second
+
+    @property
+    def reacting(self) -> SideState:
+        return self.second if self.point.player_turn == 1 else self.first
+
+    def unit(self, uid: str) -> Unit | None:
+        return next((u for u in self.units if u.id == uid), None)
+
+
+def assign_sides(
+    scenario: Scenario, players: Sequence[PlayerSetup]
+) -> list[tuple[str, PlayerSetup]]:
+    """Which player commands which side: the side named in the players file (its
+    ``homeworld`` column), else the sides in the scenario's order."""
+    if len(players) != 2:
+        raise SetupError(
+            f"Millennium Wars is played by 2 players; the players file has {len(players)}"
+        )
+    names = [s.name for s in scenario.sides]
+    asked = [p.homeworld.strip() for p in players]
+    for p, side in zip(players, asked, strict=True):
+        if side and side not in names:
+            raise SetupError(
+                f"{p.name} asks for the side {side!r}; the scenario's sides are "
+                f"{' and '.join(names)}"
+            )
+    if asked[0] and asked[0] == asked[1]:
+        raise SetupError(f"both players ask for {asked[0]}")
+    if asked[0] or asked[1]:
+        known = asked[0] or next(n for n in names if n != asked[1])
+        other = next(n for n in names if n != known)
+        return [(known, players[0]), (other, players[1])]
+    return [(names[0], players[0]), (names[1], players[1])]
+
+
+def new_state(
+    scenario: Scenario, players: Sequence[PlayerSetup], game_name: str, game_id: str
+) -> State:
+    """The state before the first exchange: the scenario's units in place, its levels."""
+    sides = []
+    for name, player in assign_sides(scenario, players):
+        side = scenario.side(name)
+        sides.append(
+            SideState(
+                name,
+                player.name,
+                player.email,
+                side.nato,
+                side.c4i,
+                side.c4i,
+                side.air_defence,
+            )
+        )
+    units = [replace(u) for u in scenario.units]
+    # An objective starts held by the side whose unit stands in it, or whose country it is in.
+    held = {}
+    for hex_ in scenario.objectives:
+        there = [u.side for u in units if u.hex == hex_ and not u.kind.naval]
+        held[hex_] = there[0] if there else scenario.countries.get(hex_, "")
+    return State(
+        game_name,
+        game_id,
+        scenario,
+        Point(1),
+        scenario.political_index,
+        sides,
+        units,
+        held=held,
+    )
+
+
+__all__ = ["SideState", "State", "assign_sides", "new_state"]
