@@ -15,6 +15,7 @@ from typing import Any
 
 from ...errors import SetupError
 from ..base import Event, PlayerSetup
+from .combat import Attack, Defence
 from .scenario import Scenario
 from .sequence import Point
 from .units import Unit
@@ -51,6 +52,11 @@ class State:
     bad_weather: bool = False
     #: Objective hexes and the side that last held each ("" none yet).
     held: dict[str, str] = field(default_factory=dict)
+    #: Between an impulse sheet and its reaction: the attacks declared, the units that moved,
+    #: and (fast play) the defender's standing preferences.
+    pending: list[Attack] = field(default_factory=list)
+    moved: list[str] = field(default_factory=list)
+    pending_defence: Defence = field(default_factory=Defence)
     events: list[Event] = field(default_factory=list)
     dice: list[Any] = field(default_factory=list)
     finished: str = ""

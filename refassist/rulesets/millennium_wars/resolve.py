@@ -1,0 +1,434 @@
+"""An exchange resolved: ``resolve_step(state, orders, dice, rules)`` is the next state, a pure
+function of its arguments (the state is copied).
+
+What each exchange does, in the seed's sequence of play:
+
+* the phasing player's impulse sheet: in a player turn's first impulse the air superiority roll
+  (the seed's "this Player Turn"), the purchases and the information warfare attacks; then the
+  moves.  Its attacks wait for the reaction.
+* the reaction sheet: the reacting player's reserve moves, then the impulse's attacks in the
+  order declared (an attack whose hex was emptied is void), then overstacking.  The units that
+  moved or attacked are Ops Complete.  After the player turn's last impulse come recovery and
+  C4I recovery; after the Second Player's, the administrative segment and the next game
+  turn's random event.
+* the ceasefire sheets: both accept and the game ends; one refuses and the Index moves 20
+  toward the other; both refuse and nothing happens.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from ...dice import Dice
+from ..base import Event, Resolution
+from . import charts
+from .board import Board
+from .combat import CombatError, Conditions, Defence, overstacking, resolve_attack
+from .crt import CRTS
+from .movement import make_moves
+from .orders import Orders, no_orders
+from .politics import in_band, shifted
+from .sequence import Point, after
+from .state import State
+
+EVERYONE = ("*",)
+
+
+def event(
+    state: State, phase: str, place: str, kind: str, text: str, told: tuple[str, ...], **data: Any
+) -> Event:
+    """An event of this game turn told to ``told`` (players, or ``*`` for both)."""
+    return Event(state.point.turn, phase, place, kind, text, told, told, data)
+
+
+def board_of(state: State, rules: Mapping[str, Any]) -> Board:
+    """The board of the state's own units (moving them on the board moves them in the state)."""
+    scenario = state.scenario
+    return Board(
+        scenario.grid,
+        scenario.terrain,
+        scenario.terrain_table,
+        {h: p.kind for h, p in scenario.places.items()},
+        scenario.rivers,
+        scenario.locs,
+        state.units,
+        int(rules.get("stacking", 3)),
+    )
+
+
+def resolve_step(
+    state: State, orders: Mapping[str, Orders], dice: Dice, rules: Mapping[str, Any]
+) -> Resolution:
+    """The state after the exchange ``state.point`` with these orders and dice."""
+    state = copy.deepcopy(state)
+    state.events = []
+    point = state.point
+    if point.ceasefire:
+        events = _ceasefire(state, orders)
+    elif not point.reaction:
+        mine = orders.get(state.phasing.player) or no_orders(state.phasing.player, point.key)
+        events = _impulse(state, mine, dice, rules)
+    else:
+        theirs = orders.get(state.reacting.player) or no_orders(state.reacting.player, point.key)
+        events = _reaction(state, theirs, dice, rules)
+    if not state.finished and not point.ceasefire:
+        events += _advance(state, dice, rules)
+    state.events = events
+    state.dice = list(dice.log)
+    return Resolution(state, events, f"{point.key} resolved")
+
+
+# -- the phasing player's sheet ----------------------------------------------------------------
+
+
+def _impulse(state: State, orders: Orders, dice: Dice, rules: Mapping[str, Any]) -> list[Event]:
+    side = state.phasing
+    events: list[Event] = []
+    state.moved = []
+    if state.point.impulse == 1:
+        events += _air(state, dice)
+    board = board_of(state, rules)
+    for got in make_moves(
+        board,
+        orders.moves,
+        side.name,
+        bad_weather=state.bad_weather,
+        zoc_stop=bool(rules.get("zoc_stop", True)),
+    ):
+        if got.ok:
+            state.moved.append(got.unit)
+            events.append(
+                event(
+                    state,
+                    "movement",
+                    got.end,
+                    "move",
+                    f"{got.unit} moves to {got.end}",
+                    (side.player,),
+                    unit=got.unit,
+                    spent=str(got.spent),
+                )
+            )
+        else:
+            events.append(
+                event(
+                    state,
+                    "movement",
+                    "",
+                    "order_cancelled",
+                    f"{got.unit}'s move is cancelled: {got.problems[0]}",
+                    (side.player,),
+                )
+            )
+    state.pending = list(orders.attacks)
+    state.pending_defence = Defence()
+    if bool(rules.get("fast_play", False)):
+        state.pending_defence = orders.defence
+    return events
+
+
+# -- the reaction sheet and the impulse's combat ------------------------------------------------
+
+
+def _reaction(state: State, orders: Orders, dice: Dice, rules: Mapping[str, Any]) -> list[Event]:
+    side, enemy = state.reacting, state.phasing
+    board = board_of(state, rules)
+    events: list[Event] = []
+    for got in make_moves(
+        board,
+        orders.moves,
+        side.name,
+        reaction=True,
+        bad_weather=state.bad_weather,
+        zoc_stop=bool(rules.get("zoc_stop", True)),
+    ):
+        if got.ok:
+            unit = board.unit(got.unit)
+            assert unit is not None
+            unit.ops_complete = True
+            events.append(
+                event(
+                    state,
+                    "reaction",
+                    got.end,
+                    "move",
+                    f"{got.unit} moves to {got.end}",
+                    (side.player,),
+                    unit=got.unit,
+                )
+            )
+        else:
+            events.append(
+                event(
+                    state,
+                    "reaction",
+                    "",
+                    "order_cancelled",
+                    f"{got.unit}'s reserve move is cancelled: {got.problems[0]}",
+                    (side.player,),
+                )
+            )
+    defence = orders.defence if orders.defence != Defence() else state.pending_defence
+    conditions = Conditions(air=state.air)
+    landed: list[str] = []
+    crts = {**CRTS, "assault": state.scenario.assault}
+    for attack in state.pending:
+        try:
+            outcome = resolve_attack(
+                board,
+                attack,
+                enemy.name,
+                crts,
+                dice,
+                conditions,
+                defence,
+                limits_after_shifts=rules.get("odds_limits", "after_shifts") == "after_shifts",
+                disrupted_attack=bool(rules.get("disrupted_attack", False)),
+                home=state.scenario.countries,
+            )
+        except CombatError as exc:
+            events.append(
+                event(
+                    state,
+                    "combat",
+                    attack.hex,
+                    "attack_void",
+                    f"The attack on {attack.hex} does not take place: {exc}",
+                    EVERYONE,
+                )
+            )
+            continue
+        for uid in attack.attackers:
+            unit = board.unit(uid)
+            if unit is not None:
+                unit.ops_complete = True
+        for who, points in outcome.political.items():
+            state.political_index = shifted(
+                state.political_index, points, who == state.scenario.first
+            )
+        landed += [u.hex for u in board.units]
+        events.append(
+            event(
+                state,
+                "combat",
+                attack.hex,
+                "attack",
+                "; ".join(outcome.lines),
+                EVERYONE,
+                odds=outcome.odds.describe(),
+                die=outcome.die,
+                result=outcome.result,
+                crt=outcome.crt,
+                reconstructed=outcome.reconstructed,
+                eliminated=[u.id for u in outcome.eliminated],
+                political=outcome.political,
+            )
+        )
+    for line in overstacking(board, landed):
+        events.append(event(state, "combat", "", "overstacked", line, EVERYONE))
+    for unit in board.units:
+        if unit.id in state.moved:
+            unit.ops_complete = True
+    state.pending, state.moved = [], []
+    state.pending_defence = Defence()
+    return events
+
+
+# -- the referee's dice between sheets ----------------------------------------------------------
+
+
+def _air(state: State, dice: Dice) -> list[Event]:
+    """The air superiority roll of a player turn (parity in bad weather)."""
+    if state.bad_weather:
+        state.air, state.air_level = "", "parity"
+        return []
+    with dice.at(phase="air", location=""):
+        rolled = charts.air_superiority(dice, state.scenario.air_modifier)
+    state.air_level = rolled.result
+    state.air = (
+        state.first.name
+        if rolled.result.startswith("first") and "parity" not in rolled.result
+        else state.second.name
+        if rolled.result.startswith("second")
+        else ""
+    )
+    text = f"Air superiority: 1D6 {rolled.total} {state.scenario.air_modifier:+d}: {rolled.result}"
+    if rolled.result.endswith("dominance"):
+        loser = state.second if state.air == state.first.name else state.first
+        loser.c4i = max(0, loser.c4i - 1)
+        text += f"; {loser.name}'s C4I falls to {loser.c4i}"
+    return [event(state, "air", "", "air", text, EVERYONE, roll=rolled.total, result=rolled.result)]
+
+
+def _advance(state: State, dice: Dice, rules: Mapping[str, Any]) -> list[Event]:
+    """Move the game on to its next exchange, with what happens between."""
+    events: list[Event] = []
+    point = state.point
+    c4i = {1: state.first.c4i, 2: state.second.c4i}
+    nxt = after(point, c4i, fast_play=bool(rules.get("fast_play", False)))
+    if nxt.player_turn != point.player_turn or nxt.turn != point.turn:
+        events += _end_of_player_turn(state, dice)
+    if nxt.turn != point.turn:
+        events += _administrative(state)
+        if nxt.turn > state.scenario.turns:
+            state.finished = _victory(state, "the game's last turn is over")
+            events.append(event(state, "end", "", "game_over", state.finished, EVERYONE))
+            state.point = nxt
+            return events
+        state.point = nxt
+        events += _start_of_turn(state, dice)
+        return events
+    state.point = nxt
+    return events
+
+
+def _end_of_player_turn(state: State, dice: Dice) -> list[Event]:
+    side = state.phasing
+    board = board_of(state, {})
+    events: list[Event] = []
+    for unit in [u for u in state.units if u.side == side.name and u.disrupted]:
+        zoc = board.in_enemy_zoc(unit.hex, side.name)
+        ground = board.terrain_of(unit.hex).name
+        with dice.at(phase="recovery", location=unit.hex):
+            roll, back = charts.recovers(dice, unit.id, zoc, ground)
+        if back:
+            unit.disrupted = False
+        events.append(
+            event(
+                state,
+                "recovery",
+                unit.hex,
+                "recovery",
+                f"{unit.id} {'recovers' if back else 'stays disrupted'} (1D6 {roll})",
+                (side.player,),
+                roll=roll,
+            )
+        )
+    if side.c4i < side.c4i_start:
+        side.c4i += 1
+        events.append(
+            event(
+                state, "recovery", "", "c4i", f"{side.name}'s C4I recovers to {side.c4i}", EVERYONE
+            )
+        )
+    return events
+
+
+def _administrative(state: State) -> list[Event]:
+    events: list[Event] = []
+    for unit in state.units:
+        unit.ops_complete = False
+    # Each unit in an enemy city: one toward its owner.
+    for unit in state.units:
+        place = state.scenario.places.get(unit.hex)
+        country = state.scenario.countries.get(unit.hex, "")
+        if place and place.kind == "city" and country and country != unit.side:
+            state.political_index = shifted(
+                state.political_index, 1, unit.side == state.scenario.first
+            )
+            events.append(
+                event(
+                    state,
+                    "administration",
+                    unit.hex,
+                    "city_held",
+                    f"{unit.id} holds {place.name}: the Index moves 1 toward {unit.side}",
+                    EVERYONE,
+                )
+            )
+    for hex_ in state.held:
+        there = [u.side for u in state.units if u.hex == hex_ and not u.kind.naval]
+        if there:
+            state.held[hex_] = there[0]
+    for side in state.sides:
+        side.political_points += state.scenario.side(side.name).political_points
+    state.bad_weather = False
+    return events
+
+
+def _start_of_turn(state: State, dice: Dice) -> list[Event]:
+    """The random event of a new game turn, and its immediate effects."""
+    with dice.at(phase="events", location=""):
+        rolled = charts.random_event(dice)
+    state.event = rolled.result
+    roll = rolled.dice[0] * 10 + rolled.dice[1]
+    text = f"Random event: d66 {roll}, {rolled.result}"
+    if rolled.result == "ceasefire":
+        state.point = Point(state.point.turn, ceasefire=True)
+        text += ": both players answer whether they comply"
+    elif rolled.result == "variable politics":
+        with dice.at(phase="events", location=""):
+            a, b = dice.d6("variable politics, first"), dice.d6("variable politics, second")
+        state.political_index = shifted(state.political_index, a - b, True)
+        text += f": {a} - {b}, the Index is {state.political_index}"
+    elif rolled.result == "world opinion":
+        if state.political_index >= 67:
+            state.political_index = shifted(state.political_index, 10, False)
+        elif state.political_index <= 33:
+            state.political_index = shifted(state.political_index, 10, True)
+        text += f": the Index is {state.political_index}"
+    elif rolled.result == "bad weather":
+        state.bad_weather = True
+        text += ": speeds -1, support radius 1, air parity this turn"
+    elif rolled.result.startswith("scenario event"):
+        number = int(rolled.result[-1])
+        special = state.scenario.events.get(number)
+        if special is None:
+            text += ": the scenario has none"
+        else:
+            state.political_index = shifted(
+                state.political_index, abs(special.political_index), special.political_index > 0
+            )
+            text += f": {special.text}"
+    elif rolled.result.endswith(("rally", "protests")):
+        band = {
+            "first rally": "high",
+            "first protests": "low",
+            "second rally": "low",
+            "second protests": "high",
+        }[rolled.result]
+        applies = in_band(state.political_index, band)
+        text += "" if applies else " (no effect: the Index is not in its band)"
+        if not applies:
+            state.event = "no event"
+    return [
+        event(state, "events", "", "random_event", text, EVERYONE, roll=roll, result=rolled.result)
+    ]
+
+
+def _ceasefire(state: State, orders: Mapping[str, Orders]) -> list[Event]:
+    answers = {
+        s.name: (orders.get(s.player) or no_orders(s.player, state.point.key)).ceasefire
+        for s in state.sides
+    }
+    comply = [name for name, answer in answers.items() if answer == "accept"]
+    text = "; ".join(f"{n} {'accepts' if a == 'accept' else 'refuses'}" for n, a in answers.items())
+    events = [event(state, "events", "", "ceasefire", f"The UN's ceasefire: {text}", EVERYONE)]
+    if len(comply) == 2:
+        state.finished = _victory(state, "both sides accepted the UN's ceasefire")
+        events.append(event(state, "end", "", "game_over", state.finished, EVERYONE))
+    elif len(comply) == 1:
+        state.political_index = shifted(
+            state.political_index, 20, comply[0] == state.scenario.first
+        )
+    state.point = Point(state.point.turn)
+    return events
+
+
+def _victory(state: State, why: str) -> str:
+    points = {s.name: 0 for s in state.sides}
+    for hex_, side in state.held.items():
+        if side:
+            points[side] += state.scenario.objectives[hex_]
+    ranked = sorted(points.items(), key=lambda kv: -kv[1])
+    if ranked[0][1] == ranked[1][1]:
+        return f"The game ends ({why}): a draw, {ranked[0][1]} objective points each"
+    return (
+        f"The game ends ({why}): {ranked[0][0]} wins with {ranked[0][1]} objective points "
+        f"to {ranked[1][1]}"
+    )
+
+
+__all__ = ["board_of", "resolve_step"]

@@ -1,0 +1,108 @@
+"""Exchanges of the training scenario resolved with fixed dice: a whole game turn without
+orders (the sequence, the air rolls, the next turn's random event), an impulse with moves and
+an attack fought after the reaction, ceasefire answers, and the end of the game."""
+
+from __future__ import annotations
+
+from refassist.dice import Dice
+from refassist.rulesets.base import PlayerSetup
+from refassist.rulesets.millennium_wars.combat import Attack
+from refassist.rulesets.millennium_wars.movement import Move
+from refassist.rulesets.millennium_wars.orders import Orders
+from refassist.rulesets.millennium_wars.resolve import resolve_step
+from refassist.rulesets.millennium_wars.scenario import load_scenario
+from refassist.rulesets.millennium_wars.sequence import Point
+from refassist.rulesets.millennium_wars.state import State, new_state
+
+RULES: dict[str, object] = {}
+
+
+def start() -> State:
+    players = [PlayerSetup("Ann", "a@example.com"), PlayerSetup("Bob", "b@example.com")]
+    return new_state(load_scenario(), players, "Vell", "g")
+
+
+def step(state: State, dice: list[int], **orders: Orders) -> State:
+    return resolve_step(state, orders, Dice.scripted(dice), RULES).state
+
+
+def test_a_game_turn_without_orders() -> None:
+    state = start()
+    keys = []
+    # Air rolls open each player turn (4: parity; 6: Northland's superiority); the turn ends
+    # with the administrative segment and turn 2's random event (d66 5 4 = 54: no event).
+    for dice in ([4], [], [], [], [], [], [6], [], [], [5, 4]):
+        keys.append(state.point.key)
+        state = step(state, dice)
+    assert keys == [
+        "1-1-1", "1-1-1r", "1-1-2", "1-1-2r", "1-1-3", "1-1-3r",
+        "1-2-1", "1-2-1r", "1-2-2", "1-2-2r",
+    ]  # fmt: skip
+    assert state.point == Point(2) and state.event == "no event"
+    # Political points of the turn: Northland 2, Sarkand 3.
+    assert [s.political_points for s in state.sides] == [2, 3]
+    air = [e for e in state.events if e.kind == "random_event"]
+    assert air and air[0].text == "Random event: d66 54, no event"
+
+
+def test_moves_and_an_attack_fought_after_the_reaction() -> None:
+    state = start()
+    state.unit("N-1AR").hex = "0804"  # set beside Sarkand's S-3 at 0905 by hand
+    state.unit("N-HT").hex = "0805"
+    ann = Orders(
+        "Ann",
+        "1-1-1",
+        moves=[Move("N-2MI", ["0504", "0604"])],
+        attacks=[Attack(["N-1AR", "N-HT"], "0905", "raid", advance=["N-HT"])],
+    )
+    state = step(state, [3], Ann=ann)  # air: 3, parity
+    assert state.point.key == "1-1-1r" and state.unit("N-2MI").hex == "0604"
+    assert [a.hex for a in state.pending] == ["0905"]
+    # The reaction: nothing moves.  11 to 4 is 2/1; the Raid CRT with a 5: DR.  S-3 retreats
+    # one hex (out of the Northland units' zones of control where it can) and N-HT advances.
+    state = step(state, [5])
+    attack = next(e for e in state.events if e.kind == "attack")
+    assert attack.data["odds"] == "11 to 4: 2/1: 2/1" and attack.data["result"] == "DR"
+    assert state.unit("N-HT").hex == "0905" and state.unit("S-3").hex != "0905"
+    assert all(state.unit(u).ops_complete for u in ("N-1AR", "N-HT", "N-2MI"))
+    assert state.point.key == "1-1-2" and state.pending == []
+
+
+def test_an_attack_on_an_emptied_hex_is_void() -> None:
+    state = start()
+    state.unit("N-1AR").hex = "0804"
+    state = step(
+        state, [3], Ann=Orders("Ann", "1-1-1", attacks=[Attack(["N-1AR"], "0905", "raid")])
+    )
+    state.unit("S-3").hex = "1006"  # gone before the combat (by hand, as a reserve might)
+    state = step(state, [])
+    void = next(e for e in state.events if e.kind == "attack_void")
+    assert "there is no enemy land unit in 0905" in void.text
+
+
+def test_ceasefire_answers() -> None:
+    base = start()
+    base.point = Point(1, ceasefire=True)
+    both = step(
+        base,
+        [],
+        Ann=Orders("Ann", "1-0-ceasefire", ceasefire="accept"),
+        Bob=Orders("Bob", "1-0-ceasefire", ceasefire="accept"),
+    )
+    # Both comply: the game ends; Northland holds 0205 and 0503 (7), Sarkand 0906 and 1005 (7).
+    assert both.finished.startswith(
+        "The game ends (both sides accepted the UN's ceasefire): a draw"
+    )
+    one = step(base, [], Ann=Orders("Ann", "1-0-ceasefire", ceasefire="accept"))
+    # Bob sent nothing (refuses): the Index moves 20 toward Ann's Northland.
+    assert one.political_index == 70 and not one.finished and one.point == Point(1)
+
+
+def test_the_game_ends_after_its_last_turn() -> None:
+    state = start()
+    state.point = Point(6, 2, 2, True)  # the last exchange of turn 6
+    state.unit("S-1").hex = "0704"  # Sarkand takes the depot
+    state = step(state, [])
+    assert state.finished == (
+        "The game ends (the game's last turn is over): Sarkand wins with 10 objective points to 7"
+    )
