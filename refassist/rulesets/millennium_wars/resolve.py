@@ -23,7 +23,7 @@ from typing import Any
 
 from ...dice import Dice
 from ..base import Event, Resolution
-from . import charts
+from . import charts, supply
 from .board import Board
 from .combat import CombatError, Conditions, Defence, overstacking, resolve_attack
 from .crt import CRTS
@@ -87,9 +87,21 @@ def _impulse(state: State, orders: Orders, dice: Dice, rules: Mapping[str, Any])
     side = state.phasing
     events: list[Event] = []
     state.moved = []
+    board = board_of(state, rules)
     if state.point.impulse == 1:
         events += _air(state, dice)
-    board = board_of(state, rules)
+        first_things = [
+            ("reinforcements", "reinforcement", supply.place_reinforcements(state, board, side)),
+            ("purchases", "purchase", supply.buy(state, board, side, orders.purchases)),
+            (
+                "information warfare",
+                "information_warfare",
+                supply.information_warfare(state, board, side, orders.information, dice),
+            ),
+        ]
+        for phase, kind, lines in first_things:
+            told = (side.player,) if kind != "information_warfare" else EVERYONE
+            events += [event(state, phase, "", kind, line, told) for line in lines]
     for got in make_moves(
         board,
         orders.moves,
@@ -204,6 +216,7 @@ def _reaction(state: State, orders: Orders, dice: Dice, rules: Mapping[str, Any]
             unit = board.unit(uid)
             if unit is not None:
                 unit.ops_complete = True
+        state.lost += outcome.eliminated
         for who, points in outcome.political.items():
             state.political_index = shifted(
                 state.political_index, points, who == state.scenario.first
@@ -254,6 +267,8 @@ def _air(state: State, dice: Dice) -> list[Event]:
         if rolled.result.startswith("second")
         else ""
     )
+    if state.air:
+        state.sees_all.append(state.air)  # the holder may examine every enemy stack
     text = f"Air superiority: 1D6 {rolled.total} {state.scenario.air_modifier:+d}: {rolled.result}"
     if rolled.result.endswith("dominance"):
         loser = state.second if state.air == state.first.name else state.first
@@ -345,6 +360,7 @@ def _administrative(state: State) -> list[Event]:
     for side in state.sides:
         side.political_points += state.scenario.side(side.name).political_points
     state.bad_weather = False
+    state.sees_all = []
     return events
 
 

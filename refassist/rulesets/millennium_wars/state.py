@@ -57,6 +57,12 @@ class State:
     pending: list[Attack] = field(default_factory=list)
     moved: list[str] = field(default_factory=list)
     pending_defence: Defence = field(default_factory=Defence)
+    #: Units eliminated so far (a replacement brings one back), and the sides that see every
+    #: enemy unit for the rest of this game turn (information or air superiority).
+    lost: list[Unit] = field(default_factory=list)
+    sees_all: list[str] = field(default_factory=list)
+    #: Reinforcements of the scenario already placed.
+    arrived: list[str] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     dice: list[Any] = field(default_factory=list)
     finished: str = ""
