@@ -1,0 +1,37 @@
+"""What each side may see of the other in the training scenario: nothing at the start, the
+units next to its own, intruders in its home country, everything under superiority."""
+
+from __future__ import annotations
+
+from refassist.rulesets.millennium_wars.visibility import seen_enemies, side_view
+
+from .test_resolve import start
+
+
+def test_at_the_start_neither_side_sees_the_other() -> None:
+    state = start()
+    assert seen_enemies(state, "Northland") == set() and seen_enemies(state, "Sarkand") == set()
+    view = side_view(state, "Northland")
+    assert {u.side for u in view.units} == {"Northland"}
+
+
+def test_units_next_to_ones_own_and_in_ones_country() -> None:
+    state = start()
+    state.unit("N-1AR").hex = "0804"  # next to S-3 at 0905 and to 0904
+    assert seen_enemies(state, "Northland") == {"S-3"}
+    assert seen_enemies(state, "Sarkand") == {"N-1AR"}  # next to S-3
+    state.unit("N-1AR").hex = "0704"
+    state.unit("S-5").hex = "0303"  # in Northland's country, next to no Northland unit
+    assert "S-5" in seen_enemies(state, "Northland")
+    assert "S-5" not in seen_enemies(state, "Northland", {"see_home": False})
+
+
+def test_superiority_shows_everything_and_the_view_hides_the_enemys_plans() -> None:
+    state = start()
+    state.sees_all = ["Sarkand"]
+    assert len(seen_enemies(state, "Sarkand")) == 7  # every Northland unit on the map
+    state.pending = ["an attack"]  # type: ignore[list-item]
+    state.moved = ["N-2MI"]
+    view = side_view(state, "Sarkand")
+    assert view.pending == [] and view.moved == [] and view.dice == []
+    assert side_view(state, "Northland").pending == ["an attack"]
