@@ -116,3 +116,19 @@ def test_a_naval_task_force_keeps_to_the_sea() -> None:
     b = board(blue("F", "0101", kind="naval task force"), terrain=sea)
     assert moved(b, "F", "0201", "0301").spent == 2
     assert moved(b, "F", "0102").problems == ["0102 is plain, where a naval task force may not go"]
+
+
+def test_at_resolve_time_a_move_that_meets_an_enemy_stops_where_the_rules_stop_it() -> None:
+    """A player moves with what the sheet showed; an enemy it could not see stops the move
+    (it is not cancelled): at the zone of control it enters, or before the enemy's hex."""
+    b = board(blue("A", "0101"), red("R", "0303"))
+    (got,) = make_moves(b, [Move("A", ["0201", "0202", "0203", "0204"])], "Blue")
+    assert got.stopped.startswith("0202 is in an enemy zone of control")
+    assert b.unit("A").hex == "0202"
+    b = board(blue("A", "0101"), red("R", "0301"), red("Q", "0305"))
+    (got,) = make_moves(b, [Move("A", ["0201", "0301", "0401"])], "Blue", zoc_stop=False)
+    assert got.stopped == "0301 is held by the enemy" and b.unit("A").hex == "0201"
+    # Anything else still cancels the whole move.
+    b = board(blue("A", "0101"), terrain={"0201": "mountain"})
+    (got,) = make_moves(b, [Move("A", ["0201"])], "Blue")
+    assert not got.stopped and b.unit("A").hex == "0101"

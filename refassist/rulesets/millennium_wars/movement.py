@@ -38,6 +38,10 @@ class Moved:
     spent: Fraction = Fraction(0)
     end: str = ""
     problems: list[str] = field(default_factory=list)
+    #: Where the move must stop short, if it meets an enemy on the way (a zone of control or a
+    #: unit the player could not see when writing the sheet), and the last hex it reaches.
+    stopped: str = ""
+    reached: str = ""
 
     @property
     def ok(self) -> bool:
@@ -87,6 +91,7 @@ def check_move(
             return got
         if board.enemy_in(hex_, side):
             got.problems.append(f"{hex_} is held by the enemy")
+            got.stopped, got.reached = got.problems[-1], at
             return got
         got.spent += cost
         if got.spent > allowance:
@@ -103,6 +108,7 @@ def check_move(
                 f"{hex_} is in an enemy zone of control: the move ends there "
                 f"({' '.join(rest)} cannot follow)"
             )
+            got.stopped, got.reached = got.problems[-1], hex_
             return got
     got.end = at
     return got
@@ -125,9 +131,10 @@ def make_moves(
     bad_weather: bool = False,
     zoc_stop: bool = True,
 ) -> list[Moved]:
-    """Carry out every move that is still possible, in order, on ``board``; a move that is not
-    (the map changed since the sheet was checked) stays where it is and says why.  Marking the
-    units Ops Complete is the impulse's, once its combat is over."""
+    """Carry out every move that is still possible, in order, on ``board``.  A move that meets
+    an enemy on the way (a zone of control, or a unit the player could not see) stops where
+    the rules stop it; any other move no longer possible stays where it is and says why.
+    Marking the units Ops Complete is the impulse's, once its combat is over."""
     done = []
     seen: set[str] = set()
     for move in moves:
@@ -136,11 +143,12 @@ def make_moves(
         )
         if move.unit in seen:
             got.problems.insert(0, f"{move.unit} moves once an impulse")
+            got.stopped = ""
         seen.add(move.unit)
-        if got.ok:
+        if got.ok or (got.stopped and len(got.problems) == 1):
             unit = board.unit(move.unit)
             assert unit is not None
-            unit.hex = got.end
+            unit.hex = got.end or got.reached
         done.append(got)
     return done
 

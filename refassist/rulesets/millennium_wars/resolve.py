@@ -102,38 +102,7 @@ def _impulse(state: State, orders: Orders, dice: Dice, rules: Mapping[str, Any])
         for phase, kind, lines in first_things:
             told = (side.player,) if kind != "information_warfare" else EVERYONE
             events += [event(state, phase, "", kind, line, told) for line in lines]
-    for got in make_moves(
-        board,
-        orders.moves,
-        side.name,
-        bad_weather=state.bad_weather,
-        zoc_stop=bool(rules.get("zoc_stop", True)),
-    ):
-        if got.ok:
-            state.moved.append(got.unit)
-            events.append(
-                event(
-                    state,
-                    "movement",
-                    got.end,
-                    "move",
-                    f"{got.unit} moves to {got.end}",
-                    (side.player,),
-                    unit=got.unit,
-                    spent=str(got.spent),
-                )
-            )
-        else:
-            events.append(
-                event(
-                    state,
-                    "movement",
-                    "",
-                    "order_cancelled",
-                    f"{got.unit}'s move is cancelled: {got.problems[0]}",
-                    (side.player,),
-                )
-            )
+    events += _moves(state, board, orders, side.name, side.player, rules, reaction=False)
     state.pending = list(orders.attacks)
     state.pending_defence = Defence()
     if bool(rules.get("fast_play", False)):
@@ -148,40 +117,7 @@ def _reaction(state: State, orders: Orders, dice: Dice, rules: Mapping[str, Any]
     side, enemy = state.reacting, state.phasing
     board = board_of(state, rules)
     events: list[Event] = []
-    for got in make_moves(
-        board,
-        orders.moves,
-        side.name,
-        reaction=True,
-        bad_weather=state.bad_weather,
-        zoc_stop=bool(rules.get("zoc_stop", True)),
-    ):
-        if got.ok:
-            unit = board.unit(got.unit)
-            assert unit is not None
-            unit.ops_complete = True
-            events.append(
-                event(
-                    state,
-                    "reaction",
-                    got.end,
-                    "move",
-                    f"{got.unit} moves to {got.end}",
-                    (side.player,),
-                    unit=got.unit,
-                )
-            )
-        else:
-            events.append(
-                event(
-                    state,
-                    "reaction",
-                    "",
-                    "order_cancelled",
-                    f"{got.unit}'s reserve move is cancelled: {got.problems[0]}",
-                    (side.player,),
-                )
-            )
+    events += _moves(state, board, orders, side.name, side.player, rules, reaction=True)
     defence = orders.defence if orders.defence != Defence() else state.pending_defence
     conditions = Conditions(air=state.air)
     landed: list[str] = []
@@ -246,6 +182,60 @@ def _reaction(state: State, orders: Orders, dice: Dice, rules: Mapping[str, Any]
             unit.ops_complete = True
     state.pending, state.moved = [], []
     state.pending_defence = Defence()
+    return events
+
+
+def _moves(
+    state: State,
+    board: Board,
+    orders: Orders,
+    side: str,
+    player: str,
+    rules: Mapping[str, Any],
+    *,
+    reaction: bool,
+) -> list[Event]:
+    """Carry out a sheet's moves; a move that meets an enemy stops where the rules stop it, a
+    move no longer possible is cancelled and said."""
+    events = []
+    phase = "reaction" if reaction else "movement"
+    for got in make_moves(
+        board,
+        orders.moves,
+        side,
+        reaction=reaction,
+        bad_weather=state.bad_weather,
+        zoc_stop=bool(rules.get("zoc_stop", True)),
+    ):
+        if got.ok or got.stopped:
+            where = got.end or got.reached
+            state.moved.append(got.unit)
+            text = f"{got.unit} moves to {where}"
+            if got.stopped:
+                text = f"{got.unit} stops at {where}: {got.stopped}"
+            events.append(
+                event(
+                    state,
+                    phase,
+                    where,
+                    "move",
+                    text,
+                    (player,),
+                    unit=got.unit,
+                    spent=str(got.spent),
+                )
+            )
+        else:
+            events.append(
+                event(
+                    state,
+                    phase,
+                    "",
+                    "order_cancelled",
+                    f"{got.unit}'s move is cancelled: {got.problems[0]}",
+                    (player,),
+                )
+            )
     return events
 
 
