@@ -106,3 +106,18 @@ def test_the_game_ends_after_its_last_turn() -> None:
     assert state.finished == (
         "The game ends (the game's last turn is over): Sarkand wins with 10 objective points to 7"
     )
+
+
+def test_a_new_game_rolls_turn_1s_random_event() -> None:
+    from refassist.rulesets.millennium_wars.setup import new_game
+
+    players = [PlayerSetup("Ann", "a@example.com"), PlayerSetup("Bob", "b@example.com")]
+    # d66 3 5 = 35: bad weather (speeds -1, air parity this turn).
+    state = new_game(players, "Vell", "g", Dice.scripted([3, 5]))
+    assert state.event == "bad weather" and state.bad_weather
+    assert [e.text for e in state.events] == [
+        "Random event: d66 35, bad weather: speeds -1, support radius 1, air parity this turn"
+    ]
+    # Its first impulse rolls no air superiority: parity.
+    after = step(state, [])
+    assert after.air_level == "parity" and after.point.key == "1-1-1r"

@@ -283,7 +283,7 @@ def _advance(state: State, dice: Dice, rules: Mapping[str, Any]) -> list[Event]:
             state.point = nxt
             return events
         state.point = nxt
-        events += _start_of_turn(state, dice)
+        events += start_of_turn(state, dice)
         return events
     state.point = nxt
     return events
@@ -354,7 +354,7 @@ def _administrative(state: State) -> list[Event]:
     return events
 
 
-def _start_of_turn(state: State, dice: Dice) -> list[Event]:
+def start_of_turn(state: State, dice: Dice) -> list[Event]:
     """The random event of a new game turn, and its immediate effects."""
     with dice.at(phase="events", location=""):
         rolled = charts.random_event(dice)

@@ -1,0 +1,29 @@
+"""A new game: the scenario read (the referee's file or the training scenario), the players
+given their sides, and turn 1's random event rolled, so that the first sheets can say it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from ...dice import Dice
+from ..base import PlayerSetup
+from .resolve import start_of_turn
+from .scenario import load_scenario
+from .state import State, new_state
+
+
+def new_game(
+    players: Sequence[PlayerSetup],
+    game_name: str,
+    game_id: str,
+    dice: Dice,
+    scenario_file: Path | None = None,
+) -> State:
+    state = new_state(load_scenario(scenario_file), players, game_name, game_id)
+    state.events = start_of_turn(state, dice)
+    state.dice = list(dice.log)
+    return state
+
+
+__all__ = ["new_game"]
