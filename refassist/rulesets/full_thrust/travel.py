@@ -477,21 +477,28 @@ def run_week(
                 state.ships.remove(ship)
         note("demolished", place, f"{what} is demolished at {place} ({how})", [m.owner])
 
+    def paid(m: Mover, place: str, cost: int, kind: str, what: str) -> bool:
+        """Take ``cost`` from the points stored at ``place``; if they are not there, nothing
+        is done and the commander is told (``kind``: the event's)."""
+        there = state.stock(place, m.owner)
+        if there < cost:
+            note(
+                kind,
+                place,
+                f"{what} at {place} was not paid: it costs {cost} and {there} points are there",
+                [m.owner],
+            )
+            return False
+        state.add_stock(place, m.owner, -cost)
+        return True
+
     def repair(m: Mover, ship: Ship, place: str) -> None:
         design = designs[ship.design]
         cost = -(
             -design.cost * ship.damage * int(rules["repair_cost_percent"]) // (100 * design.boxes)
         )
-        if state.stock(place, m.owner) < cost:
-            note(
-                "repair_unpaid",
-                place,
-                f"{ship.id} was not repaired at {place}: it costs {cost} and "
-                f"{state.stock(place, m.owner)} points are there",
-                [m.owner],
-            )
+        if not paid(m, place, cost, "repair_unpaid", f"{ship.id}'s repair"):
             return
-        state.add_stock(place, m.owner, -cost)
         note(
             "repaired",
             place,
@@ -503,16 +510,8 @@ def run_week(
 
     def refit(m: Mover, ship: Ship, place: str) -> None:
         cost = -(-designs[ship.design].cost // 10)
-        if state.stock(place, m.owner) < cost:
-            note(
-                "refit_unpaid",
-                place,
-                f"{ship.id}'s capture refit at {place} was not paid: it costs {cost} and "
-                f"{state.stock(place, m.owner)} points are there",
-                [m.owner],
-            )
+        if not paid(m, place, cost, "refit_unpaid", f"{ship.id}'s capture refit"):
             return
-        state.add_stock(place, m.owner, -cost)
         ship.needs_refit = False
         note(
             "refitted",
@@ -529,16 +528,8 @@ def run_week(
         old, new = designs[ship.design], designs[target]
         floor = -(-new.cost * int(rules["refit_floor_percent"]) // 100)
         cost = max(2 * (new.cost - old.cost), floor)
-        if state.stock(place, m.owner) < cost:
-            note(
-                "refit_unpaid",
-                place,
-                f"{ship.id}'s refit to a {new.name} at {place} was not paid: it costs {cost} and "
-                f"{state.stock(place, m.owner)} points are there",
-                [m.owner],
-            )
+        if not paid(m, place, cost, "refit_unpaid", f"{ship.id}'s refit to a {new.name}"):
             return
-        state.add_stock(place, m.owner, -cost)
         ship.design = new.name
         note(
             "refitted",

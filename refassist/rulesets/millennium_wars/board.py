@@ -10,7 +10,6 @@ default), 1 on a glacier; a naval task force does not count.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import pairwise
@@ -43,9 +42,9 @@ class Board:
                 self._loc_steps.add(self.grid.hexside(a, b))
 
     @classmethod
-    def of(
-        cls, scenario: Scenario, units: Iterable[Unit], stacking: int = DEFAULT_STACKING
-    ) -> Board:
+    def of(cls, scenario: Scenario, units: list[Unit], stacking: int = DEFAULT_STACKING) -> Board:
+        """The scenario's map with ``units`` on it: the list itself, not a copy, so that units
+        eliminated or arriving on the board are gone from or added to the caller's list."""
         return cls(
             scenario.grid,
             scenario.terrain,
@@ -53,7 +52,7 @@ class Board:
             {h: p.kind for h, p in scenario.places.items()},
             scenario.rivers,
             scenario.locs,
-            list(units),
+            units,
             stacking,
         )
 

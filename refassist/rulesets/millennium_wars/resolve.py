@@ -45,17 +45,7 @@ def event(
 
 def board_of(state: State, rules: Mapping[str, Any]) -> Board:
     """The board of the state's own units (moving them on the board moves them in the state)."""
-    scenario = state.scenario
-    return Board(
-        scenario.grid,
-        scenario.terrain,
-        scenario.terrain_table,
-        {h: p.kind for h, p in scenario.places.items()},
-        scenario.rivers,
-        scenario.locs,
-        state.units,
-        int(rules.get("stacking", 3)),
-    )
+    return Board.of(state.scenario, state.units, int(rules.get("stacking", 3)))
 
 
 def resolve_step(
