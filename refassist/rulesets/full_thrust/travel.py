@@ -475,7 +475,8 @@ def run_week(
             leave(m)
             for ship in m.ships:
                 state.ships.remove(ship)
-        note("demolished", place, f"{what} is demolished at {place} ({how})", [m.owner])
+        verb = "are" if facility is None and len(m.ships) > 1 else "is"
+        note("demolished", place, f"{what} {verb} demolished at {place} ({how})", [m.owner])
 
     def paid(m: Mover, place: str, cost: int, kind: str, what: str) -> bool:
         """Take ``cost`` from the points stored at ``place``; if they are not there, nothing
