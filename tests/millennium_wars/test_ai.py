@@ -6,7 +6,7 @@ from __future__ import annotations
 from refassist.dice import Dice
 from refassist.rulesets.millennium_wars.ai import computer_orders
 from refassist.rulesets.millennium_wars.orders import Orders
-from refassist.rulesets.millennium_wars.resolve import resolve_step
+from refassist.rulesets.millennium_wars.resolve import resolve_turn
 from refassist.rulesets.millennium_wars.state import State
 
 from .test_resolve import start
@@ -19,7 +19,7 @@ def play(seed: int) -> tuple[State, list[str]]:
         if state.finished:
             break
         orders: dict[str, Orders] = {p: computer_orders(state, p, seed) for p in ("Ann", "Bob")}
-        state = resolve_step(state, orders, Dice(seed=seed * 1000 + n), {}).state
+        state = resolve_turn(state, orders, Dice(seed=seed * 1000 + n), {}).state
         kinds += [e.kind for e in state.events]
     return state, kinds
 

@@ -9,7 +9,7 @@ from refassist.rulesets.base import PlayerSetup
 from refassist.rulesets.millennium_wars.combat import Attack
 from refassist.rulesets.millennium_wars.movement import Move
 from refassist.rulesets.millennium_wars.orders import Orders
-from refassist.rulesets.millennium_wars.resolve import resolve_step
+from refassist.rulesets.millennium_wars.resolve import resolve_turn
 from refassist.rulesets.millennium_wars.scenario import load_scenario
 from refassist.rulesets.millennium_wars.sequence import Point
 from refassist.rulesets.millennium_wars.state import State, new_state
@@ -23,7 +23,7 @@ def start() -> State:
 
 
 def step(state: State, dice: list[int], **orders: Orders) -> State:
-    return resolve_step(state, orders, Dice.scripted(dice), RULES).state
+    return resolve_turn(state, orders, Dice.scripted(dice), RULES).state
 
 
 def test_a_game_turn_without_orders() -> None:
@@ -109,11 +109,12 @@ def test_the_game_ends_after_its_last_turn() -> None:
 
 
 def test_a_new_game_rolls_turn_1s_random_event() -> None:
+    from refassist.rulesets.base import NewGame
     from refassist.rulesets.millennium_wars.setup import new_game
 
-    players = [PlayerSetup("Ann", "a@example.com"), PlayerSetup("Bob", "b@example.com")]
+    players = (PlayerSetup("Ann", "a@example.com"), PlayerSetup("Bob", "b@example.com"))
     # d66 3 5 = 35: bad weather (speeds -1, air parity this turn).
-    state = new_game(players, "Vell", "g", Dice.scripted([3, 5]))
+    state = new_game(NewGame("Vell", "g", players, {}), Dice.scripted([3, 5]), {})
     assert state.event == "bad weather" and state.bad_weather
     assert [e.text for e in state.events] == [
         "Random event: d66 35, bad weather: speeds -1, support radius 1, air parity this turn"

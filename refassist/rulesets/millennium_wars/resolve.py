@@ -1,4 +1,4 @@
-"""An exchange resolved: ``resolve_step(state, orders, dice, rules)`` is the next state, a pure
+"""An exchange resolved: ``resolve_turn(state, orders, dice, rules)`` is the next state, a pure
 function of its arguments (the state is copied).
 
 What each exchange does, in the seed's sequence of play:
@@ -48,7 +48,7 @@ def board_of(state: State, rules: Mapping[str, Any]) -> Board:
     return Board.of(state.scenario, state.units, int(rules.get("stacking", 3)))
 
 
-def resolve_step(
+def resolve_turn(
     state: State, orders: Mapping[str, Orders], dice: Dice, rules: Mapping[str, Any]
 ) -> Resolution:
     """The state after the exchange ``state.point`` with these orders and dice."""
@@ -427,4 +427,4 @@ def _victory(state: State, why: str) -> str:
     )
 
 
-__all__ = ["board_of", "resolve_step"]
+__all__ = ["board_of", "resolve_turn"]

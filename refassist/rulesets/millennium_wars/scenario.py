@@ -101,6 +101,8 @@ class Scenario:
     terrain_table: dict[str, Terrain] = field(default_factory=lambda: dict(TERRAIN))
     assault: CRT = ASSAULT
     source: str = ""
+    #: The file's text, kept whole on the master workbook's Scenario sheet.
+    text: str = ""
 
     @property
     def grid(self) -> HexGrid:
@@ -409,6 +411,7 @@ def parse_scenario(data: dict[str, Any], text: str, name: str) -> Scenario:
         iw_attacks=iw,
         terrain_table=table,
         assault=assault,
+        text=text,
     )
 
 

@@ -3,17 +3,18 @@ given their sides, and turn 1's random event rolled, so that the first sheets ca
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from ...dice import Dice
-from ..base import PlayerSetup
+from ..base import NewGame, PlayerSetup
 from .resolve import start_of_turn
 from .scenario import load_scenario
 from .state import State, new_state
 
 
-def new_game(
+def start_game(
     players: Sequence[PlayerSetup],
     game_name: str,
     game_id: str,
@@ -26,4 +27,10 @@ def new_game(
     return state
 
 
-__all__ = ["new_game"]
+def new_game(setup: NewGame, dice: Dice, rules: Mapping[str, Any]) -> State:
+    """The engine's entry (`Ruleset.new_game`): the players file and the referee's scenario
+    file, or the training scenario."""
+    return start_game(setup.players, setup.game_name, setup.game_id, dice, setup.scenario_file)
+
+
+__all__ = ["new_game", "start_game"]

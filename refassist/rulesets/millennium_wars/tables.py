@@ -1,0 +1,374 @@
+"""The master workbook of a Millennium Wars game: the state as tables a referee can read and
+edit, and back.
+
+The scenario (map, orders of battle, schedule) is kept whole, as the lines of its TOML file on
+the Scenario sheet: it is read again with every check and line number of `scenario.py` when the
+workbook is loaded, so a referee who edits it there is checked as when the game began.  What
+play changes has its own sheets: Settings (where the sequence of play stands, the Index, this
+turn's event, air and weather, the moves and defence of an impulse waiting for its reaction),
+Sides, Units (on the map, or lost), Objectives (who holds each), Attacks (declared, waiting for
+the reaction), Events and Dice.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from ...errors import CellProblem, SetupError
+from ...workbook.history import (
+    events_to_rows,
+    history_json,
+    history_tables,
+    rolls_to_rows,
+    rows_to_events,
+    rows_to_rolls,
+)
+from ..base import Column, Reference, Row, RowProblems, Table, whole
+from .combat import Attack, Defence
+from .crt import CRTS
+from .parse import parse_retreats
+from .scenario import parse_scenario
+from .sequence import parse_key
+from .state import SideState, State
+from .units import SIZES, UNIT_TYPES, Unit
+
+#: The game's events and dice, turn by turn.
+EVENTS_TABLE, DICE_TABLE = history_tables("Turn")
+
+_SIDE = Reference("sides", "name", "is not a side of this game", "write a side's name")
+
+SETTINGS = Table(
+    "settings",
+    "Settings",
+    (
+        Column("game_id", "Game id", "str", help="identifies the game on sheets; do not change"),
+        Column("game_name", "Game name", "str", help="shown on sheets and reports"),
+        Column(
+            "step",
+            "Step",
+            "str",
+            help="the exchange awaited: TURN-PLAYER-IMPULSE, r for "
+            "the reaction (3-1-2r), or TURN-0-ceasefire",
+        ),
+        whole(
+            "political_index",
+            "Political Index",
+            "0-100, high favours the First Player",
+            maximum=100,
+        ),
+        Column("event", "Event", "text", required=False, help="this game turn's random event"),
+        Column(
+            "air",
+            "Air superiority",
+            "text",
+            required=False,
+            refers=_SIDE,
+            help="the side holding it this player turn; empty: parity",
+        ),
+        Column(
+            "air_level",
+            "Air",
+            "text",
+            required=False,
+            help="parity, first/second superiority or dominance",
+        ),
+        Column("bad_weather", "Bad weather", "bool", required=False),
+        Column(
+            "moved",
+            "Moved",
+            "text",
+            required=False,
+            help="units that moved in the impulse waiting for its reaction",
+        ),
+        Column(
+            "arrived",
+            "Arrived",
+            "text",
+            required=False,
+            help="reinforcements of the scenario already placed",
+        ),
+        Column(
+            "defence",
+            "Standing defence",
+            "text",
+            required=False,
+            help="fast play: the defender's retreats (UNIT: HEX HEX; ...)",
+        ),
+        Column("finished", "Game over", "text", required=False, help="empty while it goes on"),
+    ),
+    help="One row: where the game stands.",
+)
+
+SIDES = Table(
+    "sides",
+    "Sides",
+    (
+        Column("name", "Side", "str"),
+        Column("player", "Player", "str", help="as in game.toml"),
+        Column("email", "E-mail", "text", required=False),
+        Column("nato", "NATO", "bool", required=False),
+        whole("c4i", "C4I", "the C4I level now (impulses 2 and 3 need 2 and 3)", maximum=3),
+        whole("c4i_start", "C4I at start", "C4I recovery raises a lower level to it", maximum=3),
+        whole("air_defence", "Air Defense", "the Air Defense level"),
+        Column(
+            "political_points",
+            "Political points",
+            "text",
+            help="unspent political points (halves written 1/2 or 2.5)",
+        ),
+        Column(
+            "sees_all",
+            "Sees all",
+            "bool",
+            required=False,
+            help="sees every enemy unit for the rest of this game turn",
+        ),
+    ),
+    key=("name",),
+    help="One row per side.",
+)
+
+UNITS = Table(
+    "units",
+    "Units",
+    (
+        Column("id", "Unit", "str"),
+        Column("side", "Side", "str", refers=_SIDE),
+        Column("type", "Type", "str", choices=tuple(UNIT_TYPES)),
+        Column("size", "Size", "str", choices=tuple(SIZES)),
+        Column("nato", "NATO", "bool", required=False),
+        whole("attack", "Attack", maximum=99),
+        whole("defence", "Defence", maximum=99),
+        whole("speed", "Speed", maximum=30),
+        Column("hex", "Hex", "hex", required=False, help="empty: eliminated"),
+        whole("support", "Support", "a logistics unit's support radius", maximum=10),
+        Column("reserve", "Reserve", "bool", required=False),
+        Column("disrupted", "Disrupted", "bool", required=False),
+        Column("ops_complete", "Ops Complete", "bool", required=False),
+    ),
+    key=("id",),
+    help="Every unit: on the map at its hex, or eliminated (no hex; a replacement brings it back).",
+)
+
+OBJECTIVES = Table(
+    "objectives",
+    "Objectives",
+    (
+        Column("hex", "Hex", "hex"),
+        Column("held", "Held by", "text", required=False, refers=_SIDE),
+    ),
+    key=("hex",),
+    help="Each objective of the scenario and the side that last held it.",
+)
+
+ATTACKS = Table(
+    "attacks",
+    "Attacks",
+    (
+        whole("order", "#", minimum=1),
+        Column("attackers", "Attackers", "str", help="unit ids, separated by spaces"),
+        Column("hex", "Hex", "hex"),
+        Column("crt", "CRT", "str", choices=tuple(CRTS)),
+        whole("political_points", "Political points", maximum=12),
+        Column("intensive", "Intensive", "bool", required=False),
+        Column("retreat", "Retreats", "text", required=False, help="UNIT: HEX HEX; ..."),
+        Column("advance", "Advance", "text", required=False, help="units that advance"),
+        Column("ambush", "Ambush choice", "text", required=False),
+        Column("cell", "Sheet cell", "text", required=False),
+    ),
+    key=("order",),
+    help="The attacks of the impulse waiting for its reaction, in the order declared.",
+)
+
+SCENARIO = Table(
+    "scenario",
+    "Scenario",
+    (
+        whole("line", "Line", minimum=1),
+        Column("text", "Text", "text", required=False, width=90),
+    ),
+    key=("line",),
+    help="The scenario file, line by line (TOML, docs/rules/millennium-wars.md): read again "
+    "with every check when the workbook is loaded.",
+)
+
+SCHEMA = (SETTINGS, SIDES, UNITS, OBJECTIVES, ATTACKS, SCENARIO, EVENTS_TABLE, DICE_TABLE)
+
+
+def _points(value: Fraction) -> str:
+    return str(value) if value.denominator == 1 else f"{float(value):g}"
+
+
+def _retreats(retreat: Mapping[str, Sequence[str]]) -> str:
+    return "; ".join(f"{u}: {' '.join(path)}" for u, path in retreat.items())
+
+
+def to_tables(state: State) -> dict[str, list[dict[str, Any]]]:
+    on_map = [(u, u.hex) for u in state.units]
+    lost = [(u, "") for u in state.lost]
+    return {
+        "settings": [
+            {
+                "game_id": state.game_id,
+                "game_name": state.game_name,
+                "step": state.point.key,
+                "political_index": state.political_index,
+                "event": state.event,
+                "air": state.air,
+                "air_level": state.air_level,
+                "bad_weather": state.bad_weather,
+                "moved": " ".join(state.moved),
+                "arrived": " ".join(state.arrived),
+                "defence": _retreats(state.pending_defence.retreat),
+                "finished": state.finished,
+            }
+        ],
+        "sides": [
+            {
+                "name": s.name,
+                "player": s.player,
+                "email": s.email,
+                "nato": s.nato,
+                "c4i": s.c4i,
+                "c4i_start": s.c4i_start,
+                "air_defence": s.air_defence,
+                "political_points": _points(s.political_points),
+                "sees_all": s.name in state.sees_all,
+            }
+            for s in state.sides
+        ],
+        "units": [
+            {k: v for k, v in u.__dict__.items()} | {"hex": where} for u, where in on_map + lost
+        ],
+        "objectives": [{"hex": h, "held": side} for h, side in state.held.items()],
+        "attacks": [
+            {
+                "order": n,
+                "attackers": " ".join(a.attackers),
+                "hex": a.hex,
+                "crt": a.crt,
+                "political_points": a.political_points,
+                "intensive": a.intensive,
+                "retreat": _retreats(a.retreat),
+                "advance": " ".join(a.advance),
+                "ambush": a.ambush,
+                "cell": a.cell,
+            }
+            for n, a in enumerate(state.pending, start=1)
+        ],
+        "scenario": [
+            {"line": n, "text": line}
+            for n, line in enumerate(state.scenario.text.splitlines(), start=1)
+        ],
+        "events": events_to_rows(state.events),
+        "dice": rolls_to_rows(state.dice),
+    }
+
+
+def from_tables(tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]) -> State | None:
+    check = RowProblems(problems)
+    s = check.one_row(SETTINGS, list(tables.get("settings", [])))
+    if s is None:
+        return None
+    text = "".join(str(r.get("text") or "") + "\n" for r in tables.get("scenario", []))
+    try:
+        scenario = parse_scenario(tomllib.loads(text), text, "the Scenario sheet")
+    except (tomllib.TOMLDecodeError, SetupError) as exc:
+        problems.append(
+            CellProblem(
+                "Scenario",
+                "B1",
+                "",
+                f"the scenario does not read: {exc}",
+                "correct the lines named (Line column)",
+            )
+        )
+        return None
+    try:
+        point = parse_key(str(s["step"]))
+    except ValueError as exc:
+        check.add(SETTINGS, s, "step", str(exc), "write the exchange awaited, e.g. 3-1-2r")
+        return None
+    sides = []
+    for r in tables.get("sides", []):
+        try:
+            points = Fraction(str(r["political_points"]).strip() or "0")
+        except (ValueError, ZeroDivisionError):
+            check.add(
+                SIDES,
+                r,
+                "political_points",
+                "is not a number of political points",
+                "write a number such as 3 or 2.5",
+            )
+            continue
+        sides.append(r.to(SideState, political_points=points))
+    units: list[Unit] = []
+    lost: list[Unit] = []
+    for r in tables.get("units", []):
+        unit = r.to(Unit, hex=r["hex"] or "")
+        (units if unit.hex else lost).append(unit)
+    attacks = []
+    for r in tables.get("attacks", []):
+        try:
+            retreat = parse_retreats(str(r["retreat"] or ""))
+        except Exception as exc:  # an InvalidOrder, said on the cell
+            check.add(ATTACKS, r, "retreat", str(exc), "write UNIT: HEX HEX; ...")
+            continue
+        attacks.append(
+            Attack(
+                str(r["attackers"]).split(),
+                r["hex"],
+                r["crt"],
+                r["political_points"],
+                bool(r["intensive"]),
+                retreat,
+                str(r["advance"] or "").split(),
+                str(r["ambush"] or ""),
+                str(r["cell"] or ""),
+            )
+        )
+    try:
+        defence = Defence(retreat=parse_retreats(str(s["defence"] or "")))
+    except Exception as exc:
+        check.add(SETTINGS, s, "defence", str(exc), "write UNIT: HEX HEX; ...")
+        return None
+    if problems:
+        return None
+    return State(
+        game_name=s["game_name"],
+        game_id=s["game_id"],
+        scenario=scenario,
+        point=point,
+        political_index=s["political_index"],
+        sides=sides,
+        units=units,
+        event=str(s["event"] or ""),
+        air=str(s["air"] or ""),
+        air_level=str(s["air_level"] or "parity"),
+        bad_weather=bool(s["bad_weather"]),
+        held={r["hex"]: str(r["held"] or "") for r in tables.get("objectives", [])},
+        events=rows_to_events(tables.get("events", [])),
+        dice=rows_to_rolls(tables.get("dice", [])),
+        finished=str(s["finished"] or ""),
+        pending=attacks,
+        moved=str(s["moved"] or "").split(),
+        pending_defence=defence,
+        lost=lost,
+        sees_all=[r["name"] for r in tables.get("sides", []) if r["sees_all"]],
+        arrived=str(s["arrived"] or "").split(),
+    )
+
+
+def to_json(state: State) -> dict[str, Any]:
+    """The state as `refassist export` prints it (the scenario by its lines)."""
+    tables = to_tables(state)
+    return {k: v for k, v in tables.items() if k not in ("events", "dice")} | history_json(
+        state.events, state.dice
+    )
+
+
+__all__ = ["SCHEMA", "from_tables", "to_json", "to_tables"]

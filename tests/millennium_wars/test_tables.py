@@ -1,0 +1,106 @@
+"""The master workbook of a Millennium Wars game: a state in the middle of an impulse written
+to a real .xlsx and read back the same; a referee's edits read with their checks."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pytest
+
+from refassist.dice import Dice
+from refassist.errors import MasterWorkbookError
+from refassist.rulesets.base import Ruleset
+from refassist.rulesets.millennium_wars import tables
+from refassist.rulesets.millennium_wars.combat import Attack
+from refassist.rulesets.millennium_wars.orders import Orders
+from refassist.rulesets.millennium_wars.resolve import resolve_turn
+from refassist.workbook.master import read_master, write_master
+
+from .test_resolve import start
+
+
+class Tables(Ruleset):  # the master-workbook part of the game, for this test only
+    name = "mw-tables-test"
+    title = "Millennium Wars tables"
+
+    def schema(self) -> tuple[Any, ...]:
+        return tables.SCHEMA
+
+    def to_tables(self, state: Any) -> dict[str, list[dict[str, Any]]]:
+        return tables.to_tables(state)
+
+    def from_tables(self, rows: Any, problems: Any) -> Any:
+        return tables.from_tables(rows, problems)
+
+    def current_step(self, state: Any) -> Any:
+        raise NotImplementedError
+
+    def game_over(self, state: Any) -> str:
+        raise NotImplementedError
+
+    def players(self, state: Any) -> list[str]:
+        raise NotImplementedError
+
+    def report_map(self, state: Any) -> Any:
+        raise NotImplementedError
+
+    def player_content(self, view: Any, info: Any, public: Any) -> Any:
+        raise NotImplementedError
+
+    def referee_content(self, state: Any, info: Any, public: Any) -> Any:
+        raise NotImplementedError
+
+
+RULESET = Tables()
+
+
+def mid_impulse():  # type: ignore[no-untyped-def]
+    """After Northland's first impulse sheet: moves made, an attack waiting, a unit lost."""
+    state = start()
+    state.unit("N-1AR").hex = "0804"
+    orders = Orders(
+        "Ann",
+        "1-1-1",
+        attacks=[Attack(["N-1AR"], "0905", "raid", retreat={"N-1AR": ["0704"]}, advance=["N-1AR"])],
+    )
+    state = resolve_turn(state, {"Ann": orders}, Dice.scripted([6]), {}).state
+    lost = state.unit("S-4")
+    state.units.remove(lost)
+    lost.hex = ""
+    state.lost.append(lost)
+    state.sides[0].political_points = Fraction(5, 2)
+    return state
+
+
+def test_a_state_survives_the_master_workbook(tmp_path: Path) -> None:
+    state = mid_impulse()
+    path = tmp_path / "master.xlsx"
+    write_master(path, RULESET, state)
+    again = read_master(path, RULESET)
+    assert tables.to_json(again) == tables.to_json(state)
+    assert again.point.key == "1-1-1r" and again.air == "Northland"
+    assert [a.hex for a in again.pending] == ["0905"]
+    assert again.pending[0].retreat == {"N-1AR": ["0704"]}
+    assert [u.id for u in again.lost] == ["S-4"] and again.unit("S-4") is None
+    assert again.sides[0].political_points == Fraction(5, 2)
+    assert again.scenario.text == state.scenario.text and len(again.units) == 14
+    wb = openpyxl.load_workbook(path)
+    assert wb.sheetnames[:6] == ["About", "Settings", "Sides", "Units", "Objectives", "Attacks"]
+    assert wb["Events"]["B1"].value == "Turn"
+
+
+def test_a_referees_edit_of_the_scenario_is_checked_with_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "master.xlsx"
+    write_master(path, RULESET, start())
+    wb = openpyxl.load_workbook(path)
+    ws = wb["Scenario"]
+    for row in ws.iter_rows(min_row=2):
+        if row[1].value == 'hex = "0303"':
+            row[1].value = 'hex = "1309"'
+    wb.save(path)
+    with pytest.raises(MasterWorkbookError) as caught:
+        read_master(path, RULESET)
+    assert "1309 is off the 12 x 8 map" in str(caught.value.problems[0])
