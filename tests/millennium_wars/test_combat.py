@@ -284,3 +284,9 @@ def test_attacks_that_cannot_be_made(declared: Attack, message: str) -> None:
     )
     with pytest.raises(CombatError, match=message):
         resolve_attack(b, declared, "Blue", CRTS, Dice.scripted([3]))
+
+
+def test_an_ops_complete_unit_does_not_attack() -> None:
+    b = board(blue("A", "0202", ops_complete=True), red("D", "0203"))
+    with pytest.raises(CombatError, match="A is Ops Complete"):
+        resolve_attack(b, Attack(["A"], "0203", "raid"), "Blue", CRTS, Dice.scripted([3]))

@@ -142,7 +142,11 @@ def _attacks(board: Board, side: str) -> list[Attack]:
             u
             for n in board.grid.neighbours(hex_)
             for u in board.land_at(n, side)
-            if not u.disrupted and u.id not in busy and u.attack and not u.kind.logistics
+            if not u.disrupted
+            and not u.ops_complete
+            and u.id not in busy
+            and u.attack
+            and not u.kind.logistics
         ]
         held = board.land_at(hex_)
         defence = sum(u.defence for u in held if u.side != side)

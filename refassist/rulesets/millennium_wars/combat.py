@@ -114,6 +114,8 @@ def check_attack(
             raise CombatError(f"{uid} is not a land unit next to {attack.hex}")
         if unit.disrupted and not disrupted_attack:
             raise CombatError(f"{uid} is disrupted and cannot attack")
+        if unit.ops_complete:
+            raise CombatError(f"{uid} is Ops Complete: it moved or fought in an earlier impulse")
         if unit in units:
             raise CombatError(f"{uid} is named twice")
         units.append(unit)

@@ -247,8 +247,8 @@ def _air(state: State, dice: Dice) -> list[Event]:
         if rolled.result.startswith("second")
         else ""
     )
-    if state.air:
-        state.sees_all.append(state.air)  # the holder may examine every enemy stack
+    if state.air and state.air not in state.sees_all:  # the holder may examine enemy stacks
+        state.sees_all.append(state.air)
     text = f"Air superiority: 1D6 {rolled.total} {state.scenario.air_modifier:+d}: {rolled.result}"
     if rolled.result.endswith("dominance"):
         loser = state.second if state.air == state.first.name else state.first

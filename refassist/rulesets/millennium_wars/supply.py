@@ -193,7 +193,8 @@ def _superiority(
         enemy.c4i = max(0, enemy.c4i - 1)
         return f"{enemy.name}'s C4I falls to {enemy.c4i}"
     if choice == "see":
-        state.sees_all.append(side.name)
+        if side.name not in state.sees_all:
+            state.sees_all.append(side.name)
         return f"{side.name} sees every enemy unit for the rest of the game turn"
     if choice == "disrupt":
         hit: list[str] = []

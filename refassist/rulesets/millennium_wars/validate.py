@@ -1,0 +1,169 @@
+"""The checker of a Millennium Wars sheet: every order run against the rules on the player's
+own view of the board, in sheet order, each problem pinned to its cell.
+
+Moves are tried one after the other on a copy of the view, so that an attack is checked from
+where the units will stand; a move that the checker cannot confirm because the player cannot
+see what stops it is confirmed at resolve time (where the rules stop it).  Attacks are checked
+as the combat will check them (`combat.check_attack`); a unit attacks once an impulse; the
+units named to retreat or advance must be among the attackers.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from ...errors import CellProblem
+from ..checking import OrderChecker
+from .combat import CombatError, check_attack
+from .crt import CRTS
+from .movement import check_move
+from .orders import Orders
+from .resolve import board_of
+from .state import State
+from .visibility import side_view
+
+IW_CHOICES = ("index", "see", "disrupt", "disrupt-iw", "c4i")
+
+
+def validate_orders(
+    state: State, player: str, orders: Orders, rules: Mapping[str, Any]
+) -> list[CellProblem]:
+    check = OrderChecker()
+    side = state.side_of(player)
+    if side is None:
+        check.error("B2", player, f"{player} commands no side of this game", "Use your own sheet.")
+        return check.problems
+    point = state.point
+    if point.ceasefire:
+        if orders.ceasefire not in ("accept", "refuse"):
+            check.error(
+                "C6",
+                orders.ceasefire,
+                "the answer to the UN must be accept or refuse",
+                "Choose accept or refuse.",
+            )
+        return check.problems
+    phasing = state.phasing.name == side.name and not point.reaction
+    reacting = state.reacting.name == side.name and point.reaction
+    if not (phasing or reacting):
+        check.error(
+            "B2",
+            point.key,
+            f"this exchange ({point.key}) is not {side.name}'s to order",
+            "Wait for your sheet.",
+        )
+        return check.problems
+    view = copy.deepcopy(side_view(state, side.name, rules))
+    board = board_of(view, rules)
+    if phasing and point.impulse != 1:
+        for p in orders.purchases:
+            check.error(
+                p.cell, p.kind, "purchases are made in the first impulse only", "Take it out."
+            )
+        for a in orders.information:
+            check.error(
+                a.cell,
+                " ".join(a.units),
+                "information warfare is in the first impulse only",
+                "Take it out.",
+            )
+    if phasing and point.impulse == 1:
+        for a in orders.information[: max(0, view.scenario.iw_attacks)]:
+            for uid in a.units:
+                unit = board.unit(uid)
+                if unit is None or unit.side != side.name or not unit.kind.information_warfare:
+                    check.error(
+                        a.cell,
+                        uid,
+                        f"{uid} is not a cybercadre of yours",
+                        "Name your cybercadres (information warfare units).",
+                    )
+                elif unit.disrupted:
+                    check.error(a.cell, uid, f"{uid} is disrupted", "Leave it out.")
+            if a.choice not in IW_CHOICES:
+                check.error(
+                    a.cell,
+                    a.choice,
+                    f"{a.choice!r} is not a choice",
+                    f"Choose one of {', '.join(IW_CHOICES)}.",
+                )
+        for a in orders.information[max(0, view.scenario.iw_attacks) :]:
+            check.error(
+                a.cell,
+                " ".join(a.units),
+                f"only {view.scenario.iw_attacks} information warfare attack(s) a player turn",
+                "Take it out.",
+            )
+    moved: set[str] = set()
+    for move in orders.moves:
+        if move.unit in moved:
+            check.error(
+                move.cell, move.unit, f"{move.unit} moves once an impulse", "Give it one line."
+            )
+            continue
+        got = check_move(
+            board,
+            move,
+            side.name,
+            reaction=reacting,
+            bad_weather=view.bad_weather,
+            zoc_stop=bool(rules.get("zoc_stop", True)),
+        )
+        if got.ok:
+            unit = board.unit(move.unit)
+            assert unit is not None
+            unit.hex = got.end
+            moved.add(move.unit)
+        else:
+            check.error(move.cell, " ".join(move.path), got.problems[0], "Change the path.")
+    for hex_ in sorted({u.hex for u in board.units if u.side == side.name and u.hex}):
+        if board.overstacked(hex_, side.name):
+            check.warn(
+                orders.moves[0].cell if orders.moves else "B2",
+                hex_,
+                f"{hex_} would hold {len(board.land_at(hex_, side.name))} land units, more than "
+                f"{board.limit(hex_)}: they would all be disrupted after the combat",
+                "Move a unit elsewhere.",
+            )
+    if reacting:
+        for attack in orders.attacks:
+            check.error(attack.cell, attack.hex, "a reaction makes no attacks", "Take it out.")
+        return check.problems
+    crts = {**CRTS, "assault": view.scenario.assault}
+    attacking: set[str] = set()
+    for attack in orders.attacks:
+        try:
+            units = check_attack(
+                board,
+                attack,
+                side.name,
+                crts,
+                disrupted_attack=bool(rules.get("disrupted_attack", False)),
+            )
+        except CombatError as exc:
+            check.error(attack.cell, " ".join(attack.attackers), str(exc), "Change the attack.")
+            continue
+        ids = {u.id for u in units}
+        for unit in units:
+            if unit.id in attacking:
+                check.error(
+                    attack.cell,
+                    unit.id,
+                    f"{unit.id} attacks once an impulse",
+                    "Leave it out of one attack.",
+                )
+        attacking |= ids
+        for uid in [*attack.retreat, *attack.advance]:
+            if uid not in ids:
+                check.error(
+                    attack.cell,
+                    uid,
+                    f"{uid} is not one of this attack's units",
+                    "Name only the attacking units.",
+                )
+    return check.problems
+
+
+__all__ = ["IW_CHOICES", "validate_orders"]
