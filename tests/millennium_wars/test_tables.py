@@ -104,3 +104,17 @@ def test_a_referees_edit_of_the_scenario_is_checked_with_its_line(tmp_path: Path
     with pytest.raises(MasterWorkbookError) as caught:
         read_master(path, RULESET)
     assert "1309 is off the 12 x 8 map" in str(caught.value.problems[0])
+
+
+def test_a_referees_edit_of_a_waiting_attack_is_pinned_to_its_cell(tmp_path: Path) -> None:
+    path = tmp_path / "master.xlsx"
+    write_master(path, RULESET, mid_impulse())
+    wb = openpyxl.load_workbook(path)
+    ws = wb["Attacks"]
+    header = [c.value for c in ws[1]]
+    ws.cell(2, header.index("Retreats") + 1, "N-1AR 0704")  # the colon forgotten
+    wb.save(path)
+    with pytest.raises(MasterWorkbookError) as caught:
+        read_master(path, RULESET)
+    problem = caught.value.problems[0]
+    assert problem.sheet == "Attacks" and "UNIT: HEX HEX" in problem.message

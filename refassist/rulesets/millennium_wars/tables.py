@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from ...errors import CellProblem, SetupError
+from ...errors import CellProblem, InvalidOrder, SetupError
 from ...workbook.history import (
     events_to_rows,
     history_json,
@@ -315,7 +315,7 @@ def from_tables(tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]
     for r in tables.get("attacks", []):
         try:
             retreat = parse_retreats(str(r["retreat"] or ""))
-        except Exception as exc:  # an InvalidOrder, said on the cell
+        except InvalidOrder as exc:  # said on its cell
             check.add(ATTACKS, r, "retreat", str(exc), "write UNIT: HEX HEX; ...")
             continue
         attacks.append(
@@ -333,7 +333,7 @@ def from_tables(tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]
         )
     try:
         defence = Defence(retreat=parse_retreats(str(s["defence"] or "")))
-    except Exception as exc:
+    except InvalidOrder as exc:
         check.add(SETTINGS, s, "defence", str(exc), "write UNIT: HEX HEX; ...")
         return None
     if problems:
