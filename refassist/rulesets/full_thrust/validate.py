@@ -17,8 +17,9 @@ from typing import Any
 from ...errors import CellProblem
 from ..checking import OrderChecker
 from .charts import RESEARCH_FIELDS
+from .designs import Design
 from .economy import FACILITIES, PORTS, SPY_COST, START_SPIES
-from .orders import Orders
+from .orders import Orders, Purchase
 from .resolve import movers_of
 from .setup import SETUP_WEEK
 from .state import NATIVES, BattleResult, State
@@ -34,19 +35,22 @@ class _Checker(OrderChecker):
         self.state = state
         self.player = player
 
+    def design_of(self, p: Purchase) -> Design | None:
+        """The design a purchase names, or None with the error on its cell."""
+        design = self.state.designs.get(p.design)
+        if design is None:
+            self.error(
+                p.cell, p.design, f"there is no design {p.design!r}", "Choose one from the list."
+            )
+        return design
+
     def setup(self, orders: Orders) -> None:
         commander = self.state.commander(self.player)
         assert commander is not None
         spent = 0
         for p in orders.purchases:
-            design = self.state.designs.get(p.design)
+            design = self.design_of(p)
             if design is None:
-                self.error(
-                    p.cell,
-                    p.design,
-                    f"there is no design {p.design!r}",
-                    "Choose one from the list.",
-                )
                 continue
             spent += design.cost * p.count
             if spent > commander.points:
@@ -182,14 +186,8 @@ class _Checker(OrderChecker):
             if p.design in FACILITIES:
                 self.facility(p, place)
                 continue
-            design = self.state.designs.get(p.design)
+            design = self.design_of(p)
             if design is None:
-                self.error(
-                    p.cell,
-                    p.design,
-                    f"there is no design {p.design!r}",
-                    "Choose one from the list.",
-                )
                 continue
             system = self.state.systems.get(place)
             yard = place in self.state.yards(self.player)

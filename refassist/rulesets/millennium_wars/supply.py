@@ -13,6 +13,7 @@ cybercadres; an ID result is worth an IS2 where a number is needed.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ...dice import Dice
 from ...hexmap import distance
@@ -36,7 +37,7 @@ def place_reinforcements(state: State, board: Board, side: SideState) -> list[st
         if not where:
             lines.append(f"{unit.id} cannot arrive: no free hex in {side.name}'s country")
             continue
-        arrived = Unit(**{**unit.__dict__, "hex": where})
+        arrived = replace(unit, hex=where)
         state.units.append(arrived)
         lines.append(
             f"{unit.id} arrives at {where}"
@@ -112,9 +113,7 @@ def buy(state: State, board: Board, side: SideState, purchases: Sequence[Purchas
                     f"hex of {side.name}'s country"
                 )
                 continue
-            back = Unit(
-                **{**lost.__dict__, "hex": where, "disrupted": False, "ops_complete": False}
-            )
+            back = replace(lost, hex=where, disrupted=False, ops_complete=False)
             state.lost.remove(lost)
             state.units.append(back)
         else:

@@ -26,7 +26,7 @@ from ...workbook.history import (
     rows_to_events,
     rows_to_rolls,
 )
-from ..base import Column, Reference, Row, RowProblems, Table, whole
+from ..base import Column, Reference, Row, RowProblems, Table, as_row, flag, whole
 from .combat import Attack, Defence
 from .crt import CRTS
 from .parse import parse_retreats
@@ -75,7 +75,7 @@ SETTINGS = Table(
             required=False,
             help="parity, first/second superiority or dominance",
         ),
-        Column("bad_weather", "Bad weather", "bool", required=False),
+        flag("bad_weather", "Bad weather"),
         Column(
             "moved",
             "Moved",
@@ -109,7 +109,7 @@ SIDES = Table(
         Column("name", "Side", "str"),
         Column("player", "Player", "str", help="as in game.toml"),
         Column("email", "E-mail", "text", required=False),
-        Column("nato", "NATO", "bool", required=False),
+        flag("nato", "NATO"),
         whole("c4i", "C4I", "the C4I level now (impulses 2 and 3 need 2 and 3)", maximum=3),
         whole("c4i_start", "C4I at start", "C4I recovery raises a lower level to it", maximum=3),
         whole("air_defence", "Air Defense", "the Air Defense level"),
@@ -119,13 +119,7 @@ SIDES = Table(
             "text",
             help="unspent political points (halves written 1/2 or 2.5)",
         ),
-        Column(
-            "sees_all",
-            "Sees all",
-            "bool",
-            required=False,
-            help="sees every enemy unit for the rest of this game turn",
-        ),
+        flag("sees_all", "Sees all", "sees every enemy unit for the rest of this game turn"),
     ),
     key=("name",),
     help="One row per side.",
@@ -139,15 +133,15 @@ UNITS = Table(
         Column("side", "Side", "str", refers=_SIDE),
         Column("type", "Type", "str", choices=tuple(UNIT_TYPES)),
         Column("size", "Size", "str", choices=tuple(SIZES)),
-        Column("nato", "NATO", "bool", required=False),
+        flag("nato", "NATO"),
         whole("attack", "Attack", maximum=99),
         whole("defence", "Defence", maximum=99),
         whole("speed", "Speed", maximum=30),
         Column("hex", "Hex", "hex", required=False, help="empty: eliminated"),
         whole("support", "Support", "a logistics unit's support radius", maximum=10),
-        Column("reserve", "Reserve", "bool", required=False),
-        Column("disrupted", "Disrupted", "bool", required=False),
-        Column("ops_complete", "Ops Complete", "bool", required=False),
+        flag("reserve", "Reserve"),
+        flag("disrupted", "Disrupted"),
+        flag("ops_complete", "Ops Complete"),
     ),
     key=("id",),
     help="Every unit: on the map at its hex, or eliminated (no hex; a replacement brings it back).",
@@ -173,7 +167,7 @@ ATTACKS = Table(
         Column("hex", "Hex", "hex"),
         Column("crt", "CRT", "str", choices=tuple(CRTS)),
         whole("political_points", "Political points", maximum=12),
-        Column("intensive", "Intensive", "bool", required=False),
+        flag("intensive", "Intensive"),
         Column("retreat", "Retreats", "text", required=False, help="UNIT: HEX HEX; ..."),
         Column("advance", "Advance", "text", required=False, help="units that advance"),
         Column("ambush", "Ambush choice", "text", required=False),
@@ -240,9 +234,7 @@ def to_tables(state: State) -> dict[str, list[dict[str, Any]]]:
             }
             for s in state.sides
         ],
-        "units": [
-            {k: v for k, v in u.__dict__.items()} | {"hex": where} for u, where in on_map + lost
-        ],
+        "units": [as_row(u) | {"hex": where} for u, where in on_map + lost],
         "objectives": [{"hex": h, "held": side} for h, side in state.held.items()],
         "attacks": [
             {

@@ -48,7 +48,9 @@ UNIT_TYPES: dict[str, UnitType] = {
     )
 }
 
-#: Unit sizes as the counters print them; a unit with no size symbol is a division.
+#: Unit sizes and the symbol a NATO-style counter prints above its box (the seed's list: a
+#: cadre has no symbol of its own and is written out; a corps is XXX, an army XXXX).  A unit
+#: with no size symbol is a division.
 SIZES: dict[str, str] = {
     "cadre": "cadre",
     "battalion": "II",

@@ -18,7 +18,7 @@ from ...errors import CellProblem
 from ..checking import OrderChecker
 from .combat import CombatError, check_attack
 from .crt import CRTS
-from .movement import check_move
+from .movement import make_moves
 from .orders import Orders
 from .resolve import board_of
 from .state import State
@@ -96,27 +96,18 @@ def validate_orders(
                 f"only {view.scenario.iw_attacks} information warfare attack(s) a player turn",
                 "Take it out.",
             )
-    moved: set[str] = set()
-    for move in orders.moves:
-        if move.unit in moved:
-            check.error(
-                move.cell, move.unit, f"{move.unit} moves once an impulse", "Give it one line."
-            )
-            continue
-        got = check_move(
-            board,
-            move,
-            side.name,
-            reaction=reacting,
-            bad_weather=view.bad_weather,
-            zoc_stop=bool(rules.get("zoc_stop", True)),
-        )
-        if got.ok:
-            unit = board.unit(move.unit)
-            assert unit is not None
-            unit.hex = got.end
-            moved.add(move.unit)
-        else:
+    # Tried in order on the view, as the resolution makes them: a move that stops short
+    # leaves its unit where it stops, for the attacks checked after.
+    done = make_moves(
+        board,
+        orders.moves,
+        side.name,
+        reaction=reacting,
+        bad_weather=view.bad_weather,
+        zoc_stop=bool(rules.get("zoc_stop", True)),
+    )
+    for move, got in zip(orders.moves, done, strict=True):
+        if not got.ok:
             check.error(move.cell, " ".join(move.path), got.problems[0], "Change the path.")
     for hex_ in sorted({u.hex for u in board.units if u.side == side.name and u.hex}):
         if board.overstacked(hex_, side.name):
