@@ -122,3 +122,37 @@ def test_a_new_game_rolls_turn_1s_random_event() -> None:
     # Its first impulse rolls no air superiority: parity.
     after = step(state, [])
     assert after.air_level == "parity" and after.point.key == "1-1-1r"
+
+
+def test_fast_play_fights_with_the_defenders_standing_orders() -> None:
+    from refassist.rulesets.millennium_wars.combat import Defence
+
+    fast = {"fast_play": True}
+    state = start()
+    # Sarkand's standing defence, written on its own last phasing sheet: S-3 retreats to 1005.
+    state.side("Sarkand").standing = Defence(retreat={"S-3": ["1005"]})
+    state.unit("N-1AR").hex = "0804"
+    state.unit("N-HT").hex = "0805"
+    ann = Orders(
+        "Ann",
+        "1-1-1",
+        attacks=[Attack(["N-1AR", "N-HT"], "0905", "raid")],
+        defence=Defence(advance=["N-2MI"]),
+    )
+    # Air 3 (parity); no reaction sheet: the Raid CRT at 2/1 with a 5 is DR at once.
+    after = resolve_turn(state, {"Ann": ann}, Dice.scripted([3, 5]), fast).state
+    attack = next(e for e in after.events if e.kind == "attack")
+    assert attack.data["result"] == "DR" and after.unit("S-3").hex == "1005"
+    # Northland's own defence now stands for Sarkand's turn; the next sheet is impulse 2.
+    assert after.side("Northland").standing == Defence(advance=["N-2MI"])
+    assert after.point.key == "1-1-2" and after.pending == []
+
+
+def test_impulses_without_the_c4i_reading() -> None:
+    # Sarkand's C4I is 2: by our reading it takes two impulses; with impulse_c4i off, three.
+    state = start()
+    state.point = Point(1, 2, 2, True)
+    # (Turn 2's random event: d66 54, no event.)
+    by_c4i = resolve_turn(state, {}, Dice.scripted([5, 4]), {}).state
+    every = resolve_turn(state, {}, Dice.scripted([]), {"impulse_c4i": False}).state
+    assert by_c4i.point.key == "2-1-1" and every.point.key == "1-2-3"

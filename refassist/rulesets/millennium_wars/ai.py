@@ -25,6 +25,7 @@ from .combat import Attack
 from .movement import Move
 from .orders import InformationAttack, Orders
 from .resolve import board_of
+from .rules import complete
 from .state import State
 from .units import Unit
 from .visibility import side_view
@@ -33,7 +34,7 @@ from .visibility import side_view
 def computer_orders(
     state: State, player: str, seed: int, rules: Mapping[str, Any] | None = None
 ) -> Orders:
-    rules = rules or {}
+    rules = complete(rules)
     side = state.side_of(player)
     point = state.point
     orders = Orders(player, point.key)
@@ -84,7 +85,7 @@ def _moves(
     ]
     rng.shuffle(movers)
     for unit in sorted(movers, key=lambda u: u.id):
-        path = _best_path(board, unit, targets, view.bad_weather, bool(rules.get("zoc_stop", True)))
+        path = _best_path(board, unit, targets, view.bad_weather, bool(rules["zoc_stop"]))
         if path:
             moves.append(Move(unit.id, path))
             unit.hex = path[-1]  # later units plan around it (stacking)

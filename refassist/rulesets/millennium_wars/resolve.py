@@ -30,6 +30,7 @@ from .crt import CRTS
 from .movement import make_moves
 from .orders import Orders, no_orders
 from .politics import in_band, shifted
+from .rules import complete
 from .sequence import Point, after
 from .state import State
 
@@ -43,15 +44,18 @@ def event(
     return Event(state.point.turn, phase, place, kind, text, told, told, data)
 
 
-def board_of(state: State, rules: Mapping[str, Any]) -> Board:
-    """The board of the state's own units (moving them on the board moves them in the state)."""
-    return Board.of(state.scenario, state.units, int(rules.get("stacking", 3)))
+def board_of(state: State, rules: Mapping[str, Any] | None = None) -> Board:
+    """The board of the state's own units (moving them on the board moves them in the state);
+    ``rules`` give the stacking limit (the default for none)."""
+    return Board.of(state.scenario, state.units, int(complete(rules)["stacking"]))
 
 
 def resolve_turn(
     state: State, orders: Mapping[str, Orders], dice: Dice, rules: Mapping[str, Any]
 ) -> Resolution:
-    """The state after the exchange ``state.point`` with these orders and dice."""
+    """The state after the exchange ``state.point`` with these orders and dice (``rules``:
+    the house rules, the defaults for any not given)."""
+    rules = complete(rules)
     state = copy.deepcopy(state)
     state.events = []
     point = state.point
@@ -94,9 +98,10 @@ def _impulse(state: State, orders: Orders, dice: Dice, rules: Mapping[str, Any])
             events += [event(state, phase, "", kind, line, told) for line in lines]
     events += _moves(state, board, orders, side.name, side.player, rules, reaction=False)
     state.pending = list(orders.attacks)
-    state.pending_defence = Defence()
-    if bool(rules.get("fast_play", False)):
-        state.pending_defence = orders.defence
+    if bool(rules["fast_play"]):
+        # No reaction sheet: the defender's standing orders from its own last phasing sheet.
+        side.standing = orders.defence
+        events += _combat(state, board, state.reacting.standing, dice, rules)
     return events
 
 
@@ -104,11 +109,19 @@ def _impulse(state: State, orders: Orders, dice: Dice, rules: Mapping[str, Any])
 
 
 def _reaction(state: State, orders: Orders, dice: Dice, rules: Mapping[str, Any]) -> list[Event]:
-    side, enemy = state.reacting, state.phasing
+    side = state.reacting
     board = board_of(state, rules)
+    events = _moves(state, board, orders, side.name, side.player, rules, reaction=True)
+    return events + _combat(state, board, orders.defence, dice, rules)
+
+
+def _combat(
+    state: State, board: Board, defence: Defence, dice: Dice, rules: Mapping[str, Any]
+) -> list[Event]:
+    """The impulse's attacks in the order declared, then overstacking; the units that moved
+    or attacked are Ops Complete."""
+    enemy = state.phasing
     events: list[Event] = []
-    events += _moves(state, board, orders, side.name, side.player, rules, reaction=True)
-    defence = orders.defence if orders.defence != Defence() else state.pending_defence
     conditions = Conditions(air=state.air)
     landed: list[str] = []
     crts = {**CRTS, "assault": state.scenario.assault}
@@ -122,8 +135,8 @@ def _reaction(state: State, orders: Orders, dice: Dice, rules: Mapping[str, Any]
                 dice,
                 conditions,
                 defence,
-                limits_after_shifts=rules.get("odds_limits", "after_shifts") == "after_shifts",
-                disrupted_attack=bool(rules.get("disrupted_attack", False)),
+                limits_after_shifts=rules["odds_limits"] == "after_shifts",
+                disrupted_attack=bool(rules["disrupted_attack"]),
                 home=state.scenario.countries,
             )
         except CombatError as exc:
@@ -171,7 +184,6 @@ def _reaction(state: State, orders: Orders, dice: Dice, rules: Mapping[str, Any]
         if unit.id in state.moved:
             unit.ops_complete = True
     state.pending, state.moved = [], []
-    state.pending_defence = Defence()
     return events
 
 
@@ -195,7 +207,7 @@ def _moves(
         side,
         reaction=reaction,
         bad_weather=state.bad_weather,
-        zoc_stop=bool(rules.get("zoc_stop", True)),
+        zoc_stop=bool(rules["zoc_stop"]),
     ):
         if got.ok or got.stopped:
             where = got.end or got.reached
@@ -262,9 +274,11 @@ def _advance(state: State, dice: Dice, rules: Mapping[str, Any]) -> list[Event]:
     events: list[Event] = []
     point = state.point
     c4i = {1: state.first.c4i, 2: state.second.c4i}
-    nxt = after(point, c4i, fast_play=bool(rules.get("fast_play", False)))
+    nxt = after(
+        point, c4i, fast_play=bool(rules["fast_play"]), by_c4i=bool(rules["impulse_c4i"])
+    )
     if nxt.player_turn != point.player_turn or nxt.turn != point.turn:
-        events += _end_of_player_turn(state, dice)
+        events += _end_of_player_turn(state, dice, rules)
     if nxt.turn != point.turn:
         events += _administrative(state)
         if nxt.turn > state.scenario.turns:
@@ -279,9 +293,9 @@ def _advance(state: State, dice: Dice, rules: Mapping[str, Any]) -> list[Event]:
     return events
 
 
-def _end_of_player_turn(state: State, dice: Dice) -> list[Event]:
+def _end_of_player_turn(state: State, dice: Dice, rules: Mapping[str, Any]) -> list[Event]:
     side = state.phasing
-    board = board_of(state, {})
+    board = board_of(state, rules)
     events: list[Event] = []
     for unit in [u for u in state.units if u.side == side.name and u.disrupted]:
         zoc = board.in_enemy_zoc(unit.hex, side.name)

@@ -3,7 +3,7 @@
 A game turn is the First Player's turn, then the Second's.  Each player turn has up to three
 impulses; the first is always taken, the second and third only if the phasing player
 "qualifies", which we read as a C4I level at least the impulse's number (the house rule
-``impulse_c4i``; the seed never defines it).  Each impulse is two exchanges: the phasing
+``impulse_c4i``, on by default; the seed never defines it).  Each impulse is two exchanges: the phasing
 player's sheet (moves, attacks; in the first impulse also purchases and information warfare),
 then the other player's reaction sheet (reserve moves, after seeing the phasing moves), after
 which the impulse's combat is fought.  With the ``fast_play`` house rule the reaction orders
@@ -57,12 +57,15 @@ def parse_key(key: str) -> Point:
     return Point(turn, int(match.group(3)), int(match.group(4)), bool(match.group(5)))
 
 
-def qualifies(impulse: int, c4i: int) -> bool:
-    """Whether the phasing player takes ``impulse`` (the first always)."""
-    return impulse == 1 or c4i >= impulse
+def qualifies(impulse: int, c4i: int, *, by_c4i: bool = True) -> bool:
+    """Whether the phasing player takes ``impulse`` (the first always; without ``by_c4i``,
+    the house rule ``impulse_c4i`` off, every one)."""
+    return impulse == 1 or not by_c4i or c4i >= impulse
 
 
-def after(point: Point, c4i: dict[int, int], *, fast_play: bool = False) -> Point:
+def after(
+    point: Point, c4i: dict[int, int], *, fast_play: bool = False, by_c4i: bool = True
+) -> Point:
     """The exchange that follows ``point``.  ``c4i``: each player turn's (1, 2) phasing C4I
     level as it will stand when the next impulse begins.  A new game turn's point is returned
     even past the game's length; ending the game is the caller's."""
@@ -71,7 +74,7 @@ def after(point: Point, c4i: dict[int, int], *, fast_play: bool = False) -> Poin
     if not point.reaction and not fast_play:
         return replace(point, reaction=True)
     nxt = point.impulse + 1
-    if nxt <= 3 and qualifies(nxt, c4i.get(point.player_turn, 0)):
+    if nxt <= 3 and qualifies(nxt, c4i.get(point.player_turn, 0), by_c4i=by_c4i):
         return Point(point.turn, point.player_turn, nxt)
     if point.player_turn == 1:
         return Point(point.turn, 2, 1)

@@ -33,6 +33,9 @@ class SideState:
     c4i_start: int  # C4I recovery raises a level reduced below it by one a player turn
     air_defence: int
     political_points: Fraction = Fraction(0)
+    #: Fast play: the defence this side wrote on its last phasing sheet, which stands for
+    #: every attack on its units until its next one.
+    standing: Defence = field(default_factory=Defence)
 
 
 @dataclass
@@ -52,11 +55,9 @@ class State:
     bad_weather: bool = False
     #: Objective hexes and the side that last held each ("" none yet).
     held: dict[str, str] = field(default_factory=dict)
-    #: Between an impulse sheet and its reaction: the attacks declared, the units that moved,
-    #: and (fast play) the defender's standing preferences.
+    #: Between an impulse sheet and its reaction: the attacks declared, the units that moved.
     pending: list[Attack] = field(default_factory=list)
     moved: list[str] = field(default_factory=list)
-    pending_defence: Defence = field(default_factory=Defence)
     #: Units eliminated so far (a replacement brings one back), and the sides that see every
     #: enemy unit for the rest of this game turn (information or air superiority).
     lost: list[Unit] = field(default_factory=list)

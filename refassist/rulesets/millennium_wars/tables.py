@@ -90,13 +90,6 @@ SETTINGS = Table(
             required=False,
             help="reinforcements of the scenario already placed",
         ),
-        Column(
-            "defence",
-            "Standing defence",
-            "text",
-            required=False,
-            help="fast play: the defender's retreats (UNIT: HEX HEX; ...)",
-        ),
         Column("finished", "Game over", "text", required=False, help="empty while it goes on"),
     ),
     help="One row: where the game stands.",
@@ -120,6 +113,33 @@ SIDES = Table(
             help="unspent political points (halves written 1/2 or 2.5)",
         ),
         flag("sees_all", "Sees all", "sees every enemy unit for the rest of this game turn"),
+        Column(
+            "standing_retreat",
+            "Standing retreats",
+            "text",
+            required=False,
+            help="fast play: the retreats this side asks when attacked (UNIT: HEX HEX; ...)",
+        ),
+        Column(
+            "standing_advance",
+            "Standing advance",
+            "text",
+            required=False,
+            help="fast play: its units that advance after a defence (ids, or all)",
+        ),
+        Column(
+            "standing_ambush",
+            "Standing ambush",
+            "text",
+            required=False,
+            help="fast play: its unit that takes a D1 result",
+        ),
+        whole(
+            "standing_points",
+            "Standing points",
+            "fast play: political points it spends on each defence",
+            maximum=99,
+        ),
     ),
     key=("name",),
     help="One row per side.",
@@ -216,7 +236,6 @@ def to_tables(state: State) -> dict[str, list[dict[str, Any]]]:
                 "bad_weather": state.bad_weather,
                 "moved": " ".join(state.moved),
                 "arrived": " ".join(state.arrived),
-                "defence": _retreats(state.pending_defence.retreat),
                 "finished": state.finished,
             }
         ],
@@ -231,6 +250,10 @@ def to_tables(state: State) -> dict[str, list[dict[str, Any]]]:
                 "air_defence": s.air_defence,
                 "political_points": _points(s.political_points),
                 "sees_all": s.name in state.sees_all,
+                "standing_retreat": _retreats(s.standing.retreat),
+                "standing_advance": " ".join(s.standing.advance),
+                "standing_ambush": s.standing.ambush,
+                "standing_points": s.standing.political_points,
             }
             for s in state.sides
         ],
@@ -297,7 +320,18 @@ def from_tables(tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]
                 "write a number such as 3 or 2.5",
             )
             continue
-        sides.append(r.to(SideState, political_points=points))
+        try:
+            retreat = parse_retreats(str(r["standing_retreat"] or ""))
+        except InvalidOrder as exc:  # said on its cell
+            check.add(SIDES, r, "standing_retreat", str(exc), "write UNIT: HEX HEX; ...")
+            continue
+        standing = Defence(
+            retreat,
+            str(r["standing_advance"] or "").split(),
+            str(r["standing_ambush"] or ""),
+            r["standing_points"],
+        )
+        sides.append(r.to(SideState, political_points=points, standing=standing))
     units: list[Unit] = []
     lost: list[Unit] = []
     for r in tables.get("units", []):
@@ -323,11 +357,6 @@ def from_tables(tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]
                 str(r["cell"] or ""),
             )
         )
-    try:
-        defence = Defence(retreat=parse_retreats(str(s["defence"] or "")))
-    except InvalidOrder as exc:
-        check.add(SETTINGS, s, "defence", str(exc), "write UNIT: HEX HEX; ...")
-        return None
     if problems:
         return None
     return State(
@@ -348,7 +377,6 @@ def from_tables(tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]
         finished=str(s["finished"] or ""),
         pending=attacks,
         moved=str(s["moved"] or "").split(),
-        pending_defence=defence,
         lost=lost,
         sees_all=[r["name"] for r in tables.get("sides", []) if r["sees_all"]],
         arrived=str(s["arrived"] or "").split(),

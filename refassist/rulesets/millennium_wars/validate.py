@@ -21,6 +21,7 @@ from .crt import CRTS
 from .movement import make_moves
 from .orders import Orders
 from .resolve import board_of
+from .rules import complete
 from .state import State
 from .visibility import side_view
 
@@ -30,6 +31,7 @@ IW_CHOICES = ("index", "see", "disrupt", "disrupt-iw", "c4i")
 def validate_orders(
     state: State, player: str, orders: Orders, rules: Mapping[str, Any]
 ) -> list[CellProblem]:
+    rules = complete(rules)
     check = OrderChecker()
     side = state.side_of(player)
     if side is None:
@@ -104,7 +106,7 @@ def validate_orders(
         side.name,
         reaction=reacting,
         bad_weather=view.bad_weather,
-        zoc_stop=bool(rules.get("zoc_stop", True)),
+        zoc_stop=bool(rules["zoc_stop"]),
     )
     for move, got in zip(orders.moves, done, strict=True):
         if not got.ok:
@@ -131,7 +133,7 @@ def validate_orders(
                 attack,
                 side.name,
                 crts,
-                disrupted_attack=bool(rules.get("disrupted_attack", False)),
+                disrupted_attack=bool(rules["disrupted_attack"]),
             )
         except CombatError as exc:
             check.error(attack.cell, " ".join(attack.attackers), str(exc), "Change the attack.")

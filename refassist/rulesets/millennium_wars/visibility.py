@@ -12,12 +12,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...hexmap import HexGrid
+from .rules import complete
 from .state import State
 
 
 def seen_enemies(state: State, side: str, rules: Mapping[str, Any] | None = None) -> set[str]:
     """The ids of the enemy units ``side`` can see now."""
-    rules = rules or {}
+    rules = complete(rules)
     enemies = [u for u in state.units if u.side != side and u.hex]
     if side in state.sees_all:
         return {u.id for u in enemies}
@@ -27,7 +28,7 @@ def seen_enemies(state: State, side: str, rules: Mapping[str, Any] | None = None
         if unit.side == side and unit.hex:
             near.add(unit.hex)
             near.update(grid.neighbours(unit.hex))
-    home = bool(rules.get("see_home", True))
+    home = bool(rules["see_home"])
     countries = state.scenario.countries
     return {u.id for u in enemies if u.hex in near or (home and countries.get(u.hex) == side)}
 
