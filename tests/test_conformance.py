@@ -218,8 +218,9 @@ def player_counts(ruleset: Ruleset) -> list[int]:
 def test_the_fewest_and_the_most_players_play_through_the_engine(
     ruleset: Ruleset, count: int, tmp_path: Path
 ) -> None:
-    """Two turns with every seat taken (or the fewest): every sheet accepted, every turn
-    replayed to the state that followed it, and the first and last player's reports."""
+    """Two steps with every seat taken (or the fewest): every sheet accepted, every step
+    replayed to the state that followed it, every player asked for a sheet (in a game whose
+    players take turns, over the two steps), and the first and last player's reports."""
     from refassist.demo import computer_sheets
 
     seed = 3
@@ -231,16 +232,19 @@ def test_the_fewest_and_the_most_players_play_through_the_engine(
         generate_seed=seed if ruleset.generates_maps else None,
         assign_homeworlds=True,
     )
+    seated: set[str] = set()
     for _ in range(2):
         state = game.load_state()
         step = game.step(state)
-        assert len(step.expects) == count
+        seated |= set(step.expects)
         filed = intake(game, computer_sheets(game, state, seed))
-        assert filed.count("accepted") == count
+        assert filed.count("accepted") == len(step.expects)
         outcome = resolve_game(game, force=True)
         assert sorted(outcome.with_orders) == sorted(step.expects)
         assert replay_step(game, step.key) == state_after(game, step.key)
     everyone = ruleset.players(outcome.state)
+    # Every seat was asked for a sheet (in a game that alternates, over the two steps).
+    assert len(everyone) == count and seated == set(everyone)
     ends = [everyone[0], everyone[-1]]
     run = write_reports(game, state=outcome.state, players=ends, referee=False, jobs=1)
     assert sorted(r.reader for r in run.reports) == sorted(ends)

@@ -277,7 +277,7 @@ def test_resolve_checks_filed_sheets_again(corpus: Path, tmp_path: Path) -> None
         reason = got.cancelled[0].data["reason"]
         assert "\n" not in reason and got.cancelled[0].visible_to == ("Ann",), (c.name, reason)
         # The identity check names the other game's rules rather than "does not know" them.
-        words = ("millennium-wars",) if c.name == "meta-ruleset-changed" else c.words
+        words = ("tiddlywinks-3000",) if c.name == "meta-ruleset-changed" else c.words
         assert _words_in(reason.replace(target.name, ""), words), (c.name, reason)
 
 

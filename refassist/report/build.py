@@ -31,6 +31,7 @@ from ..words import orders_due
 from .fetcher import SafeFetcher
 from .mapmodel import SectorMap
 from .maps import BaseMaps, inline_svgs, map_pages, map_stamps
+from .boarddraw import board_pages
 from .netdraw import network_pages
 from .render import ReportError, environment, layout, map_boxes, render_html
 from .stamp import stamp_pdf
@@ -129,6 +130,8 @@ def render_report(
     # A map of places and links is drawn per reader as inline SVG (WeasyPrint renders it in
     # the same pass; nothing is stamped): `templates/base/netmap.html` lays it out.
     context["network_pages"] = network_pages(content.network)
+    # So is a board of terrain hexes (`templates/base/boardmap.html`).
+    context["board_pages"] = board_pages(content.board)
     html = render_html(env, content.template, context)
     # Relative URLs resolve in the first template folder: the game's own when it has one, so
     # an override can show e.g. its logo.png; the fetcher still allows only template files.

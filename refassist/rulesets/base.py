@@ -45,6 +45,7 @@ from ..dice import Dice
 from ..errors import CellProblem, UsageError
 
 if TYPE_CHECKING:
+    from ..report.boardmap import HexBoard
     from ..report.mapmodel import MapOverlay, SectorMap
     from ..report.netmap import NetworkMap
     from ..workbook.sheetio import TurnSheetFile
@@ -423,6 +424,9 @@ class ReportContent:
     #: sector.  It is drawn per reader, not shared like ``report_map``, because what a reader
     #: knows (owners, forces, places out of sight) is on it; None for no such map.
     network: NetworkMap | None = None
+    #: A board of terrain hexes with the units on it, for games played on one; drawn per
+    #: reader like ``network`` (which enemy units a reader sees is on it); None for none.
+    board: HexBoard | None = None
 
 
 #: A game's state and its orders (one player's sheet as understood): each ruleset names its own

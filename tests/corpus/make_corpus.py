@@ -156,6 +156,14 @@ def make_any_game(out: Path, ruleset_name: str) -> Context:
     step = game.step(state)
     names = list(step.expects)
     sheets = {p: game.outbox(step.key) / sheet_filename(p) for p in names}
+    if len(names) == 1:
+        # Players take turns: the other player's sheet is the one of the step before.
+        other_player = next(p for p in ruleset.players(state) if p != names[0])
+        earlier = {p.stem: p for p in first}
+        kept = keep / f"earlier-{earlier[other_player].name}"
+        shutil.copyfile(earlier[other_player], kept)
+        sheets[other_player] = kept
+        names.append(other_player)
     other = create(out / "other-game", "Another game", GAME_SEED + 1)
     other_sheet = write_sheets(other, other.load_state())[0]
     return Context(
@@ -1224,7 +1232,7 @@ def _(ctx: Context, out: Path) -> None:
     every_game=True,
 )
 def _(ctx: Context, out: Path) -> None:
-    edit_meta(ann(ctx), out, {"ruleset": "millennium-wars"})
+    edit_meta(ann(ctx), out, {"ruleset": "tiddlywinks-3000"})
 
 
 @case(

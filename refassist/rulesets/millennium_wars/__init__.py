@@ -1,7 +1,107 @@
-"""Millennium Wars: a two-sided operational wargame on a terrain hex map (issue 19).
+"""Millennium Wars: a two-sided operational wargame on a terrain hex map.
 
-The game's rules live here as they are built: ``crt`` holds the three combat results tables,
-the odds columns and their shifts; ``terrain`` the Terrain Effects Table.  The ruleset is
-registered (and so offered by ``refassist new`` and ``demo``) once its scenario file, sheets,
-resolution and reports are complete; until then these modules are tested on their own.
+The ruleset object only wires the game's modules to the engine's interface; each area of the
+rules lives in its own module: ``scenario`` (the referee's file and the training scenario),
+``terrain``, ``units``, ``board``, ``movement``, ``crt`` and ``combat``, ``charts``,
+``politics``, ``supply``, ``sequence`` (the exchanges of a game turn), ``resolve``, ``sheet``,
+``validate``, ``tables``, ``visibility``, ``report``, ``ai``.
+
+Its steps are the exchanges of a game turn: the phasing player's impulse sheet, then the other
+player's reaction sheet (keys ``TURN-PLAYER-IMPULSE``, ``r`` for the reaction, e.g.
+``3-1-2r``), and the ceasefire answers both players give when the UN demands one.
 """
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ...words import counted
+from ..base import Event, HouseRule, ReportContent, ReportInput, Ruleset, Standing, Step
+from .orders import Orders
+from .rules import HOUSE_RULES
+from .state import State
+
+if TYPE_CHECKING:
+    from ...report.mapmodel import SectorMap
+
+
+class MillenniumWars(Ruleset[State, Orders]):
+    """Millennium Wars (see ``shared/seeds/millennium-wars.md``)."""
+
+    name: ClassVar[str] = "millennium-wars"
+    aliases: ClassVar[tuple[str, ...]] = ("millennium_wars", "mw", "millenniumwars")
+    title: ClassVar[str] = "Millennium Wars"
+    vocabulary: ClassVar[tuple[str, ...]] = ("cybercadre", "c4i", "air-land battle")
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    house_rules: ClassVar[tuple[HouseRule, ...]] = HOUSE_RULES
+    order: ClassVar[int] = 400
+    #: One game turn of fast play: five exchanges of the training scenario.
+    bounded_game: ClassVar[Mapping[str, Any]] = {"last_turn": 1, "fast_play": True}
+
+    # -- life cycle ---------------------------------------------------------------------------
+    def current_step(self, state: State) -> Step:
+        from .sheet import exchange_words
+
+        point = state.point
+        if point.ceasefire:
+            expects = tuple(s.player for s in state.sides)
+        else:
+            expects = ((state.reacting if point.reaction else state.phasing).player,)
+        return Step(point.key, exchange_words(state), expects, dice_turn=point.dice_turn)
+
+    def game_over(self, state: State) -> str:
+        return state.finished
+
+    # -- the demo -----------------------------------------------------------------------------
+    def standing(self, state: State) -> Standing | None:
+        """The side holding the most objective points (None on a tie)."""
+        points = {s.name: 0 for s in state.sides}
+        for hex_, side in state.held.items():
+            if side in points:
+                points[side] += state.scenario.objectives[hex_]
+        (a, pa), (b, pb) = sorted(points.items(), key=lambda kv: -kv[1])
+        if pa == pb:
+            return None
+        return Standing(state.side(a).player, pa, "objective point")
+
+    def start_positions(self, state: State) -> dict[str, str]:
+        return {s.player: s.name for s in state.sides}
+
+    def turn_highlights(self, state: State, events: Sequence[Event]) -> str:
+        """Attacks fought, units eliminated and where the Political Index stands."""
+        attacks = [e for e in events if e.kind == "attack"]
+        lost = sum(len(e.data.get("eliminated", ())) for e in attacks)
+        return (
+            f"{counted(len(attacks), 'attack')}, {counted(lost, 'unit')} eliminated, "
+            f"Political Index {state.political_index}"
+        )
+
+    # -- information --------------------------------------------------------------------------
+    def players(self, state: State) -> list[str]:
+        return [s.player for s in state.sides]
+
+    # -- reports ------------------------------------------------------------------------------
+    def report_map(self, state: State) -> SectorMap | None:
+        # The hex board is drawn per reader (ReportContent.board): units are not public.
+        return None
+
+    def player_content(
+        self, view: State, info: ReportInput, public: SectorMap | None
+    ) -> ReportContent:
+        from .report import player_content
+
+        return player_content(view, info)
+
+    def referee_content(
+        self, state: State, info: ReportInput, public: SectorMap | None
+    ) -> ReportContent:
+        from .report import referee_content
+
+        return referee_content(state, info)
+
+
+RULESET = MillenniumWars()
+
+__all__ = ["RULESET", "MillenniumWars"]

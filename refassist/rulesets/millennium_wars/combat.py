@@ -49,7 +49,8 @@ class Attack:
     crt: str  # raid, assault, air-land
     political_points: int = 0
     intensive: bool = False
-    #: Retreat paths the attacker asks for its units, and the units that advance if allowed.
+    #: Retreat paths the attacker asks for its units, and the units that advance if allowed
+    #: (``*``: every unit that may).
     retreat: dict[str, list[str]] = field(default_factory=dict)
     advance: list[str] = field(default_factory=list)
     ambush: str = ""  # the unit the attacker chooses on A1 or B1
@@ -282,7 +283,7 @@ def resolve_attack(
 
     def advance(units: Sequence[Unit], into: str, named: Sequence[str]) -> None:
         for u in units:
-            if u.id not in named or u not in board.units:
+            if ("*" not in named and u.id not in named) or u not in board.units:
                 continue
             if board.enemy_in(into, u.side) or not board.can_enter(u, into):
                 continue

@@ -12,6 +12,12 @@ from dataclasses import dataclass, field
 from .combat import Attack, Defence
 from .movement import Move
 
+#: The cell of the ceasefire sheet where a player answers the UN (the checker pins its
+#: problem there).
+CEASEFIRE_CELL = "C11"
+#: What a player takes when its information warfare wins a choice.
+IW_CHOICES = ("index", "see", "disrupt", "disrupt-iw", "c4i")
+
 
 @dataclass
 class Purchase:
@@ -59,4 +65,4 @@ def no_orders(player: str, step: str) -> Orders:
     return Orders(player, step, ceasefire="refuse")
 
 
-__all__ = ["InformationAttack", "Orders", "Purchase", "no_orders"]
+__all__ = ["CEASEFIRE_CELL", "IW_CHOICES", "InformationAttack", "Orders", "Purchase", "no_orders"]

@@ -281,7 +281,7 @@ def _advance(state: State, dice: Dice, rules: Mapping[str, Any]) -> list[Event]:
         events += _end_of_player_turn(state, dice, rules)
     if nxt.turn != point.turn:
         events += _administrative(state)
-        if nxt.turn > state.scenario.turns:
+        if nxt.turn > (int(rules["last_turn"]) or state.scenario.turns):
             state.finished = _victory(state, "the game's last turn is over")
             events.append(event(state, "end", "", "game_over", state.finished, EVERYONE))
             state.point = nxt

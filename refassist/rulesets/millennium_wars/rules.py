@@ -15,6 +15,12 @@ from ..base import HouseRule, with_defaults
 
 HOUSE_RULES: tuple[HouseRule, ...] = (
     HouseRule(
+        "last_turn",
+        0,
+        "The game ends after this game turn, won on objectives as at the scenario's end "
+        "(0: the scenario's own length).  For a shorter evening, or a game cut short.",
+    ),
+    HouseRule(
         "fast_play",
         False,
         "Fast play: the defender's reaction orders stand on the phasing sheet (retreats, "

@@ -67,6 +67,8 @@ class State:
     events: list[Event] = field(default_factory=list)
     dice: list[Any] = field(default_factory=list)
     finished: str = ""
+    #: In a side's view (`visibility.side_view`): the side whose view it is; "" in the state.
+    viewer: str = ""
 
     def side(self, name: str) -> SideState:
         return next(s for s in self.sides if s.name == name)

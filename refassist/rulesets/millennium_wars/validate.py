@@ -19,13 +19,11 @@ from ..checking import OrderChecker
 from .combat import CombatError, check_attack
 from .crt import CRTS
 from .movement import make_moves
-from .orders import Orders
+from .orders import CEASEFIRE_CELL, IW_CHOICES, Orders
 from .resolve import board_of
 from .rules import complete
 from .state import State
 from .visibility import side_view
-
-IW_CHOICES = ("index", "see", "disrupt", "disrupt-iw", "c4i")
 
 
 def validate_orders(
@@ -41,7 +39,7 @@ def validate_orders(
     if point.ceasefire:
         if orders.ceasefire not in ("accept", "refuse"):
             check.error(
-                "C6",
+                CEASEFIRE_CELL,
                 orders.ceasefire,
                 "the answer to the UN must be accept or refuse",
                 "Choose accept or refuse.",
@@ -149,7 +147,7 @@ def validate_orders(
                 )
         attacking |= ids
         for uid in [*attack.retreat, *attack.advance]:
-            if uid not in ids:
+            if uid != "*" and uid not in ids:
                 check.error(
                     attack.cell,
                     uid,
@@ -159,4 +157,4 @@ def validate_orders(
     return check.problems
 
 
-__all__ = ["IW_CHOICES", "validate_orders"]
+__all__ = ["validate_orders"]

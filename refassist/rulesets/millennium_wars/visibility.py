@@ -44,7 +44,17 @@ def side_view(state: State, side: str, rules: Mapping[str, Any] | None = None) -
         view.pending, view.moved = [], []
     view.lost = [u for u in view.lost if u.side == side]
     view.dice = []
+    view.viewer = side
     return view
 
 
-__all__ = ["seen_enemies", "side_view"]
+def player_view(state: State, player: str, rules: Mapping[str, Any] | None = None) -> State:
+    """The state as ``player`` may know it (the engine's `Ruleset.player_view`): the view of
+    the side the player commands."""
+    side = state.side_of(player)
+    if side is None:
+        raise KeyError(f"{player!r} commands no side")
+    return side_view(state, side.name, rules)
+
+
+__all__ = ["player_view", "seen_enemies", "side_view"]

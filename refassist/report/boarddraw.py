@@ -1,0 +1,369 @@
+"""Drawing a `HexBoard` (terrain hexes, hexsides, roads, places and counters) as SVG.
+
+A board has a few hundred hexes at most, so like the node-and-link maps it is inline SVG that
+WeasyPrint renders in the report's own pass: no stamping, and the map's text (hex numbers,
+place names, unit ids) stays real text in the PDF.
+
+The board must read in black-and-white print: each terrain carries a printed mark, rivers are
+heavier than borders and borders dashed, each side's counters have its tint and its tag, and a
+disrupted counter is struck through.  Counters are NATO-style: the size over the box, the
+type symbol in it, the strength under it.  Names come from scenario files and so every text is
+XML-escaped; nothing in the SVG refers to anything outside it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from html import escape
+
+from ..hexmap import col_row
+from .boardmap import BoardCounter, BoardPlace, HexBoard
+from .mapdraw import BATTLE, INK, OWNER_STYLES
+
+#: Drawing box in SVG units (4 a millimetre): the width of an A4 page inside its margins; the
+#: height follows the board, up to a page.
+WIDTH = 760.0
+MAX_HEIGHT = 860.0
+MARGIN = 14.0
+FONT = "'DejaVu Sans Condensed', 'DejaVu Sans', sans-serif"
+RIVER = "#1f6fb5"
+ROAD = "#7a4a1d"
+GRID = "#8c8c8c"
+ROOT3 = math.sqrt(3.0)
+#: Counters shown in one hex; more are counted on the badge.
+MAX_STACK = 3
+
+
+def _n(value: float) -> str:
+    return f"{value:.1f}".rstrip("0").rstrip(".")
+
+
+def _e(text: object) -> str:
+    return escape(str(text), quote=True)
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """Hex ids to SVG units: the radius of a hex and the drawing's size."""
+
+    r: float
+    width: float
+    height: float
+
+    @classmethod
+    def fit(cls, cols: int, rows: int) -> _Frame:
+        across = 1.5 * (cols - 1) + 2.0
+        down = ROOT3 * (rows + (0.5 if cols > 1 else 0.0))
+        r = min((WIDTH - 2 * MARGIN) / across, (MAX_HEIGHT - 2 * MARGIN) / down)
+        return cls(r, WIDTH, down * r + 2 * MARGIN)
+
+    def centre(self, hex_: str) -> tuple[float, float]:
+        col, row = col_row(hex_)
+        x = MARGIN + self.r + 1.5 * self.r * (col - 1)
+        y = MARGIN + ROOT3 * self.r * (row - 0.5) + (ROOT3 * self.r / 2 if col % 2 == 0 else 0)
+        return x, y
+
+    def corners(self, x: float, y: float, scale: float = 1.0) -> str:
+        r = self.r * scale
+        return " ".join(
+            f"{_n(x + r * math.cos(math.radians(a)))},{_n(y + r * math.sin(math.radians(a)))}"
+            for a in range(0, 360, 60)
+        )
+
+    def hexside(self, a: str, b: str) -> tuple[float, float, float, float]:
+        (x1, y1), (x2, y2) = self.centre(a), self.centre(b)
+        mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+        length = math.hypot(x2 - x1, y2 - y1) or 1.0
+        px, py = -(y2 - y1) / length, (x2 - x1) / length
+        half = self.r / 2
+        return mx - px * half, my - py * half, mx + px * half, my + py * half
+
+
+def board_svg(board: HexBoard) -> str:
+    """The whole board as one ``<svg>`` element."""
+    frame = _Frame.fit(board.cols, board.rows)
+    r = frame.r
+    fills = {t.key: t for t in board.terrains}
+    default = board.terrains[0] if board.terrains else None
+    body: list[str] = []
+    places = {p.hex: p for p in board.places}
+    for col in range(1, board.cols + 1):
+        for row in range(1, board.rows + 1):
+            hex_ = f"{col:02d}{row:02d}"
+            x, y = frame.centre(hex_)
+            terrain = fills.get(board.terrain.get(hex_, ""), default)
+            fill = terrain.fill if terrain else "#ffffff"
+            body.append(
+                f'<polygon points="{frame.corners(x, y)}" fill="{fill}" stroke="{GRID}" '
+                f'stroke-width="0.8"/>'
+                f'<text x="{_n(x)}" y="{_n(y - 0.66 * r)}" font-size="{_n(0.2 * r)}" '
+                f'text-anchor="middle" fill="#555">{hex_}</text>'
+            )
+            if terrain and terrain.mark:
+                body.append(
+                    f'<text x="{_n(x - 0.62 * r)}" y="{_n(y + 0.5 * r)}" '
+                    f'font-size="{_n(0.24 * r)}" fill="#444" text-anchor="middle">'
+                    f"{_e(terrain.mark)}</text>"
+                )
+    for edge in board.edges:
+        x1, y1, x2, y2 = frame.hexside(edge.a, edge.b)
+        style = (
+            f'stroke="{RIVER}" stroke-width="{_n(0.16 * r)}" stroke-linecap="round"'
+            if edge.kind == "river"
+            else f'stroke="{INK}" stroke-width="{_n(0.07 * r)}" stroke-dasharray="5 3"'
+        )
+        body.append(f'<line x1="{_n(x1)}" y1="{_n(y1)}" x2="{_n(x2)}" y2="{_n(y2)}" {style}/>')
+    for road in board.roads:
+        points = " ".join(f"{_n(x)},{_n(y)}" for x, y in map(frame.centre, road))
+        body.append(
+            f'<polyline points="{points}" fill="none" stroke="{ROAD}" '
+            f'stroke-width="{_n(0.09 * r)}" stroke-linejoin="round"/>'
+        )
+    for place in board.places:
+        body.append(_place(place, frame.centre(place.hex), r))
+    stacks: dict[str, list[BoardCounter]] = {}
+    for counter in board.counters:
+        stacks.setdefault(counter.hex, []).append(counter)
+    for hex_, stack in stacks.items():
+        body.append(_stack(board, stack, frame.centre(hex_), r, hex_ in places))
+    for hex_ in board.battles:
+        x, y = frame.centre(hex_)
+        body.append(_burst(x + 0.62 * r, y - 0.42 * r, 0.2 * r))
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="190mm" '
+        f'height="{_n(frame.height / 4)}mm" viewBox="0 0 {_n(frame.width)} '
+        f'{_n(frame.height)}" font-family="{_e(FONT)}">{"".join(body)}</svg>'
+    )
+
+
+def _place(place: BoardPlace, at: tuple[float, float], r: float) -> str:
+    x, y = at
+    sx = x - 0.66 * r
+    s = 0.1 * r
+    if place.kind == "city":
+        mark = f'<rect x="{_n(sx - s)}" y="{_n(y - s)}" width="{_n(2 * s)}" height="{_n(2 * s)}" '
+        mark += f'fill="{INK}"/>'
+    elif place.kind == "town":
+        mark = f'<circle cx="{_n(sx)}" cy="{_n(y)}" r="{_n(s)}" fill="{INK}"/>'
+    else:
+        mark = (
+            f'<polygon points="{_n(sx)},{_n(y - s * 1.2)} {_n(sx + s * 1.1)},{_n(y + s)} '
+            f'{_n(sx - s * 1.1)},{_n(y + s)}" fill="#ffffff" stroke="{INK}" stroke-width="1"/>'
+        )
+    weight = "bold" if place.kind == "city" else "normal"
+    out = [
+        mark,
+        f'<text x="{_n(x)}" y="{_n(y + 0.78 * r)}" font-size="{_n(0.2 * r)}" '
+        f'font-weight="{weight}" text-anchor="middle" fill="{INK}">{_e(place.name)}</text>',
+    ]
+    if place.points:
+        out.append(_star(x + 0.66 * r, y + 0.05 * r, 0.17 * r, str(place.points)))
+    return "".join(out)
+
+
+def _star(x: float, y: float, r: float, text: str = "") -> str:
+    points = []
+    for i in range(10):
+        radius = r if i % 2 == 0 else r * 0.45
+        angle = math.radians(-90 + 36 * i)
+        points.append(f"{_n(x + radius * math.cos(angle))},{_n(y + radius * math.sin(angle))}")
+    out = f'<polygon points="{" ".join(points)}" fill="#ffd84d" stroke="{INK}" stroke-width="0.8"/>'
+    if text:
+        out += (
+            f'<text x="{_n(x)}" y="{_n(y + r * 1.6)}" font-size="{_n(r * 0.9)}" '
+            f'font-weight="bold" text-anchor="middle" fill="{INK}">{_e(text)}</text>'
+        )
+    return out
+
+
+def _burst(x: float, y: float, r: float) -> str:
+    points = []
+    for i in range(16):
+        radius = r if i % 2 == 0 else r * 0.5
+        angle = math.radians(22.5 * i)
+        points.append(f"{_n(x + radius * math.cos(angle))},{_n(y + radius * math.sin(angle))}")
+    return f'<polygon points="{" ".join(points)}" fill="#ffffff" stroke="{BATTLE}" stroke-width="1.6"/>'
+
+
+def _stack(
+    board: HexBoard, stack: Sequence[BoardCounter], at: tuple[float, float], r: float, place: bool
+) -> str:
+    x, y = at
+    w, h = 0.78 * r, 0.98 * r
+    step = 0.09 * r
+    shown = list(stack[:MAX_STACK])
+    out = []
+    for depth, counter in reversed(list(enumerate(shown))):
+        out.append(_counter(board, counter, x - w / 2 + depth * step, y - h / 2 - depth * step, w, h))
+    if len(stack) > 1:
+        bx, by = x + w / 2 + (len(shown) - 1) * step, y - h / 2 - (len(shown) - 1) * step
+        out.append(
+            f'<circle cx="{_n(bx)}" cy="{_n(by)}" r="{_n(0.13 * r)}" fill="{INK}"/>'
+            f'<text x="{_n(bx)}" y="{_n(by + 0.065 * r)}" font-size="{_n(0.17 * r)}" '
+            f'font-weight="bold" text-anchor="middle" fill="#ffffff">{len(stack)}</text>'
+        )
+    return "".join(out)
+
+
+def _counter(board: HexBoard, c: BoardCounter, x: float, y: float, w: float, h: float) -> str:
+    side = board.side(c.side)
+    tint, ink, _ = OWNER_STYLES[(side.style if side else 8) % len(OWNER_STYLES)]
+    out = [
+        f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}" rx="{_n(w * 0.06)}" '
+        f'fill="{tint}" stroke="{ink}" stroke-width="1.2"/>',
+        f'<text x="{_n(x + w / 2)}" y="{_n(y + h * 0.19)}" font-size="{_n(h * 0.16)}" '
+        f'font-weight="bold" text-anchor="middle" fill="{INK}">{_e(c.size)}</text>',
+    ]
+    bx, by, bw, bh = x + w * 0.18, y + h * 0.24, w * 0.64, h * 0.32
+    out.append(
+        f'<rect x="{_n(bx)}" y="{_n(by)}" width="{_n(bw)}" height="{_n(bh)}" fill="#ffffff" '
+        f'stroke="{INK}" stroke-width="0.9"/>'
+    )
+    out.append(_symbol(c.symbol, bx, by, bw, bh))
+    out.append(
+        f'<text x="{_n(x + w / 2)}" y="{_n(y + h * 0.75)}" font-size="{_n(h * 0.18)}" '
+        f'font-weight="bold" text-anchor="middle" fill="{INK}">{_e(c.strength)}</text>'
+        f'<text x="{_n(x + w / 2)}" y="{_n(y + h * 0.93)}" font-size="{_n(h * 0.14)}" '
+        f'text-anchor="middle" fill="{INK}">{_e(c.label)}</text>'
+    )
+    if c.spent:
+        s = w * 0.22
+        out.append(
+            f'<polygon points="{_n(x + w - s)},{_n(y)} {_n(x + w)},{_n(y)} {_n(x + w)},'
+            f'{_n(y + s)}" fill="{INK}"/>'
+        )
+    if c.disrupted:
+        out.append(
+            f'<line x1="{_n(x)}" y1="{_n(y + h)}" x2="{_n(x + w)}" y2="{_n(y)}" '
+            f'stroke="{BATTLE}" stroke-width="{_n(w * 0.07)}"/>'
+        )
+    return "".join(out)
+
+
+def _symbol(kind: str, x: float, y: float, w: float, h: float) -> str:
+    """The NATO-style type symbol inside the box at (x, y, w, h)."""
+    line = f'stroke="{INK}" stroke-width="0.9" fill="none"'
+    cross = (
+        f'<path d="M{_n(x)} {_n(y)}L{_n(x + w)} {_n(y + h)}M{_n(x)} {_n(y + h)}'
+        f'L{_n(x + w)} {_n(y)}" {line}/>'
+    )
+    oval = (
+        f'<ellipse cx="{_n(x + w / 2)}" cy="{_n(y + h / 2)}" rx="{_n(w * 0.34)}" '
+        f'ry="{_n(h * 0.3)}" {line}/>'
+    )
+    wings = (
+        f'<path d="M{_n(x + w * 0.32)} {_n(y + h)}q{_n(w * 0.09)} {_n(-h * 0.3)} '
+        f'{_n(w * 0.18)} 0q{_n(w * 0.09)} {_n(-h * 0.3)} {_n(w * 0.18)} 0" {line}/>'
+    )
+    drawn = {
+        "infantry": cross,
+        "armour": oval,
+        "mechanized": cross + oval,
+        "cavalry": f'<path d="M{_n(x)} {_n(y + h)}L{_n(x + w)} {_n(y)}" {line}/>',
+        "airborne": cross + wings,
+        "air assault": cross + wings.replace(f"{_n(y + h)}q", f"{_n(y + h * 0.35)}q"),
+    }
+    if kind in drawn:
+        return drawn[kind]
+    short = {
+        "marine": "MAR",
+        "special forces": "SF",
+        "headquarters": "HQ",
+        "information": "IW",
+        "political": "PN",
+        "naval": "TF",
+        "militia": "MIL",
+    }.get(kind, kind[:3].upper())
+    return (
+        f'<text x="{_n(x + w / 2)}" y="{_n(y + h * 0.75)}" font-size="{_n(h * 0.62)}" '
+        f'font-weight="bold" text-anchor="middle" fill="{INK}">{_e(short)}</text>'
+    )
+
+
+def legend(board: HexBoard) -> list[dict[str, str]]:
+    """The legend: a small SVG swatch and a label (escaped by the template) for each terrain
+    the board uses, each side, and each kind of mark present."""
+    swatch = (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="7mm" height="6mm" viewBox="0 0 28 24" '
+        f'font-family="{_e(FONT)}">'
+    )
+    used = {board.terrain.get(f"{c:02d}{r:02d}", "") for c in range(1, board.cols + 1)
+            for r in range(1, board.rows + 1)}
+    items: list[dict[str, str]] = []
+    for n, terrain in enumerate(board.terrains):
+        if terrain.key not in used and not (n == 0 and "" in used):
+            continue
+        hexagon = " ".join(
+            f"{_n(14 + 11 * math.cos(math.radians(a)))},{_n(12 + 11 * math.sin(math.radians(a)))}"
+            for a in range(0, 360, 60)
+        )
+        mark = (
+            f'<text x="14" y="16" font-size="9" text-anchor="middle" fill="#444">'
+            f"{_e(terrain.mark)}</text>"
+            if terrain.mark
+            else ""
+        )
+        items.append(
+            {
+                "svg": swatch + f'<polygon points="{hexagon}" fill="{terrain.fill}" '
+                f'stroke="{GRID}"/>{mark}</svg>',
+                "label": terrain.label,
+            }
+        )
+    for side in board.sides:
+        tint, ink, _ = OWNER_STYLES[side.style % len(OWNER_STYLES)]
+        items.append(
+            {
+                "svg": swatch + f'<rect x="4" y="2" width="20" height="20" fill="{tint}" '
+                f'stroke="{ink}" stroke-width="1.4"/></svg>',
+                "label": f"{side.name} ({side.tag})",
+            }
+        )
+    kinds = {p.kind for p in board.places}
+    if "city" in kinds:
+        items.append({"svg": swatch + f'<rect x="10" y="8" width="8" height="8" fill="{INK}"/></svg>', "label": "city"})
+    if "town" in kinds:
+        items.append({"svg": swatch + f'<circle cx="14" cy="12" r="4" fill="{INK}"/></svg>', "label": "town"})
+    if kinds - {"city", "town"}:
+        items.append(
+            {
+                "svg": swatch + f'<polygon points="14,6 19,17 9,17" fill="#fff" stroke="{INK}"/></svg>',
+                "label": "facility",
+            }
+        )
+    if any(p.points for p in board.places):
+        items.append({"svg": swatch + _star(14, 11, 9) + "</svg>", "label": "objective (its points)"})
+    if any(e.kind == "river" for e in board.edges):
+        items.append({"svg": swatch + f'<line x1="2" y1="12" x2="26" y2="12" stroke="{RIVER}" stroke-width="4"/></svg>', "label": "river (hexside)"})
+    if any(e.kind != "river" for e in board.edges):
+        items.append({"svg": swatch + f'<line x1="2" y1="12" x2="26" y2="12" stroke="{INK}" stroke-width="2" stroke-dasharray="5 3"/></svg>', "label": "border (hexside)"})
+    if board.roads:
+        items.append({"svg": swatch + f'<line x1="2" y1="12" x2="26" y2="12" stroke="{ROAD}" stroke-width="3"/></svg>', "label": "road (line of communication)"})
+    if any(c.disrupted for c in board.counters):
+        items.append({"svg": swatch + f'<rect x="4" y="2" width="20" height="20" fill="#fff" stroke="{INK}"/><line x1="4" y1="22" x2="24" y2="2" stroke="{BATTLE}" stroke-width="2"/></svg>', "label": "disrupted"})
+    if any(c.spent for c in board.counters):
+        items.append({"svg": swatch + f'<rect x="4" y="2" width="20" height="20" fill="#fff" stroke="{INK}"/><polygon points="18,2 24,2 24,8" fill="{INK}"/></svg>', "label": "has acted this turn"})
+    if board.battles:
+        items.append({"svg": swatch + _burst(14, 12, 10) + "</svg>", "label": "combat this exchange"})
+    return items
+
+
+def board_pages(board: HexBoard | None) -> list[dict[str, object]]:
+    """What the report templates lay out for a hex board: one page with its legend
+    (``templates/base/boardmap.html``); empty when the ruleset gave no board."""
+    if board is None:
+        return []
+    return [
+        {
+            "title": board.title,
+            "subtitle": board.subtitle,
+            "svg": board_svg(board),
+            "legend": legend(board),
+            "notes": list(board.notes),
+        }
+    ]
+
+
+__all__ = ["board_pages", "board_svg", "legend"]
