@@ -6,6 +6,7 @@ is intended, then read the diff of the golden files before committing them:
     .venv/bin/python scripts/regenerate_golden.py                  # Fifth Millennium
     .venv/bin/python scripts/regenerate_golden.py imperium-3m      # Imperium 3rd Millennium
     .venv/bin/python scripts/regenerate_golden.py full-thrust-campaign
+    .venv/bin/python scripts/regenerate_golden.py millennium-wars
     git diff --stat tests/golden
 
 Each game is played as ``tests/golden/<ruleset>/golden.toml`` says, on the map kept beside
@@ -67,12 +68,20 @@ def write_campaign_map(folder: Path) -> None:
     print(f"copied the default map to {folder.relative_to(REPO)}")
 
 
+def write_training_scenario(folder: Path) -> None:
+    from refassist.rulesets.millennium_wars.scenario import default_scenario_text
+
+    (folder / "scenario.toml").write_text(default_scenario_text(), encoding="utf-8")
+    print(f"copied the training scenario to {folder.relative_to(REPO)}")
+
+
 #: How each golden map is made anew (``--new-map``); a game whose golden map is written by
 #: hand has no entry.
 MAP_WRITERS = {
     "fifth-millennium": write_sector,
     "imperium-3m": write_imperium_map,
     "full-thrust-campaign": write_campaign_map,
+    "millennium-wars": write_training_scenario,
 }
 
 

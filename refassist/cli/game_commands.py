@@ -243,6 +243,8 @@ def export_command(game: Path, as_json: bool, output: Path | None) -> None:
 
 def _map_needs(ruleset: Ruleset) -> str:
     """What `refassist new` needs for the game's map, in a few words."""
+    if ruleset.map_files:
+        return ruleset.map_files
     if not ruleset.map_required:
         return "default map or --map FILE"
     if ruleset.generates_maps:

@@ -184,7 +184,10 @@ def _burst(x: float, y: float, r: float) -> str:
         radius = r if i % 2 == 0 else r * 0.5
         angle = math.radians(22.5 * i)
         points.append(f"{_n(x + radius * math.cos(angle))},{_n(y + radius * math.sin(angle))}")
-    return f'<polygon points="{" ".join(points)}" fill="#ffffff" stroke="{BATTLE}" stroke-width="1.6"/>'
+    return (
+        f'<polygon points="{" ".join(points)}" fill="#ffffff" stroke="{BATTLE}" '
+        'stroke-width="1.6"/>'
+    )
 
 
 def _stack(
@@ -196,7 +199,9 @@ def _stack(
     shown = list(stack[:MAX_STACK])
     out = []
     for depth, counter in reversed(list(enumerate(shown))):
-        out.append(_counter(board, counter, x - w / 2 + depth * step, y - h / 2 - depth * step, w, h))
+        out.append(
+            _counter(board, counter, x - w / 2 + depth * step, y - h / 2 - depth * step, w, h)
+        )
     if len(stack) > 1:
         bx, by = x + w / 2 + (len(shown) - 1) * step, y - h / 2 - (len(shown) - 1) * step
         out.append(
@@ -282,72 +287,78 @@ def _symbol(kind: str, x: float, y: float, w: float, h: float) -> str:
     )
 
 
+_SWATCH = (
+    '<svg xmlns="http://www.w3.org/2000/svg" width="7mm" height="6mm" viewBox="0 0 28 24" '
+    f'font-family="{_e(FONT)}">'
+)
+_BOX = f'<rect x="4" y="2" width="20" height="20" fill="#fff" stroke="{INK}"/>'
+
+
+def _line(colour: str, width: float, dash: str = "") -> str:
+    dashed = f' stroke-dasharray="{dash}"' if dash else ""
+    return (
+        f'<line x1="2" y1="12" x2="26" y2="12" stroke="{colour}" stroke-width="{_n(width)}"'
+        f"{dashed}/>"
+    )
+
+
 def legend(board: HexBoard) -> list[dict[str, str]]:
     """The legend: a small SVG swatch and a label (escaped by the template) for each terrain
     the board uses, each side, and each kind of mark present."""
-    swatch = (
-        '<svg xmlns="http://www.w3.org/2000/svg" width="7mm" height="6mm" viewBox="0 0 28 24" '
-        f'font-family="{_e(FONT)}">'
+    every = (f"{c:02d}{r:02d}" for c in range(1, board.cols + 1) for r in range(1, board.rows + 1))
+    first = board.terrains[0].key if board.terrains else ""
+    used = {board.terrain.get(h, first) for h in every}
+    hexagon = " ".join(
+        f"{_n(14 + 11 * math.cos(math.radians(a)))},{_n(12 + 11 * math.sin(math.radians(a)))}"
+        for a in range(0, 360, 60)
     )
-    used = {board.terrain.get(f"{c:02d}{r:02d}", "") for c in range(1, board.cols + 1)
-            for r in range(1, board.rows + 1)}
-    items: list[dict[str, str]] = []
-    for n, terrain in enumerate(board.terrains):
-        if terrain.key not in used and not (n == 0 and "" in used):
+    shown: list[tuple[str, str]] = []
+    for terrain in board.terrains:
+        if terrain.key not in used:
             continue
-        hexagon = " ".join(
-            f"{_n(14 + 11 * math.cos(math.radians(a)))},{_n(12 + 11 * math.sin(math.radians(a)))}"
-            for a in range(0, 360, 60)
-        )
         mark = (
             f'<text x="14" y="16" font-size="9" text-anchor="middle" fill="#444">'
             f"{_e(terrain.mark)}</text>"
             if terrain.mark
             else ""
         )
-        items.append(
-            {
-                "svg": swatch + f'<polygon points="{hexagon}" fill="{terrain.fill}" '
-                f'stroke="{GRID}"/>{mark}</svg>',
-                "label": terrain.label,
-            }
+        shown.append(
+            (
+                f'<polygon points="{hexagon}" fill="{terrain.fill}" stroke="{GRID}"/>{mark}',
+                terrain.label,
+            )
         )
     for side in board.sides:
         tint, ink, _ = OWNER_STYLES[side.style % len(OWNER_STYLES)]
-        items.append(
-            {
-                "svg": swatch + f'<rect x="4" y="2" width="20" height="20" fill="{tint}" '
-                f'stroke="{ink}" stroke-width="1.4"/></svg>',
-                "label": f"{side.name} ({side.tag})",
-            }
-        )
+        box = f'<rect x="4" y="2" width="20" height="20" fill="{tint}" stroke="{ink}"/>'
+        shown.append((box, f"{side.name} ({side.tag})"))
     kinds = {p.kind for p in board.places}
-    if "city" in kinds:
-        items.append({"svg": swatch + f'<rect x="10" y="8" width="8" height="8" fill="{INK}"/></svg>', "label": "city"})
-    if "town" in kinds:
-        items.append({"svg": swatch + f'<circle cx="14" cy="12" r="4" fill="{INK}"/></svg>', "label": "town"})
-    if kinds - {"city", "town"}:
-        items.append(
-            {
-                "svg": swatch + f'<polygon points="14,6 19,17 9,17" fill="#fff" stroke="{INK}"/></svg>',
-                "label": "facility",
-            }
-        )
-    if any(p.points for p in board.places):
-        items.append({"svg": swatch + _star(14, 11, 9) + "</svg>", "label": "objective (its points)"})
-    if any(e.kind == "river" for e in board.edges):
-        items.append({"svg": swatch + f'<line x1="2" y1="12" x2="26" y2="12" stroke="{RIVER}" stroke-width="4"/></svg>', "label": "river (hexside)"})
-    if any(e.kind != "river" for e in board.edges):
-        items.append({"svg": swatch + f'<line x1="2" y1="12" x2="26" y2="12" stroke="{INK}" stroke-width="2" stroke-dasharray="5 3"/></svg>', "label": "border (hexside)"})
-    if board.roads:
-        items.append({"svg": swatch + f'<line x1="2" y1="12" x2="26" y2="12" stroke="{ROAD}" stroke-width="3"/></svg>', "label": "road (line of communication)"})
-    if any(c.disrupted for c in board.counters):
-        items.append({"svg": swatch + f'<rect x="4" y="2" width="20" height="20" fill="#fff" stroke="{INK}"/><line x1="4" y1="22" x2="24" y2="2" stroke="{BATTLE}" stroke-width="2"/></svg>', "label": "disrupted"})
-    if any(c.spent for c in board.counters):
-        items.append({"svg": swatch + f'<rect x="4" y="2" width="20" height="20" fill="#fff" stroke="{INK}"/><polygon points="18,2 24,2 24,8" fill="{INK}"/></svg>', "label": "has acted this turn"})
-    if board.battles:
-        items.append({"svg": swatch + _burst(14, 12, 10) + "</svg>", "label": "combat this exchange"})
-    return items
+    marks = (
+        ("city" in kinds, f'<rect x="10" y="8" width="8" height="8" fill="{INK}"/>', "city"),
+        ("town" in kinds, f'<circle cx="14" cy="12" r="4" fill="{INK}"/>', "town"),
+        (
+            bool(kinds - {"city", "town", "objective"}),
+            f'<polygon points="14,6 19,17 9,17" fill="#fff" stroke="{INK}"/>',
+            "facility",
+        ),
+        (any(p.points for p in board.places), _star(14, 11, 9), "objective (its points)"),
+        (any(e.kind == "river" for e in board.edges), _line(RIVER, 4), "river (hexside)"),
+        (any(e.kind != "river" for e in board.edges), _line(INK, 2, "5 3"), "border (hexside)"),
+        (bool(board.roads), _line(ROAD, 3), "road (line of communication)"),
+        (
+            any(c.disrupted for c in board.counters),
+            _BOX + f'<line x1="4" y1="22" x2="24" y2="2" stroke="{BATTLE}" stroke-width="2"/>',
+            "disrupted",
+        ),
+        (
+            any(c.spent for c in board.counters),
+            _BOX + f'<polygon points="18,2 24,2 24,8" fill="{INK}"/>',
+            "has acted this turn",
+        ),
+        (bool(board.battles), _burst(14, 12, 10), "combat this exchange"),
+    )
+    shown += [(svg, label) for present, svg, label in marks if present]
+    return [{"svg": _SWATCH + svg + "</svg>", "label": label} for svg, label in shown]
 
 
 def board_pages(board: HexBoard | None) -> list[dict[str, object]]:

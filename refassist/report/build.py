@@ -28,10 +28,10 @@ from ..atomic import write_bytes
 from ..errors import RefassistError, UsageError
 from ..rulesets.base import ReportContent, ReportInput
 from ..words import orders_due
+from .boarddraw import board_pages
 from .fetcher import SafeFetcher
 from .mapmodel import SectorMap
 from .maps import BaseMaps, inline_svgs, map_pages, map_stamps
-from .boarddraw import board_pages
 from .netdraw import network_pages
 from .render import ReportError, environment, layout, map_boxes, render_html
 from .stamp import stamp_pdf

@@ -486,6 +486,10 @@ class Ruleset(abc.ABC, Generic[StateT, OrdersT]):
     map_required: ClassVar[bool] = False
     #: The game can invent a map from a seed (``NewGame.generate_seed``).
     generates_maps: ClassVar[bool] = False
+    #: What ``refassist new`` takes for the game's map, in a few words, when the map comes
+    #: some other way than a map file (within a scenario file, say); empty: said from
+    #: `map_required` and `generates_maps`.
+    map_files: ClassVar[str] = ""
     #: House rules under which a game ends within a dozen turns (the conformance test plays
     #: one to its end); empty for a game that always does.
     bounded_game: ClassVar[Mapping[str, Any]] = {}

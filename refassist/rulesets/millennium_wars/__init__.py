@@ -37,6 +37,7 @@ class MillenniumWars(Ruleset[State, Orders]):
     max_players: ClassVar[int] = 2
     house_rules: ClassVar[tuple[HouseRule, ...]] = HOUSE_RULES
     order: ClassVar[int] = 400
+    map_files: ClassVar[str] = "the training scenario, or --scenario FILE (map and forces)"
     #: One game turn of fast play: five exchanges of the training scenario.
     bounded_game: ClassVar[Mapping[str, Any]] = {"last_turn": 1, "fast_play": True}
 
@@ -61,7 +62,7 @@ class MillenniumWars(Ruleset[State, Orders]):
         for hex_, side in state.held.items():
             if side in points:
                 points[side] += state.scenario.objectives[hex_]
-        (a, pa), (b, pb) = sorted(points.items(), key=lambda kv: -kv[1])
+        (a, pa), (_, pb) = sorted(points.items(), key=lambda kv: -kv[1])
         if pa == pb:
             return None
         return Standing(state.side(a).player, pa, "objective point")

@@ -271,4 +271,4 @@ def referee_content(state: State, info: ReportInput) -> ReportContent:
     )
 
 
-__all__ = ["hex_board", "combats", "grouped_events", "player_content", "referee_content"]
+__all__ = ["combats", "grouped_events", "hex_board", "player_content", "referee_content"]

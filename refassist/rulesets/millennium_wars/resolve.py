@@ -274,9 +274,7 @@ def _advance(state: State, dice: Dice, rules: Mapping[str, Any]) -> list[Event]:
     events: list[Event] = []
     point = state.point
     c4i = {1: state.first.c4i, 2: state.second.c4i}
-    nxt = after(
-        point, c4i, fast_play=bool(rules["fast_play"]), by_c4i=bool(rules["impulse_c4i"])
-    )
+    nxt = after(point, c4i, fast_play=bool(rules["fast_play"]), by_c4i=bool(rules["impulse_c4i"]))
     if nxt.player_turn != point.player_turn or nxt.turn != point.turn:
         events += _end_of_player_turn(state, dice, rules)
     if nxt.turn != point.turn:

@@ -3,11 +3,12 @@
 A game turn is the First Player's turn, then the Second's.  Each player turn has up to three
 impulses; the first is always taken, the second and third only if the phasing player
 "qualifies", which we read as a C4I level at least the impulse's number (the house rule
-``impulse_c4i``, on by default; the seed never defines it).  Each impulse is two exchanges: the phasing
-player's sheet (moves, attacks; in the first impulse also purchases and information warfare),
-then the other player's reaction sheet (reserve moves, after seeing the phasing moves), after
-which the impulse's combat is fought.  With the ``fast_play`` house rule the reaction orders
-are standing orders on the phasing sheet and the reaction exchange is skipped.  A UN ceasefire
+``impulse_c4i``, on by default; the seed never defines it).  Each impulse is two exchanges: the
+phasing player's sheet (moves, attacks; in the first impulse also purchases and information
+warfare), then the other player's reaction sheet (reserve moves, after seeing the phasing
+moves), after which the impulse's combat is fought.  With the ``fast_play`` house rule each
+player's defence stands on its own impulse sheet, the reaction exchange is skipped and the
+combat is fought at once.  A UN ceasefire
 event adds an exchange where both players answer in secret.
 
 Step keys read ``TURN-PLAYER-IMPULSE`` with ``r`` for the reaction (``3-1-2r``: turn 3, the

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ...dice import Dice
+from ...errors import SetupError
 from ..base import NewGame, PlayerSetup
 from .resolve import start_of_turn
 from .scenario import load_scenario
@@ -29,7 +30,13 @@ def start_game(
 
 def new_game(setup: NewGame, dice: Dice, rules: Mapping[str, Any]) -> State:
     """The engine's entry (`Ruleset.new_game`): the players file and the referee's scenario
-    file, or the training scenario."""
+    file, or the training scenario.  The map is part of the scenario: a map file is refused
+    rather than ignored."""
+    if setup.map_file is not None:
+        raise SetupError(
+            f"Millennium Wars reads its map from the scenario file; give {setup.map_file.name} "
+            "as --scenario (the format is in docs/rules/millennium-wars.md)"
+        )
     return start_game(setup.players, setup.game_name, setup.game_id, dice, setup.scenario_file)
 
 

@@ -63,10 +63,10 @@ RETREAT_CELL, ADVANCE_CELL, AMBUSH_CELL, DEFENCE_POINTS_CELL = "C53", "C54", "C5
 MESSAGE_SECTION_ROW, MESSAGE_CELL, MESSAGE_LAST_ROW = 58, "B59", 62
 
 MAX_MESSAGE_LENGTH = 2000
-MAX_POINTS = 99
+MAX_POINTS = 12
 BUY_KINDS = ("replacement", "air defence")
 YES = ("yes", "y", "x", "true", "1", "intensive")
-_WIDTHS = {"A": 6, "B": 16, "C": 10, "D": 11, "E": 9, "F": 9, "G": 26, "H": 14, "I": 10}
+_WIDTHS = {"A": 10, "B": 16, "C": 10, "D": 11, "E": 9, "F": 9, "G": 26, "H": 14, "I": 10}
 _LAST_COLUMN = 8  # I
 
 
@@ -232,9 +232,7 @@ def _write_ceasefire(page: Page) -> None:
     r, c = cell_rc(CEASEFIRE_CELL)
     page.ws.merge_range(r, 0, r, c - 1, "Comply with the ceasefire?", page.st.label)
     page.blank(CEASEFIRE_CELL, page.st.input_text)
-    page.ask(
-        CEASEFIRE_CELL, "Ceasefire", "accept or refuse (blank: refuse)", ("accept", "refuse")
-    )
+    page.ask(CEASEFIRE_CELL, "Ceasefire", "accept or refuse (blank: refuse)", ("accept", "refuse"))
 
 
 def _write_purchases(page: Page, view: State, side: str, first: bool) -> None:
@@ -382,7 +380,10 @@ def _write_attacks(page: Page, view: State, side: str, phasing: bool) -> None:
 def _write_defence(page: Page, mine: Sequence[Unit], open_: bool, fast: bool) -> None:
     st = page.st
     if fast:
-        title = "STANDING DEFENCE (fast play) - when the enemy attacks your units, until your next sheet"
+        title = (
+            "STANDING DEFENCE (fast play) - when the enemy attacks your units, until your "
+            "next sheet"
+        )
     else:
         title = "DEFENCE - when the units attacked this impulse must retreat or may advance"
     page.section(DEFENCE_SECTION_ROW, title)
@@ -414,12 +415,8 @@ def _write_situation(ws: Any, st: SheetStyles, view: State, side: str) -> int:
     listing = Listing(ws, st, f"Situation of {side} - {view.point.key}")
     mine = sorted((u for u in view.units if u.side == side), key=lambda u: u.id)
     theirs = sorted((u for u in view.units if u.side != side), key=lambda u: u.id)
-    listing.block(
-        "Your units (attack-defence-speed)", [unit_line(u, view) for u in mine], "None."
-    )
-    listing.block(
-        "Enemy units you see", [unit_line(u, view) for u in theirs], "None in sight."
-    )
+    listing.block("Your units (attack-defence-speed)", [unit_line(u, view) for u in mine], "None.")
+    listing.block("Enemy units you see", [unit_line(u, view) for u in theirs], "None in sight.")
     listing.block(
         "Your eliminated units (a replacement brings one back)",
         [unit_line(u, view) for u in view.lost if u.side == side],
@@ -470,7 +467,7 @@ class _Reader(SheetReader):
         if not text:
             return 0
         if not text.isdigit() or int(text) > MAX_POINTS:
-            self.error(ref, text, f"the {what} is not a whole number", "Type 0 to 99.")
+            self.error(ref, text, f"the {what} is not a whole number", "Type 0 to 12.")
             return 0
         return int(text)
 
@@ -534,8 +531,12 @@ def read_opened(sheet: TurnSheetFile) -> SheetRead:
             orders.moves.append(Move(unit, path, cell=f"{ORDERS_SHEET}!B{row}"))
         elif (unit or path) and not (reader.refused(f"B{row}") or reader.refused(f"C{row}")):
             missing = "path" if unit else "unit"
-            reader.error(f"B{row}", unit or " ".join(path or ()), f"a move without its {missing}",
-                         "Fill in both the unit and the hexes it enters.")
+            reader.error(
+                f"B{row}",
+                unit or " ".join(path or ()),
+                f"a move without its {missing}",
+                "Fill in both the unit and the hexes it enters.",
+            )
     if kind == "impulse":
         _read_attacks(reader, orders)
     if kind == "reaction" or fast:
@@ -561,8 +562,12 @@ def _read_first_impulse(reader: _Reader, orders: Orders) -> None:
         if kind:
             orders.purchases.append(Purchase(kind, unit, hex_, cell=f"{ORDERS_SHEET}!B{row}"))
         elif unit or hex_:
-            reader.error(f"B{row}", unit or hex_, "a unit or hex without a purchase",
-                         "Choose replacement or air defence.")
+            reader.error(
+                f"B{row}",
+                unit or hex_,
+                "a unit or hex without a purchase",
+                "Choose replacement or air defence.",
+            )
     for row in range(IW_FIRST_ROW, IW_FIRST_ROW + IW_ROWS):
         units = reader.parsed(f"B{row}", parse_units)
         choice = reader.choice(f"C{row}", IW_CHOICES, "a choice of information warfare")
@@ -572,8 +577,12 @@ def _read_first_impulse(reader: _Reader, orders: Orders) -> None:
                 InformationAttack(units, choice or "index", targets, cell=f"{ORDERS_SHEET}!B{row}")
             )
         elif targets or choice:
-            reader.error(f"B{row}", choice or " ".join(targets), "no cybercadre is named",
-                         "Name your cybercadres in the attack.")
+            reader.error(
+                f"B{row}",
+                choice or " ".join(targets),
+                "no cybercadre is named",
+                "Name your cybercadres in the attack.",
+            )
 
 
 def _read_attacks(reader: _Reader, orders: Orders) -> None:
@@ -708,7 +717,8 @@ def orders_text(orders: Orders) -> list[str]:
         ]
         more = ", ".join(e for e in extras if e)
         lines.append(
-            f"{' '.join(a.attackers)} attack {a.hex} on the {a.crt} CRT" + (f" ({more})" if more else "")
+            f"{' '.join(a.attackers)} attack {a.hex} on the {a.crt} CRT"
+            + (f" ({more})" if more else "")
         )
     d = orders.defence
     if d != Defence():

@@ -12,6 +12,7 @@ the reaction), Events and Dice.
 
 from __future__ import annotations
 
+import hashlib
 import tomllib
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
@@ -36,7 +37,12 @@ from .state import SideState, State
 from .units import SIZES, UNIT_TYPES, Unit
 
 #: The game's events and dice, turn by turn.
-EVENTS_TABLE, DICE_TABLE = history_tables("Turn")
+EVENTS_TABLE, DICE_TABLE = history_tables(
+    "Turn",
+    "Dice turn",
+    "the exchange's dice number: the game turn x 100, + 10 or 20 for the player turn, + twice "
+    "the impulse, + 1 for the reaction",
+)
 
 _SIDE = Reference("sides", "name", "is not a side of this game", "write a side's name")
 
@@ -125,7 +131,7 @@ SIDES = Table(
             "Standing advance",
             "text",
             required=False,
-            help="fast play: its units that advance after a defence (ids, or all)",
+            help="fast play: its units that advance after a defence (ids, or * for all)",
         ),
         Column(
             "standing_ambush",
@@ -138,7 +144,7 @@ SIDES = Table(
             "standing_points",
             "Standing points",
             "fast play: political points it spends on each defence",
-            maximum=99,
+            maximum=12,
         ),
     ),
     key=("name",),
@@ -384,10 +390,19 @@ def from_tables(tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]
 
 
 def to_json(state: State) -> dict[str, Any]:
-    """The state as `refassist export` prints it (the scenario by its lines)."""
+    """The state as `refassist export` prints it.  The scenario, which play never changes, is
+    named by its title and the SHA-256 of its text (the text is the master's Scenario sheet
+    and the referee's file): a state a step is exported in does not repeat 250 lines."""
     tables = to_tables(state)
-    return {k: v for k, v in tables.items() if k not in ("events", "dice")} | history_json(
-        state.events, state.dice
+    scenario = {
+        "title": state.scenario.title,
+        "sha256": hashlib.sha256(state.scenario.text.encode("utf-8")).hexdigest(),
+    }
+    kept = {k: v for k, v in tables.items() if k not in ("events", "dice", "scenario")}
+    return (
+        {"ruleset": "millennium-wars", "scenario": scenario}
+        | kept
+        | history_json(state.events, state.dice)
     )
 
 
