@@ -154,6 +154,8 @@ def load_config(path: Path) -> GameConfig:
         raise GameError(f"cannot read {path}: {exc}") from exc
     except tomllib.TOMLDecodeError as exc:
         raise GameError(f"{path} is not valid TOML: {exc}") from exc
+    except RecursionError:
+        raise GameError(f"{path} is nested too deeply to be a game.toml") from None
 
     game = data.get("game")
     if not isinstance(game, dict):

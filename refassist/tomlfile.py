@@ -18,8 +18,11 @@ MAX_TOML_BYTES = 1_000_000
 
 
 def read_toml(path: Path, what: str, limit: int = MAX_TOML_BYTES) -> dict[str, Any]:
-    """The TOML document at ``path``; ``what`` names it in messages (``map file``)."""
+    """The TOML document at ``path``; ``what`` names it in messages (``map file``).  Only a
+    regular file is read: a FIFO or a device would block or never end."""
     try:
+        if not path.is_file():
+            raise SetupError(f"{what} {path} is not a regular file")
         size = path.stat().st_size
     except OSError as exc:
         raise SetupError(f"cannot read {what} {path}: {exc.strerror}") from exc
@@ -27,11 +30,22 @@ def read_toml(path: Path, what: str, limit: int = MAX_TOML_BYTES) -> dict[str, A
         most = f"{limit // 1_000_000} MB" if limit % 1_000_000 == 0 else f"{limit:,} bytes"
         raise SetupError(f"{what} {path} is {size:,} bytes; a {what} is at most {most}")
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
         raise SetupError(f"{what} {path} is not UTF-8 text") from None
+    return parse_toml(text, f"{what} {path}")
+
+
+def parse_toml(text: str, what: str) -> dict[str, Any]:
+    """``text`` as a TOML document; a `SetupError` naming ``what`` if it is not one.  Arrays
+    nested thousands deep exhaust Python's recursion in the parser: refused as well, since no
+    map or scenario needs more than a few levels."""
+    try:
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise SetupError(f"{what} {path} is not valid TOML: {exc}") from None
+        raise SetupError(f"{what} is not valid TOML: {exc}") from None
+    except RecursionError:
+        raise SetupError(f"{what} is nested too deeply to be a map or scenario") from None
 
 
 _ARRAY_HEADER = re.compile(r"^\s*\[\[\s*([A-Za-z0-9_.\- ]+?)\s*\]\]")
@@ -82,4 +96,9 @@ class TomlLines:
         return 0
 
 
-__all__ = ["MAX_TOML_BYTES", "TomlLines", "read_toml"]
+__all__ = [
+    "MAX_TOML_BYTES",
+    "TomlLines",
+    "parse_toml",
+    "read_toml",
+]

@@ -13,12 +13,12 @@ the reaction), Events and Dice.
 from __future__ import annotations
 
 import hashlib
-import tomllib
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
 from ...errors import CellProblem, InvalidOrder, SetupError
+from ...tomlfile import parse_toml
 from ...workbook.history import (
     events_to_rows,
     history_json,
@@ -296,8 +296,10 @@ def from_tables(tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]
         return None
     text = "".join(str(r.get("text") or "") + "\n" for r in tables.get("scenario", []))
     try:
-        scenario = parse_scenario(tomllib.loads(text), text, "the Scenario sheet")
-    except (tomllib.TOMLDecodeError, SetupError) as exc:
+        scenario = parse_scenario(
+            parse_toml(text, "the Scenario sheet"), text, "the Scenario sheet"
+        )
+    except SetupError as exc:
         problems.append(
             CellProblem(
                 "Scenario",
