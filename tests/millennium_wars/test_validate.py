@@ -91,7 +91,7 @@ def test_the_ceasefire_answer() -> None:
     state = start()
     state.point = Point(2, ceasefire=True)
     assert problems(state, "Ann", Orders("Ann", "2-0-ceasefire", ceasefire="maybe")) == {
-        "C6": "the answer to the UN must be accept or refuse"
+        "C11": "the answer to the UN must be accept or refuse"
     }
     assert problems(state, "Bob", Orders("Bob", "2-0-ceasefire", ceasefire="refuse")) == {}
 
