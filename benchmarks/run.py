@@ -18,6 +18,8 @@ Benchmarks (``--only NAME``):
                   map, every turn through sheets, intake, resolve and reports;
 * ``campaign``    a Full Thrust campaign at 8 commanders, week by week (each with its battles
                   step) through sheets, intake, resolve and reports;
+* ``war``         Millennium Wars' training scenario between two computer sides, exchange by
+                  exchange (impulse, reaction) through sheets, intake, resolve and reports;
 * ``messages``    the worst one player's messages can do to the others' reports (pages and
                   the report step, against a one-line greeting).
 
@@ -52,7 +54,16 @@ from benchmarks.measure import load_average, machine, median, spread  # noqa: E4
 
 SECTOR = REPO.parent / "shared" / "sectors" / "solomani-rim.tab"
 DOC = REPO / "docs" / "benchmarks.md"
-NAMES = ("turn", "resolution", "sheetio", "reports", "imperium", "campaign", "messages")
+NAMES = (
+    "turn",
+    "resolution",
+    "sheetio",
+    "reports",
+    "imperium",
+    "campaign",
+    "war",
+    "messages",
+)
 #: Benchmarks that play on the real sector file (the others need nothing beside the project).
 NEED_SECTOR = ("turn", "resolution", "sheetio", "reports")
 SEED = 7
@@ -73,6 +84,7 @@ class Plan:
         self.repeat = 1 if quick else 3
         self.imperium_turns = 5 if quick else 30
         self.campaign_steps = 4 if quick else 9
+        self.war_steps = 6 if quick else 80  # the whole training scenario is 61 exchanges
 
 
 # -- children: one benchmark run each ---------------------------------------------------------
@@ -128,6 +140,10 @@ def child(name: str, work: Path, plan: Plan, result: Path) -> None:
         from benchmarks import campaign_bench
 
         data = campaign_bench.run(plan.campaign_steps, SEED, run_dir)
+    elif name == "war":
+        from benchmarks import war_bench
+
+        data = war_bench.run(plan.war_steps, SEED, run_dir)
     elif name == "messages":
         from benchmarks import message_bench
 
@@ -429,6 +445,46 @@ def campaign_markdown(runs: list[dict[str, Any]]) -> str:
     return "\n".join(rows)
 
 
+def war_markdown(runs: list[dict[str, Any]]) -> str:
+    """An exchange of Millennium Wars, and a game turn (the exchanges between two turns'
+    first impulses)."""
+    first = runs[0]
+    stages = {name: [v for r in runs for v in r["parts"][name]] for name in first["parts"]}
+    exchanges = [
+        sum(r["parts"][n][i] for n in r["parts"]) for r in runs for i in range(len(r["steps"]))
+    ]
+    turns: list[float] = []
+    shares: list[float] = []
+    for r in runs:
+        by_turn: dict[str, list[int]] = {}
+        for i, key in enumerate(r["steps"]):
+            by_turn.setdefault(key.split("-")[0], []).append(i)
+        for idx in by_turn.values():
+            total = sum(r["parts"][n][i] for n in r["parts"] for i in idx)
+            turns.append(total)
+            shares.append(sum(r["parts"]["reports"][i] for i in idx) / total)
+    pages = [p for r in runs for p in r["pages"]]
+    rows = [
+        f"Millennium Wars' training scenario between two computer sides: "
+        f"{len(first['steps'])} exchanges ({first['steps'][0]} to {first['steps'][-1]}; "
+        f"{len(runs)} run(s) of the same seeded war), {first['attacks']} attacks fought, "
+        f"reports of {min(pages)}-{max(pages)} pages. {first['finished'] or 'Not finished.'}",
+        "",
+        "| stage, per exchange | median (min-max) |",
+        "|---|---|",
+    ]
+    for name, values in stages.items():
+        rows.append(f"| {name} | {spread(values)} |")
+    rows += [
+        f"| **an exchange** | **{spread(exchanges)}** |",
+        f"| **a game turn (all its exchanges)** | **{spread(turns)}** |",
+        "",
+        f"Reports are {min(shares):.0%}-{max(shares):.0%} of a game turn. Peak memory "
+        f"of the run: {max(r['peak_mb'] for r in runs):.0f} MB.",
+    ]
+    return "\n".join(rows)
+
+
 def messages_markdown(runs: list[dict[str, Any]]) -> str:
     quiet, flood = runs[0]["quiet"], runs[0]["flood"]
     rows = [
@@ -525,6 +581,8 @@ def main(argv: list[str] | None = None) -> int:
                 blocks[name] = imperium_markdown(runs)
             elif name == "campaign":
                 blocks[name] = campaign_markdown(runs)
+            elif name == "war":
+                blocks[name] = war_markdown(runs)
             elif name == "messages":
                 blocks[name] = messages_markdown(runs)
             else:

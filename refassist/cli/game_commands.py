@@ -176,7 +176,9 @@ def new_command(
     for player in players:
         if player.name in starts:
             how = "chosen in players.csv" if player.homeworld else "assigned"
-            click.echo(printable(f"  {player.name}: homeworld {starts[player.name]} ({how})"))
+            click.echo(
+                printable(f"  {player.name}: {ruleset.start_word} {starts[player.name]} ({how})")
+            )
     waiting = [p.name for p in players if p.name not in starts]
     if starts and waiting:
         click.echo(f"  choosing on their set-up sheet: {', '.join(waiting)}")

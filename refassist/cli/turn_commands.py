@@ -328,7 +328,7 @@ def demo_command(
         )
     last = result.turns[-1] if result.turns else None
     click.echo(
-        f"played {counted(len(result.turns), 'turn')} with {count} computer players in "
+        f"played {counted(len(result.turns), ruleset.step_word)} with {count} computer players in "
         f"{result.seconds:.1f} s ({ruleset.title}); the game is in {shown(result.folder)}"
     )
     if result.finished:

@@ -490,6 +490,12 @@ class Ruleset(abc.ABC, Generic[StateT, OrdersT]):
     #: some other way than a map file (within a scenario file, say); empty: said from
     #: `map_required` and `generates_maps`.
     map_files: ClassVar[str] = ""
+    #: What a player's start position (`start_positions`, the players file's ``homeworld``
+    #: column) is called in the game: ``homeworld``, ``home system``, ``side``.
+    start_word: ClassVar[str] = "homeworld"
+    #: What one step of the game is called where the engine counts them (``turn``; a game
+    #: whose turn is several exchanges of sheets says ``exchange``).
+    step_word: ClassVar[str] = "turn"
     #: House rules under which a game ends within a dozen turns (the conformance test plays
     #: one to its end); empty for a game that always does.
     bounded_game: ClassVar[Mapping[str, Any]] = {}

@@ -179,6 +179,7 @@ def test_every_problem_is_pinned_to_its_cell(tmp_path: Path) -> None:
     assert read.orders.moves == [] and read.orders.attacks == []
 
 
+@pytest.mark.libreoffice
 def test_a_sheet_survives_libreoffice(tmp_path: Path) -> None:
     state = start()
     path = written(state, "Ann", tmp_path)

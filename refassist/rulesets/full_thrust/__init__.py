@@ -36,6 +36,7 @@ class FullThrustCampaign(Ruleset[State, Orders]):
     house_rules: ClassVar[tuple[HouseRule, ...]] = HOUSE_RULES
     order: ClassVar[int] = 300
     bounded_game: ClassVar[Mapping[str, Any]] = {"last_week": 2}
+    start_word: ClassVar[str] = "home"
 
     # -- life cycle ---------------------------------------------------------------------------
     def current_step(self, state: State) -> Step:

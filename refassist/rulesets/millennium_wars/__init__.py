@@ -38,6 +38,8 @@ class MillenniumWars(Ruleset[State, Orders]):
     house_rules: ClassVar[tuple[HouseRule, ...]] = HOUSE_RULES
     order: ClassVar[int] = 400
     map_files: ClassVar[str] = "the training scenario, or --scenario FILE (map and forces)"
+    start_word: ClassVar[str] = "side"
+    step_word: ClassVar[str] = "exchange"
     #: One game turn of fast play: five exchanges of the training scenario.
     bounded_game: ClassVar[Mapping[str, Any]] = {"last_turn": 1, "fast_play": True}
 
@@ -71,12 +73,14 @@ class MillenniumWars(Ruleset[State, Orders]):
         return {s.player: s.name for s in state.sides}
 
     def turn_highlights(self, state: State, events: Sequence[Event]) -> str:
-        """Attacks fought, units eliminated and where the Political Index stands."""
+        """Moves made, attacks fought, units eliminated and where the Political Index
+        stands."""
+        moves = sum(1 for e in events if e.kind == "move")
         attacks = [e for e in events if e.kind == "attack"]
         lost = sum(len(e.data.get("eliminated", ())) for e in attacks)
         return (
-            f"{counted(len(attacks), 'attack')}, {counted(lost, 'unit')} eliminated, "
-            f"Political Index {state.political_index}"
+            f"{counted(moves, 'move')}, {counted(len(attacks), 'attack')} fought, "
+            f"{counted(lost, 'unit')} eliminated, Political Index {state.political_index}"
         )
 
     # -- information --------------------------------------------------------------------------

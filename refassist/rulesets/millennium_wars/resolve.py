@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...dice import Dice
+from ...words import counted
 from ..base import Event, Resolution
 from . import charts, supply
 from .board import Board
@@ -71,7 +72,22 @@ def resolve_turn(
         events += _advance(state, dice, rules)
     state.events = events
     state.dice = list(dice.log)
-    return Resolution(state, events, f"{point.key} resolved")
+    return Resolution(state, events, _summary(point, events, len(state.pending)))
+
+
+def _summary(point: Point, events: list[Event], declared: int) -> str:
+    """What the exchange did, in a few words (`refassist resolve` prints it)."""
+    if point.ceasefire:
+        return next(e.text for e in events if e.kind == "ceasefire")
+    kinds = [e.kind for e in events]
+    parts = [counted(kinds.count("move"), "move")]
+    if kinds.count("order_cancelled"):
+        parts.append(f"{counted(kinds.count('order_cancelled'), 'move')} cancelled")
+    if not point.reaction and declared:
+        parts.append(f"{counted(declared, 'attack')} declared, fought after the reaction")
+    if "attack" in kinds or "attack_void" in kinds:
+        parts.append(f"{counted(kinds.count('attack'), 'attack')} fought")
+    return ", ".join(parts)
 
 
 # -- the phasing player's sheet ----------------------------------------------------------------
