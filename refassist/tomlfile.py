@@ -7,6 +7,7 @@ a traceback; games then check what the file says, entry by entry.
 from __future__ import annotations
 
 import re
+import stat
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -21,11 +22,12 @@ def read_toml(path: Path, what: str, limit: int = MAX_TOML_BYTES) -> dict[str, A
     """The TOML document at ``path``; ``what`` names it in messages (``map file``).  Only a
     regular file is read: a FIFO or a device would block or never end."""
     try:
-        if not path.is_file():
-            raise SetupError(f"{what} {path} is not a regular file")
-        size = path.stat().st_size
+        found = path.stat()
     except OSError as exc:
         raise SetupError(f"cannot read {what} {path}: {exc.strerror}") from exc
+    if not stat.S_ISREG(found.st_mode):
+        raise SetupError(f"{what} {path} is not a regular file")
+    size = found.st_size
     if size > limit:
         most = f"{limit // 1_000_000} MB" if limit % 1_000_000 == 0 else f"{limit:,} bytes"
         raise SetupError(f"{what} {path} is {size:,} bytes; a {what} is at most {most}")

@@ -115,7 +115,7 @@ def test_the_demo_plays_every_ruleset(ruleset: Ruleset, tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     count = demo_player_count(ruleset, None)
     assert ruleset.min_players <= count <= ruleset.max_players
-    assert f"played 1 turn with {count} computer players" in result.output
+    assert f"played 1 {ruleset.step_word} with {count} computer players" in result.output
     assert f"({ruleset.title})" in result.output
     game = Game.open(folder)
     assert game.ruleset is ruleset and len(game.config.players) == count

@@ -3,6 +3,7 @@ spent on replacements and air defence, and information warfare."""
 
 from __future__ import annotations
 
+import copy
 from fractions import Fraction
 
 from refassist.dice import Dice
@@ -110,3 +111,46 @@ def test_information_warfare() -> None:
     )
     assert lines[0].startswith("an information warfare attack needs combat-effective cybercadres")
     assert lines[1].startswith("only 1 information warfare attack(s) a player turn")
+
+
+def test_bought_reinforcements_wait_to_be_paid_for() -> None:
+    from refassist.rulesets.millennium_wars.supply import (
+        available_reinforcements,
+        place_reinforcements,
+    )
+
+    state = start()
+    state.point = Point(2, 2, 1)  # Sarkand's turn 2: S-6 (armor division, turn 2) is due
+    board = board_of(state, {})
+    sark = state.second
+    # Free (the default): it arrives at its scheduled hex.
+    free = copy.deepcopy(state)
+    assert place_reinforcements(free, board_of(free, {}), free.second) == ["S-6 arrives at 1205"]
+    # Bought: it waits, and the side is told.
+    assert place_reinforcements(state, board, sark, bought=True) == [
+        "reinforcements available to buy: S-6"
+    ]
+    assert state.unit("S-6") is None
+    # Non-NATO mechanized division: 3 as a reinforcement.  With 2 points it stays available.
+    sark.political_points = Fraction(2)
+    buy_s6 = [Purchase("reinforcement", "S-6")]
+    assert buy(state, board, sark, buy_s6, bought_reinforcements=True) == [
+        "S-6 as a reinforcement costs 3 political points; Sarkand has 2"
+    ]
+    assert [u.id for u in available_reinforcements(state, "Sarkand")] == ["S-6"]
+    # Second Player antiwar protests this turn: 3 + 1 = 4; with 5 points it arrives.
+    state.event = "second protests"
+    sark.political_points = Fraction(5)
+    assert buy(state, board, sark, buy_s6, bought_reinforcements=True) == [
+        "Sarkand buys S-6 as a reinforcement at 1205 for 4 political points"
+    ]
+    assert state.unit("S-6").hex == "1205" and sark.political_points == 1
+    assert available_reinforcements(state, "Sarkand") == []
+    # Under the default a reinforcement is not bought, and an unknown one never.
+    assert buy(state, board, sark, [Purchase("reinforcement", "S-6")]) == [
+        "no purchase of S-6: reinforcements arrive free on their turn in this game (the house "
+        "rule reinforcements is 'free')"
+    ]
+    assert buy(
+        state, board, sark, [Purchase("reinforcement", "S-99")], bought_reinforcements=True
+    ) == ["no reinforcement S-99: it is not one of Sarkand's reinforcements available this turn"]

@@ -107,3 +107,33 @@ def test_the_computer_sides_orders_pass_the_checker_all_game() -> None:
             assert not errors or not (o.moves or o.attacks or o.information), errors
         state = resolve_turn(state, orders, Dice(seed=7000 + n), RULES).state
     assert state.finished
+
+
+def test_purchases_are_checked_as_the_resolution_makes_them() -> None:
+    state = start()
+    state.point = Point(3)  # turn 3: Northland's N-5AB (airborne brigade) is due
+    orders = Orders(
+        "Ann",
+        "3-1-1",
+        purchases=[
+            Purchase("reinforcement", "N-5AB", cell="B12"),
+            Purchase("reinforcement", "S-6", cell="B13"),  # not Northland's
+            Purchase("replacement", "N-1AR", cell="B14"),  # not eliminated
+            Purchase("air defence", cell="B15"),
+        ],
+    )
+    free = {p.cell: p.message for p in validate_orders(state, "Ann", orders, {})}
+    assert sorted(free) == ["B12", "B13", "B14"]
+    assert "reinforcements arrive free" in free["B12"]
+    bought = {
+        p.cell: p.message
+        for p in validate_orders(state, "Ann", orders, {"reinforcements": "bought"})
+    }
+    assert sorted(bought) == ["B13", "B14"]
+    assert "not one of Northland's reinforcements available" in bought["B13"]
+    # The computer side buys what its points pay for: N-5AB is NATO non-mechanized
+    # non-division, 1 point; Northland has 3.
+    state.first.political_points = 3
+    mine = computer_orders(state, "Ann", 1, {"reinforcements": "bought"})
+    assert [(p.kind, p.unit) for p in mine.purchases] == [("reinforcement", "N-5AB")]
+    assert computer_orders(state, "Ann", 1, {}).purchases == []

@@ -37,7 +37,7 @@ class MillenniumWars(Ruleset[State, Orders]):
     max_players: ClassVar[int] = 2
     house_rules: ClassVar[tuple[HouseRule, ...]] = HOUSE_RULES
     order: ClassVar[int] = 400
-    map_files: ClassVar[str] = "the training scenario, or --scenario FILE (map and forces)"
+    map_files: ClassVar[str] = "default map (the training scenario) or --scenario FILE"
     start_word: ClassVar[str] = "side"
     step_word: ClassVar[str] = "exchange"
     #: One game turn of fast play: five exchanges of the training scenario.

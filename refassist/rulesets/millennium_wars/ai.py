@@ -2,7 +2,8 @@
 view, deterministic for a seed.
 
 In its impulses a computer side sends its cybercadres against the enemy's (taking the Index
-when it wins), moves each combat unit toward the nearest objective it does not hold (or, with
+when it wins), buys the reinforcements its points pay for when they are bought (the house rule
+``reinforcements``), moves each combat unit toward the nearest objective it does not hold (or, with
 none left, the nearest enemy unit it sees) as far as its speed and the zones of control let
 it, then attacks every enemy hex its units border where it has at least 3 to 2, on the
 Air-Land Battle CRT when its High-Tech strength allows, the Assault CRT at 3/1 or better, the
@@ -23,10 +24,11 @@ from ...hexmap import distance
 from .board import Board
 from .combat import Attack
 from .movement import Move
-from .orders import InformationAttack, Orders
+from .orders import InformationAttack, Orders, Purchase
 from .resolve import board_of
 from .rules import complete
 from .state import State
+from .supply import available_reinforcements, price
 from .units import Unit
 from .visibility import side_view
 
@@ -60,9 +62,24 @@ def computer_orders(
         ]
         if cyber and view.scenario.iw_attacks:
             orders.information.append(InformationAttack(cyber, "index"))
+        if rules["reinforcements"] == "bought":
+            orders.purchases = _reinforcements(view, side.name)
     orders.moves = _moves(view, board, side.name, rules, rng)
     orders.attacks = _attacks(board, side.name)
     return orders
+
+
+def _reinforcements(view: State, side: str) -> list[Purchase]:
+    """Every reinforcement available that the side's points pay for, in the schedule's order,
+    each at its scheduled hex."""
+    points = view.side(side).political_points
+    bought = []
+    for unit in available_reinforcements(view, side):
+        paid = price(view, view.side(side), unit, replacement=False)
+        if paid.points is not None and paid.points <= points:
+            bought.append(Purchase("reinforcement", unit.id))
+            points -= paid.points
+    return bought
 
 
 def _moves(

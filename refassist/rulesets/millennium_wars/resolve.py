@@ -99,10 +99,19 @@ def _impulse(state: State, orders: Orders, dice: Dice, rules: Mapping[str, Any])
     state.moved = []
     board = board_of(state, rules)
     if state.point.impulse == 1:
+        bought = rules["reinforcements"] == "bought"
         events += _air(state, dice)
         first_things = [
-            ("reinforcements", "reinforcement", supply.place_reinforcements(state, board, side)),
-            ("purchases", "purchase", supply.buy(state, board, side, orders.purchases)),
+            (
+                "reinforcements",
+                "reinforcement",
+                supply.place_reinforcements(state, board, side, bought=bought),
+            ),
+            (
+                "purchases",
+                "purchase",
+                supply.buy(state, board, side, orders.purchases, bought_reinforcements=bought),
+            ),
             (
                 "information warfare",
                 "information_warfare",

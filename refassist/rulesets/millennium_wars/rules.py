@@ -21,6 +21,15 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "(0: the scenario's own length).  For a shorter evening, or a game cut short.",
     ),
     HouseRule(
+        "reinforcements",
+        "free",
+        "The scenario's reinforcements arrive free on their turn ('free', as the seed's 'places "
+        "any Reinforcements he is due'), or become available on their turn and arrive when the "
+        "player buys them on a first-impulse sheet at the Reinforcements column's price, with "
+        "this turn's rally or protests ('bought').",
+        ("free", "bought"),
+    ),
+    HouseRule(
         "fast_play",
         False,
         "Fast play: the defender's reaction orders stand on the phasing sheet (retreats, "

@@ -41,6 +41,7 @@ from .parse import (
 )
 from .rules import complete
 from .state import State
+from .supply import available_reinforcements, price
 from .units import Unit
 from .visibility import side_view
 
@@ -64,7 +65,7 @@ MESSAGE_SECTION_ROW, MESSAGE_CELL, MESSAGE_LAST_ROW = 58, "B59", 62
 
 MAX_MESSAGE_LENGTH = 2000
 MAX_POINTS = 12
-BUY_KINDS = ("replacement", "air defence")
+BUY_KINDS = ("reinforcement", "replacement", "air defence")
 YES = ("yes", "y", "x", "true", "1", "intensive")
 _WIDTHS = {"A": 10, "B": 16, "C": 10, "D": 11, "E": 9, "F": 9, "G": 26, "H": 14, "I": 10}
 _LAST_COLUMN = 8  # I
@@ -146,7 +147,7 @@ def write_sheet(
         else:
             first = kind == "impulse" and point.impulse == 1
             mine = [u for u in view.units if u.side == side.name]
-            _write_purchases(page, view, side.name, first)
+            _write_purchases(page, view, side.name, first, rules["reinforcements"] == "bought")
             _write_information(page, mine, first)
             _write_moves(page, mine, reaction=kind == "reaction")
             _write_attacks(page, view, side.name, kind == "impulse")
@@ -158,7 +159,9 @@ def write_sheet(
                 MESSAGE_CELL, "Message", f"Free text, at most {MAX_MESSAGE_LENGTH} characters."
             )
             last = MESSAGE_LAST_ROW
-        rows = _write_situation(situation_ws, st, view, side.name)
+        rows = _write_situation(
+            situation_ws, st, view, side.name, rules["reinforcements"] == "bought"
+        )
         book.finish(
             footer=f"{state.game_name} - {side.name} ({player}) - {point.key}",
             print_areas=(f"A1:I{last}", f"A1:A{max(1, rows)}"),
@@ -235,7 +238,7 @@ def _write_ceasefire(page: Page) -> None:
     page.ask(CEASEFIRE_CELL, "Ceasefire", "accept or refuse (blank: refuse)", ("accept", "refuse"))
 
 
-def _write_purchases(page: Page, view: State, side: str, first: bool) -> None:
+def _write_purchases(page: Page, view: State, side: str, first: bool, bought: bool) -> None:
     page.section(
         BUY_SECTION_ROW,
         "PURCHASES - political points for replacements and Air Defense (first impulse only)",
@@ -250,22 +253,31 @@ def _write_purchases(page: Page, view: State, side: str, first: bool) -> None:
         page.blank(f"C{row}", st.input_text)
         page.blank(f"D{row}", st.input_text)
     last = BUY_FIRST_ROW + BUY_ROWS - 1
+    kinds = BUY_KINDS if bought else BUY_KINDS[1:]
     page.ask(
         f"B{BUY_FIRST_ROW}:B{last}",
         "Buy",
-        "replacement (an eliminated unit back, in a free hex of your country) or air defence "
-        "(+1 level). Costs: docs or the rules' Political Point Table.",
-        BUY_KINDS,
+        ("reinforcement (one available, see 'Situation'), " if bought else "")
+        + "replacement (an eliminated unit back, in a free hex of your country) or air defence "
+        "(+1 level). This turn's prices are on 'Situation'.",
+        kinds,
         strict=True,
     )
-    lost = [u.id for u in view.lost if u.side == side]
+    units = [u.id for u in view.lost if u.side == side]
+    if bought:
+        units += [u.id for u in available_reinforcements(view, side)]
     page.ask(
         f"C{BUY_FIRST_ROW}:C{last}",
         "Unit",
-        "The eliminated unit to replace. " + ("Yours: " + " ".join(lost) if lost else "None."),
-        lost,
+        "The unit to bring in. " + ("Yours: " + " ".join(units) if units else "None."),
+        units,
     )
-    page.ask(f"D{BUY_FIRST_ROW}:D{last}", "Hex", "Where it comes back (your country), e.g. 0204.")
+    page.ask(
+        f"D{BUY_FIRST_ROW}:D{last}",
+        "Hex",
+        "Where it comes in (a free hex of your country), e.g. 0204; a reinforcement may leave "
+        "it blank for its scheduled hex.",
+    )
 
 
 def _write_information(page: Page, mine: Sequence[Unit], first: bool) -> None:
@@ -410,7 +422,7 @@ def _write_defence(page: Page, mine: Sequence[Unit], open_: bool, fast: bool) ->
         page.ws.write_string(r, 2, "On your reaction sheet.", st.note)
 
 
-def _write_situation(ws: Any, st: SheetStyles, view: State, side: str) -> int:
+def _write_situation(ws: Any, st: SheetStyles, view: State, side: str, bought: bool) -> int:
     ws.set_column(0, 0, 110)
     listing = Listing(ws, st, f"Situation of {side} - {view.point.key}")
     mine = sorted((u for u in view.units if u.side == side), key=lambda u: u.id)
@@ -436,11 +448,37 @@ def _write_situation(ws: Any, st: SheetStyles, view: State, side: str) -> int:
     ]
     listing.block("Your reinforcements due", due, "None.")
     listing.block(
+        "Prices this turn (political points; this turn's rally or protests included)",
+        _prices(view, side, bought),
+        "Nothing to buy.",
+    )
+    listing.block(
         "This game turn so far (what you were told)",
         [e.text for e in view.events],
         "Nothing yet.",
     )
     return listing.rows
+
+
+def _prices(view: State, side: str, bought: bool) -> list[str]:
+    mine = view.side(side)
+
+    def shown(unit: Unit | None, replacement: bool) -> str:
+        paid = price(view, mine, unit, replacement=replacement)
+        return "not available" if paid.points is None else str(paid.points)
+
+    lines = [f"air defence +1: {shown(None, False)}"]
+    lines += [
+        f"replacement {u.id} ({u.type} {u.size}): {shown(u, True)}"
+        for u in view.lost
+        if u.side == side
+    ]
+    if bought:
+        lines += [
+            f"reinforcement {u.id} ({u.type} {u.size}): {shown(u, False)}"
+            for u in available_reinforcements(view, side)
+        ]
+    return lines
 
 
 # --------------------------------------------------------------------------------------------

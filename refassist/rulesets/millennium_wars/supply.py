@@ -20,18 +20,35 @@ from ...hexmap import distance
 from . import charts
 from .board import Board
 from .orders import InformationAttack, Purchase
-from .politics import cost, price_class, shifted
+from .politics import Cost, cost, price_class, shifted
 from .state import SideState, State
 from .units import Unit
 
 
-def place_reinforcements(state: State, board: Board, side: SideState) -> list[str]:
-    """Put the reinforcements due to ``side`` this turn on the map; what happened."""
+def available_reinforcements(state: State, side: str) -> list[Unit]:
+    """The scenario's reinforcements of ``side`` due by this turn and not yet placed."""
+    return [
+        due.unit
+        for due in state.scenario.reinforcements
+        if due.turn <= state.point.turn
+        and due.unit.side == side
+        and due.unit.id not in state.arrived
+    ]
+
+
+def place_reinforcements(
+    state: State, board: Board, side: SideState, *, bought: bool = False
+) -> list[str]:
+    """Put the reinforcements due to ``side`` this turn on the map; what happened.  With
+    ``bought`` (the house rule ``reinforcements = "bought"``) they wait to be bought instead,
+    and the side is told which are available."""
+    if bought:
+        waiting = available_reinforcements(state, side.name)
+        if not waiting:
+            return []
+        return ["reinforcements available to buy: " + ", ".join(u.id for u in waiting)]
     lines = []
-    for due in state.scenario.reinforcements:
-        unit = due.unit
-        if due.turn > state.point.turn or unit.side != side.name or unit.id in state.arrived:
-            continue
+    for unit in available_reinforcements(state, side.name):
         where = _free_hex(state, board, unit, unit.hex)
         state.arrived.append(unit.id)
         if not where:
@@ -62,65 +79,120 @@ def _free_hex(state: State, board: Board, unit: Unit, wanted: str) -> str:
     return min(home, key=lambda h: (distance(h, wanted) if wanted else 0, h))
 
 
-def buy(state: State, board: Board, side: SideState, purchases: Sequence[Purchase]) -> list[str]:
-    """Spend political points on replacements and air defence, in the sheet's order."""
+def price(state: State, side: SideState, unit: Unit | None, *, replacement: bool) -> Cost:
+    """What a purchase costs ``side`` this turn: a unit (reinforcement or replacement) by its
+    class, or (``unit`` None) an Air Defense level; with this turn's rally or protests."""
     first = side.name == state.scenario.first
     rally = state.event == ("first rally" if first else "second rally")
     protests = state.event == ("first protests" if first else "second protests")
+    line = "air defence" if unit is None else price_class(unit.type, unit.size)
+    return cost(line, side.nato, replacement, rally=rally, protests=protests)
+
+
+def buy(
+    state: State,
+    board: Board,
+    side: SideState,
+    purchases: Sequence[Purchase],
+    *,
+    bought_reinforcements: bool = False,
+) -> list[str]:
+    """Spend political points on replacements, Air Defense and (when the house rule makes
+    them bought) reinforcements, in the sheet's order; a purchase that cannot be made is said
+    and costs nothing."""
     lines = []
     for purchase in purchases:
-        if purchase.kind == "air defence":
-            price = cost("air defence", side.nato, False, rally=rally, protests=protests)
-            what = "an Air Defense level"
-            lost = None
-        else:
-            lost = next(
-                (
-                    u
-                    for u in state.lost
-                    if u.id.lower() == purchase.unit.lower() and u.side == side.name
-                ),
-                None,
-            )
-            if lost is None:
-                lines.append(
-                    f"no replacement for {purchase.unit}: it is not one of "
-                    f"{side.name}'s eliminated units"
-                )
-                continue
-            price = cost(
-                price_class(lost.type, lost.size), side.nato, True, rally=rally, protests=protests
-            )
-            what = f"{lost.id} as a replacement"
-        if price.points is None:
-            lines.append(f"{what} cannot be bought ({price.line} has no price for {side.name})")
+        unit, problem = bought_unit(state, side, purchase, bought_reinforcements)
+        if problem:
+            lines.append(problem)
             continue
-        if price.points > side.political_points:
+        replacement = purchase.kind == "replacement"
+        paid = price(state, side, unit, replacement=replacement)
+        what = (
+            "an Air Defense level"
+            if unit is None
+            else f"{unit.id} as a {'replacement' if replacement else 'reinforcement'}"
+        )
+        if paid.points is None:
+            lines.append(f"{what} cannot be bought ({paid.line} has no price for {side.name})")
+            continue
+        if paid.points > side.political_points:
             lines.append(
-                f"{what} costs {price.points} political points; {side.name} has "
+                f"{what} costs {paid.points} political points; {side.name} has "
                 f"{side.political_points}"
             )
             continue
-        if lost is not None:
-            where = purchase.hex
-            if (
-                state.scenario.countries.get(where) != side.name
-                or not board.can_enter(lost, where)
-                or board.enemy_in(where, side.name)
-            ):
+        if unit is None:
+            side.air_defence += 1
+        else:
+            where = _landing(state, board, side, unit, purchase, replacement)
+            if not where:
                 lines.append(
-                    f"{lost.id} cannot come back at {where or 'no hex'}: name a free "
-                    f"hex of {side.name}'s country"
+                    f"{unit.id} cannot come in at {purchase.hex or unit.hex or 'no hex'}: name a "
+                    f"free hex of {side.name}'s country"
                 )
                 continue
-            back = replace(lost, hex=where, disrupted=False, ops_complete=False)
-            state.lost.remove(lost)
-            state.units.append(back)
-        else:
-            side.air_defence += 1
-        side.political_points -= price.points
-        lines.append(f"{side.name} buys {what} for {price.points} political points")
+            if replacement:
+                state.lost.remove(unit)
+            else:
+                state.arrived.append(unit.id)
+                what += f" at {where}"  # a replacement's hex is the one the player named
+            state.units.append(replace(unit, hex=where, disrupted=False, ops_complete=False))
+        side.political_points -= paid.points
+        lines.append(f"{side.name} buys {what} for {paid.points} political points")
     return lines
+
+
+def bought_unit(
+    state: State, side: SideState, purchase: Purchase, bought_reinforcements: bool
+) -> tuple[Unit | None, str]:
+    """The unit a purchase brings in (None for Air Defense), or why it cannot be made (the
+    checker asks the same of a sheet, on the player's view)."""
+    wanted = purchase.unit.lower()
+    if purchase.kind == "air defence":
+        return None, ""
+    if purchase.kind == "replacement":
+        lost = next((u for u in state.lost if u.id.lower() == wanted and u.side == side.name), None)
+        if lost is None:
+            return None, (
+                f"no replacement for {purchase.unit}: it is not one of {side.name}'s "
+                "eliminated units"
+            )
+        return lost, ""
+    if purchase.kind == "reinforcement":
+        if not bought_reinforcements:
+            return None, (
+                f"no purchase of {purchase.unit}: reinforcements arrive free on their turn in "
+                "this game (the house rule reinforcements is 'free')"
+            )
+        due = next(
+            (u for u in available_reinforcements(state, side.name) if u.id.lower() == wanted),
+            None,
+        )
+        if due is None:
+            return None, (
+                f"no reinforcement {purchase.unit}: it is not one of {side.name}'s "
+                "reinforcements available this turn"
+            )
+        return due, ""
+    return None, f"{purchase.kind!r} is not something to buy"
+
+
+def _landing(
+    state: State, board: Board, side: SideState, unit: Unit, purchase: Purchase, replacement: bool
+) -> str:
+    """Where a bought unit comes in: the hex named (a free hex of its country), else a
+    reinforcement's scheduled hex or the nearest free one; a replacement needs its hex."""
+    where = purchase.hex
+    if where:
+        if (
+            state.scenario.countries.get(where) != side.name
+            or not board.can_enter(unit, where)
+            or board.enemy_in(where, side.name)
+        ):
+            return ""
+        return where
+    return "" if replacement else _free_hex(state, board, unit, unit.hex)
 
 
 def information_warfare(

@@ -23,6 +23,7 @@ from .orders import CEASEFIRE_CELL, IW_CHOICES, Orders
 from .resolve import board_of
 from .rules import complete
 from .state import State
+from .supply import bought_unit
 from .visibility import side_view
 
 
@@ -70,6 +71,11 @@ def validate_orders(
                 "Take it out.",
             )
     if phasing and point.impulse == 1:
+        bought = rules["reinforcements"] == "bought"
+        for p in orders.purchases:
+            _, problem = bought_unit(view, view.side(side.name), p, bought)
+            if problem:
+                check.error(p.cell, p.unit or p.kind, problem, "Change the purchase.")
         for a in orders.information[: max(0, view.scenario.iw_attacks)]:
             for uid in a.units:
                 unit = board.unit(uid)
