@@ -156,3 +156,32 @@ def test_impulses_without_the_c4i_reading() -> None:
     by_c4i = resolve_turn(state, {}, Dice.scripted([5, 4]), {}).state
     every = resolve_turn(state, {}, Dice.scripted([]), {"impulse_c4i": False}).state
     assert by_c4i.point.key == "2-1-1" and every.point.key == "1-2-3"
+
+
+def test_political_points_spent_on_shifts_come_out_of_each_sides_points() -> None:
+    from fractions import Fraction
+
+    from refassist.rulesets.millennium_wars.combat import Defence
+
+    state = start()
+    state.unit("N-1AR").hex = "0804"
+    state.unit("N-HT").hex = "0805"
+    state.side("Northland").political_points = Fraction(3, 2)  # one whole point to spend
+    state.side("Sarkand").political_points = Fraction(2)
+    ann = Orders(
+        "Ann", "1-1-1", attacks=[Attack(["N-1AR", "N-HT"], "0905", "raid", political_points=2)]
+    )
+    state = step(state, [3], Ann=ann)  # air 3: parity
+    bob = Orders("Bob", "1-1-1r", defence=Defence(political_points=1))
+    # 11 to 4 is 2/1; Northland's 1 point (of the 2 asked) +1, Sarkand's 1 point -1: 2/1.
+    # The Raid CRT at 2/1 with a 5: DR.
+    state = step(state, [5], Bob=bob)
+    attack = next(e for e in state.events if e.kind == "attack")
+    assert attack.data["odds"] == (
+        "11 to 4: 2/1, +1 political points, -1 defender's political points: 2/1"
+    )
+    assert "Northland spends 1 political points" in attack.text
+    assert "Sarkand spends 1 political points" in attack.text
+    assert "Northland had only 1 of the 2 political points asked" in attack.text
+    assert state.side("Northland").political_points == Fraction(1, 2)
+    assert state.side("Sarkand").political_points == 1

@@ -137,3 +137,18 @@ def test_purchases_are_checked_as_the_resolution_makes_them() -> None:
     mine = computer_orders(state, "Ann", 1, {"reinforcements": "bought"})
     assert [(p.kind, p.unit) for p in mine.purchases] == [("reinforcement", "N-5AB")]
     assert computer_orders(state, "Ann", 1, {}).purchases == []
+
+
+def test_political_points_beyond_what_the_side_has_are_a_warning() -> None:
+    state = start()
+    state.unit("N-1AR").hex = "0804"
+    state.unit("N-HT").hex = "0805"
+    state.first.political_points = 1
+    orders = Orders(
+        "Ann",
+        "1-1-1",
+        attacks=[Attack(["N-1AR", "N-HT"], "0905", "raid", political_points=2, cell="B43")],
+    )
+    (found,) = validate_orders(state, "Ann", orders, {})
+    assert (found.cell, found.severity) == ("B43", "warning")
+    assert found.message.startswith("Northland has 1 political points left for this attack")

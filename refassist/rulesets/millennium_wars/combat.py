@@ -38,6 +38,10 @@ from .units import Unit
 
 PLACE_SHIFT = {"city": -2, "town": -1, "facility": 0}
 SUPPLY_SHIFT = {"full": 0, "partial": 1, "out": 2}
+#: The shifts political points buy (one a point, at most one a unit involved); the resolution
+#: takes what they used from each side's points.
+POINTS_SHIFT = "political points"
+DEFENDER_POINTS_SHIFT = "defender's political points"
 
 
 @dataclass
@@ -201,9 +205,9 @@ def shifts(
     if attack.intensive:
         out.append(Shift(2, "intensive assault"))
     if attack.political_points:
-        out.append(Shift(attack.political_points, "political points"))
+        out.append(Shift(attack.political_points, POINTS_SHIFT))
     if defence.political_points:
-        out.append(Shift(-min(defence.political_points, len(held)), "defender's political points"))
+        out.append(Shift(-min(defence.political_points, len(held)), DEFENDER_POINTS_SHIFT))
     return out
 
 
@@ -397,6 +401,8 @@ def overstacking(board: Board, hexes: Sequence[str]) -> list[str]:
 
 
 __all__ = [
+    "DEFENDER_POINTS_SHIFT",
+    "POINTS_SHIFT",
     "Attack",
     "CombatError",
     "Conditions",

@@ -18,7 +18,9 @@ What each exchange does, in the seed's sequence of play:
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from math import floor
 from typing import Any
 
 from ...dice import Dice
@@ -26,14 +28,22 @@ from ...words import counted
 from ..base import Event, Resolution
 from . import charts, supply
 from .board import Board
-from .combat import CombatError, Conditions, Defence, overstacking, resolve_attack
-from .crt import CRTS
+from .combat import (
+    DEFENDER_POINTS_SHIFT,
+    POINTS_SHIFT,
+    CombatError,
+    Conditions,
+    Defence,
+    overstacking,
+    resolve_attack,
+)
+from .crt import CRTS, Shift
 from .movement import make_moves
 from .orders import Orders, no_orders
 from .politics import in_band, shifted
 from .rules import complete
 from .sequence import Point, after
-from .state import State
+from .state import SideState, State
 
 EVERYONE = ("*",)
 
@@ -144,13 +154,21 @@ def _combat(
     state: State, board: Board, defence: Defence, dice: Dice, rules: Mapping[str, Any]
 ) -> list[Event]:
     """The impulse's attacks in the order declared, then overstacking; the units that moved
-    or attacked are Ops Complete."""
-    enemy = state.phasing
+    or attacked are Ops Complete.  Political points spent for shifts come out of each side's
+    points as the attack is fought, so a side spends at most what it has left."""
+    enemy, defender = state.phasing, state.reacting
     events: list[Event] = []
     conditions = Conditions(air=state.air)
     landed: list[str] = []
     crts = {**CRTS, "assault": state.scenario.assault}
-    for attack in state.pending:
+    for declared in state.pending:
+        attack = replace(
+            declared, political_points=min(declared.political_points, floor(enemy.political_points))
+        )
+        guard = replace(
+            defence,
+            political_points=min(defence.political_points, floor(defender.political_points)),
+        )
         try:
             outcome = resolve_attack(
                 board,
@@ -159,7 +177,7 @@ def _combat(
                 crts,
                 dice,
                 conditions,
-                defence,
+                guard,
                 limits_after_shifts=rules["odds_limits"] == "after_shifts",
                 disrupted_attack=bool(rules["disrupted_attack"]),
                 home=state.scenario.countries,
@@ -186,13 +204,22 @@ def _combat(
                 state.political_index, points, who == state.scenario.first
             )
         landed += [u.hex for u in board.units]
+        spent = _spend_points(outcome.odds.shifts, enemy, defender)
+        short = [
+            f"{side.name} had only {got} of the {asked} political points asked"
+            for side, asked, got in (
+                (enemy, declared.political_points, attack.political_points),
+                (defender, defence.political_points, guard.political_points),
+            )
+            if got < asked
+        ]
         events.append(
             event(
                 state,
                 "combat",
                 attack.hex,
                 "attack",
-                "; ".join(outcome.lines),
+                "; ".join([*outcome.lines, *spent, *short]),
                 EVERYONE,
                 odds=outcome.odds.describe(),
                 die=outcome.die,
@@ -210,6 +237,19 @@ def _combat(
             unit.ops_complete = True
     state.pending, state.moved = [], []
     return events
+
+
+def _spend_points(shifts: Sequence[Shift], attacker: SideState, defender: SideState) -> list[str]:
+    """Take the political points an attack's shifts used from each side; what was spent."""
+    lines = []
+    for shift in shifts:
+        if shift.reason == POINTS_SHIFT and shift.amount:
+            attacker.political_points -= shift.amount
+            lines.append(f"{attacker.name} spends {shift.amount} political points")
+        elif shift.reason == DEFENDER_POINTS_SHIFT and shift.amount:
+            defender.political_points += shift.amount
+            lines.append(f"{defender.name} spends {-shift.amount} political points")
+    return lines
 
 
 def _moves(

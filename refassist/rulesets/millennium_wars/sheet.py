@@ -74,6 +74,8 @@ _LAST_COLUMN = 8  # I
 def exchange_words(state: State) -> str:
     """The exchange in words: whose sheet, which impulse of which game turn."""
     point = state.point
+    if state.finished:
+        return "The game is over"
     if point.ceasefire:
         return f"Turn {point.turn}: the UN demands a ceasefire"
     which = f"Turn {point.turn}, {state.phasing.name}'s player turn, impulse {point.impulse}"

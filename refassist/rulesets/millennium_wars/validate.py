@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any
 
 from ...errors import CellProblem
@@ -130,7 +131,17 @@ def validate_orders(
         return check.problems
     crts = {**CRTS, "assault": view.scenario.assault}
     attacking: set[str] = set()
+    left = view.side(side.name).political_points
     for attack in orders.attacks:
+        if attack.political_points > left:
+            check.warn(
+                attack.cell,
+                str(attack.political_points),
+                f"{side.name} has {left} political points left for this attack; it will "
+                f"spend what it has",
+                "Ask fewer political points.",
+            )
+        left = max(left - attack.political_points, Fraction(0))
         try:
             units = check_attack(
                 board,
