@@ -97,3 +97,14 @@ def test_the_game_had_combat_in_the_reports(played: list) -> None:
     state, paths = fought[0]
     text = pdf_text(paths[state.sides[0].player])
     assert "Combat" in text and "CRT" in text
+
+
+@pytest.mark.slow
+def test_every_report_says_the_turns_event_in_words(played: list) -> None:
+    """Each cover names the game turn's random event (a template once printed a macro's
+    name in its place) and the Political Index."""
+    for state, paths in played:
+        for reader, path in paths.items():
+            text = pdf_text(path)
+            assert f"andom event {state.event or 'none'}" in text, reader
+            assert "Macro" not in text and "Undefined" not in text, reader
