@@ -35,6 +35,8 @@ def read_toml(path: Path, what: str, limit: int = MAX_TOML_BYTES) -> dict[str, A
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
         raise SetupError(f"{what} {path} is not UTF-8 text") from None
+    except OSError as exc:  # unreadable (permissions), or gone since the stat
+        raise SetupError(f"cannot read {what} {path}: {exc.strerror}") from exc
     return parse_toml(text, f"{what} {path}")
 
 

@@ -65,8 +65,8 @@ class _Frame:
         y = MARGIN + ROOT3 * self.r * (row - 0.5) + (ROOT3 * self.r / 2 if col % 2 == 0 else 0)
         return x, y
 
-    def corners(self, x: float, y: float, scale: float = 1.0) -> str:
-        r = self.r * scale
+    def corners(self, x: float, y: float) -> str:
+        r = self.r
         return " ".join(
             f"{_n(x + r * math.cos(math.radians(a)))},{_n(y + r * math.sin(math.radians(a)))}"
             for a in range(0, 360, 60)
@@ -88,13 +88,12 @@ def board_svg(board: HexBoard) -> str:
     fills = {t.key: t for t in board.terrains}
     default = board.terrains[0] if board.terrains else None
     body: list[str] = []
-    places = {p.hex: p for p in board.places}
     for col in range(1, board.cols + 1):
         for row in range(1, board.rows + 1):
             hex_ = f"{col:02d}{row:02d}"
             x, y = frame.centre(hex_)
             terrain = fills.get(board.terrain.get(hex_, ""), default)
-            fill = terrain.fill if terrain else "#ffffff"
+            fill = _e(terrain.fill) if terrain else "#ffffff"
             body.append(
                 f'<polygon points="{frame.corners(x, y)}" fill="{fill}" stroke="{GRID}" '
                 f'stroke-width="0.8"/>'
@@ -127,7 +126,7 @@ def board_svg(board: HexBoard) -> str:
     for counter in board.counters:
         stacks.setdefault(counter.hex, []).append(counter)
     for hex_, stack in stacks.items():
-        body.append(_stack(board, stack, frame.centre(hex_), r, hex_ in places))
+        body.append(_stack(board, stack, frame.centre(hex_), r))
     for hex_ in board.battles:
         x, y = frame.centre(hex_)
         body.append(_burst(x + 0.62 * r, y - 0.42 * r, 0.2 * r))
@@ -191,7 +190,7 @@ def _burst(x: float, y: float, r: float) -> str:
 
 
 def _stack(
-    board: HexBoard, stack: Sequence[BoardCounter], at: tuple[float, float], r: float, place: bool
+    board: HexBoard, stack: Sequence[BoardCounter], at: tuple[float, float], r: float
 ) -> str:
     x, y = at
     w, h = 0.78 * r, 0.98 * r
@@ -324,7 +323,7 @@ def legend(board: HexBoard) -> list[dict[str, str]]:
         )
         shown.append(
             (
-                f'<polygon points="{hexagon}" fill="{terrain.fill}" stroke="{GRID}"/>{mark}',
+                f'<polygon points="{hexagon}" fill="{_e(terrain.fill)}" stroke="{GRID}"/>{mark}',
                 terrain.label,
             )
         )
