@@ -456,6 +456,9 @@ class Ruleset(abc.ABC, Generic[StateT, OrdersT]):
     ``validate``                  ``validate.validate_orders(state, player, orders, rules)``
     ``computer_orders``           ``ai.computer_orders(state, player, seed, rules)``
     ``player_view``               ``visibility.player_view(state, player, rules)``
+    ``player_content``,           ``report.player_content(view, info)``,
+    ``referee_content``           ``report.referee_content(state, info)`` (a game with a
+                                  public map, `report_map`, overrides them to pass it on)
     ============================  ==========================================================
 
     ``rules`` is always every house rule, game.toml's values over the defaults.  A module is
@@ -688,13 +691,14 @@ class Ruleset(abc.ABC, Generic[StateT, OrdersT]):
         return view(state, player, self.rules_with_defaults(house_rules or {}))
 
     # -- reports ------------------------------------------------------------------------------
-    @abc.abstractmethod
     def report_map(self, state: StateT) -> SectorMap | None:
-        """The public map every reader shares (None for a game without one).
+        """The public map every reader shares; None (the default) for a game without one,
+        whose maps are drawn per reader (`ReportContent.network`, `.board`).
 
         It must hold nothing the fog of war hides: the engine draws it once per turn and puts
         the same drawing in every player's report.
         """
+        return None
 
     def report_content(
         self, state: StateT, reader: str | None, info: ReportInput, public: Any = _NOT_DRAWN
@@ -711,15 +715,20 @@ class Ruleset(abc.ABC, Generic[StateT, OrdersT]):
         view = self.player_view(state, reader, info.house_rules)
         return self.player_content(view, info, public)
 
-    @abc.abstractmethod
     def player_content(
         self, view: Any, info: ReportInput, public: SectorMap | None
     ) -> ReportContent:
         """A player's report from ``view`` (what `player_view` gave for the reader) and the
-        public map every reader shares (`report_map`; None for a game without one)."""
+        public map every reader shares (`report_map`; None for a game without one).  The
+        default is ``report.player_content(view, info)`` of the game's package, for a game
+        without a public map; a game with one overrides it to pass the map on."""
+        content: ReportContent = self.game_function("report", "player_content")(view, info)
+        return content
 
-    @abc.abstractmethod
     def referee_content(
         self, state: StateT, info: ReportInput, public: SectorMap | None
     ) -> ReportContent:
-        """The referee's report: everything (``public`` as for `player_content`)."""
+        """The referee's report: everything (``public`` as for `player_content`); the default
+        is ``report.referee_content(state, info)`` of the game's package."""
+        content: ReportContent = self.game_function("report", "referee_content")(state, info)
+        return content

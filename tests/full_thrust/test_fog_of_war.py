@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pypdfium2 as pdfium
 import pytest
 
 from refassist.demo import computer_sheets, create_demo_game
@@ -19,6 +18,7 @@ from refassist.rulesets.full_thrust.state import State
 from refassist.rulesets.full_thrust.visibility import player_view
 from refassist.turns import resolve_game
 from refassist.workbook.master import read_master
+from tests.test_fog_of_war import pdf_pages
 
 RULESET = find_ruleset("full-thrust-campaign")
 STEPS = 7
@@ -26,11 +26,7 @@ SHIP_ID = re.compile(r"\b([A-Z]{3}\d?)-(\d+)\b")
 
 
 def pdf_text(path: Path) -> str:
-    pdf = pdfium.PdfDocument(str(path))
-    try:
-        return "\n".join(page.get_textpage().get_text_range() for page in pdf)
-    finally:
-        pdf.close()
+    return "\n".join(pdf_pages(path))
 
 
 def known_ships(state: State, player: str) -> set[str]:

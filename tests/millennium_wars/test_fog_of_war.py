@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pypdfium2 as pdfium
 import pytest
 
 from refassist.demo import computer_sheets, create_demo_game
@@ -18,6 +17,7 @@ from refassist.report.game_reports import write_reports
 from refassist.rulesets import find_ruleset
 from refassist.rulesets.millennium_wars.state import State
 from refassist.turns import resolve_game
+from tests.test_fog_of_war import pdf_pages
 
 RULESET = find_ruleset("millennium-wars")
 #: Enough exchanges for the first combats of the training scenario (turn 1's second player turn).
@@ -26,11 +26,7 @@ UNIT_ID = re.compile(r"\b[NS]-[A-Z0-9]+\b")
 
 
 def pdf_text(path: Path) -> str:
-    pdf = pdfium.PdfDocument(str(path))
-    try:
-        return "\n".join(page.get_textpage().get_text_range() for page in pdf)
-    finally:
-        pdf.close()
+    return "\n".join(pdf_pages(path))
 
 
 def allowed(state: State, player: str) -> set[str]:

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from ...words import counted
-from ..base import Event, HouseRule, ReportContent, ReportInput, Ruleset, Standing, Step
+from ..base import Event, HouseRule, Ruleset, Standing, Step
 from .orders import Orders
 from .rules import HOUSE_RULES
 from .setup import SETUP_WEEK
@@ -87,21 +87,6 @@ class FullThrustCampaign(Ruleset[State, Orders]):
     # -- information --------------------------------------------------------------------------
     def players(self, state: State) -> list[str]:
         return [c.name for c in state.commanders]
-
-    # -- reports ------------------------------------------------------------------------------
-    def report_map(self, state: State) -> Any:
-        # The grid is drawn per reader (ReportContent.network): owners are not public.
-        return None
-
-    def player_content(self, view: Any, info: ReportInput, public: Any) -> ReportContent:
-        from .report import player_content
-
-        return player_content(view, info)
-
-    def referee_content(self, state: State, info: ReportInput, public: Any) -> ReportContent:
-        from .report import referee_content
-
-        return referee_content(state, info)
 
 
 RULESET = FullThrustCampaign()

@@ -9,7 +9,7 @@ rules lives in its own module (`setup`, `mapfile`, `admin`, `segments`, `space_b
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from ...errors import UsageError
 from ...words import counted
@@ -17,8 +17,6 @@ from ..base import (
     Event,
     HouseRule,
     PlayerSetup,
-    ReportContent,
-    ReportInput,
     Ruleset,
     Standing,
     Step,
@@ -26,10 +24,6 @@ from ..base import (
 from .orders import Orders
 from .rules import HOUSE_RULES
 from .state import State
-from .view import PlayerView
-
-if TYPE_CHECKING:
-    from ...report.mapmodel import SectorMap
 
 
 class Imperium3M(Ruleset[State, Orders]):
@@ -101,25 +95,6 @@ class Imperium3M(Ruleset[State, Orders]):
     # -- information --------------------------------------------------------------------------
     def players(self, state: State) -> list[str]:
         return state.player_names()
-
-    # -- reports ------------------------------------------------------------------------------
-    def report_map(self, state: State) -> Any:
-        # No hex sector: the system-and-route map is drawn per reader (ReportContent.network).
-        return None
-
-    def player_content(
-        self, view: PlayerView, info: ReportInput, public: SectorMap | None
-    ) -> ReportContent:
-        from .report import player_content
-
-        return player_content(view, info)
-
-    def referee_content(
-        self, state: State, info: ReportInput, public: SectorMap | None
-    ) -> ReportContent:
-        from .report import referee_content
-
-        return referee_content(state, info)
 
 
 RULESET = Imperium3M()

@@ -14,16 +14,13 @@ player's reaction sheet (keys ``TURN-PLAYER-IMPULSE``, ``r`` for the reaction, e
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from ...words import counted
-from ..base import Event, HouseRule, ReportContent, ReportInput, Ruleset, Standing, Step
+from ..base import Event, HouseRule, Ruleset, Standing, Step
 from .orders import Orders
 from .rules import HOUSE_RULES
 from .state import State
-
-if TYPE_CHECKING:
-    from ...report.mapmodel import SectorMap
 
 
 class MillenniumWars(Ruleset[State, Orders]):
@@ -86,25 +83,6 @@ class MillenniumWars(Ruleset[State, Orders]):
     # -- information --------------------------------------------------------------------------
     def players(self, state: State) -> list[str]:
         return [s.player for s in state.sides]
-
-    # -- reports ------------------------------------------------------------------------------
-    def report_map(self, state: State) -> SectorMap | None:
-        # The hex board is drawn per reader (ReportContent.board): units are not public.
-        return None
-
-    def player_content(
-        self, view: State, info: ReportInput, public: SectorMap | None
-    ) -> ReportContent:
-        from .report import player_content
-
-        return player_content(view, info)
-
-    def referee_content(
-        self, state: State, info: ReportInput, public: SectorMap | None
-    ) -> ReportContent:
-        from .report import referee_content
-
-        return referee_content(state, info)
 
 
 RULESET = MillenniumWars()

@@ -213,6 +213,7 @@ def player_content(view: State, info: ReportInput) -> ReportContent:
         "lost": [unit_line(u, view) for u in view.lost if u.side == side.name],
         "orders": list(orders) if orders is not None else None,
         "no_orders": orders is None and info.sheets.get(name) == "missing",
+        "sheet_status": info.sheets.get(name, ""),
     }
     board = hex_board(
         view,
