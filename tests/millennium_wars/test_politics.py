@@ -80,6 +80,10 @@ def test_rallies_and_protests() -> None:
     assert cost("mechanized division", True, True, protests=True).points == 9
     assert cost("naval", True, True).points is None  # not available as a replacement
     assert cost("mechanized corps", True, False).points is None  # NATO buys no corps
+    # What cannot be bought still names its line, for the sheet and the report.
+    assert cost("mechanized corps", True, False).line == "mechanized corps"
+    assert cost("naval", True, True).line == "naval"
+    assert cost("naval", True, False).line == "naval"
 
 
 def test_lines_of_units() -> None:
@@ -88,10 +92,14 @@ def test_lines_of_units() -> None:
     assert price_class("light infantry", "brigade") == "non-mechanized non-division"
     assert price_class("headquarters", "corps") == "headquarters"
     assert price_class("naval task force", "division") == "naval"
+    # A political power nexus has a support radius as a headquarters does, but is priced as
+    # what it is: a non-mechanized unit.
+    assert price_class("political power nexus", "brigade") == "non-mechanized non-division"
 
 
 def test_the_index() -> None:
     assert shifted(50, 20, True) == 70 and shifted(50, 20, False) == 30
     assert shifted(95, 20, True) == 100 and shifted(5, 20, False) == 0
     assert in_band(33, "low") and not in_band(0, "low") and not in_band(34, "low")
+    assert in_band(1, "low")
     assert in_band(67, "high") and in_band(100, "high") and not in_band(66, "high")

@@ -9,11 +9,13 @@ from refassist.game import step_sort_key
 from refassist.rulesets.millennium_wars.sequence import Point, after, parse_key, qualifies
 
 
-def turn_of_exchanges(c4i: dict[int, int], fast_play: bool = False) -> list[str]:
+def turn_of_exchanges(
+    c4i: dict[int, int], fast_play: bool = False, by_c4i: bool = True
+) -> list[str]:
     point, keys = Point(1), []
     while point.turn == 1:
         keys.append(point.key)
-        point = after(point, c4i, fast_play=fast_play)
+        point = after(point, c4i, fast_play=fast_play, by_c4i=by_c4i)
     return keys
 
 
@@ -30,6 +32,14 @@ def test_c4i_0_still_takes_the_first_impulse_and_fast_play_skips_reactions() -> 
     assert turn_of_exchanges({1: 3, 2: 2}, fast_play=True) == [
         "1-1-1", "1-1-2", "1-1-3", "1-2-1", "1-2-2"
     ]  # fmt: skip
+
+
+def test_without_the_c4i_reading_every_player_turn_has_three_impulses() -> None:
+    assert turn_of_exchanges({1: 0, 2: 1}, fast_play=True, by_c4i=False) == [
+        "1-1-1", "1-1-2", "1-1-3", "1-2-1", "1-2-2", "1-2-3"
+    ]  # fmt: skip
+    # Without fast play an impulse sheet is followed by its reaction.
+    assert after(Point(1), {1: 3, 2: 2}) == Point(1, reaction=True)
 
 
 def test_qualifying_for_an_impulse() -> None:

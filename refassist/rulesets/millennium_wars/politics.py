@@ -28,7 +28,7 @@ def shifted(index: int, points: int, toward_first: bool) -> int:
 
 def in_band(index: int, band: str) -> bool:
     """The seed's bands: ``low`` 1-33, ``high`` 67-100 (0 is in neither)."""
-    return 1 <= index <= 33 if band == "low" else 67 <= index <= 100
+    return 1 <= index <= 33 if band == "low" else index >= 67  # the Index stops at 100
 
 
 #: (reinforcement, replacement) in political points; None: not available.

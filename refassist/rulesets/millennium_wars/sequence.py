@@ -75,10 +75,10 @@ def after(
     if not point.reaction and not fast_play:
         return replace(point, reaction=True)
     nxt = point.impulse + 1
-    if nxt <= 3 and qualifies(nxt, c4i.get(point.player_turn, 0), by_c4i=by_c4i):
+    if nxt <= 3 and qualifies(nxt, c4i[point.player_turn], by_c4i=by_c4i):
         return Point(point.turn, point.player_turn, nxt)
     if point.player_turn == 1:
-        return Point(point.turn, 2, 1)
+        return Point(point.turn, 2)
     return Point(point.turn + 1)
 
 
