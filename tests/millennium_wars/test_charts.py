@@ -51,7 +51,7 @@ def test_every_d66_roll(roll: int) -> None:
 
 def test_d66_rolls_that_cannot_be() -> None:
     for roll in (10, 17, 67, 70, 0):
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match=f"^{roll} is not a d66 roll$"):
             event_of(roll)
 
 

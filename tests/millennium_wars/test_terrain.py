@@ -77,10 +77,27 @@ def test_a_scenario_overrides_the_table() -> None:
     assert table["rough"].mechanized == 3 and table["rough"].shift == -2
     assert table["swamp"].mechanized is None
     assert TERRAIN["forest"].mechanized == 3  # the shipped table is untouched
+    # Each field may be set; movement points from a quarter to 10, read to the quarter.
+    glacier = with_overrides({"glacier": {"non_mechanized": 2.5, "stacking": 2, "mechanized": 10}})[
+        "glacier"
+    ]
+    assert (glacier.non_mechanized, glacier.stacking, glacier.mechanized) == (
+        Fraction(5, 2),
+        2,
+        10,
+    )
+    assert with_overrides({"swamp": {"non_mechanized": 1}})["swamp"].non_mechanized == 1
+    assert with_overrides({"swamp": {"non_mechanized": 0.2}})["swamp"].non_mechanized == (
+        Fraction(1, 4)
+    )
     for bad, message in (
         ({"jungle": {"shift": 1}}, "'jungle' is not a terrain"),
         ({"forest": {"colour": 1}}, "colour cannot be set"),
         ({"forest": {"mechanized": 0}}, "more than 0"),
+        (
+            {"forest": {"non_mechanized": 10.5}},
+            "^forest.non_mechanized must be more than 0 and at most 10",
+        ),
         ({"forest": {"mechanized": "lots"}}, "movement points or"),
         ({"forest": {"shift": 1.5}}, "whole number"),
     ):

@@ -35,3 +35,31 @@ def test_superiority_shows_everything_and_the_view_hides_the_enemys_plans() -> N
     view = side_view(state, "Sarkand")
     assert view.pending == [] and view.moved == [] and view.dice == []
     assert side_view(state, "Northland").pending == ["an attack"]
+
+
+def test_a_players_view_is_its_sides_with_the_house_rules() -> None:
+    import pytest
+
+    from refassist.rulesets.base import Event
+    from refassist.rulesets.millennium_wars.visibility import player_view
+
+    state = start()
+    state.unit("N-1AR").hex = "0704"
+    state.unit("S-5").hex = "0303"  # in Northland's country, next to no Northland unit
+    lost_n, lost_s = state.unit("N-2MI"), state.unit("S-1")
+    for unit in (lost_n, lost_s):
+        state.units.remove(unit)
+        state.lost.append(unit)
+    state.events = [
+        Event(1, "movement", "", "move", "Ann's move", ("Ann",), ("Ann",)),
+        Event(1, "movement", "", "move", "Bob's move", ("Bob",), ("Bob",)),
+        Event(1, "air", "", "air", "for both", ("*",), ("*",)),
+    ]
+    view = player_view(state, "Ann")  # Ann commands Northland
+    assert view.viewer == "Northland"
+    assert "S-5" in {u.id for u in view.units}
+    assert "S-5" not in {u.id for u in player_view(state, "Ann", {"see_home": False}).units}
+    assert [u.id for u in view.lost] == ["N-2MI"]  # its own eliminated units only
+    assert [e.text for e in view.events] == ["Ann's move", "for both"]
+    with pytest.raises(KeyError, match="'Cleo' commands no side"):
+        player_view(state, "Cleo")
