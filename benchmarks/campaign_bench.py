@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.measure import peak_rss_mb
-from benchmarks.stepwise import STAGES, play_step
+from benchmarks.stepwise import play_steps
 from refassist.demo import create_demo_game
 
 COMMANDERS = 8
@@ -25,24 +25,9 @@ def run(steps: int, seed: int, work: Path) -> dict[str, Any]:
     """Play ``steps`` steps (the set-up, weeks and battles steps); seconds of each stage per
     step, which steps were weeks, memory, and what the campaign did."""
     game = create_demo_game(work / "campaign", COMMANDERS, seed, ruleset="full-thrust-campaign")
-    parts: dict[str, list[float]] = {name: [] for name in STAGES}
-    keys: list[str] = []
-    battles = 0
-    pages: list[int] = []
-    for _ in range(steps):
-        outcome, reports, seconds = play_step(game, seed)
-        for name in STAGES:
-            parts[name].append(seconds[name])
-        keys.append(outcome.step)
-        battles += len(getattr(outcome.state, "battles", []))
-        pages.extend(r.pages for r in reports.reports)
-        if outcome.finished:
-            break
-    return {
-        "steps": keys,
-        "parts": parts,
-        "battles": battles,
-        "pages": pages,
+    figures, outcomes = play_steps(game, steps, seed)
+    return figures | {
+        "battles": sum(len(getattr(o.state, "battles", [])) for o in outcomes),
         "ships": len(game.load_state().ships),
         "peak_mb": peak_rss_mb(),
     }

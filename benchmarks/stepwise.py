@@ -31,3 +31,23 @@ def play_step(game: Game, seed: int) -> tuple[Any, Any, dict[str, float]]:
     t4 = time.perf_counter()
     seconds = dict(zip(STAGES, (t1 - t0, t2 - t1, t3 - t2, t4 - t3), strict=True))
     return outcome, reports, seconds
+
+
+def play_steps(game: Game, steps: int, seed: int) -> tuple[dict[str, Any], list[Any]]:
+    """Play up to ``steps`` steps (fewer if the game ends): the figures every per-game
+    benchmark reports (``steps``, each stage's seconds per step in ``parts``, report
+    ``pages``) and each step's outcome, for what the game itself counts."""
+    parts: dict[str, list[float]] = {name: [] for name in STAGES}
+    keys: list[str] = []
+    pages: list[int] = []
+    outcomes = []
+    for _ in range(steps):
+        outcome, reports, seconds = play_step(game, seed)
+        for name in STAGES:
+            parts[name].append(seconds[name])
+        keys.append(outcome.step)
+        pages.extend(r.pages for r in reports.reports)
+        outcomes.append(outcome)
+        if outcome.finished:
+            break
+    return {"steps": keys, "parts": parts, "pages": pages}, outcomes

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.measure import peak_rss_mb
-from benchmarks.stepwise import STAGES, play_step
+from benchmarks.stepwise import play_steps
 from refassist.demo import create_demo_game
 
 
@@ -21,24 +21,9 @@ def run(steps: int, seed: int, work: Path) -> dict[str, Any]:
     """Play ``steps`` exchanges (or to the end of the game); seconds of each stage per
     exchange, memory, and what the war did."""
     game = create_demo_game(work / "war", 2, seed, ruleset="millennium-wars")
-    parts: dict[str, list[float]] = {name: [] for name in STAGES}
-    keys: list[str] = []
-    attacks = 0
-    pages: list[int] = []
-    for _ in range(steps):
-        outcome, reports, seconds = play_step(game, seed)
-        for name in STAGES:
-            parts[name].append(seconds[name])
-        keys.append(outcome.step)
-        attacks += sum(1 for e in outcome.state.events if e.kind == "attack")
-        pages.extend(r.pages for r in reports.reports)
-        if outcome.finished:
-            break
-    return {
-        "steps": keys,
-        "parts": parts,
-        "attacks": attacks,
-        "pages": pages,
+    figures, outcomes = play_steps(game, steps, seed)
+    return figures | {
+        "attacks": sum(1 for o in outcomes for e in o.state.events if e.kind == "attack"),
         "finished": game.ruleset.game_over(game.load_state()),
         "peak_mb": peak_rss_mb(),
     }
