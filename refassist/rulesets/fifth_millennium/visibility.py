@@ -27,11 +27,6 @@ from .view import ForceSeen, PlayerView, SystemView
 SECRET_FACILITIES = frozenset({"CC", "CF", "DSRS"})
 
 
-def owned_systems(state: State, player: str) -> list[str]:
-    """Hexes of the systems ``player`` owns."""
-    return [s.hex for s in state.systems if s.owner == player]
-
-
 def in_sight(state: State, player: str, rules: Mapping[str, Any] | None = None) -> set[str]:
     """Hexes ``player`` sees: systems within best range of an owned world, and its own hexes.
 

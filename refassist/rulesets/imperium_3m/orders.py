@@ -27,7 +27,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-ACTION_KINDS = ("move", "attack", "load", "unload", "split", "join", "evacuate", "pass")
 STANCES = ("close", "stand off", "hold")
 PRIORITIES = ("capital", "carrier", "transport", "cheapest")
 APPEALS = ("", "Forces", "Finances")

@@ -324,10 +324,6 @@ class State:
         return other_side(side)
 
 
-def sides_in_order() -> tuple[str, str]:
-    return (TERRAN, IMPERIAL)
-
-
 def json_ready(value: Any) -> Any:
     """Dataclasses to dicts for `to_json` (lists and dicts recursively)."""
     import dataclasses

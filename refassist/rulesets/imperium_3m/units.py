@@ -169,8 +169,6 @@ TROOP_COUNTERS: dict[str, dict[str, tuple[tuple[int, int], ...]]] = {
 
 #: Ships the Imperial side may build only with permission from an Appeal.
 IMPERIAL_RESTRICTED = ("CR", "CA", "B1", "B2", "BB")
-#: What each Appeal "production permitted" result unlocks.
-PERMISSION_GROUPS = {"CR/CA": ("CR", "CA"), "B1": ("B1",), "B2": ("B2",), "BB": ("BB",)}
 
 
 def _table(side: str, rows: dict[str, tuple[int, ...]]) -> dict[str, UnitType]:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from ...errors import CellProblem
@@ -87,6 +88,16 @@ def _split(ref: str) -> tuple[str, str]:
         sheet, _, cell = ref.partition("!")
         return sheet, cell
     return ORDERS_SHEET, ref
+
+
+@dataclass
+class _Segment:
+    """The action segment a line belongs to, and the fleets that moved or arrived in it so
+    far (no unit moves twice in a segment; moving and attacking are separate segments)."""
+
+    number: int
+    moved: set[str] = field(default_factory=set)
+    arrived: set[str] = field(default_factory=set)
 
 
 class _Checker(OrderChecker):
@@ -531,8 +542,7 @@ class _Checker(OrderChecker):
         for segment in range(1, 5):
             lines = orders.activations_in(segment)
             unread = [a for a in orders.unreadable if a.segment == segment]
-            moved: set[str] = set()
-            arrived: set[str] = set()
+            seg = _Segment(segment)
             every = sorted([*lines, *unread], key=lambda a: (a.order, a in unread))
             for act in every:
                 if act in unread:
@@ -548,7 +558,7 @@ class _Checker(OrderChecker):
                         "Move the extra activations to another segment.",
                     )
                     continue
-                self.activation(act, segment, moved, arrived)
+                self.activation(act, seg)
         extra = [a for a in orders.activations if a.segment not in (1, 2, 3, 4)]
         for a in extra:
             self.error(
@@ -563,7 +573,8 @@ class _Checker(OrderChecker):
                 if name.upper() == word:
                     self.uncertain.setdefault(name, act.cell)
 
-    def activation(self, act: Activation, segment: int, moved: set[str], arrived: set[str]) -> None:
+    def activation(self, act: Activation, seg: _Segment) -> None:
+        segment = seg.number
         system_ref = act.cell.replace(f"!{ACT_ACTIONS_COL}", f"!{ACT_SYSTEM_COL}", 1)
         text = act.text or actions_text(act.actions)
         if all(a.kind == "pass" for a in act.actions):
@@ -596,7 +607,7 @@ class _Checker(OrderChecker):
                 self.pos[action.fleet] = here = act.system
             if here == act.system:
                 before = len(self.problems)
-                getattr(self, f"do_{action.kind}")(act, action, text, segment, moved, arrived)
+                getattr(self, f"do_{action.kind}")(act, action, text, seg)
                 if action.kind == "move" and len(self.problems) > before:
                     # A refused move: its problem is reported; where the player meant the
                     # fleet to be next is not known, so later lines take the sheet's word.
@@ -696,7 +707,7 @@ class _Checker(OrderChecker):
         saved_planets = dict(self.on_planet)
         before = len(self.problems)
         self.pos[fleet] = act.system
-        getattr(self, f"do_{action.kind}")(act, action, text, segment, set(), set())
+        getattr(self, f"do_{action.kind}")(act, action, text, _Segment(segment))
         if len(self.problems) == before:
             self.warn(act.cell, text, case, "Nothing to change if that is what you meant.")
         moved_to = self.pos.get(fleet, act.system)
@@ -705,15 +716,7 @@ class _Checker(OrderChecker):
             self.moved_on(fleet, act, segment, moved_to)
         self.on_planet = saved_planets
 
-    def do_move(
-        self,
-        act: Activation,
-        a: Action,
-        text: str,
-        segment: int,
-        moved: set[str],
-        arrived: set[str],
-    ) -> None:
+    def do_move(self, act: Activation, a: Action, text: str, seg: _Segment) -> None:
         ids = self.contents[a.fleet]
         codes = {self.units[i].code for i in ids}
         if "M" in codes:
@@ -732,11 +735,12 @@ class _Checker(OrderChecker):
                 "Load its units into a fleet with ships.",
             )
             return
-        if a.fleet in moved:
+        if a.fleet in seg.moved:
             self.error(
                 act.cell,
                 text,
-                f"{a.fleet} already moved in segment {segment}; no unit moves twice in one segment",
+                f"{a.fleet} already moved in segment {seg.number}; no unit moves twice in one "
+                "segment",
                 "Move it again in a later segment.",
             )
             return
@@ -752,7 +756,7 @@ class _Checker(OrderChecker):
         here = act.system
         cost = 0
         start_deep = self.state.map.systems[here].deep
-        if start_deep and segment != 1:
+        if start_deep and seg.number != 1:
             self.error(
                 act.cell,
                 text,
@@ -810,8 +814,8 @@ class _Checker(OrderChecker):
                 "Shorten the route and go on in a later segment.",
             )
             return
-        moved.add(a.fleet)
-        arrived.add(a.fleet)
+        seg.moved.add(a.fleet)
+        seg.arrived.add(a.fleet)
         self.pos[a.fleet] = here
 
     def _planet_here(self, act: Activation, a: Action, text: str) -> Any:
@@ -860,15 +864,7 @@ class _Checker(OrderChecker):
                 "Use hexes of its planetary map after 'fight', or 'fight all'.",
             )
 
-    def do_attack(
-        self,
-        act: Activation,
-        a: Action,
-        text: str,
-        segment: int,
-        moved: set[str],
-        arrived: set[str],
-    ) -> None:
+    def do_attack(self, act: Activation, a: Action, text: str, seg: _Segment) -> None:
         planet = self._target(act, a, text)
         if planet is None:
             return
@@ -880,7 +876,7 @@ class _Checker(OrderChecker):
                 "Attack an enemy or unclaimed planet.",
             )
             return
-        if a.fleet in arrived:
+        if a.fleet in seg.arrived:
             self.error(
                 act.cell,
                 text,
@@ -906,15 +902,7 @@ class _Checker(OrderChecker):
             u for u in self.contents[a.fleet] if self.units[u].code not in landing
         ]
 
-    def do_load(
-        self,
-        act: Activation,
-        a: Action,
-        text: str,
-        segment: int,
-        moved: set[str],
-        arrived: set[str],
-    ) -> None:
+    def do_load(self, act: Activation, a: Action, text: str, seg: _Segment) -> None:
         planet = self._planet_here(act, a, text)
         if planet is None:
             return
@@ -952,15 +940,7 @@ class _Checker(OrderChecker):
             self.on_planet.pop(uid, None)
             self.contents[a.fleet].append(uid)
 
-    def do_unload(
-        self,
-        act: Activation,
-        a: Action,
-        text: str,
-        segment: int,
-        moved: set[str],
-        arrived: set[str],
-    ) -> None:
+    def do_unload(self, act: Activation, a: Action, text: str, seg: _Segment) -> None:
         planet = self._planet_here(act, a, text)
         if planet is None:
             return
@@ -1032,15 +1012,7 @@ class _Checker(OrderChecker):
         fleets = {f.name for f in self.state.fleets_at(planet.system, self.side)}
         return sum(1 for u in self.state.units if u.code == "M" and u.fleet in fleets)
 
-    def do_split(
-        self,
-        act: Activation,
-        a: Action,
-        text: str,
-        segment: int,
-        moved: set[str],
-        arrived: set[str],
-    ) -> None:
+    def do_split(self, act: Activation, a: Action, text: str, seg: _Segment) -> None:
         if a.target.upper() in self.taken:
             self.error(
                 act.cell,
@@ -1086,20 +1058,12 @@ class _Checker(OrderChecker):
         self.pos[a.target] = act.system
         self.contents[a.target] = list(a.units)
         self.contents[a.fleet] = [u for u in self.contents[a.fleet] if u not in a.units]
-        if a.fleet in moved:
-            moved.add(a.target)
-        if a.fleet in arrived:
-            arrived.add(a.target)
+        if a.fleet in seg.moved:
+            seg.moved.add(a.target)
+        if a.fleet in seg.arrived:
+            seg.arrived.add(a.target)
 
-    def do_join(
-        self,
-        act: Activation,
-        a: Action,
-        text: str,
-        segment: int,
-        moved: set[str],
-        arrived: set[str],
-    ) -> None:
+    def do_join(self, act: Activation, a: Action, text: str, seg: _Segment) -> None:
         if a.target not in self.pos:
             self.not_yours(act.cell, text, "fleets", a.target)
             return
@@ -1117,20 +1081,12 @@ class _Checker(OrderChecker):
         self.contents[a.fleet].extend(self.contents.pop(a.target))
         del self.pos[a.target]
         self.joined[a.target] = (a.fleet, act.cell)
-        if a.target in moved:
-            moved.add(a.fleet)
-        if a.target in arrived:
-            arrived.add(a.fleet)
+        if a.target in seg.moved:
+            seg.moved.add(a.fleet)
+        if a.target in seg.arrived:
+            seg.arrived.add(a.fleet)
 
-    def do_evacuate(
-        self,
-        act: Activation,
-        a: Action,
-        text: str,
-        segment: int,
-        moved: set[str],
-        arrived: set[str],
-    ) -> None:
+    def do_evacuate(self, act: Activation, a: Action, text: str, seg: _Segment) -> None:
         planet = self._planet_here(act, a, text)
         if planet is not None and not planet.disputed:
             self.warn(

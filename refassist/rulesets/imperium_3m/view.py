@@ -89,9 +89,6 @@ class PlayerView:
     #: its own supply lines, which the rules let it know.
     expected_income: int = 0
 
-    def units_in(self, fleet: str) -> list[Unit]:
-        return [u for u in self.units + self.enemy_units if u.fleet == fleet]
-
     def units_on(self, planet: str) -> list[Unit]:
         return [u for u in self.units + self.enemy_units if u.planet == planet]
 
