@@ -208,7 +208,21 @@ def tables_from_data(data: dict[str, Any], what: str = "tables file") -> Tables:
         if not (1 <= len(counter) <= 2 and set(counter) <= {"X", "Y", "-"}):
             problems.append(f"[characteristics] {key}.counter must be X, Y, - or two of them")
             counter = "-"
-        ships[key] = ShipClass(key, *row, counter=counter, **numbers)
+        starting, per_fleet, in_play, cost = row
+        ships[key] = ShipClass(
+            key,
+            starting,
+            per_fleet,
+            in_play,
+            cost,
+            counter=counter,
+            value=numbers["value"],
+            lasers=numbers["lasers"],
+            missiles=numbers["missiles"],
+            laser_protection=numbers["laser_protection"],
+            missile_protection=numbers["missile_protection"],
+            move=numbers["move"],
+        )
     fleets_data = section("fleets")
     fleets = {
         str(k): v
