@@ -1,0 +1,250 @@
+"""Tactical battles (rule VIII) with fixed dice, traced by hand on the shipped tables: laser
+10 7 5 5 5 4 3 2 1 by range, combat columns 1/3 1/2 1/1 2/1 3/1 4/1 5/1, rows (die 0 or less,
+1..6) R R R R R RT RT / R R R R RT RT D / R R R RT RT D D / R R RT RT D D X / R RT RT D D X X /
+RT RT D D X X X / RT D D X X X X; a corvette moves 6, laser 1, protection 2."""
+
+from __future__ import annotations
+
+import pytest
+
+from refassist.dice import Dice
+from refassist.rulesets.millenium.fire import resolve_shot, shot_modifier
+from refassist.rulesets.millenium.rules import complete
+from refassist.rulesets.millenium.state import ALIEN, EMPIRE
+from refassist.rulesets.millenium.tactical import (
+    Piece,
+    TacticalOrders,
+    _apply,
+    _land,
+    fight,
+    planet_surrender,
+    remove_losses,
+    set_up,
+    wants_to_leave,
+)
+
+from .situations import TABLES, ships
+
+RULES = complete()
+ORDERS = {ALIEN: TacticalOrders(), EMPIRE: TacticalOrders()}
+
+
+def modifier(**kw: object) -> tuple[int, list[str]]:
+    base = dict(
+        reduced=False,
+        damaged=False,
+        destroyed=False,
+        weapon="laser",
+        counter="",
+        laser_targets=1,
+        both_systems_targets=0,
+        rules=RULES,
+    )
+    return shot_modifier(**{**base, **kw})  # type: ignore[arg-type]
+
+
+def test_the_die_modifiers_a_to_g() -> None:
+    assert modifier() == (0, [])  # g: one target
+    assert modifier(reduced=True, damaged=True, destroyed=True) == (-1, ["a"])  # not cumulative
+    assert modifier(damaged=True) == (-1, ["b"])
+    assert modifier(destroyed=True) == (-1, ["c"])
+    assert modifier(weapon="missile", counter="X") == (-1, ["dX"])
+    assert modifier(weapon="missile", counter="Y", damaged=True) == (-3, ["b", "dY"])  # d adds
+    assert modifier(laser_targets=2) == (-1, ["e"])
+    assert modifier(laser_targets=2, both_systems_targets=2) == (-2, ["f"])
+    three = complete({"double_system_targets": 3})
+    assert modifier(laser_targets=1, both_systems_targets=2, rules=three) == (0, [])
+    assert modifier(laser_targets=2, both_systems_targets=3, rules=three) == (-2, ["f"])
+
+
+@pytest.mark.parametrize(
+    ("weapon", "distance", "protection", "die", "mod", "kind", "expected"),
+    [
+        ("laser", 1, 2, 1, 0, "corvette", (10, "5/1", "D")),  # 10:2 = 5/1, row 1
+        ("laser", 1, 2, 1, -1, "corvette", (10, "5/1", "RT")),  # row 0 or less
+        ("laser", 1, 2, 4, -4, "corvette", (10, "5/1", "RT")),  # -4 still reads row 0
+        ("laser", 3, 3, 4, 0, "fregate", (5, "1/1", "RT")),  # 5:3 rounds down to 1/1
+        ("laser", 9, 5, 6, 0, "vaisseau", (1, "-", "R")),  # 1:5 below 1/3
+        ("laser", 10, 2, 6, 0, "corvette", (0, "-", "R")),  # beyond the last range
+        ("missile", 2, 1, 6, 0, "intercepteur", (6, "-", "R")),  # missiles cannot hurt them
+    ],
+)
+def test_one_shot_on_tab_2(
+    weapon: str, distance: int, protection: int, die: int, mod: int, kind: str, expected: tuple
+) -> None:
+    assert (
+        resolve_shot(
+            TABLES,
+            weapon=weapon,
+            distance=distance,
+            protection=protection,
+            die=die,
+            modifier=mod,
+            target_kind=kind,
+        )
+        == expected
+    )
+
+
+def test_damage_twice_destroys_and_destruction_takes_the_whole_hex() -> None:
+    battle = set_up(
+        TABLES, ALIEN, EMPIRE, [], [("A", ships("corvette", "fregate"))], [], "", ORDERS
+    )
+    corvette, fregate = battle.ships_of(EMPIRE)
+    _apply(battle, corvette, "D")
+    assert corvette.damaged and not corvette.destroyed
+    _apply(battle, corvette, "D")
+    assert corvette.destroyed
+    fregate.hex = corvette.hex = (0, 0)
+    corvette.destroyed = False
+    _apply(battle, corvette, "X")
+    assert corvette.destroyed and fregate.destroyed
+    interceptor = Piece("i", ALIEN, "intercepteur", (3, 3))
+    battle.pieces.append(interceptor)
+    _apply(battle, interceptor, "D")
+    assert interceptor.destroyed  # one damage destroys an interceptor
+
+
+def test_a_duel_fought_round_by_round() -> None:
+    """One corvette attacks another in open space.  Round 1 (attacker offensive): it enters on
+    the W edge at -7,0 (1 point) and closes 5 hexes to -2,0, range 2.  Defensive fire: 7:2 =
+    3/1, die 1 -> RT.  Offensive fire at -1 (a): 3/1, die 5-1 = 4 -> D.  Round 2 (defender
+    offensive): the damaged corvette closes to -1,0, range 1.  Defensive fire: 10:2 = 5/1, die
+    1 -> D, its second: destroyed.  Offensive fire: it fires back at -1 (b, c, once): die 6-1 = 5
+    -> X.  Both are gone."""
+    battle = set_up(
+        TABLES,
+        ALIEN,
+        EMPIRE,
+        [("A", ships("corvette"))],
+        [("B", ships("corvette"))],
+        [],
+        "",
+        ORDERS,
+    )
+    dice = Dice.scripted([1, 5, 1, 6])
+    fight(battle, TABLES, ORDERS, dice, RULES)
+    assert battle.round == 2
+    assert [
+        (s.round, s.phase, s.firer, s.distance, s.column, s.die, s.modifier, s.result)
+        for s in battle.shots
+    ] == [
+        (1, "defensive", "B.corvette1", 2, "3/1", 1, 0, "RT"),
+        (1, "offensive", "A.corvette1", 2, "3/1", 5, -1, "D"),
+        (2, "defensive", "A.corvette1", 1, "5/1", 1, 0, "D"),
+        (2, "offensive", "B.corvette1", 1, "5/1", 6, -1, "X"),
+    ]
+    assert not battle.ships_of(ALIEN) and not battle.ships_of(EMPIRE)
+    assert len(dice.log) == 4
+
+
+def test_an_undefended_planet_is_asked_to_surrender_once_its_bases_are_three_or_fewer() -> None:
+    # Two vaisseaux (4 + 4 points) against 2 bases: 8:2 = 4/1, surrenders on 1-4.
+    battle = set_up(
+        TABLES,
+        ALIEN,
+        EMPIRE,
+        [("K", ships("vaisseau", "vaisseau"))],
+        [],
+        [("M1", EMPIRE, 2)],
+        "M1",
+        ORDERS,
+    )
+    for p in battle.ships_of(ALIEN):
+        p.hex = (-4, 0)
+    planet_surrender(battle, TABLES, Dice.scripted([6]))
+    assert not battle.conquered and battle.demand_after == 2
+    again = Dice.scripted([])
+    planet_surrender(battle, TABLES, again)  # no new demand until another base falls
+    assert again.log == []
+    battle.bases_of("M1")[0].gone = True
+    planet_surrender(battle, TABLES, Dice.scripted([4]))  # 8:1 -> 6/1, up to 5
+    assert battle.conquered and battle.surrendered and battle.bases_left == 1
+
+
+def test_a_defended_planet_never_surrenders_and_falls_only_when_its_fleet_is_gone() -> None:
+    battle = set_up(
+        TABLES,
+        ALIEN,
+        EMPIRE,
+        [("K", ships("vaisseau"))],
+        [("A", ships("corvette"))],
+        [("M1", EMPIRE, 1)],
+        "M1",
+        ORDERS,
+    )
+    none = Dice.scripted([])
+    planet_surrender(battle, TABLES, none)
+    assert none.log == [] and not battle.conquered
+    battle.bases_of("M1")[0].gone = True
+    planet_surrender(battle, TABLES, none)
+    assert not battle.conquered  # the corvette still defends it
+    battle.ships_of(EMPIRE)[0].gone = True
+    planet_surrender(battle, TABLES, none)
+    assert battle.conquered and battle.bases_left == 0
+
+
+def test_bases_ring_the_planet_and_two_planets_stand_on_their_marks() -> None:
+    one = set_up(TABLES, ALIEN, EMPIRE, [], [], [("G1", EMPIRE, 6)], "G1", ORDERS)
+    assert sorted(p.hex for p in one.bases_of("G1")) == sorted(
+        [(-1, 1), (0, 1), (1, 0), (1, -1), (0, -1), (-1, 0)]
+    )
+    two = set_up(TABLES, ALIEN, EMPIRE, [], [], [("A1", EMPIRE, 2), ("A2", ALIEN, 1)], "A1", ORDERS)
+    assert two.planets == {"A1": (-3, 0), "A2": (3, 0)}
+    assert [p.side for p in two.bases_of("A2")] == [ALIEN]
+
+
+def test_interceptors_fly_three_rounds_and_refuel_aboard() -> None:
+    battle = set_up(TABLES, ALIEN, EMPIRE, [("K", ships("porte_intercepteur"))], [], [], "", ORDERS)
+    carrier = battle.ships_of(ALIEN)[0]
+    assert carrier.aboard == 0  # ships() builds carriers with none aboard
+    flyer = Piece("K.i1", ALIEN, "intercepteur", (0, 0), carrier=carrier.key, flight=3)
+    battle.pieces.append(flyer)
+    remove_losses(battle)
+    assert flyer.gone and flyer.destroyed  # a fourth round in flight
+    back = Piece("K.i2", ALIEN, "intercepteur", (0, 0), carrier=carrier.key, flight=2)
+    battle.pieces.append(back)
+    carrier.damaged = True
+    _land(battle, back)
+    assert back.hex is None and back.refuel == 2  # two rounds aboard a damaged carrier
+    remove_losses(battle)
+    remove_losses(battle)
+    assert back.refuel == 0 and not back.gone
+
+
+def test_leaving_only_after_the_compulsory_rounds() -> None:
+    battle = set_up(
+        TABLES,
+        ALIEN,
+        EMPIRE,
+        [("A", ships("corvette"))],
+        [("K", ships("vaisseau"))],
+        [],
+        "",
+        ORDERS,
+    )
+    losing = TacticalOrders(leave="losing")
+    battle.round = 5
+    assert not wants_to_leave(battle, TABLES, ALIEN, losing)
+    battle.round = 6
+    assert wants_to_leave(battle, TABLES, ALIEN, losing)  # 1 point against 4
+    assert not wants_to_leave(battle, TABLES, EMPIRE, losing)
+    assert not wants_to_leave(battle, TABLES, ALIEN, TacticalOrders(leave="never"))
+    battle.leave(ALIEN)
+    assert battle.over and battle.ships_of(ALIEN) == []
+    assert not any(p.destroyed for p in battle.pieces)  # leaving is not dying
+
+
+def test_a_defending_fleet_leaving_a_planet_leaves_its_bases_fighting() -> None:
+    battle = set_up(
+        TABLES,
+        ALIEN,
+        EMPIRE,
+        [("K", ships("vaisseau"))],
+        [("A", ships("corvette"))],
+        [("M1", EMPIRE, 4)],
+        "M1",
+        ORDERS,
+    )
+    battle.leave(EMPIRE)
+    assert not battle.over and len(battle.bases_of("M1")) == 4
