@@ -294,7 +294,7 @@ def move_piece(battle: Battle, tables: Tables, piece: Piece, orders: TacticalOrd
         here = piece.hex
         assert here is not None
         now = abs(distance(here, target) - want)
-        best: tuple[int, int, Hex, int] | None = None
+        best: tuple[int, int, int, Hex, int] | None = None
         for facing in range(6):
             step = neighbour(here, facing)
             if _blocked(battle, step) or (step == target and want > 0):
