@@ -8,9 +8,9 @@ Extraterrestrial's programme, fleets and entry edges) fill in what `new_state` l
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 
+from ...dice import Dice
 from .geometry import Card, StrategicMap
 from .state import ALIEN, EMPIRE, Fleet, Planet, State, SystemState
 
@@ -39,11 +39,14 @@ def deal(state: State, cards: Mapping[str, Card]) -> None:
         state.systems[letter] = system
 
 
-def random_deal(game_map: StrategicMap, rng: random.Random) -> dict[str, Card]:
-    """The cards dealt at random (house rule ``cards_dealt = "random"``)."""
-    cards = list(game_map.cards)
-    rng.shuffle(cards)
-    return dict(zip(game_map.systems, cards, strict=True))
+def random_deal(game_map: StrategicMap, dice: Dice) -> dict[str, Card]:
+    """The cards dealt at random (house rule ``cards_dealt = "random"``), each draw a logged
+    die so the deal replays with the turn."""
+    left = list(game_map.cards)
+    dealt: dict[str, Card] = {}
+    for letter in game_map.systems:
+        dealt[letter] = left.pop(dice.choice_index(len(left), f"card for system {letter}"))
+    return dealt
 
 
 def new_state(

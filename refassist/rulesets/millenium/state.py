@@ -16,6 +16,7 @@ from ...dice import Roll
 from ..base import Event
 from .charts import SHIP_TYPES
 from .geometry import Position, StrategicMap
+from .tactical import TacticalOrders
 
 EMPIRE = "empire"
 ALIEN = "extraterrestre"
@@ -116,6 +117,9 @@ class State:
     revealed: set[str] = field(default_factory=set)  # cards the Extraterrestrial has seen
     imperial_revealed: bool = False
     points: dict[str, dict[str, int]] = field(default_factory=dict)  # side -> system -> points
+    #: Each side's standing tactical orders, from its latest sheet (a battle on the other
+    #: side's turn is fought with them).
+    tactics: dict[str, TacticalOrders] = field(default_factory=dict)
     finished: str = ""
     winner: str = ""
     events: list[Event] = field(default_factory=list)

@@ -186,3 +186,50 @@ def hyperspace(
         sector = free_sector if free_sector in OUTER else _centre_way(game_map, landed)
     jump.arrival = Position(landed, sector, level)
     return jump
+
+
+def cheapest_path(
+    game_map: StrategicMap, start: Position, goal: Position, limit: int = 60
+) -> list[Position] | None:
+    """The cheapest normal-movement path from ``start`` to ``goal`` (steps after ``start``),
+    sectors 1 point and levels 2; None if none costs ``limit`` or less.  For the computer
+    players and the checker's suggestions: the rules let a player take any path."""
+    import heapq
+
+    frontier: list[tuple[int, Position]] = [(0, start)]
+    cost = {start: 0}
+    came: dict[Position, Position] = {}
+    while frontier:
+        spent, here = heapq.heappop(frontier)
+        if here == goal:
+            path = [here]
+            while path[-1] in came:
+                path.append(came[path[-1]])
+            return list(reversed(path))[1:]
+        if spent > cost.get(here, spent) or spent > limit:
+            continue
+        steps = [n for n in game_map.neighbours(here) if game_map.on_map(n.zone)]
+        steps += [here.at_level(here.level + d) for d in (-1, 1) if 1 <= here.level + d <= 7]
+        for step in steps:
+            total = spent + (game_map.step_cost(here, step) or 0)
+            if total < cost.get(step, limit + 1):
+                cost[step] = total
+                came[step] = here
+                heapq.heappush(frontier, (total, step))
+    return None
+
+
+def affordable(
+    game_map: StrategicMap, start: Position, path: list[Position], points: int
+) -> list[Position]:
+    """The longest start of ``path`` a fleet pays for with ``points``."""
+    out: list[Position] = []
+    here, left = start, points
+    for step in path:
+        cost = game_map.step_cost(here, step) or 0
+        if cost > left:
+            break
+        out.append(step)
+        left -= cost
+        here = step
+    return out

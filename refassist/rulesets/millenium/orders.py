@@ -1,0 +1,103 @@
+"""What a side's sheet orders: set-up (turn 0) or a game turn's moves, reserve entries,
+purchases and standing tactical orders.
+
+Every order keeps the cell it was read from (``Orders!C14``) so a problem found by the checker,
+or at resolve time, is pinned to it and the order alone is cancelled.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .geometry import Position, Zone
+from .tactical import TacticalOrders
+
+
+@dataclass(frozen=True)
+class FleetMove:
+    """One fleet's strategic order.  ``kind``: ``move`` (normal movement through ``path``),
+    ``jump`` (hyperspace to ``zone`` at ``level``), ``enter`` (a fleet waiting outside, or on
+    turn 1 the Extraterrestrial's fleets, stepping on by normal movement through ``path``).
+    ``land``: the planet it lands on at the end (occupation, surrender, colonisation, or the
+    landing after a refusal that starts a battle when ``attack`` is set)."""
+
+    fleet: str
+    kind: str
+    cell: str
+    path: tuple[Position, ...] = ()
+    zone: Zone | None = None
+    level: int = 0
+    free_direction: str = ""
+    free_sector: str = ""
+    land: str = ""
+    attack: bool = False
+
+
+@dataclass(frozen=True)
+class ReserveEntry:
+    """A reserve fleet (or rebuilt one, or replacement ships) entering by hyperspace from the
+    maximum distance toward ``zone`` at ``level`` (rule VI)."""
+
+    fleet: str
+    zone: Zone
+    level: int
+    cell: str
+    free_direction: str = ""
+    free_sector: str = ""
+
+
+@dataclass(frozen=True)
+class Purchase:
+    """Ships bought with production points for a fleet (rule IX): they wait in its reserve
+    and enter by the reserve rules."""
+
+    fleet: str
+    kind: str
+    count: int
+    cell: str
+    spend_from: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class FleetSetup:
+    """A fleet composed at set-up: ship counts by type and where it starts (the Empire on the
+    map; the Extraterrestrial beyond an edge, entering at level 4 on turn 1)."""
+
+    fleet: str
+    ships: dict[str, int]
+    start: Position | None
+    cell: str
+
+
+@dataclass
+class Setup:
+    """A side's set-up sheet.  The Empire: the card dealt to each system (by number in the
+    card list), the imperial planet, six fleets.  The Extraterrestrial: the conquest programme
+    (at least 18 systems) and six fleets with their edges."""
+
+    cards: dict[str, int] = field(default_factory=dict)
+    cards_cell: dict[str, str] = field(default_factory=dict)
+    imperial: str = ""
+    imperial_cell: str = ""
+    programme: list[str] = field(default_factory=list)
+    programme_cell: str = ""
+    fleets: list[FleetSetup] = field(default_factory=list)
+
+
+@dataclass
+class Orders:
+    """A side's orders for one step."""
+
+    side: str
+    step: str
+    moves: list[FleetMove] = field(default_factory=list)
+    entries: list[ReserveEntry] = field(default_factory=list)
+    purchases: list[Purchase] = field(default_factory=list)
+    tactics: TacticalOrders = field(default_factory=TacticalOrders)
+    message: str = ""
+    setup: Setup | None = None
+
+
+def no_orders(side: str, step: str) -> Orders:
+    """The orders of a side that sent none: its fleets stand, its standing orders hold."""
+    return Orders(side, step)

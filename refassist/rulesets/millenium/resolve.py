@@ -1,0 +1,785 @@
+"""A step of Millenium resolved: ``resolve_turn(state, orders, dice, rules)`` is the next
+state, a pure function of its arguments (the state is copied).
+
+The steps: the Empire's set-up, the Extraterrestrial's set-up (after seeing where the Empire's
+fleets stand), then game turns 1-20, the Extraterrestrial moving on odd turns and the Empire on
+even ones.  A game turn runs the mover's phases in the seed's order (rule V): reserve entry;
+the strategic phase (moves and jumps, cards shown, surrender demands and landings); the
+tactical phase (planets attacked and enemy fleets met in one sector, in the order the mover
+wrote them); production, scored by both sides, spent by the mover; then the end-of-turn marks,
+the imperial planet and, after the last turn, the programme's score.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from ...dice import Dice
+from ...words import counted
+from ..base import Event, Resolution
+from .charts import INTERCEPTORS_PER_CARRIER, Tables, load_tables
+from .conquest import (
+    backed,
+    cards_shown,
+    colonise,
+    fleet_points,
+    imperial_taken,
+    surrender_demand,
+    take_planet,
+)
+from .geometry import Position, zone_name
+from .orders import FleetMove, Orders, Purchase, ReserveEntry, Setup, no_orders
+from .production import lose_points_with, score_production, spend
+from .rules import complete
+from .setup import deal, random_deal
+from .state import ALIEN, EMPIRE, Fleet, Planet, Ship, State, mover, other
+from .strategic import check_path, hyperspace, jump_problem, stack_problem
+from .tactical import Battle, TacticalOrders, fight, set_up
+from .victory import mark_turn_end, outcome, programme_score
+
+EVERYONE = ("*",)
+
+
+def tables_for(rules: Mapping[str, Any]) -> Tables:
+    """The tables the game plays with: the referee's file (house rule ``tables``) or ours."""
+    path = str(rules.get("tables") or "")
+    return load_tables(Path(path) if path else None)
+
+
+class _Turn:
+    """One step being resolved: the state, the dice, the rules and the events so far."""
+
+    def __init__(self, state: State, dice: Dice, rules: Mapping[str, Any]) -> None:
+        self.state = state
+        self.dice = dice
+        self.rules = rules
+        self.tables = tables_for(rules)
+        self.events: list[Event] = []
+
+    def tell(
+        self, phase: str, place: str, kind: str, text: str, told: tuple[str, ...], **data: Any
+    ) -> None:
+        """An event told to ``told``: sides (mapped to their players), ``*`` or () (referee)."""
+        players = tuple(self.state.players.get(s, s) if s != "*" else "*" for s in told)
+        self.events.append(Event(self.state.turn, phase, place, kind, text, players, players, data))
+
+    def cancel(self, side: str, cell: str, text: str) -> None:
+        self.tell("orders", cell, "order_cancelled", text, (side,), cell=cell)
+
+
+def resolve_turn(
+    state: State, orders: Mapping[str, Orders], dice: Dice, rules: Mapping[str, Any]
+) -> Resolution:
+    """The state after the step awaited, with these orders (by player) and dice."""
+    rules = complete(rules)
+    state = copy.deepcopy(state)
+    state.events = []
+    turn = _Turn(state, dice, rules)
+    if state.turn == 0:
+        side = EMPIRE if not state.systems else ALIEN
+        mine = orders.get(state.players[side]) or no_orders(side, step_key(state))
+        if side == EMPIRE:
+            _setup_empire(turn, mine.setup or Setup())
+        else:
+            _setup_alien(turn, mine.setup or Setup())
+            state.turn = 1
+    else:
+        side = mover(state.turn)
+        mine = orders.get(state.players[side]) or no_orders(side, step_key(state))
+        _game_turn(turn, side, mine)
+    state.events = turn.events
+    state.dice = list(dice.log)
+    return Resolution(state, turn.events, _summary(turn.events))
+
+
+def step_key(state: State) -> str:
+    """``0-empire``, ``0-extraterrestre`` (set-up), then the game turn's number."""
+    if state.turn == 0:
+        return "0-empire" if not state.systems else "0-extraterrestre"
+    return str(state.turn)
+
+
+def _summary(events: list[Event]) -> str:
+    kinds = [e.kind for e in events]
+    parts = [
+        counted(kinds.count(k), w)
+        for k, w in (
+            ("move", "move"),
+            ("jump", "jump"),
+            ("battle", "battle"),
+            ("conquest", "conquest"),
+        )
+    ]
+    return ", ".join(parts)
+
+
+# -- set-up ------------------------------------------------------------------------------------
+def _fleet_from(turn: _Turn, side: str, letter: str, ships: Mapping[str, int]) -> Fleet | None:
+    fleet = turn.state.fleet(side, letter)
+    if fleet is None:
+        return None
+    fleet.ships = [
+        Ship(kind, interceptors=INTERCEPTORS_PER_CARRIER if kind == "porte_intercepteur" else 0)
+        for kind in turn.tables.ships
+        if kind in ships
+        for _ in range(ships[kind])
+    ]
+    return fleet
+
+
+def _setup_empire(turn: _Turn, setup: Setup) -> None:
+    """The Empire deals the cards (or the tool at random), chooses the imperial planet among
+    the loyalty-6 systems' planets and places six fleets on the map."""
+    state, rules = turn.state, turn.rules
+    cards = state.map.cards
+    complete_deal = set(setup.cards) == set(state.map.systems) and sorted(
+        setup.cards.values()
+    ) == list(range(1, len(cards) + 1))
+    if rules["cards_dealt"] == "random" or not complete_deal:
+        if rules["cards_dealt"] != "random":
+            turn.tell(
+                "set-up",
+                "",
+                "cards_random",
+                "the cards were not dealt one to each system: dealt at random",
+                (EMPIRE,),
+            )
+        with turn.dice.at(phase="set-up"):
+            dealt = random_deal(state.map, turn.dice)
+    else:
+        dealt = {letter: cards[n - 1] for letter, n in setup.cards.items()}
+    deal(state, dealt)
+    planet = state.planet(setup.imperial) if setup.imperial else None
+    if planet is None or state.systems[planet.system].loyalty != 6:
+        sixes = [p.name for s in state.systems.values() if s.loyalty == 6 for p in s.planets]
+        choice = sixes[turn.dice.choice_index(len(sixes), "imperial planet")]
+        turn.tell(
+            "set-up",
+            "",
+            "imperial_random",
+            f"no valid imperial planet was named: {choice} chosen at random",
+            (EMPIRE,),
+        )
+        planet = state.planet(choice)
+    assert planet is not None
+    state.imperial = planet.name
+    for f in setup.fleets[:6]:
+        fleet = _fleet_from(turn, EMPIRE, f.fleet, f.ships)
+        if fleet is not None and f.start is not None and state.map.on_map(f.start.zone):
+            fleet.where, fleet.position = "map", f.start
+    turn.tell("set-up", "", "setup", "the Empire's fleets stand on the map", EVERYONE)
+
+
+def _setup_alien(turn: _Turn, setup: Setup) -> None:
+    """The Extraterrestrial writes its programme and composes six fleets placed beyond the
+    edges; they enter at level 4 by normal movement on turn 1 (rule III)."""
+    state = turn.state
+    state.programme = [x for x in dict.fromkeys(setup.programme) if x in state.systems]
+    for f in setup.fleets[:6]:
+        fleet = _fleet_from(turn, ALIEN, f.fleet, f.ships)
+        if fleet is not None and f.start is not None:
+            fleet.where, fleet.position, fleet.wait = "waiting", f.start.at_level(4), 0
+    turn.tell(
+        "set-up", "", "setup", "the Extraterrestrial's fleets wait beyond the edges", EVERYONE
+    )
+
+
+# -- a game turn --------------------------------------------------------------------------------
+def _game_turn(turn: _Turn, side: str, orders: Orders) -> None:
+    state = turn.state
+    state.tactics[side] = orders.tactics
+    for fleet in state.fleets:
+        if fleet.side == side and fleet.where == "waiting" and fleet.wait > 0:
+            fleet.wait -= 1
+    moved: set[str] = set()
+    _reserve_entry(turn, side, orders.entries, moved)
+    battles = _strategic(turn, side, orders.moves, moved)
+    _merge_replacements(turn, side)
+    _tactical(turn, side, battles)
+    _repairs(turn, side, moved)
+    _production(turn, side, orders.purchases)
+    mark_turn_end(state)
+    _end(turn)
+
+
+def _reserve_entry(turn: _Turn, side: str, entries: list[ReserveEntry], moved: set[str]) -> None:
+    """Reserves enter from turn 2 by hyperspace from the maximum distance (rule VI); a fleet
+    waiting outside may enter so too once its wait is over."""
+    state = turn.state
+    for e in entries:
+        fleet = state.fleet(side, e.fleet)
+        ready = (
+            fleet is not None
+            and fleet.ships
+            and (
+                (fleet.where == "reserve" and state.turn >= 2)
+                or (fleet.where == "waiting" and fleet.wait == 0)
+            )
+        )
+        if fleet is None or not ready or not state.map.on_map(e.zone):
+            turn.cancel(side, e.cell, f"fleet {e.fleet} cannot enter now")
+            continue
+        start = fleet.position or Position(e.zone, "C", e.level)
+        _jump(
+            turn,
+            side,
+            fleet,
+            start,
+            e.zone,
+            e.level,
+            True,
+            e.free_direction,
+            e.free_sector,
+            "reserve entry",
+        )
+        moved.add(fleet.letter)
+
+
+def _jump(
+    turn: _Turn,
+    side: str,
+    fleet: Fleet,
+    start: Position,
+    zone: Any,
+    level: int,
+    maximum: bool,
+    free_direction: str,
+    free_sector: str,
+    phase: str,
+) -> None:
+    state = turn.state
+    maximum = maximum or any(s.damaged for s in fleet.ships)
+    with turn.dice.at(phase=phase, location=fleet.letter):
+        jump = hyperspace(
+            state.map,
+            turn.tables,
+            start,
+            zone,
+            level,
+            turn.dice,
+            maximum=maximum,
+            free_direction=free_direction,
+            free_sector=free_sector,
+        )
+    fleet.position = jump.arrival
+    if jump.off_map:
+        fleet.where, fleet.wait = "waiting", jump.wait
+        lost = [s for s in fleet.ships if s.damaged]
+        fleet.ships = [s for s in fleet.ships if not s.damaged]
+        off, wait = counted(jump.off_map_by, "zone"), counted(jump.wait, "turn")
+        text = f"fleet {fleet.letter} scattered {off} off the map; it waits {wait}"
+        if lost:
+            text += f"; {counted(len(lost), 'damaged ship')} lost"
+        if not fleet.ships:
+            fleet.where, fleet.position = "destroyed", None
+    else:
+        fleet.where = "map"
+        text = f"fleet {fleet.letter} jumped to {jump.arrival} (deviation {jump.deviation})"
+    turn.tell(phase, zone_name(zone), "jump", text, EVERYONE, fleet=fleet.letter, side=side)
+    if side == ALIEN and fleet.on_map and fleet.position is not None:
+        _reveal(turn, [fleet.position])
+
+
+def _reveal(turn: _Turn, crossed: list[Position]) -> None:
+    state = turn.state
+    for letter in cards_shown(state.map, crossed, turn.rules):
+        if letter not in state.revealed:
+            state.revealed.add(letter)
+            system = state.systems[letter]
+            turn.tell(
+                "strategic",
+                letter,
+                "card",
+                f"card of system {letter}: loyalty {system.loyalty}, "
+                f"{counted(len(system.planets), 'planet')}",
+                (ALIEN, EMPIRE),
+                system=letter,
+            )
+
+
+def _strategic(
+    turn: _Turn, side: str, moves: list[FleetMove], moved: set[str]
+) -> list[tuple[Position, str]]:
+    """Moves and jumps in sheet order; landings at the end of a move.  Returns the planet
+    attacks ordered (position, planet), for the tactical phase."""
+    state = turn.state
+    attacks: list[tuple[Position, str]] = []
+    for m in moves:
+        fleet = state.fleet(side, m.fleet)
+        if fleet is None or fleet.letter in moved or not fleet.ships:
+            turn.cancel(side, m.cell, f"fleet {m.fleet} cannot move now")
+            continue
+        if m.kind == "jump":
+            if not fleet.on_map or fleet.position is None or m.zone is None:
+                turn.cancel(side, m.cell, f"fleet {m.fleet} is not on the map to jump")
+                continue
+            problem = jump_problem(state.map, turn.tables, fleet.position, m.zone, m.level)
+            if problem:
+                turn.cancel(side, m.cell, problem)
+                continue
+            _jump(
+                turn,
+                side,
+                fleet,
+                fleet.position,
+                m.zone,
+                m.level,
+                False,
+                m.free_direction,
+                m.free_sector,
+                "hyperspace",
+            )
+            moved.add(fleet.letter)
+            continue
+        entering = fleet.where == "waiting" and fleet.wait == 0
+        if fleet.position is None or not (fleet.on_map or entering):
+            turn.cancel(side, m.cell, f"fleet {m.fleet} cannot move now")
+            continue
+        check = check_path(state.map, fleet.position, m.path, landing=bool(m.land) and not m.attack)
+        end = m.path[-1] if m.path else fleet.position
+        crowd = [len(f.ships) for f in state.fleets_at(end, side) if f is not fleet] + [
+            len(fleet.ships)
+        ]
+        problem = "; ".join(check.problems) or stack_problem(crowd)
+        if problem:
+            turn.cancel(side, m.cell, f"fleet {m.fleet}: {problem}")
+            continue
+        if m.path:
+            fleet.position, fleet.where = end, "map"
+            moved.add(fleet.letter)
+            turn.tell(
+                "strategic",
+                str(end),
+                "move",
+                f"fleet {fleet.letter} moved to {end}",
+                EVERYONE,
+                fleet=fleet.letter,
+                side=side,
+                path=[str(p) for p in m.path],
+            )
+            if side == ALIEN:
+                _reveal(turn, check.crossed)
+        if m.land:
+            attack = _landing(turn, side, fleet, m)
+            if attack is not None:
+                attacks.append(attack)
+    return attacks
+
+
+def _landing(turn: _Turn, side: str, fleet: Fleet, m: FleetMove) -> tuple[Position, str] | None:
+    """A fleet at a system's planets takes, colonises or demands a planet; a refusal with
+    ``attack`` becomes a battle (not on turn 1 for the Extraterrestrial, rule VIII)."""
+    state = turn.state
+    planet = state.planet(m.land)
+    system = state.map.system_at(fleet.position) if fleet.position else None
+    if planet is None or system is None or planet.system != system.letter:
+        turn.cancel(side, m.cell, f"fleet {fleet.letter} is not at planet {m.land}")
+        return None
+    with_coloniser = fleet.has_colonisers()
+    if planet.holder == side:
+        if with_coloniser and colonise(planet, side):
+            turn.tell(
+                "strategic",
+                planet.name,
+                "colonised",
+                f"{planet.name} colonised",
+                EVERYONE,
+                planet=planet.name,
+            )
+            _use_coloniser(turn, fleet)
+        return None
+    here = [f for f in state.fleets_at(fleet.position, side)] if fleet.position else [fleet]
+    with turn.dice.at(phase="conquest", location=planet.name):
+        demand = surrender_demand(
+            turn.tables,
+            planet,
+            fleet_points(turn.tables, here),
+            turn.dice,
+            backed=backed(state, planet, turn.rules),
+        )
+    told = (ALIEN, EMPIRE)
+    turn.tell(
+        "conquest",
+        planet.name,
+        "demand",
+        f"{planet.name}: {demand.why}",
+        told,
+        planet=planet.name,
+        points=demand.points,
+        loyalty=demand.loyalty,
+        die=demand.die,
+        column=demand.column,
+    )
+    if demand.surrendered:
+        _taken(turn, side, planet, fleet, with_coloniser, planet.bases if planet.loyalty else 0)
+        return None
+    if m.attack:
+        if side == ALIEN and state.turn == 1:
+            turn.cancel(side, m.cell, "the Extraterrestrial may not attack planets on turn 1")
+            return None
+        return (fleet.position, planet.name)  # type: ignore[return-value]
+    return None
+
+
+def _use_coloniser(turn: _Turn, fleet: Fleet) -> None:
+    if turn.rules["colonisers_used_up"]:
+        for i, s in enumerate(fleet.ships):
+            if s.kind == "colonisation":
+                del fleet.ships[i]
+                break
+
+
+def _taken(
+    turn: _Turn, side: str, planet: Planet, fleet: Fleet, with_coloniser: bool, bases_left: int
+) -> None:
+    state = turn.state
+    loser = planet.holder
+    for note in take_planet(state, planet, side, colonise=with_coloniser, bases_left=bases_left):
+        turn.tell("conquest", planet.name, "conquest", note, (ALIEN, EMPIRE), planet=planet.name)
+    if loser:
+        lost = lose_points_with(state, loser, planet.system, turn.rules)
+        if lost:
+            turn.tell(
+                "conquest",
+                planet.system,
+                "points_lost",
+                f"{counted(lost, 'production point')} banked in {planet.system} lost",
+                (loser,),
+            )
+    if with_coloniser:
+        _use_coloniser(turn, fleet)
+    if imperial_taken(state, planet, with_coloniser, turn.rules):
+        state.imperial_revealed = True
+        state.finished = (
+            f"the Extraterrestrial occupied the imperial planet {planet.name} on turn {state.turn}"
+        )
+        state.winner = ALIEN
+        turn.tell("conquest", planet.name, "imperial", state.finished, EVERYONE)
+
+
+def _merge_replacements(turn: _Turn, side: str) -> None:
+    """Replacement ships (fleet ``K+``) join their fleet when they stand in its sector."""
+    state = turn.state
+    for extra in [
+        f for f in state.fleets if f.side == side and f.letter.endswith("+") and f.on_map
+    ]:
+        home = state.fleet(side, extra.letter[:-1])
+        if home is not None and home.on_map and home.position == extra.position:
+            home.ships.extend(extra.ships)
+            state.fleets.remove(extra)
+            turn.tell(
+                "strategic",
+                str(home.position),
+                "joined",
+                f"replacement ships joined fleet {home.letter}",
+                (side,),
+            )
+
+
+def _battle_sides(turn: _Turn, pos: Position, side: str) -> tuple[list[Fleet], list[Fleet]]:
+    state = turn.state
+    same = (
+        (
+            lambda f: (
+                f.position is not None
+                and f.position.zone == pos.zone
+                and f.position.sector == pos.sector
+            )
+        )
+        if turn.rules["fight_across_levels"]
+        else (lambda f: f.position == pos)
+    )
+    mine = [f for f in state.fleets if f.on_map and f.side == side and same(f)]
+    theirs = [f for f in state.fleets if f.on_map and f.side == other(side) and same(f)]
+    return mine, theirs
+
+
+def _tactical(turn: _Turn, side: str, attacks: list[tuple[Position, str]]) -> None:
+    """Planet attacks in the order written, then every sector where enemy fleets meet."""
+    state = turn.state
+    fought: set[Position] = set()
+    for pos, planet_name in attacks:
+        if state.finished:
+            return
+        _fight(turn, side, pos, planet_name)
+        fought.add(pos)
+    meetings = sorted(
+        {f.position for f in state.fleets if f.on_map and f.side == side and f.position is not None}
+        - fought
+    )
+    for pos in meetings:
+        mine, theirs = _battle_sides(turn, pos, side)
+        if mine and theirs:
+            _fight(turn, side, pos, "")
+
+
+def _fight(turn: _Turn, side: str, pos: Position, planet_name: str) -> None:
+    state, tables = turn.state, turn.tables
+    mine, theirs = _battle_sides(turn, pos, side)
+    if not mine:
+        return
+    enemy = other(side)
+    planets: list[tuple[str, str, int]] = []
+    if planet_name:
+        system = state.systems[planet_name[0]]
+        planets = [(p.name, p.holder or enemy, p.bases) for p in system.planets]
+    orders = {
+        side: state.tactics.get(side, TacticalOrders()),
+        enemy: state.tactics.get(enemy, TacticalOrders()),
+    }
+    battle = set_up(
+        tables,
+        side,
+        enemy,
+        [(f.letter, f.ships) for f in mine],
+        [(f.letter, f.ships) for f in theirs],
+        planets,
+        planet_name,
+        orders,
+    )
+    with turn.dice.at(phase="tactical", location=str(pos)):
+        fight(battle, tables, orders, turn.dice, turn.rules)
+    _apply_battle(turn, battle, mine + theirs, planet_name)
+    where = planet_name or str(pos)
+    outcome_text = (
+        f"{planet_name} conquered"
+        if battle.conquered
+        else "the attacker left"
+        if side in battle.left
+        else f"fought {counted(battle.round, 'round')}"
+    )
+    turn.tell(
+        "tactical",
+        where,
+        "battle",
+        f"battle at {where}: {outcome_text}",
+        (ALIEN, EMPIRE),
+        rounds=battle.round,
+        shots=[s.__dict__ for s in battle.shots],
+        log=list(battle.log),
+        conquered=battle.conquered,
+        attacker=side,
+    )
+    if battle.conquered and planet_name:
+        planet = state.planet(planet_name)
+        assert planet is not None
+        survivors = [f for f in mine if f.ships]
+        coloniser = any(f.has_colonisers() for f in survivors)
+        _taken(
+            turn, side, planet, survivors[0] if survivors else mine[0], coloniser, battle.bases_left
+        )
+    for leaving in battle.left:
+        for fleet in mine if leaving == side else theirs:
+            if fleet.on_map and fleet.position is not None:
+                _retreat(turn, leaving, fleet)
+
+
+def _apply_battle(turn: _Turn, battle: Battle, fleets: list[Fleet], planet_name: str) -> None:
+    """Write the battle's losses back: ships destroyed leave their fleets, damage stays, a
+    carrier keeps the interceptors that came back; a planet keeps the bases left."""
+    state = turn.state
+    by_letter = {(f.side, f.letter): f for f in fleets}
+    for fleet in fleets:
+        keep: list[Ship] = []
+        for index, ship in enumerate(fleet.ships):
+            piece = next(
+                (
+                    p
+                    for p in battle.pieces
+                    if p.fleet == fleet.letter and p.side == fleet.side and p.index == index
+                ),
+                None,
+            )
+            if piece is None or not piece.destroyed:
+                if piece is not None:
+                    ship.damaged = piece.damaged
+                    if ship.kind == "porte_intercepteur":
+                        ship.interceptors = sum(
+                            1 for i in battle.pieces if i.carrier == piece.key and not i.destroyed
+                        )
+                keep.append(ship)
+        fleet.ships = keep
+        if not keep:
+            fleet.where, fleet.position = "destroyed", None
+            turn.tell(
+                "tactical",
+                fleet.letter,
+                "fleet_destroyed",
+                f"fleet {fleet.letter} destroyed",
+                EVERYONE,
+            )
+    del by_letter
+    if planet_name and not battle.conquered:
+        planet = state.planet(planet_name)
+        if planet is not None:
+            planet.bases = len(battle.bases_of(planet_name))
+            planet.loyalty = planet.bases
+
+
+def _retreat(turn: _Turn, side: str, fleet: Fleet) -> None:
+    """A fleet leaving a battle jumps from the maximum distance toward the nearest system of
+    its side at least a jump away (else the zone furthest from the battle)."""
+    state = turn.state
+    here = fleet.position
+    assert here is not None
+    own = [
+        s
+        for s in state.map.systems.values()
+        if any(p.holder == side for p in state.systems[s.letter].planets)
+    ]
+    choices = [(state.map.zones_travelled(here, s.zone, s.level), s.zone, s.level) for s in own]
+    choices = [c for c in choices if c[0] >= turn.tables.minimum_jump]
+    if choices:
+        _, zone, level = min(choices)
+    else:
+        zone = max(
+            state.map.zones(),
+            key=lambda z: (abs(z[0] - here.zone[0]) + abs(z[1] - here.zone[1]), z),
+        )
+        level = here.level
+    if jump_problem(state.map, turn.tables, here, zone, level):
+        level = 1 if here.level > 4 else 7
+    _jump(turn, side, fleet, here, zone, level, True, "", "", "retreat")
+
+
+def _repairs(turn: _Turn, side: str, moved: set[str]) -> None:
+    """A fleet that halted the whole strategic phase at a planet of its own, conquered and
+    colonised, is repaired free and its carriers take back their interceptors."""
+    state = turn.state
+    for fleet in state.fleets:
+        if (
+            fleet.side != side
+            or not fleet.on_map
+            or fleet.letter in moved
+            or fleet.position is None
+        ):
+            continue
+        system = state.map.system_at(fleet.position)
+        if system is None or not any(
+            p.holder == side and p.colonised == side for p in state.systems[system.letter].planets
+        ):
+            continue
+        mended = [
+            s
+            for s in fleet.ships
+            if s.damaged
+            or (s.kind == "porte_intercepteur" and s.interceptors < INTERCEPTORS_PER_CARRIER)
+        ]
+        for s in mended:
+            s.damaged = False
+            if s.kind == "porte_intercepteur":
+                s.interceptors = INTERCEPTORS_PER_CARRIER
+        if mended:
+            turn.tell(
+                "repairs",
+                system.letter,
+                "repaired",
+                f"fleet {fleet.letter} repaired at {system.letter}",
+                (side,),
+            )
+
+
+def _production(turn: _Turn, side: str, purchases: list[Purchase]) -> None:
+    """Both sides score; the mover buys ships for its fleets within TAB 1's limits."""
+    state, tables = turn.state, turn.tables
+    scored = score_production(state, state.turn)
+    for s in (ALIEN, EMPIRE):
+        n = sum(scored[s].values())
+        if n:
+            turn.tell(
+                "production",
+                "",
+                "production",
+                f"{counted(n, 'production point')} scored",
+                (s,),
+                points=n,
+            )
+    for p in purchases:
+        ship = tables.ships.get(p.kind)
+        fleet = state.fleet(side, p.fleet)
+        if ship is None or fleet is None or p.count < 1:
+            turn.cancel(side, p.cell, f"no {p.kind} can be bought for fleet {p.fleet}")
+            continue
+        problem = purchase_problem(state, tables, side, p)
+        if problem:
+            turn.cancel(side, p.cell, problem)
+            continue
+        if not spend(state, side, ship.cost * p.count, list(p.spend_from)):
+            turn.cancel(
+                side,
+                p.cell,
+                f"{ship.cost * p.count} points needed; {state.total_points(side)} banked",
+            )
+            continue
+        new = [
+            Ship(
+                p.kind,
+                interceptors=INTERCEPTORS_PER_CARRIER if p.kind == "porte_intercepteur" else 0,
+            )
+            for _ in range(p.count)
+        ]
+        if fleet.on_map or fleet.where == "waiting":
+            extra = state.fleet(side, f"{fleet.letter}+") or Fleet(side, f"{fleet.letter}+")
+            if extra not in state.fleets:
+                state.fleets.append(extra)
+            extra.ships.extend(new)
+        else:
+            fleet.ships.extend(new)
+            fleet.where, fleet.position = "reserve", None
+        turn.tell(
+            "production",
+            fleet.letter,
+            "purchase",
+            f"{p.count} {p.kind} bought for fleet {fleet.letter}",
+            (side,),
+        )
+
+
+def purchase_problem(state: State, tables: Tables, side: str, p: Purchase) -> str:
+    """TAB 1's limits for ships bought: a fleet's capacity and most of a type in one fleet,
+    the most of a type a side has in play ("" if the purchase fits)."""
+    ship = tables.ships[p.kind]
+    letters = (p.fleet, f"{p.fleet}+")
+    in_fleet = [s for f in state.fleets if f.side == side and f.letter in letters for s in f.ships]
+    capacity = tables.fleets.get(p.fleet, 0)
+    if len(in_fleet) + p.count > capacity:
+        return f"fleet {p.fleet} holds {capacity} ships; it would hold {len(in_fleet) + p.count}"
+    of_kind = sum(1 for s in in_fleet if s.kind == p.kind) + p.count
+    if of_kind > ship.per_fleet:
+        return f"a fleet holds at most {ship.per_fleet} {p.kind}"
+    in_play = (
+        sum(1 for f in state.fleets if f.side == side for s in f.ships if s.kind == p.kind)
+        + p.count
+    )
+    if in_play > ship.in_play:
+        return f"a side has at most {ship.in_play} {p.kind} at once"
+    return ""
+
+
+def _end(turn: _Turn) -> None:
+    state = turn.state
+    if not state.finished and state.turn >= int(turn.rules["last_turn"]):
+        score, lines = programme_score(state, turn.rules)
+        state.winner = outcome(score, turn.rules)
+        state.imperial_revealed = True
+        state.finished = f"after turn {state.turn}: the programme scores {score:+d}; " + (
+            "the Extraterrestrial wins"
+            if state.winner == ALIEN
+            else "the Empire wins"
+            if state.winner == EMPIRE
+            else "a draw"
+        )
+        turn.tell(
+            "end",
+            "",
+            "game_over",
+            state.finished,
+            EVERYONE,
+            lines=[line.__dict__ for line in lines],
+            programme=list(state.programme),
+        )
+    if not state.finished:
+        state.turn += 1
