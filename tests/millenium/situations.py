@@ -24,3 +24,26 @@ def dealt(**overrides: tuple[int, int]) -> State:
 
 def ships(*kinds: str) -> list[Ship]:
     return [Ship(k) for k in kinds]
+
+
+def at(text: str):
+    found = MAP.parse_position(text)
+    assert found is not None, text
+    return found
+
+
+def playing(turn: int, **overrides: tuple[int, int]) -> State:
+    """A dealt game at game turn ``turn`` with every fleet in reserve and empty."""
+    state = dealt(**overrides)
+    state.turn = turn
+    state.imperial = next(
+        p.name for s in state.systems.values() if s.loyalty == 6 for p in s.planets
+    )
+    return state
+
+
+def place(state: State, side: str, letter: str, where: str, *kinds: str) -> None:
+    fleet = state.fleet(side, letter)
+    assert fleet is not None
+    fleet.ships = ships(*kinds)
+    fleet.where, fleet.position = "map", at(where)

@@ -1,0 +1,187 @@
+"""Game turns through ``resolve_turn`` with fixed dice.  The shipped cards dealt in map order
+give A-C loyalty 6 (A two planets), D-F 5, G-L 4, M-P 3, Q-T 2, U-W 1, X-Z 0; the shipped map
+puts X in zone 35 at level 4, N in 33 at level 4, B in 21 at level 5."""
+
+from __future__ import annotations
+
+from refassist.dice import Dice
+from refassist.rulesets.millenium.orders import FleetMove, Orders, Purchase, ReserveEntry
+from refassist.rulesets.millenium.resolve import resolve_turn
+from refassist.rulesets.millenium.state import ALIEN, EMPIRE, Ship, State
+
+from .situations import at, place, playing
+
+VERA, IVO = "Vera", "Ivo"  # the Extraterrestrial, the Empire
+
+
+def run(state: State, orders: Orders, dice: list[int], **rules: object) -> State:
+    player = state.players[orders.side]
+    script = Dice.scripted(dice)
+    result = resolve_turn(state, {player: orders}, script, dict(rules))
+    assert len(script.log) == len(dice), [r.purpose for r in script.log]
+    return result.state
+
+
+def kinds(state: State) -> list[str]:
+    return [e.kind for e in state.events]
+
+
+def test_a_loyalty_0_planet_occupied_and_colonised_produces_at_once() -> None:
+    state = playing(3)
+    place(state, ALIEN, "K", "35N4", "corvette", "colonisation")
+    orders = Orders(
+        ALIEN, "3", moves=[FleetMove("K", "move", "Orders!C12", (at("35C4"),), land="X1")]
+    )
+    after = run(state, orders, [])
+    x1 = after.planet("X1")
+    assert x1 is not None and (x1.holder, x1.colonised, x1.alien_colonised_turns) == (
+        ALIEN,
+        ALIEN,
+        1,
+    )
+    assert "X" in after.revealed
+    # End of turn 3: the Extraterrestrial 1 (X); the Empire its loyalty 5-6 systems, A-F.
+    assert after.points[ALIEN] == {"X": 1} and sorted(after.points[EMPIRE]) == list("ABCDEF")
+    assert after.turn == 4
+
+
+def test_a_surrender_demand_won_on_the_die() -> None:
+    # 4 + 4 + 1 = 9 ship points against loyalty 3: 3/1, surrenders on 1-3; die 3.
+    state = playing(3)
+    place(state, ALIEN, "K", "33N4", "vaisseau", "vaisseau", "colonisation")
+    orders = Orders(
+        ALIEN, "3", moves=[FleetMove("K", "move", "Orders!C12", (at("33C4"),), land="N1")]
+    )
+    after = run(state, orders, [3])
+    n1 = after.planet("N1")
+    assert n1 is not None and (n1.holder, n1.loyalty, n1.bases) == (ALIEN, 3, 3)
+    demand = next(e for e in after.events if e.kind == "demand")
+    assert (demand.data["column"], demand.data["die"]) == ("3/1", 3)
+
+
+def test_no_attack_on_turn_1() -> None:
+    state = playing(1)
+    place(state, ALIEN, "K", "33N4", "vaisseau", "vaisseau", "colonisation")
+    orders = Orders(
+        ALIEN,
+        "1",
+        moves=[FleetMove("K", "move", "Orders!C12", (at("33C4"),), land="N1", attack=True)],
+    )
+    after = run(state, orders, [6])  # refused
+    assert "battle" not in kinds(after)
+    cancelled = [e for e in after.events if e.kind == "order_cancelled"]
+    assert cancelled and "turn 1" in cancelled[0].text and cancelled[0].visible_to == (VERA,)
+
+
+def test_stacking_cancels_the_move_that_breaks_it() -> None:
+    state = playing(3)
+    place(state, ALIEN, "K", "33C4", "corvette", "corvette", "corvette", "fregate", "fregate")
+    place(state, ALIEN, "δ", "33N4", "corvette", "corvette", "fregate")
+    orders = Orders(ALIEN, "3", moves=[FleetMove("δ", "move", "Orders!C13", (at("33C4"),))])
+    after = run(state, orders, [])
+    assert after.fleet(ALIEN, "δ").position == at("33N4")  # type: ignore[union-attr]
+    assert "8 ships" in next(e.text for e in after.events if e.kind == "order_cancelled")
+
+
+def test_occupying_the_imperial_planet_wins_at_once() -> None:
+    state = playing(3)
+    state.imperial = "B1"
+    b1 = state.planet("B1")
+    assert b1 is not None
+    b1.loyalty = b1.bases = 0  # its bases all destroyed in an earlier battle
+    place(state, ALIEN, "K", "21N5", "corvette")
+    orders = Orders(
+        ALIEN, "3", moves=[FleetMove("K", "move", "Orders!C12", (at("21C5"),), land="B1")]
+    )
+    after = run(state, orders, [])
+    assert after.winner == ALIEN and "imperial planet B1" in after.finished
+    assert after.turn == 3  # the game is over
+
+
+def test_the_programme_is_scored_after_the_last_turn() -> None:
+    state = playing(3)
+    state.programme = ["X", "Y"]
+    place(state, ALIEN, "K", "35N4", "corvette", "colonisation")
+    orders = Orders(
+        ALIEN, "3", moves=[FleetMove("K", "move", "Orders!C12", (at("35C4"),), land="X1")]
+    )
+    after = run(state, orders, [], last_turn=3)
+    # X +1, Y never conquered -2: -1, the Empire wins.
+    assert after.winner == EMPIRE and "scores -1" in after.finished
+    over = next(e for e in after.events if e.kind == "game_over")
+    assert [(line["system"], line["points"]) for line in over.data["lines"]] == [
+        ("X", 1),
+        ("Y", -2),
+    ]
+
+
+def test_a_jump_and_a_reserve_entering() -> None:
+    state = playing(2)
+    place(state, EMPIRE, "K", "11C4", "vaisseau")
+    reserve = state.fleet(EMPIRE, "δ")
+    assert reserve is not None
+    reserve.ships = [Ship("fregate")]
+    orders = Orders(
+        EMPIRE,
+        "2",
+        moves=[FleetMove("K", "jump", "Orders!C12", zone=(3, 3), level=6, free_sector="S")],
+        entries=[ReserveEntry("δ", (1, 1), 4, "Orders!C20")],
+    )
+    # Reserve first: maximum row die 1 -> 1 zone, DR 3 = S -> zone 12, SA 1 = N.
+    # Then the jump: 6 zones, die 3 -> no deviation, SA 5 = LB -> S.
+    after = run(state, orders, [1, 3, 1, 3, 5])
+    assert after.fleet(EMPIRE, "δ").position == at("12N4")  # type: ignore[union-attr]
+    assert after.fleet(EMPIRE, "K").position == at("33S6")  # type: ignore[union-attr]
+
+
+def test_ships_bought_within_tab_1() -> None:
+    # Turn 4 scores first (rule IX: counted, then used): the Empire's ten loyalty 4-6 systems
+    # A-L give 10, with 5 banked: 15.
+    state = playing(4)
+    state.points[EMPIRE] = {"A": 5}
+    orders = Orders(
+        EMPIRE,
+        "4",
+        purchases=[
+            Purchase("A", "fregate", 1, "Orders!C30"),  # 4: 11 left
+            Purchase("A", "corvette", 1, "Orders!C31"),  # 2: 9 left
+            Purchase("A", "corvette", 1, "Orders!C32"),  # fleet A holds 2 ships
+            Purchase("K", "vaisseau", 2, "Orders!C33"),  # 12 points: too few
+            Purchase("K", "vaisseau", 1, "Orders!C34"),  # 6: 3 left
+        ],
+    )
+    after = run(state, orders, [])
+    assert [s.kind for s in after.fleet(EMPIRE, "A").ships] == ["fregate", "corvette"]  # type: ignore[union-attr]
+    assert [s.kind for s in after.fleet(EMPIRE, "K").ships] == ["vaisseau"]  # type: ignore[union-attr]
+    cancelled = {e.data["cell"]: e.text for e in after.events if e.kind == "order_cancelled"}
+    assert list(cancelled) == ["Orders!C32", "Orders!C33"]
+    assert (
+        "holds 2 ships" in cancelled["Orders!C32"] and "12 points needed" in cancelled["Orders!C33"]
+    )
+    assert after.total_points(EMPIRE) == 3
+
+
+def test_a_fleet_halting_at_its_own_planet_is_repaired() -> None:
+    state = playing(2)
+    place(state, EMPIRE, "K", "A", "corvette", "porte_intercepteur")
+    fleet = state.fleet(EMPIRE, "K")
+    assert fleet is not None
+    fleet.ships[0].damaged = True
+    fleet.ships[1].interceptors = 2
+    after = run(state, Orders(EMPIRE, "2"), [])
+    mended = after.fleet(EMPIRE, "K")
+    assert mended is not None and not mended.ships[0].damaged and mended.ships[1].interceptors == 6
+
+
+def test_a_scattered_fleet_waits_its_own_turns() -> None:
+    state = playing(3)
+    place(state, ALIEN, "K", "11C4", "corvette")
+    fleet = state.fleet(ALIEN, "K")
+    assert fleet is not None
+    fleet.where, fleet.wait, fleet.position = (
+        "waiting",
+        1,
+        at("05E4").at_level(4) if False else fleet.position,
+    )
+    after = run(state, Orders(ALIEN, "3"), [])
+    assert after.fleet(ALIEN, "K").wait == 0  # type: ignore[union-attr]
