@@ -25,6 +25,7 @@ import tomlkit
 
 from .atomic import write_text
 from .errors import GameError
+from .i18n import LANGUAGES, language_code
 
 EMAIL_RE = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")
 #: The address a game has until the referee gives theirs: nothing is sent from it.
@@ -39,6 +40,8 @@ class PlayerConfig:
     email: str
     aliases: list[str] = field(default_factory=list)
     computer: bool = False
+    #: The language the player reads (``fr``); empty: the game's (`GameConfig.language`).
+    language: str = ""
 
     def addresses(self) -> list[str]:
         return [a.lower() for a in [self.email, *self.aliases] if a]
@@ -81,6 +84,8 @@ class GameConfig:
     referee_email: str = PLACEHOLDER_REFEREE_EMAIL
     referee_name: str = ""
     mail: MailSettings = field(default_factory=MailSettings)
+    #: The game's language for players who name none (empty: the ruleset's default).
+    language: str = ""
 
     @property
     def sender_name(self) -> str:
@@ -181,6 +186,7 @@ def load_config(path: Path) -> GameConfig:
                 email=str(p.get("email", "")),
                 aliases=[str(a) for a in aliases],
                 computer=bool(p.get("computer", False)),
+                language=_language(p.get("language", ""), f"{path}: language of {p['name']}"),
             )
         )
     schedule = data.get("schedule", {})
@@ -211,7 +217,19 @@ def load_config(path: Path) -> GameConfig:
         referee_email=str(game.get("referee_email", PLACEHOLDER_REFEREE_EMAIL)),
         referee_name=str(game.get("referee_name", "")),
         mail=_mail_settings(data.get("mail", {}), path),
+        language=_language(game.get("language", ""), f"{path}: [game] language"),
     )
+
+
+def _language(value: Any, where: str) -> str:
+    """A language setting as its code (``fr``), or empty for none."""
+    if value in ("", None):
+        return ""
+    code = language_code(str(value))
+    if code is None:
+        known = ", ".join(f"{k} ({v})" for k, v in LANGUAGES.items())
+        raise GameError(f"{where}: {value!r} is not a language refassist speaks ({known})")
+    return code
 
 
 def _mail_settings(raw: Any, path: Path) -> MailSettings:
@@ -256,6 +274,9 @@ def render_config(config: GameConfig, house_rule_help: dict[str, str]) -> str:
     game.add("referee_email", config.referee_email)
     game["referee_email"].comment("mail to players is sent from this address")
     game.add("referee_name", config.referee_name)
+    if config.language:
+        game.add("language", config.language)
+        game["language"].comment("what players read, unless [[players]] language says otherwise")
     doc.add("game", game)
 
     mail = tomlkit.table()
@@ -307,6 +328,8 @@ def render_config(config: GameConfig, house_rule_help: dict[str, str]) -> str:
             t.add("aliases", p.aliases)
         if p.computer:
             t.add("computer", True)
+        if p.language:
+            t.add("language", p.language)
         players.append(t)
     doc.add("players", players)
     return tomlkit.dumps(doc)

@@ -39,6 +39,7 @@ from .config import (
 )
 from .dice import Dice
 from .errors import GameError, LockedError, SetupError, UsageError
+from .i18n import LANGUAGES, Words, language_code, words_for
 from .rulesets import Ruleset, find_ruleset
 from .rulesets.base import NewGame, PlayerSetup, Step
 from .words import NO_DEADLINE
@@ -51,7 +52,9 @@ NAME_RE = re.compile(r"^[\w][\w .'\-]{0,39}$", re.UNICODE)
 
 
 def read_players_csv(path: Path) -> list[PlayerSetup]:
-    """Read ``players.csv`` (``name,email[,homeworld][,computer]``) with clear errors."""
+    """Read ``players.csv`` (``name,email[,homeworld][,computer][,language]``) with clear
+    errors.  ``language`` (or ``langue``) is what the player reads: ``en``, ``fr``, ``French``,
+    ``français``; empty for the game's language."""
     try:
         text = Path(path).read_text(encoding="utf-8-sig")
     except FileNotFoundError:
@@ -63,7 +66,7 @@ def read_players_csv(path: Path) -> list[PlayerSetup]:
     if "name" not in fields or "email" not in fields:
         raise UsageError(
             f"{path}: the first line must be a header with at least the columns name,email "
-            "(and optionally homeworld,computer)"
+            "(and optionally homeworld,computer,language)"
         )
     players: list[PlayerSetup] = []
     for lineno, raw in enumerate(reader, start=2):
@@ -76,10 +79,23 @@ def read_players_csv(path: Path) -> list[PlayerSetup]:
                 email=row.get("email", ""),
                 homeworld=row.get("homeworld", ""),
                 computer=row.get("computer", "").lower() in ("yes", "y", "true", "1", "x"),
+                language=_player_language(
+                    row.get("language") or row.get("langue") or "", f"{path}, line {lineno}"
+                ),
             )
         )
         _check_player(players[-1], f"{path}, line {lineno}")
     return players
+
+
+def _player_language(value: str, where: str) -> str:
+    if not value:
+        return ""
+    code = language_code(value)
+    if code is None:
+        known = ", ".join(f"{k} ({v})" for k, v in LANGUAGES.items())
+        raise UsageError(f"{where}: {value!r} is not a language refassist speaks ({known})")
+    return code
 
 
 def _check_player(p: PlayerSetup, where: str) -> None:
@@ -195,7 +211,10 @@ class Game:
             ruleset=ruleset.name,
             seed=seed,
             secret=secret or new_secret(),
-            players=[PlayerConfig(p.name, p.email, computer=p.computer) for p in players],
+            players=[
+                PlayerConfig(p.name, p.email, computer=p.computer, language=p.language)
+                for p in players
+            ],
             house_rules=rules,
             map=str(map_file)
             if map_file
@@ -266,8 +285,22 @@ class Game:
     def deadline(self, step: str) -> datetime | None:
         return self.config.deadline(step, self.step_index(step))
 
-    def deadline_text(self, step: str) -> str:
+    # -- languages ------------------------------------------------------------------------------
+    def language_of(self, player: str) -> str:
+        """What ``player`` reads: their own language (players.csv, game.toml), else the
+        game's (``[game] language``), else the ruleset's default."""
+        cfg = self.config.player(player)
+        return (cfg.language if cfg else "") or self.config.language or self.ruleset.language
+
+    def words_for(self, player: str) -> Words:
+        """The translator for what ``player`` reads: the engine's texts and the game's."""
+        return words_for(self.language_of(player), self.ruleset.package)
+
+    def deadline_text(self, step: str, words: Words | None = None) -> str:
+        """The step's deadline as a reader writes dates (English without ``words``)."""
         d = self.deadline(step)
+        if words is not None:
+            return words.when(d)
         return d.strftime("%a %d %b %Y %H:%M") if d else NO_DEADLINE
 
     def player_names(self, names: Sequence[str]) -> list[str]:

@@ -13,8 +13,14 @@ def counted(n: int, word: str, many: str = "") -> str:
     return f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"
 
 
+def N_(text: str) -> str:  # noqa: N802 - gettext's name for "mark, translate later"
+    """Mark ``text`` for the translation catalogs (`refassist.i18n`) where it is defined;
+    it is translated where a reader's translator shows it."""
+    return text
+
+
 #: What `Game.deadline_text` says when the game has no deadline set for a step.
-NO_DEADLINE = "set by the referee"
+NO_DEADLINE = N_("set by the referee")
 
 
 def orders_due(deadline: str) -> str:

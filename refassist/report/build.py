@@ -33,7 +33,7 @@ from .fetcher import SafeFetcher
 from .mapmodel import SectorMap
 from .maps import BaseMaps, inline_svgs, map_pages, map_stamps
 from .netdraw import network_pages
-from .render import ReportError, environment, layout, map_boxes, render_html
+from .render import ReportError, environment, layout, map_boxes, render_html, speaking
 from .stamp import stamp_pdf
 
 REFEREE_FILE = "referee.pdf"
@@ -116,9 +116,9 @@ def render_report(
     base: BaseMaps | None = None,
 ) -> tuple[bytes, list[str]]:
     """One report as PDF bytes, and the URLs its fetcher refused."""
-    env = _environment(settings.dirs)
+    env = speaking(_environment(settings.dirs), content.language, content.package)
     fetcher = SafeFetcher(settings.dirs)
-    context = {**common, **content.context, "title": content.title}
+    context = {**common, **content.context, "title": content.title, "language": content.language}
     public = settings.public
     overlay = content.overlay
     pages: list[dict[str, Any]] = []

@@ -145,6 +145,8 @@ def gather_input(game: Game, state: Any, players: Sequence[str]) -> ReportInput:
         sheets=sheets,
         house_rules=game.config.house_rules,
         dice=dice_disclosure(game, step, state),
+        languages={p: game.language_of(p) for p in players},
+        language=game.config.language or game.ruleset.language,
     )
 
 
@@ -236,6 +238,10 @@ def write_reports(
                 addresses=addresses,
                 reports={r.reader: r.path for r in rendered if r.reader in wanted},
                 sheets=written_sheets,
+                readers={
+                    p: (game.words_for(p), game.deadline_text(step, game.words_for(p)))
+                    for p in wanted
+                },
             )
         made = [r.path for r in rendered] + [m.path for m in run.mailings]
         record(folder, made, state_mark(game, state))

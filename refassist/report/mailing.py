@@ -14,8 +14,8 @@ from email.message import EmailMessage
 from pathlib import Path
 
 from ..errors import GameError
+from ..i18n import Words
 from ..mail import build_message, write_eml
-from ..words import orders_due
 
 MAIL_DIR = "mail"
 
@@ -36,37 +36,68 @@ def report_body(
     deadline: str,
     sheet: Path | None,
     resolved: str = "",
+    words: Words | None = None,
 ) -> str:
-    what = f"the results of {resolved}" if resolved else "your turn report"
-    lines = [
-        f"Dear {player},",
-        "",
-        f"The report of {game_name} with {what} is attached as a PDF.",
-    ]
+    """The mail's text, in the reader's language (``words``; English without)."""
+    w = words or Words()
+    if resolved:
+        attached = w(
+            "The report of {game} with the results of {step} is attached as a PDF.",
+            game=game_name,
+            step=resolved,
+        )
+    else:
+        attached = w(
+            "The report of {game} with your turn report is attached as a PDF.", game=game_name
+        )
+    lines = [w("Dear {player},", player=player), "", attached]
     if sheet is not None:
         lines.append(
-            f"Your turn sheet for {step} is attached too: fill it in with Excel or LibreOffice "
-            "and send it back as an attachment."
+            w(
+                "Your turn sheet for {step} is attached too: fill it in with Excel or "
+                "LibreOffice and send it back as an attachment.",
+                step=step,
+            )
         )
-        lines += ["", f"Orders {orders_due(deadline)}."]
+        lines += ["", w.orders_due(deadline)]
     else:
         # A step that waits for someone else (the referee's battles at the table): nothing is
         # due from this player now, and saying "orders are due" would be wrong.
-        lines += ["", f"No sheet is due from you for {step}; the next one will come by mail."]
-    lines += ["", "The referee"]
+        lines += [
+            "",
+            w("No sheet is due from you for {step}; the next one will come by mail.", step=step),
+        ]
+    lines += ["", w("The referee")]
     return "\n".join(lines)
 
 
 def report_subject(
-    game_name: str, player: str, step: str, resolved: str = "", with_sheet: bool = True
+    game_name: str,
+    player: str,
+    step: str,
+    resolved: str = "",
+    with_sheet: bool = True,
+    words: Words | None = None,
 ) -> str:
     """Which turn's results the mail carries and which turn's orders its sheet is for: the
     outbox step alone ("5002") read as both; no sheet named when none is attached."""
+    w = words or Words()
     if not with_sheet:
-        return f"{game_name}: results of {resolved or step} ({player})"
+        return w(
+            "{game}: results of {step} ({player})",
+            game=game_name,
+            step=resolved or step,
+            player=player,
+        )
     if resolved:
-        return f"{game_name}: results of {resolved}, sheet for {step} ({player})"
-    return f"{game_name}: sheet for {step} ({player})"
+        return w(
+            "{game}: results of {resolved}, sheet for {step} ({player})",
+            game=game_name,
+            resolved=resolved,
+            step=step,
+            player=player,
+        )
+    return w("{game}: sheet for {step} ({player})", game=game_name, step=step, player=player)
 
 
 def build_mailings(
@@ -81,8 +112,11 @@ def build_mailings(
     addresses: Mapping[str, str],
     reports: Mapping[str, Path],
     sheets: Mapping[str, Path],
+    readers: Mapping[str, tuple[Words, str]] | None = None,
 ) -> list[Mailing]:
-    """Write one ``.eml`` per player who has a report; refuse players without an address."""
+    """Write one ``.eml`` per player who has a report; refuse players without an address.
+    ``readers``: each player's translator and deadline in it (English and ``deadline``
+    for a player not named)."""
     out = []
     for player, pdf in reports.items():
         to = addresses.get(player, "")
@@ -91,6 +125,7 @@ def build_mailings(
                 f"player {player!r} has no e-mail address in game.toml; add one under "
                 "[[players]] to mail the report"
             )
+        words, due = (readers or {}).get(player, (Words(), deadline))
         sheet = sheets.get(player)
         if sheet is not None and not sheet.exists():
             sheet = None
@@ -100,8 +135,8 @@ def build_mailings(
             sender_name=sender_name,
             to=to,
             to_name=player,
-            subject=report_subject(game_name, player, step, resolved, sheet is not None),
-            body=report_body(game_name, player, step, deadline, sheet, resolved),
+            subject=report_subject(game_name, player, step, resolved, sheet is not None, words),
+            body=report_body(game_name, player, step, due, sheet, resolved, words),
             attachments=attachments,
         )
         path = folder / MAIL_DIR / (pdf.stem + ".eml")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import textwrap
+import weakref
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +23,7 @@ from typing import Any
 import jinja2
 
 from ..errors import RefassistError
+from ..i18n import SOURCE_LANGUAGE, translations
 from ..words import counted
 from .fetcher import SafeFetcher
 
@@ -63,12 +65,36 @@ def environment(dirs: Sequence[Path]) -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        extensions=["jinja2.ext.i18n"],
     )
+    # ``_("...")`` in a template is the reader's language (`speaking`); English here.
+    env.install_null_translations(newstyle=True)  # type: ignore[attr-defined]
     env.filters["signed"] = lambda n: f"{n:+d}" if isinstance(n, int) else str(n)
     env.filters["plural"] = counted
     env.filters["col"] = column
     env.filters["hang"] = hanging
     return env
+
+
+#: Each environment's overlays by (language, package), kept while the environment lives.
+_SPEAKING: weakref.WeakKeyDictionary[
+    jinja2.Environment, dict[tuple[str, str], jinja2.Environment]
+] = weakref.WeakKeyDictionary()
+
+
+def speaking(env: jinja2.Environment, language: str, package: str = "") -> jinja2.Environment:
+    """``env`` speaking ``language``: an overlay (templates stay compiled once) whose ``_()``
+    and ``{% trans %}`` use the engine's and the game's catalogs (`refassist.i18n`)."""
+    if language in ("", SOURCE_LANGUAGE):
+        return env
+    key = (language, package)
+    cache = _SPEAKING.setdefault(env, {})
+    found = cache.get(key)
+    if found is None:
+        found = env.overlay()
+        found.install_gettext_translations(translations(language, package), newstyle=True)  # type: ignore[attr-defined]
+        cache[key] = found
+    return found
 
 
 def column(value: Any, width: int, align: str = "left", cut: bool = True) -> str:

@@ -110,6 +110,8 @@ class PlayerSetup:
     email: str
     homeworld: str = ""
     computer: bool = False
+    #: The language of the player's sheets, replies and reports (``fr``); empty: the game's.
+    language: str = ""
 
 
 #: Names the default `Ruleset.demo_players` gives computer players (bright stars, A to V).
@@ -403,6 +405,10 @@ class ReportInput:
     #: Where the resolved step's dice came from (its seed, now revealed, or the referee's dice
     #: file) and the commitment to the next step's seed: `refassist.turns.dice_disclosure`.
     dice: Mapping[str, str] = field(default_factory=dict)
+    #: What each player reads (``fr``), and the game's language (the referee's report and
+    #: players who name none): `Game.language_of`.
+    languages: Mapping[str, str] = field(default_factory=dict)
+    language: str = "en"
 
 
 @dataclass
@@ -427,6 +433,11 @@ class ReportContent:
     #: A board of terrain hexes with the units on it, for games played on one; drawn per
     #: reader like ``network`` (which enemy units a reader sees is on it); None for none.
     board: HexBoard | None = None
+    #: The reader's language and the game's package (whose catalog translates the game's own
+    #: texts): set by `Ruleset.report_content`, so every template's ``_()`` speaks to the
+    #: reader in the reader's language.
+    language: str = "en"
+    package: str = ""
 
 
 #: A game's state and its orders (one player's sheet as understood): each ruleset names its own
@@ -505,6 +516,10 @@ class Ruleset(abc.ABC, Generic[StateT, OrdersT]):
     #: The game's package, where `game_function` finds its modules: set to the module of the
     #: game's class (its package's ``__init__``); a subclass of a game keeps its game's.
     package: ClassVar[str] = ""
+    #: The language players read unless game.toml or players.csv names another (``en``,
+    #: ``fr``; `refassist.i18n.LANGUAGES`).  The game's own texts are translated in its
+    #: package's ``locale/<lang>/LC_MESSAGES/messages.po``.
+    language: ClassVar[str] = "en"
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -711,9 +726,13 @@ class Ruleset(abc.ABC, Generic[StateT, OrdersT]):
         if public is _NOT_DRAWN:
             public = self.report_map(state)
         if reader is None:
-            return self.referee_content(state, info, public)
-        view = self.player_view(state, reader, info.house_rules)
-        return self.player_content(view, info, public)
+            content = self.referee_content(state, info, public)
+        else:
+            view = self.player_view(state, reader, info.house_rules)
+            content = self.player_content(view, info, public)
+        content.language = info.languages.get(reader or "", "") or info.language
+        content.package = self.package
+        return content
 
     def player_content(
         self, view: Any, info: ReportInput, public: SectorMap | None
