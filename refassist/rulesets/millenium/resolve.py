@@ -272,7 +272,14 @@ def _jump(
         off, wait = counted(jump.off_map_by, "zone"), counted(jump.wait, "turn")
         text = f"fleet {fleet.letter} scattered {off} off the map; it waits {wait}"
         if lost:
-            text += f"; {counted(len(lost), 'damaged ship')} lost"
+            # What the fleet lost is its side's to know: its composition is secret.
+            turn.tell(
+                phase,
+                fleet.letter,
+                "ships_lost",
+                f"{counted(len(lost), 'damaged ship')} of fleet {fleet.letter} lost off the map",
+                (side,),
+            )
         if not fleet.ships:
             fleet.where, fleet.position = "destroyed", None
     else:
