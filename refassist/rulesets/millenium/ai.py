@@ -131,7 +131,7 @@ def _alien_moves(state: State, orders: Orders, tables: Tables, rng: random.Rando
         scored = [c for c in scored if c[0] is not None]
         if not scored:
             continue
-        _, target = min(scored)  # type: ignore[type-var]
+        _, target = min(scored)
         claimed.add(target)
         goal = state.map.systems[target].position
         distance = state.map.zones_travelled(here, goal.zone, goal.level)

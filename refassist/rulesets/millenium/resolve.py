@@ -565,7 +565,7 @@ def _fight(turn: _Turn, side: str, pos: Position, planet_name: str) -> None:
         f"battle at {where}: {outcome_text}",
         (ALIEN, EMPIRE),
         rounds=battle.round,
-        shots=[s.__dict__ for s in battle.shots],
+        shots=[{**s.__dict__, "why": list(s.why)} for s in battle.shots],
         log=list(battle.log),
         conquered=battle.conquered,
         attacker=side,

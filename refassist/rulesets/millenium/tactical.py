@@ -532,7 +532,13 @@ def planet_surrender(battle: Battle, tables: Tables, dice: Dice) -> None:
             f"round {battle.round}: {battle.objective}'s last base destroyed: the planet falls"
         )
         return
-    if not bases or bases > 3 or battle.demand_after == bases or battle.ships_of(battle.defender):
+    if (
+        not bases
+        or bases > 3
+        or battle.demand_after == bases
+        or battle.ships_of(battle.defender)
+        or not battle.ships_of(battle.attacker)
+    ):
         return
     points = _value(tables, battle.ships_of(battle.attacker))
     column = tables.surrender_column(points, bases)
