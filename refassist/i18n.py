@@ -14,8 +14,11 @@ A game translated later needs no change to its code beyond marking its texts: th
 
 from __future__ import annotations
 
+import contextlib
 import gettext
 import io
+from collections.abc import Iterator
+from contextvars import ContextVar
 from datetime import datetime
 from functools import lru_cache
 from importlib import import_module
@@ -130,3 +133,24 @@ class Words:
 def words_for(language: str = "", package: str = "") -> Words:
     """The translator for a reader (an empty language: English)."""
     return Words(language or SOURCE_LANGUAGE, package)
+
+
+#: The reader whose pages are being written: set by the engine around a game's sheet writer and
+#: checker (`speaking_to`), so a game's code asks `current()` instead of passing a language
+#: through every signature.
+_READER: ContextVar[Words | None] = ContextVar("refassist_reader", default=None)
+
+
+def current() -> Words:
+    """The translator of the reader being written for (English when none was set)."""
+    return _READER.get() or Words()
+
+
+@contextlib.contextmanager
+def speaking_to(language: str, package: str = "") -> Iterator[Words]:
+    """Within the block, `current` speaks ``language`` (the engine's texts and ``package``'s)."""
+    token = _READER.set(words_for(language, package))
+    try:
+        yield _READER.get() or Words()
+    finally:
+        _READER.reset(token)

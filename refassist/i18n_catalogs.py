@@ -59,8 +59,7 @@ def engine_domain() -> Domain:
     sources = tuple(
         p
         for p in sorted(PACKAGE.rglob("*.py"))
-        if "__pycache__" not in p.parts
-        and not (p.parent != games and p.is_relative_to(games))
+        if "__pycache__" not in p.parts and not (p.parent != games and p.is_relative_to(games))
     )
     templates = tuple(sorted((_templates_root() / "base").glob("*.html")))
     return Domain(ENGINE_DOMAIN, sources, templates, LOCALE)
@@ -130,7 +129,7 @@ def update(domain: Domain, language: str) -> Path:
     path = domain.po(language)
     wanted = template_catalog(domain)
     old = read_catalog(path) if path.is_file() else Catalog(locale=language)
-    wanted.locale = language  # type: ignore[assignment]
+    wanted.locale = language
     # A header that does not change when nothing else does: the file is committed.
     wanted.creation_date = old.creation_date
     wanted.revision_date = old.revision_date

@@ -17,6 +17,7 @@ from typing import Any
 from .atomic import atomic_path
 from .errors import CellProblem, NotATurnSheet, RefassistError, UsageError
 from .game import Game
+from .i18n import speaking_to
 from .outbox import record, state_mark
 from .rulesets import Ruleset, find_ruleset
 from .workbook.sheetio import TurnSheetFile, open_turn_sheet
@@ -48,13 +49,15 @@ def write_sheets(game: Game, state: Any, players: list[str] | None = None) -> li
     written = []
     for player in wanted:
         path = out / sheet_filename(player)
-        with atomic_path(path) as tmp:
+        words = game.words_for(player)
+        # The sheet speaks its player's language (`i18n.current` in the game's writer).
+        with atomic_path(path) as tmp, speaking_to(words.language, words.package):
             game.ruleset.write_sheet(
                 state,
                 player,
                 tmp,
                 game.token(player, step.key),
-                game.deadline_text(step.key),
+                game.deadline_text(step.key, words),
                 game.config.house_rules,
             )
         written.append(path)

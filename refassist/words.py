@@ -13,7 +13,7 @@ def counted(n: int, word: str, many: str = "") -> str:
     return f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"
 
 
-def N_(text: str) -> str:  # noqa: N802 - gettext's name for "mark, translate later"
+def N_(text: str) -> str:
     """Mark ``text`` for the translation catalogs (`refassist.i18n`) where it is defined;
     it is translated where a reader's translator shows it."""
     return text
