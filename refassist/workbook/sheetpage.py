@@ -22,14 +22,16 @@ from typing import Any
 import openpyxl
 
 from ..atomic import atomic_path
+from ..i18n import current
+from ..words import N_
 from .sheetkit import DropdownLists, SheetStyles, cell_rc, typist
 
 #: Excel's limits on a data validation's texts.
 TITLE_LIMIT = 32
 MESSAGE_LIMIT = 255
 
-NOT_IN_LIST_STRICT = "Choose a value from the list."
-NOT_IN_LIST_LOOSE = (
+NOT_IN_LIST_STRICT = N_("Choose a value from the list.")
+NOT_IN_LIST_LOOSE = N_(
     "This is not in the list. Keep it only if you are sure; the referee's tool will check it."
 )
 
@@ -130,11 +132,12 @@ class Page:
         if not source:
             options["validate"] = "any"
         else:
+            w = current()
             options.update(
                 validate="list",
                 source=source,
-                error_title="Not in the list",
-                error_message=NOT_IN_LIST_STRICT if strict else NOT_IN_LIST_LOOSE,
+                error_title=w.gettext("Not in the list")[:TITLE_LIMIT],
+                error_message=w.gettext(NOT_IN_LIST_STRICT if strict else NOT_IN_LIST_LOOSE),
                 error_type="stop" if strict else "warning",
             )
         self.ws.data_validation(*_span(cells), options)
@@ -150,8 +153,10 @@ class Page:
                 "maximum": highest,
                 "input_title": title[:TITLE_LIMIT],
                 "input_message": message[:MESSAGE_LIMIT],
-                "error_title": "Whole number",
-                "error_message": f"Type a whole number from {lowest} to {highest}.",
+                "error_title": current().gettext("Whole number")[:TITLE_LIMIT],
+                "error_message": current()
+                .gettext("Type a whole number from {lowest} to {highest}.")
+                .format(lowest=lowest, highest=highest),
             },
         )
 

@@ -26,6 +26,7 @@ import xlsxwriter
 
 from ..atomic import atomic_path
 from ..errors import NotATurnSheet
+from ..i18n import current
 from .master import SAFE_XLSXWRITER_OPTIONS
 from .sheetio import META_FORMAT, META_SHEET, TurnSheetFile
 from .sheetkit import DropdownLists
@@ -58,7 +59,8 @@ class TurnBook:
         """Print setup and protection of every page (``print_areas`` one per page, in order;
         ``landscape`` for a wide table), the first page active, the lists hidden and ``meta``
         (key, value) on the meta sheet."""
-        footer = "&L" + footer.replace("&", "&&") + "&RPage &P of &N"
+        page_of = current().gettext("Page {page} of {pages}").format(page="&P", pages="&N")
+        footer = "&L" + footer.replace("&", "&&") + "&R" + page_of
         for sheet, area in zip(self.pages, print_areas, strict=True):
             sheet.set_paper(9)
             if landscape:
