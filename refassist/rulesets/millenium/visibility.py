@@ -55,6 +55,7 @@ class SystemSeen:
 class SideView:
     side: str
     player: str
+    game_name: str
     turn: int
     map: StrategicMap
     fleets: list[Fleet]
@@ -93,6 +94,7 @@ def player_view(state: State, player: str, rules: Mapping[str, Any] | None = Non
     return SideView(
         side=side,
         player=player,
+        game_name=state.game_name,
         turn=state.turn,
         map=state.map,
         fleets=[f for f in state.fleets if f.side == side],

@@ -1,0 +1,189 @@
+"""The game's notation, as a player types it in French or in English: positions (``23N4``,
+``23O4``, a system's letter), orders, ship types, yes and no, the standing tactical orders.
+
+Each reader returns the game's own value (``W``, ``jump``, ``fregate``) or raises
+`InvalidOrder` with a message in the reader's language (`i18n.current`), so the checker and
+the reply say what was wrong where the player typed it.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Mapping
+
+from ...errors import InvalidOrder
+from ...i18n import current
+from .geometry import Position, StrategicMap, Zone
+
+#: Words for a fleet's order, in either language, and the order each means.
+ORDER_WORDS = {
+    "move": "move",
+    "mouvement": "move",
+    "mvt": "move",
+    "deplacement": "move",
+    "m": "move",
+    "jump": "jump",
+    "saut": "jump",
+    "hyperespace": "jump",
+    "hyper-espace": "jump",
+    "hyperspace": "jump",
+    "hs": "jump",
+    "enter": "enter",
+    "entree": "enter",
+    "entrer": "enter",
+    "reserve": "reserve",
+    "reserves": "reserve",
+    "r": "reserve",
+}
+SHIP_WORDS = {
+    "corvette": "corvette",
+    "corvettes": "corvette",
+    "c": "corvette",
+    "fregate": "fregate",
+    "fregates": "fregate",
+    "frigate": "fregate",
+    "frigates": "fregate",
+    "f": "fregate",
+    "vaisseau": "vaisseau",
+    "vaisseaux": "vaisseau",
+    "ship of the line": "vaisseau",
+    "battleship": "vaisseau",
+    "v": "vaisseau",
+    "porte-intercepteur": "porte_intercepteur",
+    "porte-intercepteurs": "porte_intercepteur",
+    "porte intercepteur": "porte_intercepteur",
+    "carrier": "porte_intercepteur",
+    "pi": "porte_intercepteur",
+    "navire de colonisation": "colonisation",
+    "navires de colonisation": "colonisation",
+    "colonisation": "colonisation",
+    "colony ship": "colonisation",
+    "colonizer": "colonisation",
+    "coloniser": "colonisation",
+    "nc": "colonisation",
+}
+YES = ("oui", "o", "yes", "y", "x", "1", "vrai", "true")
+NO = ("non", "n", "no", "0", "faux", "false")
+DIRECTION_WORDS = {"n": "N", "e": "E", "s": "S", "w": "W", "o": "W", "lb": "LB", "libre": "LB"}
+STANCE_WORDS = {
+    "close": "close",
+    "contact": "close",
+    "au contact": "close",
+    "stand off": "stand off",
+    "standoff": "stand off",
+    "a distance": "stand off",
+    "distance": "stand off",
+}
+PRIORITY_WORDS = {
+    "bases": "bases",
+    "ships": "ships",
+    "navires": "ships",
+    "capital": "capital",
+    "vaisseaux": "capital",
+    "nearest": "nearest",
+    "le plus proche": "nearest",
+    "proche": "nearest",
+}
+FIRE_WORDS = {
+    "focus": "focus",
+    "concentre": "focus",
+    "concentrer": "focus",
+    "spread": "spread",
+    "reparti": "spread",
+    "repartir": "spread",
+}
+LEAVE_WORDS = {
+    "never": "never",
+    "jamais": "never",
+    "compulsory": "compulsory",
+    "apres 3 tours": "compulsory",
+    "obligatoire": "compulsory",
+    "losing": "losing",
+    "si perdant": "losing",
+    "perdant": "losing",
+}
+
+
+def plain(text: str) -> str:
+    """Lower case, accents off, single spaces: ``Frégate`` and ``fregate`` read the same."""
+    folded = unicodedata.normalize("NFKD", str(text))
+    bare = "".join(ch for ch in folded if not unicodedata.combining(ch))
+    return " ".join(bare.lower().replace("_", " ").split())
+
+
+def word(text: str, words: Mapping[str, str], what: str, cell: str = "") -> str:
+    """The value ``text`` stands for in ``words``; `InvalidOrder` naming ``what`` if none."""
+    found = words.get(plain(text))
+    if found is None:
+        w = current()
+        raise InvalidOrder(
+            w("{text!r} is not {what}", text=str(text), what=w.gettext(what)), str(text), cell
+        )
+    return found
+
+
+def position(game_map: StrategicMap, text: str, cell: str = "") -> Position:
+    found = game_map.parse_position(text)
+    if found is None:
+        w = current()
+        raise InvalidOrder(
+            w(
+                "{text!r} is not a position: write zone, sector and level, e.g. 23N4 (or "
+                "23O4), or a system's letter",
+                text=str(text),
+            ),
+            str(text),
+            cell,
+        )
+    return found
+
+
+def path(game_map: StrategicMap, text: str, cell: str = "") -> tuple[Position, ...]:
+    """Positions separated by spaces or dashes: the sectors entered, in order."""
+    parts = str(text).replace(",", " ").replace(";", " ").replace(">", " ").split()
+    return tuple(position(game_map, p, cell) for p in parts if p != "-")
+
+
+def destination(game_map: StrategicMap, text: str, cell: str = "") -> tuple[Zone, int]:
+    """A jump's zone and level: ``33 6``, ``33/6``, or a position (its zone and level)."""
+    raw = str(text).replace("/", " ").replace(",", " ").split()
+    if len(raw) == 2 and raw[0].isdigit() and len(raw[0]) == 2 and raw[1].isdigit():
+        return (int(raw[0][0]), int(raw[0][1])), int(raw[1])
+    if len(raw) == 1:
+        found = game_map.parse_position(raw[0])
+        if found is not None:
+            return found.zone, found.level
+    w = current()
+    raise InvalidOrder(
+        w("{text!r} is not a destination: write the zone and the level, e.g. 33 6", text=str(text)),
+        str(text),
+        cell,
+    )
+
+
+def yes_no(text: str, cell: str = "") -> bool:
+    value = plain(text)
+    if value in YES:
+        return True
+    if value in NO or not value:
+        return False
+    raise InvalidOrder(
+        current().gettext("{text!r} is not yes or no (oui / non)").format(text=str(text)),
+        str(text),
+        cell,
+    )
+
+
+def count(text: str, cell: str = "", most: int = 99) -> int:
+    value = plain(text)
+    if not value:
+        return 0
+    if not value.isdigit() or int(value) > most:
+        raise InvalidOrder(
+            current()
+            .gettext("{text!r} is not a number from 0 to {most}")
+            .format(text=str(text), most=most),
+            str(text),
+            cell,
+        )
+    return int(value)

@@ -1,0 +1,975 @@
+"""Millenium's sheets, in the reader's language (`i18n.current`, French by default): the
+Empire's set-up sheet, the Extraterrestrial's set-up sheet, and the mover's turn sheet.
+
+Each has two pages: "Ordres" / "Orders" with the input cells at fixed rows (cited in
+docs/rules/millenium.md), and "Situation", what the side knows (its fleets and their ships, the
+other side's fleets where they stand, the systems as far as their cards are known, its points,
+its secrets).  The page names and the cells do not change with the language: a sheet is read
+the same whatever language it was written in, and the notation is read in either.
+
+The reader needs the map's size and where the systems are to read a position written as a
+system's letter; the sheet carries them in its meta.  The checker (`validate`) then holds every
+order to the real map and state.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from ...errors import InvalidOrder, NotATurnSheet, UsageError
+from ...i18n import current
+from ...message_text import MessageBudget
+from ...words import N_
+from ...workbook.sheetio import TurnSheetFile
+from ...workbook.sheetkit import SheetReader, SheetStyles, cell_rc, check_room
+from ...workbook.sheetpage import Listing, Page, typing_into
+from ...workbook.sheetreads import read_remembered
+from ...workbook.turnbook import check_layout, meta_number, turn_workbook
+from ..base import SheetRead
+from . import parse
+from .charts import SHIP_TYPES, load_tables
+from .geometry import SYSTEM_LETTERS, MapSystem, StrategicMap, zone_name
+from .orders import FleetMove, FleetSetup, Orders, Purchase, ReserveEntry, Setup
+from .resolve import step_key
+from .rules import complete
+from .state import ALIEN, EMPIRE, State, mover
+from .tactical import TacticalOrders
+from .visibility import SideView, player_view
+
+RULESET_NAME = "millenium"
+FORMAT_VERSION = "1"
+ORDERS_SHEET = "Orders"
+SITUATION_SHEET = "Situation"
+_WIDTHS = {"A": 5, "B": 12, "C": 13, "D": 24, "E": 11, "F": 9, "G": 11, "H": 11, "I": 12}
+_LAST_COLUMN = 8  # I
+
+GAME_CELL, SIDE_CELL, STEP_CELL, DEADLINE_CELL = "B3", "B4", "B5", "B6"
+POINTS_CELL = "G3"
+
+#: The turn sheet.
+FLEET_SECTION_ROW = 10
+FLEET_FIRST_ROW = 12
+FLEET_ROWS = 12
+BUY_SECTION_ROW = 25
+BUY_FIRST_ROW = 27
+BUY_ROWS = 6
+#: Set-up sheets: a line per system (the Empire's card number, or the Extraterrestrial's "oui"
+#: for its programme), the imperial planet, the six fleets.
+SYSTEM_SECTION_ROW = 10
+SYSTEM_FIRST_ROW = 12
+SYSTEM_ROWS = 24
+IMPERIAL_CELL = "C37"
+SETUP_FLEET_SECTION_ROW = 39
+SETUP_FLEET_FIRST_ROW = 41
+SETUP_FLEET_ROWS = 6
+#: Standing tactical orders and the message, at their rows on each kind of sheet.
+TACTICS_ROW = {"turn": 35, "setup": 49}
+MESSAGE_ROW = {"turn": 43, "setup": 57}
+MESSAGE_LINES = 5
+MAX_MESSAGE_LENGTH = 2000
+TACTIC_FIELDS = (
+    ("stance", N_("Stance"), parse.STANCE_WORDS, ("au contact", "a distance")),
+    (
+        "priority",
+        N_("Targets first"),
+        parse.PRIORITY_WORDS,
+        ("bases", "navires", "vaisseaux", "le plus proche"),
+    ),
+    ("fire", N_("Fire"), parse.FIRE_WORDS, ("concentre", "reparti")),
+    ("leave", N_("Leave the battle"), parse.LEAVE_WORDS, ("jamais", "apres 3 tours", "si perdant")),
+    ("edge", N_("Entry edge"), parse.DIRECTION_WORDS, ("N", "E", "S", "O")),
+)
+ORDER_CHOICES = ("mouvement", "saut", "entree", "reserve", "move", "jump", "enter")
+SHIP_LABELS = {
+    "corvette": N_("corvette"),
+    "fregate": N_("frégate"),
+    "vaisseau": N_("vaisseau"),
+    "porte_intercepteur": N_("porte-intercepteur"),
+    "colonisation": N_("navire de colonisation"),
+}
+SIDE_LABELS = {ALIEN: N_("the Extraterrestrial"), EMPIRE: N_("the Empire")}
+
+
+def _kind(state: State) -> str:
+    if state.turn == 0:
+        return "setup-empire" if not state.systems else "setup-alien"
+    return "turn"
+
+
+def _map_meta(game_map: StrategicMap) -> str:
+    return json.dumps(
+        {
+            "columns": game_map.columns,
+            "rows": game_map.rows,
+            "systems": {s.letter: [zone_name(s.zone), s.level] for s in game_map.systems.values()},
+        }
+    )
+
+
+def write_sheet(
+    state: State,
+    player: str,
+    path: Path,
+    *,
+    token: str,
+    deadline: str,
+    house_rules: Mapping[str, Any] | None = None,
+) -> None:
+    """Write the sheet the step awaited asks of ``player`` (atomically), in the language the
+    engine set for the reader (`i18n.speaking_to`)."""
+    rules = complete(house_rules)
+    w = current()
+    try:
+        side = state.side_of(player)
+    except KeyError:
+        raise UsageError(f"{player!r} plays no side of {state.game_name}") from None
+    kind = _kind(state)
+    expected = (
+        EMPIRE if kind == "setup-empire" else ALIEN if kind == "setup-alien" else mover(state.turn)
+    )
+    if side != expected:
+        raise UsageError(f"{step_key(state)} is not {side}'s step to order")
+    view = player_view(state, player, rules)
+    key = step_key(state)
+    with turn_workbook(
+        path,
+        title=f"{state.game_name} - {key} - {player}",
+        subject=w.gettext("Millenium turn sheet"),
+        pages=(ORDERS_SHEET, SITUATION_SHEET),
+        widths=_WIDTHS,
+    ) as book:
+        orders_ws, situation_ws = book.pages
+        st = SheetStyles(book.wb)
+        page = Page(orders_ws, st, book.lists, width=_LAST_COLUMN)
+        _header(page, view, kind, deadline)
+        if kind == "turn":
+            _write_fleet_orders(page, view)
+            _write_purchases(page, view)
+            block = "turn"
+        else:
+            _write_setup(page, view, kind, rules)
+            block = "setup"
+        _write_tactics(page, TACTICS_ROW[block], state.tactics.get(side, TacticalOrders()))
+        last = _write_message(page, MESSAGE_ROW[block])
+        rows = _write_situation(situation_ws, st, view, kind, rules)
+        book.finish(
+            footer=f"{state.game_name} - {w.gettext(SIDE_LABELS[side])} ({player}) - {key}",
+            print_areas=(f"A1:I{last}", f"A1:A{max(1, rows)}"),
+            meta=[
+                ("format_version", FORMAT_VERSION),
+                ("ruleset", RULESET_NAME),
+                ("game_id", state.game_id),
+                ("game_name", state.game_name),
+                ("player", player),
+                ("side", side),
+                ("step", key),
+                ("turn", str(state.turn)),
+                ("kind", kind),
+                ("language", w.language),
+                ("map", _map_meta(state.map)),
+                ("token", token),
+            ],
+        )
+
+
+def _header(page: Page, view: SideView, kind: str, deadline: str) -> None:
+    w = current()
+    ws, st = page.ws, page.st
+    title = {
+        "setup-empire": w.gettext("MILLENIUM - THE EMPIRE'S SET-UP"),
+        "setup-alien": w.gettext("MILLENIUM - THE EXTRATERRESTRIAL'S SET-UP"),
+        "turn": w.gettext("MILLENIUM - ORDERS"),
+    }[kind]
+    ws.merge_range(0, 0, 0, page.width, title, st.title)
+    ws.set_row(0, 26)
+    turn = w("Game turn {turn} of 20", turn=view.turn) if view.turn else w.gettext("Set-up")
+    ws.merge_range(1, 0, 1, page.width, turn, st.subtitle)
+    for n, (label, ref, value) in enumerate(
+        (
+            (w.gettext("Game"), GAME_CELL, view.game_name),
+            (w.gettext("Side"), SIDE_CELL, f"{w.gettext(SIDE_LABELS[view.side])} ({view.player})"),
+            (w.gettext("Step"), STEP_CELL, "0" if not view.turn else str(view.turn)),
+            (w.gettext("Deadline"), DEADLINE_CELL, deadline),
+        )
+    ):
+        page.labelled(f"A{n + 3}", label, ref, value, span=2)
+    r, c = cell_rc(POINTS_CELL)
+    ws.merge_range(r, c - 2, r, c - 1, w.gettext("Production points"), st.label)
+    page.value(POINTS_CELL, sum(view.points.values()), st.value)
+    text = {
+        "setup-empire": w.gettext(
+            "Deal one card to each system (the card numbers are on 'Situation'), name the "
+            "imperial planet (a planet of a loyalty-6 system, e.g. G1), compose six fleets "
+            "within TAB 1's limits and place them on the map (e.g. 23N4, or a system's letter)."
+        ),
+        "setup-alien": w.gettext(
+            "Mark the systems of your conquest programme (at least 18), compose six fleets and "
+            "choose where each waits beyond an edge (the places are on 'Situation'); they enter "
+            "at level 4 on turn 1."
+        ),
+        "turn": w.gettext(
+            "One line per fleet: move (the sectors entered, e.g. 23C4 23E4 33W4; a level "
+            "changed in place, 23E3), jump (a zone and level at least 6 zones away, e.g. 33 6), "
+            "enter (a fleet waiting outside, by normal movement) or reserve (a reserve entering "
+            "by hyperspace). Fill in the yellow cells only."
+        ),
+    }[kind]
+    page.note("A7:I8", text)
+
+
+def _write_fleet_orders(page: Page, view: SideView) -> None:
+    w = current()
+    st = page.st
+    page.section(FLEET_SECTION_ROW, w.gettext("FLEETS - one line per fleet"))
+    headers = (
+        "#",
+        w.gettext("Fleet"),
+        w.gettext("Order"),
+        w.gettext("Path or destination"),
+        w.gettext("Land on"),
+        w.gettext("Attack"),
+        w.gettext("If free: way"),
+        w.gettext("If free: sector"),
+    )
+    page.headers(FLEET_SECTION_ROW + 1, headers)
+    for row in page.numbered(FLEET_FIRST_ROW, FLEET_ROWS):
+        for col in "BCDEFGH":
+            page.blank(f"{col}{row}", st.input_text)
+    last = FLEET_FIRST_ROW + FLEET_ROWS - 1
+    letters = [f.letter for f in view.fleets if f.ships]
+    page.ask(
+        f"B{FLEET_FIRST_ROW}:B{last}", w.gettext("Fleet"), w.gettext("One of your fleets."), letters
+    )
+    page.ask(
+        f"C{FLEET_FIRST_ROW}:C{last}",
+        w.gettext("Order"),
+        w.gettext("mouvement (move), saut (jump), entree (enter from outside), reserve."),
+        ORDER_CHOICES,
+    )
+    page.ask(
+        f"D{FLEET_FIRST_ROW}:D{last}",
+        w.gettext("Path or destination"),
+        w.gettext(
+            "A move: the sectors entered in order (23C4 23E4). A jump or reserve: zone and "
+            "level (33 6)."
+        ),
+    )
+    page.ask(
+        f"E{FLEET_FIRST_ROW}:E{last}",
+        w.gettext("Land on"),
+        w.gettext("A planet to take or colonise at the end of the move (e.g. N1): 2 more points."),
+    )
+    page.ask(
+        f"F{FLEET_FIRST_ROW}:F{last}",
+        w.gettext("Attack"),
+        w.gettext("oui: attack the planet if it refuses."),
+        ("oui", "non"),
+    )
+    page.ask(
+        f"G{FLEET_FIRST_ROW}:H{last}",
+        w.gettext("If free (LB)"),
+        w.gettext(
+            "Your choice when a rose says LB: a way (N, E, S, O) for the deviation, a sector "
+            "for the arrival."
+        ),
+        ("N", "E", "S", "O"),
+    )
+
+
+def _write_purchases(page: Page, view: SideView) -> None:
+    w = current()
+    st = page.st
+    page.section(BUY_SECTION_ROW, w.gettext("PURCHASES - ships for your fleets (TAB 1 costs)"))
+    page.headers(
+        BUY_SECTION_ROW + 1,
+        ("#", w.gettext("Fleet"), w.gettext("Ship"), w.gettext("Number"), w.gettext("Points from")),
+    )
+    for row in page.numbered(BUY_FIRST_ROW, BUY_ROWS):
+        for col in "BCDE":
+            page.blank(f"{col}{row}", st.input_text)
+    last = BUY_FIRST_ROW + BUY_ROWS - 1
+    page.ask(
+        f"B{BUY_FIRST_ROW}:B{last}",
+        w.gettext("Fleet"),
+        w.gettext("The fleet the ships are for."),
+        list(load_tables().fleets),
+    )
+    page.ask(
+        f"C{BUY_FIRST_ROW}:C{last}",
+        w.gettext("Ship"),
+        w.gettext("The ship type."),
+        [w.gettext(SHIP_LABELS[k]) for k in SHIP_TYPES],
+    )
+    page.whole_number(
+        f"D{BUY_FIRST_ROW}:D{last}", w.gettext("Number"), w.gettext("How many."), 1, 9
+    )
+    page.ask(
+        f"E{BUY_FIRST_ROW}:E{last}",
+        w.gettext("Points from"),
+        w.gettext("Systems to take the points from first (letters); empty: any."),
+    )
+
+
+def _write_setup(page: Page, view: SideView, kind: str, rules: Mapping[str, Any]) -> None:
+    w = current()
+    st = page.st
+    empire = kind == "setup-empire"
+    title = (
+        w.gettext("CARDS - the card dealt to each system")
+        if empire
+        else w.gettext("CONQUEST PROGRAMME - oui for each system (at least 18)")
+    )
+    page.section(SYSTEM_SECTION_ROW, title)
+    page.headers(
+        SYSTEM_SECTION_ROW + 1,
+        ("#", w.gettext("System"), w.gettext("Card") if empire else w.gettext("Programme")),
+    )
+    rows = page.numbered(SYSTEM_FIRST_ROW, SYSTEM_ROWS)
+    for row, system in zip(rows, view.map.systems.values(), strict=False):
+        page.value(f"B{row}", f"{system.letter} {system.name}", st.value)
+        page.blank(f"C{row}", st.input_text)
+    last = SYSTEM_FIRST_ROW + SYSTEM_ROWS - 1
+    if empire:
+        if rules["cards_dealt"] == "random":
+            page.note(
+                f"D{SYSTEM_FIRST_ROW}:I{SYSTEM_FIRST_ROW + 1}",
+                w.gettext("House rule: the cards are dealt at random; leave these cells empty."),
+            )
+        page.whole_number(
+            f"C{SYSTEM_FIRST_ROW}:C{last}",
+            w.gettext("Card"),
+            w.gettext("The number of the card this system gets (each card once)."),
+            1,
+            len(view.map.cards),
+        )
+        r, c = cell_rc(IMPERIAL_CELL)
+        page.ws.merge_range(r, 0, r, c - 1, w.gettext("Imperial planet"), st.label)
+        page.blank(IMPERIAL_CELL, st.input_text)
+        page.ask(
+            IMPERIAL_CELL,
+            w.gettext("Imperial planet"),
+            w.gettext("A planet of a loyalty-6 system, e.g. G1."),
+        )
+    else:
+        page.ask(
+            f"C{SYSTEM_FIRST_ROW}:C{last}",
+            w.gettext("Programme"),
+            w.gettext("oui to put the system in your programme."),
+            ("oui", "non"),
+        )
+    page.section(
+        SETUP_FLEET_SECTION_ROW, w.gettext("FLEETS - six fleets, their ships and where they start")
+    )
+    headers = (
+        "#",
+        w.gettext("Fleet"),
+        *[w.gettext(SHIP_LABELS[k]) for k in SHIP_TYPES],
+        w.gettext("Start"),
+    )
+    page.headers(SETUP_FLEET_SECTION_ROW + 1, headers)
+    for row in page.numbered(SETUP_FLEET_FIRST_ROW, SETUP_FLEET_ROWS):
+        page.blank(f"B{row}", st.input_text)
+        for col in "CDEFG":
+            page.blank(f"{col}{row}", st.input_number)
+        page.blank(f"H{row}", st.input_text, through=f"I{row}")
+    last = SETUP_FLEET_FIRST_ROW + SETUP_FLEET_ROWS - 1
+    page.ask(
+        f"B{SETUP_FLEET_FIRST_ROW}:B{last}",
+        w.gettext("Fleet"),
+        w.gettext("A fleet letter (TAB 1)."),
+        list(load_tables().fleets),
+    )
+    page.whole_number(
+        f"C{SETUP_FLEET_FIRST_ROW}:G{last}",
+        w.gettext("Ships"),
+        w.gettext("How many of this type (TAB 1's limits)."),
+        0,
+        7,
+    )
+    where = (
+        w.gettext("Where it starts on the map: a position (23N4) or a system's letter.")
+        if empire
+        else w.gettext(
+            "Where it waits beyond an edge: one of the places on 'Situation' (e.g. 03E4)."
+        )
+    )
+    edges = [str(p) for p in view.map.edge_positions(4)] if not empire else None
+    page.ask(f"H{SETUP_FLEET_FIRST_ROW}:H{last}", w.gettext("Start"), where, edges)
+
+
+def _write_tactics(page: Page, row: int, standing: TacticalOrders) -> None:
+    w = current()
+    st = page.st
+    page.section(row, w.gettext("STANDING TACTICAL ORDERS - how your fleets fight"))
+    shown = {
+        "close": "au contact",
+        "stand off": "a distance",
+        "ships": "navires",
+        "capital": "vaisseaux",
+        "nearest": "le plus proche",
+        "focus": "concentre",
+        "spread": "reparti",
+        "never": "jamais",
+        "compulsory": "apres 3 tours",
+        "losing": "si perdant",
+        "W": "O",
+    }
+    for n, (field, label, _words, choices) in enumerate(TACTIC_FIELDS, start=1):
+        ref = f"D{row + n}"
+        page.ws.merge_range(row + n - 1, 1, row + n - 1, 2, w.gettext(label), st.label)
+        value = str(getattr(standing, field))
+        page.value(ref, shown.get(value, value), st.input_text)
+        page.ask(
+            ref,
+            w.gettext(label),
+            w.gettext("Kept for every battle until a later sheet changes it."),
+            choices,
+        )
+    ref = f"D{row + len(TACTIC_FIELDS) + 1}"
+    page.ws.merge_range(
+        row + len(TACTIC_FIELDS),
+        1,
+        row + len(TACTIC_FIELDS),
+        2,
+        w.gettext("Launch interceptors"),
+        st.label,
+    )
+    page.value(ref, "oui" if standing.interceptors else "non", st.input_text)
+    page.ask(ref, w.gettext("Launch interceptors"), w.gettext("oui or non."), ("oui", "non"))
+
+
+def _tactic_cells(row: int) -> dict[str, str]:
+    cells = {field: f"D{row + n}" for n, (field, *_rest) in enumerate(TACTIC_FIELDS, start=1)}
+    cells["interceptors"] = f"D{row + len(TACTIC_FIELDS) + 1}"
+    return cells
+
+
+def _write_message(page: Page, row: int) -> int:
+    w = current()
+    page.section(row, w.gettext("MESSAGE TO THE REFEREE"))
+    page.ws.merge_range(row, 1, row + MESSAGE_LINES - 1, page.width, "", page.st.input_text)
+    page.ask(
+        f"B{row + 1}",
+        w.gettext("Message"),
+        w("Free text, at most {n} characters.", n=MAX_MESSAGE_LENGTH),
+    )
+    return row + MESSAGE_LINES
+
+
+def ship_list(kinds: Sequence[str]) -> str:
+    w = current()
+    counts = {k: sum(1 for x in kinds if x == k) for k in SHIP_TYPES}
+    shown = [f"{n} {w.gettext(SHIP_LABELS[k])}" for k, n in counts.items() if n]
+    return ", ".join(shown) or w.gettext("no ships")
+
+
+def _write_situation(
+    ws: Any, st: SheetStyles, view: SideView, kind: str, rules: Mapping[str, Any]
+) -> int:
+    w = current()
+    page = Listing(ws, st, w.gettext("Situation"))
+    where = {
+        "map": w.gettext("on the map"),
+        "reserve": w.gettext("in reserve"),
+        "waiting": w.gettext("waiting outside"),
+        "destroyed": w.gettext("destroyed"),
+    }
+    page.block(
+        w.gettext("Your fleets"),
+        [
+            f"{f.letter}: {where[f.where]} {f.position or ''} - "
+            f"{ship_list([s.kind for s in f.ships])}"
+            + (
+                " (" + w("{n} damaged", n=sum(s.damaged for s in f.ships)) + ")"
+                if any(s.damaged for s in f.ships)
+                else ""
+            )
+            for f in view.fleets
+            if f.ships or f.where != "reserve"
+        ],
+        w.gettext("No fleet in play yet."),
+    )
+    page.block(
+        w.gettext("The other side's fleets"),
+        [f"{f.letter}: {where.get(f.where, f.where)} {f.position or ''}" for f in view.others],
+        w.gettext("None seen."),
+    )
+    lines = []
+    for s in view.systems.values():
+        placed: MapSystem = view.map.systems[s.letter]
+        known = (
+            w("loyalty {n}", n=s.loyalty) if s.loyalty is not None else w.gettext("card not seen")
+        )
+        planets = ""
+        if s.planets is not None:
+            planets = " - " + ", ".join(f"{p.name} {_holder(p.holder)}" for p in s.planets)
+        where_text = w(
+            "zone {zone}, level {level}", zone=zone_name(placed.zone), level=placed.level
+        )
+        lines.append(f"{s.letter} {s.name}: {where_text}, {known}{planets}")
+    page.block(w.gettext("Systems"), lines, "")
+    if kind == "setup-empire":
+        page.block(
+            w.gettext("The cards to deal"),
+            [
+                w(
+                    "card {n}: loyalty {loyalty}, {planets} planet(s)",
+                    n=n,
+                    loyalty=c.loyalty,
+                    planets=c.planets,
+                )
+                for n, c in enumerate(view.map.cards, 1)
+            ],
+            "",
+        )
+    if kind == "setup-alien":
+        page.block(
+            w.gettext("Places beyond the edges"),
+            [" ".join(str(p) for p in view.map.edge_positions(4))],
+            "",
+        )
+    secrets = []
+    if view.programme:
+        secrets.append(w("Your conquest programme: {systems}", systems=" ".join(view.programme)))
+    if view.imperial:
+        secrets.append(w("The imperial planet: {planet}", planet=view.imperial))
+    if view.points:
+        secrets.append(
+            w(
+                "Production points by system: {points}",
+                points=", ".join(f"{k} {v}" for k, v in sorted(view.points.items())),
+            )
+        )
+    page.block(w.gettext("Your secrets"), secrets, w.gettext("Nothing yet."))
+    page.block(
+        w.gettext("What you were told"), [e.text for e in view.events], w.gettext("Nothing.")
+    )
+    return page.rows
+
+
+def _holder(side: str) -> str:
+    w = current()
+    return {ALIEN: w.gettext("(Extraterrestrial)"), EMPIRE: w.gettext("(Empire)")}.get(
+        side, w.gettext("(free)")
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Reading
+# --------------------------------------------------------------------------------------------
+
+
+def _meta_map(sheet: TurnSheetFile) -> StrategicMap:
+    """The map's shape as the sheet carries it (enough to read positions)."""
+    try:
+        data = json.loads(sheet.meta.get("map", ""))
+        systems = {
+            str(k): MapSystem(str(k), (int(v[0][0]), int(v[0][1])), int(v[1]), str(k))
+            for k, v in data["systems"].items()
+        }
+        return StrategicMap("", int(data["columns"]), int(data["rows"]), systems, (), False)
+    except (ValueError, KeyError, TypeError, IndexError):
+        raise NotATurnSheet(
+            f"{sheet.name}: the sheet's map is damaged; use the sheet you were sent"
+        ) from None
+
+
+class _Reader(SheetReader):
+    def parsed(self, ref: str, read: Any, *args: Any) -> Any:
+        text = self.raw(ref)
+        if not text:
+            return None
+        try:
+            return read(*args, text, ref)
+        except InvalidOrder as exc:
+            self.invalid(exc, ref)
+            return None
+
+
+def _cell(ref: str) -> str:
+    return f"{ORDERS_SHEET}!{ref}"
+
+
+def read_opened(sheet: TurnSheetFile) -> SheetRead:
+    check_layout(sheet, RULESET_NAME, "Millenium", (FORMAT_VERSION,))
+    meta_number(sheet, "turn", 0, 99)
+    kind, player, step, side = (sheet.meta.get(k, "") for k in ("kind", "player", "step", "side"))
+    if (
+        not player
+        or not step
+        or kind not in ("setup-empire", "setup-alien", "turn")
+        or side not in (ALIEN, EMPIRE)
+    ):
+        raise NotATurnSheet(f"{sheet.name}: the sheet's kind, player or step is damaged")
+    game_map = _meta_map(sheet)
+    sheet.sheet(ORDERS_SHEET)
+    reader = _Reader(sheet, ORDERS_SHEET)
+    orders = Orders(side, step)
+    if kind == "turn":
+        _read_fleet_orders(reader, orders, game_map)
+        _read_purchases(reader, orders)
+        block = "turn"
+    else:
+        orders.setup = _read_setup(reader, kind, game_map)
+        block = "setup"
+    orders.tactics = _read_tactics(reader, TACTICS_ROW[block])
+    message = reader.raw(f"B{MESSAGE_ROW[block] + 1}")
+    if len(message) > MAX_MESSAGE_LENGTH:
+        reader.error(
+            f"B{MESSAGE_ROW[block] + 1}",
+            message[:80],
+            current().gettext("the message is {n} characters long").format(n=len(message)),
+            current().gettext("Shorten it to {n}.").format(n=MAX_MESSAGE_LENGTH),
+        )
+    elif message:
+        orders.message = MessageBudget().shape(message).text
+    return SheetRead(orders=orders, problems=reader.problems, meta=dict(sheet.meta))
+
+
+def _read_fleet_orders(reader: _Reader, orders: Orders, game_map: StrategicMap) -> None:
+    w = current()
+    for row in range(FLEET_FIRST_ROW, FLEET_FIRST_ROW + FLEET_ROWS):
+        cells = [f"{c}{row}" for c in "BCDEFGH"]
+        if not any(reader.raw(c) for c in cells):
+            continue
+        letter = reader.raw(f"B{row}")
+        order = _order_word(reader, f"C{row}")
+        target = reader.raw(f"D{row}")
+        land = reader.raw(f"E{row}").upper()
+        attack = bool(reader.parsed(f"F{row}", parse.yes_no))
+        way = (
+            reader.parsed(
+                f"G{row}",
+                lambda t, c: parse.word(t, parse.DIRECTION_WORDS, N_("a way (N, E, S, O)"), c),
+            )
+            or ""
+        )
+        sector = (
+            reader.parsed(
+                f"H{row}",
+                lambda t, c: parse.word(t, parse.DIRECTION_WORDS, N_("a sector (N, E, S, O)"), c),
+            )
+            or ""
+        )
+        if any(reader.refused(c) for c in cells):
+            continue
+        if not letter or not order:
+            reader.error(
+                f"B{row}",
+                letter or order or "",
+                w.gettext("a line needs a fleet and an order"),
+                w.gettext("Fill in the fleet and the order, or clear the line."),
+            )
+            continue
+        if order in ("jump", "reserve"):
+            found = reader.parsed(f"D{row}", parse.destination, game_map)
+            if found is None:
+                if not target:
+                    reader.error(
+                        f"D{row}",
+                        "",
+                        w.gettext("a jump needs its destination"),
+                        w.gettext("Write the zone and the level, e.g. 33 6."),
+                    )
+                continue
+            zone, level = found
+            if order == "jump":
+                orders.moves.append(
+                    FleetMove(
+                        letter,
+                        "jump",
+                        _cell(f"B{row}"),
+                        zone=zone,
+                        level=level,
+                        free_direction=way,
+                        free_sector=sector,
+                    )
+                )
+            else:
+                orders.entries.append(
+                    ReserveEntry(letter, zone, level, _cell(f"B{row}"), way, sector)
+                )
+            continue
+        steps = reader.parsed(f"D{row}", parse.path, game_map) or ()
+        if reader.refused(f"D{row}"):
+            continue
+        orders.moves.append(
+            FleetMove(letter, order, _cell(f"B{row}"), tuple(steps), land=land, attack=attack)
+        )
+
+
+def _order_word(reader: _Reader, ref: str) -> str:
+    return (
+        reader.parsed(
+            ref,
+            lambda t, c: parse.word(
+                t, parse.ORDER_WORDS, N_("an order (mouvement, saut, entree, reserve)"), c
+            ),
+        )
+        or ""
+    )
+
+
+def _read_purchases(reader: _Reader, orders: Orders) -> None:
+    w = current()
+    for row in range(BUY_FIRST_ROW, BUY_FIRST_ROW + BUY_ROWS):
+        cells = [f"{c}{row}" for c in "BCDE"]
+        if not any(reader.raw(c) for c in cells):
+            continue
+        letter = reader.raw(f"B{row}")
+        kind = (
+            reader.parsed(
+                f"C{row}", lambda t, c: parse.word(t, parse.SHIP_WORDS, N_("a ship type"), c)
+            )
+            or ""
+        )
+        number = reader.parsed(f"D{row}", parse.count) or 0
+        sources = tuple(reader.raw(f"E{row}").upper().replace(",", " ").split())
+        if any(reader.refused(c) for c in cells):
+            continue
+        if not letter or not kind or not number:
+            reader.error(
+                f"B{row}",
+                letter,
+                w.gettext("a purchase needs a fleet, a ship type and a number"),
+                w.gettext("Fill in all three, or clear the line."),
+            )
+            continue
+        orders.purchases.append(Purchase(letter, kind, number, _cell(f"B{row}"), sources))
+
+
+def _read_setup(reader: _Reader, kind: str, game_map: StrategicMap) -> Setup:
+    w = current()
+    setup = Setup()
+    letters = list(game_map.systems)
+    for row, letter in zip(
+        range(SYSTEM_FIRST_ROW, SYSTEM_FIRST_ROW + SYSTEM_ROWS), letters, strict=False
+    ):
+        ref = f"C{row}"
+        if kind == "setup-empire":
+            number = reader.parsed(ref, lambda t, c: parse.count(t, c, 24))
+            if number:
+                setup.cards[letter] = number
+                setup.cards_cell[letter] = _cell(ref)
+        elif reader.parsed(ref, parse.yes_no):
+            setup.programme.append(letter)
+            setup.programme_cell = setup.programme_cell or _cell(ref)
+    if kind == "setup-empire":
+        setup.imperial = reader.raw(IMPERIAL_CELL).upper()
+        setup.imperial_cell = _cell(IMPERIAL_CELL)
+    for row in range(SETUP_FLEET_FIRST_ROW, SETUP_FLEET_FIRST_ROW + SETUP_FLEET_ROWS):
+        letter = reader.raw(f"B{row}")
+        counts = {
+            k: reader.parsed(f"{col}{row}", parse.count) or 0
+            for k, col in zip(SHIP_TYPES, "CDEFG", strict=True)
+        }
+        start = reader.parsed(f"H{row}", parse.position, game_map)
+        if not letter and not any(counts.values()) and start is None:
+            continue
+        if not letter:
+            reader.error(
+                f"B{row}",
+                "",
+                w.gettext("a fleet line needs the fleet's letter"),
+                w.gettext("Write the letter, or clear the line."),
+            )
+            continue
+        setup.fleets.append(
+            FleetSetup(letter, {k: n for k, n in counts.items() if n}, start, _cell(f"B{row}"))
+        )
+    return setup
+
+
+def _read_tactics(reader: _Reader, row: int) -> TacticalOrders:
+    cells = _tactic_cells(row)
+    values: dict[str, Any] = {}
+    for field, label, words, _choices in TACTIC_FIELDS:
+        found = reader.parsed(
+            cells[field], lambda t, c, words=words, label=label: parse.word(t, words, label, c)
+        )
+        if found:
+            values[field] = "W" if found == "W" else found
+    interceptors = reader.parsed(cells["interceptors"], parse.yes_no)
+    if interceptors is not None and reader.raw(cells["interceptors"]):
+        values["interceptors"] = interceptors
+    if values.get("edge") == "LB":
+        values.pop("edge")
+    return TacticalOrders(**values)
+
+
+def read_sheet(path: Path, opened: TurnSheetFile | None = None) -> SheetRead:
+    """Read a sheet a player sent; `NotATurnSheet` for anything that is not a usable sheet of
+    this game.  The same bytes read again are answered from memory (`sheetreads`)."""
+    return read_remembered(Path(path), opened, read_opened)
+
+
+# --------------------------------------------------------------------------------------------
+# Filling in (computer sides, tests) and the orders as text
+# --------------------------------------------------------------------------------------------
+
+_ORDER_TEXT = {"move": "mouvement", "jump": "saut", "enter": "entree", "reserve": "reserve"}
+_TACTIC_TEXT = {
+    "close": "au contact",
+    "stand off": "a distance",
+    "ships": "navires",
+    "capital": "vaisseaux",
+    "nearest": "le plus proche",
+    "focus": "concentre",
+    "spread": "reparti",
+    "never": "jamais",
+    "compulsory": "apres 3 tours",
+    "losing": "si perdant",
+    "W": "O",
+}
+
+
+def fill_sheet(path: Path, orders: Orders) -> None:
+    """Type ``orders`` into the sheet at ``path`` as a player would (in French notation, which
+    the reader reads whatever the sheet's language)."""
+    check_room("fleet orders", len(orders.moves) + len(orders.entries), FLEET_ROWS)
+    check_room("purchases", len(orders.purchases), BUY_ROWS)
+    with typing_into(path, ORDERS_SHEET) as (put, _):
+        block = "setup" if orders.setup is not None else "turn"
+        if orders.setup is not None:
+            _fill_setup(put, orders.setup)
+        rows = iter(range(FLEET_FIRST_ROW, FLEET_FIRST_ROW + FLEET_ROWS))
+        for m in orders.moves:
+            row = next(rows)
+            put(f"B{row}", m.fleet)
+            put(f"C{row}", _ORDER_TEXT[m.kind])
+            if m.kind == "jump" and m.zone is not None:
+                put(f"D{row}", f"{zone_name(m.zone)} {m.level}")
+            elif m.path:
+                put(f"D{row}", " ".join(str(p) for p in m.path))
+            if m.land:
+                put(f"E{row}", m.land)
+            if m.attack:
+                put(f"F{row}", "oui")
+            if m.free_direction:
+                put(f"G{row}", "O" if m.free_direction == "W" else m.free_direction)
+            if m.free_sector:
+                put(f"H{row}", "O" if m.free_sector == "W" else m.free_sector)
+        for e in orders.entries:
+            row = next(rows)
+            put(f"B{row}", e.fleet)
+            put(f"C{row}", "reserve")
+            put(f"D{row}", f"{zone_name(e.zone)} {e.level}")
+        for row, p in enumerate(orders.purchases, start=BUY_FIRST_ROW):
+            put(f"B{row}", p.fleet)
+            put(f"C{row}", p.kind.replace("_", "-"))
+            put(f"D{row}", p.count)
+            if p.spend_from:
+                put(f"E{row}", " ".join(p.spend_from))
+        cells = _tactic_cells(TACTICS_ROW[block])
+        for field, *_rest in TACTIC_FIELDS:
+            value = str(getattr(orders.tactics, field))
+            put(cells[field], _TACTIC_TEXT.get(value, value))
+        put(cells["interceptors"], "oui" if orders.tactics.interceptors else "non")
+        if orders.message:
+            put(f"B{MESSAGE_ROW[block] + 1}", orders.message)
+
+
+def _fill_setup(put: Any, setup: Setup) -> None:
+    for row, letter in zip(
+        range(SYSTEM_FIRST_ROW, SYSTEM_FIRST_ROW + SYSTEM_ROWS), SYSTEM_LETTERS, strict=True
+    ):
+        if letter in setup.cards:
+            put(f"C{row}", setup.cards[letter])
+        elif letter in setup.programme:
+            put(f"C{row}", "oui")
+    if setup.imperial:
+        put(IMPERIAL_CELL, setup.imperial)
+    for row, f in zip(
+        range(SETUP_FLEET_FIRST_ROW, SETUP_FLEET_FIRST_ROW + SETUP_FLEET_ROWS),
+        setup.fleets,
+        strict=False,
+    ):
+        put(f"B{row}", f.fleet)
+        for kind, col in zip(SHIP_TYPES, "CDEFG", strict=True):
+            if f.ships.get(kind):
+                put(f"{col}{row}", f.ships[kind])
+        if f.start is not None:
+            put(f"H{row}", str(f.start))
+
+
+def orders_text(orders: Orders) -> list[str]:
+    """The orders as the referee understood them, a line each, in the reader's language."""
+    w = current()
+    lines: list[str] = []
+    if orders.setup is not None:
+        s = orders.setup
+        if s.cards:
+            lines.append(
+                w("Cards: {cards}", cards=" ".join(f"{k}={v}" for k, v in s.cards.items()))
+            )
+        if s.imperial:
+            lines.append(w("Imperial planet: {planet}", planet=s.imperial))
+        if s.programme:
+            lines.append(w("Programme: {systems}", systems=" ".join(s.programme)))
+        for f in s.fleets:
+            ships = ship_list([k for k, n in f.ships.items() for _ in range(n)])
+            lines.append(
+                w(
+                    "Fleet {fleet}: {ships}, starting at {start}",
+                    fleet=f.fleet,
+                    ships=ships,
+                    start=str(f.start or "-"),
+                )
+            )
+    for m in orders.moves:
+        if m.kind == "jump":
+            lines.append(
+                w(
+                    "{fleet} jumps to zone {zone} level {level}",
+                    fleet=m.fleet,
+                    zone=zone_name(m.zone or (0, 0)),
+                    level=m.level,
+                )
+            )
+        else:
+            text = w(
+                "{fleet} moves {path}", fleet=m.fleet, path=" ".join(str(p) for p in m.path) or "-"
+            )
+            if m.land:
+                text += " " + (
+                    w("and lands on {planet}, attacking if it refuses", planet=m.land)
+                    if m.attack
+                    else w("and lands on {planet}", planet=m.land)
+                )
+            lines.append(text)
+    for e in orders.entries:
+        lines.append(
+            w(
+                "{fleet} enters from reserve toward zone {zone} level {level}",
+                fleet=e.fleet,
+                zone=zone_name(e.zone),
+                level=e.level,
+            )
+        )
+    for p in orders.purchases:
+        lines.append(
+            w(
+                "Buy {n} {ship} for fleet {fleet}",
+                n=p.count,
+                ship=w.gettext(SHIP_LABELS[p.kind]),
+                fleet=p.fleet,
+            )
+        )
+    t = orders.tactics
+    lines.append(
+        w(
+            "Tactics: {stance}, {priority} first, fire {fire}, leave {leave}, enter by {edge}",
+            stance=t.stance,
+            priority=t.priority,
+            fire=t.fire,
+            leave=t.leave,
+            edge=t.edge,
+        )
+    )
+    return lines
+
+
+__all__ = ["fill_sheet", "orders_text", "read_sheet", "write_sheet"]
