@@ -71,6 +71,21 @@ def game_domain(package_folder: Path, template_folder: Path) -> Domain:
     return Domain(GAME_DOMAIN, sources, templates, package_folder / "locale")
 
 
+def game_domains() -> dict[str, Domain]:
+    """Every game package with catalogs of its own (a ``locale`` folder), by package name; its
+    templates are those of its ruleset (``templates/<name>``, the package's name with
+    hyphens unless a registered ruleset says otherwise)."""
+    from .rulesets import RULESETS
+
+    names = {r.package.rsplit(".", 1)[-1]: r.name for r in RULESETS}
+    out = {}
+    for folder in sorted((PACKAGE / "rulesets").iterdir()):
+        if (folder / "locale").is_dir() and (folder / "__init__.py").is_file():
+            name = names.get(folder.name, folder.name.replace("_", "-"))
+            out[folder.name] = game_domain(folder, _templates_root() / name)
+    return out
+
+
 def marked(domain: Domain) -> Iterator[tuple[str | tuple[str, ...], Path, int]]:
     """Every text marked for translation in the domain's files: (msgid, file, line)."""
     for path in domain.sources:

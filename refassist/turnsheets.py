@@ -201,6 +201,19 @@ def check_sheet(path: Path, game: Game | None = None, *, state: Any = None) -> C
     """
     path = Path(path)
     opened, ruleset = open_genuine(path, game)
+    # What the checker says, it says in the sheet's player's language (`i18n.current`).
+    player = opened.meta.get("player", "")
+    if game is not None and game.config.player(player) is not None:
+        language = game.language_of(player)
+    else:
+        language = opened.meta.get("language", "") or ruleset.language
+    with speaking_to(language, ruleset.package):
+        return _check(path, opened, ruleset, game, state)
+
+
+def _check(
+    path: Path, opened: TurnSheetFile, ruleset: Ruleset, game: Game | None, state: Any
+) -> CheckResult:
     read = ruleset.read_sheet(path, opened)
     meta = dict(read.meta)
     result = CheckResult(

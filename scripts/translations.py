@@ -18,24 +18,18 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from refassist.i18n_catalogs import (  # noqa: E402
+    Domain,
     engine_domain,
-    game_domain,
+    game_domains,
     languages,
     missing_and_stale,
     update,
 )
-from refassist.report.render import project_templates  # noqa: E402
-from refassist.rulesets import RULESETS  # noqa: E402
 
 
-def domains() -> list[tuple[str, object]]:
-    """The engine's domain and every game's that has a catalog or a language of its own."""
-    found: list[tuple[str, object]] = [("engine", engine_domain())]
-    for ruleset in RULESETS:
-        folder = Path(sys.modules[type(ruleset).__module__].__file__ or "").parent
-        if ruleset.language != "en" or (folder / "locale").is_dir():
-            found.append((ruleset.name, game_domain(folder, project_templates() / ruleset.name)))
-    return found
+def domains() -> list[tuple[str, Domain]]:
+    """The engine's domain and every game's that has catalogs of its own."""
+    return [("engine", engine_domain()), *game_domains().items()]
 
 
 def main() -> int:
@@ -46,14 +40,14 @@ def main() -> int:
     for name, domain in domains():
         for language in languages():
             if args.check:
-                missing, stale = missing_and_stale(domain, language)  # type: ignore[arg-type]
+                missing, stale = missing_and_stale(domain, language)
                 for text in missing:
                     print(f"{name} [{language}] untranslated: {text[:90]}")
                 for text in stale:
                     print(f"{name} [{language}] no longer in the code: {text[:90]}")
                 gaps += len(missing) + len(stale)
             else:
-                print(f"wrote {update(domain, language).relative_to(REPO)}")  # type: ignore[arg-type]
+                print(f"wrote {update(domain, language).relative_to(REPO)}")
     return 1 if gaps else 0
 
 

@@ -12,14 +12,18 @@ from refassist.config import GameConfig, PlayerConfig, load_config, render_confi
 from refassist.errors import GameError, UsageError
 from refassist.game import read_players_csv
 from refassist.i18n import language_code, words_for
-from refassist.i18n_catalogs import engine_domain, languages, missing_and_stale
+from refassist.i18n_catalogs import engine_domain, game_domains, languages, missing_and_stale
 from refassist.report.mailing import build_mailings
 from refassist.report.render import environment, project_templates, render_html, speaking
 
 
 @pytest.mark.parametrize("language", languages())
-def test_the_engine_catalog_translates_every_marked_text_and_nothing_stale(language: str) -> None:
-    missing, stale = missing_and_stale(engine_domain(), language)
+@pytest.mark.parametrize("domain", ["engine", *game_domains()])
+def test_every_catalog_translates_every_marked_text_and_nothing_stale(
+    domain: str, language: str
+) -> None:
+    found = engine_domain() if domain == "engine" else game_domains()[domain]
+    missing, stale = missing_and_stale(found, language)
     assert not missing, "untranslated (run scripts/translations.py, then translate):\n" + "\n".join(
         missing
     )

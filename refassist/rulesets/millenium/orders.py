@@ -13,6 +13,15 @@ from .geometry import Position, Zone
 from .tactical import TacticalOrders
 
 
+def row_cells(cell: str, columns: str) -> tuple[str, ...]:
+    """Every cell of an order's line (``Orders!B12`` -> ``Orders!B12`` ... ``Orders!H12``): a
+    problem the checker pins to any of them cancels the order (`turns.order_cells`)."""
+    sheet, _, ref = cell.rpartition("!")
+    row = ref.lstrip("ABCDEFGHIJ")
+    prefix = f"{sheet}!" if sheet else ""
+    return tuple(f"{prefix}{c}{row}" for c in columns) if row else (cell,)
+
+
 @dataclass(frozen=True)
 class FleetMove:
     """One fleet's strategic order.  ``kind``: ``move`` (normal movement through ``path``),
@@ -32,6 +41,10 @@ class FleetMove:
     land: str = ""
     attack: bool = False
 
+    @property
+    def cells(self) -> tuple[str, ...]:
+        return row_cells(self.cell, "BCDEFGH")
+
 
 @dataclass(frozen=True)
 class ReserveEntry:
@@ -45,6 +58,10 @@ class ReserveEntry:
     free_direction: str = ""
     free_sector: str = ""
 
+    @property
+    def cells(self) -> tuple[str, ...]:
+        return row_cells(self.cell, "BCDEFGH")
+
 
 @dataclass(frozen=True)
 class Purchase:
@@ -56,6 +73,10 @@ class Purchase:
     count: int
     cell: str
     spend_from: tuple[str, ...] = ()
+
+    @property
+    def cells(self) -> tuple[str, ...]:
+        return row_cells(self.cell, "BCDE")
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ...dice import Dice
+from ...i18n import current
 from ...words import counted
 from ..base import Event, Resolution
 from .charts import INTERCEPTORS_PER_CARRIER, Tables, load_tables
@@ -748,21 +749,28 @@ def _production(turn: _Turn, side: str, purchases: list[Purchase]) -> None:
 def purchase_problem(state: State, tables: Tables, side: str, p: Purchase) -> str:
     """TAB 1's limits for ships bought: a fleet's capacity and most of a type in one fleet,
     the most of a type a side has in play ("" if the purchase fits)."""
+    w = current()
     ship = tables.ships[p.kind]
     letters = (p.fleet, f"{p.fleet}+")
     in_fleet = [s for f in state.fleets if f.side == side and f.letter in letters for s in f.ships]
     capacity = tables.fleets.get(p.fleet, 0)
     if len(in_fleet) + p.count > capacity:
-        return f"fleet {p.fleet} holds {capacity} ships; it would hold {len(in_fleet) + p.count}"
+        return w.gettext("fleet {fleet} holds {most} ships; it would hold {n}").format(
+            fleet=p.fleet, most=capacity, n=len(in_fleet) + p.count
+        )
     of_kind = sum(1 for s in in_fleet if s.kind == p.kind) + p.count
     if of_kind > ship.per_fleet:
-        return f"a fleet holds at most {ship.per_fleet} {p.kind}"
+        return w.gettext("a fleet holds at most {most} {kind}").format(
+            most=ship.per_fleet, kind=p.kind
+        )
     in_play = (
         sum(1 for f in state.fleets if f.side == side for s in f.ships if s.kind == p.kind)
         + p.count
     )
     if in_play > ship.in_play:
-        return f"a side has at most {ship.in_play} {p.kind} at once"
+        return w.gettext("a side has at most {most} {kind} at once").format(
+            most=ship.in_play, kind=p.kind
+        )
     return ""
 
 

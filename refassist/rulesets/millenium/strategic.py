@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ...dice import Dice
+from ...i18n import current
 from .charts import DIRECTIONS, FREE, Tables
 from .geometry import (
     LANDING_COST,
@@ -54,18 +55,21 @@ def check_path(
     the same level, or a level up or down in place).  ``landing`` adds the 2 points of a
     landing at the end, which must be at a system.  Stepping off the map is refused; a fleet
     waiting outside may step on."""
+    w = current()
     result = MoveCheck()
     here = start
     for step in path:
         cost = game_map.step_cost(here, step)
         if cost is None:
             result.problems.append(
-                f"{step} is not one step from {here} (a neighbouring sector on the same level, "
-                "or one level up or down; no diagonals)"
+                w.gettext(
+                    "{step} is not one step from {here} (a neighbouring sector on the same "
+                    "level, or one level up or down; no diagonals)"
+                ).format(step=step, here=here)
             )
             return result
         if not game_map.on_map(step.zone):
-            result.problems.append(f"{step} is off the map")
+            result.problems.append(w.gettext("{step} is off the map").format(step=step))
             return result
         result.cost += cost
         result.crossed.append(step)
@@ -73,11 +77,17 @@ def check_path(
     if landing:
         if game_map.system_at(here) is None:
             result.problems.append(
-                f"a landing is made in a system's inner sector at its level; {here} is not one"
+                w.gettext(
+                    "a landing is made in a system's inner sector at its level; {here} is not one"
+                ).format(here=here)
             )
         result.cost += LANDING_COST
     if result.cost > points:
-        result.problems.append(f"the move costs {result.cost} points; a fleet has {points}")
+        result.problems.append(
+            w.gettext("the move costs {cost} points; a fleet has {points}").format(
+                cost=result.cost, points=points
+            )
+        )
     return result
 
 
@@ -86,8 +96,12 @@ def stack_problem(ships_by_fleet: Sequence[int]) -> str:
     may stand together only up to 7 ships ("" if they may)."""
     if len(ships_by_fleet) >= 2 and sum(ships_by_fleet) > STACK_LIMIT:
         return (
-            f"{len(ships_by_fleet)} fleets with {sum(ships_by_fleet)} ships in one sector; "
-            f"fleets together hold at most {STACK_LIMIT}"
+            current()
+            .gettext(
+                "{fleets} fleets with {ships} ships in one sector; fleets together hold at "
+                "most {most}"
+            )
+            .format(fleets=len(ships_by_fleet), ships=sum(ships_by_fleet), most=STACK_LIMIT)
         )
     return ""
 
@@ -120,16 +134,17 @@ def jump_problem(
     game_map: StrategicMap, tables: Tables, start: Position, zone: Zone, level: int
 ) -> str:
     """Why a jump from ``start`` to ``zone`` at ``level`` may not be made ("" if it may)."""
+    w = current()
     if not game_map.on_map(zone):
-        return "the destination zone must be on the map"
+        return w.gettext("the destination zone must be on the map")
     if not 1 <= level <= tables.levels:
-        return f"levels run from 1 to {tables.levels}"
+        return w.gettext("levels run from 1 to {n}").format(n=tables.levels)
     zones = game_map.zones_travelled(start, zone, level)
     if zones < tables.minimum_jump:
-        return (
-            f"a jump covers at least {tables.minimum_jump} zones (each level counts as one); "
-            f"this one covers {zones}"
-        )
+        return w.gettext(
+            "a jump covers at least {least} zones (each level counts as one); this one covers "
+            "{zones}"
+        ).format(least=tables.minimum_jump, zones=zones)
     return ""
 
 

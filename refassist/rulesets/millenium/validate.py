@@ -1,0 +1,437 @@
+"""The checker: a side's sheet held to the state and the rules before the turn is resolved,
+every problem pinned to its cell, in the reader's language (`i18n.current`).
+
+It runs the same functions as the resolution (`strategic.check_path`, `jump_problem`,
+`stack_problem`, `resolve.purchase_problem`), moving the side's fleets in sheet order on a copy
+of the state, so an order it accepts is one the turn carries out, and an order it refuses is
+cancelled alone at resolve time.  What it cannot know (a surrender demand's die, a battle, a
+jump's deviation) it leaves to the turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ...errors import CellProblem
+from ...i18n import current
+from ..checking import OrderChecker
+from .charts import SHIP_TYPES, Tables
+from .orders import FleetMove, FleetSetup, Orders, Setup
+from .production import turn_production
+from .resolve import purchase_problem, step_key, tables_for
+from .rules import complete
+from .sheet import IMPERIAL_CELL, SETUP_FLEET_FIRST_ROW, SIDE_CELL, STEP_CELL, SYSTEM_FIRST_ROW
+from .state import ALIEN, Fleet, State, mover
+from .strategic import check_path, jump_problem, stack_problem
+
+#: Fewest systems in a conquest programme (rule III).
+PROGRAMME_LEAST = 18
+START_FLEETS = 6
+
+
+def validate_orders(
+    state: State, player: str, orders: Orders, rules: Mapping[str, Any] | None = None
+) -> list[CellProblem]:
+    rules = complete(rules)
+    check = _Checker(state, player, tables_for(rules), rules)
+    w = current()
+    if orders.step != step_key(state):
+        check.error(
+            STEP_CELL,
+            orders.step,
+            w("this sheet is for step {step}", step=orders.step),
+            w("Use the sheet for step {step}.", step=step_key(state)),
+        )
+        return check.problems
+    if state.turn == 0:
+        check.setup(orders.setup or Setup())
+    else:
+        check.turn(orders)
+    return check.problems
+
+
+class _Checker(OrderChecker):
+    def __init__(self, state: State, player: str, tables: Tables, rules: Mapping[str, Any]) -> None:
+        super().__init__()
+        self.state = state.copy()
+        self.side = state.side_of(player)
+        self.tables = tables
+        self.rules = rules
+
+    # -- set-up -----------------------------------------------------------------------------
+    def setup(self, setup: Setup) -> None:
+        w = current()
+        empire = not self.state.systems
+        if empire:
+            self.cards(setup)
+        else:
+            if len(setup.programme) < PROGRAMME_LEAST:
+                self.error(
+                    setup.programme_cell or f"C{SYSTEM_FIRST_ROW}",
+                    str(len(setup.programme)),
+                    w("the programme names {n} systems", n=len(setup.programme)),
+                    w("Mark at least {n} systems oui.", n=PROGRAMME_LEAST),
+                )
+        if len(setup.fleets) != START_FLEETS:
+            self.error(
+                f"B{SETUP_FLEET_FIRST_ROW}",
+                str(len(setup.fleets)),
+                w("{n} fleets composed", n=len(setup.fleets)),
+                w("Compose exactly six fleets."),
+            )
+        seen: set[str] = set()
+        totals = dict.fromkeys(SHIP_TYPES, 0)
+        for f in setup.fleets:
+            self.fleet_setup(f, seen, empire)
+            for kind, n in f.ships.items():
+                totals[kind] += n
+        for kind, n in totals.items():
+            most = self.tables.ships[kind].starting
+            if n > most:
+                self.error(
+                    f"B{SETUP_FLEET_FIRST_ROW}",
+                    str(n),
+                    w(
+                        "{n} {kind} in all; a side starts with {most} at most",
+                        n=n,
+                        kind=kind,
+                        most=most,
+                    ),
+                    w("Take some out."),
+                )
+
+    def cards(self, setup: Setup) -> None:
+        w = current()
+        count = len(self.state.map.cards)
+        if self.rules["cards_dealt"] == "random":
+            if setup.cards:
+                self.warn(
+                    next(iter(setup.cards_cell.values())),
+                    "",
+                    w.gettext("the cards are dealt at random in this game"),
+                    w.gettext("Nothing to do: your numbers are not used."),
+                )
+        else:
+            used: dict[int, str] = {}
+            for letter in self.state.map.systems:
+                cell = setup.cards_cell.get(letter, "")
+                number = setup.cards.get(letter)
+                if number is None:
+                    self.error(
+                        cell or f"C{SYSTEM_FIRST_ROW}",
+                        "",
+                        w("system {system} has no card", system=letter),
+                        w("Give every system a card number from 1 to {n}.", n=count),
+                    )
+                elif number > count:
+                    self.error(
+                        cell,
+                        str(number),
+                        w("there is no card {n}", n=number),
+                        w("Card numbers go from 1 to {n}.", n=count),
+                    )
+                elif number in used:
+                    self.error(
+                        cell,
+                        str(number),
+                        w("card {n} is also given to {system}", n=number, system=used[number]),
+                        w.gettext("Give each card to one system only."),
+                    )
+                else:
+                    used[number] = letter
+        imperial = setup.imperial
+        system = imperial[:1]
+        number = setup.cards.get(system)
+        card = self.state.map.cards[number - 1] if number and 0 < number <= count else None
+        if not imperial:
+            if self.rules["cards_dealt"] != "random":
+                self.error(
+                    setup.imperial_cell or IMPERIAL_CELL,
+                    "",
+                    w.gettext("no imperial planet is named"),
+                    w.gettext("Name a planet of a loyalty-6 system, e.g. G1."),
+                )
+        elif system not in self.state.map.systems or not imperial[1:].isdigit():
+            self.error(
+                setup.imperial_cell,
+                imperial,
+                w.gettext("is not a planet"),
+                w.gettext("Write a system's letter and the planet's number, e.g. G1."),
+            )
+        elif card is not None and (card.loyalty != 6 or not 1 <= int(imperial[1:]) <= card.planets):
+            self.error(
+                setup.imperial_cell,
+                imperial,
+                w(
+                    "system {system} has card {n}, of loyalty {loyalty} and {planets} planet(s)",
+                    system=system,
+                    n=number,
+                    loyalty=card.loyalty,
+                    planets=card.planets,
+                ),
+                w.gettext("The imperial planet is in a system of loyalty 6."),
+            )
+
+    def fleet_setup(self, f: FleetSetup, seen: set[str], empire: bool) -> None:
+        w = current()
+        capacity = self.tables.fleets.get(f.fleet)
+        if capacity is None:
+            self.error(
+                f.cell,
+                f.fleet,
+                w.gettext("is not a fleet of TAB 1"),
+                w("Use one of {letters}.", letters=" ".join(self.tables.fleets)),
+            )
+            return
+        if f.fleet in seen:
+            self.error(
+                f.cell,
+                f.fleet,
+                w.gettext("this fleet is composed twice"),
+                w.gettext("Compose each fleet once."),
+            )
+        seen.add(f.fleet)
+        total = sum(f.ships.values())
+        if not total:
+            self.error(
+                f.cell,
+                f.fleet,
+                w.gettext("the fleet has no ships"),
+                w.gettext("Give it at least one ship."),
+            )
+        if total > capacity:
+            self.error(
+                f.cell,
+                f.fleet,
+                w("{n} ships; fleet {fleet} holds {most}", n=total, fleet=f.fleet, most=capacity),
+                w.gettext("Take some out."),
+            )
+        for kind, n in f.ships.items():
+            most = self.tables.ships[kind].per_fleet
+            if n > most:
+                self.error(
+                    f.cell,
+                    f.fleet,
+                    w("{n} {kind} in one fleet; TAB 1 allows {most}", n=n, kind=kind, most=most),
+                    w.gettext("Take some out."),
+                )
+        game_map = self.state.map
+        if f.start is None:
+            self.error(
+                f.cell,
+                f.fleet,
+                w.gettext("the fleet has no start"),
+                w.gettext("Write where it starts."),
+            )
+        elif empire and not game_map.on_map(f.start.zone):
+            self.error(
+                f.cell,
+                str(f.start),
+                w.gettext("the Empire's fleets start on the map"),
+                w.gettext("Write a position on the map, e.g. 23N4."),
+            )
+        elif not empire and f.start.at_level(4) not in game_map.edge_positions(4):
+            self.error(
+                f.cell,
+                str(f.start),
+                w.gettext("is not a place beyond an edge"),
+                w.gettext("Choose one of the places on 'Situation', e.g. 03E4."),
+            )
+
+    # -- a game turn ------------------------------------------------------------------------
+    def turn(self, orders: Orders) -> None:
+        w = current()
+        if self.side != mover(self.state.turn):
+            self.error(
+                SIDE_CELL,
+                self.side,
+                w.gettext("it is not your turn"),
+                w.gettext("Wait for your own game turn."),
+            )
+            return
+        ordered: set[str] = set()
+        for e in orders.entries:
+            fleet = self.fleet(e.fleet, e.cell, ordered)
+            if fleet is None:
+                continue
+            ready = (fleet.where == "reserve" and self.state.turn >= 2) or (
+                fleet.where == "waiting" and fleet.wait == 0
+            )
+            if not fleet.ships or not ready:
+                self.error(
+                    e.cell,
+                    e.fleet,
+                    w.gettext("this fleet cannot enter now"),
+                    w.gettext(
+                        "Reserves enter from turn 2; a fleet waiting outside once its wait is over."
+                    ),
+                )
+            elif not self.state.map.on_map(e.zone):
+                self.error(
+                    e.cell,
+                    e.fleet,
+                    w.gettext("the destination zone is off the map"),
+                    w.gettext("Name a zone of the map."),
+                )
+        for m in orders.moves:
+            fleet = self.fleet(m.fleet, m.cell, ordered)
+            if fleet is not None:
+                self.move(m, fleet)
+        points = self.state.total_points(self.side) + sum(
+            turn_production(self.state, self.state.turn)[self.side].values()
+        )
+        for p in orders.purchases:
+            ship = self.tables.ships.get(p.kind)
+            if ship is None or self.state.fleet(self.side, p.fleet) is None:
+                self.error(
+                    p.cell,
+                    p.fleet,
+                    w.gettext("no such fleet or ship type"),
+                    w("Use a fleet of TAB 1 ({letters}).", letters=" ".join(self.tables.fleets)),
+                )
+                continue
+            problem = purchase_problem(self.state, self.tables, self.side, p)
+            if problem:
+                self.error(
+                    p.cell, p.fleet, problem, w.gettext("Buy fewer ships, or for another fleet.")
+                )
+                continue
+            cost = ship.cost * p.count
+            if cost > points:
+                self.warn(
+                    p.cell,
+                    p.fleet,
+                    w(
+                        "{cost} points needed; about {points} will be banked",
+                        cost=cost,
+                        points=points,
+                    ),
+                    w.gettext("It is bought only if the points are there after production."),
+                )
+            points -= cost
+
+    def fleet(self, letter: str, cell: str, ordered: set[str]) -> Fleet | None:
+        w = current()
+        fleet = self.state.fleet(self.side, letter)
+        if fleet is None:
+            self.error(
+                cell,
+                letter,
+                w.gettext("is not one of your fleets"),
+                w(
+                    "Your fleets: {letters}.",
+                    letters=" ".join(
+                        f.letter for f in self.state.fleets if f.side == self.side and f.ships
+                    ),
+                ),
+            )
+            return None
+        if letter in ordered:
+            self.error(
+                cell,
+                letter,
+                w.gettext("this fleet already has an order on this sheet"),
+                w.gettext("Give each fleet one line."),
+            )
+            return None
+        ordered.add(letter)
+        return fleet
+
+    def move(self, m: FleetMove, fleet: Fleet) -> None:
+        w = current()
+        state = self.state
+        if not fleet.ships:
+            self.error(
+                m.cell, m.fleet, w.gettext("the fleet has no ships"), w.gettext("Remove the line.")
+            )
+            return
+        if m.kind == "jump":
+            if not fleet.on_map or fleet.position is None or m.zone is None:
+                self.error(
+                    m.cell,
+                    m.fleet,
+                    w.gettext("only a fleet on the map jumps"),
+                    w.gettext("Enter it first, by normal movement or as a reserve."),
+                )
+                return
+            problem = jump_problem(state.map, self.tables, fleet.position, m.zone, m.level)
+            if problem:
+                self.error(
+                    m.cell,
+                    m.fleet,
+                    problem,
+                    w.gettext("Choose a destination further away, counting levels."),
+                )
+            return
+        entering = fleet.where == "waiting"
+        if fleet.position is None or not (fleet.on_map or entering):
+            self.error(
+                m.cell,
+                m.fleet,
+                w.gettext("this fleet is not on the map"),
+                w.gettext("A reserve enters with the order reserve."),
+            )
+            return
+        if entering and fleet.wait:
+            self.error(
+                m.cell,
+                m.fleet,
+                w("the fleet waits {n} more turn(s) outside", n=fleet.wait),
+                w.gettext("Leave it this turn."),
+            )
+            return
+        found = check_path(state.map, fleet.position, m.path, landing=bool(m.land) and not m.attack)
+        if found.problems:
+            self.error(
+                m.cell.replace("!B", "!D"),
+                " ".join(str(p) for p in m.path),
+                "; ".join(found.problems),
+                w.gettext("Correct the path: neighbouring sectors, no diagonals, 5 points."),
+            )
+            return
+        end = m.path[-1] if m.path else fleet.position
+        crowd = [len(f.ships) for f in state.fleets_at(end, self.side) if f is not fleet] + [
+            len(fleet.ships)
+        ]
+        stacked = stack_problem(crowd)
+        if stacked:
+            self.error(m.cell, m.fleet, stacked, w.gettext("End the move elsewhere."))
+            return
+        fleet.position, fleet.where = end, "map"
+        if m.land:
+            self.landing(m, fleet)
+
+    def landing(self, m: FleetMove, fleet: Fleet) -> None:
+        w = current()
+        state = self.state
+        cell = m.cell.replace("!B", "!E")
+        planet = state.planet(m.land)
+        system = state.map.system_at(fleet.position) if fleet.position else None
+        if planet is None or system is None or planet.system != system.letter:
+            self.error(
+                cell,
+                m.land,
+                w.gettext("the fleet does not end the move at this planet"),
+                w.gettext("End the move in its system's inner sector, at the system's level."),
+            )
+            return
+        if m.attack and self.side == ALIEN and state.turn == 1:
+            self.error(
+                cell.replace("!E", "!F"),
+                "oui",
+                w.gettext("the Extraterrestrial may not attack planets on turn 1"),
+                w.gettext("Land without attacking, or wait for turn 3."),
+            )
+        if planet.holder == self.side and (
+            planet.colonised == self.side or not fleet.has_colonisers()
+        ):
+            self.warn(
+                cell,
+                m.land,
+                w.gettext("the planet is already yours"),
+                w.gettext("Nothing will happen there."),
+            )
+
+
+__all__ = ["validate_orders"]
