@@ -23,6 +23,7 @@ from datetime import datetime
 from functools import lru_cache
 from importlib import import_module
 from pathlib import Path
+from typing import Any
 
 from babel.dates import format_datetime
 from babel.messages.mofile import write_mo
@@ -154,3 +155,43 @@ def speaking_to(language: str, package: str = "") -> Iterator[Words]:
         yield _READER.get() or Words()
     finally:
         _READER.reset(token)
+
+
+class Said(str):
+    """A sentence said in the current reader's language that remembers its source text and
+    values, so a report can say it again in another reader's (`again`).  It is a ``str``:
+    wherever a message was a plain string, a `Said` serves."""
+
+    template: str
+    values: dict[str, Any]
+
+
+def said(template: str, **values: Any) -> Said:
+    """``template`` (an English msgid with ``{name}`` fields) translated for `current` and
+    filled in, remembering both for `again`."""
+    kept: dict[str, Any] = {}
+    shown: dict[str, Any] = {}
+    for k, v in values.items():
+        if isinstance(v, Said):  # a sentence within a sentence: said again in its turn
+            kept[k], shown[k] = {"say": [v.template, v.values]}, str(v)
+        else:
+            kept[k] = shown[k] = v if isinstance(v, int | float) else str(v)
+    out = Said(current().gettext(template).format(**shown))
+    out.template, out.values = template, kept
+    return out
+
+
+def again(text: str, words: Words, say: Any = None) -> str:
+    """``text`` in ``words``' language: a `Said` (or its ``[template, values]`` as an event's
+    data keeps it, ``say``) is translated anew; any other text is shown as it was written."""
+    template, values = say if say else (getattr(text, "template", ""), getattr(text, "values", {}))
+    if not template:
+        return str(text)
+    shown = {
+        k: again("", words, v["say"]) if isinstance(v, dict) and "say" in v else v
+        for k, v in values.items()
+    }
+    try:
+        return words.gettext(template).format(**shown)
+    except (KeyError, IndexError, ValueError):
+        return str(text)

@@ -31,6 +31,7 @@ KEYWORDS = {
     "ngettext": (1, 2),
     "counted_as": (2, 3),
     "N_": None,
+    "said": None,
 }
 _TEMPLATE_OPTIONS = {"extensions": "jinja2.ext.i18n", "trimmed": "false"}
 

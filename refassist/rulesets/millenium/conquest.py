@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...dice import Dice
+from ...i18n import Said, said
+from ...words import N_
 from .charts import Tables
 from .geometry import Position, StrategicMap
 from .state import ALIEN, EMPIRE, Fleet, Planet, State
@@ -53,18 +55,24 @@ def surrender_demand(
     refuses (``backed``).  The die is rolled only when TAB 2 decides."""
     loyalty = planet.loyalty
     if backed:
-        return Demand(planet.name, points, loyalty, False, "a fleet of its side defends it")
+        return Demand(planet.name, points, loyalty, False, said("a fleet of its side defends it"))
     if loyalty <= 0:
-        return Demand(planet.name, points, loyalty, True, "loyalty 0: occupied")
+        return Demand(planet.name, points, loyalty, True, said("loyalty 0: occupied"))
     if loyalty >= ALWAYS_REFUSE:
-        return Demand(planet.name, points, loyalty, False, f"loyalty {loyalty} always refuses")
+        return Demand(
+            planet.name,
+            points,
+            loyalty,
+            False,
+            said("loyalty {loyalty} always refuses", loyalty=loyalty),
+        )
     column = tables.surrender_column(points, loyalty)
     label = tables.surrender_labels[column] if column is not None else "-"
     if column is None:
-        return Demand(planet.name, points, loyalty, False, "below the table", label)
+        return Demand(planet.name, points, loyalty, False, said("below the table"), label)
     die = dice.d6(f"surrender demand on {planet.name} (TAB 2, {points}:{loyalty})")
     surrendered = tables.surrenders(column, die)
-    why = "surrenders (orange dot)" if surrendered else "refuses (blue dot)"
+    why = said("surrenders (orange dot)") if surrendered else said("refuses (blue dot)")
     return Demand(planet.name, points, loyalty, surrendered, why, label, die)
 
 
@@ -109,7 +117,7 @@ def take_planet(
     *,
     colonise: bool,
     bases_left: int,
-) -> list[str]:
+) -> list[Said]:
     """``side`` takes ``planet`` (by occupation, surrender or battle) and what follows by the
     rules, in words for the reports:
 
@@ -120,7 +128,7 @@ def take_planet(
     - an Extraterrestrial conquest ends the Empire's automatic hold on the other planets of
       the system: they stay the Empire's but produce only once colonised again (rule IX).
     """
-    notes: list[str] = []
+    notes: list[Said] = []
     previous = planet.holder
     card = state.systems[planet.system].loyalty
     planet.holder = side
@@ -131,26 +139,36 @@ def take_planet(
         planet.loyalty = 4 if card >= 4 and bases_left < 4 else card
         if card >= 4 and bases_left < 4:
             notes.append(
-                f"{planet.name} returns to the Empire at loyalty 4 ({bases_left} bases left)"
+                said(
+                    "{planet} returns to the Empire at loyalty 4 ({bases} bases left)",
+                    planet=planet.name,
+                    bases=bases_left,
+                )
             )
     elif side == EMPIRE:
         planet.loyalty = card
     else:
         planet.loyalty = max(0, bases_left)
     planet.bases = planet.loyalty
-    notes.append(
-        f"{planet.name} taken by the {side} side"
-        + (" and colonised" if colonise else " (not colonised: no colonisation ship)")
-        + f"; loyalty {planet.loyalty}"
+    taken = (
+        N_("{planet} taken by the {side} side and colonised; loyalty {loyalty}")
+        if colonise
+        else N_(
+            "{planet} taken by the {side} side (not colonised: no colonisation ship); "
+            "loyalty {loyalty}"
+        )
     )
+    notes.append(said(taken, planet=planet.name, side=side, loyalty=planet.loyalty))
     if side == ALIEN:
         for other_planet in state.systems[planet.system].planets:
             if other_planet is not planet and other_planet.automatic:
                 other_planet.automatic = False
                 other_planet.colonised = ""
                 notes.append(
-                    f"{other_planet.name} stays the Empire's but no longer produces until "
-                    "colonised again"
+                    said(
+                        "{planet} stays the Empire's but no longer produces until colonised again",
+                        planet=other_planet.name,
+                    )
                 )
     return notes
 

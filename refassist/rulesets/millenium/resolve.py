@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from ...dice import Dice
-from ...i18n import current
-from ...words import counted
+from ...i18n import Said, said
+from ...words import N_, counted
 from ..base import Event, Resolution
 from .charts import INTERCEPTORS_PER_CARRIER, Tables, load_tables
 from .conquest import (
@@ -63,9 +63,15 @@ class _Turn:
     def tell(
         self, phase: str, place: str, kind: str, text: str, told: tuple[str, ...], **data: Any
     ) -> None:
-        """An event told to ``told``: sides (mapped to their players), ``*`` or () (referee)."""
+        """An event told to ``told``: sides (mapped to their players), ``*`` or () (referee).
+        A `Said` text keeps its source and values (``data["say"]``), so each reader's report
+        says it in the reader's language (`i18n.again`)."""
         players = tuple(self.state.players.get(s, s) if s != "*" else "*" for s in told)
-        self.events.append(Event(self.state.turn, phase, place, kind, text, players, players, data))
+        if isinstance(text, Said):
+            data = {**data, "say": [text.template, text.values]}
+        self.events.append(
+            Event(self.state.turn, phase, place, kind, str(text), players, players, data)
+        )
 
     def cancel(self, side: str, cell: str, text: str) -> None:
         self.tell("orders", cell, "order_cancelled", text, (side,), cell=cell)
@@ -145,7 +151,7 @@ def _setup_empire(turn: _Turn, setup: Setup) -> None:
                 "set-up",
                 "",
                 "cards_random",
-                "the cards were not dealt one to each system: dealt at random",
+                said("the cards were not dealt one to each system: dealt at random"),
                 (EMPIRE,),
             )
         with turn.dice.at(phase="set-up"):
@@ -161,7 +167,7 @@ def _setup_empire(turn: _Turn, setup: Setup) -> None:
             "set-up",
             "",
             "imperial_random",
-            f"no valid imperial planet was named: {choice} chosen at random",
+            said("no valid imperial planet was named: {planet} chosen at random", planet=choice),
             (EMPIRE,),
         )
         planet = state.planet(choice)
@@ -171,7 +177,7 @@ def _setup_empire(turn: _Turn, setup: Setup) -> None:
         fleet = _fleet_from(turn, EMPIRE, f.fleet, f.ships)
         if fleet is not None and f.start is not None and state.map.on_map(f.start.zone):
             fleet.where, fleet.position = "map", f.start
-    turn.tell("set-up", "", "setup", "the Empire's fleets stand on the map", EVERYONE)
+    turn.tell("set-up", "", "setup", said("the Empire's fleets stand on the map"), EVERYONE)
 
 
 def _setup_alien(turn: _Turn, setup: Setup) -> None:
@@ -184,7 +190,7 @@ def _setup_alien(turn: _Turn, setup: Setup) -> None:
         if fleet is not None and f.start is not None:
             fleet.where, fleet.position, fleet.wait = "waiting", f.start.at_level(4), 0
     turn.tell(
-        "set-up", "", "setup", "the Extraterrestrial's fleets wait beyond the edges", EVERYONE
+        "set-up", "", "setup", said("the Extraterrestrial's fleets wait beyond the edges"), EVERYONE
     )
 
 
@@ -221,7 +227,7 @@ def _reserve_entry(turn: _Turn, side: str, entries: list[ReserveEntry], moved: s
             )
         )
         if fleet is None or not ready or not state.map.on_map(e.zone):
-            turn.cancel(side, e.cell, f"fleet {e.fleet} cannot enter now")
+            turn.cancel(side, e.cell, said("fleet {fleet} cannot enter now", fleet=e.fleet))
             continue
         start = fleet.position or Position(e.zone, "C", e.level)
         _jump(
@@ -270,22 +276,35 @@ def _jump(
         fleet.where, fleet.wait = "waiting", jump.wait
         lost = [s for s in fleet.ships if s.damaged]
         fleet.ships = [s for s in fleet.ships if not s.damaged]
-        off, wait = counted(jump.off_map_by, "zone"), counted(jump.wait, "turn")
-        text = f"fleet {fleet.letter} scattered {off} off the map; it waits {wait}"
+        text = said(
+            "fleet {fleet} scattered {off} zone(s) off the map; it waits {wait} turn(s)",
+            fleet=fleet.letter,
+            off=jump.off_map_by,
+            wait=jump.wait,
+        )
         if lost:
             # What the fleet lost is its side's to know: its composition is secret.
             turn.tell(
                 phase,
                 fleet.letter,
                 "ships_lost",
-                f"{counted(len(lost), 'damaged ship')} of fleet {fleet.letter} lost off the map",
+                said(
+                    "{n} damaged ship(s) of fleet {fleet} lost off the map",
+                    n=len(lost),
+                    fleet=fleet.letter,
+                ),
                 (side,),
             )
         if not fleet.ships:
             fleet.where, fleet.position = "destroyed", None
     else:
         fleet.where = "map"
-        text = f"fleet {fleet.letter} jumped to {jump.arrival} (deviation {jump.deviation})"
+        text = said(
+            "fleet {fleet} jumped to {place} (deviation {n})",
+            fleet=fleet.letter,
+            place=jump.arrival,
+            n=jump.deviation,
+        )
     turn.tell(phase, zone_name(zone), "jump", text, EVERYONE, fleet=fleet.letter, side=side)
     if side == ALIEN and fleet.on_map and fleet.position is not None:
         _reveal(turn, [fleet.position])
@@ -301,8 +320,12 @@ def _reveal(turn: _Turn, crossed: list[Position]) -> None:
                 "strategic",
                 letter,
                 "card",
-                f"card of system {letter}: loyalty {system.loyalty}, "
-                f"{counted(len(system.planets), 'planet')}",
+                said(
+                    "card of system {system}: loyalty {loyalty}, {planets} planet(s)",
+                    system=letter,
+                    loyalty=system.loyalty,
+                    planets=len(system.planets),
+                ),
                 (ALIEN, EMPIRE),
                 system=letter,
             )
@@ -318,11 +341,13 @@ def _strategic(
     for m in moves:
         fleet = state.fleet(side, m.fleet)
         if fleet is None or fleet.letter in moved or not fleet.ships:
-            turn.cancel(side, m.cell, f"fleet {m.fleet} cannot move now")
+            turn.cancel(side, m.cell, said("fleet {fleet} cannot move now", fleet=m.fleet))
             continue
         if m.kind == "jump":
             if not fleet.on_map or fleet.position is None or m.zone is None:
-                turn.cancel(side, m.cell, f"fleet {m.fleet} is not on the map to jump")
+                turn.cancel(
+                    side, m.cell, said("fleet {fleet} is not on the map to jump", fleet=m.fleet)
+                )
                 continue
             problem = jump_problem(state.map, turn.tables, fleet.position, m.zone, m.level)
             if problem:
@@ -344,7 +369,7 @@ def _strategic(
             continue
         entering = fleet.where == "waiting" and fleet.wait == 0
         if fleet.position is None or not (fleet.on_map or entering):
-            turn.cancel(side, m.cell, f"fleet {m.fleet} cannot move now")
+            turn.cancel(side, m.cell, said("fleet {fleet} cannot move now", fleet=m.fleet))
             continue
         check = check_path(state.map, fleet.position, m.path, landing=bool(m.land) and not m.attack)
         end = m.path[-1] if m.path else fleet.position
@@ -353,7 +378,9 @@ def _strategic(
         ]
         problem = "; ".join(check.problems) or stack_problem(crowd)
         if problem:
-            turn.cancel(side, m.cell, f"fleet {m.fleet}: {problem}")
+            turn.cancel(
+                side, m.cell, said("fleet {fleet}: {problem}", fleet=m.fleet, problem=problem)
+            )
             continue
         if m.path:
             fleet.position, fleet.where = end, "map"
@@ -362,7 +389,7 @@ def _strategic(
                 "strategic",
                 str(end),
                 "move",
-                f"fleet {fleet.letter} moved to {end}",
+                said("fleet {fleet} moved to {place}", fleet=fleet.letter, place=end),
                 EVERYONE,
                 fleet=fleet.letter,
                 side=side,
@@ -384,7 +411,11 @@ def _landing(turn: _Turn, side: str, fleet: Fleet, m: FleetMove) -> tuple[Positi
     planet = state.planet(m.land)
     system = state.map.system_at(fleet.position) if fleet.position else None
     if planet is None or system is None or planet.system != system.letter:
-        turn.cancel(side, m.cell, f"fleet {fleet.letter} is not at planet {m.land}")
+        turn.cancel(
+            side,
+            m.cell,
+            said("fleet {fleet} is not at planet {planet}", fleet=fleet.letter, planet=m.land),
+        )
         return None
     with_coloniser = fleet.has_colonisers()
     if planet.holder == side:
@@ -393,7 +424,7 @@ def _landing(turn: _Turn, side: str, fleet: Fleet, m: FleetMove) -> tuple[Positi
                 "strategic",
                 planet.name,
                 "colonised",
-                f"{planet.name} colonised",
+                said("{planet} colonised", planet=planet.name),
                 EVERYONE,
                 planet=planet.name,
             )
@@ -413,7 +444,7 @@ def _landing(turn: _Turn, side: str, fleet: Fleet, m: FleetMove) -> tuple[Positi
         "conquest",
         planet.name,
         "demand",
-        f"{planet.name}: {demand.why}",
+        said("{planet}: {why}", planet=planet.name, why=demand.why),
         told,
         planet=planet.name,
         points=demand.points,
@@ -426,7 +457,7 @@ def _landing(turn: _Turn, side: str, fleet: Fleet, m: FleetMove) -> tuple[Positi
         return None
     if m.attack:
         if side == ALIEN and state.turn == 1:
-            turn.cancel(side, m.cell, "the Extraterrestrial may not attack planets on turn 1")
+            turn.cancel(side, m.cell, said("the Extraterrestrial may not attack planets on turn 1"))
             return None
         return (fleet.position, planet.name)  # type: ignore[return-value]
     return None
@@ -454,18 +485,22 @@ def _taken(
                 "conquest",
                 planet.system,
                 "points_lost",
-                f"{counted(lost, 'production point')} banked in {planet.system} lost",
+                said(
+                    "{n} production point(s) banked in {system} lost", n=lost, system=planet.system
+                ),
                 (loser,),
             )
     if with_coloniser:
         _use_coloniser(turn, fleet)
     if imperial_taken(state, planet, with_coloniser, turn.rules):
         state.imperial_revealed = True
-        state.finished = (
-            f"the Extraterrestrial occupied the imperial planet {planet.name} on turn {state.turn}"
+        finished = said(
+            "the Extraterrestrial occupied the imperial planet {planet} on turn {turn}",
+            planet=planet.name,
+            turn=state.turn,
         )
-        state.winner = ALIEN
-        turn.tell("conquest", planet.name, "imperial", state.finished, EVERYONE)
+        state.finished, state.winner = str(finished), ALIEN
+        turn.tell("conquest", planet.name, "imperial", finished, EVERYONE)
 
 
 def _merge_replacements(turn: _Turn, side: str) -> None:
@@ -482,7 +517,7 @@ def _merge_replacements(turn: _Turn, side: str) -> None:
                 "strategic",
                 str(home.position),
                 "joined",
-                f"replacement ships joined fleet {home.letter}",
+                said("replacement ships joined fleet {fleet}", fleet=home.letter),
                 (side,),
             )
 
@@ -552,22 +587,22 @@ def _fight(turn: _Turn, side: str, pos: Position, planet_name: str) -> None:
         fight(battle, tables, orders, turn.dice, turn.rules)
     _apply_battle(turn, battle, mine + theirs, planet_name)
     where = planet_name or str(pos)
-    outcome_text = (
-        f"{planet_name} conquered"
-        if battle.conquered
-        else "the attacker left"
-        if side in battle.left
-        else f"fought {counted(battle.round, 'round')}"
-    )
+    if battle.conquered:
+        outcome_text = said("{planet} conquered", planet=planet_name)
+    elif side in battle.left:
+        outcome_text = said("the attacker left")
+    else:
+        outcome_text = said("fought {n} round(s)", n=battle.round)
     turn.tell(
         "tactical",
         where,
         "battle",
-        f"battle at {where}: {outcome_text}",
+        said("battle at {place}: {outcome}", place=where, outcome=outcome_text),
         (ALIEN, EMPIRE),
         rounds=battle.round,
         shots=[{**s.__dict__, "why": list(s.why)} for s in battle.shots],
-        log=list(battle.log),
+        log=[str(line) for line in battle.log],
+        log_say=[[line.template, line.values] for line in battle.log],
         conquered=battle.conquered,
         attacker=side,
     )
@@ -616,7 +651,7 @@ def _apply_battle(turn: _Turn, battle: Battle, fleets: list[Fleet], planet_name:
                 "tactical",
                 fleet.letter,
                 "fleet_destroyed",
-                f"fleet {fleet.letter} destroyed",
+                said("fleet {fleet} destroyed", fleet=fleet.letter),
                 EVERYONE,
             )
     del by_letter
@@ -685,7 +720,9 @@ def _repairs(turn: _Turn, side: str, moved: set[str]) -> None:
                 "repairs",
                 system.letter,
                 "repaired",
-                f"fleet {fleet.letter} repaired at {system.letter}",
+                said(
+                    "fleet {fleet} repaired at {system}", fleet=fleet.letter, system=system.letter
+                ),
                 (side,),
             )
 
@@ -701,7 +738,7 @@ def _production(turn: _Turn, side: str, purchases: list[Purchase]) -> None:
                 "production",
                 "",
                 "production",
-                f"{counted(n, 'production point')} scored",
+                said("{n} production point(s) scored", n=n),
                 (s,),
                 points=n,
             )
@@ -709,7 +746,11 @@ def _production(turn: _Turn, side: str, purchases: list[Purchase]) -> None:
         ship = tables.ships.get(p.kind)
         fleet = state.fleet(side, p.fleet)
         if ship is None or fleet is None or p.count < 1:
-            turn.cancel(side, p.cell, f"no {p.kind} can be bought for fleet {p.fleet}")
+            turn.cancel(
+                side,
+                p.cell,
+                said("no {kind} can be bought for fleet {fleet}", kind=p.kind, fleet=p.fleet),
+            )
             continue
         problem = purchase_problem(state, tables, side, p)
         if problem:
@@ -719,7 +760,11 @@ def _production(turn: _Turn, side: str, purchases: list[Purchase]) -> None:
             turn.cancel(
                 side,
                 p.cell,
-                f"{ship.cost * p.count} points needed; {state.total_points(side)} banked",
+                said(
+                    "{cost} points needed; {points} banked",
+                    cost=ship.cost * p.count,
+                    points=state.total_points(side),
+                ),
             )
             continue
         new = [
@@ -741,7 +786,7 @@ def _production(turn: _Turn, side: str, purchases: list[Purchase]) -> None:
             "production",
             fleet.letter,
             "purchase",
-            f"{p.count} {p.kind} bought for fleet {fleet.letter}",
+            said("{n} {kind} bought for fleet {fleet}", n=p.count, kind=p.kind, fleet=fleet.letter),
             (side,),
         )
 
@@ -749,28 +794,26 @@ def _production(turn: _Turn, side: str, purchases: list[Purchase]) -> None:
 def purchase_problem(state: State, tables: Tables, side: str, p: Purchase) -> str:
     """TAB 1's limits for ships bought: a fleet's capacity and most of a type in one fleet,
     the most of a type a side has in play ("" if the purchase fits)."""
-    w = current()
     ship = tables.ships[p.kind]
     letters = (p.fleet, f"{p.fleet}+")
     in_fleet = [s for f in state.fleets if f.side == side and f.letter in letters for s in f.ships]
     capacity = tables.fleets.get(p.fleet, 0)
     if len(in_fleet) + p.count > capacity:
-        return w.gettext("fleet {fleet} holds {most} ships; it would hold {n}").format(
-            fleet=p.fleet, most=capacity, n=len(in_fleet) + p.count
+        return said(
+            "fleet {fleet} holds {most} ships; it would hold {n}",
+            fleet=p.fleet,
+            most=capacity,
+            n=len(in_fleet) + p.count,
         )
     of_kind = sum(1 for s in in_fleet if s.kind == p.kind) + p.count
     if of_kind > ship.per_fleet:
-        return w.gettext("a fleet holds at most {most} {kind}").format(
-            most=ship.per_fleet, kind=p.kind
-        )
+        return said("a fleet holds at most {most} {kind}", most=ship.per_fleet, kind=p.kind)
     in_play = (
         sum(1 for f in state.fleets if f.side == side for s in f.ships if s.kind == p.kind)
         + p.count
     )
     if in_play > ship.in_play:
-        return w.gettext("a side has at most {most} {kind} at once").format(
-            most=ship.in_play, kind=p.kind
-        )
+        return said("a side has at most {most} {kind} at once", most=ship.in_play, kind=p.kind)
     return ""
 
 
@@ -780,18 +823,17 @@ def _end(turn: _Turn) -> None:
         score, lines = programme_score(state, turn.rules)
         state.winner = outcome(score, turn.rules)
         state.imperial_revealed = True
-        state.finished = f"after turn {state.turn}: the programme scores {score:+d}; " + (
-            "the Extraterrestrial wins"
-            if state.winner == ALIEN
-            else "the Empire wins"
-            if state.winner == EMPIRE
-            else "a draw"
-        )
+        result = {
+            ALIEN: N_("after turn {turn}: the programme scores {score}; the Extraterrestrial wins"),
+            EMPIRE: N_("after turn {turn}: the programme scores {score}; the Empire wins"),
+        }.get(state.winner, N_("after turn {turn}: the programme scores {score}; a draw"))
+        finished = said(result, turn=state.turn, score=f"{score:+d}")
+        state.finished = str(finished)
         turn.tell(
             "end",
             "",
             "game_over",
-            state.finished,
+            finished,
             EVERYONE,
             lines=[line.__dict__ for line in lines],
             programme=list(state.programme),

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ...dice import Dice
-from ...i18n import current
+from ...i18n import said
 from .charts import DIRECTIONS, FREE, Tables
 from .geometry import (
     LANDING_COST,
@@ -55,21 +55,22 @@ def check_path(
     the same level, or a level up or down in place).  ``landing`` adds the 2 points of a
     landing at the end, which must be at a system.  Stepping off the map is refused; a fleet
     waiting outside may step on."""
-    w = current()
     result = MoveCheck()
     here = start
     for step in path:
         cost = game_map.step_cost(here, step)
         if cost is None:
             result.problems.append(
-                w.gettext(
+                said(
                     "{step} is not one step from {here} (a neighbouring sector on the same "
-                    "level, or one level up or down; no diagonals)"
-                ).format(step=step, here=here)
+                    "level, or one level up or down; no diagonals)",
+                    step=step,
+                    here=here,
+                )
             )
             return result
         if not game_map.on_map(step.zone):
-            result.problems.append(w.gettext("{step} is off the map").format(step=step))
+            result.problems.append(said("{step} is off the map", step=step))
             return result
         result.cost += cost
         result.crossed.append(step)
@@ -77,15 +78,18 @@ def check_path(
     if landing:
         if game_map.system_at(here) is None:
             result.problems.append(
-                w.gettext(
-                    "a landing is made in a system's inner sector at its level; {here} is not one"
-                ).format(here=here)
+                said(
+                    "a landing is made in a system's inner sector at its level; {here} is not one",
+                    here=here,
+                )
             )
         result.cost += LANDING_COST
     if result.cost > points:
         result.problems.append(
-            w.gettext("the move costs {cost} points; a fleet has {points}").format(
-                cost=result.cost, points=points
+            said(
+                "the move costs {cost} points; a fleet has {points}",
+                cost=result.cost,
+                points=points,
             )
         )
     return result
@@ -95,13 +99,11 @@ def stack_problem(ships_by_fleet: Sequence[int]) -> str:
     """The stacking rule for one side's fleets in one sector and level: two or more fleets
     may stand together only up to 7 ships ("" if they may)."""
     if len(ships_by_fleet) >= 2 and sum(ships_by_fleet) > STACK_LIMIT:
-        return (
-            current()
-            .gettext(
-                "{fleets} fleets with {ships} ships in one sector; fleets together hold at "
-                "most {most}"
-            )
-            .format(fleets=len(ships_by_fleet), ships=sum(ships_by_fleet), most=STACK_LIMIT)
+        return said(
+            "{fleets} fleets with {ships} ships in one sector; fleets together hold at most {most}",
+            fleets=len(ships_by_fleet),
+            ships=sum(ships_by_fleet),
+            most=STACK_LIMIT,
         )
     return ""
 
@@ -134,17 +136,18 @@ def jump_problem(
     game_map: StrategicMap, tables: Tables, start: Position, zone: Zone, level: int
 ) -> str:
     """Why a jump from ``start`` to ``zone`` at ``level`` may not be made ("" if it may)."""
-    w = current()
     if not game_map.on_map(zone):
-        return w.gettext("the destination zone must be on the map")
+        return said("the destination zone must be on the map")
     if not 1 <= level <= tables.levels:
-        return w.gettext("levels run from 1 to {n}").format(n=tables.levels)
+        return said("levels run from 1 to {n}", n=tables.levels)
     zones = game_map.zones_travelled(start, zone, level)
     if zones < tables.minimum_jump:
-        return w.gettext(
+        return said(
             "a jump covers at least {least} zones (each level counts as one); this one covers "
-            "{zones}"
-        ).format(least=tables.minimum_jump, zones=zones)
+            "{zones}",
+            least=tables.minimum_jump,
+            zones=zones,
+        )
     return ""
 
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...dice import Dice
+from ...i18n import Said, said
 from .charts import INTERCEPTORS_PER_CARRIER, Tables
 from .fire import Shot, resolve_shot, shot_modifier
 from .hexfield import (
@@ -111,7 +112,7 @@ class Battle:
     objective: str = ""  # the planet attacked ("" for fleets against fleets)
     round: int = 0
     shots: list[Shot] = field(default_factory=list)
-    log: list[str] = field(default_factory=list)
+    log: list[Said] = field(default_factory=list)
     left: set[str] = field(default_factory=set)
     conquered: bool = False
     surrendered: bool = False
@@ -142,7 +143,13 @@ class Battle:
         for p in self.side_pieces(side):
             if p.kind != "base":
                 p.gone = True
-        self.log.append(f"round {self.round}: the {side} side's ships leave the battle")
+        self.log.append(
+            said(
+                "round {round}: the {side} side's ships leave the battle",
+                round=self.round,
+                side=side,
+            )
+        )
 
 
 def _value(tables: Tables, pieces: Sequence[Piece]) -> int:
@@ -331,7 +338,12 @@ def _land(battle: Battle, interceptor: Piece) -> None:
     interceptor.flight = 0
     interceptor.refuel = 2 if carrier.damaged else 1
     battle.log.append(
-        f"round {battle.round}: {interceptor.key} lands aboard {carrier.key} to refuel"
+        said(
+            "round {round}: {piece} lands aboard {carrier} to refuel",
+            round=battle.round,
+            piece=interceptor.key,
+            carrier=carrier.key,
+        )
     )
 
 
@@ -347,7 +359,9 @@ def movement(battle: Battle, tables: Tables, side: str, orders: TacticalOrders) 
             carrier = next(p for p in battle.pieces if p.key == i.carrier)
             if carrier.on_map and carrier.alive:
                 i.hex, i.facing, i.missile_ready = carrier.hex, carrier.facing, True
-                battle.log.append(f"round {battle.round}: {i.key} launched")
+                battle.log.append(
+                    said("round {round}: {piece} launched", round=battle.round, piece=i.key)
+                )
     for piece in sorted(battle.side_pieces(side), key=lambda p: (p.kind == "intercepteur", p.key)):
         move_piece(battle, tables, piece, orders)
 
@@ -501,7 +515,9 @@ def remove_losses(battle: Battle) -> None:
     for p in battle.pieces:
         if p.destroyed and not p.gone:
             p.gone = True
-            battle.log.append(f"round {battle.round}: {p.key} destroyed")
+            battle.log.append(
+                said("round {round}: {piece} destroyed", round=battle.round, piece=p.key)
+            )
     for p in battle.pieces:
         if p.kind == "intercepteur" and not p.gone:
             carrier = next(c for c in battle.pieces if c.key == p.carrier)
@@ -511,7 +527,13 @@ def remove_losses(battle: Battle) -> None:
                 p.flight += 1
                 if p.flight > FLIGHT_LIMIT:
                     p.gone = p.destroyed = True
-                    battle.log.append(f"round {battle.round}: {p.key} out of fuel, lost")
+                    battle.log.append(
+                        said(
+                            "round {round}: {piece} out of fuel, lost",
+                            round=battle.round,
+                            piece=p.key,
+                        )
+                    )
             elif p.refuel:
                 p.refuel -= 1
         p.reduced = False
@@ -529,7 +551,11 @@ def planet_surrender(battle: Battle, tables: Tables, dice: Dice) -> None:
     if bases == 0 and not battle.ships_of(battle.defender):
         battle.conquered, battle.bases_left = True, 0
         battle.log.append(
-            f"round {battle.round}: {battle.objective}'s last base destroyed: the planet falls"
+            said(
+                "round {round}: the last base of {planet} destroyed: the planet falls",
+                round=battle.round,
+                planet=battle.objective,
+            )
         )
         return
     if (
@@ -545,7 +571,12 @@ def planet_surrender(battle: Battle, tables: Tables, dice: Dice) -> None:
     battle.demand_after = bases
     if column is None:
         battle.log.append(
-            f"round {battle.round}: surrender demanded ({points}:{bases}), below the table: refused"
+            said(
+                "round {round}: surrender demanded ({points}:{bases}), below the table: refused",
+                round=battle.round,
+                points=points,
+                bases=bases,
+            )
         )
         return
     die = dice.d6(f"surrender demand on {battle.objective} in battle ({points}:{bases})")
@@ -553,11 +584,25 @@ def planet_surrender(battle: Battle, tables: Tables, dice: Dice) -> None:
         battle.conquered = battle.surrendered = True
         battle.bases_left = bases
         battle.log.append(
-            f"round {battle.round}: {battle.objective} surrenders ({points}:{bases}, die {die})"
+            said(
+                "round {round}: {planet} surrenders ({points}:{bases}, die {die})",
+                round=battle.round,
+                planet=battle.objective,
+                points=points,
+                bases=bases,
+                die=die,
+            )
         )
     else:
         battle.log.append(
-            f"round {battle.round}: {battle.objective} refuses ({points}:{bases}, die {die})"
+            said(
+                "round {round}: {planet} refuses ({points}:{bases}, die {die})",
+                round=battle.round,
+                planet=battle.objective,
+                points=points,
+                bases=bases,
+                die=die,
+            )
         )
 
 
@@ -603,6 +648,8 @@ def fight(
                 battle.leave(side)
                 break
         if battle.round >= ROUND_LIMIT and not battle.over:
-            battle.log.append(f"round {battle.round}: no side can win; the attacker withdraws")
+            battle.log.append(
+                said("round {round}: no side can win; the attacker withdraws", round=battle.round)
+            )
             battle.leave(battle.attacker)
     return battle
