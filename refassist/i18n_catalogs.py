@@ -62,7 +62,8 @@ def engine_domain() -> Domain:
         for p in sorted(PACKAGE.rglob("*.py"))
         if "__pycache__" not in p.parts and not (p.parent != games and p.is_relative_to(games))
     )
-    templates = tuple(sorted((_templates_root() / "base").glob("*.html")))
+    base = _templates_root() / "base"
+    templates = tuple(sorted([*base.glob("*.html"), *base.glob("*.css")]))
     return Domain(ENGINE_DOMAIN, sources, templates, LOCALE)
 
 

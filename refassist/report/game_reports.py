@@ -146,6 +146,7 @@ def gather_input(game: Game, state: Any, players: Sequence[str]) -> ReportInput:
         house_rules=game.config.house_rules,
         dice=dice_disclosure(game, step, state),
         languages={p: game.language_of(p) for p in players},
+        deadlines={p: game.deadline_text(current, game.words_for(p)) for p in players},
         language=game.config.language or game.ruleset.language,
     )
 

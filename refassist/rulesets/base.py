@@ -409,6 +409,9 @@ class ReportInput:
     #: players who name none): `Game.language_of`.
     languages: Mapping[str, str] = field(default_factory=dict)
     language: str = "en"
+    #: The next deadline as each player writes dates (`Game.deadline_text` in the player's
+    #: language); ``deadline`` for a reader not named.
+    deadlines: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass

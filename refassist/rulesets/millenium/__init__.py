@@ -1,6 +1,111 @@
-"""Millenium (Simulation Games): the Empire against the Extraterrestrials, in French.
+"""Millenium (Simulation Games): the Empire against the Extraterrestrials, played in French.
 
-Being built (issue 20): the rules modules come first, each with its scripted-dice tests; the
-package registers its ruleset (a module-level ``RULESET``) once sheets, resolution and reports
-play a game end to end.  Until then the registry skips it as a helper package.
+The ruleset object only wires the game's modules to the engine; each area of the rules lives
+in its own module: ``charts`` (TAB 1-3 as data, the lost tables rebuilt), ``geometry`` (the
+strategic map of zones, sectors and levels), ``strategic`` (moves, stacking, hyperspace),
+``conquest``, ``hexfield``/``fire``/``tactical`` (battles on the hex map), ``production``,
+``victory``, ``resolve`` (a step), ``setup``, ``sheet``/``parse``/``validate`` (the sheets),
+``tables`` (the master workbook), ``visibility``, ``report``/``zonemap``, ``ai``.
+
+Its steps: the Empire's set-up (``0-empire``), the Extraterrestrial's (``0-extraterrestre``),
+then game turns 1-20, the Extraterrestrial moving on odd turns and the Empire on even ones;
+each step expects the mover's sheet alone.
 """
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from ...words import counted
+from ..base import Event, HouseRule, PlayerSetup, Ruleset, Standing, Step
+from .orders import Orders
+from .resolve import step_key
+from .rules import HOUSE_RULES
+from .state import ALIEN, EMPIRE, State, mover
+
+#: The dice number of each set-up step (game turns use their own number).
+SETUP_DICE = {"0-empire": 0, "0-extraterrestre": 99}
+
+
+class Millenium(Ruleset[State, Orders]):
+    """Millenium (see ``shared/seeds/millenium-fr.txt`` and docs/rules/millenium.md)."""
+
+    name: ClassVar[str] = "millenium"
+    aliases: ClassVar[tuple[str, ...]] = ("millenium-fr", "millenium_fr")
+    title: ClassVar[str] = "Millenium"
+    vocabulary: ClassVar[tuple[str, ...]] = (
+        "extraterrestre",
+        "extraterrestrial",
+        "porte-intercepteur",
+        "imperial planet",
+    )
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    house_rules: ClassVar[tuple[HouseRule, ...]] = HOUSE_RULES
+    order: ClassVar[int] = 500
+    map_files: ClassVar[str] = "the shipped map, or --map FILE (docs/rules/millenium.md)"
+    start_word: ClassVar[str] = "side"
+    language: ClassVar[str] = "fr"
+    #: The two set-ups and two game turns.
+    bounded_game: ClassVar[Mapping[str, Any]] = {"last_turn": 2}
+
+    # -- life cycle ---------------------------------------------------------------------------
+    def current_step(self, state: State) -> Step:
+        key = step_key(state)
+        if state.turn == 0:
+            side = EMPIRE if not state.systems else ALIEN
+            label = "the Empire's set-up" if side == EMPIRE else "the Extraterrestrial's set-up"
+        else:
+            side = mover(state.turn)
+            who = "the Extraterrestrial" if side == ALIEN else "the Empire"
+            label = f"game turn {state.turn} ({who})"
+        expects = () if state.finished else (state.players[side],)
+        return Step(key, label, expects, dice_turn=SETUP_DICE.get(key))
+
+    def game_over(self, state: State) -> str:
+        return state.finished
+
+    # -- the demo -----------------------------------------------------------------------------
+    def demo_players(self, count: int) -> list[PlayerSetup]:
+        """The Empire's computer player and the Extraterrestrial's."""
+        players = super().demo_players(count)
+        return [
+            PlayerSetup("Imperator", "imperator@example.com", "empire", computer=True),
+            PlayerSetup("Xenarch", "xenarch@example.com", "extraterrestre", computer=True),
+        ][: len(players)]
+
+    def standing(self, state: State) -> Standing | None:
+        """The programme systems the Extraterrestrial holds colonised (None before any)."""
+        held = sum(
+            1
+            for letter in state.programme
+            if any(
+                p.holder == ALIEN and p.colonised == ALIEN for p in state.systems[letter].planets
+            )
+        )
+        if not held:
+            return None
+        return Standing(state.players[ALIEN], held, "programme system")
+
+    def start_positions(self, state: State) -> dict[str, str]:
+        return {state.players[EMPIRE]: "Empire", state.players[ALIEN]: "Extraterrestre"}
+
+    def turn_highlights(self, state: State, events: Sequence[Event]) -> str:
+        kinds = [e.kind for e in events]
+        return (
+            ", ".join(
+                counted(kinds.count(kind), word)
+                for kind, word in (("move", "move"), ("jump", "jump"), ("battle", "battle"))
+            )
+            + f", {counted(kinds.count('conquest'), 'planet')} changing hands"
+        )
+
+    # -- information --------------------------------------------------------------------------
+    def players(self, state: State) -> list[str]:
+        return [state.players[EMPIRE], state.players[ALIEN]]
+
+
+RULESET = Millenium()
+
+__all__ = ["RULESET", "Millenium"]

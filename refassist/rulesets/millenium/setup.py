@@ -8,11 +8,26 @@ Extraterrestrial's programme, fleets and entry edges) fill in what `new_state` l
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ...dice import Dice
-from .geometry import Card, StrategicMap
+from ...errors import SetupError
+from ..base import NewGame, PlayerSetup
+from .charts import load_tables
+from .geometry import Card, StrategicMap, load_map
 from .state import ALIEN, EMPIRE, Fleet, Planet, State, SystemState
+
+#: What the players file's start-position column may say for a side.
+SIDE_WORDS = {
+    "empire": EMPIRE,
+    "empereur": EMPIRE,
+    "imperial": EMPIRE,
+    "extraterrestre": ALIEN,
+    "extraterrestrial": ALIEN,
+    "alien": ALIEN,
+    "et": ALIEN,
+}
 
 
 def deal(state: State, cards: Mapping[str, Card]) -> None:
@@ -61,3 +76,42 @@ def new_state(
     state.fleets = [Fleet(side, letter) for side in (ALIEN, EMPIRE) for letter in fleet_letters]
     state.points = {ALIEN: {}, EMPIRE: {}}
     return state
+
+
+def sides_of(players: Sequence[PlayerSetup]) -> dict[str, str]:
+    """Side -> player: the players file's start column names a side (``empire``,
+    ``extraterrestre``), else the first player is the Empire (which sets up first) and the
+    second the Extraterrestrial."""
+    if len(players) != 2:
+        raise SetupError(f"Millenium is played by two players, not {len(players)}")
+    named: dict[str, str] = {}
+    for p in players:
+        if p.homeworld:
+            side = SIDE_WORDS.get(p.homeworld.strip().lower())
+            if side is None:
+                raise SetupError(
+                    f"{p.name}: {p.homeworld!r} is not a side; write empire or extraterrestre"
+                )
+            if side in named:
+                raise SetupError(f"both players want the side {side}")
+            named[side] = p.name
+    for p in players:
+        if p.name not in named.values():
+            side = EMPIRE if EMPIRE not in named else ALIEN
+            named[side] = p.name
+    return {ALIEN: named[ALIEN], EMPIRE: named[EMPIRE]}
+
+
+def new_game(setup: NewGame, dice: Dice, rules: Mapping[str, Any]) -> State:
+    """The engine's entry (`Ruleset.new_game`): the shipped map or the referee's
+    (``--map FILE``), the tables checked, the Empire's set-up sheet awaited."""
+    if setup.scenario_file is not None:
+        raise SetupError("Millenium has no scenario file: the set-up sheets compose the forces")
+    game_map = load_map(setup.map_file)
+    tables_file = str(rules.get("tables") or "")
+    from pathlib import Path
+
+    tables = load_tables(Path(tables_file) if tables_file else None)
+    return new_state(
+        setup.game_id, setup.game_name, game_map, sides_of(setup.players), tables.fleets
+    )

@@ -1,0 +1,308 @@
+"""Millenium's reports: each side's from its view alone, and the referee's, in the reader's
+language.
+
+The pages: a cover (whose turn is next, the deadline, points, the side's secrets), the
+strategic map drawn for the reader (`zonemap`), what happened (each event said again in the
+reader's language, `i18n.again`), the battles shot by shot, the fleets and systems as the
+reader knows them, and the orders as understood.  The reconstructed tables the game plays
+with are named on the cover: a referee with the printed game replaces them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...i18n import Words, again, words_for
+from ...words import N_
+from ..base import Event, ReportContent, ReportInput
+from .charts import Tables
+from .geometry import zone_name
+from .resolve import tables_for
+from .sheet import SHIP_LABELS, ship_list
+from .state import ALIEN, EMPIRE, Fleet, State, mover
+from .visibility import SideView
+from .zonemap import Counter, SystemMark, draw, legend
+
+TEMPLATE_DIR = "millenium"
+PACKAGE = "refassist.rulesets.millenium"
+SIDE_NAMES = {ALIEN: "the Extraterrestrial", EMPIRE: "the Empire"}
+PHASES = (
+    N_("set-up"),
+    N_("reserve entry"),
+    N_("hyperspace"),
+    N_("strategic"),
+    N_("conquest"),
+    N_("retreat"),
+    N_("tactical"),
+    N_("repairs"),
+    N_("production"),
+    N_("orders"),
+    N_("end"),
+)
+
+
+def _words(info: ReportInput, reader: str) -> Words:
+    return words_for(info.languages.get(reader, "") or info.language, PACKAGE)
+
+
+def event_lines(events: list[Event], w: Words) -> list[dict[str, Any]]:
+    """The events in the reader's language, grouped by phase in the seed's order."""
+    out = []
+    for phase in PHASES:
+        found = [e for e in events if e.phase == phase and e.kind != "battle"]
+        if found:
+            out.append(
+                {
+                    "phase": w.gettext(phase),
+                    "lines": [again(e.text, w, e.data.get("say")) for e in found],
+                }
+            )
+    return out
+
+
+def battles(events: list[Event], w: Words) -> list[dict[str, Any]]:
+    out = []
+    for e in events:
+        if e.kind != "battle":
+            continue
+        log = e.data.get("log", [])
+        says = e.data.get("log_say", [None] * len(log))
+        out.append(
+            {
+                "title": again(e.text, w, e.data.get("say")),
+                "shots": list(e.data.get("shots", [])),
+                "log": [again(text, w, say) for text, say in zip(log, says, strict=False)],
+            }
+        )
+    return out
+
+
+def _fleet_line(f: Fleet, w: Words) -> dict[str, str]:
+    where = {
+        "map": w.gettext("on the map"),
+        "reserve": w.gettext("in reserve"),
+        "waiting": w.gettext("waiting outside"),
+        "destroyed": w.gettext("destroyed"),
+    }
+    damaged = sum(1 for s in f.ships if s.damaged)
+    return {
+        "letter": f.letter,
+        "where": f"{where.get(f.where, f.where)} {f.position or ''}".strip(),
+        "ships": ship_list([s.kind for s in f.ships]),
+        "damaged": str(damaged) if damaged else "",
+        "interceptors": str(sum(s.interceptors for s in f.ships if s.kind == "porte_intercepteur")),
+    }
+
+
+def _map_page(
+    view_map: Any,
+    tables: Tables,
+    marks: list[SystemMark],
+    counters: list[Counter],
+    w: Words,
+    subtitle: str,
+) -> dict[str, Any]:
+    return {
+        "title": w.gettext("The strategic map"),
+        "subtitle": subtitle,
+        "svg": draw(view_map, tables, marks, counters),
+        "legend": legend(
+            tables,
+            {
+                ALIEN: w.gettext("the Extraterrestrial's fleets"),
+                EMPIRE: w.gettext("the Empire's fleets"),
+            },
+            w.gettext("level"),
+        ),
+        "notes": [
+            w.gettext(
+                "A zone's inner sector holds its system, in the colour of the system's level; a "
+                "dot per planet shows who holds it (grey: no one, or not known)."
+            ),
+            w.gettext(
+                "A counter is a fleet, with its level in the circle; fleets waiting outside "
+                "stand in the margin beside their zone."
+            ),
+        ],
+    }
+
+
+def _common(
+    view_game: str, turn: int, finished: str, info: ReportInput, w: Words, tables: Tables
+) -> dict[str, Any]:
+    reconstructed = sorted(tables.reconstructed)
+    return {
+        "game": view_game,
+        "period": w("after game turn {turn}", turn=turn - 1)
+        if turn > 0 and not finished
+        else w.gettext("set-up")
+        if turn == 0
+        else w.gettext("the end"),
+        "resolved": info.step,
+        "deadline": info.deadline,  # the referee's; a player's own is set below
+        "finished": finished,
+        "reconstructed": ", ".join(reconstructed),
+        "turn": turn,
+    }
+
+
+def finished_text(finished: str, events: list[Event], w: Words) -> str:
+    """How the game ended, in the reader's language (from the event that ended it)."""
+    for e in reversed(events):
+        if e.kind in ("game_over", "imperial"):
+            return again(e.text, w, e.data.get("say"))
+    return finished
+
+
+def player_content(view: SideView, info: ReportInput) -> ReportContent:
+    w = _words(info, view.player)
+    tables = tables_for(info.house_rules)
+    orders = info.orders.get(view.player)
+    marks = [
+        SystemMark(
+            s.letter, s.name, tuple(p.holder for p in s.planets) if s.planets is not None else None
+        )
+        for s in view.systems.values()
+    ]
+    counters = [
+        Counter(view.side, f.letter, f.position)
+        for f in view.fleets
+        if f.position is not None and f.where in ("map", "waiting")
+    ]
+    counters += [
+        Counter(f.side, f.letter, f.position) for f in view.others if f.position is not None
+    ]
+    next_side = (
+        mover(view.turn)
+        if view.turn > 0
+        else (ALIEN if view.systems and view.turn == 0 else EMPIRE)
+    )
+    systems = [
+        {
+            "letter": s.letter,
+            "name": s.name,
+            "where": w(
+                "zone {zone}, level {level}",
+                zone=zone_name(view.map.systems[s.letter].zone),
+                level=view.map.systems[s.letter].level,
+            ),
+            "loyalty": "" if s.loyalty is None else str(s.loyalty),
+            "planets": ", ".join(f"{p.name} {_holder(p.holder, w)}" for p in s.planets)
+            if s.planets is not None
+            else w.gettext("card not seen"),
+        }
+        for s in view.systems.values()
+    ]
+    finished = finished_text(view.finished, view.events, w)
+    context = _common(view.game_name, view.turn, finished, info, w, tables) | {
+        "reader": view.player,
+        "deadline": info.deadlines.get(view.player, info.deadline),
+        "side": w.gettext(SIDE_NAMES[view.side]),
+        "yours": next_side == view.side and not view.finished,
+        "points": sum(view.points.values()),
+        "programme": " ".join(view.programme),
+        "imperial": view.imperial,
+        "events": event_lines(view.events, w),
+        "battles": battles(view.events, w),
+        "fleets": [_fleet_line(f, w) for f in view.fleets if f.ships or f.where != "reserve"],
+        "others": [{"letter": f.letter, "where": str(f.position or "")} for f in view.others],
+        "systems": systems,
+        "orders": list(orders) if orders is not None else None,
+        "no_orders": orders is None and info.sheets.get(view.player) == "missing",
+        "sheet_status": info.sheets.get(view.player, ""),
+        "zone_pages": [
+            _map_page(
+                view.map,
+                tables,
+                marks,
+                counters,
+                w,
+                w("as {side} knows it", side=w.gettext(SIDE_NAMES[view.side])),
+            )
+        ],
+    }
+    return ReportContent(
+        template=f"{TEMPLATE_DIR}/player.html",
+        context=context,
+        title=f"{view.game_name}: {view.player}, {info.step}",
+    )
+
+
+def _planet_line(p: Any, w: Words) -> str:
+    """``G1 (Empire)* bases 6``: holder, colonised (*), bases (the referee's listing)."""
+    bases = w("bases {n}", n=p.bases)
+    return f"{p.name} {_holder(p.holder, w)}{'*' if p.colonised else ''} {bases}"
+
+
+def _holder(side: str, w: Words) -> str:
+    return {ALIEN: w.gettext("(Extraterrestrial)"), EMPIRE: w.gettext("(Empire)")}.get(
+        side, w.gettext("(free)")
+    )
+
+
+def referee_content(state: State, info: ReportInput) -> ReportContent:
+    w = words_for(info.language, PACKAGE)
+    tables = tables_for(info.house_rules)
+    marks = [
+        SystemMark(s.letter, state.map.systems[s.letter].name, tuple(p.holder for p in s.planets))
+        for s in state.systems.values()
+    ]
+    counters = [
+        Counter(f.side, f.letter, f.position)
+        for f in state.fleets
+        if f.position is not None and f.where in ("map", "waiting")
+    ]
+    systems = [
+        {
+            "letter": letter,
+            "name": state.map.systems[letter].name,
+            "where": w(
+                "zone {zone}, level {level}",
+                zone=zone_name(state.map.systems[letter].zone),
+                level=state.map.systems[letter].level,
+            ),
+            "loyalty": str(s.loyalty),
+            "planets": ", ".join(_planet_line(p, w) for p in s.planets),
+        }
+        for letter, s in state.systems.items()
+    ]
+    finished = finished_text(state.finished, state.events, w)
+    context = _common(state.game_name, state.turn, finished, info, w, tables) | {
+        "reader": w.gettext("Referee"),
+        "sides": [
+            {
+                "side": w.gettext(SIDE_NAMES[side]),
+                "player": player,
+                "points": state.total_points(side),
+                "sheet": info.sheets.get(player, ""),
+            }
+            for side, player in state.players.items()
+        ],
+        "programme": " ".join(state.programme),
+        "imperial": state.imperial,
+        "events": event_lines(state.events, w),
+        "battles": battles(state.events, w),
+        "fleets": [
+            dict(_fleet_line(f, w), side=w.gettext(SIDE_NAMES[f.side]))
+            for f in state.fleets
+            if f.ships or f.where != "reserve"
+        ],
+        "systems": systems,
+        "zone_pages": [_map_page(state.map, tables, marks, counters, w, w.gettext("everything"))]
+        if state.systems
+        else [],
+        "ship_names": {k: w.gettext(v) for k, v in SHIP_LABELS.items()},
+    }
+    return ReportContent(
+        template=f"{TEMPLATE_DIR}/referee.html",
+        context=context,
+        title=f"{state.game_name}: {w.gettext('Referee')}, {info.step}",
+    )
+
+
+def report_map(state: State) -> None:
+    """No public map: each reader's map is drawn with what that reader knows."""
+    return None
+
+
+__all__ = ["player_content", "referee_content", "report_map"]

@@ -1,0 +1,176 @@
+"""The strategic map drawn for one reader as SVG: zones, their five sectors, the systems in the
+colour of their level, and the fleets as counters with their level.
+
+Drawn per reader, since what is on it depends on what the reader knows (who holds the planets
+of a system whose card it has not seen is left blank).  Every text is escaped; the page is laid
+out by the engine's ``svg_map_page`` (templates/base/netmap.html).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from xml.sax.saxutils import escape
+
+from .charts import Tables
+from .geometry import Position, StrategicMap, zone_name
+from .state import ALIEN, EMPIRE
+
+ZONE = 90
+MARGIN = 34
+INNER = 44
+SIDE_COLOURS = {ALIEN: "#3f9b45", EMPIRE: "#e6b800", "": "#9e9e9e"}
+#: Where in a zone a sector's counters go (from the zone's top-left corner).
+SECTOR_SPOT = {"N": (45, 12), "S": (45, 79), "W": (11, 45), "E": (79, 45), "C": (45, 53)}
+
+
+@dataclass(frozen=True)
+class Counter:
+    """A fleet counter as the reader sees it: its side, letter and where it stands."""
+
+    side: str
+    letter: str
+    position: Position
+
+
+@dataclass(frozen=True)
+class SystemMark:
+    """A system as the reader knows it: ``holders`` one entry per planet (a side or ""), or
+    None when its card is hidden from the reader."""
+
+    letter: str
+    name: str
+    holders: tuple[str, ...] | None
+
+
+def _xy(game_map: StrategicMap, pos: Position) -> tuple[float, float]:
+    c, r = pos.zone
+    dx, dy = SECTOR_SPOT[pos.sector]
+    return MARGIN + (c - 1) * ZONE + dx, MARGIN + (r - 1) * ZONE + dy
+
+
+def draw(
+    game_map: StrategicMap,
+    tables: Tables,
+    systems: Sequence[SystemMark],
+    counters: Sequence[Counter],
+) -> str:
+    """The map as one ``<svg>`` element."""
+    width = game_map.columns * ZONE + 2 * MARGIN
+    height = game_map.rows * ZONE + 2 * MARGIN
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        f'width="100%" font-family="DejaVu Sans, sans-serif">'
+    ]
+    out.append(f'<rect x="0" y="0" width="{width}" height="{height}" fill="#fbfbf7"/>')
+    pad = (ZONE - INNER) / 2
+    for c, r in game_map.zones():
+        x, y = MARGIN + (c - 1) * ZONE, MARGIN + (r - 1) * ZONE
+        ix, iy = x + pad, y + pad
+        out.append(
+            f'<rect x="{x}" y="{y}" width="{ZONE}" height="{ZONE}" fill="none" '
+            'stroke="#5b6b7b" stroke-width="1.2"/>'
+        )
+        for (ax, ay), (bx, by) in (
+            ((x, y), (ix, iy)),
+            ((x + ZONE, y), (ix + INNER, iy)),
+            ((x, y + ZONE), (ix, iy + INNER)),
+            ((x + ZONE, y + ZONE), (ix + INNER, iy + INNER)),
+        ):
+            out.append(
+                f'<line x1="{ax}" y1="{ay}" x2="{bx}" y2="{by}" stroke="#b8c2cc" '
+                'stroke-width="0.6"/>'
+            )
+        out.append(
+            f'<rect x="{ix}" y="{iy}" width="{INNER}" height="{INNER}" fill="none" '
+            'stroke="#b8c2cc" stroke-width="0.6"/>'
+        )
+        out.append(
+            f'<text x="{x + 3}" y="{y + 9}" font-size="7" fill="#5b6b7b">{zone_name((c, r))}</text>'
+        )
+    for mark in systems:
+        placed = game_map.systems[mark.letter]
+        c, r = placed.zone
+        ix, iy = MARGIN + (c - 1) * ZONE + pad, MARGIN + (r - 1) * ZONE + pad
+        colour = tables.level_rgb[placed.level - 1]
+        out.append(
+            f'<rect x="{ix}" y="{iy}" width="{INNER}" height="{INNER}" fill="{colour}" '
+            'fill-opacity="0.55" stroke="#333" stroke-width="0.8"/>'
+        )
+        out.append(
+            f'<text x="{ix + INNER / 2}" y="{iy + 13}" font-size="12" font-weight="bold" '
+            f'text-anchor="middle">{escape(mark.letter)}</text>'
+        )
+        out.append(
+            f'<text x="{ix + INNER / 2}" y="{iy + 20}" font-size="5.5" text-anchor="middle">'
+            f"{escape(mark.name[:12])}</text>"
+        )
+        for n, holder in enumerate(mark.holders or ()):
+            out.append(
+                f'<circle cx="{ix + 6 + n * 9}" cy="{iy + 40}" r="3" '
+                f'fill="{SIDE_COLOURS.get(holder, "#9e9e9e")}" stroke="#333" stroke-width="0.5"/>'
+            )
+    placed_at: dict[tuple[int, int, str], int] = {}
+    for counter in counters:
+        pos = counter.position
+        # A fleet waiting outside is drawn in the margin, beside the zone it faces.
+        cx, cy = _xy(game_map, pos) if game_map.on_map(pos.zone) else _beyond(game_map, pos)
+        key = (*counter.position.zone, counter.position.sector)
+        n = placed_at.get(key, 0)
+        placed_at[key] = n + 1
+        # Fleets sharing a sector stand side by side, three a row.
+        fx = cx + (0, 16, -16)[n % 3]
+        fy = cy + (n // 3) * 12
+        colour = SIDE_COLOURS.get(counter.side, "#9e9e9e")
+        level_colour = tables.level_rgb[counter.position.level - 1]
+        out.append(
+            f'<rect x="{fx - 7}" y="{fy - 5}" width="14" height="10" rx="1.5" fill="{colour}" '
+            'stroke="#222" stroke-width="0.6"/>'
+        )
+        out.append(
+            f'<text x="{fx - 2}" y="{fy + 2.6}" font-size="7" font-weight="bold" '
+            f'text-anchor="middle">{escape(counter.letter)}</text>'
+        )
+        out.append(
+            f'<circle cx="{fx + 4}" cy="{fy}" r="3.3" fill="{level_colour}" stroke="#222" '
+            'stroke-width="0.4"/>'
+        )
+        out.append(
+            f'<text x="{fx + 4}" y="{fy + 2}" font-size="5" text-anchor="middle">'
+            f"{counter.position.level}</text>"
+        )
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _beyond(game_map: StrategicMap, pos: Position) -> tuple[float, float]:
+    """Where a counter waiting outside the map is drawn: in the margin beside its zone."""
+    inside, way = game_map.exit_zone(pos.zone)
+    x, y = _xy(game_map, Position(inside, "C", pos.level))
+    shift = {
+        "N": (0, -ZONE / 2 - 12),
+        "S": (0, ZONE / 2 + 12),
+        "W": (-ZONE / 2 - 12, 0),
+        "E": (ZONE / 2 + 12, 0),
+    }
+    dx, dy = shift[way]
+    return x + dx, y + dy
+
+
+def legend(tables: Tables, names: dict[str, str], level_word: str) -> list[dict[str, str]]:
+    """The legend's items: each level's colour, then each side's counter colour."""
+    items = []
+    for n, (colour, name) in enumerate(zip(tables.level_rgb, tables.level_colours, strict=True), 1):
+        swatch = (
+            '<svg xmlns="http://www.w3.org/2000/svg" width="14" height="10">'
+            f'<rect width="14" height="10" fill="{colour}" stroke="#333" stroke-width="0.6"/></svg>'
+        )
+        items.append({"svg": swatch, "label": f"{level_word} {n}: {name}"})
+    for side, label in names.items():
+        swatch = (
+            '<svg xmlns="http://www.w3.org/2000/svg" width="14" height="10">'
+            f'<rect width="14" height="10" rx="1.5" fill="{SIDE_COLOURS[side]}" stroke="#222" '
+            'stroke-width="0.6"/></svg>'
+        )
+        items.append({"svg": swatch, "label": label})
+    return items
