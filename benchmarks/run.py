@@ -20,6 +20,8 @@ Benchmarks (``--only NAME``):
                   step) through sheets, intake, resolve and reports;
 * ``war``         Millennium Wars' training scenario between two computer sides, exchange by
                   exchange (impulse, reaction) through sheets, intake, resolve and reports;
+* ``millenium``   a whole game of Millenium between the two computer sides (both set-ups and
+                  twenty game turns) through sheets, intake, resolve and reports;
 * ``messages``    the worst one player's messages can do to the others' reports (pages and
                   the report step, against a one-line greeting).
 
@@ -62,6 +64,7 @@ NAMES = (
     "imperium",
     "campaign",
     "war",
+    "millenium",
     "messages",
 )
 #: Benchmarks that play on the real sector file (the others need nothing beside the project).
@@ -85,6 +88,7 @@ class Plan:
         self.imperium_turns = 5 if quick else 30
         self.campaign_steps = 4 if quick else 9
         self.war_steps = 6 if quick else 80  # the whole training scenario is 61 exchanges
+        self.millenium_steps = 4 if quick else 22  # two set-ups and twenty game turns
 
 
 # -- children: one benchmark run each ---------------------------------------------------------
@@ -144,6 +148,10 @@ def child(name: str, work: Path, plan: Plan, result: Path) -> None:
         from benchmarks import war_bench
 
         data = war_bench.run(plan.war_steps, SEED, run_dir)
+    elif name == "millenium":
+        from benchmarks import millenium_bench
+
+        data = millenium_bench.run(plan.millenium_steps, SEED, run_dir)
     elif name == "messages":
         from benchmarks import message_bench
 
@@ -445,6 +453,39 @@ def campaign_markdown(runs: list[dict[str, Any]]) -> str:
     return "\n".join(rows)
 
 
+def millenium_markdown(runs: list[dict[str, Any]]) -> str:
+    """A step of Millenium (a set-up or one side's game turn), stage by stage."""
+    first = runs[0]
+    stages = {name: [v for r in runs for v in r["parts"][name]] for name in first["parts"]}
+    steps = [
+        sum(r["parts"][n][i] for n in r["parts"]) for r in runs for i in range(len(r["steps"]))
+    ]
+    shares = [
+        r["parts"]["reports"][i] / sum(r["parts"][n][i] for n in r["parts"])
+        for r in runs
+        for i in range(len(r["steps"]))
+    ]
+    pages = [p for r in runs for p in r["pages"]]
+    rows = [
+        f"Millenium between the two computer sides: {len(first['steps'])} steps "
+        f"({first['steps'][0]} to {first['steps'][-1]}; {len(runs)} run(s) of the same seeded "
+        f"game), {first['battles']} battles fought on the hex map, reports of "
+        f"{min(pages)}-{max(pages)} pages. {first['finished'] or 'Not finished.'}",
+        "",
+        "| stage, per step | median (min-max) |",
+        "|---|---|",
+    ]
+    for name, values in stages.items():
+        rows.append(f"| {name} | {spread(values)} |")
+    rows += [
+        f"| **a step (a set-up or a game turn)** | **{spread(steps)}** |",
+        "",
+        f"Reports are {min(shares):.0%}-{max(shares):.0%} of a step. Peak memory of the run: "
+        f"{max(r['peak_mb'] for r in runs):.0f} MB.",
+    ]
+    return "\n".join(rows)
+
+
 def war_markdown(runs: list[dict[str, Any]]) -> str:
     """An exchange of Millennium Wars, and a game turn (the exchanges between two turns'
     first impulses)."""
@@ -583,6 +624,8 @@ def main(argv: list[str] | None = None) -> int:
                 blocks[name] = campaign_markdown(runs)
             elif name == "war":
                 blocks[name] = war_markdown(runs)
+            elif name == "millenium":
+                blocks[name] = millenium_markdown(runs)
             elif name == "messages":
                 blocks[name] = messages_markdown(runs)
             else:

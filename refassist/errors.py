@@ -105,8 +105,13 @@ class CellProblem:
     severity: str = "error"
 
     def __str__(self) -> str:
+        return self.shown()
+
+    def shown(self, found_word: str = "found") -> str:
+        """``Orders!C14: message (found '3'). Fix.``, with ``found`` in the reader's
+        language (a reply to a player says it so)."""
         where = f"{self.sheet}!{self.cell}" if self.cell else self.sheet
-        found = f" (found {self.found!r})" if self.found != "" else ""
+        found = f" ({found_word} {self.found!r})" if self.found != "" else ""
         fix = f" {self.fix}" if self.fix else ""
         return f"{where}: {self.message}{found}.{fix}".replace("..", ".")
 

@@ -70,7 +70,7 @@ def _catalog(path: Path) -> gettext.GNUTranslations | None:
 @lru_cache(maxsize=32)
 def translations(language: str, package: str = "") -> gettext.NullTranslations:
     """The translations into ``language``: the game's catalog (``package``, a module path
-    such as ``refassist.rulesets.millenium``) first, then the engine's.  English, or a
+    such as ``refassist.rulesets.<game>``) first, then the engine's.  English, or a
     language without a catalog, gives the source texts unchanged."""
     if language == SOURCE_LANGUAGE or language not in LANGUAGES:
         return gettext.NullTranslations()

@@ -37,6 +37,7 @@ from typing import Any
 from .atomic import write_bytes, write_text
 from .errors import GameError, NotATurnSheet, RefassistError, UsageError
 from .game import Game
+from .i18n import Words
 from .journal import describe, pending
 from .mail import (
     IncomingMail,
@@ -511,13 +512,13 @@ class _MailReply:
     path: Path
     parts: list[_ReplyPart] = field(default_factory=list)
 
-    def combined(self) -> tuple[str, str, list[Path]]:
-        greeting = f"Dear {self.player},\n\n"
+    def combined(self, w: Words) -> tuple[str, str, list[Path]]:
+        greeting = w("Dear {player},", player=self.player) + "\n\n"
         attachments = [a for part in self.parts for a in part.attachments]
         if len(self.parts) == 1:
             subject, body = self.parts[0].subject, self.parts[0].body
         else:
-            subject = f"{len(self.parts)} files received: " + "; ".join(
+            subject = w("{n} files received: ", n=len(self.parts)) + "; ".join(
                 dict.fromkeys(part.subject for part in self.parts)
             )
             sections = [
@@ -526,13 +527,21 @@ class _MailReply:
             ]
             body = (
                 greeting
-                + f"your message carried {len(self.parts)} files that could be turn sheets; "
-                "this is what became of each.\n\n" + "\n\n".join(sections) + "\n"
+                + w(
+                    "your message carried {n} files that could be turn sheets; this is what "
+                    "became of each.",
+                    n=len(self.parts),
+                )
+                + "\n\n"
+                + "\n\n".join(sections)
+                + "\n"
             )
         if self.mail.notes:
             body = (
                 body.rstrip("\n")
-                + "\n\nAlso in your message, not read:\n\n"
+                + "\n\n"
+                + w.gettext("Also in your message, not read:")
+                + "\n\n"
                 + "\n".join(f"  - {note}" for note in self.mail.notes)
                 + "\n"
             )
@@ -622,7 +631,7 @@ class _Intake:
     def flush(self) -> None:
         """Write the one reply of each mail whose files are all filed."""
         for group in self.pending.values():
-            subject, body, attachments = group.combined()
+            subject, body, attachments = group.combined(self.game.words_for(group.player))
             msg = build_message(
                 sender=self.game.config.referee_email,
                 to=group.to,
@@ -676,15 +685,33 @@ class _Intake:
                 f"{note}; from {mail.sender or 'an unknown sender'}, "
                 "who is not a player (no reply written)",
             )
+        w = self.game.words_for(cfg.name)
         body = (
-            f'Dear {cfg.name},\n\nyour message "{mail.subject}" reached the referee, but {note}, '
-            "so no orders were read from it.\n\nOrders are read only from the turn sheet: fill in "
-            f"the sheet {sheet_filename(cfg.name)} that came with your last report, save it as "
-            ".xlsx and send it as an attachment before the deadline "
-            f"({self.game.deadline_text(self.step.key)}).\n"
+            w("Dear {player},", player=cfg.name)
+            + "\n\n"
+            + w(
+                'your message "{subject}" reached the referee, but {note}, so no orders were '
+                "read from it.",
+                subject=mail.subject,
+                note=note,
+            )
+            + "\n\n"
+            + w(
+                "Orders are read only from the turn sheet: fill in the sheet {sheet} that came "
+                "with your last report, save it as .xlsx and send it as an attachment before the "
+                "deadline ({deadline}).",
+                sheet=sheet_filename(cfg.name),
+                deadline=self.game.deadline_text(self.step.key, w),
+            )
+            + "\n"
         )
         reply = self.reply(
-            cfg.name, mail.sender, mail, f"{sha[:12]}-nosheet", "no turn sheet attached", body
+            cfg.name,
+            mail.sender,
+            mail,
+            f"{sha[:12]}-nosheet",
+            w.gettext("no turn sheet attached"),
+            body,
         )
         return Outcome("refused", cfg.name, "message", note, reply, entry, notes)
 
@@ -788,21 +815,28 @@ class _Intake:
             return Outcome(
                 "refused", "", item.name, reason + " (no player to reply to)", None, entry
             )
+        w = self.game.words_for(player)
         if fix:
             advice = fix
         elif sniff(item.data).kind == "xlsx":
-            advice = "Send the turn sheet that came with your last report."
+            advice = w.gettext("Send the turn sheet that came with your last report.")
         else:
             advice = ""  # the reason already says what the file is and to save it as .xlsx
         paragraphs = [
-            f"Dear {player},",
-            f"the file {item.name} you sent could not be used as your turn sheet for "
-            f"{self.step.key}:\n\n  {reason}",
+            w("Dear {player},", player=player),
+            w(
+                "the file {file} you sent could not be used as your turn sheet for {step}:",
+                file=item.name,
+                step=self.step.key,
+            )
+            + f"\n\n  {reason}",
             *([advice] if advice else []),
-            f"Deadline: {self.game.deadline_text(self.step.key)}.",
+            w("Deadline: {deadline}.", deadline=self.game.deadline_text(self.step.key, w)),
         ]
         body = "\n\n".join(paragraphs) + "\n"
-        reply = self.reply(player, item.sender, item.mail, sha[:12], "turn sheet refused", body)
+        reply = self.reply(
+            player, item.sender, item.mail, sha[:12], w.gettext("turn sheet refused"), body
+        )
         return Outcome("refused", player, item.name, reason, reply, entry)
 
     def problems(
@@ -817,38 +851,56 @@ class _Intake:
             attachments.append(annotated)
         except RefassistError as exc:
             entry["note"] = f"the annotated copy could not be written: {exc}"
-        lines = [f"  - {p}" for p in result.errors] + [
-            f"  - (warning) {p}" for p in result.warnings
+        w = self.game.words_for(player)
+        found = w.gettext("found")
+        warning = w.gettext("(warning)")
+        lines = [f"  - {p.shown(found)}" for p in result.errors] + [
+            f"  - {warning} {p.shown(found)}" for p in result.warnings
         ]
         rules = self.game.ruleset.rules_with_defaults(self.game.config.house_rules)
         if player in self.index.accepted:
-            standing = "Your earlier accepted sheet stands until you send a corrected one."
+            standing = w.gettext(
+                "Your earlier accepted sheet stands until you send a corrected one."
+            )
         elif rules.get(SHEETS_WITH_PROBLEMS) == "no-orders":
-            standing = (
+            standing = w.gettext(
                 "No orders of yours are accepted for this turn yet. If no corrected sheet "
                 "arrives by the deadline, none of this sheet's orders will be carried out "
                 "(this game's house rule)."
             )
         else:
-            standing = (
+            standing = w.gettext(
                 "No orders of yours are accepted for this turn yet. If no corrected sheet "
                 "arrives by the deadline, the orders on this sheet without problems will be "
                 "carried out and each line with a problem dropped."
             )
+        problems = w.counted_as(len(result.errors), "problem", "problems")
         body = (
-            f"Dear {player},\n\nyour turn sheet {item.name} for {self.step.key} has "
-            f"{counted(len(result.errors), 'problem')} that must be fixed:\n\n"
+            w("Dear {player},", player=player)
+            + "\n\n"
+            + w(
+                "your turn sheet {file} for {step} has {problems} that must be fixed:",
+                file=item.name,
+                step=self.step.key,
+                problems=problems,
+            )
+            + "\n\n"
             + "\n".join(lines)
-            + f"\n\n{standing}\n\nThe attached copy of your sheet shows each problem in red "
-            "(warnings in amber) with a comment; fix the cells and send it back before the "
-            f"deadline ({self.game.deadline_text(self.step.key)}).\n"
+            + f"\n\n{standing}\n\n"
+            + w(
+                "The attached copy of your sheet shows each problem in red (warnings in amber) "
+                "with a comment; fix the cells and send it back before the deadline "
+                "({deadline}).",
+                deadline=self.game.deadline_text(self.step.key, w),
+            )
+            + "\n"
         )
         reply = self.reply(
             player,
             item.sender,
             item.mail,
             sha[:12],
-            "problems in your turn sheet",
+            w.gettext("problems in your turn sheet"),
             body,
             attachments,
         )
@@ -867,7 +919,10 @@ class _Intake:
         table = self.index.late if late else self.index.accepted
         folder = "late" if late else "accepted"
         current = table.get(player)
-        warnings = [f"  - (warning) {p}" for p in result.warnings]
+        w = self.game.words_for(player)
+        warnings = [
+            f"  - {w.gettext('(warning)')} {p.shown(w.gettext('found'))}" for p in result.warnings
+        ]
         orders = "\n".join(f"  {line}" for line in result.orders_text)
         if current is not None and _parse_iso(str(current.get("received", ""))) > item.received:
             entry["status"] = "superseded"
@@ -884,26 +939,44 @@ class _Intake:
             "sha256": sha,
         }
         entry["status"] = "late" if late else "accepted"
+        deadline = self.game.deadline_text(self.step.key, w)
         if late:
             body = (
-                f"Dear {player},\n\nyour turn sheet {item.name} for {self.step.key} arrived "
-                f"after the deadline ({self.game.deadline_text(self.step.key)}). It reads "
-                "correctly; the referee decides whether late orders are used.\n\nThe orders as "
-                f"read:\n\n{orders}\n"
+                w("Dear {player},", player=player)
+                + "\n\n"
+                + w(
+                    "your turn sheet {file} for {step} arrived after the deadline ({deadline}). "
+                    "It reads correctly; the referee decides whether late orders are used.",
+                    file=item.name,
+                    step=self.step.key,
+                    deadline=deadline,
+                )
+                + "\n\n"
+                + w.gettext("The orders as read:")
+                + f"\n\n{orders}\n"
             )
-            subject = "late turn sheet received"
+            subject = w.gettext("late turn sheet received")
         else:
             body = (
-                f"Dear {player},\n\nyour turn sheet {item.name} for {self.step.key} is "
-                "accepted. These are your orders as the referee's tool read them; if anything is "
-                "not what you meant, send a corrected sheet before the deadline "
-                f"({self.game.deadline_text(self.step.key)}): the newest accepted sheet counts."
-                f"\n\n{orders}\n"
+                w("Dear {player},", player=player)
+                + "\n\n"
+                + w(
+                    "your turn sheet {file} for {step} is accepted. These are your orders as the "
+                    "referee's tool read them; if anything is not what you meant, send a "
+                    "corrected sheet before the deadline ({deadline}): the newest accepted sheet "
+                    "counts.",
+                    file=item.name,
+                    step=self.step.key,
+                    deadline=deadline,
+                )
+                + f"\n\n{orders}\n"
             )
-            subject = "turn sheet accepted"
+            subject = w.gettext("turn sheet accepted")
         if warnings:
             body += (
-                "\nWarnings (the orders are accepted, but check these):\n\n"
+                "\n"
+                + w.gettext("Warnings (the orders are accepted, but check these):")
+                + "\n\n"
                 + "\n".join(warnings)
                 + "\n"
             )

@@ -7,6 +7,7 @@ is intended, then read the diff of the golden files before committing them:
     .venv/bin/python scripts/regenerate_golden.py imperium-3m      # Imperium 3rd Millennium
     .venv/bin/python scripts/regenerate_golden.py full-thrust-campaign
     .venv/bin/python scripts/regenerate_golden.py millennium-wars
+    .venv/bin/python scripts/regenerate_golden.py millenium
     git diff --stat tests/golden
 
 Each game is played as ``tests/golden/<ruleset>/golden.toml`` says, on the map kept beside
@@ -77,11 +78,19 @@ def write_training_scenario(folder: Path) -> None:
 
 #: How each golden map is made anew (``--new-map``); a game whose golden map is written by
 #: hand has no entry.
+def write_zone_map(folder: Path) -> None:
+    from refassist.rulesets.millenium.geometry import DEFAULT_MAP
+
+    (folder / "map.toml").write_text(DEFAULT_MAP.read_text(encoding="utf-8"), encoding="utf-8")
+    print(f"copied the shipped map to {folder.relative_to(REPO)}")
+
+
 MAP_WRITERS = {
     "fifth-millennium": write_sector,
     "imperium-3m": write_imperium_map,
     "full-thrust-campaign": write_campaign_map,
     "millennium-wars": write_training_scenario,
+    "millenium": write_zone_map,
 }
 
 

@@ -94,7 +94,7 @@ def test_the_empires_set_up_is_held_to_the_cards_and_tab_1() -> None:
         imperial_cell="Orders!C37",
         fleets=fleets,
     )
-    assert problems(state, "Ivo", Orders(EMPIRE, "0-empire", setup=ok)) == {}
+    assert problems(state, "Ivo", Orders.of_setup(EMPIRE, "0-empire", ok)) == {}
     cards["B"] = 1  # card 1 twice
     bad_fleets = [
         *fleets[:5],
@@ -103,12 +103,12 @@ def test_the_empires_set_up_is_held_to_the_cards_and_tab_1() -> None:
     bad = Setup(
         cards=cards, cards_cell=cells, imperial="M1", imperial_cell="Orders!C37", fleets=bad_fleets
     )
-    found = problems(state, "Ivo", Orders(EMPIRE, "0-empire", setup=bad))
+    found = problems(state, "Ivo", Orders.of_setup(EMPIRE, "0-empire", bad))
     assert "also given to A" in found[("C13", "error")]
     assert "loyalty 3" in found[("C37", "error")]  # M was dealt card 11: loyalty 3
     messages = [
         p.message
-        for p in validate_orders(state, "Ivo", Orders(EMPIRE, "0-empire", setup=bad), {})
+        for p in validate_orders(state, "Ivo", Orders.of_setup(EMPIRE, "0-empire", bad), {})
         if p.cell == "B46"
     ]
     assert any("composed twice" in m for m in messages)
@@ -126,12 +126,12 @@ def test_the_extraterrestrials_set_up_needs_18_systems_and_edges() -> None:
         for i, x in enumerate("KωδεκA")
     ]
     ok = Setup(programme=list(MAP.systems)[:18], programme_cell="Orders!C12", fleets=fleets)
-    assert problems(state, "Vera", Orders(ALIEN, "0-extraterrestre", setup=ok)) == {}
+    assert problems(state, "Vera", Orders.of_setup(ALIEN, "0-extraterrestre", ok)) == {}
     short = Setup(
         programme=list(MAP.systems)[:17],
         programme_cell="Orders!C12",
         fleets=[*fleets[:5], FleetSetup("A", {"corvette": 1}, at("23N4"), "Orders!B46")],
     )
-    found = problems(state, "Vera", Orders(ALIEN, "0-extraterrestre", setup=short))
+    found = problems(state, "Vera", Orders.of_setup(ALIEN, "0-extraterrestre", short))
     assert "17 systems" in found[("C12", "error")]
     assert "beyond an edge" in found[("B46", "error")]

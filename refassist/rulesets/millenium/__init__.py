@@ -24,8 +24,9 @@ from .resolve import step_key
 from .rules import HOUSE_RULES
 from .state import ALIEN, EMPIRE, State, mover
 
-#: The dice number of each set-up step (game turns use their own number).
-SETUP_DICE = {"0-empire": 0, "0-extraterrestre": 99}
+#: The dice number of each step: the set-ups 0 and 1, then game turn n is n + 1 (the engine's
+#: dice numbers must grow from step to step and never repeat).
+SETUP_DICE = {"0-empire": 0, "0-extraterrestre": 1}
 
 
 class Millenium(Ruleset[State, Orders]):
@@ -44,7 +45,7 @@ class Millenium(Ruleset[State, Orders]):
     max_players: ClassVar[int] = 2
     house_rules: ClassVar[tuple[HouseRule, ...]] = HOUSE_RULES
     order: ClassVar[int] = 500
-    map_files: ClassVar[str] = "the shipped map, or --map FILE (docs/rules/millenium.md)"
+    map_files: ClassVar[str] = "default map, or --map FILE (docs/rules/millenium.md)"
     start_word: ClassVar[str] = "side"
     language: ClassVar[str] = "fr"
     #: The two set-ups and two game turns.
@@ -61,7 +62,7 @@ class Millenium(Ruleset[State, Orders]):
             who = "the Extraterrestrial" if side == ALIEN else "the Empire"
             label = f"game turn {state.turn} ({who})"
         expects = () if state.finished else (state.players[side],)
-        return Step(key, label, expects, dice_turn=SETUP_DICE.get(key))
+        return Step(key, label, expects, dice_turn=SETUP_DICE.get(key, state.turn + 1))
 
     def game_over(self, state: State) -> str:
         return state.finished

@@ -21,19 +21,10 @@ from .geometry import Position
 from .orders import FleetMove, FleetSetup, Orders, Purchase, ReserveEntry, Setup
 from .resolve import purchase_problem, step_key, tables_for
 from .rules import complete
+from .setup import DEFAULT_FLEETS
 from .state import ALIEN, EMPIRE, Fleet, Ship, State, mover
 from .strategic import MOVE_POINTS, affordable, cheapest_path, jump_problem
 from .tactical import TacticalOrders
-
-#: Six starting fleets: letter -> ships, within TAB 1's legend (19 ships).
-START_FLEETS: dict[str, dict[str, int]] = {
-    "K": {"vaisseau": 1, "fregate": 2, "corvette": 2, "colonisation": 1},
-    "ω": {"vaisseau": 1, "fregate": 2, "corvette": 1, "porte_intercepteur": 1},
-    "δ": {"fregate": 1, "corvette": 1, "colonisation": 1},
-    "ε": {"fregate": 1, "porte_intercepteur": 1},
-    "κ": {"corvette": 1, "colonisation": 1},
-    "A": {"corvette": 1},
-}
 
 
 def computer_orders(
@@ -45,7 +36,7 @@ def computer_orders(
     rng = player_rng(seed, player, state.turn)
     tables = tables_for(rules)
     if state.turn == 0:
-        return Orders(side, key, setup=_setup(state, side, rng, tables))
+        return Orders.of_setup(side, key, _setup(state, side, rng, tables))
     orders = Orders(side, key, tactics=_tactics(side))
     if mover(state.turn) != side:
         return orders
@@ -67,7 +58,7 @@ def _tactics(side: str) -> TacticalOrders:
 def _setup(state: State, side: str, rng: random.Random, tables: Tables) -> Setup:
     game_map = state.map
     letters = list(game_map.systems)
-    fleets = START_FLEETS
+    fleets = DEFAULT_FLEETS
     if side == EMPIRE:
         numbers = list(range(1, len(game_map.cards) + 1))
         rng.shuffle(numbers)

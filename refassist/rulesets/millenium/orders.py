@@ -107,7 +107,9 @@ class Setup:
 
 @dataclass
 class Orders:
-    """A side's orders for one step."""
+    """A side's orders for one step.  The set-up's choices are fields of their own, each with
+    its cell, so the engine can cancel one alone (`turns.drop_orders_at`: a list item with its
+    ``cell``, or a choice with its ``<name>_cell``); `setup` gathers them."""
 
     side: str
     step: str
@@ -116,7 +118,46 @@ class Orders:
     purchases: list[Purchase] = field(default_factory=list)
     tactics: TacticalOrders = field(default_factory=TacticalOrders)
     message: str = ""
-    setup: Setup | None = None
+    is_setup: bool = False
+    cards: dict[str, int] = field(default_factory=dict)
+    card_cells: dict[str, str] = field(default_factory=dict)
+    imperial: str = ""
+    imperial_cell: str = ""
+    programme: list[str] = field(default_factory=list)
+    programme_cell: str = ""
+    fleets: list[FleetSetup] = field(default_factory=list)
+
+    @property
+    def setup(self) -> Setup | None:
+        """The set-up sheet's choices (None on a game turn's sheet)."""
+        if not self.is_setup:
+            return None
+        return Setup(
+            cards=dict(self.cards),
+            cards_cell=dict(self.card_cells),
+            imperial=self.imperial,
+            imperial_cell=self.imperial_cell,
+            programme=list(self.programme),
+            programme_cell=self.programme_cell,
+            fleets=list(self.fleets),
+        )
+
+    @classmethod
+    def of_setup(cls, side: str, step: str, setup: Setup, **more: object) -> Orders:
+        """A set-up sheet's orders from its choices."""
+        return cls(
+            side,
+            step,
+            is_setup=True,
+            cards=dict(setup.cards),
+            card_cells=dict(setup.cards_cell),
+            imperial=setup.imperial,
+            imperial_cell=setup.imperial_cell,
+            programme=list(setup.programme),
+            programme_cell=setup.programme_cell,
+            fleets=list(setup.fleets),
+            **more,  # type: ignore[arg-type]
+        )
 
 
 def no_orders(side: str, step: str) -> Orders:

@@ -32,10 +32,10 @@ from .conquest import (
     take_planet,
 )
 from .geometry import Position, zone_name
-from .orders import FleetMove, Orders, Purchase, ReserveEntry, Setup, no_orders
+from .orders import FleetMove, FleetSetup, Orders, Purchase, ReserveEntry, Setup, no_orders
 from .production import lose_points_with, score_production, spend
 from .rules import complete
-from .setup import deal, random_deal
+from .setup import DEFAULT_FLEETS, PROGRAMME_LEAST, deal, random_deal
 from .state import ALIEN, EMPIRE, Fleet, Planet, Ship, State, mover, other
 from .strategic import check_path, hyperspace, jump_problem, stack_problem
 from .tactical import Battle, TacticalOrders, fight, set_up
@@ -173,11 +173,36 @@ def _setup_empire(turn: _Turn, setup: Setup) -> None:
         planet = state.planet(choice)
     assert planet is not None
     state.imperial = planet.name
-    for f in setup.fleets[:6]:
+    fleets = setup.fleets[:6] or _default_fleets(turn, EMPIRE)
+    for f in fleets:
         fleet = _fleet_from(turn, EMPIRE, f.fleet, f.ships)
         if fleet is not None and f.start is not None and state.map.on_map(f.start.zone):
             fleet.where, fleet.position = "map", f.start
     turn.tell("set-up", "", "setup", said("the Empire's fleets stand on the map"), EVERYONE)
+
+
+def _default_fleets(turn: _Turn, side: str) -> list[FleetSetup]:
+    """A side's six fleets when its set-up composes none: the default composition, placed
+    at random (the Empire at its systems of loyalty 4 and more, the Extraterrestrial beyond the
+    edges)."""
+    state = turn.state
+    if side == EMPIRE:
+        places = [state.map.systems[x].position for x, s in state.systems.items() if s.loyalty >= 4]
+    else:
+        places = state.map.edge_positions(4)
+    out = []
+    with turn.dice.at(phase="set-up"):
+        for letter, ships in DEFAULT_FLEETS.items():
+            start = places.pop(turn.dice.choice_index(len(places), f"start of fleet {letter}"))
+            out.append(FleetSetup(letter, ships, start, ""))
+    turn.tell(
+        "set-up",
+        "",
+        "fleets_random",
+        said("no fleet was composed: six fleets placed at random"),
+        (side,),
+    )
+    return out
 
 
 def _setup_alien(turn: _Turn, setup: Setup) -> None:
@@ -185,7 +210,21 @@ def _setup_alien(turn: _Turn, setup: Setup) -> None:
     edges; they enter at level 4 by normal movement on turn 1 (rule III)."""
     state = turn.state
     state.programme = [x for x in dict.fromkeys(setup.programme) if x in state.systems]
-    for f in setup.fleets[:6]:
+    if len(state.programme) < PROGRAMME_LEAST:
+        # A programme short of the rules' 18 is completed at random (the checker said so).
+        left = [x for x in state.systems if x not in state.programme]
+        with turn.dice.at(phase="set-up"):
+            while len(state.programme) < PROGRAMME_LEAST:
+                state.programme.append(left.pop(turn.dice.choice_index(len(left), "programme")))
+        state.programme.sort()
+        turn.tell(
+            "set-up",
+            "",
+            "programme_random",
+            said("the programme was completed at random to {n} systems", n=PROGRAMME_LEAST),
+            (ALIEN,),
+        )
+    for f in setup.fleets[:6] or _default_fleets(turn, ALIEN):
         fleet = _fleet_from(turn, ALIEN, f.fleet, f.ships)
         if fleet is not None and f.start is not None:
             fleet.where, fleet.position, fleet.wait = "waiting", f.start.at_level(4), 0

@@ -18,6 +18,19 @@ from .charts import load_tables
 from .geometry import Card, StrategicMap, load_map
 from .state import ALIEN, EMPIRE, Fleet, Planet, State, SystemState
 
+#: The six fleets a side gets when its set-up sheet composes none (19 ships, TAB 1's starting
+#: numbers): the computer players' choice too.
+DEFAULT_FLEETS: dict[str, dict[str, int]] = {
+    "K": {"vaisseau": 1, "fregate": 2, "corvette": 2, "colonisation": 1},
+    "ω": {"vaisseau": 1, "fregate": 2, "corvette": 1, "porte_intercepteur": 1},
+    "δ": {"fregate": 1, "corvette": 1, "colonisation": 1},
+    "ε": {"fregate": 1, "porte_intercepteur": 1},
+    "κ": {"corvette": 1, "colonisation": 1},
+    "A": {"corvette": 1},
+}
+#: Fewest systems in a conquest programme (rule III).
+PROGRAMME_LEAST = 18
+
 #: What the players file's start-position column may say for a side.
 SIDE_WORDS = {
     "empire": EMPIRE,

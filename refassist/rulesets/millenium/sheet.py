@@ -82,6 +82,21 @@ TACTIC_FIELDS = (
     ("leave", N_("Leave the battle"), parse.LEAVE_WORDS, ("jamais", "apres 3 tours", "si perdant")),
     ("edge", N_("Entry edge"), parse.DIRECTION_WORDS, ("N", "E", "S", "O")),
 )
+#: The standing tactical orders' values as a reader reads them.
+TACTIC_SHOWN = {
+    "close": N_("close in"),
+    "stand off": N_("stand off"),
+    "bases": N_("bases"),
+    "ships": N_("ships"),
+    "capital": N_("capital ships"),
+    "nearest": N_("the nearest"),
+    "focus": N_("focused"),
+    "spread": N_("spread"),
+    "never": N_("never"),
+    "compulsory": N_("after the compulsory rounds"),
+    "losing": N_("when losing"),
+    "W": N_("W"),
+}
 ORDER_CHOICES = ("mouvement", "saut", "entree", "reserve", "move", "jump", "enter")
 SHIP_LABELS = {
     "corvette": N_("corvette"),
@@ -613,7 +628,7 @@ def read_opened(sheet: TurnSheetFile) -> SheetRead:
         _read_purchases(reader, orders)
         block = "turn"
     else:
-        orders.setup = _read_setup(reader, kind, game_map)
+        orders = Orders.of_setup(side, step, _read_setup(reader, kind, game_map))
         block = "setup"
     orders.tactics = _read_tactics(reader, TACTICS_ROW[block])
     message = reader.raw(f"B{MESSAGE_ROW[block] + 1}")
@@ -959,14 +974,15 @@ def orders_text(orders: Orders) -> list[str]:
             )
         )
     t = orders.tactics
+    shown = {k: w.gettext(v) for k, v in TACTIC_SHOWN.items()}
     lines.append(
         w(
             "Tactics: {stance}, {priority} first, fire {fire}, leave {leave}, enter by {edge}",
-            stance=t.stance,
-            priority=t.priority,
-            fire=t.fire,
-            leave=t.leave,
-            edge=t.edge,
+            stance=shown.get(t.stance, t.stance),
+            priority=shown.get(t.priority, t.priority),
+            fire=shown.get(t.fire, t.fire),
+            leave=shown.get(t.leave, t.leave),
+            edge=shown.get(t.edge, t.edge),
         )
     )
     return lines

@@ -21,12 +21,11 @@ from .orders import FleetMove, FleetSetup, Orders, Setup
 from .production import turn_production
 from .resolve import purchase_problem, step_key, tables_for
 from .rules import complete
+from .setup import PROGRAMME_LEAST
 from .sheet import IMPERIAL_CELL, SETUP_FLEET_FIRST_ROW, SIDE_CELL, STEP_CELL, SYSTEM_FIRST_ROW
 from .state import ALIEN, Fleet, State, mover
 from .strategic import check_path, jump_problem, stack_problem
 
-#: Fewest systems in a conquest programme (rule III).
-PROGRAMME_LEAST = 18
 START_FLEETS = 6
 
 
@@ -65,6 +64,13 @@ class _Checker(OrderChecker):
         empire = not self.state.systems
         if empire:
             self.cards(setup)
+        elif not setup.programme:
+            self.warn(
+                f"C{SYSTEM_FIRST_ROW}",
+                "",
+                w.gettext("no conquest programme is written"),
+                w("The referee's tool will choose {n} systems at random.", n=PROGRAMME_LEAST),
+            )
         else:
             if len(setup.programme) < PROGRAMME_LEAST:
                 self.error(
@@ -73,7 +79,14 @@ class _Checker(OrderChecker):
                     w("the programme names {n} systems", n=len(setup.programme)),
                     w("Mark at least {n} systems oui.", n=PROGRAMME_LEAST),
                 )
-        if len(setup.fleets) != START_FLEETS:
+        if not setup.fleets:
+            self.warn(
+                f"B{SETUP_FLEET_FIRST_ROW}",
+                "",
+                w.gettext("no fleet is composed"),
+                w.gettext("The referee's tool will compose six fleets and place them at random."),
+            )
+        elif len(setup.fleets) != START_FLEETS:
             self.error(
                 f"B{SETUP_FLEET_FIRST_ROW}",
                 str(len(setup.fleets)),
@@ -112,6 +125,13 @@ class _Checker(OrderChecker):
                     w.gettext("the cards are dealt at random in this game"),
                     w.gettext("Nothing to do: your numbers are not used."),
                 )
+        elif not setup.cards:
+            self.warn(
+                f"C{SYSTEM_FIRST_ROW}",
+                "",
+                w.gettext("no card is dealt"),
+                w.gettext("The referee's tool will deal the cards at random."),
+            )
         else:
             used: dict[int, str] = {}
             for letter in self.state.map.systems:
@@ -145,12 +165,22 @@ class _Checker(OrderChecker):
         number = setup.cards.get(system)
         card = self.state.map.cards[number - 1] if number and 0 < number <= count else None
         if not imperial:
-            if self.rules["cards_dealt"] != "random":
+            if self.rules["cards_dealt"] != "random" and setup.cards:
                 self.error(
                     setup.imperial_cell or IMPERIAL_CELL,
                     "",
                     w.gettext("no imperial planet is named"),
                     w.gettext("Name a planet of a loyalty-6 system, e.g. G1."),
+                )
+            else:
+                self.warn(
+                    setup.imperial_cell or IMPERIAL_CELL,
+                    "",
+                    w.gettext("no imperial planet is named"),
+                    w.gettext(
+                        "The referee's tool will choose one of a loyalty-6 system's planets at "
+                        "random."
+                    ),
                 )
         elif system not in self.state.map.systems or not imperial[1:].isdigit():
             self.error(
