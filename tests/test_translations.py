@@ -150,6 +150,12 @@ def test_the_shared_templates_speak_the_readers_language() -> None:
     assert "<b>Dés de 3 :</b>" in french and "printf %s GRAINE" in french
     assert "&lt;7&gt;" in french  # a value is escaped inside a translated text
     assert speaking(env, "en") is env and speaking(env, "fr") is speaking(env, "fr")
+    # Speaking French never makes the English environment French (an overlay shares its
+    # parent's globals unless given its own).
+    assert "If this is not what you meant" in env.from_string(page).render(**context)
+    assert "If this is not what you meant" in env.get_template(
+        "base/orders.html"
+    ).module.orders_understood(["x"], False, "accepted", "-")
     assert (
         render_html(
             env,

@@ -12,6 +12,7 @@ Map pages are not drawn here: a template leaves an empty box (``<div data-map=".
 
 from __future__ import annotations
 
+import gettext
 import logging
 import textwrap
 import weakref
@@ -57,18 +58,30 @@ def template_dirs(game_path: Path | None = None) -> list[Path]:
     return dirs
 
 
-def environment(dirs: Sequence[Path]) -> jinja2.Environment:
-    """A jinja2 environment over ``dirs`` with autoescape on and undefined names as errors."""
+def environment(
+    dirs: Sequence[Path], translations_: gettext.NullTranslations | None = None
+) -> jinja2.Environment:
+    """A jinja2 environment over ``dirs`` with autoescape on and undefined names as errors;
+    its ``_("...")`` speaks ``translations_`` (English without: `speaking`)."""
+    return _configured(
+        jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(d)) for d in dirs]), translations_
+    )
+
+
+def _configured(
+    loader: jinja2.BaseLoader, translations_: gettext.NullTranslations | None
+) -> jinja2.Environment:
     env = jinja2.Environment(
-        loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(d)) for d in dirs]),
+        loader=loader,
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
         extensions=["jinja2.ext.i18n"],
     )
-    # ``_("...")`` in a template is the reader's language (`speaking`); English here.
-    env.install_null_translations(newstyle=True)  # type: ignore[attr-defined]
+    env.install_gettext_translations(  # type: ignore[attr-defined]
+        translations_ or gettext.NullTranslations(), newstyle=True
+    )
     env.filters["signed"] = lambda n: f"{n:+d}" if isinstance(n, int) else str(n)
     env.filters["plural"] = counted
     env.filters["col"] = column
@@ -76,24 +89,26 @@ def environment(dirs: Sequence[Path]) -> jinja2.Environment:
     return env
 
 
-#: Each environment's overlays by (language, package), kept while the environment lives.
+#: Each environment's siblings in other languages, by (language, package), kept while the
+#: environment lives.
 _SPEAKING: weakref.WeakKeyDictionary[
     jinja2.Environment, dict[tuple[str, str], jinja2.Environment]
 ] = weakref.WeakKeyDictionary()
 
 
 def speaking(env: jinja2.Environment, language: str, package: str = "") -> jinja2.Environment:
-    """``env`` speaking ``language``: an overlay (templates stay compiled once) whose ``_()``
-    and ``{% trans %}`` use the engine's and the game's catalogs (`refassist.i18n`)."""
+    """``env`` in ``language``: an environment over the same templates whose ``_()`` and
+    ``{% trans %}`` use the engine's and the game's catalogs (`refassist.i18n`).  A sibling,
+    not an overlay: an overlay shares its parent's globals, so installing one language's
+    ``_`` there would change the parent's too.  Made once per language and kept."""
     if language in ("", SOURCE_LANGUAGE):
         return env
     key = (language, package)
     cache = _SPEAKING.setdefault(env, {})
     found = cache.get(key)
     if found is None:
-        found = env.overlay()
-        found.install_gettext_translations(translations(language, package), newstyle=True)  # type: ignore[attr-defined]
-        cache[key] = found
+        assert env.loader is not None
+        found = cache[key] = _configured(env.loader, translations(language, package))
     return found
 
 

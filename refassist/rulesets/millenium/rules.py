@@ -85,14 +85,6 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         (2, 3),
     ),
     HouseRule(
-        "battles",
-        "automatic",
-        "Tactical battles are fought by the tool from each side's standing tactical orders "
-        "('automatic'), or by the referee on the table, who enters the result on a battle "
-        "sheet ('referee').",
-        ("automatic", "referee"),
-    ),
-    HouseRule(
         "points_lost_with_system",
         False,
         "Production points banked in a system are lost when the opponent takes a planet of "

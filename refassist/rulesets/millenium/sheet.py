@@ -974,6 +974,8 @@ def orders_text(orders: Orders) -> list[str]:
             )
         )
     t = orders.tactics
+    if t == TacticalOrders():  # the standing orders as the sheet pre-fills them: nothing new
+        return lines or [w.gettext("No orders.")]
     shown = {k: w.gettext(v) for k, v in TACTIC_SHOWN.items()}
     lines.append(
         w(
