@@ -453,13 +453,25 @@ def campaign_markdown(runs: list[dict[str, Any]]) -> str:
     return "\n".join(rows)
 
 
+def stage_rows(runs: list[dict[str, Any]], per: str) -> list[str]:
+    """The stage-by-stage table of a step-by-step game benchmark (`stepwise.play_steps`):
+    each stage's seconds per ``per`` (a step, an exchange), median and range over the runs."""
+    first = runs[0]
+    stages = {name: [v for r in runs for v in r["parts"][name]] for name in first["parts"]}
+    rows = [f"| stage, per {per} | median (min-max) |", "|---|---|"]
+    rows += [f"| {name} | {spread(values)} |" for name, values in stages.items()]
+    return rows
+
+
+def step_totals(runs: list[dict[str, Any]]) -> list[float]:
+    """Each step's seconds, all stages together, over every run."""
+    return [sum(r["parts"][n][i] for n in r["parts"]) for r in runs for i in range(len(r["steps"]))]
+
+
 def millenium_markdown(runs: list[dict[str, Any]]) -> str:
     """A step of Millenium (a set-up or one side's game turn), stage by stage."""
     first = runs[0]
-    stages = {name: [v for r in runs for v in r["parts"][name]] for name in first["parts"]}
-    steps = [
-        sum(r["parts"][n][i] for n in r["parts"]) for r in runs for i in range(len(r["steps"]))
-    ]
+    steps = step_totals(runs)
     shares = [
         r["parts"]["reports"][i] / sum(r["parts"][n][i] for n in r["parts"])
         for r in runs
@@ -472,11 +484,8 @@ def millenium_markdown(runs: list[dict[str, Any]]) -> str:
         f"game), {first['battles']} battles fought on the hex map, reports of "
         f"{min(pages)}-{max(pages)} pages. {first['finished'] or 'Not finished.'}",
         "",
-        "| stage, per step | median (min-max) |",
-        "|---|---|",
+        *stage_rows(runs, "step"),
     ]
-    for name, values in stages.items():
-        rows.append(f"| {name} | {spread(values)} |")
     rows += [
         f"| **a step (a set-up or a game turn)** | **{spread(steps)}** |",
         "",
@@ -490,10 +499,7 @@ def war_markdown(runs: list[dict[str, Any]]) -> str:
     """An exchange of Millennium Wars, and a game turn (the exchanges between two turns'
     first impulses)."""
     first = runs[0]
-    stages = {name: [v for r in runs for v in r["parts"][name]] for name in first["parts"]}
-    exchanges = [
-        sum(r["parts"][n][i] for n in r["parts"]) for r in runs for i in range(len(r["steps"]))
-    ]
+    exchanges = step_totals(runs)
     turns: list[float] = []
     shares: list[float] = []
     for r in runs:
@@ -511,11 +517,8 @@ def war_markdown(runs: list[dict[str, Any]]) -> str:
         f"{len(runs)} run(s) of the same seeded war), {first['attacks']} attacks fought, "
         f"reports of {min(pages)}-{max(pages)} pages. {first['finished'] or 'Not finished.'}",
         "",
-        "| stage, per exchange | median (min-max) |",
-        "|---|---|",
+        *stage_rows(runs, "exchange"),
     ]
-    for name, values in stages.items():
-        rows.append(f"| {name} | {spread(values)} |")
     rows += [
         f"| **an exchange** | **{spread(exchanges)}** |",
         f"| **a game turn (all its exchanges)** | **{spread(turns)}** |",

@@ -82,6 +82,21 @@ TACTIC_FIELDS = (
     ("leave", N_("Leave the battle"), parse.LEAVE_WORDS, ("jamais", "apres 3 tours", "si perdant")),
     ("edge", N_("Entry edge"), parse.DIRECTION_WORDS, ("N", "E", "S", "O")),
 )
+#: The standing tactical orders' values as the sheet writes them (the dropdowns' words, which
+#: the reader reads back in either language).
+TACTIC_NOTATION = {
+    "close": "au contact",
+    "stand off": "a distance",
+    "ships": "navires",
+    "capital": "vaisseaux",
+    "nearest": "le plus proche",
+    "focus": "concentre",
+    "spread": "reparti",
+    "never": "jamais",
+    "compulsory": "apres 3 tours",
+    "losing": "si perdant",
+    "W": "O",
+}
 #: The standing tactical orders' values as a reader reads them.
 TACTIC_SHOWN = {
     "close": N_("close in"),
@@ -419,19 +434,7 @@ def _write_tactics(page: Page, row: int, standing: TacticalOrders) -> None:
     w = current()
     st = page.st
     page.section(row, w.gettext("STANDING TACTICAL ORDERS - how your fleets fight"))
-    shown = {
-        "close": "au contact",
-        "stand off": "a distance",
-        "ships": "navires",
-        "capital": "vaisseaux",
-        "nearest": "le plus proche",
-        "focus": "concentre",
-        "spread": "reparti",
-        "never": "jamais",
-        "compulsory": "apres 3 tours",
-        "losing": "si perdant",
-        "W": "O",
-    }
+    shown = TACTIC_NOTATION
     for n, (field, label, _words, choices) in enumerate(TACTIC_FIELDS, start=1):
         ref = f"D{row + n}"
         page.ws.merge_range(row + n - 1, 1, row + n - 1, 2, w.gettext(label), st.label)
@@ -826,19 +829,6 @@ def read_sheet(path: Path, opened: TurnSheetFile | None = None) -> SheetRead:
 # --------------------------------------------------------------------------------------------
 
 _ORDER_TEXT = {"move": "mouvement", "jump": "saut", "enter": "entree", "reserve": "reserve"}
-_TACTIC_TEXT = {
-    "close": "au contact",
-    "stand off": "a distance",
-    "ships": "navires",
-    "capital": "vaisseaux",
-    "nearest": "le plus proche",
-    "focus": "concentre",
-    "spread": "reparti",
-    "never": "jamais",
-    "compulsory": "apres 3 tours",
-    "losing": "si perdant",
-    "W": "O",
-}
 
 
 def fill_sheet(path: Path, orders: Orders) -> None:
@@ -881,7 +871,7 @@ def fill_sheet(path: Path, orders: Orders) -> None:
         cells = _tactic_cells(TACTICS_ROW[block])
         for field, *_rest in TACTIC_FIELDS:
             value = str(getattr(orders.tactics, field))
-            put(cells[field], _TACTIC_TEXT.get(value, value))
+            put(cells[field], TACTIC_NOTATION.get(value, value))
         put(cells["interceptors"], "oui" if orders.tactics.interceptors else "non")
         if orders.message:
             put(f"B{MESSAGE_ROW[block] + 1}", orders.message)
