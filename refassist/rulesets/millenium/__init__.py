@@ -93,14 +93,19 @@ class Millenium(Ruleset[State, Orders]):
         return {state.players[EMPIRE]: "Empire", state.players[ALIEN]: "Extraterrestre"}
 
     def turn_highlights(self, state: State, events: Sequence[Event]) -> str:
+        """Moves, jumps, battles and planets taken (a conquest's other lines, a neighbouring
+        planet losing the Empire's hold, say, are not counted)."""
         kinds = [e.kind for e in events]
-        return (
-            ", ".join(
-                counted(kinds.count(kind), word)
-                for kind, word in (("move", "move"), ("jump", "jump"), ("battle", "battle"))
-            )
-            + f", {counted(kinds.count('conquest'), 'planet')} changing hands"
+        taken = sum(
+            1
+            for e in events
+            if e.kind == "conquest" and str(e.data.get("say", [""])[0]).startswith("{planet} taken")
         )
+        counts = ", ".join(
+            counted(kinds.count(kind), word)
+            for kind, word in (("move", "move"), ("jump", "jump"), ("battle", "battle"))
+        )
+        return f"{counts}, {counted(taken, 'planet')} changing hands"
 
     # -- information --------------------------------------------------------------------------
     def players(self, state: State) -> list[str]:

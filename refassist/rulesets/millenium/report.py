@@ -18,14 +18,14 @@ from ..base import Event, ReportContent, ReportInput
 from .charts import Tables
 from .geometry import zone_name
 from .resolve import tables_for
-from .sheet import SHIP_LABELS, ship_list
+from .sheet import SHIP_LABELS, SIDE_LABELS, ship_list
 from .state import ALIEN, EMPIRE, Fleet, State, mover
 from .visibility import SideView
 from .zonemap import Counter, SystemMark, draw, legend
 
 TEMPLATE_DIR = "millenium"
 PACKAGE = "refassist.rulesets.millenium"
-SIDE_NAMES = {ALIEN: "the Extraterrestrial", EMPIRE: "the Empire"}
+SIDE_NAMES = SIDE_LABELS
 PHASES = (
     N_("set-up"),
     N_("reserve entry"),
