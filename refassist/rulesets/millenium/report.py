@@ -113,6 +113,7 @@ def _map_page(
                 EMPIRE: w.gettext("the Empire's fleets"),
             },
             w.gettext("level"),
+            english=w.language == "en",
         ),
         "notes": [
             w.gettext(
@@ -208,7 +209,9 @@ def player_content(view: SideView, info: ReportInput) -> ReportContent:
         "others": [{"letter": f.letter, "where": str(f.position or "")} for f in view.others],
         "systems": systems,
         "orders": list(orders) if orders is not None else None,
-        "no_orders": orders is None and info.sheets.get(view.player) == "missing",
+        "no_orders": orders is None
+        and info.sheets.get(view.player) == "missing"
+        and _mover_of(info.step) == view.side,
         "sheet_status": info.sheets.get(view.player, ""),
         "zone_pages": [
             _map_page(
@@ -232,6 +235,15 @@ def _planet_line(p: Any, w: Words) -> str:
     """``G1 (Empire)* bases 6``: holder, colonised (*), bases (the referee's listing)."""
     bases = w("bases {n}", n=p.bases)
     return f"{p.name} {_holder(p.holder, w)}{'*' if p.colonised else ''} {bases}"
+
+
+def _mover_of(step: str) -> str:
+    """Whose sheet the step ``step`` was (``0-empire``, ``0-extraterrestre``, a game turn)."""
+    if step == "0-empire":
+        return EMPIRE
+    if step == "0-extraterrestre":
+        return ALIEN
+    return mover(int(step)) if step.isdigit() and int(step) > 0 else ""
 
 
 def _holder(side: str, w: Words) -> str:

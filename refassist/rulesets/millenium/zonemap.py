@@ -157,10 +157,14 @@ def _beyond(game_map: StrategicMap, pos: Position) -> tuple[float, float]:
     return x + dx, y + dy
 
 
-def legend(tables: Tables, names: dict[str, str], level_word: str) -> list[dict[str, str]]:
-    """The legend's items: each level's colour, then each side's counter colour."""
+def legend(
+    tables: Tables, names: dict[str, str], level_word: str, english: bool = False
+) -> list[dict[str, str]]:
+    """The legend's items: each level's colour (its name in English for ``english``), then
+    each side's counter colour."""
     items = []
-    for n, (colour, name) in enumerate(zip(tables.level_rgb, tables.level_colours, strict=True), 1):
+    colours = tables.level_english if english else tables.level_colours
+    for n, (colour, name) in enumerate(zip(tables.level_rgb, colours, strict=True), 1):
         swatch = (
             '<svg xmlns="http://www.w3.org/2000/svg" width="14" height="10">'
             f'<rect width="14" height="10" fill="{colour}" stroke="#333" stroke-width="0.6"/></svg>'

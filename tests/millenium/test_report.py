@@ -1,0 +1,32 @@
+"""The report's content for a reader: what it says of a missing sheet, and its map's legend in
+the reader's language."""
+
+from __future__ import annotations
+
+from refassist.rulesets.base import ReportInput
+from refassist.rulesets.millenium.report import player_content
+from refassist.rulesets.millenium.visibility import player_view
+
+from .situations import playing
+
+
+def _content(step: str, language: str = "fr"):
+    state = playing(2)
+    info = ReportInput(
+        step=step, deadline="-", sheets={"Vera": "missing"}, languages={"Vera": language}
+    )
+    return player_content(player_view(state, "Vera"), info)
+
+
+def test_no_sheet_is_missing_for_a_step_that_was_not_the_readers() -> None:
+    assert not _content("0-empire").context["no_orders"]  # the Empire's set-up
+    assert not _content("2").context["no_orders"]  # the Empire's game turn
+    assert _content("1").context["no_orders"]  # the Extraterrestrial's own turn
+    assert _content("0-extraterrestre").context["no_orders"]
+
+
+def test_the_maps_legend_names_the_levels_in_the_readers_language() -> None:
+    french = [item["label"] for item in _content("1").context["zone_pages"][0]["legend"]]
+    english = [item["label"] for item in _content("1", "en").context["zone_pages"][0]["legend"]]
+    assert french[1] == "niveau 2: bleu" and english[1] == "level 2: blue"
+    assert english[-2:] == ["the Extraterrestrial's fleets", "the Empire's fleets"]
