@@ -180,3 +180,121 @@ def test_a_zero_score_by_the_house_rule() -> None:
     assert outcome(0, complete()) == EMPIRE
     assert outcome(0, complete({"zero_score": "draw"})) == "draw"
     assert outcome(1, complete()) == ALIEN
+
+
+def test_spending_the_whole_bank_and_naming_systems_with_no_points() -> None:
+    state = dealt()
+    state.points[ALIEN] = {"A": 3, "B": 1}
+    assert spend(state, ALIEN, 4, ["Z", "B"])  # Z has none: skipped; B first, then A
+    assert state.points[ALIEN] == {}
+    assert not spend(state, ALIEN, 1)
+
+
+def test_banked_points_lost_with_the_system_by_the_house_rule() -> None:
+    from refassist.rulesets.millenium.production import lose_points_with
+
+    state = dealt()
+    state.points[EMPIRE] = {"A": 3, "B": 2}
+    assert lose_points_with(state, EMPIRE, "A", complete()) == 0
+    assert state.points[EMPIRE] == {"A": 3, "B": 2}
+    assert lose_points_with(state, EMPIRE, "A", complete({"points_lost_with_system": True})) == 3
+    assert state.points[EMPIRE] == {"B": 2}
+    assert lose_points_with(state, EMPIRE, "C", complete({"points_lost_with_system": True})) == 0
+
+
+def test_a_system_still_held_by_a_colonised_planet_scores_its_plus_one() -> None:
+    # A has two planets: both conquered and colonised; the Empire retakes A1 only.
+    state = dealt()
+    state.programme = ["A"]
+    a1, a2 = state.systems["A"].planets
+    take_planet(state, a1, ALIEN, colonise=True, bases_left=1)
+    take_planet(state, a2, ALIEN, colonise=True, bases_left=1)
+    mark_turn_end(state)
+    take_planet(state, a1, EMPIRE, colonise=True, bases_left=0)
+    score, lines = programme_score(state, complete())
+    assert (score, lines[0].why) == (1, "conquered and colonised")
+    # A2 lost too, not recolonised: +1 and -1; the house rule's reading: -1 alone.
+    take_planet(state, a2, EMPIRE, colonise=False, bases_left=0)
+    _, lines = programme_score(state, complete())
+    assert (lines[0].points, lines[0].why) == (
+        -1,
+        "conquered and colonised (+1), retaken and recolonised by the Empire (-2)",
+    )
+    _, lines = programme_score(state, complete({"retaken_replaces": True}))
+    assert (lines[0].points, lines[0].why) == (-2, "retaken and recolonised by the Empire")
+
+
+def test_a_programme_system_retaken_only() -> None:
+    state = dealt()
+    state.programme = ["M"]
+    m1 = state.systems["M"].planets[0]
+    take_planet(state, m1, ALIEN, colonise=True, bases_left=1)
+    mark_turn_end(state)
+    take_planet(state, m1, EMPIRE, colonise=False, bases_left=0)
+    _, lines = programme_score(state, complete())
+    assert lines[0].why == "conquered and colonised (+1), retaken by the Empire (-1)"
+    _, lines = programme_score(state, complete({"retaken_replaces": True}))
+    assert (lines[0].system, lines[0].points, lines[0].why) == ("M", -1, "retaken by the Empire")
+
+
+def test_a_demand_records_what_it_was_decided_on_and_loyalty_4_always_refuses() -> None:
+    state = dealt(M=(2, 1), H=(4, 1))
+    demand = surrender_demand(
+        TABLES, state.systems["M"].planets[0], 9, Dice.scripted([2]), backed=False
+    )
+    assert (demand.planet, demand.points, demand.loyalty, demand.column, demand.die) == (
+        "M1",
+        9,
+        2,
+        "4/1",
+        2,
+    )
+    assert demand.surrendered and str(demand.why) == "surrenders (orange dot)"
+    below = surrender_demand(
+        TABLES, state.systems["M"].planets[0], 0, Dice.scripted([]), backed=False
+    )
+    assert (below.planet, below.points, below.loyalty, below.column) == ("M1", 0, 2, "-")
+    four = surrender_demand(
+        TABLES, state.systems["H"].planets[0], 99, Dice.scripted([]), backed=False
+    )
+    assert (four.planet, four.surrendered, str(four.why)) == (
+        "H1",
+        False,
+        "loyalty 4 always refuses",
+    )
+    guarded = surrender_demand(
+        TABLES, state.systems["M"].planets[0], 9, Dice.scripted([]), backed=True
+    )
+    assert (guarded.planet, guarded.surrendered) == ("M1", False)
+    free = surrender_demand(
+        TABLES, dealt(X=(0, 1)).systems["X"].planets[0], 1, Dice.scripted([]), backed=False
+    )
+    assert (free.planet, free.surrendered) == ("X1", True)
+
+
+def test_the_notes_of_a_retake_and_an_empire_occupation_is_not_a_retake() -> None:
+    state = dealt(G=(6, 1), H=(4, 1), X=(0, 1))
+    g1, h1, x1 = (state.systems[k].planets[0] for k in "GHX")
+    take_planet(state, g1, ALIEN, colonise=True, bases_left=4)
+    notes = [str(n) for n in take_planet(state, g1, EMPIRE, colonise=False, bases_left=4)]
+    assert g1.loyalty == 6 and not any("returns to the Empire" in n for n in notes)
+    take_planet(state, h1, ALIEN, colonise=True, bases_left=3)
+    notes = [str(n) for n in take_planet(state, h1, EMPIRE, colonise=False, bases_left=3)]
+    assert h1.loyalty == 4 and notes[0] == "H1 returns to the Empire at loyalty 4 (3 bases left)"
+    notes = [str(n) for n in take_planet(state, x1, EMPIRE, colonise=True, bases_left=0)]
+    assert (x1.holder, x1.loyalty, x1.retaken) == (EMPIRE, 0, False)
+    assert notes == ["X1 taken by the empire side and colonised; loyalty 0"]
+
+
+def test_a_planet_held_but_not_colonised_does_not_keep_the_system() -> None:
+    # A1 colonised by the Extraterrestrial for a turn, then retaken; A2 taken without a
+    # colonisation ship: the system is not held conquered and colonised at the end.
+    state = dealt()
+    state.programme = ["A"]
+    a1, a2 = state.systems["A"].planets
+    take_planet(state, a1, ALIEN, colonise=True, bases_left=1)
+    mark_turn_end(state)
+    take_planet(state, a1, EMPIRE, colonise=False, bases_left=0)
+    take_planet(state, a2, ALIEN, colonise=False, bases_left=2)
+    score, lines = programme_score(state, complete())
+    assert (score, lines[0].why) == (0, "conquered and colonised (+1), retaken by the Empire (-1)")
