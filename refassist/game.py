@@ -42,7 +42,6 @@ from .errors import GameError, LockedError, SetupError, UsageError
 from .i18n import LANGUAGES, Words, language_code, words_for
 from .rulesets import Ruleset, find_ruleset
 from .rulesets.base import NewGame, PlayerSetup, Step
-from .words import NO_DEADLINE
 from .workbook.master import read_master, write_master
 
 CONFIG_NAME = "game.toml"
@@ -298,10 +297,7 @@ class Game:
 
     def deadline_text(self, step: str, words: Words | None = None) -> str:
         """The step's deadline as a reader writes dates (English without ``words``)."""
-        d = self.deadline(step)
-        if words is not None:
-            return words.when(d)
-        return d.strftime("%a %d %b %Y %H:%M") if d else NO_DEADLINE
+        return (words or Words()).when(self.deadline(step))
 
     def player_names(self, names: Sequence[str]) -> list[str]:
         """Players named on the command line, matched the way every command matches them

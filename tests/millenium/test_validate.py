@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from refassist.i18n import speaking_to
 from refassist.rulesets.millenium.geometry import Position
-from refassist.rulesets.millenium.orders import FleetMove, FleetSetup, Orders, Purchase, Setup
+from refassist.rulesets.millenium.orders import FleetMove, FleetSetup, Orders, Purchase
 from refassist.rulesets.millenium.setup import new_state
 from refassist.rulesets.millenium.state import ALIEN, EMPIRE
 from refassist.rulesets.millenium.validate import validate_orders
@@ -87,30 +87,36 @@ def test_the_empires_set_up_is_held_to_the_cards_and_tab_1() -> None:
         FleetSetup(x, {"corvette": 1}, at("23N4"), f"Orders!B{41 + i}")
         for i, x in enumerate("KωδεκA")
     ]
-    ok = Setup(
+    ok = Orders(
+        EMPIRE,
+        "0-empire",
+        is_setup=True,
         cards=dict(cards),
-        cards_cell=cells,
+        card_cells=cells,
         imperial="A1",
         imperial_cell="Orders!C37",
         fleets=fleets,
     )
-    assert problems(state, "Ivo", Orders.of_setup(EMPIRE, "0-empire", ok)) == {}
+    assert problems(state, "Ivo", ok) == {}
     cards["B"] = 1  # card 1 twice
     bad_fleets = [
         *fleets[:5],
         FleetSetup("K", {"vaisseau": 3}, Position((0, 3), "E", 4), "Orders!B46"),
     ]
-    bad = Setup(
-        cards=cards, cards_cell=cells, imperial="M1", imperial_cell="Orders!C37", fleets=bad_fleets
+    bad = Orders(
+        EMPIRE,
+        "0-empire",
+        is_setup=True,
+        cards=cards,
+        card_cells=cells,
+        imperial="M1",
+        imperial_cell="Orders!C37",
+        fleets=bad_fleets,
     )
-    found = problems(state, "Ivo", Orders.of_setup(EMPIRE, "0-empire", bad))
+    found = problems(state, "Ivo", bad)
     assert "also given to A" in found[("C13", "error")]
     assert "loyalty 3" in found[("C37", "error")]  # M was dealt card 11: loyalty 3
-    messages = [
-        p.message
-        for p in validate_orders(state, "Ivo", Orders.of_setup(EMPIRE, "0-empire", bad), {})
-        if p.cell == "B46"
-    ]
+    messages = [p.message for p in validate_orders(state, "Ivo", bad, {}) if p.cell == "B46"]
     assert any("composed twice" in m for m in messages)
     assert any("3 vaisseau in one fleet" in m for m in messages)
     assert any("start on the map" in m for m in messages)
@@ -125,13 +131,23 @@ def test_the_extraterrestrials_set_up_needs_18_systems_and_edges() -> None:
         FleetSetup(x, {"corvette": 1}, MAP.edge_positions(4)[i], f"Orders!B{41 + i}")
         for i, x in enumerate("KωδεκA")
     ]
-    ok = Setup(programme=list(MAP.systems)[:18], programme_cell="Orders!C12", fleets=fleets)
-    assert problems(state, "Vera", Orders.of_setup(ALIEN, "0-extraterrestre", ok)) == {}
-    short = Setup(
+    ok = Orders(
+        ALIEN,
+        "0-extraterrestre",
+        is_setup=True,
+        programme=list(MAP.systems)[:18],
+        programme_cell="Orders!C12",
+        fleets=fleets,
+    )
+    assert problems(state, "Vera", ok) == {}
+    short = Orders(
+        ALIEN,
+        "0-extraterrestre",
+        is_setup=True,
         programme=list(MAP.systems)[:17],
         programme_cell="Orders!C12",
         fleets=[*fleets[:5], FleetSetup("A", {"corvette": 1}, at("23N4"), "Orders!B46")],
     )
-    found = problems(state, "Vera", Orders.of_setup(ALIEN, "0-extraterrestre", short))
+    found = problems(state, "Vera", short)
     assert "17 systems" in found[("C12", "error")]
     assert "beyond an edge" in found[("B46", "error")]

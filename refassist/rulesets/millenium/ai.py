@@ -16,10 +16,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...dice import player_rng
-from .charts import Tables
+from .charts import Tables, tables_for
 from .geometry import Position
-from .orders import FleetMove, FleetSetup, Orders, Purchase, ReserveEntry, Setup
-from .resolve import purchase_problem, step_key, tables_for
+from .orders import FleetMove, FleetSetup, Orders, Purchase, ReserveEntry
+from .resolve import purchase_problem, step_key
 from .rules import complete
 from .setup import DEFAULT_FLEETS
 from .state import ALIEN, EMPIRE, Fleet, Ship, State, mover
@@ -36,7 +36,7 @@ def computer_orders(
     rng = player_rng(seed, player, state.turn)
     tables = tables_for(rules)
     if state.turn == 0:
-        return Orders.of_setup(side, key, _setup(state, side, rng, tables))
+        return _setup(state, side, key, rng)
     orders = Orders(side, key, tactics=_tactics(side))
     if mover(state.turn) != side:
         return orders
@@ -55,7 +55,7 @@ def _tactics(side: str) -> TacticalOrders:
     return TacticalOrders(stance="close", priority="ships", leave="losing", edge="E")
 
 
-def _setup(state: State, side: str, rng: random.Random, tables: Tables) -> Setup:
+def _setup(state: State, side: str, key: str, rng: random.Random) -> Orders:
     game_map = state.map
     letters = list(game_map.systems)
     fleets = DEFAULT_FLEETS
@@ -70,14 +70,14 @@ def _setup(state: State, side: str, rng: random.Random, tables: Tables) -> Setup
             FleetSetup(letter, ships, game_map.systems[guard[i]].position, "")
             for i, (letter, ships) in enumerate(fleets.items())
         ]
-        return Setup(cards=cards, imperial=imperial, fleets=setups)
+        return Orders(side, key, is_setup=True, cards=cards, imperial=imperial, fleets=setups)
     programme = rng.sample(letters, 18)
     edges = game_map.edge_positions(4)
     rng.shuffle(edges)
     setups = [
         FleetSetup(letter, ships, edges[i], "") for i, (letter, ships) in enumerate(fleets.items())
     ]
-    return Setup(programme=sorted(programme), fleets=setups)
+    return Orders(side, key, is_setup=True, programme=sorted(programme), fleets=setups)
 
 
 def _go(state: State, fleet: Fleet, goal: Position, land: str, attack: bool) -> FleetMove | None:

@@ -9,6 +9,7 @@ that silently reads wrong would spoil every battle after it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -313,3 +314,10 @@ def load_tables(path: Path | None = None) -> Tables:
             read_toml(target, "tables file"), f"tables file {target.name}"
         )
     return _LOADED[target]
+
+
+def tables_for(rules: Mapping[str, Any]) -> Tables:
+    """The tables a game plays with: the referee's file (house rule ``tables``, a path absolute
+    or relative to the folder refassist runs from) or the shipped ones."""
+    path = str(rules.get("tables") or "")
+    return load_tables(Path(path) if path else None)

@@ -91,25 +91,12 @@ class FleetSetup:
 
 
 @dataclass
-class Setup:
-    """A side's set-up sheet.  The Empire: the card dealt to each system (by number in the
-    card list), the imperial planet, six fleets.  The Extraterrestrial: the conquest programme
-    (at least 18 systems) and six fleets with their edges."""
-
-    cards: dict[str, int] = field(default_factory=dict)
-    cards_cell: dict[str, str] = field(default_factory=dict)
-    imperial: str = ""
-    imperial_cell: str = ""
-    programme: list[str] = field(default_factory=list)
-    programme_cell: str = ""
-    fleets: list[FleetSetup] = field(default_factory=list)
-
-
-@dataclass
 class Orders:
-    """A side's orders for one step.  The set-up's choices are fields of their own, each with
-    its cell, so the engine can cancel one alone (`turns.drop_orders_at`: a list item with its
-    ``cell``, or a choice with its ``<name>_cell``); `setup` gathers them."""
+    """A side's orders for one step.  A set-up sheet's choices (``is_setup``) are fields of
+    their own, each with its cell, so the engine can cancel one alone (`turns.drop_orders_at`:
+    a list item with its ``cell``, or a choice with its ``<name>_cell``): the Empire's card for
+    each system (by number in the card list) and imperial planet, the Extraterrestrial's
+    conquest programme (at least 18 systems), and each side's six fleets."""
 
     side: str
     step: str
@@ -126,38 +113,6 @@ class Orders:
     programme: list[str] = field(default_factory=list)
     programme_cell: str = ""
     fleets: list[FleetSetup] = field(default_factory=list)
-
-    @property
-    def setup(self) -> Setup | None:
-        """The set-up sheet's choices (None on a game turn's sheet)."""
-        if not self.is_setup:
-            return None
-        return Setup(
-            cards=dict(self.cards),
-            cards_cell=dict(self.card_cells),
-            imperial=self.imperial,
-            imperial_cell=self.imperial_cell,
-            programme=list(self.programme),
-            programme_cell=self.programme_cell,
-            fleets=list(self.fleets),
-        )
-
-    @classmethod
-    def of_setup(cls, side: str, step: str, setup: Setup, **more: object) -> Orders:
-        """A set-up sheet's orders from its choices."""
-        return cls(
-            side,
-            step,
-            is_setup=True,
-            cards=dict(setup.cards),
-            card_cells=dict(setup.cards_cell),
-            imperial=setup.imperial,
-            imperial_cell=setup.imperial_cell,
-            programme=list(setup.programme),
-            programme_cell=setup.programme_cell,
-            fleets=list(setup.fleets),
-            **more,  # type: ignore[arg-type]
-        )
 
 
 def no_orders(side: str, step: str) -> Orders:

@@ -15,9 +15,8 @@ from typing import Any
 from ...i18n import Words, again, words_for
 from ...words import N_
 from ..base import Event, ReportContent, ReportInput
-from .charts import Tables
+from .charts import Tables, tables_for
 from .geometry import zone_name
-from .resolve import tables_for
 from .sheet import SHIP_LABELS, SIDE_LABELS, ship_list
 from .state import ALIEN, EMPIRE, Fleet, State, mover
 from .visibility import SideView

@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from ...dice import Dice
 from ...i18n import Said, said
 from ...words import N_, counted
 from ..base import Event, Resolution
-from .charts import INTERCEPTORS_PER_CARRIER, Tables, load_tables
+from .charts import INTERCEPTORS_PER_CARRIER, Tables, tables_for
 from .conquest import (
     backed,
     cards_shown,
@@ -32,7 +31,7 @@ from .conquest import (
     take_planet,
 )
 from .geometry import Position, zone_name
-from .orders import FleetMove, FleetSetup, Orders, Purchase, ReserveEntry, Setup, no_orders
+from .orders import FleetMove, FleetSetup, Orders, Purchase, ReserveEntry, no_orders
 from .production import lose_points_with, score_production, spend
 from .rules import complete
 from .setup import DEFAULT_FLEETS, PROGRAMME_LEAST, deal, random_deal
@@ -42,12 +41,6 @@ from .tactical import Battle, TacticalOrders, fight, set_up
 from .victory import mark_turn_end, outcome, programme_score
 
 EVERYONE = ("*",)
-
-
-def tables_for(rules: Mapping[str, Any]) -> Tables:
-    """The tables the game plays with: the referee's file (house rule ``tables``) or ours."""
-    path = str(rules.get("tables") or "")
-    return load_tables(Path(path) if path else None)
 
 
 class _Turn:
@@ -89,9 +82,9 @@ def resolve_turn(
         side = EMPIRE if not state.systems else ALIEN
         mine = orders.get(state.players[side]) or no_orders(side, step_key(state))
         if side == EMPIRE:
-            _setup_empire(turn, mine.setup or Setup())
+            _setup_empire(turn, mine)
         else:
-            _setup_alien(turn, mine.setup or Setup())
+            _setup_alien(turn, mine)
             state.turn = 1
     else:
         side = mover(state.turn)
@@ -137,7 +130,7 @@ def _fleet_from(turn: _Turn, side: str, letter: str, ships: Mapping[str, int]) -
     return fleet
 
 
-def _setup_empire(turn: _Turn, setup: Setup) -> None:
+def _setup_empire(turn: _Turn, setup: Orders) -> None:
     """The Empire deals the cards (or the tool at random), chooses the imperial planet among
     the loyalty-6 systems' planets and places six fleets on the map."""
     state, rules = turn.state, turn.rules
@@ -205,7 +198,7 @@ def _default_fleets(turn: _Turn, side: str) -> list[FleetSetup]:
     return out
 
 
-def _setup_alien(turn: _Turn, setup: Setup) -> None:
+def _setup_alien(turn: _Turn, setup: Orders) -> None:
     """The Extraterrestrial writes its programme and composes six fleets placed beyond the
     edges; they enter at level 4 by normal movement on turn 1 (rule III)."""
     state = turn.state

@@ -14,7 +14,7 @@ from typing import Any
 from ...dice import Dice
 from ...errors import SetupError
 from ..base import NewGame, PlayerSetup
-from .charts import load_tables
+from .charts import tables_for
 from .geometry import Card, StrategicMap, load_map
 from .state import ALIEN, EMPIRE, Fleet, Planet, State, SystemState
 
@@ -121,10 +121,7 @@ def new_game(setup: NewGame, dice: Dice, rules: Mapping[str, Any]) -> State:
     if setup.scenario_file is not None:
         raise SetupError("Millenium has no scenario file: the set-up sheets compose the forces")
     game_map = load_map(setup.map_file)
-    tables_file = str(rules.get("tables") or "")
-    from pathlib import Path
-
-    tables = load_tables(Path(tables_file) if tables_file else None)
+    tables = tables_for(rules)
     return new_state(
         setup.game_id, setup.game_name, game_map, sides_of(setup.players), tables.fleets
     )

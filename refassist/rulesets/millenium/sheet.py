@@ -32,7 +32,7 @@ from ..base import SheetRead
 from . import parse
 from .charts import SHIP_TYPES, load_tables
 from .geometry import SYSTEM_LETTERS, MapSystem, StrategicMap, zone_name
-from .orders import FleetMove, FleetSetup, Orders, Purchase, ReserveEntry, Setup
+from .orders import FleetMove, FleetSetup, Orders, Purchase, ReserveEntry
 from .resolve import step_key
 from .rules import complete
 from .state import ALIEN, EMPIRE, State, mover
@@ -631,7 +631,7 @@ def read_opened(sheet: TurnSheetFile) -> SheetRead:
         _read_purchases(reader, orders)
         block = "turn"
     else:
-        orders = Orders.of_setup(side, step, _read_setup(reader, kind, game_map))
+        _read_setup(reader, kind, game_map, orders)
         block = "setup"
     orders.tactics = _read_tactics(reader, TACTICS_ROW[block])
     message = reader.raw(f"B{MESSAGE_ROW[block] + 1}")
@@ -759,9 +759,10 @@ def _read_purchases(reader: _Reader, orders: Orders) -> None:
         orders.purchases.append(Purchase(letter, kind, number, _cell(f"B{row}"), sources))
 
 
-def _read_setup(reader: _Reader, kind: str, game_map: StrategicMap) -> Setup:
+def _read_setup(reader: _Reader, kind: str, game_map: StrategicMap, setup: Orders) -> None:
+    """A set-up sheet's choices into ``setup`` (its orders)."""
     w = current()
-    setup = Setup()
+    setup.is_setup = True
     letters = list(game_map.systems)
     for row, letter in zip(
         range(SYSTEM_FIRST_ROW, SYSTEM_FIRST_ROW + SYSTEM_ROWS), letters, strict=False
@@ -771,7 +772,7 @@ def _read_setup(reader: _Reader, kind: str, game_map: StrategicMap) -> Setup:
             number = reader.parsed(ref, lambda t, c: parse.count(t, c, 24))
             if number:
                 setup.cards[letter] = number
-                setup.cards_cell[letter] = _cell(ref)
+                setup.card_cells[letter] = _cell(ref)
         elif reader.parsed(ref, parse.yes_no):
             setup.programme.append(letter)
             setup.programme_cell = setup.programme_cell or _cell(ref)
@@ -798,7 +799,6 @@ def _read_setup(reader: _Reader, kind: str, game_map: StrategicMap) -> Setup:
         setup.fleets.append(
             FleetSetup(letter, {k: n for k, n in counts.items() if n}, start, _cell(f"B{row}"))
         )
-    return setup
 
 
 def _read_tactics(reader: _Reader, row: int) -> TacticalOrders:
@@ -837,9 +837,9 @@ def fill_sheet(path: Path, orders: Orders) -> None:
     check_room("fleet orders", len(orders.moves) + len(orders.entries), FLEET_ROWS)
     check_room("purchases", len(orders.purchases), BUY_ROWS)
     with typing_into(path, ORDERS_SHEET) as (put, _):
-        block = "setup" if orders.setup is not None else "turn"
-        if orders.setup is not None:
-            _fill_setup(put, orders.setup)
+        block = "setup" if orders.is_setup else "turn"
+        if orders.is_setup:
+            _fill_setup(put, orders)
         rows = iter(range(FLEET_FIRST_ROW, FLEET_FIRST_ROW + FLEET_ROWS))
         for m in orders.moves:
             row = next(rows)
@@ -877,7 +877,7 @@ def fill_sheet(path: Path, orders: Orders) -> None:
             put(f"B{MESSAGE_ROW[block] + 1}", orders.message)
 
 
-def _fill_setup(put: Any, setup: Setup) -> None:
+def _fill_setup(put: Any, setup: Orders) -> None:
     for row, letter in zip(
         range(SYSTEM_FIRST_ROW, SYSTEM_FIRST_ROW + SYSTEM_ROWS), SYSTEM_LETTERS, strict=True
     ):
@@ -904,8 +904,8 @@ def orders_text(orders: Orders) -> list[str]:
     """The orders as the referee understood them, a line each, in the reader's language."""
     w = current()
     lines: list[str] = []
-    if orders.setup is not None:
-        s = orders.setup
+    if orders.is_setup:
+        s = orders
         if s.cards:
             lines.append(
                 w("Cards: {cards}", cards=" ".join(f"{k}={v}" for k, v in s.cards.items()))

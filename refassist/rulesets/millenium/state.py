@@ -2,7 +2,8 @@
 secrets the referee keeps (the cards dealt, the imperial planet, the conquest programme).
 
 What is secret is kept apart from what is public so that `visibility` can hand each side only
-what the rules let it know: ``cards`` and ``imperial`` are the Empire's (and the referee's);
+what the rules let it know: each system's card (``SystemState.loyalty``) and ``imperial``
+are the Empire's (and the referee's);
 ``programme`` is the Extraterrestrial's; ``revealed`` is the set of systems whose card the
 Extraterrestrial has seen (for good, rule VII B).
 """
@@ -58,8 +59,6 @@ class Fleet:
     where: str = "reserve"
     position: Position | None = None
     wait: int = 0
-    #: Turn the fleet halted in a sector with a planet of its own (repairs after one halt).
-    halted_since: int = 0
 
     def count(self, kind: str) -> int:
         return sum(1 for s in self.ships if s.kind == kind)

@@ -148,7 +148,6 @@ FLEETS = Table(
         Column("where", "Where", "str", choices=WHERE),
         Column("position", "Position", "text", required=False, help="zone, sector, level: 23N4"),
         whole("wait", "Turns to wait", "off the map after a scattered jump"),
-        whole("halted_since", "Halted since", "the turn it halted at its own planets"),
     ),
     key=("side", "letter"),
     help="Every fleet counter: on the map, in reserve, waiting outside, or destroyed.",
@@ -274,7 +273,6 @@ def to_tables(state: State) -> dict[str, list[dict[str, Any]]]:
                 "where": f.where,
                 "position": str(f.position) if f.position else "",
                 "wait": f.wait,
-                "halted_since": f.halted_since,
             }
             for f in state.fleets
         ],

@@ -16,10 +16,10 @@ from typing import Any
 from ...errors import CellProblem
 from ...i18n import current
 from ..checking import OrderChecker
-from .charts import SHIP_TYPES, Tables
-from .orders import FleetMove, FleetSetup, Orders, Setup
+from .charts import SHIP_TYPES, Tables, tables_for
+from .orders import FleetMove, FleetSetup, Orders
 from .production import turn_production
-from .resolve import purchase_problem, step_key, tables_for
+from .resolve import purchase_problem, step_key
 from .rules import complete
 from .setup import PROGRAMME_LEAST
 from .sheet import IMPERIAL_CELL, SETUP_FLEET_FIRST_ROW, SIDE_CELL, STEP_CELL, SYSTEM_FIRST_ROW
@@ -44,7 +44,7 @@ def validate_orders(
         )
         return check.problems
     if state.turn == 0:
-        check.setup(orders.setup or Setup())
+        check.setup(orders)
     else:
         check.turn(orders)
     return check.problems
@@ -59,7 +59,7 @@ class _Checker(OrderChecker):
         self.rules = rules
 
     # -- set-up -----------------------------------------------------------------------------
-    def setup(self, setup: Setup) -> None:
+    def setup(self, setup: Orders) -> None:
         w = current()
         empire = not self.state.systems
         if empire:
@@ -114,13 +114,13 @@ class _Checker(OrderChecker):
                     w("Take some out."),
                 )
 
-    def cards(self, setup: Setup) -> None:
+    def cards(self, setup: Orders) -> None:
         w = current()
         count = len(self.state.map.cards)
         if self.rules["cards_dealt"] == "random":
             if setup.cards:
                 self.warn(
-                    next(iter(setup.cards_cell.values())),
+                    next(iter(setup.card_cells.values())),
                     "",
                     w.gettext("the cards are dealt at random in this game"),
                     w.gettext("Nothing to do: your numbers are not used."),
@@ -135,7 +135,7 @@ class _Checker(OrderChecker):
         else:
             used: dict[int, str] = {}
             for letter in self.state.map.systems:
-                cell = setup.cards_cell.get(letter, "")
+                cell = setup.card_cells.get(letter, "")
                 number = setup.cards.get(letter)
                 if number is None:
                     self.error(
