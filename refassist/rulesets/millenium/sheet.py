@@ -43,7 +43,8 @@ RULESET_NAME = "millenium"
 FORMAT_VERSION = "1"
 ORDERS_SHEET = "Orders"
 SITUATION_SHEET = "Situation"
-_WIDTHS = {"A": 5, "B": 12, "C": 13, "D": 24, "E": 11, "F": 9, "G": 11, "H": 11, "I": 12}
+#: Column A holds the header's labels ("Date limite") as well as the line numbers.
+_WIDTHS = {"A": 11, "B": 12, "C": 13, "D": 24, "E": 11, "F": 12, "G": 13, "H": 11, "I": 12}
 _LAST_COLUMN = 8  # I
 
 GAME_CELL, SIDE_CELL, STEP_CELL, DEADLINE_CELL = "B3", "B4", "B5", "B6"
@@ -400,6 +401,7 @@ def _write_setup(page: Page, view: SideView, kind: str, rules: Mapping[str, Any]
         w.gettext("Start"),
     )
     page.headers(SETUP_FLEET_SECTION_ROW + 1, headers)
+    page.ws.set_row(SETUP_FLEET_SECTION_ROW, 26)  # ship names wrap on two lines
     for row in page.numbered(SETUP_FLEET_FIRST_ROW, SETUP_FLEET_ROWS):
         page.blank(f"B{row}", st.input_text)
         for col in "CDEFG":
