@@ -9,7 +9,9 @@ strategic map of zones, sectors and levels), ``strategic`` (moves, stacking, hyp
 
 Its steps: the Empire's set-up (``0-empire``), the Extraterrestrial's (``0-extraterrestre``),
 then game turns 1-20, the Extraterrestrial moving on odd turns and the Empire on even ones;
-each step expects the mover's sheet alone.
+each step expects the mover's sheet alone.  With the house rule ``battles = "referee"`` a turn
+that opens battles stops after its strategic phase, and a step ``<turn>-batailles`` waits for
+the referee's result sheet of each battle (``B5-1``: `tablebattles`, `battlesheet`).
 """
 
 from __future__ import annotations
@@ -24,9 +26,11 @@ from .resolve import step_key
 from .rules import HOUSE_RULES
 from .state import ALIEN, EMPIRE, State, mover
 
-#: The dice number of each step: the set-ups 0 and 1, then game turn n is n + 1 (the engine's
-#: dice numbers must grow from step to step and never repeat).
+#: The dice number of each step: the set-ups 0 and 1, then game turn n is n + 1, and the
+#: battles of turn n fought on the table (house rule ``battles``) 100 + n: two steps never
+#: share a number (a game has at most 99 turns, the Settings sheet's limit).
 SETUP_DICE = {"0-empire": 0, "0-extraterrestre": 1}
+BATTLE_DICE = 100
 
 
 class Millenium(Ruleset[State, Orders]):
@@ -54,6 +58,15 @@ class Millenium(Ruleset[State, Orders]):
     # -- life cycle ---------------------------------------------------------------------------
     def current_step(self, state: State) -> Step:
         key = step_key(state)
+        if state.held is not None:
+            battles = tuple(b.id for b in state.held.battles)
+            return Step(
+                key,
+                f"game turn {state.turn}: {len(battles)} battle(s) for the referee's table",
+                battles,
+                waits_for_referee=True,
+                dice_turn=BATTLE_DICE + state.turn,
+            )
         if state.turn == 0:
             side = EMPIRE if not state.systems else ALIEN
             label = "the Empire's set-up" if side == EMPIRE else "the Extraterrestrial's set-up"

@@ -15,22 +15,35 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from ...dice import player_rng
+from ...dice import Dice, player_rng
+from ...words import N_
+from .battlesheet import battle_of
 from .charts import Tables, tables_for
 from .geometry import Position
-from .orders import FleetMove, FleetSetup, Orders, Purchase, ReserveEntry
+from .orders import BattleResult, FleetMove, FleetSetup, Orders, Purchase, ReserveEntry
 from .resolve import purchase_problem, step_key
 from .rules import complete
 from .setup import DEFAULT_FLEETS
-from .state import ALIEN, EMPIRE, Fleet, Ship, State, mover
+from .state import ALIEN, EMPIRE, Fleet, Ship, State, TableBattle, mover
 from .strategic import MOVE_POINTS, affordable, cheapest_path, jump_problem
-from .tactical import TacticalOrders
+from .tablebattles import hex_battle, result_of
+from .tactical import TacticalOrders, fight
+
+#: What a battle's result filled in by the computer says of itself (the demo's stand-in for
+#: the referee's table; the reports show it with the battle).
+STAND_IN = N_("fought by the computer by the printed procedure, from the standing orders")
 
 
 def computer_orders(
     state: State, player: str, seed: int, rules: Mapping[str, Any] | None = None
-) -> Orders:
+) -> Orders | BattleResult:
+    """A computer side's orders, or for a battle waiting for the referee's table the result
+    of fighting it by the printed procedure (the same as the automatic battles; its own
+    dice, from the seed)."""
     rules = complete(rules)
+    battle = battle_of(state, player)
+    if battle is not None:
+        return _table_result(state, battle, seed, rules)
     side = state.side_of(player)
     key = step_key(state)
     rng = player_rng(seed, player, state.turn)
@@ -47,6 +60,19 @@ def computer_orders(
     _entries(state, side, orders, rng)
     _purchases(state, side, orders, tables)
     return orders
+
+
+def _table_result(
+    state: State, battle: TableBattle, seed: int, rules: Mapping[str, Any]
+) -> BattleResult:
+    tables = tables_for(rules)
+    fought, orders, _mine, _theirs = hex_battle(
+        state.copy(), tables, rules, battle.position, battle.attacker, battle.planet
+    )
+    rng = player_rng(seed, battle.id, state.turn)
+    dice = Dice(seed=rng.randrange(2**63), turn=state.turn)
+    fight(fought, tables, orders, dice, rules)
+    return result_of(fought, battle, step_key(state), STAND_IN)
 
 
 def _tactics(side: str) -> TacticalOrders:

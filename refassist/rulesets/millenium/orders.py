@@ -115,6 +115,59 @@ class Orders:
     fleets: list[FleetSetup] = field(default_factory=list)
 
 
+#: What became of a ship in a battle fought on the table ("": as it came, damage kept).
+FATES = ("", "damaged", "destroyed")
+
+
+@dataclass(frozen=True)
+class ShipResult:
+    """One ship's row of a battle sheet as the referee filled it in: the ship (its side,
+    fleet and place in the fleet, as the sheet listed it), its fate, and for a
+    porte-intercepteur the interceptors back aboard (None: as many as before)."""
+
+    side: str
+    fleet: str
+    index: int
+    kind: str
+    fate: str
+    cell: str
+    interceptors: int | None = None
+
+
+@dataclass(frozen=True)
+class PlanetResult:
+    """The planet attacked, after the battle: the bases left and whether it was conquered
+    (taken by the last base's destruction or a surrender during the battle)."""
+
+    planet: str
+    bases_left: int
+    conquered: bool
+    cell: str
+
+    @property
+    def cells(self) -> tuple[str, ...]:
+        return row_cells(self.cell, "BCDE")
+
+
+@dataclass
+class BattleResult:
+    """A battle fought on the table, as the referee entered it on its sheet (house rule
+    ``battles = "referee"``): read like a side's orders, so a row the checker refuses is
+    dropped alone (that ship, or the planet, stays as it came to the battle).  ``left``: the
+    sides whose ships left the battle by hyperspace (none, one, or in a planet's battle
+    both: the defender's fleets first, then the attacker's)."""
+
+    battle: str
+    step: str
+    cell: str
+    ships: list[ShipResult] = field(default_factory=list)
+    planet: list[PlanetResult] = field(default_factory=list)
+    left: tuple[str, ...] = ()
+    left_cell: str = ""
+    rounds: int = 0
+    notes: str = ""
+
+
 def no_orders(side: str, step: str) -> Orders:
     """The orders of a side that sent none: its fleets stand, its standing orders hold."""
     return Orders(side, step)

@@ -17,7 +17,7 @@ from ...words import N_
 from ..base import Event, ReportContent, ReportInput
 from .charts import Tables, tables_for
 from .geometry import zone_name
-from .sheet import SHIP_LABELS, SIDE_LABELS, ship_list
+from .names import SHIP_LABELS, SIDE_LABELS, ship_list
 from .state import ALIEN, EMPIRE, Fleet, State, mover
 from .visibility import SideView
 from .zonemap import Counter, SystemMark, draw, legend
@@ -71,6 +71,9 @@ def battles(events: list[Event], w: Words) -> list[dict[str, Any]]:
                 "title": again(e.text, w, e.data.get("say")),
                 "shots": list(e.data.get("shots", [])),
                 "log": [again(text, w, say) for text, say in zip(log, says, strict=False)],
+                # A battle fought on the table: the referee's notes (the computer's stand-in
+                # says what it is, in the reader's language).
+                "notes": w.gettext(str(e.data["notes"])) if e.data.get("notes") else "",
             }
         )
     return out

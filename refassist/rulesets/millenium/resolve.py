@@ -31,13 +31,23 @@ from .conquest import (
     take_planet,
 )
 from .geometry import Position, zone_name
-from .orders import FleetMove, FleetSetup, Orders, Purchase, ReserveEntry, no_orders
+from .names import SHIP_LABELS
+from .orders import (
+    BattleResult,
+    FleetMove,
+    FleetSetup,
+    Orders,
+    Purchase,
+    ReserveEntry,
+    no_orders,
+)
 from .production import lose_points_with, score_production, spend
 from .rules import complete
 from .setup import DEFAULT_FLEETS, PROGRAMME_LEAST, deal, random_deal
-from .state import ALIEN, EMPIRE, Fleet, Planet, Ship, State, mover, other
+from .state import ALIEN, EMPIRE, Fleet, HeldTurn, Planet, Ship, State, TableBattle, mover
 from .strategic import check_path, hyperspace, jump_problem, stack_problem
-from .tactical import Battle, TacticalOrders, fight, set_up
+from .tablebattles import apply_losses, battle_fleets, hex_battle, opened, result_of
+from .tactical import fight
 from .victory import mark_turn_end, outcome, programme_score
 
 EVERYONE = ("*",)
@@ -86,6 +96,8 @@ def resolve_turn(
         else:
             _setup_alien(turn, mine)
             state.turn = 1
+    elif state.held is not None:
+        _table_results(turn, state.held, orders)
     else:
         side = mover(state.turn)
         mine = orders.get(state.players[side]) or no_orders(side, step_key(state))
@@ -96,9 +108,12 @@ def resolve_turn(
 
 
 def step_key(state: State) -> str:
-    """``0-empire``, ``0-extraterrestre`` (set-up), then the game turn's number."""
+    """``0-empire``, ``0-extraterrestre`` (set-up), then the game turn's number, and
+    ``<turn>-batailles`` while a turn's battles wait for the referee's table."""
     if state.turn == 0:
         return "0-empire" if not state.systems else "0-extraterrestre"
+    if state.held is not None:
+        return f"{state.turn}-batailles"
     return str(state.turn)
 
 
@@ -235,13 +250,162 @@ def _game_turn(turn: _Turn, side: str, orders: Orders) -> None:
             fleet.wait -= 1
     moved: set[str] = set()
     _reserve_entry(turn, side, orders.entries, moved)
-    battles = _strategic(turn, side, orders.moves, moved)
+    attacks = _strategic(turn, side, orders.moves, moved)
     _merge_replacements(turn, side)
-    _tactical(turn, side, battles)
+    if turn.rules["battles"] == "referee" and not state.finished:
+        found = opened(state, side, attacks, turn.rules["fight_across_levels"])
+        if found:
+            _hold(turn, side, found, moved, orders.purchases)
+            return
+    _tactical(turn, side, attacks)
+    _after_battles(turn, side, moved, orders.purchases)
+
+
+def _after_battles(turn: _Turn, side: str, moved: set[str], purchases: list[Purchase]) -> None:
+    """The mover's turn after its tactical phase: repairs, production, the turn's end."""
     _repairs(turn, side, moved)
-    _production(turn, side, orders.purchases)
-    mark_turn_end(state)
+    _production(turn, side, purchases)
+    mark_turn_end(turn.state)
     _end(turn)
+
+
+def _hold(
+    turn: _Turn,
+    side: str,
+    found: list[tuple[Position, str]],
+    moved: set[str],
+    purchases: list[Purchase],
+) -> None:
+    """Stop the turn after the strategic phase: its battles go to the referee's table."""
+    state = turn.state
+    battles = [
+        TableBattle(f"B{state.turn}-{n}", pos, planet, side)
+        for n, (pos, planet) in enumerate(found, 1)
+    ]
+    state.held = HeldTurn(side, battles, sorted(moved), list(purchases))
+    for b in battles:
+        where = b.planet or str(b.position)
+        turn.tell(
+            "tactical",
+            where,
+            "battle_waiting",
+            said(
+                "battle {battle} at {place} is fought on the referee's table",
+                battle=b.id,
+                place=where,
+            ),
+            (ALIEN, EMPIRE),
+            battle=b.id,
+        )
+
+
+def _table_results(turn: _Turn, held: HeldTurn, results: Mapping[str, Any]) -> None:
+    """The battles' results as the referee entered them, in order, then the rest of the turn.
+    A battle with no result (resolved with ``--now``) is fought by the printed procedure from
+    the standing tactical orders, and the reports say so."""
+    state = turn.state
+    state.held = None
+    for battle in held.battles:
+        if state.finished:
+            break
+        result = results.get(battle.id)
+        if isinstance(result, BattleResult):
+            _entered(turn, battle, result)
+            continue
+        where = battle.planet or str(battle.position)
+        turn.tell(
+            "tactical",
+            where,
+            "battle_unresolved",
+            said(
+                "no result was entered for battle {battle}; it was fought by the standing "
+                "tactical orders",
+                battle=battle.id,
+            ),
+            (ALIEN, EMPIRE),
+            battle=battle.id,
+        )
+        _fight(turn, battle.attacker, battle.position, battle.planet)
+    _after_battles(turn, held.side, set(held.moved), held.purchases)
+
+
+def _entered(turn: _Turn, battle: TableBattle, result: BattleResult) -> None:
+    """One battle's result from its sheet, told with the referee's notes."""
+    fates = {
+        "damaged": N_("{fleet}: {kind} damaged"),
+        "destroyed": N_("{fleet}: {kind} destroyed"),
+    }
+    log = [said("fought on the referee's table")]
+    if result.rounds:
+        log.append(said("{n} round(s)", n=result.rounds))
+    log += [
+        said(fates[r.fate], fleet=r.fleet, kind=said(SHIP_LABELS[r.kind]))
+        for r in result.ships
+        if r.fate in fates
+    ]
+    _settle(turn, battle, result, log, [], table=True, notes=result.notes)
+
+
+def _settle(
+    turn: _Turn,
+    battle: TableBattle,
+    result: BattleResult,
+    log: list[Said],
+    shots: list[dict[str, Any]],
+    **data: Any,
+) -> None:
+    """A battle's result written back, whether fought by the procedure or on the table: the
+    ships' fates, the fleets destroyed, the planet's bases (its loyalty) or its conquest, the
+    battle told to both sides, then the fleets that left jump away."""
+    state = turn.state
+    side = battle.attacker
+    across = turn.rules["fight_across_levels"]
+    mine, theirs = battle_fleets(state, battle.position, side, across)
+    for fleet in apply_losses(state, battle, result, across):
+        turn.tell(
+            "tactical",
+            fleet.letter,
+            "fleet_destroyed",
+            said("fleet {fleet} destroyed", fleet=fleet.letter),
+            EVERYONE,
+        )
+    outcome = result.planet[0] if result.planet else None
+    planet = state.planet(battle.planet) if battle.planet else None
+    conquered = bool(outcome and outcome.conquered and planet is not None)
+    if planet is not None and outcome is not None and not outcome.conquered:
+        planet.bases = planet.loyalty = outcome.bases_left
+    where = battle.planet or str(battle.position)
+    if conquered:
+        outcome_text = said("{planet} conquered", planet=battle.planet)
+    elif side in result.left:
+        outcome_text = said("the attacker left")
+    elif data.get("table"):
+        outcome_text = said("fought on the referee's table")
+    else:
+        outcome_text = said("fought {n} round(s)", n=result.rounds)
+    turn.tell(
+        "tactical",
+        where,
+        "battle",
+        said("battle at {place}: {outcome}", place=where, outcome=outcome_text),
+        (ALIEN, EMPIRE),
+        rounds=result.rounds,
+        shots=shots,
+        log=[str(line) for line in log],
+        log_say=[[line.template, line.values] for line in log],
+        conquered=conquered,
+        attacker=side,
+        **data,
+    )
+    if conquered and planet is not None and outcome is not None:
+        survivors = [f for f in mine if f.ships]
+        coloniser = any(f.has_colonisers() for f in survivors)
+        fleet = survivors[0] if survivors else mine[0]
+        _taken(turn, side, planet, fleet, coloniser, outcome.bases_left)
+    for leaving in result.left:
+        for fleet in mine if leaving == side else theirs:
+            if fleet.on_map and fleet.position is not None:
+                _retreat(turn, leaving, fleet)
 
 
 def _reserve_entry(turn: _Turn, side: str, entries: list[ReserveEntry], moved: set[str]) -> None:
@@ -555,21 +719,7 @@ def _merge_replacements(turn: _Turn, side: str) -> None:
 
 
 def _battle_sides(turn: _Turn, pos: Position, side: str) -> tuple[list[Fleet], list[Fleet]]:
-    state = turn.state
-    same = (
-        (
-            lambda f: (
-                f.position is not None
-                and f.position.zone == pos.zone
-                and f.position.sector == pos.sector
-            )
-        )
-        if turn.rules["fight_across_levels"]
-        else (lambda f: f.position == pos)
-    )
-    mine = [f for f in state.fleets if f.on_map and f.side == side and same(f)]
-    theirs = [f for f in state.fleets if f.on_map and f.side == other(side) and same(f)]
-    return mine, theirs
+    return battle_fleets(turn.state, pos, side, turn.rules["fight_across_levels"])
 
 
 def _tactical(turn: _Turn, side: str, attacks: list[tuple[Position, str]]) -> None:
@@ -592,106 +742,17 @@ def _tactical(turn: _Turn, side: str, attacks: list[tuple[Position, str]]) -> No
 
 
 def _fight(turn: _Turn, side: str, pos: Position, planet_name: str) -> None:
-    state, tables = turn.state, turn.tables
-    mine, theirs = _battle_sides(turn, pos, side)
+    """A battle fought by the printed procedure from the standing tactical orders."""
+    battle, orders, mine, _theirs = hex_battle(
+        turn.state, turn.tables, turn.rules, pos, side, planet_name
+    )
     if not mine:
         return
-    enemy = other(side)
-    planets: list[tuple[str, str, int]] = []
-    if planet_name:
-        system = state.systems[planet_name[0]]
-        planets = [(p.name, p.holder or enemy, p.bases) for p in system.planets]
-    orders = {
-        side: state.tactics.get(side, TacticalOrders()),
-        enemy: state.tactics.get(enemy, TacticalOrders()),
-    }
-    battle = set_up(
-        tables,
-        side,
-        enemy,
-        [(f.letter, f.ships) for f in mine],
-        [(f.letter, f.ships) for f in theirs],
-        planets,
-        planet_name,
-        orders,
-    )
     with turn.dice.at(phase="tactical", location=str(pos)):
-        fight(battle, tables, orders, turn.dice, turn.rules)
-    _apply_battle(turn, battle, mine + theirs, planet_name)
-    where = planet_name or str(pos)
-    if battle.conquered:
-        outcome_text = said("{planet} conquered", planet=planet_name)
-    elif side in battle.left:
-        outcome_text = said("the attacker left")
-    else:
-        outcome_text = said("fought {n} round(s)", n=battle.round)
-    turn.tell(
-        "tactical",
-        where,
-        "battle",
-        said("battle at {place}: {outcome}", place=where, outcome=outcome_text),
-        (ALIEN, EMPIRE),
-        rounds=battle.round,
-        shots=[{**s.__dict__, "why": list(s.why)} for s in battle.shots],
-        log=[str(line) for line in battle.log],
-        log_say=[[line.template, line.values] for line in battle.log],
-        conquered=battle.conquered,
-        attacker=side,
-    )
-    if battle.conquered and planet_name:
-        planet = state.planet(planet_name)
-        assert planet is not None
-        survivors = [f for f in mine if f.ships]
-        coloniser = any(f.has_colonisers() for f in survivors)
-        _taken(
-            turn, side, planet, survivors[0] if survivors else mine[0], coloniser, battle.bases_left
-        )
-    for leaving in battle.left:
-        for fleet in mine if leaving == side else theirs:
-            if fleet.on_map and fleet.position is not None:
-                _retreat(turn, leaving, fleet)
-
-
-def _apply_battle(turn: _Turn, battle: Battle, fleets: list[Fleet], planet_name: str) -> None:
-    """Write the battle's losses back: ships destroyed leave their fleets, damage stays, a
-    carrier keeps the interceptors that came back; a planet keeps the bases left."""
-    state = turn.state
-    by_letter = {(f.side, f.letter): f for f in fleets}
-    for fleet in fleets:
-        keep: list[Ship] = []
-        for index, ship in enumerate(fleet.ships):
-            piece = next(
-                (
-                    p
-                    for p in battle.pieces
-                    if p.fleet == fleet.letter and p.side == fleet.side and p.index == index
-                ),
-                None,
-            )
-            if piece is None or not piece.destroyed:
-                if piece is not None:
-                    ship.damaged = piece.damaged
-                    if ship.kind == "porte_intercepteur":
-                        ship.interceptors = sum(
-                            1 for i in battle.pieces if i.carrier == piece.key and not i.destroyed
-                        )
-                keep.append(ship)
-        fleet.ships = keep
-        if not keep:
-            fleet.where, fleet.position = "destroyed", None
-            turn.tell(
-                "tactical",
-                fleet.letter,
-                "fleet_destroyed",
-                said("fleet {fleet} destroyed", fleet=fleet.letter),
-                EVERYONE,
-            )
-    del by_letter
-    if planet_name and not battle.conquered:
-        planet = state.planet(planet_name)
-        if planet is not None:
-            planet.bases = len(battle.bases_of(planet_name))
-            planet.loyalty = planet.bases
+        fight(battle, turn.tables, orders, turn.dice, turn.rules)
+    table = TableBattle("", pos, planet_name, side)
+    shots = [{**s.__dict__, "why": list(s.why)} for s in battle.shots]
+    _settle(turn, table, result_of(battle, table, "", ""), battle.log, shots)
 
 
 def _retreat(turn: _Turn, side: str, fleet: Fleet) -> None:

@@ -85,6 +85,15 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         (2, 3),
     ),
     HouseRule(
+        "battles",
+        "automatic",
+        "How tactical battles are fought: 'automatic', by the printed procedure from each "
+        "side's standing tactical orders, every roll logged; or 'referee', on the table: the "
+        "turn stops after the strategic phase and waits for a result sheet per battle (the "
+        "digest's option).",
+        ("automatic", "referee"),
+    ),
+    HouseRule(
         "points_lost_with_system",
         False,
         "Production points banked in a system are lost when the opponent takes a planet of "

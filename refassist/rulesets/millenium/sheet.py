@@ -15,7 +15,7 @@ order to the real map and state.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -30,9 +30,11 @@ from ...workbook.sheetreads import read_remembered
 from ...workbook.turnbook import check_layout, meta_number, turn_workbook
 from ..base import SheetRead
 from . import parse
+from .battlesheet import battle_of, fill_battle, read_battle, result_text, write_battle_sheet
 from .charts import SHIP_TYPES, load_tables
 from .geometry import SYSTEM_LETTERS, MapSystem, StrategicMap, zone_name
-from .orders import FleetMove, FleetSetup, Orders, Purchase, ReserveEntry
+from .names import SHIP_LABELS, SIDE_LABELS, ship_list
+from .orders import BattleResult, FleetMove, FleetSetup, Orders, Purchase, ReserveEntry
 from .resolve import step_key
 from .rules import complete
 from .state import ALIEN, EMPIRE, State, mover
@@ -114,14 +116,6 @@ TACTIC_SHOWN = {
     "W": N_("W"),
 }
 ORDER_CHOICES = ("mouvement", "saut", "entree", "reserve", "move", "jump", "enter")
-SHIP_LABELS = {
-    "corvette": N_("corvette"),
-    "fregate": N_("frégate"),
-    "vaisseau": N_("vaisseau"),
-    "porte_intercepteur": N_("porte-intercepteur"),
-    "colonisation": N_("navire de colonisation"),
-}
-SIDE_LABELS = {ALIEN: N_("the Extraterrestrial"), EMPIRE: N_("the Empire")}
 
 
 def _kind(state: State) -> str:
@@ -150,8 +144,13 @@ def write_sheet(
     house_rules: Mapping[str, Any] | None = None,
 ) -> None:
     """Write the sheet the step awaited asks of ``player`` (atomically), in the language the
-    engine set for the reader (`i18n.speaking_to`)."""
+    engine set for the reader (`i18n.speaking_to`); for a battle waiting for the referee's
+    table, its battle sheet (`battlesheet`)."""
     rules = complete(house_rules)
+    battle = battle_of(state, player)
+    if battle is not None:
+        write_battle_sheet(state, battle, path, token=token, deadline=deadline, house_rules=rules)
+        return
     w = current()
     try:
         side = state.side_of(player)
@@ -479,13 +478,6 @@ def _write_message(page: Page, row: int) -> int:
     return row + MESSAGE_LINES
 
 
-def ship_list(kinds: Sequence[str]) -> str:
-    w = current()
-    counts = {k: sum(1 for x in kinds if x == k) for k in SHIP_TYPES}
-    shown = [f"{n} {w.gettext(SHIP_LABELS[k])}" for k, n in counts.items() if n]
-    return ", ".join(shown) or w.gettext("no ships")
-
-
 def _write_situation(
     ws: Any, st: SheetStyles, view: SideView, kind: str, rules: Mapping[str, Any]
 ) -> int:
@@ -617,6 +609,8 @@ def read_opened(sheet: TurnSheetFile) -> SheetRead:
     check_layout(sheet, RULESET_NAME, "Millenium", (FORMAT_VERSION,))
     meta_number(sheet, "turn", 0, 99)
     kind, player, step, side = (sheet.meta.get(k, "") for k in ("kind", "player", "step", "side"))
+    if kind == "battle":
+        return read_battle(sheet)
     if (
         not player
         or not step
@@ -833,9 +827,12 @@ def read_sheet(path: Path, opened: TurnSheetFile | None = None) -> SheetRead:
 _ORDER_TEXT = {"move": "mouvement", "jump": "saut", "enter": "entree", "reserve": "reserve"}
 
 
-def fill_sheet(path: Path, orders: Orders) -> None:
+def fill_sheet(path: Path, orders: Orders | BattleResult) -> None:
     """Type ``orders`` into the sheet at ``path`` as a player would (in French notation, which
-    the reader reads whatever the sheet's language)."""
+    the reader reads whatever the sheet's language); a battle's result as the referee would."""
+    if isinstance(orders, BattleResult):
+        fill_battle(path, orders)
+        return
     check_room("fleet orders", len(orders.moves) + len(orders.entries), FLEET_ROWS)
     check_room("purchases", len(orders.purchases), BUY_ROWS)
     with typing_into(path, ORDERS_SHEET) as (put, _):
@@ -902,8 +899,10 @@ def _fill_setup(put: Any, setup: Orders) -> None:
             put(f"H{row}", str(f.start))
 
 
-def orders_text(orders: Orders) -> list[str]:
+def orders_text(orders: Orders | BattleResult) -> list[str]:
     """The orders as the referee understood them, a line each, in the reader's language."""
+    if isinstance(orders, BattleResult):
+        return result_text(orders)
     w = current()
     lines: list[str] = []
     if orders.is_setup:

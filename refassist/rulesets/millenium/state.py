@@ -17,6 +17,7 @@ from ...dice import Roll
 from ..base import Event
 from .charts import SHIP_TYPES
 from .geometry import Position, StrategicMap
+from .orders import Purchase
 from .tactical import TacticalOrders
 
 EMPIRE = "empire"
@@ -103,6 +104,31 @@ class SystemState:
 
 
 @dataclass
+class TableBattle:
+    """A battle of the mover's tactical phase left for the referee's table (house rule
+    ``battles = "referee"``): where it is fought, the planet attacked ("" for fleets against
+    fleets) and the side attacking.  Its id (``B5-1``: the first of game turn 5) names its
+    result sheet."""
+
+    id: str
+    position: Position
+    planet: str
+    attacker: str
+
+
+@dataclass
+class HeldTurn:
+    """The rest of the mover's turn while its battles wait for the table: the battles, in
+    the order they are fought, the fleets that moved (no free repairs for them) and the
+    purchases the sheet ordered (production comes after the tactical phase)."""
+
+    side: str
+    battles: list[TableBattle] = field(default_factory=list)
+    moved: list[str] = field(default_factory=list)
+    purchases: list[Purchase] = field(default_factory=list)
+
+
+@dataclass
 class State:
     game_id: str
     game_name: str
@@ -119,6 +145,8 @@ class State:
     #: Each side's standing tactical orders, from its latest sheet (a battle on the other
     #: side's turn is fought with them).
     tactics: dict[str, TacticalOrders] = field(default_factory=dict)
+    #: The mover's turn stopped for battles fought on the table (None: no battle waits).
+    held: HeldTurn | None = None
     finished: str = ""
     winner: str = ""
     events: list[Event] = field(default_factory=list)

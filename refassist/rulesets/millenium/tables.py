@@ -26,7 +26,8 @@ from ...workbook.history import (
 from ..base import Column, Reference, Row, RowProblems, Table, flag, whole
 from .charts import SHIP_TYPES
 from .geometry import LEVELS, SYSTEM_LETTERS, Card, MapSystem, StrategicMap, zone_name
-from .state import SIDES, Fleet, Planet, Ship, State, SystemState
+from .orders import Purchase
+from .state import SIDES, Fleet, HeldTurn, Planet, Ship, State, SystemState, TableBattle, mover
 from .tactical import EDGES, FIRE, LEAVE, PRIORITIES, STANCES, TacticalOrders
 
 EVENTS_TABLE, DICE_TABLE = history_tables("Turn")
@@ -50,6 +51,20 @@ SETTINGS = Table(
         whole("columns", "Columns", "zones across the map (2-9)", minimum=2, maximum=9),
         whole("rows", "Rows", "zones down the map (2-9)", minimum=2, maximum=9),
         flag("cards_reconstructed", "Cards ours", "the cards are refassist's, not the printed set"),
+        Column(
+            "held_moved",
+            "Moved (held turn)",
+            "text",
+            required=False,
+            help="while battles wait for the table: the mover's fleets that moved (no repairs)",
+        ),
+        Column(
+            "held_purchases",
+            "Purchases (held turn)",
+            "json",
+            required=False,
+            help="while battles wait for the table: the ships the mover's sheet bought",
+        ),
     ),
     help="One row: where the game stands, and the map's size.",
 )
@@ -196,6 +211,20 @@ TACTICS = Table(
     help="Each side's standing tactical orders, from its latest sheet.",
 )
 
+BATTLES = Table(
+    "battles",
+    "Battles (table)",
+    (
+        Column("id", "Battle", "str", width=8, help="B5-1: the first battle of game turn 5"),
+        Column("position", "Position", "text", help="zone, sector, level: 23N4"),
+        Column("planet", "Planet", "text", required=False, help="the planet attacked, e.g. G1"),
+        Column("attacker", "Attacker", "str", choices=SIDES),
+    ),
+    key=("id",),
+    help="Battles waiting for the referee's table (house rule battles = referee), in the "
+    "order they are fought; empty between turns.",
+)
+
 SCHEMA: tuple[Table, ...] = (
     SETTINGS,
     SIDES_TABLE,
@@ -206,6 +235,7 @@ SCHEMA: tuple[Table, ...] = (
     SHIPS,
     POINTS,
     TACTICS,
+    BATTLES,
     CARDS,
     EVENTS_TABLE,
     DICE_TABLE,
@@ -215,6 +245,7 @@ SCHEMA: tuple[Table, ...] = (
 def to_tables(state: State) -> dict[str, list[dict[str, Any]]]:
     """The state as rows of each table."""
     loyalty = {k: s.loyalty for k, s in state.systems.items()}
+    held = state.held
     return {
         "settings": [
             {
@@ -227,6 +258,12 @@ def to_tables(state: State) -> dict[str, list[dict[str, Any]]]:
                 "columns": state.map.columns,
                 "rows": state.map.rows,
                 "cards_reconstructed": state.map.cards_reconstructed,
+                "held_moved": " ".join(held.moved) if held else "",
+                "held_purchases": [
+                    {**vars(p), "spend_from": list(p.spend_from)} for p in held.purchases
+                ]
+                if held
+                else None,
             }
         ],
         "sides": [{"side": side, "player": player} for side, player in state.players.items()],
@@ -294,6 +331,10 @@ def to_tables(state: State) -> dict[str, list[dict[str, Any]]]:
         ],
         "tactics": [
             {"side": side, **vars(orders)} for side, orders in sorted(state.tactics.items())
+        ],
+        "battles": [
+            {"id": b.id, "position": str(b.position), "planet": b.planet, "attacker": b.attacker}
+            for b in (held.battles if held else [])
         ],
         "events": events_to_rows(state.events),
         "dice": rolls_to_rows(state.dice),
@@ -391,9 +432,49 @@ def from_tables(tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]
     for r in tables.get("points", []):
         state.points[r["side"]][r["system"]] = r["points"]
     state.tactics = {r["side"]: r.to(TacticalOrders) for r in tables.get("tactics", [])}
+    state.held = _held(state, s, tables.get("battles", []), check)
     state.events = rows_to_events(tables.get("events", []))
     state.dice = rows_to_rolls(tables.get("dice", []))
     return None if check.count else state
+
+
+def _held(state: State, s: Row, rows: Sequence[Row], check: RowProblems) -> HeldTurn | None:
+    """The turn held for the table's battles, from the Battles sheet and Settings."""
+    if not rows:
+        return None
+    battles = []
+    for r in rows:
+        pos = state.map.parse_position(r["position"])
+        if pos is None or not state.map.on_map(pos.zone):
+            check.add(BATTLES, r, "position", "is not a position on the map", "write e.g. 23N4")
+            continue
+        if r["planet"] and state.planet(r["planet"]) is None:
+            check.add(BATTLES, r, "planet", "is not a planet on the Planets sheet", "e.g. G1")
+            continue
+        battles.append(TableBattle(r["id"], pos, str(r["planet"] or "").upper(), r["attacker"]))
+    purchases = []
+    for p in s["held_purchases"] or []:
+        try:
+            purchases.append(
+                Purchase(
+                    str(p["fleet"]),
+                    str(p["kind"]),
+                    int(p["count"]),
+                    str(p.get("cell", "")),
+                    tuple(str(x) for x in p.get("spend_from", ())),
+                )
+            )
+        except (KeyError, TypeError, ValueError, AttributeError):
+            check.add(
+                SETTINGS,
+                s,
+                "held_purchases",
+                "is not a list of purchases as refassist wrote it",
+                "restore it from the archive",
+            )
+            break
+    moved = str(s["held_moved"] or "").split()
+    return HeldTurn(mover(state.turn), battles, moved, purchases)
 
 
 def _map_of(tables: Mapping[str, Sequence[Row]], s: Row, check: RowProblems) -> StrategicMap:
@@ -470,4 +551,4 @@ def to_json(state: State) -> dict[str, Any]:
     return {"ruleset": "millenium"} | kept | history_json(state.events, state.dice)
 
 
-__all__ = ["SCHEMA", "from_tables", "to_json", "to_tables"]
+__all__ = ["BATTLES", "SCHEMA", "from_tables", "to_json", "to_tables"]

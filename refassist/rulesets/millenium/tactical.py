@@ -540,6 +540,10 @@ def remove_losses(battle: Battle) -> None:
 
 
 # -- surrender and leaving ------------------------------------------------------------------------
+#: The bases a planet may have left when the attacker demands its surrender in battle.
+SURRENDER_BASES = 3
+
+
 def planet_surrender(battle: Battle, tables: Tables, dice: Dice) -> None:
     """The attacked planet falls when its last base is destroyed and no ship of its side is
     left on the map.  When its bases (its loyalty) are 3 or fewer, the attacker demands its
@@ -560,7 +564,7 @@ def planet_surrender(battle: Battle, tables: Tables, dice: Dice) -> None:
         return
     if (
         not bases
-        or bases > 3
+        or bases > SURRENDER_BASES
         or battle.demand_after == bases
         or battle.ships_of(battle.defender)
         or not battle.ships_of(battle.attacker)

@@ -16,23 +16,28 @@ from typing import Any
 from ...errors import CellProblem
 from ...i18n import current
 from ..checking import OrderChecker
+from .battlesheet import BASES_CELL, BATTLE_CELL, BATTLE_SHEET, CONQUERED_CELL, LEFT_CELL, battle_of
 from .charts import SHIP_TYPES, Tables, tables_for
-from .orders import FleetMove, FleetSetup, Orders
+from .orders import BattleResult, FleetMove, FleetSetup, Orders
 from .production import turn_production
 from .resolve import purchase_problem, step_key
 from .rules import complete
 from .setup import PROGRAMME_LEAST
 from .sheet import IMPERIAL_CELL, SETUP_FLEET_FIRST_ROW, SIDE_CELL, STEP_CELL, SYSTEM_FIRST_ROW
-from .state import ALIEN, Fleet, State, mover
+from .state import ALIEN, Fleet, State, mover, other
 from .strategic import check_path, jump_problem, stack_problem
+from .tablebattles import ships_in
+from .tactical import SURRENDER_BASES
 
 START_FLEETS = 6
 
 
 def validate_orders(
-    state: State, player: str, orders: Orders, rules: Mapping[str, Any] | None = None
+    state: State, player: str, orders: Orders | BattleResult, rules: Mapping[str, Any] | None = None
 ) -> list[CellProblem]:
     rules = complete(rules)
+    if isinstance(orders, BattleResult):
+        return validate_result(state, orders, rules)
     check = _Checker(state, player, tables_for(rules), rules)
     w = current()
     if orders.step != step_key(state):
@@ -48,6 +53,91 @@ def validate_orders(
     else:
         check.turn(orders)
     return check.problems
+
+
+def validate_result(
+    state: State, result: BattleResult, rules: Mapping[str, Any] | None = None
+) -> list[CellProblem]:
+    """A battle's result against the battle waiting for it: the ships listed still there, a
+    planet conquered only as rule VIII D lets it fall, a side leaving with a ship left."""
+    rules = complete(rules)
+    check = _ResultChecker()
+    w = current()
+    battle = battle_of(state, result.battle)
+    if battle is None or result.step != step_key(state):
+        check.error(
+            BATTLE_CELL,
+            result.battle,
+            w(
+                "there is no battle {battle} waiting at step {step}",
+                battle=result.battle,
+                step=result.step,
+            ),
+            w.gettext("Use the battle sheet the tool wrote for this step."),
+        )
+        return check.problems
+    listed = {
+        (s.side, s.fleet, s.index): s for s in ships_in(state, battle, rules["fight_across_levels"])
+    }
+    fates = {(r.side, r.fleet, r.index): r.fate for r in result.ships}
+    for r in result.ships:
+        ship = listed.get((r.side, r.fleet, r.index))
+        if ship is None or ship.ship.kind != r.kind:
+            check.error(
+                r.cell,
+                r.fleet,
+                w.gettext("this ship is no longer at the battle"),
+                w.gettext("Use a battle sheet written after the master workbook's last change."),
+            )
+        elif r.fate == "damaged" and ship.ship.damaged:
+            check.warn(
+                r.cell,
+                r.fate,
+                w.gettext("the ship was damaged before the battle: a second damage destroys it"),
+                w.gettext("Write détruit if it was hit again; it stays damaged as written."),
+            )
+
+    def afloat(side: str) -> bool:
+        return any(k[0] == side and fates.get(k) != "destroyed" for k in listed)
+
+    defender = other(battle.attacker)
+    for outcome in result.planet:
+        if not outcome.conquered:
+            continue
+        if battle.attacker in result.left or not afloat(battle.attacker):
+            check.error(
+                CONQUERED_CELL,
+                "oui",
+                w.gettext("the attacker has no ship left in the battle to take the planet"),
+                w.gettext("Write non, or correct the ships' fates and who left."),
+            )
+        elif defender not in result.left and afloat(defender):
+            check.error(
+                CONQUERED_CELL,
+                "oui",
+                w.gettext("the planet's side still has ships in the battle: it does not fall"),
+                w.gettext("Write non, or correct the ships' fates and who left."),
+            )
+        elif outcome.bases_left > SURRENDER_BASES:
+            check.error(
+                BASES_CELL,
+                str(outcome.bases_left),
+                w("a planet surrenders in battle only with {n} bases or fewer", n=SURRENDER_BASES),
+                w.gettext("Correct the bases left, or write non."),
+            )
+    for side in result.left:
+        if not afloat(side):
+            check.error(
+                LEFT_CELL,
+                side,
+                w.gettext("no ship of that side came out of the battle to leave it"),
+                w.gettext("Correct who left, or the ships' fates."),
+            )
+    return check.problems
+
+
+class _ResultChecker(OrderChecker):
+    sheet = BATTLE_SHEET
 
 
 class _Checker(OrderChecker):

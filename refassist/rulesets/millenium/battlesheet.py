@@ -1,0 +1,436 @@
+"""The battle sheet: a battle fought on the referee's table (house rule ``battles =
+"referee"``), its forces listed as they came and a result part the referee fills in and files
+like a player's sheet (docs/architecture.md, "Steps that wait for the referee").
+
+One page, "Battle" (its name and cells do not change with the language): the planet attacked
+with its bases (D12 the bases left, E12 conquered oui/non), who left the battle by hyperspace
+(C14), the rounds fought (C15), notes (C16), then a row per ship from row 20, each with its
+fate (F: endommagé / détruit, empty for as it came) and a porte-intercepteur's interceptors back
+aboard (G).  The rows are those of `tablebattles.ships_in`; the sheet's meta carries them, so
+the reader needs no state and the checker holds them to the state.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from ...errors import InvalidOrder, NotATurnSheet
+from ...i18n import current
+from ...message_text import MessageBudget
+from ...words import N_
+from ...workbook.sheetio import META_SHEET, TurnSheetFile
+from ...workbook.sheetkit import SheetReader, SheetStyles
+from ...workbook.sheetpage import Page, typing_into
+from ...workbook.turnbook import turn_workbook
+from ..base import SheetRead
+from . import parse
+from .charts import INTERCEPTORS_PER_CARRIER, SHIP_TYPES
+from .names import SHIP_LABELS, SIDE_LABELS
+from .orders import BattleResult, PlanetResult, ShipResult
+from .resolve import step_key
+from .rules import complete
+from .state import ALIEN, EMPIRE, SIDES, State, TableBattle, other
+from .tablebattles import ships_in
+
+BATTLE_SHEET = "Battle"
+KIND = "battle"
+_WIDTHS = {"A": 11, "B": 16, "C": 10, "D": 22, "E": 18, "F": 14, "G": 22, "H": 8, "I": 8}
+_LAST_COLUMN = 8
+GAME_CELL, BATTLE_CELL, STEP_CELL, DEADLINE_CELL = "B3", "B4", "B5", "B6"
+PLANET_ROW = 12
+BASES_CELL, CONQUERED_CELL = "D12", "E12"
+LEFT_CELL, ROUNDS_CELL, NOTES_CELL = "C14", "C15", "C16"
+SHIP_FIRST_ROW = 20
+FATE_COLUMN, INTERCEPTOR_COLUMN = "F", "G"
+MAX_NOTES = 500
+
+#: A ship's fate as the referee types it, in either language ("" as it came).
+FATE_WORDS = {
+    "": "",
+    "intact": "",
+    "indemne": "",
+    "endommage": "damaged",
+    "endommagee": "damaged",
+    "damaged": "damaged",
+    "d": "damaged",
+    "detruit": "destroyed",
+    "detruite": "destroyed",
+    "destroyed": "destroyed",
+    "x": "destroyed",
+}
+FATE_NOTATION = {"": "", "damaged": "endommagé", "destroyed": "détruit"}
+#: Who left the battle by hyperspace, in either language.
+LEFT_WORDS = {
+    "": "",
+    "personne": "",
+    "aucun": "",
+    "nobody": "",
+    "none": "",
+    "empire": EMPIRE,
+    "l'empire": EMPIRE,
+    "the empire": EMPIRE,
+    "extraterrestre": ALIEN,
+    "l'extraterrestre": ALIEN,
+    "extraterrestrial": ALIEN,
+    "the extraterrestrial": ALIEN,
+    "les deux": "both",
+    "both": "both",
+}
+LEFT_NOTATION = {(): "personne", (EMPIRE,): "Empire", (ALIEN,): "Extraterrestre"}
+
+
+def battle_of(state: State, name: str) -> TableBattle | None:
+    """The battle waiting for the table that ``name`` names, if any."""
+    if state.held is None:
+        return None
+    return next((b for b in state.held.battles if b.id == name), None)
+
+
+def write_battle_sheet(
+    state: State,
+    battle: TableBattle,
+    path: Path,
+    *,
+    token: str,
+    deadline: str,
+    house_rules: Mapping[str, Any] | None = None,
+) -> None:
+    """Write the battle's sheet for the referee (atomically), in the game's language."""
+    rules = complete(house_rules)
+    w = current()
+    ships = ships_in(state, battle, rules["fight_across_levels"])
+    planet = state.planet(battle.planet) if battle.planet else None
+    key = step_key(state)
+    where = battle.planet or str(battle.position)
+    with turn_workbook(
+        path,
+        title=f"{state.game_name} - {battle.id}",
+        subject=w.gettext("Millenium battle sheet"),
+        pages=(BATTLE_SHEET,),
+        widths=_WIDTHS,
+    ) as book:
+        (ws,) = book.pages
+        st = SheetStyles(book.wb)
+        page = Page(ws, st, book.lists, width=_LAST_COLUMN)
+        ws.merge_range(
+            0, 0, 0, _LAST_COLUMN, w("MILLENIUM - BATTLE {battle}", battle=battle.id), st.title
+        )
+        ws.set_row(0, 26)
+        ws.merge_range(
+            1,
+            0,
+            1,
+            _LAST_COLUMN,
+            w(
+                "Game turn {turn}: {attacker} attacks at {place} ({position})",
+                turn=state.turn,
+                attacker=w.gettext(SIDE_LABELS[battle.attacker]),
+                place=where,
+                position=str(battle.position),
+            ),
+            st.subtitle,
+        )
+        for n, (label, ref, value) in enumerate(
+            (
+                (w.gettext("Game"), GAME_CELL, state.game_name),
+                (w.gettext("Battle"), BATTLE_CELL, battle.id),
+                (w.gettext("Step"), STEP_CELL, key),
+                (w.gettext("Deadline"), DEADLINE_CELL, deadline),
+            )
+        ):
+            page.labelled(f"A{n + 3}", label, ref, value, span=2)
+        page.note(
+            "A7:I8",
+            w.gettext(
+                "Fight the battle on the hex map by the printed procedure (rule VIII), then "
+                "enter its result: the bases left and whether the planet was conquered, who "
+                "left by hyperspace, and each ship's fate (empty: as it came). Yellow cells only."
+            ),
+        )
+        _write_outcome(page, battle, planet.bases if planet else 0)
+        _write_ships(page, ships)
+        last = SHIP_FIRST_ROW + max(1, len(ships)) - 1
+        book.finish(
+            footer=f"{state.game_name} - {battle.id}",
+            print_areas=(f"A1:I{last}",),
+            meta=[
+                ("format_version", "1"),
+                ("ruleset", "millenium"),
+                ("game_id", state.game_id),
+                ("game_name", state.game_name),
+                ("player", battle.id),
+                ("step", key),
+                ("turn", str(state.turn)),
+                ("kind", KIND),
+                ("language", w.language),
+                ("attacker", battle.attacker),
+                ("planet", battle.planet),
+                ("bases", str(planet.bases if planet else 0)),
+                (
+                    "ships",
+                    json.dumps([[s.side, s.fleet, s.index, s.ship.kind] for s in ships]),
+                ),
+                ("token", token),
+            ],
+        )
+
+
+def _write_outcome(page: Page, battle: TableBattle, bases: int) -> None:
+    w = current()
+    st = page.st
+    page.section(10, w.gettext("THE PLANET, AND WHO LEFT"))
+    page.headers(
+        11,
+        (
+            "",
+            w.gettext("Planet"),
+            w.gettext("Bases before"),
+            w.gettext("Bases left"),
+            w.gettext("Conquered"),
+        ),
+    )
+    if battle.planet:
+        page.value(f"B{PLANET_ROW}", battle.planet, st.value)
+        page.value(f"C{PLANET_ROW}", bases, st.value)
+        page.blank(BASES_CELL, st.input_number)
+        page.blank(CONQUERED_CELL, st.input_text)
+        page.whole_number(
+            BASES_CELL,
+            w.gettext("Bases left"),
+            w.gettext("The planet's bases still standing (its loyalty if not conquered)."),
+            0,
+            bases,
+        )
+        page.ask(
+            CONQUERED_CELL,
+            w.gettext("Conquered"),
+            w.gettext("oui: the last base fell or the planet surrendered."),
+            ("oui", "non"),
+        )
+    else:
+        page.value(f"B{PLANET_ROW}", w.gettext("none: fleets against fleets"), st.value)
+    for row, label in (
+        (14, w.gettext("Left the battle")),
+        (15, w.gettext("Rounds fought")),
+        (16, w.gettext("Notes")),
+    ):
+        page.ws.merge_range(row - 1, 0, row - 1, 1, label, st.label)
+    page.blank(LEFT_CELL, st.input_text, through="D14")
+    page.ask(
+        LEFT_CELL,
+        w.gettext("Left the battle"),
+        w.gettext("The side whose ships left by hyperspace after the battle."),
+        ("personne", "Empire", "Extraterrestre", "les deux"),
+    )
+    page.blank(ROUNDS_CELL, st.input_number)
+    page.whole_number(ROUNDS_CELL, w.gettext("Rounds fought"), w.gettext("For the reports."), 0, 99)
+    page.blank(NOTES_CELL, st.input_text, through="I16")
+    page.ask(NOTES_CELL, w.gettext("Notes"), w.gettext("What the reports should say of it."))
+
+
+def _write_ships(page: Page, ships: list[Any]) -> None:
+    w = current()
+    st = page.st
+    page.section(SHIP_FIRST_ROW - 2, w.gettext("SHIPS - one row per ship as it came"))
+    page.headers(
+        SHIP_FIRST_ROW - 1,
+        (
+            "#",
+            w.gettext("Side"),
+            w.gettext("Fleet"),
+            w.gettext("Ship"),
+            w.gettext("Before"),
+            w.gettext("Fate"),
+            w.gettext("Interceptors left"),
+        ),
+    )
+    for row, s in zip(page.numbered(SHIP_FIRST_ROW, len(ships)), ships, strict=True):
+        page.value(f"B{row}", w.gettext(SIDE_LABELS[s.side]), st.value)
+        page.value(f"C{row}", s.fleet, st.value)
+        page.value(f"D{row}", w.gettext(SHIP_LABELS[s.ship.kind]), st.value)
+        before = w.gettext("damaged") if s.ship.damaged else w.gettext("intact")
+        if s.ship.kind == "porte_intercepteur":
+            before += ", " + w("{n} interceptor(s)", n=s.ship.interceptors)
+        page.value(f"E{row}", before, st.value)
+        page.blank(f"{FATE_COLUMN}{row}", st.input_text)
+        if s.ship.kind == "porte_intercepteur":
+            page.blank(f"{INTERCEPTOR_COLUMN}{row}", st.input_number)
+    if ships:
+        last = SHIP_FIRST_ROW + len(ships) - 1
+        page.ask(
+            f"F{SHIP_FIRST_ROW}:F{last}",
+            w.gettext("Fate"),
+            w.gettext("endommagé (one damage) or détruit; empty: as it came."),
+            ("", "endommagé", "détruit"),
+        )
+        page.whole_number(
+            f"G{SHIP_FIRST_ROW}:G{last}",
+            w.gettext("Interceptors left"),
+            w.gettext("A porte-intercepteur's interceptors back aboard; empty: as before."),
+            0,
+            INTERCEPTORS_PER_CARRIER,
+        )
+
+
+# -- reading -------------------------------------------------------------------------------
+def _cell(ref: str) -> str:
+    return f"{BATTLE_SHEET}!{ref}"
+
+
+def read_battle(sheet: TurnSheetFile) -> SheetRead:
+    """The result part of a battle sheet, as the referee filled it in."""
+    meta = sheet.meta
+    battle, step, attacker = meta.get("player", ""), meta.get("step", ""), meta.get("attacker")
+    try:
+        rows = [
+            (str(side), str(fleet), int(index), str(kind))
+            for side, fleet, index, kind in json.loads(meta.get("ships", ""))
+        ]
+        bases = int(meta.get("bases", ""))
+    except (ValueError, TypeError):
+        rows, bases = [], -1
+    if (
+        not battle
+        or not step
+        or attacker not in SIDES
+        or bases < 0
+        or any(side not in SIDES or kind not in SHIP_TYPES for side, _, _, kind in rows)
+    ):
+        raise NotATurnSheet(f"{sheet.name}: the battle sheet's hidden data is damaged")
+    sheet.sheet(BATTLE_SHEET)
+    reader = SheetReader(sheet, BATTLE_SHEET)
+    w = current()
+    result = BattleResult(battle, step, _cell(LEFT_CELL), left_cell=_cell(LEFT_CELL))
+    planet = meta.get("planet", "")
+    if planet:
+        left = _read(reader, BASES_CELL, lambda t, c: parse.count(t, c, bases))
+        conquered = _read(reader, CONQUERED_CELL, parse.yes_no)
+        if reader.raw(BASES_CELL) or conquered:
+            result.planet.append(
+                PlanetResult(
+                    planet,
+                    bases if left is None else left,
+                    bool(conquered),
+                    _cell(f"B{PLANET_ROW}"),
+                )
+            )
+    who = _read(reader, LEFT_CELL, lambda t, c: parse.word(t, LEFT_WORDS, N_("a side"), c))
+    if who:
+        result.left = (attacker, other(attacker)) if who == "both" else (who,)
+    result.rounds = _read(reader, ROUNDS_CELL, lambda t, c: parse.count(t, c, 99)) or 0
+    notes = reader.raw(NOTES_CELL)
+    if len(notes) > MAX_NOTES:
+        reader.error(
+            NOTES_CELL,
+            notes[:80],
+            w("the notes are {n} characters long", n=len(notes)),
+            w("Shorten them to {n}.", n=MAX_NOTES),
+        )
+    elif notes:
+        result.notes = MessageBudget().shape(notes).text
+    for n, (side, fleet, index, kind) in enumerate(rows):
+        row = SHIP_FIRST_ROW + n
+        fate = _read(
+            reader,
+            f"{FATE_COLUMN}{row}",
+            lambda t, c: parse.word(t, FATE_WORDS, N_("a ship's fate"), c),
+        )
+        aboard = _read(
+            reader,
+            f"{INTERCEPTOR_COLUMN}{row}",
+            lambda t, c: parse.count(t, c, INTERCEPTORS_PER_CARRIER),
+        )
+        if not fate and aboard is None:
+            continue
+        result.ships.append(
+            ShipResult(side, fleet, index, kind, fate or "", _cell(f"{FATE_COLUMN}{row}"), aboard)
+        )
+    return SheetRead(orders=result, problems=reader.problems, meta=dict(meta))
+
+
+def _fate(text: str, cell: str) -> str:
+    return parse.word(text, FATE_WORDS, N_("a ship's fate"), cell)
+
+
+def _read(reader: SheetReader, ref: str, read: Any) -> Any:
+    """A cell read by ``read(text, cell)``; None if empty or refused (the problem kept)."""
+    text = reader.raw(ref)
+    if not text:
+        return None
+    try:
+        return read(text, ref)
+    except InvalidOrder as exc:
+        reader.invalid(exc, ref)
+        return None
+
+
+# -- filling in (the computer's stand-in, tests) and the result as text ----------------------
+def fill_battle(path: Path, result: BattleResult) -> None:
+    """Type ``result`` into the battle sheet at ``path`` as the referee would."""
+    with typing_into(path, BATTLE_SHEET) as (put, ws):
+        for outcome in result.planet:
+            put(BASES_CELL, outcome.bases_left)
+            put(CONQUERED_CELL, "oui" if outcome.conquered else "non")
+        put(LEFT_CELL, LEFT_NOTATION.get(tuple(result.left), "les deux"))
+        if result.rounds:
+            put(ROUNDS_CELL, result.rounds)
+        if result.notes:
+            put(NOTES_CELL, result.notes)
+        listed = _listed_rows(ws)
+        for r in result.ships:
+            row = listed.get((r.side, r.fleet, r.index))
+            if row is None:
+                continue
+            if r.fate:
+                put(f"{FATE_COLUMN}{row}", FATE_NOTATION[r.fate])
+            if r.interceptors is not None:
+                put(f"{INTERCEPTOR_COLUMN}{row}", r.interceptors)
+
+
+def _listed_rows(ws: Any) -> dict[tuple[str, str, int], int]:
+    """Each listed ship's row, from the meta sheet the writer left in the workbook."""
+    meta = ws.parent[META_SHEET] if META_SHEET in ws.parent.sheetnames else None
+    ships: list[Any] = []
+    if meta is not None:
+        for key, value in meta.iter_rows(values_only=True, max_col=2):
+            if key == "ships":
+                ships = json.loads(str(value))
+    return {(s, f, int(i)): SHIP_FIRST_ROW + n for n, (s, f, i, _k) in enumerate(ships)}
+
+
+def result_text(result: BattleResult) -> list[str]:
+    """The result as the referee's tool understood it, a line each, in the reader's language."""
+    w = current()
+    lines = [w("Battle {battle}", battle=result.battle)]
+    for p in result.planet:
+        lines.append(
+            w("{planet} conquered, {n} base(s) left", planet=p.planet, n=p.bases_left)
+            if p.conquered
+            else w("{planet} holds with {n} base(s)", planet=p.planet, n=p.bases_left)
+        )
+    fates = {"damaged": w.gettext("damaged"), "destroyed": w.gettext("destroyed")}
+    for r in result.ships:
+        text = f"{r.fleet}: {w.gettext(SHIP_LABELS[r.kind])} #{r.index + 1}"
+        if r.fate:
+            text += f" {fates[r.fate]}"
+        if r.interceptors is not None:
+            text += ", " + w("{n} interceptor(s) aboard", n=r.interceptors)
+        lines.append(text)
+    for side in result.left:
+        lines.append(w("{side} left the battle", side=w.gettext(SIDE_LABELS[side])))
+    if result.rounds:
+        lines.append(w("{n} round(s)", n=result.rounds))
+    return lines
+
+
+__all__ = [
+    "BATTLE_SHEET",
+    "battle_of",
+    "fill_battle",
+    "read_battle",
+    "result_text",
+    "write_battle_sheet",
+]
