@@ -53,6 +53,7 @@ from .config import GameConfig, load_config
 from .dice import LEGACY_SEED_SCHEME, SEED_SCHEME, Dice, seed_commitment
 from .errors import GameError, NotATurnSheet, RefassistError, UsageError
 from .game import CONFIG_NAME, MASTER_NAME, Game
+from .i18n import current, said, speaking_to
 from .inbox import (
     Index,
     accepted_received,
@@ -67,6 +68,7 @@ from .recovery import move_archives, working
 from .rulesets.base import SHEETS_WITH_PROBLEMS, Event, Ruleset, Step
 from .turn_seed import commitment, game_turn_seed, turn_of
 from .turnsheets import open_genuine, orders_as_text, sheet_filename, write_sheets
+from .words import N_
 from .workbook.master import read_master, write_master
 from .workbook.sheetio import TurnSheetFile
 
@@ -196,12 +198,19 @@ def _order_text(item: Any) -> str:
 
 
 def _cancel_event(turn: int, player: str, text: str, cell: str, reason: str) -> Event:
+    """Told in the player's language when resolve runs `speaking_to` the player (`read_filed`)."""
     return Event(
         turn=turn,
         phase="orders",
         location="",
         kind="order_cancelled",
-        text=f"Your order {text!r} was cancelled when the turn was resolved: {reason}.",
+        text=str(
+            said(
+                "Your order {order!r} was cancelled when the turn was resolved: {reason}.",
+                order=text,
+                reason=reason,
+            )
+        ),
         players=(player,),
         visible_to=(player,),
         data={"order": text, "cell": cell, "reason": reason},
@@ -234,7 +243,8 @@ def read_orders(
     try:
         read = ruleset.read_sheet(path, opened)
     except RefassistError as exc:
-        event = _cancel_event(turn, player, path.name, "", f"the sheet could not be read ({exc})")
+        why = str(said("the sheet could not be read ({error})", error=str(exc)))
+        event = _cancel_event(turn, player, path.name, "", why)
         return SheetOrders(player, None, [event])
     problems = [
         p
@@ -246,7 +256,7 @@ def read_orders(
     if with_problems:
         unread = [p for p in read.problems if p.severity == "error"]
         for problem in unread:
-            text = str(problem.found or "") or "the line"
+            text = str(problem.found or "") or current().gettext("the line")
             events.append(_drop_event(turn, player, text, problem.cell, problem.message))
     for cell, item in dropped:
         at = order_cells(item) or {cell}
@@ -258,13 +268,22 @@ def read_orders(
 
 def _drop_event(turn: int, player: str, text: str, cell: str, reason: str) -> Event:
     """A line of a sheet with problems that was not carried out (``carry-valid``)."""
-    where = f" in cell {cell}" if cell else ""
+    told = (
+        said(
+            "Your line {line!r} in cell {cell} was not carried out: {reason}.",
+            line=text,
+            cell=cell,
+            reason=reason,
+        )
+        if cell
+        else said("Your line {line!r} was not carried out: {reason}.", line=text, reason=reason)
+    )
     return Event(
         turn=turn,
         phase="orders",
         location="",
         kind="order_cancelled",
-        text=f"Your line {text!r}{where} was not carried out: {reason}.",
+        text=str(told),
         players=(player,),
         visible_to=(player,),
         data={"order": text, "cell": cell, "reason": reason, "sheet_with_problems": True},
@@ -275,17 +294,18 @@ def problem_sheet_event(turn: int, player: str, name: str, used: bool) -> Event:
     """What became of a player's sheet with problems that no corrected sheet replaced: used
     for its valid orders (``carry-valid``) or not at all (``no-orders``)."""
     if used:
-        text = (
-            f"Your sheet {name} had problems and no corrected sheet arrived in time: its orders "
+        template = N_(
+            "Your sheet {name} had problems and no corrected sheet arrived in time: its orders "
             "without problems were carried out and each line with a problem was dropped (listed "
             "with its cell and reason)."
         )
     else:
-        text = (
-            f"Your sheet {name} had problems and no corrected sheet arrived in time; this game's "
+        template = N_(
+            "Your sheet {name} had problems and no corrected sheet arrived in time; this game's "
             "house rule (sheets_with_problems = no-orders) uses no orders from such a sheet, so "
             "none of its orders were carried out."
         )
+    text = str(said(template, name=name))
     return Event(
         turn=turn,
         phase="orders",
@@ -335,12 +355,20 @@ def read_filed(
     game: Game, state: Any, filed: Filed, step: str, house_rules: Mapping[str, Any], turn: int
 ) -> SheetOrders:
     """A filed sheet's orders as resolve uses them: `filed_problem`, then `read_orders`; a
-    sheet that fails either gives no orders and an ``order_cancelled`` event saying why."""
+    sheet that fails either gives no orders and an ``order_cancelled`` event saying why.
+    The checker and the events speak the player's language (`i18n.speaking_to`): what is
+    cancelled is told to that player alone."""
+    with speaking_to(game.language_of(filed.player), game.ruleset.package):
+        return _read_filed(game, state, filed, step, house_rules, turn)
+
+
+def _read_filed(
+    game: Game, state: Any, filed: Filed, step: str, house_rules: Mapping[str, Any], turn: int
+) -> SheetOrders:
     reason, opened = filed_problem(game, filed, step)
     if reason:
-        event = _cancel_event(
-            turn, filed.player, filed.path.name, "", f"the sheet was not used: {reason}"
-        )
+        why = said("the sheet was not used: {reason}", reason=reason)
+        event = _cancel_event(turn, filed.player, filed.path.name, "", str(why))
         return SheetOrders(filed.player, None, [event])
     got = read_orders(
         game.ruleset,
@@ -493,13 +521,16 @@ def _sheets_to_use(
     return filed, unused
 
 
-def _not_used(state: Any, turn: int, unused: Mapping[str, str]) -> None:
+def _not_used(game: Game, state: Any, turn: int, unused: Mapping[str, str]) -> None:
     """Tell each player whose sheet with problems was not used (``no-orders``) why, in place
-    of the rules' "no orders were received" (something was received)."""
+    of the rules' "no orders were received" (something was received), in their language."""
     if not unused or not hasattr(state, "events"):
         return
     kept = [e for e in state.events if not (e.kind == "no_orders" and set(e.players) & set(unused))]
-    notes = [problem_sheet_event(turn, p, name, used=False) for p, name in unused.items()]
+    notes = []
+    for p, name in unused.items():
+        with speaking_to(game.language_of(p), game.ruleset.package):
+            notes.append(problem_sheet_event(turn, p, name, used=False))
     state.events = [*notes, *kept]
 
 
@@ -537,7 +568,8 @@ def resolve_game(
             got = read_filed(game, state, filed, step.key, rules, turn)
             if filed.with_problems and got.orders is not None:
                 name = _sent_name(game, step.key, filed)
-                cancelled.append(problem_sheet_event(turn, filed.player, name, used=True))
+                with speaking_to(game.language_of(filed.player), ruleset.package):
+                    cancelled.append(problem_sheet_event(turn, filed.player, name, used=True))
             cancelled.extend(got.cancelled)
             used.append(dataclasses.replace(filed, data=got.data, understood=got.understood))
             if got.orders is not None:
@@ -546,7 +578,7 @@ def resolve_game(
         resolution = ruleset.resolve(state, orders, dice, rules)
         new_state = resolution.state
         _add_events(new_state, cancelled)
-        _not_used(new_state, turn, unused)
+        _not_used(game, new_state, turn, unused)
         archive = _commit(game, step, new_state, used, dice_file, when, list(orders), turn, unused)
         finished = ruleset.game_over(new_state)
         sheets = [] if finished else _next_sheets(game, step, new_state)
@@ -865,7 +897,8 @@ def replay(game: Game, step: str) -> Replay:
         got = read_filed(then, state, filed, current.key, rules, turn)
         if flagged and got.orders is not None:
             name = str(info["with_problems"])
-            cancelled.append(problem_sheet_event(turn, player, name, used=True))
+            with speaking_to(then.language_of(player), then.ruleset.package):
+                cancelled.append(problem_sheet_event(turn, player, name, used=True))
         cancelled.extend(got.cancelled)
         if got.orders is not None:
             orders[player] = got.orders
@@ -879,7 +912,7 @@ def replay(game: Game, step: str) -> Replay:
         source = "seeded"
     resolution = ruleset.resolve(state, orders, dice, rules)
     _add_events(resolution.state, cancelled)
-    _not_used(resolution.state, turn, dict(m.get("sheets_with_problems_unused", {})))
+    _not_used(then, resolution.state, turn, dict(m.get("sheets_with_problems_unused", {})))
     return Replay(step, resolution.state, ruleset.to_json(resolution.state), dice, source)
 
 
