@@ -37,7 +37,7 @@ from refassist.rulesets.millenium.orders import (
 from refassist.rulesets.millenium.resolve import resolve_turn
 from refassist.rulesets.millenium.rules import complete
 from refassist.rulesets.millenium.state import ALIEN, EMPIRE, State
-from refassist.rulesets.millenium.tablebattles import hex_battle, result_of
+from refassist.rulesets.millenium.tablebattles import hex_battle, result_of, ships_in
 from refassist.rulesets.millenium.tactical import fight
 from refassist.rulesets.millenium.validate import validate_orders
 from refassist.turns import resolve_game
@@ -204,6 +204,26 @@ def test_the_procedure_fought_on_either_path_gives_the_same_state() -> None:
 
     assert fought.shots  # a real battle, shot by shot
     assert shape(table) == shape(automatic)
+
+
+def test_fleets_across_levels_fight_once_on_either_path() -> None:
+    """With ``fight_across_levels`` the fleets of one sector fight one battle, whatever levels
+    they stand on: the mover's fleets on levels 4 and 5 open one battle for the table, with
+    all three fleets, as the automatic resolution fights one."""
+    state = playing(3)
+    place(state, ALIEN, "K", "23N4", "vaisseau")
+    place(state, ALIEN, "δ", "23N5", "fregate")
+    place(state, EMPIRE, "A", "23N4", "fregate")
+    across = {"fight_across_levels": True}
+    automatic = resolve_turn(state, {}, Dice(seed=2), across).state
+    assert [e.kind for e in automatic.events].count("battle") == 1
+    held = resolve_turn(state, {}, Dice.scripted([]), {**across, **REFEREE}).state
+    assert held.held is not None and len(held.held.battles) == 1
+    assert {(s.fleet, s.index) for s in ships_in(held, held.held.battles[0], True)} == {
+        ("K", 0),
+        ("δ", 0),
+        ("A", 0),
+    }
 
 
 # -- the checker ---------------------------------------------------------------------------------

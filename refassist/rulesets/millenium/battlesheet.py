@@ -303,7 +303,7 @@ def read_battle(sheet: TurnSheetFile) -> SheetRead:
     sheet.sheet(BATTLE_SHEET)
     reader = SheetReader(sheet, BATTLE_SHEET)
     w = current()
-    result = BattleResult(battle, step, _cell(LEFT_CELL), left_cell=_cell(LEFT_CELL))
+    result = BattleResult(battle, step, _cell(BATTLE_CELL), left_cell=_cell(LEFT_CELL))
     planet = meta.get("planet", "")
     if planet:
         left = _read(reader, BASES_CELL, lambda t, c: parse.count(t, c, bases))

@@ -46,7 +46,7 @@ from .rules import complete
 from .setup import DEFAULT_FLEETS, PROGRAMME_LEAST, deal, random_deal
 from .state import ALIEN, EMPIRE, Fleet, HeldTurn, Planet, Ship, State, TableBattle, mover
 from .strategic import check_path, hyperspace, jump_problem, stack_problem
-from .tablebattles import apply_losses, battle_fleets, hex_battle, opened, result_of
+from .tablebattles import apply_losses, battle_fleets, hex_battle, opened, place_key, result_of
 from .tactical import fight
 from .victory import mark_turn_end, outcome, programme_score
 
@@ -718,26 +718,23 @@ def _merge_replacements(turn: _Turn, side: str) -> None:
             )
 
 
-def _battle_sides(turn: _Turn, pos: Position, side: str) -> tuple[list[Fleet], list[Fleet]]:
-    return battle_fleets(turn.state, pos, side, turn.rules["fight_across_levels"])
-
-
 def _tactical(turn: _Turn, side: str, attacks: list[tuple[Position, str]]) -> None:
     """Planet attacks in the order written, then every sector where enemy fleets meet."""
     state = turn.state
-    fought: set[Position] = set()
+    across = turn.rules["fight_across_levels"]
+    fought: set[object] = set()
     for pos, planet_name in attacks:
         if state.finished:
             return
         _fight(turn, side, pos, planet_name)
-        fought.add(pos)
+        fought.add(place_key(pos, across))
     meetings = sorted(
         {f.position for f in state.fleets if f.on_map and f.side == side and f.position is not None}
-        - fought
     )
     for pos in meetings:
-        mine, theirs = _battle_sides(turn, pos, side)
-        if mine and theirs:
+        mine, theirs = battle_fleets(state, pos, side, across)
+        if mine and theirs and place_key(pos, across) not in fought:
+            fought.add(place_key(pos, across))
             _fight(turn, side, pos, "")
 
 

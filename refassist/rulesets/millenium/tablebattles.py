@@ -44,26 +44,30 @@ def battle_fleets(
     return mine, theirs
 
 
+def place_key(pos: Position, across_levels: bool) -> object:
+    """What makes two battles' places the same: the position, or with
+    ``fight_across_levels`` the sector whatever the level (its fleets fight once)."""
+    return (pos.zone, pos.sector) if across_levels else pos
+
+
 def opened(
     state: State, side: str, attacks: Sequence[tuple[Position, str]], across_levels: bool
 ) -> list[tuple[Position, str]]:
     """The battles of ``side``'s tactical phase, in the order they are fought: the planets it
     attacks, as its sheet wrote them, then every other place where its fleets meet enemy
-    fleets (rule VIII A); a place, or a set of fleets, fights once."""
+    fleets (rule VIII A), each place once, as `resolve` fights them automatically."""
     out = [
         (pos, planet)
         for pos, planet in attacks
         if battle_fleets(state, pos, side, across_levels)[0]
     ]
-    fought = {pos for pos, _ in out}
-    seen: set[frozenset[tuple[str, str]]] = set()
+    fought = {place_key(pos, across_levels) for pos, _ in out}
     for pos in sorted(
-        {f.position for f in state.fleets if f.on_map and f.side == side and f.position} - fought
+        {f.position for f in state.fleets if f.on_map and f.side == side and f.position}
     ):
         mine, theirs = battle_fleets(state, pos, side, across_levels)
-        key = frozenset((f.side, f.letter) for f in mine + theirs)
-        if mine and theirs and key not in seen:
-            seen.add(key)
+        if mine and theirs and place_key(pos, across_levels) not in fought:
+            fought.add(place_key(pos, across_levels))
             out.append((pos, ""))
     return out
 
@@ -174,6 +178,7 @@ __all__ = [
     "battle_fleets",
     "hex_battle",
     "opened",
+    "place_key",
     "result_of",
     "ships_in",
 ]
