@@ -226,6 +226,46 @@ def test_fleets_across_levels_fight_once_on_either_path() -> None:
     }
 
 
+def test_on_one_level_each_level_of_a_sector_is_its_own_battle() -> None:
+    """Without ``fight_across_levels`` fleets meet only on their own level: the mover's
+    fleets meeting enemies on levels 4 and 5 of one sector open two battles of fleets."""
+    state = playing(3)
+    place(state, ALIEN, "K", "23N4", "vaisseau")
+    place(state, ALIEN, "δ", "23N5", "fregate")
+    place(state, EMPIRE, "A", "23N4", "fregate")
+    place(state, EMPIRE, "B", "23N5", "corvette")
+    place(state, EMPIRE, "X", "23E4", "corvette")  # another sector of the zone: no battle
+    held = resolve_turn(state, {}, Dice.scripted([]), REFEREE).state
+    assert held.held is not None
+    assert [(str(b.position), b.planet) for b in held.held.battles] == [("23N4", ""), ("23N5", "")]
+    across = resolve_turn(state, {}, Dice.scripted([]), {**REFEREE, "fight_across_levels": True})
+    assert across.state.held is not None
+    (battle,) = across.state.held.battles
+    assert {s.fleet for s in ships_in(across.state, battle, True)} == {"K", "δ", "A", "B"}
+
+
+def test_a_carriers_interceptors_are_written_back_and_no_other_ships() -> None:
+    state = playing(3)
+    place(state, ALIEN, "K", "23N4", "porte_intercepteur", "corvette")
+    place(state, EMPIRE, "A", "23N4", "fregate")
+    state.fleet(ALIEN, "K").ships[0].interceptors = 6  # type: ignore[union-attr]
+    held = resolve_turn(state, {}, Dice.scripted([]), REFEREE).state
+    result = BattleResult(
+        "B3-1",
+        "3-batailles",
+        "",
+        ships=[
+            ShipResult(ALIEN, "K", 0, "porte_intercepteur", "", "Battle!F20", 0),
+            ShipResult(ALIEN, "K", 1, "corvette", "", "Battle!F21", 4),
+        ],
+    )
+    found = validate_orders(held, "B3-1", result)
+    assert [(p.cell, p.severity) for p in found] == [("F21", "error")]
+    after = finish(held, {"B3-1": result}, [])
+    k = after.fleet(ALIEN, "K")
+    assert k is not None and [s.interceptors for s in k.ships] == [0, 0]
+
+
 # -- the checker ---------------------------------------------------------------------------------
 def problems(state: State, result: BattleResult) -> dict[tuple[str, str], str]:
     return {(p.cell, p.severity): p.message for p in validate_orders(state, "B3-1", result)}

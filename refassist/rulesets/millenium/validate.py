@@ -89,6 +89,13 @@ def validate_result(
                 w.gettext("this ship is no longer at the battle"),
                 w.gettext("Use a battle sheet written after the master workbook's last change."),
             )
+        elif r.interceptors is not None and r.kind != "porte_intercepteur":
+            check.error(
+                r.cell,
+                str(r.interceptors),
+                w.gettext("only a porte-intercepteur carries interceptors"),
+                w.gettext("Leave the interceptors empty on this row."),
+            )
         elif r.fate == "damaged" and ship.ship.damaged:
             check.warn(
                 r.cell,
