@@ -143,4 +143,42 @@ def test_a_row_of_equal_values_needs_no_die(die: int) -> None:
     tables = tables_from_data(data)
     dice = Dice.scripted([die])
     jump = hyperspace(MAP, tables, pos("11C4"), (3, 3), 6, dice)
-    assert jump.deviation_die is None and jump.arrival_die == die and len(dice.log) == 1
+    assert jump.deviation == 0 and jump.deviation_die is None
+    assert jump.arrival_die == die and len(dice.log) == 1
+
+
+def test_what_a_refused_move_or_jump_says_names_its_figures() -> None:
+    wrong_level = check_path(MAP, pos("33N5"), [pos("33C5")], landing=True)
+    assert wrong_level.problems == [
+        "a landing is made in a system's inner sector at its level; 33C5 is not one"
+    ]
+    assert stack_problem([4, 4]) == (
+        "2 fleets with 8 ships in one sector; fleets together hold at most 7"
+    )
+    # 11C4 to zone 22 on its level: one column and one row, 2 zones.
+    assert jump_problem(MAP, TABLES, pos("11C4"), (2, 2), 4) == (
+        "a jump covers at least 6 zones (each level counts as one); this one covers 2"
+    )
+
+
+@pytest.mark.parametrize(("level", "allowed"), [(0, False), (1, True), (7, True), (8, False)])
+def test_a_jump_lands_on_one_of_the_seven_levels(level: int, allowed: bool) -> None:
+    # 11C4 to zone 44: 3 + 3 = 6 zones before the levels; levels 1-7 exist.
+    problem = jump_problem(MAP, TABLES, pos("11C4"), (4, 4), level)
+    assert problem == ("" if allowed else "levels run from 1 to 7")
+
+
+def test_a_jump_records_where_it_was_aimed_from_and_to() -> None:
+    dice = Dice.scripted([6, 2])
+    jump = hyperspace(MAP, TABLES, pos("11W4"), (6, 5), 4, dice)
+    assert (jump.origin, jump.target, jump.level, jump.maximum) == (pos("11W4"), (6, 5), 4, False)
+    reserve = hyperspace(MAP, TABLES, pos("11C4"), (6, 1), 4, Dice.scripted([5, 1]), maximum=True)
+    assert reserve.maximum is True
+
+
+def test_the_way_toward_the_middle_from_the_east_half() -> None:
+    # Zone 43 on the 6 x 5 map: the middle (3.5, 3) is half a column west and on its row, so
+    # a free deviation (DR die 5 = LB, no choice) goes west: 1 zone from zone 43 is zone 33;
+    # then the arrival sector, SA die 1 = N.
+    jump = hyperspace(MAP, TABLES, pos("11C1"), (4, 3), 7, Dice.scripted([1, 5, 1]), maximum=True)
+    assert (jump.deviation, jump.direction, jump.arrival) == (1, "W", pos("33N7"))
