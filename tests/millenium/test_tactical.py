@@ -248,3 +248,96 @@ def test_a_defending_fleet_leaving_a_planet_leaves_its_bases_fighting() -> None:
     )
     battle.leave(EMPIRE)
     assert not battle.over and len(battle.bases_of("M1")) == 4
+
+
+def _duel(attacker: str, defender: str, planets: list | None = None, objective: str = ""):
+    return set_up(
+        TABLES,
+        ALIEN,
+        EMPIRE,
+        [("A", ships(*attacker.split()))],
+        [("K", ships(*defender.split()))] if defender else [],
+        planets or [],
+        objective,
+        ORDERS,
+    )
+
+
+def test_who_leaves_after_the_compulsory_rounds() -> None:
+    """ "apres 3 tours" leaves as soon as it may, even winning; "si perdant" only while its
+    ship points (a base counting one) are below the enemy's, never at equal strength."""
+    battle = _duel("corvette", "vaisseau")
+    battle.round = 6
+    assert wants_to_leave(battle, TABLES, EMPIRE, TacticalOrders(leave="compulsory"))
+    losing = TacticalOrders(leave="losing")
+    assert wants_to_leave(battle, TABLES, ALIEN, losing)  # 1 against 4
+    assert not wants_to_leave(battle, TABLES, EMPIRE, losing)  # 4 against 1
+    defending = _duel("vaisseau", "corvette")
+    defending.round = 6
+    assert wants_to_leave(defending, TABLES, EMPIRE, losing)  # the defender's 1 against 4
+    even = _duel("corvette", "corvette")
+    even.round = 6
+    assert not wants_to_leave(even, TABLES, ALIEN, losing)  # 1 against 1
+    # A planet's bases count one each for its side: a corvette (1) against two bases loses,
+    # against one it is even.
+    two = _duel("corvette", "", [("M1", EMPIRE, 2)], "M1")
+    two.round = 6
+    assert wants_to_leave(two, TABLES, ALIEN, losing)
+    one = _duel("corvette", "", [("M1", EMPIRE, 1)], "M1")
+    one.round = 6
+    assert not wants_to_leave(one, TABLES, ALIEN, losing)
+
+
+def test_a_battle_no_one_can_win_stops_after_forty_rounds() -> None:
+    """Two colonisation ships (no weapon) that never leave: the attacker withdraws after
+    round 40, and the log says why; no die is rolled."""
+    never = {ALIEN: TacticalOrders(leave="never"), EMPIRE: TacticalOrders(leave="never")}
+    battle = set_up(
+        TABLES,
+        ALIEN,
+        EMPIRE,
+        [("A", ships("colonisation"))],
+        [("K", ships("colonisation"))],
+        [],
+        "",
+        never,
+    )
+    dice = Dice.scripted([])
+    fight(battle, TABLES, never, dice, RULES)
+    assert (battle.round, battle.left) == (40, {ALIEN})
+    assert [str(line) for line in battle.log[-2:]] == [
+        "round 40: no side can win; the attacker withdraws",
+        "round 40: the extraterrestre side's ships leave the battle",
+    ]
+
+
+def test_an_interceptor_aboard_an_undamaged_carrier_refuels_in_one_round() -> None:
+    battle = set_up(TABLES, ALIEN, EMPIRE, [("K", ships("porte_intercepteur"))], [], [], "", ORDERS)
+    carrier = battle.ships_of(ALIEN)[0]
+    back = Piece("K.i1", ALIEN, "intercepteur", (0, 0), carrier=carrier.key, flight=2)
+    battle.pieces.append(back)
+    _land(battle, back)
+    assert (back.hex, back.flight, back.refuel) == (None, 0, 1)
+    remove_losses(battle)
+    assert back.refuel == 0
+
+
+def test_a_missile_meets_the_missile_protection_and_a_laser_the_laser_one() -> None:
+    """With tables whose vaisseau is protected 5 against lasers and 3 against missiles (the
+    shipped tables have them equal), each shot is resolved against its weapon's figure."""
+    from refassist.rulesets.millenium.charts import DEFAULT_TABLES, tables_from_data
+    from refassist.rulesets.millenium.tactical import fire
+    from refassist.tomlfile import read_toml
+
+    data = read_toml(DEFAULT_TABLES, "tables")
+    data["characteristics"]["vaisseau"]["missile_protection"] = 3
+    tables = tables_from_data(data)
+    battle = set_up(
+        tables, ALIEN, EMPIRE, [("A", ships("fregate"))], [("K", ships("vaisseau"))], [], "", ORDERS
+    )
+    frigate = battle.ships_of(ALIEN)[0]
+    target = battle.ships_of(EMPIRE)[0]
+    assert target.hex is not None
+    frigate.hex = (target.hex[0] - 1, target.hex[1])  # in contact
+    fire(battle, tables, ALIEN, ORDERS[ALIEN], "offensive", Dice.scripted([1, 1]), RULES)
+    assert sorted((s.weapon, s.defence) for s in battle.shots) == [("laser", 5), ("missile", 3)]
