@@ -411,11 +411,13 @@ def result_text(result: BattleResult) -> list[str]:
             if p.conquered
             else w("{planet} holds with {n} base(s)", planet=p.planet, n=p.bases_left)
         )
-    fates = {"damaged": w.gettext("damaged"), "destroyed": w.gettext("destroyed")}
+    fates = {
+        "": N_("{fleet}: {ship} #{n}"),
+        "damaged": N_("{fleet}: {ship} #{n} damaged"),
+        "destroyed": N_("{fleet}: {ship} #{n} destroyed"),
+    }
     for r in result.ships:
-        text = f"{r.fleet}: {w.gettext(SHIP_LABELS[r.kind])} #{r.index + 1}"
-        if r.fate:
-            text += f" {fates[r.fate]}"
+        text = w(fates[r.fate], fleet=r.fleet, ship=w.gettext(SHIP_LABELS[r.kind]), n=r.index + 1)
         if r.interceptors is not None:
             text += ", " + w("{n} interceptor(s) aboard", n=r.interceptors)
         lines.append(text)
