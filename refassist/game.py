@@ -20,7 +20,7 @@ import io
 import re
 import uuid
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -39,7 +39,7 @@ from .config import (
 )
 from .dice import Dice
 from .errors import GameError, LockedError, SetupError, UsageError
-from .i18n import LANGUAGES, Words, language_code, words_for
+from .i18n import LANGUAGES, Words, language_code, speaking_to, words_for
 from .rulesets import Ruleset, find_ruleset
 from .rulesets.base import NewGame, PlayerSetup, Step
 from .workbook.master import read_master, write_master
@@ -294,6 +294,11 @@ class Game:
     def words_for(self, player: str) -> Words:
         """The translator for what ``player`` reads: the engine's texts and the game's."""
         return words_for(self.language_of(player), self.ruleset.package)
+
+    def speaking_to(self, player: str) -> AbstractContextManager[Words]:
+        """Within the block, `i18n.current` speaks ``player``'s language (what the rules
+        and the engine tell that player alone: the checker, a cancelled order)."""
+        return speaking_to(self.language_of(player), self.ruleset.package)
 
     def deadline_text(self, step: str, words: Words | None = None) -> str:
         """The step's deadline as a reader writes dates (English without ``words``)."""

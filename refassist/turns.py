@@ -53,7 +53,7 @@ from .config import GameConfig, load_config
 from .dice import LEGACY_SEED_SCHEME, SEED_SCHEME, Dice, seed_commitment
 from .errors import GameError, NotATurnSheet, RefassistError, UsageError
 from .game import CONFIG_NAME, MASTER_NAME, Game
-from .i18n import current, said, speaking_to
+from .i18n import current, said
 from .inbox import (
     Index,
     accepted_received,
@@ -356,9 +356,9 @@ def read_filed(
 ) -> SheetOrders:
     """A filed sheet's orders as resolve uses them: `filed_problem`, then `read_orders`; a
     sheet that fails either gives no orders and an ``order_cancelled`` event saying why.
-    The checker and the events speak the player's language (`i18n.speaking_to`): what is
+    The checker and the events speak the player's language (`Game.speaking_to`): what is
     cancelled is told to that player alone."""
-    with speaking_to(game.language_of(filed.player), game.ruleset.package):
+    with game.speaking_to(filed.player):
         return _read_filed(game, state, filed, step, house_rules, turn)
 
 
@@ -529,7 +529,7 @@ def _not_used(game: Game, state: Any, turn: int, unused: Mapping[str, str]) -> N
     kept = [e for e in state.events if not (e.kind == "no_orders" and set(e.players) & set(unused))]
     notes = []
     for p, name in unused.items():
-        with speaking_to(game.language_of(p), game.ruleset.package):
+        with game.speaking_to(p):
             notes.append(problem_sheet_event(turn, p, name, used=False))
     state.events = [*notes, *kept]
 
@@ -568,7 +568,7 @@ def resolve_game(
             got = read_filed(game, state, filed, step.key, rules, turn)
             if filed.with_problems and got.orders is not None:
                 name = _sent_name(game, step.key, filed)
-                with speaking_to(game.language_of(filed.player), ruleset.package):
+                with game.speaking_to(filed.player):
                     cancelled.append(problem_sheet_event(turn, filed.player, name, used=True))
             cancelled.extend(got.cancelled)
             used.append(dataclasses.replace(filed, data=got.data, understood=got.understood))
@@ -897,7 +897,7 @@ def replay(game: Game, step: str) -> Replay:
         got = read_filed(then, state, filed, current.key, rules, turn)
         if flagged and got.orders is not None:
             name = str(info["with_problems"])
-            with speaking_to(then.language_of(player), then.ruleset.package):
+            with then.speaking_to(player):
                 cancelled.append(problem_sheet_event(turn, player, name, used=True))
         cancelled.extend(got.cancelled)
         if got.orders is not None:

@@ -187,6 +187,18 @@ class SheetReader:
             self.invalid(exc, ref)
             return ""
 
+    def parsed(self, ref: str, read: Callable[..., Any], *args: Any) -> Any:
+        """The cell read by the game's parser, ``read(*args, text, ref)``; None for an empty
+        cell or one the parser refused (the problem recorded on the cell)."""
+        text = self.raw(ref)
+        if not text:
+            return None
+        try:
+            return read(*args, text, ref)
+        except InvalidOrder as exc:
+            self.invalid(exc, ref)
+            return None
+
     def invalid(self, exc: InvalidOrder, ref: str) -> None:
         """A parser's refusal, pinned to its own cell or to ``ref``."""
         message, fix = split_message(str(exc))

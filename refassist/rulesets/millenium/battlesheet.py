@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ...errors import InvalidOrder, NotATurnSheet
+from ...errors import NotATurnSheet
 from ...i18n import current
 from ...message_text import MessageBudget
 from ...words import N_
@@ -306,8 +306,8 @@ def read_battle(sheet: TurnSheetFile) -> SheetRead:
     result = BattleResult(battle, step, _cell(BATTLE_CELL), left_cell=_cell(LEFT_CELL))
     planet = meta.get("planet", "")
     if planet:
-        left = _read(reader, BASES_CELL, lambda t, c: parse.count(t, c, bases))
-        conquered = _read(reader, CONQUERED_CELL, parse.yes_no)
+        left = reader.parsed(BASES_CELL, lambda t, c: parse.count(t, c, bases))
+        conquered = reader.parsed(CONQUERED_CELL, parse.yes_no)
         if reader.raw(BASES_CELL) or conquered:
             result.planet.append(
                 PlanetResult(
@@ -317,10 +317,10 @@ def read_battle(sheet: TurnSheetFile) -> SheetRead:
                     _cell(f"B{PLANET_ROW}"),
                 )
             )
-    who = _read(reader, LEFT_CELL, lambda t, c: parse.word(t, LEFT_WORDS, N_("a side"), c))
+    who = reader.parsed(LEFT_CELL, lambda t, c: parse.word(t, LEFT_WORDS, N_("a side"), c))
     if who:
         result.left = (attacker, other(attacker)) if who == "both" else (who,)
-    result.rounds = _read(reader, ROUNDS_CELL, lambda t, c: parse.count(t, c, 99)) or 0
+    result.rounds = reader.parsed(ROUNDS_CELL, lambda t, c: parse.count(t, c, 99)) or 0
     notes = reader.raw(NOTES_CELL)
     if len(notes) > MAX_NOTES:
         reader.error(
@@ -333,13 +333,11 @@ def read_battle(sheet: TurnSheetFile) -> SheetRead:
         result.notes = MessageBudget().shape(notes).text
     for n, (side, fleet, index, kind) in enumerate(rows):
         row = SHIP_FIRST_ROW + n
-        fate = _read(
-            reader,
+        fate = reader.parsed(
             f"{FATE_COLUMN}{row}",
             lambda t, c: parse.word(t, FATE_WORDS, N_("a ship's fate"), c),
         )
-        aboard = _read(
-            reader,
+        aboard = reader.parsed(
             f"{INTERCEPTOR_COLUMN}{row}",
             lambda t, c: parse.count(t, c, INTERCEPTORS_PER_CARRIER),
         )
@@ -353,18 +351,6 @@ def read_battle(sheet: TurnSheetFile) -> SheetRead:
 
 def _fate(text: str, cell: str) -> str:
     return parse.word(text, FATE_WORDS, N_("a ship's fate"), cell)
-
-
-def _read(reader: SheetReader, ref: str, read: Any) -> Any:
-    """A cell read by ``read(text, cell)``; None if empty or refused (the problem kept)."""
-    text = reader.raw(ref)
-    if not text:
-        return None
-    try:
-        return read(text, ref)
-    except InvalidOrder as exc:
-        reader.invalid(exc, ref)
-        return None
 
 
 # -- filling in (the computer's stand-in, tests) and the result as text ----------------------

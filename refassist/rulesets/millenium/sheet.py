@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ...errors import InvalidOrder, NotATurnSheet, UsageError
+from ...errors import NotATurnSheet, UsageError
 from ...i18n import current
 from ...message_text import MessageBudget
 from ...words import N_
@@ -589,18 +589,6 @@ def _meta_map(sheet: TurnSheetFile) -> StrategicMap:
         ) from None
 
 
-class _Reader(SheetReader):
-    def parsed(self, ref: str, read: Any, *args: Any) -> Any:
-        text = self.raw(ref)
-        if not text:
-            return None
-        try:
-            return read(*args, text, ref)
-        except InvalidOrder as exc:
-            self.invalid(exc, ref)
-            return None
-
-
 def _cell(ref: str) -> str:
     return f"{ORDERS_SHEET}!{ref}"
 
@@ -620,7 +608,7 @@ def read_opened(sheet: TurnSheetFile) -> SheetRead:
         raise NotATurnSheet(f"{sheet.name}: the sheet's kind, player or step is damaged")
     game_map = _meta_map(sheet)
     sheet.sheet(ORDERS_SHEET)
-    reader = _Reader(sheet, ORDERS_SHEET)
+    reader = SheetReader(sheet, ORDERS_SHEET)
     orders = Orders(side, step)
     if kind == "turn":
         _read_fleet_orders(reader, orders, game_map)
@@ -643,7 +631,7 @@ def read_opened(sheet: TurnSheetFile) -> SheetRead:
     return SheetRead(orders=orders, problems=reader.problems, meta=dict(sheet.meta))
 
 
-def _read_fleet_orders(reader: _Reader, orders: Orders, game_map: StrategicMap) -> None:
+def _read_fleet_orders(reader: SheetReader, orders: Orders, game_map: StrategicMap) -> None:
     w = current()
     for row in range(FLEET_FIRST_ROW, FLEET_FIRST_ROW + FLEET_ROWS):
         cells = [f"{c}{row}" for c in "BCDEFGH"]
@@ -715,7 +703,7 @@ def _read_fleet_orders(reader: _Reader, orders: Orders, game_map: StrategicMap) 
         )
 
 
-def _order_word(reader: _Reader, ref: str) -> str:
+def _order_word(reader: SheetReader, ref: str) -> str:
     return (
         reader.parsed(
             ref,
@@ -727,7 +715,7 @@ def _order_word(reader: _Reader, ref: str) -> str:
     )
 
 
-def _read_purchases(reader: _Reader, orders: Orders) -> None:
+def _read_purchases(reader: SheetReader, orders: Orders) -> None:
     w = current()
     for row in range(BUY_FIRST_ROW, BUY_FIRST_ROW + BUY_ROWS):
         cells = [f"{c}{row}" for c in "BCDE"]
@@ -755,7 +743,7 @@ def _read_purchases(reader: _Reader, orders: Orders) -> None:
         orders.purchases.append(Purchase(letter, kind, number, _cell(f"B{row}"), sources))
 
 
-def _read_setup(reader: _Reader, kind: str, game_map: StrategicMap, setup: Orders) -> None:
+def _read_setup(reader: SheetReader, kind: str, game_map: StrategicMap, setup: Orders) -> None:
     """A set-up sheet's choices into ``setup`` (its orders)."""
     w = current()
     setup.is_setup = True
@@ -797,7 +785,7 @@ def _read_setup(reader: _Reader, kind: str, game_map: StrategicMap, setup: Order
         )
 
 
-def _read_tactics(reader: _Reader, row: int) -> TacticalOrders:
+def _read_tactics(reader: SheetReader, row: int) -> TacticalOrders:
     cells = _tactic_cells(row)
     values: dict[str, Any] = {}
     for field, label, words, _choices in TACTIC_FIELDS:

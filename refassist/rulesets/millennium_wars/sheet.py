@@ -16,7 +16,7 @@ units attacked.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -490,17 +490,6 @@ def _prices(view: State, side: str, bought: bool) -> list[str]:
 
 class _Reader(SheetReader):
     """Reads the Orders page's input cells, each through its parser, collecting problems."""
-
-    def parsed(self, ref: str, parse: Callable[[str, str], Any]) -> Any:
-        """``parse(text, cell)`` of the cell; None for an empty cell or a problem (recorded)."""
-        text = self.raw(ref)
-        if not text:
-            return None
-        try:
-            return parse(text, ref)
-        except InvalidOrder as exc:
-            self.invalid(exc, ref)
-            return None
 
     def number(self, ref: str, what: str) -> int:
         text = self.raw(ref)
