@@ -25,6 +25,8 @@ import openpyxl
 import pytest
 from pypdf import PdfReader
 
+from refassist.archive.history import resolved_steps
+from refassist.archive.site import map_image_name, page_name
 from refassist.errors import GameError
 from refassist.game import Game
 from refassist.inbox import intake
@@ -130,6 +132,14 @@ def test_computer_players_play_turns_through_the_engine(
             break
     assert played >= 1
     assert len(list((game.path / "archive").glob("*/manifest.json"))) == played
+    # The archive site (refreshed by every report run): a page and a map image per turn,
+    # the standings chart once a turn has been scored.
+    site = game.path / "archive"
+    for step in resolved_steps(game):
+        assert (site / page_name(step)).is_file(), f"no page for {step}"
+        assert (site / map_image_name(step)).is_file(), f"no map image for {step}"
+    if ruleset.scores(game.load_state()) is not None:
+        assert 'class="standings-chart"' in (site / "index.html").read_text(encoding="utf-8")
 
 
 def first_order(orders: Any) -> tuple[Any, set[str]]:

@@ -121,6 +121,7 @@ def _register() -> None:
         "turn_commands",
         "report_commands",
         "send_commands",
+        "archive_commands",
     ):
         try:
             module = __import__(f"{__name__}.{name}", fromlist=["register"])

@@ -137,6 +137,12 @@ def rollback_command(game: Path, to_step: str) -> None:
             f"  moved the archives of {', '.join(outcome.moved)} and the replaced master to "
             f"{shown(outcome.moved_to)}"
         )
+    # The undone turns' pages leave the archive site (refassist/archive/site.py).
+    from ..archive.site import write_site
+    from ..recovery import working
+
+    with working(opened):
+        click.echo(f"archive site: {shown(write_site(opened))}")
 
 
 def _verdict(check: StepCheck) -> str:

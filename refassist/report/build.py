@@ -26,7 +26,7 @@ from typing import Any
 from .. import __version__
 from ..atomic import write_bytes
 from ..errors import RefassistError, UsageError
-from ..rulesets.base import ReportContent, ReportInput
+from ..rulesets.base import MAP_ANCHOR, ReportContent, ReportInput
 from ..words import orders_due
 from .boarddraw import board_pages
 from .fetcher import SafeFetcher
@@ -132,6 +132,12 @@ def render_report(
     context["network_pages"] = network_pages(content.network)
     # So is a board of terrain hexes (`templates/base/boardmap.html`).
     context["board_pages"] = board_pages(content.board)
+    # The first map page carries the PDF anchor ``map``: the archive site finds it by that
+    # name to show the turn's map (`refassist.archive.mapimage`).
+    for found in (pages, context["network_pages"], context["board_pages"]):
+        if found:
+            found[0]["anchor"] = MAP_ANCHOR
+            break
     html = render_html(env, content.template, context)
     # Relative URLs resolve in the first template folder: the game's own when it has one, so
     # an override can show e.g. its logo.png; the fetcher still allows only template files.

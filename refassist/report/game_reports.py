@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..archive.history import read_history
+from ..archive.site import chart_of, write_site
 from ..errors import RefassistError
 from ..game import Game, step_sort_key
 from ..mailserver import parse_server
@@ -23,7 +25,6 @@ from ..recovery import working
 from ..rulesets.base import ReportInput
 from ..sending import SendResult, require_referee_address, send_waiting
 from ..turns import dice_disclosure, manifest
-from .archive_index import write_index
 from .build import (
     CACHE_DIR,
     REFEREE_FILE,
@@ -208,14 +209,13 @@ def write_reports(
             Job(p, ruleset.report_content(state, p, info, public), folder / report_filename(p))
             for p in wanted
         ]
+        history = read_history(game, state)
         if referee:
-            report_jobs.append(
-                Job(
-                    None,
-                    ruleset.report_content(state, None, info, public),
-                    folder / REFEREE_FILE,
-                )
-            )
+            content = ruleset.report_content(state, None, info, public)
+            # The standings over the whole game: the referee's alone (a player's report
+            # shows only what the fog of war leaves that player).
+            content.context["standings_chart"] = chart_of(history, "")
+            report_jobs.append(Job(None, content, folder / REFEREE_FILE))
         workers = default_workers() if jobs is None else max(1, jobs)
         if fast:
             _prewarm(settings, report_jobs)
@@ -246,7 +246,7 @@ def write_reports(
             )
         made = [r.path for r in rendered] + [m.path for m in run.mailings]
         record(folder, made, state_mark(game, state))
-        run.index = write_index(game.path, game.config.name)
+        run.index = write_site(game, history)
     if server is not None:
         run.sending = send_waiting(game, step, server, only=[m.path for m in run.mailings])
         run.sent = len(run.sending.sent)

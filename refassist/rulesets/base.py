@@ -155,6 +155,27 @@ class Standing:
         return f"{self.leader} ({self.score} {self.measure}{plural})"
 
 
+#: The PDF anchor (named destination) of a report's first map page, by which the archive site
+#: finds the map to show for a turn.  The engine sets it on the first of the pages it lays
+#: out (`ReportContent.overlay`, `.network`, `.board`); a game that lays out its own map pages
+#: gives its first page ``"anchor": MAP_ANCHOR`` (templates/base/netmap.html writes the id).
+MAP_ANCHOR = "map"
+
+
+@dataclass(frozen=True)
+class Scores:
+    """Every player's (or side's) score in the measure the game's rules count, for the
+    standings chart of the archive and the referee's report.
+
+    ``measure`` names what is counted, plural (``systems held``); ``values`` maps each name to
+    its score, in the game's order (one entry for a single shared track, such as a glory
+    index).
+    """
+
+    measure: str
+    values: Mapping[str, float]
+
+
 @dataclass(frozen=True)
 class NewGame:
     """Everything a ruleset needs to create the first state of a game."""
@@ -523,6 +544,9 @@ class Ruleset(abc.ABC, Generic[StateT, OrdersT]):
     #: ``fr``; `refassist.i18n.LANGUAGES`).  The game's own texts are translated in its
     #: package's ``locale/<lang>/LC_MESSAGES/messages.po``.
     language: ClassVar[str] = "en"
+    #: The rules publish the standings (`scores`) to every player: the archive's public page
+    #: then shows the chart.  False where what each side holds is private (the default).
+    public_standings: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -680,6 +704,16 @@ class Ruleset(abc.ABC, Generic[StateT, OrdersT]):
 
     def standing(self, state: StateT) -> Standing | None:
         """Who leads and by how much, in the game's own measure; None for no leader line."""
+        return None
+
+    def in_game(self, state: StateT) -> list[str]:
+        """The players still in the game, as the rules tell every player (the archive's
+        public page); the default is every player."""
+        return self.players(state)
+
+    def scores(self, state: StateT) -> Scores | None:
+        """Every player's or side's score in the game's own measure, for the standings
+        chart (the archive site, the referee's report); None for a game that counts none."""
         return None
 
     def start_positions(self, state: StateT) -> dict[str, str]:

@@ -16,6 +16,7 @@ from ..base import (
     ReportContent,
     ReportInput,
     Ruleset,
+    Scores,
     Standing,
     Step,
 )
@@ -65,12 +66,21 @@ class FifthMillennium(Ruleset[State, Orders]):
         return out
 
     # -- demo -----------------------------------------------------------------------------------
-    def standing(self, state: State) -> Standing | None:
-        """The empire owning the most systems (ties to the first name): what wins the game."""
-        owned: dict[str, int] = {}
+    def in_game(self, state: State) -> list[str]:
+        """Every player not eliminated (an elimination is announced to all)."""
+        return [p.name for p in state.players if not p.eliminated]
+
+    def scores(self, state: State) -> Scores:
+        """Systems each empire owns: what wins the game."""
+        owned = dict.fromkeys(state.player_names(), 0)
         for system in state.systems:
             if system.owner:
                 owned[system.owner] = owned.get(system.owner, 0) + 1
+        return Scores("systems owned", owned)
+
+    def standing(self, state: State) -> Standing | None:
+        """The empire owning the most systems (ties to the first name)."""
+        owned = {p: int(n) for p, n in self.scores(state).values.items() if n}
         if not owned:
             return None
         leader = min(owned, key=lambda p: (-owned[p], p))

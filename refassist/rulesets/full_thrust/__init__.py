@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from ...words import counted
-from ..base import Event, HouseRule, Ruleset, Standing, Step
+from ..base import Event, HouseRule, Ruleset, Scores, Standing, Step
 from .orders import Orders
 from .rules import HOUSE_RULES
 from .setup import SETUP_WEEK
@@ -57,12 +57,17 @@ class FullThrustCampaign(Ruleset[State, Orders]):
         return state.finished
 
     # -- the demo -----------------------------------------------------------------------------
-    def standing(self, state: State) -> Standing | None:
-        """The commander whose planets have the greatest total Value."""
-        held: dict[str, int] = {}
+    def scores(self, state: State) -> Scores:
+        """The total Value of each commander's planets."""
+        held = {c.name: 0 for c in state.commanders}
         for s in state.systems.values():
             if s.owner and s.planet:
                 held[s.owner] = held.get(s.owner, 0) + s.value
+        return Scores("Value of planets held", held)
+
+    def standing(self, state: State) -> Standing | None:
+        """The commander whose planets have the greatest total Value."""
+        held = {name: int(v) for name, v in self.scores(state).values.items() if v}
         if not held:
             return None
         leader = max(sorted(held), key=lambda name: held[name])

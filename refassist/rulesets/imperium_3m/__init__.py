@@ -18,6 +18,7 @@ from ..base import (
     HouseRule,
     PlayerSetup,
     Ruleset,
+    Scores,
     Standing,
     Step,
 )
@@ -28,6 +29,9 @@ from .state import State
 
 class Imperium3M(Ruleset[State, Orders]):
     """The Imperium 3rd Millennium ruleset (see ``shared/seeds/imperium-3rd-millennium.txt``)."""
+
+    #: The glory index is a track on the table both players read.
+    public_standings = True
 
     name: ClassVar[str] = "imperium-3m"
     aliases: ClassVar[tuple[str, ...]] = (
@@ -67,6 +71,11 @@ class Imperium3M(Ruleset[State, Orders]):
             PlayerSetup("Terra", "terra@example.com", homeworld="Terran", computer=True),
             PlayerSetup("Empire", "empire@example.com", homeworld="Imperial", computer=True),
         ]
+
+    def scores(self, state: State) -> Scores:
+        """The glory index, one track both sides see (0-10; above 5 the war leans to the
+        Imperials)."""
+        return Scores("glory index (above 5 favours the Imperials)", {"Glory index": state.glory})
 
     def standing(self, state: State) -> Standing | None:
         """The side the glory index leans to, by its distance from the even 5 (None at 5)."""

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from ...words import counted
-from ..base import Event, HouseRule, PlayerSetup, Ruleset, Standing, Step
+from ..base import Event, HouseRule, PlayerSetup, Ruleset, Scores, Standing, Step
 from .orders import Orders
 from .resolve import step_key
 from .rules import HOUSE_RULES
@@ -89,8 +89,9 @@ class Millenium(Ruleset[State, Orders]):
             PlayerSetup("Xenarch", "xenarch@example.com", "extraterrestre", computer=True),
         ][: len(players)]
 
-    def standing(self, state: State) -> Standing | None:
-        """The programme systems the Extraterrestrial holds colonised (None before any)."""
+    def scores(self, state: State) -> Scores:
+        """The systems of its secret programme the Extraterrestrial holds colonised (what
+        wins it the game); the Empire wins by keeping that short."""
         held = sum(
             1
             for letter in state.programme
@@ -98,6 +99,11 @@ class Millenium(Ruleset[State, Orders]):
                 p.holder == ALIEN and p.colonised == ALIEN for p in state.systems[letter].planets
             )
         )
+        return Scores("programme systems colonised", {state.players[ALIEN]: held})
+
+    def standing(self, state: State) -> Standing | None:
+        """The programme systems the Extraterrestrial holds colonised (None before any)."""
+        held = int(self.scores(state).values[state.players[ALIEN]])
         if not held:
             return None
         return Standing(state.players[ALIEN], held, "programme system")

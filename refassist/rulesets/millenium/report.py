@@ -14,7 +14,7 @@ from typing import Any
 
 from ...i18n import Words, again, words_for
 from ...words import N_
-from ..base import Event, ReportContent, ReportInput
+from ..base import MAP_ANCHOR, Event, ReportContent, ReportInput
 from .charts import Tables, tables_for
 from .geometry import zone_name
 from .names import SHIP_LABELS, SIDE_LABELS, ship_list
@@ -105,6 +105,7 @@ def _map_page(
     subtitle: str,
 ) -> dict[str, Any]:
     return {
+        "anchor": MAP_ANCHOR,  # a report's one map page: the archive site shows it
         "title": w.gettext("The strategic map"),
         "subtitle": subtitle,
         "svg": draw(view_map, tables, marks, counters),

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from ...words import counted
-from ..base import Event, HouseRule, Ruleset, Standing, Step
+from ..base import Event, HouseRule, Ruleset, Scores, Standing, Step
 from .orders import Orders
 from .rules import HOUSE_RULES
 from .state import State
@@ -55,16 +55,21 @@ class MillenniumWars(Ruleset[State, Orders]):
         return state.finished
 
     # -- the demo -----------------------------------------------------------------------------
-    def standing(self, state: State) -> Standing | None:
-        """The side holding the most objective points (None on a tie)."""
+    def scores(self, state: State) -> Scores:
+        """The objective points each side holds."""
         points = {s.name: 0 for s in state.sides}
         for hex_, side in state.held.items():
             if side in points:
                 points[side] += state.scenario.objectives[hex_]
+        return Scores("objective points held", points)
+
+    def standing(self, state: State) -> Standing | None:
+        """The side holding the most objective points (None on a tie)."""
+        points = self.scores(state).values
         (a, pa), (_, pb) = sorted(points.items(), key=lambda kv: -kv[1])
         if pa == pb:
             return None
-        return Standing(state.side(a).player, pa, "objective point")
+        return Standing(state.side(a).player, int(pa), "objective point")
 
     def start_positions(self, state: State) -> dict[str, str]:
         return {s.player: s.name for s in state.sides}

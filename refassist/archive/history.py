@@ -1,0 +1,235 @@
+"""What each resolved turn of a game was, read back from its archive.
+
+``archive/<step>/master.xlsx`` is the master a step was resolved *from*; the state a step left
+is therefore the next archived step's master, or ``master.xlsx`` itself for the last one.
+Reading a master costs a fraction of a second and a long game has dozens, so what the site
+needs of each (scores, events, the step it awaits, the players) is remembered in
+``archive/.site-cache.json`` by the SHA-256 of the master's bytes: an archived master never
+changes, and one the referee edited simply has other bytes.  A master that cannot be read
+(a hand edit gone wrong) leaves a gap in the chart and says why on its turn; it never stops
+the site.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+from ..atomic import write_text
+from ..errors import RefassistError
+from ..game import Game, step_sort_key
+from ..rulesets.base import Event
+from ..turn_seed import commitment
+from ..turns import MANIFEST_NAME, dice_disclosure
+from ..workbook.master import read_master
+
+CACHE_NAME = ".site-cache.json"
+
+
+@dataclass(frozen=True)
+class EventLine:
+    """One event as the site shows it; ``public`` when the rules tell it to every player."""
+
+    phase: str
+    location: str
+    kind: str
+    text: str
+    public: bool
+
+
+@dataclass(frozen=True)
+class StateFacts:
+    """What the site needs of one state (one master workbook)."""
+
+    #: The step the state awaits, and its label in the game's words.
+    step: str
+    step_label: str
+    players: list[str]
+    #: Who is still in the game, as every player is told (`Ruleset.in_game`).
+    in_game: list[str] = field(default_factory=list)
+    #: The scores in the game's measure (`Ruleset.scores`); empty for a game counting none.
+    measure: str = ""
+    scores: dict[str, float] = field(default_factory=dict)
+    #: The events of the step resolved into this state, and the game's summary of them.
+    events: list[EventLine] = field(default_factory=list)
+    highlights: str = ""
+    finished: str = ""
+
+
+@dataclass
+class TurnRecord:
+    """One resolved step: its manifest's facts and the state it left."""
+
+    step: str
+    label: str
+    resolved_at: str
+    #: The state the step left; None when its master could not be read (``problem`` says why).
+    after: StateFacts | None
+    problem: str = ""
+    #: `turns.dice_disclosure`: ``source`` (seeded, file), ``seed``, ``commitment``...
+    dice: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class History:
+    """A game's course: the state before its first resolved step, every resolved step, and
+    the commitment to the dice of the step now awaited (empty once the game is over)."""
+
+    start: StateFacts | None
+    turns: list[TurnRecord]
+    current: StateFacts | None
+    next_step: str = ""
+    next_commitment: str = ""
+
+    def chart_points(self) -> list[tuple[str, dict[str, float]]]:
+        """(x label, scores) from the start through every resolved step; a turn whose state
+        could not be read has no point."""
+        points = []
+        if self.start is not None and self.start.scores:
+            points.append(("start", self.start.scores))
+        for turn in self.turns:
+            if turn.after is not None and turn.after.scores:
+                points.append((turn.step, turn.after.scores))
+        return points
+
+    @property
+    def measure(self) -> str:
+        for facts in (self.current, self.start, *(t.after for t in self.turns)):
+            if facts is not None and facts.measure:
+                return facts.measure
+        return ""
+
+
+def resolved_steps(game: Game) -> list[str]:
+    """The archived steps with a complete manifest, in play order."""
+    root = game.path / "archive"
+    if not root.is_dir():
+        return []
+    found = [p.name for p in root.iterdir() if p.is_dir() and (p / MANIFEST_NAME).is_file()]
+    return sorted(found, key=step_sort_key)
+
+
+def read_history(game: Game, state: Any = None) -> History:
+    """The game's history from its archive; ``state`` is the current master's state when the
+    caller has it (else ``master.xlsx`` is read)."""
+    cache = _Cache(game.path / "archive" / CACHE_NAME, game.ruleset.name)
+    steps = resolved_steps(game)
+    masters = [game.archive(step) / "master.xlsx" for step in steps]
+    start = cache.facts(game, masters[0])[0] if masters else None
+    problem = ""
+    if state is None:
+        try:
+            state = game.load_state()
+        except RefassistError as exc:
+            problem = f"{game.master_path} could not be read: {exc}"
+    current = _facts_of(game, state) if state is not None else None
+    turns = []
+    for i, step in enumerate(steps):
+        if i + 1 < len(steps):
+            after, trouble = cache.facts(game, masters[i + 1])
+        else:
+            after, trouble = current, problem
+        m = _manifest(game, step)
+        turns.append(
+            TurnRecord(
+                step=step,
+                label=str(m.get("label") or step),
+                resolved_at=str(m.get("resolved_at") or ""),
+                after=after,
+                problem=trouble,
+                dice=dice_disclosure(game, step),
+            )
+        )
+    cache.save()
+    history = History(start, turns, current)
+    if state is not None and not game.ruleset.game_over(state):
+        upcoming = commitment(game, state)
+        history.next_step, history.next_commitment = upcoming.step, upcoming.sha256
+    return history
+
+
+def _manifest(game: Game, step: str) -> dict[str, Any]:
+    try:
+        data = json.loads((game.archive(step) / MANIFEST_NAME).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _facts_of(game: Game, state: Any) -> StateFacts:
+    ruleset = game.ruleset
+    step = ruleset.current_step(state)
+    events = ruleset.events_of(state)
+    scores = ruleset.scores(state)
+    return StateFacts(
+        step=step.key,
+        step_label=step.label,
+        players=list(ruleset.players(state)),
+        in_game=list(ruleset.in_game(state)),
+        measure=scores.measure if scores else "",
+        scores={name: float(v) for name, v in scores.values.items()} if scores else {},
+        events=_lines(events),
+        highlights=ruleset.turn_highlights(state, events),
+        finished=str(ruleset.game_over(state) or ""),
+    )
+
+
+def _lines(events: list[Event]) -> list[EventLine]:
+    """The events as lines, each said once: a game may tell the same sentence to several
+    readers as several events (the owner of a fleet and those who see it arrive); the line is
+    public when any of them is told to everyone."""
+    lines: dict[tuple[str, str, str, str], bool] = {}
+    for e in events:
+        key = (e.phase, e.location, e.kind, e.text)
+        lines[key] = lines.get(key, False) or "*" in e.visible_to
+    return [EventLine(*key, public) for key, public in lines.items()]
+
+
+class _Cache:
+    """`StateFacts` by the SHA-256 of a master's bytes, kept in ``archive/.site-cache.json``
+    (written again only when something new was read)."""
+
+    def __init__(self, path: Path, ruleset: str) -> None:
+        self.path = path
+        self.key = f"{ruleset} {__version__}"
+        self.known: dict[str, Any] = {}
+        self.changed = False
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            data = {}
+        if isinstance(data, dict) and data.get("key") == self.key:
+            self.known = data.get("masters") or {}
+
+    def facts(self, game: Game, master: Path) -> tuple[StateFacts | None, str]:
+        try:
+            digest = hashlib.sha256(master.read_bytes()).hexdigest()
+        except OSError as exc:
+            return None, f"{master.name} could not be read ({exc.strerror or exc})"
+        found = self.known.get(digest)
+        if found is not None:
+            try:
+                return _from_json(found), ""
+            except (TypeError, KeyError):
+                pass  # an older layout: read the master again
+        try:
+            facts = _facts_of(game, read_master(master, game.ruleset))
+        except RefassistError as exc:
+            return None, f"{master} could not be read: {exc}"
+        self.known[digest] = dataclasses.asdict(facts)
+        self.changed = True
+        return facts, ""
+
+    def save(self) -> None:
+        if self.changed and self.path.parent.is_dir():
+            write_text(self.path, json.dumps({"key": self.key, "masters": self.known}))
+
+
+def _from_json(data: dict[str, Any]) -> StateFacts:
+    events = [EventLine(**e) for e in data["events"]]
+    return StateFacts(**{**data, "events": events})
