@@ -59,24 +59,22 @@ def refs_of(path: Path) -> list[str]:
     return parser.refs
 
 
-@pytest.fixture(scope="module")
-def fm_game(tmp_path_factory: pytest.TempPathFactory) -> Game:
-    folder = tmp_path_factory.mktemp("site") / "fm"
-    result = CliRunner().invoke(
-        main, ["demo", str(folder), "--players", "3", "--turns", "3", "--seed", "11"]
-    )
+def played(factory: pytest.TempPathFactory, name: str, *options: str) -> Game:
+    """A demo game played through the CLI (its reports, and so its site, written each turn)."""
+    folder = factory.mktemp("site") / name
+    result = CliRunner().invoke(main, ["demo", str(folder), *options])
     assert result.exit_code == 0, result.output
     return Game.open(folder)
+
+
+@pytest.fixture(scope="module")
+def fm_game(tmp_path_factory: pytest.TempPathFactory) -> Game:
+    return played(tmp_path_factory, "fm", "--players", "3", "--turns", "3", "--seed", "11")
 
 
 @pytest.fixture(scope="module")
 def war_game(tmp_path_factory: pytest.TempPathFactory) -> Game:
-    folder = tmp_path_factory.mktemp("site") / "war"
-    result = CliRunner().invoke(
-        main, ["demo", str(folder), "--ruleset", "imperium-3m", "--turns", "2", "--seed", "4"]
-    )
-    assert result.exit_code == 0, result.output
-    return Game.open(folder)
+    return played(tmp_path_factory, "war", "--ruleset", "imperium-3m", "--turns", "2")
 
 
 def test_every_resolved_turn_has_its_page_map_and_dice(fm_game: Game) -> None:
