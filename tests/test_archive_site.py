@@ -23,6 +23,7 @@ from click.testing import CliRunner
 from PIL import Image
 from pypdf import PdfReader
 
+from refassist.archive import mapimage
 from refassist.archive.chart import standings_svg
 from refassist.archive.history import read_history, resolved_steps
 from refassist.archive.public import write_public
@@ -339,3 +340,18 @@ def test_the_site_in_a_real_browser(fm_game: Game) -> None:
         map_image_name("5003"),
     }
     assert Image.open(artifacts / "archive-index.png").height > 900
+
+
+def test_a_damaged_report_leaves_its_turn_without_a_map(fm_game: Game, tmp_path: Path) -> None:
+    copy = tmp_path / "copy"
+    shutil.copytree(fm_game.path, copy, ignore=shutil.ignore_patterns(".refassist.lock"))
+    (copy / "outbox" / "5004" / "referee.pdf").write_bytes(b"%PDF-1.7 not really")
+    (copy / "archive" / map_image_name("5003")).unlink()
+    result = CliRunner().invoke(main, ["archive", str(copy)])
+    assert result.exit_code == 0, result.output
+    html = (copy / "archive" / page_name("5003")).read_text(encoding="utf-8")
+    assert "No map page" in html and "<img" not in html
+    assert (copy / "archive" / map_image_name("5002")).is_file()
+    # The child process that rasterises says which images it could not make.
+    assert mapimage.main([str(copy / "outbox" / "5004" / "referee.pdf"), str(tmp_path / "x.png")])
+    assert not (tmp_path / "x.png").exists()

@@ -4,13 +4,21 @@ The referee's PDF already holds the turn's map drawn for print, whatever the gam
 sector with subsectors, a network of systems, a board of hexes): its first map page carries
 the PDF anchor ``map`` (`refassist.rulesets.base.MAP_ANCHOR`), which is found by name, so no
 page number is guessed.  pypdfium2 (PDFium, the PDF engine of Chromium) finds the page and
-rasterises it (about half a second for a sector map).  The image is made again only when the
-PDF is newer than it.
+rasterises it (about a quarter of a second for a sector map).  An image is made again only
+when its PDF is newer than it.
+
+The images are made in a short process of their own (``python -m refassist.archive.mapimage
+PDF PNG ...``, one for all the images a run needs): PDFium holds the whole parsed page, about
+30 MB for a sector, and in the report run's own process that would raise its peak memory
+(docs/benchmarks.md) for a picture the reports do not need.
 """
 
 from __future__ import annotations
 
 import io
+import subprocess
+import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from ..atomic import write_bytes
@@ -21,11 +29,27 @@ from ..rulesets.base import MAP_ANCHOR
 DPI = 130
 
 
-def write_map_image(pdf: Path, png: Path) -> bool:
-    """Write ``png`` from the map page of ``pdf`` (unless it is already newer than the PDF);
-    False when the report has no map page or is not a readable PDF."""
-    if png.is_file() and pdf.is_file() and png.stat().st_mtime >= pdf.stat().st_mtime:
-        return True
+def fresh(pdf: Path, png: Path) -> bool:
+    """Whether ``png`` was made from this ``pdf`` already (it is newer)."""
+    return png.is_file() and pdf.is_file() and png.stat().st_mtime >= pdf.stat().st_mtime
+
+
+def write_map_images(pairs: Sequence[tuple[Path, Path]]) -> set[Path]:
+    """Make each (pdf, png) image that is not fresh, in one child process; the images that
+    exist afterwards (a report without a map page, or one PDFium cannot read, has none)."""
+    stale = [(pdf, png) for pdf, png in pairs if not fresh(pdf, png)]
+    if stale:
+        args = [str(path) for pair in stale for path in pair]
+        # A child that fails (a damaged PDF) leaves its images missing; the site says so.
+        subprocess.run(
+            [sys.executable, "-m", __name__, *args], capture_output=True, timeout=600, check=False
+        )
+    return {png for _, png in pairs if png.is_file()}
+
+
+def rasterise(pdf: Path, png: Path) -> bool:
+    """Write ``png`` from the map page of ``pdf``, in this process; False when the report has
+    no map page or is not a readable PDF."""
     import pypdfium2 as pdfium
     import pypdfium2.raw as pdfium_raw
     from PIL import Image
@@ -49,3 +73,13 @@ def write_map_image(pdf: Path, png: Path) -> bool:
         document.close()
     write_bytes(png, buffer.getvalue())
     return True
+
+
+def main(argv: Sequence[str]) -> int:
+    """``PDF PNG [PDF PNG ...]``: each image made; 0 when every one was."""
+    made = [rasterise(Path(pdf), Path(png)) for pdf, png in zip(argv[::2], argv[1::2], strict=True)]
+    return 0 if all(made) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -32,7 +32,7 @@ from ..report.build import REFEREE_FILE
 from ..report.render import environment, render_html, template_dirs
 from .chart import standings_svg
 from .history import History, TurnRecord, read_history
-from .mapimage import write_map_image
+from .mapimage import write_map_images
 
 
 def page_name(step: str) -> str:
@@ -119,11 +119,20 @@ def _turn_pages(game: Game, history: History, files: dict[str, StepFiles]) -> li
             replies=_replies(game, record.step),
             archived=(files.get(record.step) or StepFiles(record.step)).archived,
         )
-        referee_pdf = game.outbox(following) / REFEREE_FILE
-        image = root / map_image_name(record.step)
-        if following and referee_pdf.is_file() and write_map_image(referee_pdf, image):
-            page.map_image = image.name
         pages.append(page)
+    # Each turn's map: the first map page of the referee's report with its results.
+    wanted = {
+        page.page: (
+            game.outbox(page.record.after.step) / REFEREE_FILE,
+            root / map_image_name(page.record.step),
+        )
+        for page in pages
+        if page.record.after is not None
+    }
+    made = write_map_images([pair for pair in wanted.values() if pair[0].is_file()])
+    for page in pages:
+        if page.page in wanted and wanted[page.page][1] in made:
+            page.map_image = wanted[page.page][1].name
     for before, after_ in itertools.pairwise(pages):
         before.following, after_.previous = after_.page, before.page
     return pages
