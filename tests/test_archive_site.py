@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from markupsafe import escape
 from PIL import Image
 from pypdf import PdfReader
 
@@ -30,6 +31,7 @@ from refassist.archive.public import write_public
 from refassist.archive.site import map_image_name, page_name
 from refassist.cli import main
 from refassist.game import Game
+from refassist.i18n import again, words_for
 from refassist.turn_seed import game_turn_seed, turn_of
 from refassist.workbook.master import read_master
 
@@ -355,3 +357,23 @@ def test_a_damaged_report_leaves_its_turn_without_a_map(fm_game: Game, tmp_path:
     # The child process that rasterises says which images it could not make.
     assert mapimage.main([str(copy / "outbox" / "5004" / "referee.pdf"), str(tmp_path / "x.png")])
     assert not (tmp_path / "x.png").exists()
+
+
+def test_the_public_page_speaks_the_games_language(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """Millenium is played in French: its players' page says its words and its
+    announcements in French (the referee's site stays in English, as the command line)."""
+    game = played(tmp_path_factory, "mil", "--ruleset", "millenium", "--turns", "2")
+    html = write_public(game, tmp_path_factory.mktemp("pub") / "public").read_text("utf-8")
+    assert '<html lang="fr">' in html and "Dans la partie :" in html
+    assert "Aucune annonce publique." in html or "<li>" in html
+    history = read_history(game)
+    words = words_for("fr", game.ruleset.package)
+    announced = [e for t in history.turns if t.after for e in t.after.events if e.public]
+    assert announced, "the set-ups announce where the fleets stand"
+    for e in announced:
+        french = again(e.text, words, e.say)
+        assert french != e.text and str(escape(french)) in html
+    assert public_leaks(html, game) == []
+    assert "Now</h2>" in (game.path / "archive" / "index.html").read_text(encoding="utf-8")

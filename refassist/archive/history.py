@@ -29,17 +29,21 @@ from ..turns import MANIFEST_NAME, dice_disclosure
 from ..workbook.master import read_master
 
 CACHE_NAME = ".site-cache.json"
+#: Changed whenever what the cache keeps changes, so an older cache is read afresh.
+CACHE_FORMAT = 2
 
 
 @dataclass(frozen=True)
 class EventLine:
-    """One event as the site shows it; ``public`` when the rules tell it to every player."""
+    """One event as the site shows it; ``public`` when the rules tell it to every player;
+    ``say`` the event's words to say again in a reader's language (`i18n.again`)."""
 
     phase: str
     location: str
     kind: str
     text: str
     public: bool
+    say: Any = None
 
 
 @dataclass(frozen=True)
@@ -184,10 +188,12 @@ def _lines(events: list[Event]) -> list[EventLine]:
     readers as several events (the owner of a fleet and those who see it arrive); the line is
     public when any of them is told to everyone."""
     lines: dict[tuple[str, str, str, str], bool] = {}
+    says: dict[tuple[str, str, str, str], Any] = {}
     for e in events:
         key = (e.phase, e.location, e.kind, e.text)
         lines[key] = lines.get(key, False) or "*" in e.visible_to
-    return [EventLine(*key, public) for key, public in lines.items()]
+        says.setdefault(key, e.data.get("say"))
+    return [EventLine(*key, public, says[key]) for key, public in lines.items()]
 
 
 class _Cache:
@@ -196,7 +202,7 @@ class _Cache:
 
     def __init__(self, path: Path, ruleset: str) -> None:
         self.path = path
-        self.key = f"{ruleset} {__version__}"
+        self.key = f"{ruleset} {__version__} {CACHE_FORMAT}"
         self.known: dict[str, Any] = {}
         self.changed = False
         try:

@@ -24,7 +24,8 @@ from pathlib import Path
 from ..atomic import write_text
 from ..errors import UsageError
 from ..game import Game
-from ..report.render import environment, render_html, template_dirs
+from ..i18n import again, words_for
+from ..report.render import environment, render_html, speaking, template_dirs
 from .history import History, read_history
 from .site import chart_of
 
@@ -52,12 +53,19 @@ def write_public(game: Game, folder: Path, history: History | None = None) -> Pa
     target = check_public_folder(game, folder)
     if history is None:
         history = read_history(game)
-    env = environment(template_dirs(game.path))
+    # The players' page speaks the game's language (the referee's site speaks English, as
+    # the command line does).
+    language = game.config.language or game.ruleset.language
+    package = game.ruleset.package
+    words = words_for(language, package)
+    env = speaking(environment(template_dirs(game.path)), language, package)
     turns = [
         {
             "label": t.label,
             "step": t.step,
-            "announcements": [e for e in (t.after.events if t.after else []) if e.public],
+            "announcements": [
+                again(e.text, words, e.say) for e in (t.after.events if t.after else []) if e.public
+            ],
             "dice": t.dice,
         }
         for t in reversed(history.turns)
@@ -67,6 +75,7 @@ def write_public(game: Game, folder: Path, history: History | None = None) -> Pa
         "base/archive_public.html",
         {
             "game": game.config.name,
+            "language": language,
             "ruleset": game.ruleset.title,
             "generated": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
             "history": history,
