@@ -294,6 +294,11 @@ def flag(name: str, header: str, help: str = "") -> Column:
     return Column(name, header, "bool", required=False, help=help)
 
 
+def optional(name: str, header: str, help: str = "", kind: str = "str", **kw: Any) -> Column:
+    """A column the referee may leave empty (of ``kind``: a code, free text...)."""
+    return Column(name, header, kind, required=False, help=help, **kw)
+
+
 @dataclass(frozen=True)
 class Table:
     """A sheet of the master workbook: its name, columns and the columns that form its key."""

@@ -25,7 +25,7 @@ from ...workbook.history import (
     rows_to_events,
     rows_to_rolls,
 )
-from ..base import Column, Reference, Row, RowProblems, Table, as_row
+from ..base import Column, Reference, Row, RowProblems, Table, as_row, flag, optional
 from .state import (
     FACILITY_KINDS,
     RELATION_KINDS,
@@ -74,13 +74,12 @@ SETTINGS = Table(
             maximum=9999,
             help="the year whose orders are awaited (turn n = 5000 + n; 5000 = set-up)",
         ),
-        Column("sector_name", "Sector", "text", required=False, help="the map's name"),
-        Column(
+        optional("sector_name", "Sector", "the map's name", kind="text"),
+        optional(
             "finished",
             "Game over",
-            "text",
-            required=False,
-            help="empty while the game goes on; else who won and why",
+            "empty while the game goes on; else who won and why",
+            kind="text",
         ),
     ),
     help="One row: the game and the year whose orders are awaited.",
@@ -91,7 +90,7 @@ SUBSECTORS = Table(
     "Subsectors",
     (
         Column("letter", "Subsector", "str", choices=tuple(SUBSECTOR_LETTERS), width=10),
-        Column("name", "Name", "text", required=False, width=24),
+        optional("name", "Name", kind="text", width=24),
     ),
     key=("letter",),
     help="Subsector names for reports and maps.",
@@ -102,9 +101,7 @@ PLAYERS = Table(
     "Players",
     (
         Column("name", "Player", "str", width=18, help="as in game.toml"),
-        Column(
-            "homeworld", "Homeworld", "text", required=False, help="hex XXYY; empty until set-up"
-        ),
+        optional("homeworld", "Homeworld", "hex XXYY; empty until set-up", kind="text"),
         Column("stockpile", "Stockpile", "int", minimum=0, help="unspent resource points"),
         Column("tech_level", "TL", "int", minimum=1, maximum=3, help="technology level 1-3"),
         Column(
@@ -112,16 +109,13 @@ PLAYERS = Table(
         ),
         Column("homeworld_lost", "Homeworld lost in", "int", minimum=0, help="year, 0 while held"),
         Column("eliminated", "Eliminated in", "int", minimum=0, help="year, 0 while playing"),
-        Column(
+        optional(
             "stockpile_at",
             "Stockpile at",
-            "text",
-            required=False,
-            help="hex where unspent points are kept; empty = homeworld",
+            "hex where unspent points are kept; empty = homeworld",
+            kind="text",
         ),
-        Column(
-            "computer", "Computer player", "bool", required=False, help="orders written by the tool"
-        ),
+        flag("computer", "Computer player", "orders written by the tool"),
     ),
     key=("name",),
     help="One row per player. E-mail addresses are in game.toml.",
@@ -138,7 +132,7 @@ SYSTEMS = Table(
     "Systems",
     (
         Column("hex", "Hex", "hex", width=7),
-        Column("name", "Name", "text", required=False, width=18, help="system name"),
+        optional("name", "Name", "system name", kind="text", width=18),
         Column(
             "original_class",
             "Map class",
@@ -153,41 +147,24 @@ SYSTEMS = Table(
             choices=RESOURCE_CLASSES,
             help="current resource class",
         ),
-        Column(
-            "naval_base", "Naval base", "bool", required=False, help="+1 income; defends its owner"
-        ),
-        Column("scout_base", "Scout base", "bool", required=False, help="+1 income"),
-        Column("hipop", "HiPop", "bool", required=False, help="high population: +1 income"),
-        Column(
+        flag("naval_base", "Naval base", "+1 income; defends its owner"),
+        flag("scout_base", "Scout base", "+1 income"),
+        flag("hipop", "HiPop", "high population: +1 income"),
+        optional(
             "owner",
             "Owner",
-            "text",
-            required=False,
-            help="player name; empty = unowned",
+            "player name; empty = unowned",
+            kind="text",
             refers=_player("use one of: {choices}, or leave empty"),
         ),
         Column("changes", "Changes of hands", "int", minimum=0),
-        Column(
-            "map_naval_base",
-            "Map naval base",
-            "bool",
-            required=False,
-            help="naval base on the printed map (public knowledge)",
+        flag(
+            "map_naval_base", "Map naval base", "naval base on the printed map (public knowledge)"
         ),
-        Column(
-            "map_scout_base",
-            "Map scout base",
-            "bool",
-            required=False,
-            help="scout base on the printed map (public knowledge)",
+        flag(
+            "map_scout_base", "Map scout base", "scout base on the printed map (public knowledge)"
         ),
-        Column(
-            "map_hipop",
-            "Map HiPop",
-            "bool",
-            required=False,
-            help="HiPop on the printed map (public knowledge)",
-        ),
+        flag("map_hipop", "Map HiPop", "HiPop on the printed map (public knowledge)"),
     ),
     key=("hex",),
     help="Every star system on the map.",
@@ -198,12 +175,11 @@ SQUADRONS = Table(
     "Squadrons",
     (
         Column("hex", "Hex", "hex", width=7),
-        Column(
+        optional(
             "owner",
             "Owner",
-            "text",
-            required=False,
-            help="empty = squadrons of an independent world",
+            "empty = squadrons of an independent world",
+            kind="text",
             refers=_player(
                 "write a player's name, or leave empty for an independent world's squadrons"
             ),
@@ -211,12 +187,10 @@ SQUADRONS = Table(
         *_FLEET_COLUMNS,
         _n("M", "M", "Monitor squadrons"),
         _n("P", "Probes", "Probes waiting to launch"),
-        Column(
+        flag(
             "building",
             "Under construction",
-            "bool",
-            required=False,
-            help="bought last production phase: does not fight this turn",
+            "bought last production phase: does not fight this turn",
         ),
     ),
     key=("hex", "owner", "building"),
@@ -233,7 +207,7 @@ FLIGHTS = Table(
         Column("destination", "To", "hex", help="destination hex"),
         Column("departed", "Departed", "int", minimum=5001, maximum=9999, help="year of departure"),
         Column("arrival", "Arrives", "int", minimum=5002, maximum=9999, help="year of arrival"),
-        Column("probe", "Probe", "bool", required=False, help="a probe swarm (no squadrons)"),
+        flag("probe", "Probe", "a probe swarm (no squadrons)"),
         *_FLEET_COLUMNS,
     ),
     key=("id",),
@@ -254,7 +228,7 @@ FACILITIES = Table(
             help="GL, OPC, MINE (points), DOCK, CC, CF, DEPOT, DSRS",
         ),
         Column("count", "Count", "int", minimum=1),
-        Column("building", "Under construction", "bool", required=False),
+        flag("building", "Under construction"),
     ),
     key=("hex", "owner", "kind", "building"),
     help="Facilities: labs, OPCs, minefields, spacedocks, control and construction facilities, "
@@ -302,11 +276,11 @@ SIGHTINGS = Table(
         Column("hex", "Hex", "hex", width=7),
         Column("year", "Seen in", "int", minimum=5000, maximum=9999),
         Column("resource_class", "Class", "str", choices=RESOURCE_CLASSES),
-        Column("naval_base", "Naval base", "bool", required=False),
-        Column("scout_base", "Scout base", "bool", required=False),
-        Column("hipop", "HiPop", "bool", required=False),
-        Column("owner", "Owner", "text", required=False),
-        Column("forces", "Forces seen", "text", required=False, width=40),
+        flag("naval_base", "Naval base"),
+        flag("scout_base", "Scout base"),
+        flag("hipop", "HiPop"),
+        optional("owner", "Owner", kind="text"),
+        optional("forces", "Forces seen", kind="text", width=40),
     ),
     key=("player", "hex"),
     help="What each player last saw of each system (shaded on maps once out of sight).",

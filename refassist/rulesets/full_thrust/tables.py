@@ -21,7 +21,7 @@ from ...workbook.history import (
     rows_to_events,
     rows_to_rolls,
 )
-from ..base import Column, Reference, Row, RowProblems, Table, as_row, flag, whole
+from ..base import Column, Reference, Row, RowProblems, Table, as_row, flag, optional, whole
 from .designs import FULL_TANK_PARSECS, KINDS, SIZES, Design
 from .grid import parse_square, square_code
 from .mapfile import BELTS, PORTS
@@ -62,9 +62,9 @@ SETTINGS = Table(
         Column("game_id", "Game id", "str", help="identifies the game on sheets; do not change"),
         Column("game_name", "Game name", "str", help="shown on sheets and reports"),
         whole("week", "Week", "the week whose orders are awaited (0: the set-up)"),
-        Column("finished", "Game over", "text", required=False, help="empty while it goes on"),
-        Column("map_title", "Map", "text", required=False, help="the map's title (reports)"),
-        Column("map_source", "Map file", "text", required=False, help="the map's file at set-up"),
+        optional("finished", "Game over", "empty while it goes on", kind="text"),
+        optional("map_title", "Map", "the map's title (reports)", kind="text"),
+        optional("map_source", "Map file", "the map's file at set-up", kind="text"),
         whole("columns", "Columns", "the grid's width in parsecs", 2, maximum=99),
         whole("rows", "Rows", "the grid's height in parsecs", 2, maximum=99),
     ),
@@ -76,30 +76,28 @@ COMMANDERS = Table(
     "Commanders",
     (
         Column("name", "Commander", "str", help="as in game.toml"),
-        Column("email", "E-mail", "text", required=False),
+        optional("email", "E-mail", kind="text"),
         Column("code", "Ship prefix", "str", help="the start of its ships' ids (ANN-3)"),
         Column("home", "Home system", "str", refers=_place()),
         whole("points", "Points", "starting points not yet spent (the set-up only)"),
         whole("spies", "Spies", "spies left (at most 5)", maximum=5),
         whole("master_spies", "Master spies", "master spies left (at most 1)", maximum=1),
         flag("eliminated", "Out", "yes once the commander is out of the game"),
-        Column("discoveries", "Discoveries", "text", required=False, help=_LIST_HELP),
-        Column("developed", "Developed", "text", required=False, help=_LIST_HELP),
-        Column(
+        optional("discoveries", "Discoveries", _LIST_HELP, kind="text"),
+        optional("developed", "Developed", _LIST_HELP, kind="text"),
+        optional(
             "half_cost",
             "Half cost",
-            "text",
-            required=False,
-            help="discovered fields it develops at half cost (a library, a rival's home "
+            "discovered fields it develops at half cost (a library, a rival's home "
             "planet taken, captured technology), separated by commas",
-            added_later=True,  # masters of games begun before it read as none
+            kind="text",
+            added_later=True,
         ),
-        Column(
+        optional(
             "allies",
             "Allies",
-            "text",
-            required=False,
-            help="commanders it declares allied (an alliance holds when both declare it)",
+            "commanders it declares allied (an alliance holds when both declare it)",
+            kind="text",
         ),
     ),
     key=("name",),
@@ -115,12 +113,12 @@ SYSTEMS = Table(
         Column("kind", "Kind", "str", choices=(SYSTEM, WORMHOLE)),
         whole("value", "Value", "the planet's Value (production 50 x Value a week); 0: none"),
         flag("home", "Home", "a commander may start here"),
-        Column("owner", "Owner", "str", required=False, refers=_commander()),
-        Column("belt", "Belt", "str", required=False, choices=BELTS),
+        optional("owner", "Owner", refers=_commander()),
+        optional("belt", "Belt", choices=BELTS),
         flag("belt_worked_out", "Worked out", "the belt is exhausted for good"),
         flag("ancient_site", "Ancient site", "a site not yet explored"),
         whole("indigenous", "Indigenous", "points of native ships defending a neutral planet"),
-        Column("port", "Port", "str", required=False, choices=PORTS),
+        optional("port", "Port", choices=PORTS),
     ),
     key=("name",),
     help="Every place a ship may jump to, with its planet and its owner.",
@@ -176,7 +174,7 @@ SHIPS = Table(
         whole("inches", "Inches", "distance from the planet (emergence)", maximum=300),
         whole("bearing", "Bearing", "emergence bearing, 1-12", 1, maximum=12),
         whole("cargo", "Cargo", "production points in the hold"),
-        Column("fleet", "Fleet", "text", required=False, help="its fleet (slaved drives)"),
+        optional("fleet", "Fleet", "its fleet (slaved drives)", kind="text"),
         whole("ready_week", "Ready", "under construction until this week (0: in service)"),
         whole("ready_at", "Drive ready", "hour of the week its drive has recharged (0: ready)"),
         flag("needs_refit", "Needs refit", "a captured warship not yet refitted for its captor"),
@@ -205,12 +203,11 @@ BATTLES = Table(
         whole("week", "Week", "the week it was fought in", 1),
         Column("place", "Place", "str", refers=_place()),
         whole("hour", "Hour", "hours into the week when it began (31 = 3.1)", maximum=100),
-        Column(
+        optional(
             "invasion",
             "Invasion by",
-            "text",
-            required=False,
-            help="the invader, for a war against a neutral planet",
+            "the invader, for a war against a neutral planet",
+            kind="text",
         ),
     ),
     key=("id",),
@@ -252,7 +249,7 @@ FACILITIES = Table(
         Column("owner", "Owner", "str", refers=_commander("write a commander's name")),
         Column("place", "Place", "str", refers=_place()),
         whole("ready_week", "Ready", "being built until this week (0: working)"),
-        Column("towed_by", "Towed by", "text", required=False, help="the tug that has it in tow"),
+        optional("towed_by", "Towed by", "the tug that has it in tow", kind="text"),
         whole("active_from", "Working from", "hour of this week it came to work where it is"),
     ),
     key=("id",),

@@ -30,7 +30,7 @@ from ...workbook.history import (
     rows_to_events,
     rows_to_rolls,
 )
-from ..base import Column, Reference, Row, RowProblems, Table, as_row, flag, whole
+from ..base import Column, Reference, Row, RowProblems, Table, as_row, flag, optional, whole
 from .orders import standing_orders, standing_text
 from .state import (
     ALLOWED_ON,
@@ -75,28 +75,24 @@ SETTINGS = Table(
         whole("glory", "Glory index", "0-10; higher favours the Empire", maximum=10),
         flag("peace_talks", "Peace talks", "Intervention 12 this turn: no attacks"),
         flag("campaign", "Campaign", "yes: wars follow one another; no: one war only"),
-        Column(
+        optional(
             "results",
             "Wars won",
-            "text",
-            required=False,
-            help="results of the wars so far, in order: Terran, Imperial or truce, "
-            "separated by commas",
+            "results of the wars so far, in order: Terran, Imperial or truce, separated by commas",
+            kind="text",
         ),
-        Column(
+        optional(
             "finished",
             "Game over",
-            "text",
-            required=False,
-            help="empty while the game goes on; else who won and why",
+            "empty while the game goes on; else who won and why",
+            kind="text",
         ),
-        Column("map_title", "Map", "text", required=False, help="the map's title (reports)"),
-        Column(
+        optional("map_title", "Map", "the map's title (reports)", kind="text"),
+        optional(
             "map_source",
             "Map file",
-            "text",
-            required=False,
-            help="where the map came from at set-up (for the record)",
+            "where the map came from at set-up (for the record)",
+            kind="text",
         ),
     ),
     help="One row: the game, the turn awaited, the war calendar and the glory index.",
@@ -111,13 +107,12 @@ SIDES_TABLE = Table(
         whole("resources", "Resources", "unspent resources in the stockpile"),
         whole("budget_bonus", "Budget bonus", "permanent income increase won by Appeals"),
         whole("depression", "Depression turns", "turns of Economic Depression still to come"),
-        Column(
+        optional(
             "permissions",
             "Permissions",
-            "text",
-            required=False,
-            help="Imperial: ship codes an Appeal permitted (CR, CA, B1, B2, BB) or ALL, "
+            "Imperial: ship codes an Appeal permitted (CR, CA, B1, B2, BB) or ALL, "
             "separated by commas",
+            kind="text",
         ),
         flag("appeals_prohibited", "Appeals prohibited", "Imperial: no further Appeals"),
         flag("bb_unlocked", "BB allowed", "Terran: a B was destroyed, so BBs may be built"),
@@ -138,13 +133,12 @@ SIDES_TABLE = Table(
             "Mandate turn",
             "turn the latest Mandated Offensive forces arrived; 0 = no mandate in force",
         ),
-        Column(
+        optional(
             "granted",
             "Granted units",
-            "text",
-            required=False,
-            help="unit codes received this war from Interventions and Appeals (removed at the "
+            "unit codes received this war from Interventions and Appeals (removed at the "
             "war's end), separated by commas",
+            kind="text",
         ),
     ),
     key=("side",),
@@ -196,32 +190,19 @@ PLANETS = Table(
             help="type before terraforming (a bombarded terraformed planet reverts to it)",
         ),
         whole("hexes", "Hexes", "hexes of its planetary map (box holds five units a hex)", 1),
-        Column("owner", "Owner", "str", required=False, choices=SIDE_OR_EMPTY),
-        Column(
-            "marker",
-            "Marker",
-            "str",
-            required=False,
-            choices=MARKERS,
-            help="World or Outpost of the owner; empty for none",
+        optional("owner", "Owner", choices=SIDE_OR_EMPTY),
+        optional(
+            "marker", "Marker", "World or Outpost of the owner; empty for none", choices=MARKERS
         ),
         flag("disputed", "Disputed", "both sides have troops on it after a landing"),
-        Column(
+        optional(
             "home",
             "Home world of",
-            "str",
-            required=False,
+            "Sol 1/Sol 2 for Terrans; Dingir 1, Gashidda 1, Ishkur 1 for Imperials",
             choices=SIDE_OR_EMPTY,
-            help="Sol 1/Sol 2 for Terrans; Dingir 1, Gashidda 1, Ishkur 1 for Imperials",
         ),
         whole("terraform_paid", "Terraform paid", "resources committed to terraforming so far"),
-        Column(
-            "terraform_side",
-            "Terraformed by",
-            "str",
-            required=False,
-            choices=SIDE_OR_EMPTY,
-        ),
+        optional("terraform_side", "Terraformed by", choices=SIDE_OR_EMPTY),
         whole("upgrade_paid", "Upgrade turns paid", "peacetime Outpost-to-World turns paid (of 4)"),
     ),
     key=("code",),
@@ -261,22 +242,19 @@ FLEETS = Table(
             help="where it is (system code)",
             refers=_system("write a system code"),
         ),
-        Column(
+        optional(
             "came_from",
             "Came from",
-            "str",
-            required=False,
-            help="the system it entered from this turn (retreats go back there)",
+            "the system it entered from this turn (retreats go back there)",
             refers=_system("write a system code, or leave empty"),
         ),
-        Column(
+        optional(
             "standing",
             "Battle orders",
-            "text",
-            required=False,
-            width=28,
-            help="standing battle orders carried to the next sheet, e.g. 'stance=stand off; "
+            "standing battle orders carried to the next sheet, e.g. 'stance=stand off; "
             "priority=transport; break_off=1; retreat=home; stealth=no' (empty = defaults)",
+            kind="text",
+            width=28,
             added_later=True,
         ),
     ),
@@ -292,22 +270,18 @@ UNITS = Table(
         Column("id", "Counter", "str", width=8, help="unique within the side: DD3, RT2, PD1"),
         Column("code", "Type", "str", width=6, help="unit-list code: BB, CA, DD, F, PD, RT..."),
         flag("damaged", "Damaged", "flipped to its damaged (ships) or reduced (ground) side"),
-        Column(
+        optional(
             "fleet",
             "Fleet",
-            "str",
-            required=False,
-            help="the fleet it is in or carried by; empty when it stands on a planet",
+            "the fleet it is in or carried by; empty when it stands on a planet",
             refers=Reference(
                 "fleets", "name", "is not a fleet on the Fleets sheet", "write an existing fleet"
             ),
         ),
-        Column(
+        optional(
             "planet",
             "Planet",
-            "str",
-            required=False,
-            help="the planet it stands on (ground units only); empty when in a fleet",
+            "the planet it stands on (ground units only); empty when in a fleet",
             refers=Reference(
                 "planets",
                 "code",
@@ -323,12 +297,10 @@ UNITS = Table(
         ),
         whole("strength", "Strength", "troops: full strength of the counter (e.g. 6 of 6-2)"),
         whole("reduced_strength", "Reduced", "troops: reduced strength (e.g. 2 of 6-2)"),
-        Column(
+        optional(
             "origin",
             "Origin",
-            "str",
-            required=False,
-            help="Intervention or Appeal forces (removed at the end of the war); else empty",
+            "Intervention or Appeal forces (removed at the end of the war); else empty",
         ),
     ),
     key=("side", "id"),
@@ -349,26 +321,16 @@ QUEUE = Table(
             help="built, or where reinforcements come from (Frontier Crisis, Intervention...)",
         ),
         whole("paid", "Paid", "resources spent (half returns if Recentralisation cancels it)"),
-        Column(
-            "world",
-            "World asked for",
-            "str",
-            required=False,
-            help="a planet code, a fleet to arrive aboard, or empty",
-        ),
-        Column(
+        optional("world", "World asked for", "a planet code, a fleet to arrive aboard, or empty"),
+        optional(
             "origin",
             "Origin",
-            "str",
-            required=False,
-            help="Intervention or Appeal forces keep this mark when they arrive; else empty",
+            "Intervention or Appeal forces keep this mark when they arrive; else empty",
         ),
-        Column(
+        optional(
             "unit_id",
             "Counter",
-            "str",
-            required=False,
-            help="the counter it will be (e.g. CA2), reserved so orders can name it; empty: "
+            "the counter it will be (e.g. CA2), reserved so orders can name it; empty: "
             "decided when it arrives",
             added_later=True,
         ),

@@ -23,7 +23,7 @@ from ...workbook.history import (
     rows_to_events,
     rows_to_rolls,
 )
-from ..base import Column, Reference, Row, RowProblems, Table, flag, whole
+from ..base import Column, Reference, Row, RowProblems, Table, flag, optional, whole
 from .charts import SHIP_TYPES
 from .geometry import LEVELS, SYSTEM_LETTERS, Card, MapSystem, StrategicMap, zone_name
 from .orders import Purchase
@@ -45,25 +45,23 @@ SETTINGS = Table(
         Column("game_id", "Game id", "str", help="identifies the game on sheets; do not change"),
         Column("game_name", "Game name", "str", help="shown on sheets and reports"),
         whole("turn", "Turn", "the game turn awaited (0: set-up)", maximum=99),
-        Column("finished", "Game over", "text", required=False, help="empty while it goes on"),
-        Column("winner", "Winner", "str", required=False, choices=(*SIDE_OR_NONE, "draw")),
-        Column("map_title", "Map", "text", required=False, help="the strategic map's title"),
+        optional("finished", "Game over", "empty while it goes on", kind="text"),
+        optional("winner", "Winner", choices=(*SIDE_OR_NONE, "draw")),
+        optional("map_title", "Map", "the strategic map's title", kind="text"),
         whole("columns", "Columns", "zones across the map (2-9)", minimum=2, maximum=9),
         whole("rows", "Rows", "zones down the map (2-9)", minimum=2, maximum=9),
         flag("cards_reconstructed", "Cards ours", "the cards are refassist's, not the printed set"),
-        Column(
+        optional(
             "held_moved",
             "Moved (held turn)",
-            "text",
-            required=False,
-            help="while battles wait for the table: the mover's fleets that moved (no repairs)",
+            "while battles wait for the table: the mover's fleets that moved (no repairs)",
+            kind="text",
         ),
-        Column(
+        optional(
             "held_purchases",
             "Purchases (held turn)",
-            "json",
-            required=False,
-            help="while battles wait for the table: the ships the mover's sheet bought",
+            "while battles wait for the table: the ships the mover's sheet bought",
+            kind="json",
         ),
     ),
     help="One row: where the game stands, and the map's size.",
@@ -73,20 +71,18 @@ SECRETS = Table(
     "secrets",
     "Secrets (referee)",
     (
-        Column(
+        optional(
             "imperial",
             "Imperial planet",
-            "text",
-            required=False,
-            help="the imperial planet (a loyalty-6 system's planet, e.g. G1); empty before set-up",
+            "the imperial planet (a loyalty-6 system's planet, e.g. G1); empty before set-up",
+            kind="text",
         ),
         flag("imperial_revealed", "Revealed", "the imperial planet has been revealed to both"),
-        Column(
+        optional(
             "programme",
             "Conquest programme",
-            "text",
-            required=False,
-            help="the Extraterrestrial's systems, letters separated by spaces (at least 18)",
+            "the Extraterrestrial's systems, letters separated by spaces (at least 18)",
+            kind="text",
         ),
     ),
     help="What the referee keeps for each side: never shown to the other.",
@@ -136,8 +132,8 @@ PLANETS = Table(
     (
         Column("system", "System", "str", width=8, refers=_SYSTEM),
         whole("number", "Planet", "1 or 2", 1, maximum=2),
-        Column("holder", "Held by", "str", required=False, choices=SIDE_OR_NONE),
-        Column("colonised", "Colonised by", "str", required=False, choices=SIDE_OR_NONE),
+        optional("holder", "Held by", choices=SIDE_OR_NONE),
+        optional("colonised", "Colonised by", choices=SIDE_OR_NONE),
         whole("loyalty", "Loyalty", "to its holder, 0-6", maximum=6),
         whole("bases", "Bases", "bases ringing it, 0-6", maximum=6),
         flag("automatic", "Starting hold", "one of the Empire's starting planets, untouched"),
@@ -161,7 +157,7 @@ FLEETS = Table(
             help="A B X λ δ ε κ K ω, or K+ for ships on their way",
         ),
         Column("where", "Where", "str", choices=WHERE),
-        Column("position", "Position", "text", required=False, help="zone, sector, level: 23N4"),
+        optional("position", "Position", "zone, sector, level: 23N4", kind="text"),
         whole("wait", "Turns to wait", "off the map after a scattered jump"),
     ),
     key=("side", "letter"),
@@ -217,7 +213,7 @@ BATTLES = Table(
     (
         Column("id", "Battle", "str", width=8, help="B5-1: the first battle of game turn 5"),
         Column("position", "Position", "text", help="zone, sector, level: 23N4"),
-        Column("planet", "Planet", "text", required=False, help="the planet attacked, e.g. G1"),
+        optional("planet", "Planet", "the planet attacked, e.g. G1", kind="text"),
         Column("attacker", "Attacker", "str", choices=SIDES),
     ),
     key=("id",),

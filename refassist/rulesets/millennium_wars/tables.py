@@ -27,7 +27,7 @@ from ...workbook.history import (
     rows_to_events,
     rows_to_rolls,
 )
-from ..base import Column, Reference, Row, RowProblems, Table, as_row, flag, whole
+from ..base import Column, Reference, Row, RowProblems, Table, as_row, flag, optional, whole
 from .combat import Attack, Defence
 from .crt import CRTS
 from .parse import parse_retreats
@@ -65,38 +65,26 @@ SETTINGS = Table(
             "0-100, high favours the First Player",
             maximum=100,
         ),
-        Column("event", "Event", "text", required=False, help="this game turn's random event"),
-        Column(
+        optional("event", "Event", "this game turn's random event", kind="text"),
+        optional(
             "air",
             "Air superiority",
-            "text",
-            required=False,
+            "the side holding it this player turn; empty: parity",
+            kind="text",
             refers=_SIDE,
-            help="the side holding it this player turn; empty: parity",
         ),
-        Column(
-            "air_level",
-            "Air",
-            "text",
-            required=False,
-            help="parity, first/second superiority or dominance",
-        ),
+        optional("air_level", "Air", "parity, first/second superiority or dominance", kind="text"),
         flag("bad_weather", "Bad weather"),
-        Column(
+        optional(
             "moved",
             "Moved",
-            "text",
-            required=False,
-            help="units that moved in the impulse waiting for its reaction",
+            "units that moved in the impulse waiting for its reaction",
+            kind="text",
         ),
-        Column(
-            "arrived",
-            "Arrived",
-            "text",
-            required=False,
-            help="reinforcements of the scenario already placed",
+        optional(
+            "arrived", "Arrived", "reinforcements of the scenario already placed", kind="text"
         ),
-        Column("finished", "Game over", "text", required=False, help="empty while it goes on"),
+        optional("finished", "Game over", "empty while it goes on", kind="text"),
     ),
     help="One row: where the game stands.",
 )
@@ -107,7 +95,7 @@ SIDES = Table(
     (
         Column("name", "Side", "str"),
         Column("player", "Player", "str", help="as in game.toml"),
-        Column("email", "E-mail", "text", required=False),
+        optional("email", "E-mail", kind="text"),
         flag("nato", "NATO"),
         whole("c4i", "C4I", "the C4I level now (impulses 2 and 3 need 2 and 3)", maximum=3),
         whole("c4i_start", "C4I at start", "C4I recovery raises a lower level to it", maximum=3),
@@ -119,26 +107,23 @@ SIDES = Table(
             help="unspent political points (halves written 1/2 or 2.5)",
         ),
         flag("sees_all", "Sees all", "sees every enemy unit for the rest of this game turn"),
-        Column(
+        optional(
             "standing_retreat",
             "Standing retreats",
-            "text",
-            required=False,
-            help="fast play: the retreats this side asks when attacked (UNIT: HEX HEX; ...)",
+            "fast play: the retreats this side asks when attacked (UNIT: HEX HEX; ...)",
+            kind="text",
         ),
-        Column(
+        optional(
             "standing_advance",
             "Standing advance",
-            "text",
-            required=False,
-            help="fast play: its units that advance after a defence (ids, or * for all)",
+            "fast play: its units that advance after a defence (ids, or * for all)",
+            kind="text",
         ),
-        Column(
+        optional(
             "standing_ambush",
             "Standing ambush",
-            "text",
-            required=False,
-            help="fast play: its unit that takes a D1 result",
+            "fast play: its unit that takes a D1 result",
+            kind="text",
         ),
         whole(
             "standing_points",
@@ -163,7 +148,7 @@ UNITS = Table(
         whole("attack", "Attack", maximum=99),
         whole("defence", "Defence", maximum=99),
         whole("speed", "Speed", maximum=30),
-        Column("hex", "Hex", "hex", required=False, help="empty: eliminated"),
+        optional("hex", "Hex", "empty: eliminated", kind="hex"),
         whole("support", "Support", "a logistics unit's support radius", maximum=10),
         flag("reserve", "Reserve"),
         flag("disrupted", "Disrupted"),
@@ -178,7 +163,7 @@ OBJECTIVES = Table(
     "Objectives",
     (
         Column("hex", "Hex", "hex"),
-        Column("held", "Held by", "text", required=False, refers=_SIDE),
+        optional("held", "Held by", kind="text", refers=_SIDE),
     ),
     key=("hex",),
     help="Each objective of the scenario and the side that last held it.",
@@ -194,10 +179,10 @@ ATTACKS = Table(
         Column("crt", "CRT", "str", choices=tuple(CRTS)),
         whole("political_points", "Political points", maximum=12),
         flag("intensive", "Intensive"),
-        Column("retreat", "Retreats", "text", required=False, help="UNIT: HEX HEX; ..."),
-        Column("advance", "Advance", "text", required=False, help="units that advance"),
-        Column("ambush", "Ambush choice", "text", required=False),
-        Column("cell", "Sheet cell", "text", required=False),
+        optional("retreat", "Retreats", "UNIT: HEX HEX; ...", kind="text"),
+        optional("advance", "Advance", "units that advance", kind="text"),
+        optional("ambush", "Ambush choice", kind="text"),
+        optional("cell", "Sheet cell", kind="text"),
     ),
     key=("order",),
     help="The attacks of the impulse waiting for its reaction, in the order declared.",
@@ -208,7 +193,7 @@ SCENARIO = Table(
     "Scenario",
     (
         whole("line", "Line", minimum=1),
-        Column("text", "Text", "text", required=False, width=90),
+        optional("text", "Text", kind="text", width=90),
     ),
     key=("line",),
     help="The scenario file, line by line (TOML, docs/rules/millennium-wars.md): read again "
