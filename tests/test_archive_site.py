@@ -377,3 +377,14 @@ def test_the_public_page_speaks_the_games_language(
         assert french != e.text and str(escape(french)) in html
     assert public_leaks(html, game) == []
     assert "Now</h2>" in (game.path / "archive" / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_damaged_archived_setting_leaves_its_dice_unsaid(fm_game: Game, tmp_path: Path) -> None:
+    copy = tmp_path / "copy"
+    shutil.copytree(fm_game.path, copy, ignore=shutil.ignore_patterns(".refassist.lock"))
+    (copy / "archive" / "5002" / "game.toml").write_text("[game\nbroken", encoding="utf-8")
+    result = CliRunner().invoke(main, ["archive", str(copy), "--public", str(tmp_path / "pub")])
+    assert result.exit_code == 0, result.output
+    html = (copy / "archive" / page_name("5002")).read_text(encoding="utf-8")
+    assert "No record of the dice." in html and "results of Year 5002" in html
+    assert "Seed, revealed" in (copy / "archive" / page_name("5003")).read_text(encoding="utf-8")

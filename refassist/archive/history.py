@@ -146,7 +146,7 @@ def read_history(game: Game, state: Any = None) -> History:
                 resolved_at=str(m.get("resolved_at") or ""),
                 after=after,
                 problem=trouble,
-                dice=dice_disclosure(game, step),
+                dice=_dice(game, step),
             )
         )
     cache.save()
@@ -155,6 +155,15 @@ def read_history(game: Game, state: Any = None) -> History:
         upcoming = commitment(game, state)
         history.next_step, history.next_commitment = upcoming.step, upcoming.sha256
     return history
+
+
+def _dice(game: Game, step: str) -> dict[str, str]:
+    """The step's dice as its reports disclose them; none when its archive is damaged (the
+    site still shows the rest; `refassist verify` says what is wrong)."""
+    try:
+        return dice_disclosure(game, step)
+    except RefassistError:
+        return {}
 
 
 def _manifest(game: Game, step: str) -> dict[str, Any]:
