@@ -388,3 +388,24 @@ def test_a_damaged_archived_setting_leaves_its_dice_unsaid(fm_game: Game, tmp_pa
     html = (copy / "archive" / page_name("5002")).read_text(encoding="utf-8")
     assert "No record of the dice." in html and "results of Year 5002" in html
     assert "Seed, revealed" in (copy / "archive" / page_name("5003")).read_text(encoding="utf-8")
+
+
+def test_every_archived_master_is_read_once_at_most(
+    fm_game: Game, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The demo wrote reports every turn: each master was remembered while it was the current
+    one, so reading the history again reads none of them (resolve archives the same bytes)."""
+    copy = tmp_path / "copy"
+    shutil.copytree(fm_game.path, copy, ignore=shutil.ignore_patterns(".refassist.lock"))
+    game = Game.open(copy)
+
+    def refuse(*args: object) -> None:
+        raise AssertionError("an archived master was read again")
+
+    monkeypatch.setattr("refassist.archive.history.read_master", refuse)
+    history = read_history(game, game.load_state())
+    assert [t.step for t in history.turns] == ["5001", "5002", "5003"]
+    assert all(t.after is not None for t in history.turns)
+    # The master now current is remembered for the turn that will archive it.
+    cache = json.loads((copy / "archive" / ".site-cache.json").read_text())
+    assert hashlib.sha256(game.master_path.read_bytes()).hexdigest() in cache["masters"]

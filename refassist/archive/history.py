@@ -132,6 +132,10 @@ def read_history(game: Game, state: Any = None) -> History:
         except RefassistError as exc:
             problem = f"{game.master_path} could not be read: {exc}"
     current = _facts_of(game, state) if state is not None else None
+    if current is not None:
+        # Resolve archives this very file as the next step's start: remembered now, the next
+        # report run does not read it again.
+        cache.remember(game.master_path, current)
     turns = []
     for i, step in enumerate(steps):
         if i + 1 < len(steps):
@@ -239,6 +243,16 @@ class _Cache:
         self.known[digest] = dataclasses.asdict(facts)
         self.changed = True
         return facts, ""
+
+    def remember(self, master: Path, facts: StateFacts) -> None:
+        """``facts`` are those of the state in ``master`` (as the caller read or saved it)."""
+        try:
+            digest = hashlib.sha256(master.read_bytes()).hexdigest()
+        except OSError:
+            return
+        if digest not in self.known:
+            self.known[digest] = dataclasses.asdict(facts)
+            self.changed = True
 
     def save(self) -> None:
         if self.changed and self.path.parent.is_dir():
