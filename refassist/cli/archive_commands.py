@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from ..game import Game
+from ..words import counted
 from . import shown
 
 
@@ -47,7 +48,7 @@ def archive_command(game: Path, public: Path | None) -> None:
     with working(opened):
         history = read_history(opened)
         index = write_site(opened, history)
-        click.echo(f"archive site: {shown(index)} ({len(history.turns)} resolved turns)")
+        click.echo(f"archive site: {shown(index)} ({counted(len(history.turns), 'resolved turn')})")
         if public is not None:
             page = write_public(opened, public, history)
             click.echo(f"public page: {shown(page)} (publish the folder {shown(page.parent)})")
