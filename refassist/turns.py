@@ -774,6 +774,16 @@ def manifest(game: Game, step: str) -> dict[str, Any]:
         raise GameError(f"{path} cannot be read ({exc}); the archive is damaged") from exc
 
 
+def manifest_or_empty(game: Game, step: str) -> dict[str, Any]:
+    """The manifest of an archived step, or nothing when it is missing or damaged (a step
+    archived before there were manifests, a hand-damaged file): for what does without it,
+    the reports' sheet details and the archive site's labels."""
+    try:
+        return manifest(game, step)
+    except GameError:
+        return {}
+
+
 def archived_steps(game: Game) -> list[str]:
     """Every completely archived step, in the order they were resolved."""
     return [str(m["step"]) for m in _manifests(game)]

@@ -5,6 +5,7 @@
   of each archived master;
 * `chart` - the standings chart over every turn, as SVG the project writes (the site and the
   referee's PDF report);
+* `files` - every step's files (reports, sheets, archived inputs) as relative links;
 * `mapimage` - a turn's map page from the referee's report, as a PNG for its web page;
 * `site` - the referee's site under ``GAME/archive/`` (private: it links every report);
 * `public` - the page players may see: only what the rules make public to all.

@@ -25,7 +25,7 @@ from ..errors import RefassistError
 from ..game import Game, step_sort_key
 from ..rulesets.base import Event
 from ..turn_seed import commitment
-from ..turns import MANIFEST_NAME, dice_disclosure
+from ..turns import MANIFEST_NAME, dice_disclosure, manifest_or_empty
 from ..workbook.master import read_master
 
 CACHE_NAME = ".site-cache.json"
@@ -110,7 +110,9 @@ class History:
 
 
 def resolved_steps(game: Game) -> list[str]:
-    """The archived steps with a complete manifest, in play order."""
+    """The archived steps with a complete manifest, in play order.  Unlike
+    `turns.archived_steps` it reads no manifest, so one damaged manifest costs the site that
+    turn's labels, not the whole site (nor the report run that refreshes it)."""
     root = game.path / "archive"
     if not root.is_dir():
         return []
@@ -142,7 +144,7 @@ def read_history(game: Game, state: Any = None) -> History:
             after, trouble = cache.facts(game, masters[i + 1])
         else:
             after, trouble = current, problem
-        m = _manifest(game, step)
+        m = manifest_or_empty(game, step)
         turns.append(
             TurnRecord(
                 step=step,
@@ -168,14 +170,6 @@ def _dice(game: Game, step: str) -> dict[str, str]:
         return dice_disclosure(game, step)
     except RefassistError:
         return {}
-
-
-def _manifest(game: Game, step: str) -> dict[str, Any]:
-    try:
-        data = json.loads((game.archive(step) / MANIFEST_NAME).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
 
 
 def _facts_of(game: Game, state: Any) -> StateFacts:

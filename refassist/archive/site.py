@@ -27,10 +27,10 @@ from typing import Any
 
 from ..atomic import write_text
 from ..game import Game
-from ..report.archive_index import INDEX_NAME, StepFiles, collect
 from ..report.build import REFEREE_FILE
 from ..report.render import environment, render_html, template_dirs
 from .chart import standings_svg
+from .files import INDEX_NAME, StepFiles, collect
 from .history import History, TurnRecord, read_history
 from .mapimage import write_map_images
 

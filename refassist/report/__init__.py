@@ -10,7 +10,7 @@ The modules, from the game folder down to the drawing:
   only URLs a report may load;
 * `maps`, `mapdraw`, `mapmodel`, `drawing` - map pages as display lists, shared base layer
   cached; `cairomap` and `svgmap` - the two backends; `stamp` - placing the drawings on pages;
-* `mailing`, `archive_index`.
+* `mailing` (the archive site is `refassist.archive`).
 
 Nothing here names a game: the content of a report comes from `Ruleset.report_content` and the
 map from `Ruleset.report_map`.  Importing this package is cheap (no WeasyPrint until a report

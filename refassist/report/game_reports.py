@@ -24,7 +24,7 @@ from ..outbox import record, set_aside_stale, state_mark
 from ..recovery import working
 from ..rulesets.base import ReportInput
 from ..sending import SendResult, require_referee_address, send_waiting
-from ..turns import dice_disclosure, manifest
+from ..turns import dice_disclosure, manifest_or_empty
 from .build import (
     CACHE_DIR,
     REFEREE_FILE,
@@ -88,7 +88,7 @@ def _used_sheets(game: Game, step: str, players: Sequence[str]) -> dict[str, tup
     archived = game.archive(step) / "sheets"
     accepted = accepted_sheets(game, step)
     late = Index.of(game, step).late
-    recorded = _manifest_or_empty(game, step)
+    recorded = manifest_or_empty(game, step)
     flagged = {p for p, info in recorded.get("sheets", {}).items() if "with_problems" in info}
     unused = recorded.get("sheets_with_problems_unused", {})
     for player in players:
@@ -104,15 +104,6 @@ def _used_sheets(game: Game, step: str, players: Sequence[str]) -> dict[str, tup
     return out
 
 
-def _manifest_or_empty(game: Game, step: str) -> dict[str, Any]:
-    """The archive manifest of a resolved step, or nothing for a step archived before there
-    were manifests (the reports do without the sheet details then)."""
-    try:
-        return manifest(game, step)
-    except RefassistError:
-        return {}
-
-
 def gather_input(game: Game, state: Any, players: Sequence[str]) -> ReportInput:
     """Deadline, orders as understood and sheet status for the reports of ``state``."""
     current = game.step(state).key
@@ -122,7 +113,7 @@ def gather_input(game: Game, state: Any, players: Sequence[str]) -> ReportInput:
     if step:
         # Resolve kept the orders as it understood them; archives from before it did are
         # read again.
-        understood = _manifest_or_empty(game, step).get("orders_understood", {})
+        understood = manifest_or_empty(game, step).get("orders_understood", {})
         for player, (status, path) in _used_sheets(game, step, players).items():
             sheets[player] = status
             if status not in ("accepted", "with problems"):

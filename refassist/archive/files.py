@@ -1,21 +1,17 @@
-"""The archive index: one HTML page listing every turn with links to its files.
+"""Every step's files, for the archive site's table of files and its turn pages.
 
-``archive/index.html`` is plain HTML (no script, no external resource) that any browser opens
-from the game folder: for each step, the reports and sheets written for it (``outbox/<step>/``)
-and what was archived when it was resolved (``archive/<step>/``: the master workbook it started
-from and the sheets it used).  It is rewritten after every report run, so it always matches the
-folder; links are relative, so the folder can be moved or zipped whole.
+For each step: the reports and sheets written for it (``outbox/<step>/``) and what was
+archived when it was resolved (``archive/<step>/``: the master workbook it started from and
+the sheets it used), as links relative to ``archive/`` (the site's pages sit there), so the
+folder can be moved or zipped whole.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 
-from ..atomic import write_text
 from ..game import step_sort_key
-from .render import environment, render_html, template_dirs
 
 INDEX_NAME = "index.html"
 
@@ -75,22 +71,3 @@ def collect(game_path: Path) -> list[StepFiles]:
                 files.archived.append((_link(f, kept), "../" + _link(f, game_path)))
         out.append(files)
     return out
-
-
-def write_index(game_path: Path, game_name: str) -> Path:
-    """Write ``archive/index.html`` for the game folder and return its path."""
-    game_path = Path(game_path)
-    env = environment(template_dirs(game_path))
-    html = render_html(
-        env,
-        "base/archive_index.html",
-        {
-            "game": game_name,
-            "steps": collect(game_path),
-            "generated": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        },
-    )
-    path = game_path / "archive" / INDEX_NAME
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_text(path, html)
-    return path
