@@ -384,11 +384,11 @@ def carry_out(ctx: TurnContext, side: str, activation: Activation) -> bool:
         for action in activation.actions:
             if action.kind == "pass":
                 continue
+            act = _Act(ctx, side, system, activation, action)
             handler = HANDLERS.get(action.kind)
             if handler is None:
-                _skip(ctx, side, activation, action, f"{action.kind!r} is not an action")
-                continue
-            if handler(ctx, side, system, activation, action):
+                act.skip(f"{action.kind!r} is not an action")
+            elif handler(act):
                 done += 1
     if not done:
         _skip_line(ctx, side, activation, "none of its actions could be carried out")
@@ -408,39 +408,60 @@ def _skip_line(ctx: TurnContext, side: str, activation: Activation, reason: str)
     )
 
 
-def _skip(ctx: TurnContext, side: str, activation: Activation, action: Action, reason: str) -> bool:
-    """Report one action that could not be carried out; returns False for the caller."""
-    ctx.emit(
-        phase_name(activation.segment),
-        activation.system,
-        "skipped",
-        f"{_action_label(action)} (activation {activation.order}) was skipped: {reason}.",
-        sides=(side,),
-        visible_to=(side,),
-        data=_line_data(activation, action=action.kind, fleet=action.fleet, reason=reason),
-    )
-    return False
+@dataclass
+class _Act:
+    """One action of an activation as it is carried out: who acts, where, and the two ways it
+    ends (skipped with a reason, or done with its report).  Every handler takes one, so each
+    says only its own rule."""
 
+    ctx: TurnContext
+    side: str
+    system: str
+    activation: Activation
+    action: Action
 
-def _done(
-    ctx: TurnContext,
-    side: str,
-    activation: Activation,
-    action: Action,
-    text: str,
-    **data: Any,
-) -> bool:
-    """Report one action carried out; returns True for the caller."""
-    ctx.emit(
-        phase_name(activation.segment),
-        activation.system,
-        "activation",
-        text,
-        sides=(side,),
-        visible_to=(side,),
-        data=_line_data(activation, action=action.kind, fleet=action.fleet, **data),
-    )
-    return True
+    def _emit(self, kind: str, text: str, **data: Any) -> None:
+        a = self.action
+        self.ctx.emit(
+            phase_name(self.activation.segment),
+            self.activation.system,
+            kind,
+            text,
+            sides=(self.side,),
+            visible_to=(self.side,),
+            data=_line_data(self.activation, action=a.kind, fleet=a.fleet, **data),
+        )
+
+    def skip(self, reason: str) -> bool:
+        """Report the action as not carried out; returns False for the handler to return."""
+        label = f"{_action_label(self.action)} (activation {self.activation.order})"
+        self._emit("skipped", f"{label} was skipped: {reason}.", reason=reason)
+        return False
+
+    def done(self, text: str, **data: Any) -> bool:
+        """Report the action as carried out; returns True for the handler to return."""
+        self._emit("activation", text, **data)
+        return True
+
+    def fleet(self) -> Fleet | None:
+        """The fleet the action names, if it is the side's and at the activated system (else
+        the skip is reported and None returned)."""
+        fleet = _own_fleet(self.ctx.state, self.side, self.action.fleet)
+        if fleet is None or not self.ctx.state.units_in_fleet(fleet.name):
+            self.skip(f"you have no fleet {self.action.fleet or '(none named)'}")
+            return None
+        if fleet.system != self.system:
+            self.skip(f"fleet {fleet.name} is at {fleet.system}, not at {self.system}")
+            return None
+        return fleet
+
+    def planet(self) -> Planet | None:
+        """The planet the action names, if it is in the activated system (else skipped)."""
+        planet = self.ctx.state.map.planets.get(self.action.planet.strip().upper())
+        if planet is None or planet.system != self.system:
+            self.skip(f"{self.action.planet or '(none)'} is not a planet of {self.system}")
+            return None
+        return planet
 
 
 def _action_label(action: Action) -> str:
@@ -457,52 +478,14 @@ def _own_fleet(state: State, side: str, name: str) -> Fleet | None:
     return None
 
 
-def _acting_fleet(
-    ctx: TurnContext, side: str, system: str, activation: Activation, action: Action
-) -> Fleet | None:
-    """The fleet an action names, if it is the side's and at the activated system (else the
-    skip is reported and None returned)."""
-    fleet = _own_fleet(ctx.state, side, action.fleet)
-    if fleet is None or not ctx.state.units_in_fleet(fleet.name):
-        _skip(ctx, side, activation, action, f"you have no fleet {action.fleet or '(none named)'}")
-        return None
-    if fleet.system != system:
-        _skip(
-            ctx,
-            side,
-            activation,
-            action,
-            f"fleet {fleet.name} is at {fleet.system}, not at {system}",
-        )
-        return None
-    return fleet
-
-
 def _moved_units(ctx: TurnContext, units: list[Unit]) -> list[str]:
     return [u.id for u in units if (u.side, u.id) in ctx.moved]
-
-
-def _planet_here(
-    ctx: TurnContext, side: str, system: str, activation: Activation, action: Action
-) -> Planet | None:
-    code = action.planet.strip().upper()
-    planet = ctx.state.map.planets.get(code)
-    if planet is None or planet.system != system:
-        _skip(
-            ctx,
-            side,
-            activation,
-            action,
-            f"{action.planet or '(none)'} is not a planet of {system}",
-        )
-        return None
-    return planet
 
 
 # -- movement -----------------------------------------------------------------------------------
 
 
-def _move(ctx: TurnContext, side: str, system: str, activation: Activation, action: Action) -> bool:
+def _move(act: _Act) -> bool:
     """Move a fleet along its route, step by step, until the route ends or something stops it.
 
     Each step must follow a jump route and be paid for in movement points (its ``length``).
@@ -511,8 +494,9 @@ def _move(ctx: TurnContext, side: str, system: str, activation: Activation, acti
     the fleet and a space battle follows; enemy scouts, fighters and auxiliaries only make it
     fight if it ends its move among them.  A fleet of scouts alone tries stealth first.
     """
+    ctx, side, activation, action = act.ctx, act.side, act.activation, act.action
     state = ctx.state
-    fleet = _acting_fleet(ctx, side, system, activation, action)
+    fleet = act.fleet()
     if fleet is None:
         return False
     units = state.units_in_fleet(fleet.name)
@@ -536,7 +520,7 @@ def _move(ctx: TurnContext, side: str, system: str, activation: Activation, acti
     if not reason and start_deep and activation.segment != 1:
         reason = f"{start} is deep space, where ships move only in action segment 1"
     if reason:
-        return _skip(ctx, side, activation, action, reason)
+        return act.skip(reason)
 
     points = movement_points(ctx, units)
     full_points = points
@@ -600,7 +584,7 @@ def _move(ctx: TurnContext, side: str, system: str, activation: Activation, acti
                 stop = f"an enemy World or Outpost at {there} stopped the fleet"
             break
     if len(path) == 1:
-        return _skip(ctx, side, activation, action, stop or "the fleet could not move")
+        return act.skip(stop or "the fleet could not move")
     final = fleet.system
     if not battle and final not in undetected_at and live_fleets_at(state, final, other_side(side)):
         battle = True
@@ -611,11 +595,7 @@ def _move(ctx: TurnContext, side: str, system: str, activation: Activation, acti
     text += f"; stopped: {stop}." if stop else "."
     if battle:
         text += f" A space battle follows at {final}."
-    _done(
-        ctx,
-        side,
-        activation,
-        action,
+    act.done(
         text,
         path=path,
         points=full_points,
@@ -735,43 +715,34 @@ def _fight(ctx: TurnContext, system: str, mover: str) -> None:
 # -- planets: attack, evacuate ------------------------------------------------------------------
 
 
-def _attack(
-    ctx: TurnContext, side: str, system: str, activation: Activation, action: Action
-) -> bool:
+def _attack(act: _Act) -> bool:
     """Check the preconditions this module owns, then let `planet_battle` fight."""
+    ctx, side, system, action = act.ctx, act.side, act.system, act.action
     state = ctx.state
     if not action.fleet:
-        return _renew(ctx, side, system, activation, action)
-    fleet = _acting_fleet(ctx, side, system, activation, action)
+        return _renew(act)
+    fleet = act.fleet()
     if fleet is None:
         return False
-    planet = _planet_here(ctx, side, system, activation, action)
+    planet = act.planet()
     if planet is None:
         return False
     enemy = other_side(side)
     units = state.units_in_fleet(fleet.name)
     enemy_there = planet.owner == enemy or any(u.side == enemy for u in state.units_on(planet.code))
     if moved := _moved_units(ctx, units):
-        return _skip(
-            ctx,
-            side,
-            activation,
-            action,
+        return act.skip(
             f"{', '.join(moved)} moved this segment; moving and attacking a planet are separate "
             "activations",
         )
     if (state.peace_talks or state.at_peace()) and (enemy_there or planet.disputed):
         why = "Peace Talks are in force" if state.peace_talks else "it is peacetime"
-        return _skip(ctx, side, activation, action, f"{why}: no attacks")
+        return act.skip(f"{why}: no attacks")
     if planet.owner == side and not planet.disputed and not enemy_there:
-        return _skip(ctx, side, activation, action, f"{planet.code} is already yours")
+        return act.skip(f"{planet.code} is already yours")
     from . import planet_battle
 
-    _done(
-        ctx,
-        side,
-        activation,
-        action,
+    act.done(
         f"Fleet {fleet.name} attacks {planet.name} ({planet.code})"
         + ("" if action.bombard else ", without bombarding")
         + ".",
@@ -791,40 +762,29 @@ def _attack(
     return True
 
 
-def _renew(
-    ctx: TurnContext, side: str, system: str, activation: Activation, action: Action
-) -> bool:
+def _renew(act: _Act) -> bool:
     """``attack PLANET`` without a fleet: the side's units on a disputed planet renew the
     fight by themselves (no fleet in orbit is needed for a surface battle).  Once per segment:
     the units that fought are marked as having acted."""
+    ctx, side, system, action = act.ctx, act.side, act.system, act.action
     state = ctx.state
-    planet = _planet_here(ctx, side, system, activation, action)
+    planet = act.planet()
     if planet is None:
         return False
     mine = [u for u in state.units_on(planet.code) if u.side == side]
     if not planet.disputed or not mine:
-        return _skip(
-            ctx,
-            side,
-            activation,
-            action,
+        return act.skip(
             f"{planet.code} is not a disputed planet where your units stand; name the fleet "
             "that attacks it",
         )
     if state.peace_talks or state.at_peace():
         why = "Peace Talks are in force" if state.peace_talks else "it is peacetime"
-        return _skip(ctx, side, activation, action, f"{why}: no attacks")
+        return act.skip(f"{why}: no attacks")
     if moved := _moved_units(ctx, mine):
-        return _skip(
-            ctx, side, activation, action, f"{', '.join(moved)} already fought this segment"
-        )
+        return act.skip(f"{', '.join(moved)} already fought this segment")
     from . import planet_battle
 
-    _done(
-        ctx,
-        side,
-        activation,
-        action,
+    act.done(
         f"Your units on {planet.name} ({planet.code}) renew the fight.",
         planet=planet.code,
         hexes=[],
@@ -835,37 +795,26 @@ def _renew(
     return True
 
 
-def _evacuate(
-    ctx: TurnContext, side: str, system: str, activation: Activation, action: Action
-) -> bool:
+def _evacuate(act: _Act) -> bool:
+    ctx, side, system = act.ctx, act.side, act.system
     state = ctx.state
-    fleet = _acting_fleet(ctx, side, system, activation, action)
+    fleet = act.fleet()
     if fleet is None:
         return False
-    planet = _planet_here(ctx, side, system, activation, action)
+    planet = act.planet()
     if planet is None:
         return False
     if not planet.disputed:
-        return _skip(
-            ctx, side, activation, action, f"{planet.code} is not disputed (use load instead)"
-        )
+        return act.skip(f"{planet.code} is not disputed (use load instead)")
     if not any(u.side == side for u in state.units_on(planet.code)):
-        return _skip(ctx, side, activation, action, f"you have no units on {planet.code}")
+        return act.skip(f"you have no units on {planet.code}")
     if state.peace_talks:
-        return _skip(
-            ctx,
-            side,
-            activation,
-            action,
+        return act.skip(
             "Peace Talks are in force: units on disputed planets stay in place",
         )
     from . import planet_battle
 
-    _done(
-        ctx,
-        side,
-        activation,
-        action,
+    act.done(
         f"Fleet {fleet.name} evacuates {planet.name} ({planet.code}).",
         planet=planet.code,
     )
@@ -877,76 +826,62 @@ def _evacuate(
 # -- fleets: split, join, load, unload ----------------------------------------------------------
 
 
-def _split(
-    ctx: TurnContext, side: str, system: str, activation: Activation, action: Action
-) -> bool:
+def _split(act: _Act) -> bool:
     """The named units leave the fleet as a new fleet with the player's name for it."""
+    ctx, side, system, action = act.ctx, act.side, act.system, act.action
     state = ctx.state
-    fleet = _acting_fleet(ctx, side, system, activation, action)
+    fleet = act.fleet()
     if fleet is None:
         return False
     name = action.target.strip()
     if not name:
-        return _skip(ctx, side, activation, action, "no name was given for the new fleet")
+        return act.skip("no name was given for the new fleet")
     if any(f.name.casefold() == name.casefold() for f in state.fleets):
-        return _skip(ctx, side, activation, action, f"the fleet name {name} is already in use")
+        return act.skip(f"the fleet name {name} is already in use")
     units = state.units_in_fleet(fleet.name)
     by_id = {u.id.casefold(): u for u in units}
     missing = [i for i in action.units if i.strip().casefold() not in by_id]
     if missing:
-        return _skip(
-            ctx, side, activation, action, f"{', '.join(missing)} not in fleet {fleet.name}"
-        )
+        return act.skip(f"{', '.join(missing)} not in fleet {fleet.name}")
     leaving = list({id(u): u for u in (by_id[i.strip().casefold()] for i in action.units)}.values())
     staying = [u for u in units if all(u is not x for x in leaving)]
     if not ships_of(ctx, leaving):
-        return _skip(ctx, side, activation, action, "the new fleet would have no ship")
+        return act.skip("the new fleet would have no ship")
     if not ships_of(ctx, staying):
-        return _skip(ctx, side, activation, action, f"fleet {fleet.name} would keep no ship")
+        return act.skip(f"fleet {fleet.name} would keep no ship")
     for label, part in ((name, leaving), (fleet.name, staying)):
         if problem := capacity_problem(ctx, part):
-            return _skip(
-                ctx, side, activation, action, f"fleet {label} would be overloaded: {problem}"
-            )
+            return act.skip(f"fleet {label} would be overloaded: {problem}")
     state.fleets.append(Fleet(name=name, side=side, system=system, came_from=fleet.came_from))
     for u in leaving:
         u.fleet = name
-    return _done(
-        ctx,
-        side,
-        activation,
-        action,
+    return act.done(
         f"Fleet {fleet.name} split: {' '.join(u.id for u in leaving)} form fleet {name}.",
         new_fleet=name,
         units=[u.id for u in leaving],
     )
 
 
-def _join(ctx: TurnContext, side: str, system: str, activation: Activation, action: Action) -> bool:
+def _join(act: _Act) -> bool:
     """Another fleet of the side at the system joins the acting fleet; its units keep their
     moved marks, so a fleet that took in units which moved cannot move again this segment."""
+    ctx, side, system, action = act.ctx, act.side, act.system, act.action
     state = ctx.state
-    fleet = _acting_fleet(ctx, side, system, activation, action)
+    fleet = act.fleet()
     if fleet is None:
         return False
     other = _own_fleet(state, side, action.target)
     if other is None or not state.units_in_fleet(other.name):
-        return _skip(ctx, side, activation, action, f"you have no fleet {action.target}")
+        return act.skip(f"you have no fleet {action.target}")
     if other is fleet:
-        return _skip(ctx, side, activation, action, "a fleet cannot join itself")
+        return act.skip("a fleet cannot join itself")
     if other.system != system:
-        return _skip(
-            ctx, side, activation, action, f"fleet {other.name} is at {other.system}, not {system}"
-        )
+        return act.skip(f"fleet {other.name} is at {other.system}, not {system}")
     joined = state.units_in_fleet(other.name)
     for u in joined:
         u.fleet = fleet.name
     state.fleets.remove(other)
-    return _done(
-        ctx,
-        side,
-        activation,
-        action,
+    return act.done(
         f"Fleet {other.name} joined fleet {fleet.name}.",
         joined=other.name,
         units=[u.id for u in joined],
@@ -971,26 +906,23 @@ def _ground_units_named(
     return found, problems
 
 
-def _load(ctx: TurnContext, side: str, system: str, activation: Activation, action: Action) -> bool:
+def _load(act: _Act) -> bool:
     """Units standing on a planet of the system go aboard, in the order named, while the fleet
     has room; the rest stay and are reported."""
+    ctx, side, action = act.ctx, act.side, act.action
     state = ctx.state
-    fleet = _acting_fleet(ctx, side, system, activation, action)
+    fleet = act.fleet()
     if fleet is None:
         return False
-    planet = _planet_here(ctx, side, system, activation, action)
+    planet = act.planet()
     if planet is None:
         return False
     if planet.disputed:
-        return _skip(
-            ctx,
-            side,
-            activation,
-            action,
+        return act.skip(
             f"{planet.code} is disputed: take units off it with evacuate",
         )
     if not action.units:
-        return _skip(ctx, side, activation, action, "no units were named to load")
+        return act.skip("no units were named to load")
     pool = [u for u in state.units_on(planet.code) if u.side == side]
     units, problems = _ground_units_named(
         ctx, side, action.units, f"one of your units on {planet.code}", pool
@@ -1003,7 +935,7 @@ def _load(ctx: TurnContext, side: str, system: str, activation: Activation, acti
             continue
         loaded.append(u)
     if not loaded:
-        return _skip(ctx, side, activation, action, "; ".join(problems) or "nothing to load")
+        return act.skip("; ".join(problems) or "nothing to load")
     for u in loaded:
         u.planet = ""
         u.hex = 0
@@ -1011,11 +943,7 @@ def _load(ctx: TurnContext, side: str, system: str, activation: Activation, acti
     text = f"Fleet {fleet.name} loaded {' '.join(u.id for u in loaded)} from {planet.code}."
     if problems:
         text += f" Not loaded: {'; '.join(problems)}."
-    return _done(
-        ctx,
-        side,
-        activation,
-        action,
+    return act.done(
         text,
         planet=planet.code,
         units=[u.id for u in loaded],
@@ -1023,37 +951,36 @@ def _load(ctx: TurnContext, side: str, system: str, activation: Activation, acti
     )
 
 
-def _unload(
-    ctx: TurnContext, side: str, system: str, activation: Activation, action: Action
-) -> bool:
+def _unload(act: _Act) -> bool:
     """Put carried units onto a friendly or unclaimed planet of the system.
 
     Each unit must suit the planet's class and fit its box (5 per hex); an Outpost counter set
     down on an unclaimed planet becomes the side's Outpost marker.  Enemy-held, enemy-occupied
     and disputed planets are reached only with ``attack`` (a landing under fire)."""
+    ctx, side, system, activation, action = (
+        act.ctx,
+        act.side,
+        act.system,
+        act.activation,
+        act.action,
+    )
     state = ctx.state
-    fleet = _acting_fleet(ctx, side, system, activation, action)
+    fleet = act.fleet()
     if fleet is None:
         return False
-    planet = _planet_here(ctx, side, system, activation, action)
+    planet = act.planet()
     if planet is None:
         return False
     enemy = other_side(side)
     if planet.disputed:
-        return _skip(
-            ctx,
-            side,
-            activation,
-            action,
+        return act.skip(
             f"{planet.code} is disputed: land units there with attack (PD may never be landed "
             "on a disputed planet)",
         )
     if planet.owner == enemy or any(u.side == enemy for u in state.units_on(planet.code)):
-        return _skip(
-            ctx, side, activation, action, f"{planet.code} is held by the enemy: use attack"
-        )
+        return act.skip(f"{planet.code} is held by the enemy: use attack")
     if not action.units:
-        return _skip(ctx, side, activation, action, "no units were named to unload")
+        return act.skip("no units were named to unload")
     units, problems = _ground_units_named(
         ctx, side, action.units, f"aboard fleet {fleet.name}", state.units_in_fleet(fleet.name)
     )
@@ -1082,7 +1009,7 @@ def _unload(
         u.hex = 0
         placed.append(u)
     if not placed:
-        return _skip(ctx, side, activation, action, "; ".join(problems) or "nothing to unload")
+        return act.skip("; ".join(problems) or "nothing to unload")
     text = f"Fleet {fleet.name} unloaded {' '.join(u.id for u in placed)} onto {planet.code}."
     if outpost:
         text += f" {planet.name} is now your Outpost."
@@ -1098,11 +1025,7 @@ def _unload(
             visible_to=(side, enemy),
             data={"side": side, "planet": planet.code},
         )
-    return _done(
-        ctx,
-        side,
-        activation,
-        action,
+    return act.done(
         text,
         planet=planet.code,
         units=[u.id for u in placed],
