@@ -22,7 +22,7 @@ the enemy's fleet names or unit ids.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -88,6 +88,16 @@ def _split(ref: str) -> tuple[str, str]:
         sheet, _, cell = ref.partition("!")
         return sheet, cell
     return ORDERS_SHEET, ref
+
+
+class _Refused(Exception):
+    """An action the resolution would refuse: what is wrong and how to fix it.  Raised by the
+    ``do_`` checks, which stop at the first problem, and reported on the action's line."""
+
+    def __init__(self, problem: str, fix: str) -> None:
+        super().__init__(problem)
+        self.problem = problem
+        self.fix = fix
 
 
 @dataclass
@@ -592,7 +602,7 @@ class _Checker(OrderChecker):
             if action.kind == "pass":
                 continue
             if action.kind == "attack" and not action.fleet:
-                self.renewal(act, action, text)
+                self.attempt(self.renewal, act, action, text, seg)
                 continue
             if action.fleet not in self.pos:
                 self.unknown_fleet(act, action.fleet, text)
@@ -607,7 +617,7 @@ class _Checker(OrderChecker):
                 self.pos[action.fleet] = here = act.system
             if here == act.system:
                 before = len(self.problems)
-                getattr(self, f"do_{action.kind}")(act, action, text, seg)
+                self.attempt(getattr(self, f"do_{action.kind}"), act, action, text, seg)
                 if action.kind == "move" and len(self.problems) > before:
                     # A refused move: its problem is reported; where the player meant the
                     # fleet to be next is not known, so later lines take the sheet's word.
@@ -627,6 +637,15 @@ class _Checker(OrderChecker):
             if action.kind == "move" and self.pos.get(action.fleet, act.system) != act.system:
                 left[action.fleet] = self.pos[action.fleet]
                 self.moved_on(action.fleet, act, segment, self.pos[action.fleet])
+
+    def attempt(
+        self, check: Callable[..., None], act: Activation, a: Action, text: str, seg: _Segment
+    ) -> None:
+        """Follow one action through the plan; the first rule it breaks is the line's error."""
+        try:
+            check(act, a, text, seg)
+        except _Refused as refused:
+            self.error(act.cell, text, refused.problem, refused.fix)
 
     def moved_on(self, fleet: str, act: Activation, segment: int, dest: str) -> None:
         """Record a move from the activated system: the fleet may now be at ``dest`` on the
@@ -707,7 +726,7 @@ class _Checker(OrderChecker):
         saved_planets = dict(self.on_planet)
         before = len(self.problems)
         self.pos[fleet] = act.system
-        getattr(self, f"do_{action.kind}")(act, action, text, _Segment(segment))
+        self.attempt(getattr(self, f"do_{action.kind}"), act, action, text, _Segment(segment))
         if len(self.problems) == before:
             self.warn(act.cell, text, case, "Nothing to change if that is what you meant.")
         moved_to = self.pos.get(fleet, act.system)
@@ -720,138 +739,97 @@ class _Checker(OrderChecker):
         ids = self.contents[a.fleet]
         codes = {self.units[i].code for i in ids}
         if "M" in codes:
-            self.error(
-                act.cell,
-                text,
+            raise _Refused(
                 f"{a.fleet} holds monitors, which never leave their system",
                 "Split the monitors off first, or do not move this fleet.",
             )
-            return
         if not any(self.kind(self.units[i].code) in MOVEMENT_POINTS for i in ids):
-            self.error(
-                act.cell,
-                text,
-                f"{a.fleet} has no ships to move",
-                "Load its units into a fleet with ships.",
+            raise _Refused(
+                f"{a.fleet} has no ships to move", "Load its units into a fleet with ships."
             )
-            return
         if a.fleet in seg.moved:
-            self.error(
-                act.cell,
-                text,
+            raise _Refused(
                 f"{a.fleet} already moved in segment {seg.number}; no unit moves twice in one "
                 "segment",
                 "Move it again in a later segment.",
             )
-            return
         heavy = self.over_capacity(ids)
         if heavy:
-            self.error(
-                act.cell,
-                text,
+            raise _Refused(
                 f"{a.fleet} cannot move: it carries {heavy}",
                 "Unload or split off what it cannot carry.",
             )
-            return
         here = act.system
         cost = 0
         start_deep = self.state.map.systems[here].deep
         if start_deep and seg.number != 1:
-            self.error(
-                act.cell,
-                text,
+            raise _Refused(
                 f"{a.fleet} is in deep space, where ships move only in the first action segment",
                 "Move it in segment 1.",
             )
-            return
         if start_deep and len(a.route) > 1:
-            self.error(
-                act.cell,
-                text,
+            raise _Refused(
                 "from deep space a fleet moves one step only",
                 f"Write one system: {a.fleet} > {a.route[0]}.",
             )
-            return
         for step in a.route:
             if step not in self.state.map.systems:
-                self.error(
-                    act.cell,
-                    text,
-                    f"there is no system {step} on the map",
-                    "Write the system codes of the map.",
+                raise _Refused(
+                    f"there is no system {step} on the map", "Write the system codes of the map."
                 )
-                return
             route = self.state.map.route(here, step)
             if route is None:
-                self.error(
-                    act.cell,
-                    text,
+                raise _Refused(
                     f"there is no jump route from {here} to {step}",
                     "Each system of the route must be one jump from the one before ('Your "
                     "forces' lists the routes).",
                 )
-                return
             if self.state.at_peace() and any(
                 self.enemy_marker(p) for p in self.state.map.planets_in(step)
             ):
-                self.error(
-                    act.cell,
-                    text,
+                raise _Refused(
                     f"in peacetime fleets may not enter {step}, which holds an enemy World "
                     "or Outpost",
                     "Choose a route around it.",
                 )
-                return
             cost += route.length
             here = step
         points = self.speed(a.fleet)
         if cost > points:
-            self.error(
-                act.cell,
-                text,
+            raise _Refused(
                 f"the route costs {cost} movement points but {a.fleet} has {points} "
                 "(slowest ship; damaged ships 1 less)",
                 "Shorten the route and go on in a later segment.",
             )
-            return
         seg.moved.add(a.fleet)
         seg.arrived.add(a.fleet)
         self.pos[a.fleet] = here
 
-    def _planet_here(self, act: Activation, a: Action, text: str) -> Any:
+    def _planet_here(self, act: Activation, a: Action) -> Planet:
         planet = self.state.map.planets.get(a.planet)
         if planet is None or planet.system != act.system:
-            self.error(
-                act.cell,
-                text,
+            raise _Refused(
                 f"there is no planet {a.planet} in {act.system}",
                 f"Name a planet of {act.system} ('Your forces' and the map list them).",
             )
-            return None
         return planet
 
-    def _target(self, act: Activation, a: Action, text: str) -> Planet | None:
+    def _target(self, act: Activation, a: Action) -> Planet:
         """The planet an attack names, if it is in the activated system and it is wartime."""
-        planet = self._planet_here(act, a, text)
-        if planet is not None and self.state.at_peace():
-            self.error(act.cell, text, "there are no attacks in peacetime", "Delete the attack.")
-            return None
+        planet = self._planet_here(act, a)
+        if self.state.at_peace():
+            raise _Refused("there are no attacks in peacetime", "Delete the attack.")
         return planet
 
-    def renewal(self, act: Activation, a: Action, text: str) -> None:
+    def renewal(self, act: Activation, a: Action, text: str, seg: _Segment) -> None:
         """``attack PLANET`` with no fleet: only on a disputed planet where the side stands."""
-        planet = self._target(act, a, text)
-        if planet is None:
-            return
+        planet = self._target(act, a)
         if not planet.disputed or planet.code not in self.on_planet.values():
-            self.error(
-                act.cell,
-                text,
+            raise _Refused(
                 f"an attack without a fleet renews the fight on a disputed planet where your "
                 f"units stand, and {planet.name} is not one",
                 f"Name the fleet that attacks: T1 attack {planet.code} auto.",
             )
-            return
         self._fight_hexes(act, a, text, planet)
 
     def _fight_hexes(self, act: Activation, a: Action, text: str, planet: Planet) -> None:
@@ -865,35 +843,23 @@ class _Checker(OrderChecker):
             )
 
     def do_attack(self, act: Activation, a: Action, text: str, seg: _Segment) -> None:
-        planet = self._target(act, a, text)
-        if planet is None:
-            return
+        planet = self._target(act, a)
         if planet.owner == self.side and not planet.disputed:
-            self.error(
-                act.cell,
-                text,
-                f"{planet.name} is your own planet",
-                "Attack an enemy or unclaimed planet.",
+            raise _Refused(
+                f"{planet.name} is your own planet", "Attack an enemy or unclaimed planet."
             )
-            return
         if a.fleet in seg.arrived:
-            self.error(
-                act.cell,
-                text,
+            raise _Refused(
                 f"{a.fleet} moved into {act.system} this segment; moving and attacking "
                 "a planet are separate activations in separate segments",
                 "Attack in a later segment.",
             )
-            return
         bad = [h for h in a.hexes if not 1 <= h <= planet.hexes]
         if bad:
-            self.error(
-                act.cell,
-                text,
+            raise _Refused(
                 f"{planet.name} has hexes 1-{planet.hexes}; {bad[0]} is not one of them",
                 "Use hexes of its planetary map, or auto.",
             )
-            return
         self._fight_hexes(act, a, text, planet)
         # The troops and fighters the planet type allows land and leave the fleet (as
         # `planet_battle.land` does), so a later load into this fleet has their room.
@@ -903,101 +869,70 @@ class _Checker(OrderChecker):
         ]
 
     def do_load(self, act: Activation, a: Action, text: str, seg: _Segment) -> None:
-        planet = self._planet_here(act, a, text)
-        if planet is None:
-            return
+        planet = self._planet_here(act, a)
         for uid in a.units:
             unit = self.units.get(uid)
             if unit is None:
                 self.not_yours(act.cell, text, "units", uid)
                 return
             if self.on_planet.get(uid) != planet.code:
-                self.error(
-                    act.cell,
-                    text,
+                raise _Refused(
                     f"{uid} is not on {planet.code}",
                     "Load units standing on that planet ('Your forces' lists them).",
                 )
-                return
             if unit.code == "PD" and planet.disputed:
-                self.error(
-                    act.cell,
-                    text,
+                raise _Refused(
                     "planetary defence may not be loaded from a disputed planet",
                     f"Leave {uid} on {planet.code}.",
                 )
-                return
         heavy = self.over_capacity(self.contents[a.fleet] + a.units)
         if heavy:
-            self.error(
-                act.cell,
-                text,
+            raise _Refused(
                 f"{a.fleet} would carry {heavy}",
                 "Load fewer units or bring more transports/carriers.",
             )
-            return
         for uid in a.units:
             self.on_planet.pop(uid, None)
             self.contents[a.fleet].append(uid)
 
     def do_unload(self, act: Activation, a: Action, text: str, seg: _Segment) -> None:
-        planet = self._planet_here(act, a, text)
-        if planet is None:
-            return
+        planet = self._planet_here(act, a)
         if self.enemy_marker(planet):
-            self.error(
-                act.cell,
-                text,
+            raise _Refused(
                 f"{planet.name} belongs to the enemy; units land there by an attack",
                 f"Write {a.fleet} attack {planet.code} auto.",
             )
-            return
         for uid in a.units:
             if uid not in self.contents[a.fleet]:
-                self.error(
-                    act.cell,
-                    text,
+                raise _Refused(
                     f"{uid} is not aboard {a.fleet}",
                     "Unload units the fleet carries ('Your forces' lists them).",
                 )
-                return
             code = self.units[uid].code
             if code not in CARGO and code != "F":
-                self.error(
-                    act.cell,
-                    text,
+                raise _Refused(
                     f"{uid} is a ship; only troops, PD, fighters and outposts go down to a planet",
                     "Split ships into fleets instead.",
                 )
-                return
             if code != "OP" and code not in ALLOWED_ON[planet.klass]:
-                self.error(
-                    act.cell,
-                    text,
+                raise _Refused(
                     f"{code} may not stand on a type {planet.type} planet",
                     f"On {planet.klass} planets: {', '.join(ALLOWED_ON[planet.klass])}.",
                 )
-                return
             if code == "PD" and planet.disputed:
-                self.error(
-                    act.cell,
-                    text,
+                raise _Refused(
                     "planetary defence may not be unloaded onto a disputed planet",
                     "Keep it aboard.",
                 )
-                return
         present = sum(1 for p in self.on_planet.values() if p == planet.code)
         monitors = self.monitors_in_box(planet)
         if present + monitors + len(a.units) > planet.capacity:
             also = f" (and {counted(monitors, 'monitor')} of yours, kept in it)" if monitors else ""
-            self.error(
-                act.cell,
-                text,
+            raise _Refused(
                 f"{planet.name}'s box holds at most {planet.capacity} units and "
                 f"{present} of yours are there{also}",
                 "Unload fewer units.",
             )
-            return
         for uid in a.units:
             self.contents[a.fleet].remove(uid)
             self.on_planet[uid] = planet.code
@@ -1014,13 +949,10 @@ class _Checker(OrderChecker):
 
     def do_split(self, act: Activation, a: Action, text: str, seg: _Segment) -> None:
         if a.target.upper() in self.taken:
-            self.error(
-                act.cell,
-                text,
+            raise _Refused(
                 f"the fleet name {a.target} is already in use",
                 "Choose another name for the new fleet.",
             )
-            return
         missing = [u for u in a.units if u not in self.contents[a.fleet]]
         if missing:
             if missing[0] not in self.units:
@@ -1038,21 +970,15 @@ class _Checker(OrderChecker):
         staying = [u for u in self.contents[a.fleet] if u not in a.units]
         for label, part in ((a.target, list(a.units)), (a.fleet, staying)):
             if not any(self.units[u].code in SHIP_CODES for u in part):
-                self.error(
-                    act.cell,
-                    text,
+                raise _Refused(
                     f"fleet {label} would have no ship after the split",
                     "Keep at least one ship in each fleet.",
                 )
-                return
             if heavy := self.over_capacity(part):
-                self.error(
-                    act.cell,
-                    text,
+                raise _Refused(
                     f"fleet {label} would be overloaded after the split: {heavy}",
                     "Move transports or carriers with their cargo.",
                 )
-                return
         self.taken.add(a.target.upper())
         self.created.add(a.target)
         self.pos[a.target] = act.system
@@ -1068,16 +994,12 @@ class _Checker(OrderChecker):
             self.not_yours(act.cell, text, "fleets", a.target)
             return
         if a.target == a.fleet:
-            self.error(act.cell, text, "a fleet cannot join itself", "Name the other fleet.")
-            return
+            raise _Refused("a fleet cannot join itself", "Name the other fleet.")
         if self.pos[a.target] != act.system:
-            self.error(
-                act.cell,
-                text,
+            raise _Refused(
                 f"{a.target} will be at {self.pos[a.target]}, not {act.system}",
                 "Join fleets in the same system.",
             )
-            return
         self.contents[a.fleet].extend(self.contents.pop(a.target))
         del self.pos[a.target]
         self.joined[a.target] = (a.fleet, act.cell)
@@ -1087,8 +1009,8 @@ class _Checker(OrderChecker):
             seg.arrived.add(a.fleet)
 
     def do_evacuate(self, act: Activation, a: Action, text: str, seg: _Segment) -> None:
-        planet = self._planet_here(act, a, text)
-        if planet is not None and not planet.disputed:
+        planet = self._planet_here(act, a)
+        if not planet.disputed:
             self.warn(
                 act.cell,
                 text,
