@@ -34,6 +34,7 @@ from .mapmodel import SectorMap
 from .maps import BaseMaps, inline_svgs, map_pages, map_stamps
 from .netdraw import network_pages
 from .render import ReportError, environment, layout, map_boxes, render_html, speaking
+from .running import running_stamps
 from .stamp import stamp_pdf
 
 REFEREE_FILE = "referee.pdf"
@@ -143,11 +144,16 @@ def render_report(
     # an override can show e.g. its logo.png; the fetcher still allows only template files.
     document = layout(html, settings.dirs[0], fetcher)
     pdf = document.write_pdf()
+    stamps = []
     if settings.fast and pages and public is not None and overlay is not None:
         boxes = [b for b in map_boxes(document) if b.width > 0 and b.height > 0]
         base = base or base_maps_for(settings)
         assert base is not None
-        pdf = stamp_pdf(pdf, map_stamps(public, overlay, boxes, base))
+        stamps = map_stamps(public, overlay, boxes, base)
+    # The running heads are drawn on every page, in both renders (`running`).
+    stamps += running_stamps(document, html)
+    if stamps:
+        pdf = stamp_pdf(pdf, stamps)
     return pdf, fetcher.refused
 
 
