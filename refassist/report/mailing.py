@@ -15,18 +15,26 @@ from pathlib import Path
 
 from ..errors import GameError
 from ..i18n import Words
-from ..mail import build_message, write_eml
+from ..mail import build_message, parse_message_bytes, write_eml
 
 MAIL_DIR = "mail"
 
 
 @dataclass(frozen=True)
 class Mailing:
-    """One player's message: where its ``.eml`` was written, and the message itself."""
+    """One player's message: where its ``.eml`` was written.  The message itself is read back
+    from that file when asked for: a turn's twelve messages, each carrying its PDF in base64,
+    kept in memory made the end of `refassist report --mail` the run's peak (185 MB against
+    163 MB without them, docs/benchmarks.md)."""
 
     player: str
     path: Path
-    message: EmailMessage
+
+    @property
+    def message(self) -> EmailMessage:
+        message = parse_message_bytes(self.path.read_bytes())
+        assert isinstance(message, EmailMessage)
+        return message
 
 
 def report_body(
@@ -142,5 +150,5 @@ def build_mailings(
         path = folder / MAIL_DIR / (pdf.stem + ".eml")
         path.parent.mkdir(parents=True, exist_ok=True)
         write_eml(path, message)
-        out.append(Mailing(player, path, message))
+        out.append(Mailing(player, path))
     return out
