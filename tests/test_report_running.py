@@ -138,3 +138,31 @@ def test_a_french_report_says_page_sur() -> None:
         count = len(doc.pages)
         last = " ".join(w["text"] for w in doc.pages[-1].extract_words() if w["top"] > 800)
     assert f"page {count} sur {count}" in last
+
+
+def test_the_naive_render_keeps_its_heads_in_css(tmp_path: Path) -> None:
+    """The naive single-pass render (the benchmark's yardstick) lays its heads out as margin
+    boxes (`templates/base/running.css`) and stamps none: the same words, once a page."""
+    from refassist.report.game_reports import gather_input
+    from refassist.report.render import template_dirs
+
+    game, state = report_game(tmp_path / "game")
+    info = gather_input(game, state, state.player_names())
+    public = game.ruleset.report_map(state)
+    content = game.ruleset.report_content(state, "Ann", info, public)
+    settings = RenderSettings(tuple(template_dirs(game.path)), public, None, fast=False)
+    common = {
+        "generated": "now",
+        "refassist_version": __version__,
+        "step": str(YEAR),
+        "dice_disclosure": {},
+        "orders_due": "-",
+    }
+    pdf, _ = render_report(content, common, settings)
+    path = tmp_path / "naive.pdf"
+    path.write_bytes(pdf)
+    pages = [" ".join(w["text"] for w in words) for words in _margin_words(path)]
+    for number, text in enumerate(pages, 1):
+        assert text.count(f"page {number} of {len(pages)}") == 1, text
+        assert text.count(f"refassist {__version__} · now") == 1
+        assert text.count(" Ann") == (0 if number == 1 else 1)

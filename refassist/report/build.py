@@ -128,6 +128,9 @@ def render_report(
         if not settings.fast:
             inline_svgs(public, overlay, pages)
     context["map_pages"] = pages
+    # The naive render stays one WeasyPrint pass: its running heads are CSS margin boxes
+    # (`templates/base/running.css`), not drawn and stamped afterwards (`running`).
+    context["css_running_heads"] = not settings.fast
     # A map of places and links is drawn per reader as inline SVG (WeasyPrint renders it in
     # the same pass; nothing is stamped): `templates/base/netmap.html` lays it out.
     context["network_pages"] = network_pages(content.network)
@@ -150,7 +153,7 @@ def render_report(
         base = base or base_maps_for(settings)
         assert base is not None
         stamps = map_stamps(public, overlay, boxes, base)
-    # The running heads are drawn on every page, in both renders (`running`).
+    # The running heads are drawn on every page (`running`; none where margin boxes are).
     stamps += running_stamps(document, html)
     if stamps:
         pdf = stamp_pdf(pdf, stamps)
