@@ -59,9 +59,15 @@ def commands(prepared: Path, work: Path, mbox: Path) -> dict[str, Any]:
     for name, extra in COMMANDS:
         out[name] = _run_command(name, game, extra, mbox)
     out["total"] = sum(v["seconds"] for v in out.values())
-    out["pdfs"] = len(list((game / "outbox").glob("*/*.pdf")))
-    out["emails"] = len(list((game / "outbox").glob("*/mail/*.eml")))
+    # What this turn wrote (the prepared game holds last turn's reports too).
+    out["pdfs"] = len(_new(prepared, game, "outbox/*/*.pdf"))
+    out["emails"] = len(_new(prepared, game, "outbox/*/mail/*.eml"))
     return out
+
+
+def _new(prepared: Path, game: Path, pattern: str) -> list[Path]:
+    """Files matching ``pattern`` in ``game`` that its copy source ``prepared`` did not have."""
+    return [p for p in game.glob(pattern) if not (prepared / p.relative_to(game)).exists()]
 
 
 def in_process(prepared: Path, work: Path, mbox: Path) -> dict[str, Any]:

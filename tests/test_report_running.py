@@ -87,6 +87,28 @@ def test_a_stylesheet_with_margin_boxes_of_its_own_keeps_them(tmp_path: Path) ->
     assert not any("page 1 of" in t or "Ann" in t for t in text)
 
 
+def test_a_stylesheet_copied_before_the_heads_were_drawn_still_works(tmp_path: Path) -> None:
+    """A game's report.css copied from an earlier refassist: its margin boxes and string-set
+    rules give the heads, once a page, and the folio's words never show in the text."""
+    project = project_templates() / "base"
+    css = (
+        (project / "report.css")
+        .read_text()
+        .replace(
+            ".running-title, .running-reader, .running-generated, .running-folio "
+            "{ display: none; }",
+            "",
+        )
+    )
+    path, name = _report(tmp_path, css + (project / "running.css").read_text())
+    pages = [" ".join(w["text"] for w in words) for words in _margin_words(path)]
+    for number, text in enumerate(pages, 1):
+        assert text.count(f"page {number} of {len(pages)}") == 1, text
+    assert all(text.count(f"{name} · {YEAR}") == 1 for text in pages[1:])
+    with pdfplumber.open(path) as pdf:
+        assert not any("{page}" in (page.extract_text() or "") for page in pdf.pages)
+
+
 def test_a_long_title_is_cut_short_of_the_reader() -> None:
     words = RunningWords(
         "A very long game name " * 12, "Reader", "refassist", "page {page} of {pages}"
