@@ -117,7 +117,8 @@ def test_the_audit_catches_a_leak(war: list[tuple[State, dict[str, str]]]) -> No
 
 
 def emitted_kinds() -> set[str]:
-    """Every event kind the ruleset's code emits (the third argument of each ``emit`` call)."""
+    """Every event kind the ruleset's code emits: the third argument of each ``emit`` call, the
+    fourth of each ``tell`` (an event for one side's eyes, whose first argument is the side)."""
     import ast
     from pathlib import Path
 
@@ -130,8 +131,13 @@ def emitted_kinds() -> set[str]:
                 continue
             func = node.func
             name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-            kind = node.args[2]
-            if name.endswith("emit") and isinstance(kind, ast.Constant):
+            if name.endswith("emit"):
+                kind = node.args[2]
+            elif name == "tell" and len(node.args) >= 4:
+                kind = node.args[3]
+            else:
+                continue
+            if isinstance(kind, ast.Constant):
                 kinds.add(kind.value)
     return kinds
 

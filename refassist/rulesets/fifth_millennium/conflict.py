@@ -952,13 +952,12 @@ def settle_ownership(ctx: TurnContext, hex_: str, phase: str, *, conquest: bool 
                     f"You left {hex_} {system.name}: with none of your squadrons or facilities "
                     "there it is no longer yours."
                 )
-            ctx.emit(
+            ctx.tell(
+                old,
                 phase,
                 hex_,
                 "abandoned",
                 text,
-                players=(old,),
-                visible_to=(old,),
                 data={"hex": hex_, "player": old, "destroyed": (hex_, old) in ctx.fought},
             )
     if conquest:

@@ -73,14 +73,13 @@ def arrivals(ctx: TurnContext) -> None:
             continue
         reason = flight_problem(ctx, flight)
         if reason:
-            ctx.emit(
+            ctx.tell(
+                flight.owner,
                 PHASE_ARRIVALS,
                 flight.destination,
                 "flight_lost",
                 f"Your fleet {fleet_text(flight.fleet)} from {flight.origin} to "
                 f"{flight.destination} was lost: {reason}.",
-                players=(flight.owner,),
-                visible_to=(flight.owner,),
                 data={"flight": flight.id, "reason": reason, "fleet": flight.fleet.as_dict()},
             )
             continue
@@ -97,13 +96,12 @@ def arrivals(ctx: TurnContext) -> None:
             onlookers = ctx.viewers(flight.destination) - {flight.owner}
             where = f"{flight.destination} {system.name}"
         text = f"{flight.owner}'s fleet {fleet_text(flight.fleet)} arrived at {where}."
-        ctx.emit(
+        ctx.tell(
+            flight.owner,
             PHASE_ARRIVALS,
             flight.destination,
             "arrival",
             text,
-            players=(flight.owner,),
-            visible_to=(flight.owner,),
             data={
                 "owner": flight.owner,
                 "fleet": flight.fleet.as_dict(),
@@ -135,18 +133,18 @@ def probe_arrival(ctx: TurnContext, flight: Flight) -> None:
     owner = flight.owner
     system = state.system(hex_)
     if system is None:
-        ctx.emit(
+        ctx.tell(
+            owner,
             PHASE_ARRIVALS,
             hex_,
             "probe_report",
             f"Your probe reached {hex_}: empty space, nothing to report.",
-            players=(owner,),
-            visible_to=(owner,),
             data={"hex": hex_, "owner": "", "forces": [], "class": "", "facilities": []},
         )
         return
     forces = sorted(state.forces_at(hex_), key=lambda f: (f.owner, f.building))
-    ctx.emit(
+    ctx.tell(
+        owner,
         PHASE_ARRIVALS,
         hex_,
         "probe_report",
@@ -154,8 +152,6 @@ def probe_arrival(ctx: TurnContext, flight: Flight) -> None:
         f"owner {system.owner or 'none'}; "
         + ("; ".join(force_text(f) for f in forces) or "no squadrons")
         + ".",
-        players=(owner,),
-        visible_to=(owner,),
         data={
             "hex": hex_,
             "name": system.name,
@@ -201,13 +197,12 @@ def probe_arrival(ctx: TurnContext, flight: Flight) -> None:
 
 def cancel(ctx: TurnContext, phase: str, player: str, text: str, cell: str, reason: str) -> None:
     """Report an order that could not be carried out (to its player only)."""
-    ctx.emit(
+    ctx.tell(
+        player,
         phase,
         "",
         "order_cancelled",
         f"Your order {text!r} was cancelled: {reason}.",
-        players=(player,),
-        visible_to=(player,),
         data={"order": text, "cell": cell, "reason": reason},
     )
 
@@ -308,13 +303,12 @@ def departures(ctx: TurnContext, orders: Mapping[str, Orders]) -> None:
             state.flights.append(flight)
             origins.add(move.origin)
             what = "probe" if move.probe else f"fleet {fleet_text(fleet)}"
-            ctx.emit(
+            ctx.tell(
+                player,
                 PHASE_DEPARTURES,
                 move.origin,
                 "departure",
                 f"Your {what} left {move.origin} for {move.destination}, arriving in {arrival}.",
-                players=(player,),
-                visible_to=(player,),
                 data={
                     "flight": flight.id,
                     "fleet": fleet.as_dict(),

@@ -407,7 +407,8 @@ def player_production(
         _stockpile_site(ctx, player, orders)
     p.stockpile = budget
     p.income_last = income_total
-    ctx.emit(
+    ctx.tell(
+        player,
         PHASE,
         "",
         "production",
@@ -415,8 +416,6 @@ def player_production(
         f"{sum(points for _, points in trade_lines)}, spent "
         f"{sum(line['cost'] for line in ledger if line['status'] == 'bought')}, "
         f"stockpile {budget}.",
-        players=(player,),
-        visible_to=(player,),
         data={
             "income": [list(line) for line in income],
             "income_total": income_total,
@@ -449,14 +448,13 @@ def _tech_level(ctx: TurnContext, player: str, income: int) -> None:
         new = max(new, 2)
     if new == p.tech_level:
         return
-    ctx.emit(
+    ctx.tell(
+        player,
         PHASE,
         "",
         "tech_level",
         f"Your income of {income} points unlocked technology level {new}: its items may be "
         "bought from next turn's sheet.",
-        players=(player,),
-        visible_to=(player,),
         data={"from": p.tech_level, "to": new, "income": income},
     )
     p.tech_level = new
@@ -498,13 +496,12 @@ def _upkeep(ctx: TurnContext, player: str, budget: int) -> list[tuple[str, int]]
                 f"; the {counted(waiting, 'squadron')} waiting there stay in the empty hex and "
                 "may still depart"
             )
-        ctx.emit(
+        ctx.tell(
+            player,
             PHASE,
             hex_,
             "station_lost",
             f"Your refueling station at {hex_} was lost: {reason}.",
-            players=(player,),
-            visible_to=(player,),
             data={
                 "hex": hex_,
                 "upkeep": squadrons,
@@ -626,7 +623,8 @@ def _cancel_purchase(
     item = find_item(purchase.item)
     cost = (item.cost if item else 0) * entry["quantity"]
     ledger.append(entry | {"status": "cancelled", "cost": cost, "reason": reason})
-    ctx.emit(
+    ctx.tell(
+        player,
         PHASE,
         entry["location"],
         "purchase_cancelled",
@@ -637,8 +635,6 @@ def _cancel_purchase(
             else ""
         )
         + f": {reason}.",
-        players=(player,),
-        visible_to=(player,),
         data={
             "item": entry["item"],
             "location": entry["location"],

@@ -82,14 +82,13 @@ def play_turn(ctx: TurnContext, orders: dict[str, Orders], previous: list[Any]) 
     """The phases of a normal turn, in order."""
     for player in ctx.state.active_players():
         if player not in orders:
-            ctx.emit(
+            ctx.tell(
+                player,
                 PHASE_ORDERS,
                 "",
                 "no_orders",
                 f"No orders were received from you for {ctx.year}: your fleets stayed where "
                 "they were and nothing was bought.",
-                players=(player,),
-                visible_to=(player,),
             )
     diplomacy.deliver_messages(ctx, orders)
     diplomacy.apply_diplomacy(ctx, orders)
@@ -175,13 +174,12 @@ def setup_turn(ctx: TurnContext, orders: dict[str, Orders]) -> None:
         system = state.system(hex_)
         assert system is not None
         how = "assigned by the referee's dice" if player in assigned else "as you chose"
-        ctx.emit(
+        ctx.tell(
+            player,
             PHASE_SETUP,
             hex_,
             "homeworld",
             f"Your homeworld is {hex_} {system.name} ({how}), with {squadrons} Fleet squadrons.",
-            players=(player,),
-            visible_to=(player,),
             data={"player": player, "hex": hex_, "assigned": player in assigned},
             dice=seqs if player in assigned else (),
         )

@@ -124,14 +124,13 @@ def civil_unrest(ctx: TurnContext, previous: Sequence[Event]) -> None:
                 continue
             chance = udi_chance(turns)
             if chance == 0:
-                ctx.emit(
+                ctx.tell(
+                    player,
                     PHASE,
                     s.hex,
                     "unrest",
                     f"{s.hex} {s.name} is cut off from your homeworld, Control Centres and "
                     "Depots: civil unrest will start next turn unless it is reconnected.",
-                    players=(player,),
-                    visible_to=(player,),
                     data={
                         "hex": s.hex,
                         "player": player,
@@ -159,14 +158,13 @@ def civil_unrest(ctx: TurnContext, previous: Sequence[Event]) -> None:
                 else "it is cut off from your homeworld, Control Centres and Depots"
             )
             if roll > chance:
-                ctx.emit(
+                ctx.tell(
+                    player,
                     PHASE,
                     s.hex,
                     "unrest",
                     f"Civil unrest at {s.hex} {s.name} ({why}): rolled {roll} against "
                     f"{chance} in 6, the world stays loyal.",
-                    players=(player,),
-                    visible_to=(player,),
                     data=data,
                     dice=ctx.dice_since(mark),
                 )

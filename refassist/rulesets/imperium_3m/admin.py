@@ -592,13 +592,12 @@ def appeal(ctx: TurnContext) -> None:
     elif imperial.appeals_prohibited:
         why = "further Appeals are prohibited for the rest of this war"
     if why:
-        ctx.emit(
+        ctx.tell(
+            IMPERIAL,
             PHASE,
             "",
             "skipped",
             f"Imperial Appeal ({column}, {orders.appeal_cell or 'sheet'}) not made: {why}",
-            sides=(IMPERIAL,),
-            visible_to=(IMPERIAL,),
         )
         return
     table = APPEAL_FORCES if column == "Forces" else APPEAL_FINANCES
@@ -699,15 +698,14 @@ def production(ctx: TurnContext, boom: bool) -> None:
         total, lines = income(ctx, side, boom)
         s = ctx.state.sides[side]
         s.resources += total
-        ctx.emit(
+        ctx.tell(
+            side,
             PHASE,
             "",
             "production",
             f"{side} income {total}: "
             + ", ".join(f"{label} {value:+d}" for label, value in lines)
             + f"; stockpile now {s.resources}",
-            sides=(side,),
-            visible_to=(side,),
             data={"income": total, "lines": lines, "stockpile": s.resources},
         )
 
@@ -755,27 +753,25 @@ def reinforcements(ctx: TurnContext) -> None:
             wanted = next((p.code for p in worlds if p.system == aboard.system), wanted)
         options.sort(key=lambda p: 0 if p.code == wanted else 1)
         if wanted and options[0].code != wanted:
-            ctx.emit(
+            ctx.tell(
+                q.side,
                 PHASE,
                 "",
                 "reinforcement",
                 f"{q.unit_id or q.code} could not be placed at {wanted} as asked: a World "
                 "still without a new unit this turn comes first (or it is not a World of "
                 "yours)",
-                sides=(q.side,),
-                visible_to=(q.side,),
             )
         unit = reserved_unit(state, q.side, q.code, q.unit_id) if q.unit_id else None
         unit = unit or new_unit(state, q.side, q.code, ctx.dice)
         if unit is None:
-            ctx.emit(
+            ctx.tell(
+                q.side,
                 PHASE,
                 "",
                 "reinforcement",
                 f"{q.code} due from the turn record track is lost: every {q.code} counter is "
                 "in play",
-                sides=(q.side,),
-                visible_to=(q.side,),
             )
             continue
         unit.origin = q.origin
@@ -797,13 +793,12 @@ def reinforcements(ctx: TurnContext) -> None:
                 where = place_unit(ctx, unit, planet)
             if where:
                 placed_at[planet.code] = placed_at.get(planet.code, 0) + 1
-                ctx.emit(
+                ctx.tell(
+                    q.side,
                     PHASE,
                     planet.system,
                     "reinforcement",
                     f"{q.side} {unit.id} arrives at {planet.name} ({where})",
-                    sides=(q.side,),
-                    visible_to=(q.side,),
                     data={"unit": unit.id, "planet": planet.code, "source": q.source},
                 )
                 break
@@ -875,13 +870,12 @@ def _fleet_named(state: State, side: str, name: str) -> Fleet | None:
 def _wait(ctx: TurnContext, q: Queued, why: str) -> None:
     q.due = ctx.state.turn + 1
     ctx.state.queue.append(q)
-    ctx.emit(
+    ctx.tell(
+        q.side,
         PHASE,
         "",
         "reinforcement",
         f"{q.code} stays on the turn record track until next turn: {why}",
-        sides=(q.side,),
-        visible_to=(q.side,),
     )
 
 
@@ -903,13 +897,12 @@ def construction(ctx: TurnContext) -> None:
             for _ in range(max(0, build.count)):
                 why = _build_refusal(ctx, side, build.code)
                 if why:
-                    ctx.emit(
+                    ctx.tell(
+                        side,
                         PHASE,
                         "",
                         "skipped",
                         f"Build {build.code} ({build.cell or 'sheet'}) not carried out: {why}",
-                        sides=(side,),
-                        visible_to=(side,),
                         data={"code": build.code, "cell": build.cell},
                     )
                     break
@@ -919,14 +912,13 @@ def construction(ctx: TurnContext) -> None:
                 state.queue.append(
                     Queued(side, build.code, due, source="built", paid=cost, world=build.world)
                 )
-                ctx.emit(
+                ctx.tell(
+                    side,
                     PHASE,
                     "",
                     "construction",
                     f"{side} builds {build.code} for {cost}, due turn {due}; stockpile "
                     f"{s.resources}",
-                    sides=(side,),
-                    visible_to=(side,),
                     data={"code": build.code, "cost": cost, "due": due},
                 )
 
@@ -989,13 +981,12 @@ def terraforming(ctx: TurnContext) -> None:
                 planet.terraform_paid = 0
                 planet.terraform_side = ""
                 text = f"{planet.name} is terraformed: now type A1 (was {planet.original_type})"
-            ctx.emit(
+            ctx.tell(
+                side,
                 PHASE,
                 planet.system,
                 "terraform",
                 text,
-                sides=(side,),
-                visible_to=(side,),
                 data={"planet": planet.code, "paid": planet.terraform_paid},
             )
 
@@ -1033,21 +1024,11 @@ def upgrades(ctx: TurnContext) -> None:
                 planet.marker = "World"
                 planet.upgrade_paid = 0
                 text = f"{planet.name}'s Outpost is now a World"
-            ctx.emit(
-                PHASE,
-                planet.system,
-                "upgrade",
-                text,
-                sides=(side,),
-                visible_to=(side,),
-                data={"planet": planet.code},
-            )
+            ctx.tell(side, PHASE, planet.system, "upgrade", text, data={"planet": planet.code})
 
 
 def _skip(ctx: TurnContext, side: str, what: str, why: str) -> None:
-    ctx.emit(
-        PHASE, "", "skipped", f"{what} not carried out: {why}", sides=(side,), visible_to=(side,)
-    )
+    ctx.tell(side, PHASE, "", "skipped", f"{what} not carried out: {why}")
 
 
 # -- the segment ---------------------------------------------------------------------------------

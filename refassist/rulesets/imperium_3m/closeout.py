@@ -72,13 +72,12 @@ def _hit(ctx: TurnContext, unit: Unit, system: str, what: str) -> None:
     else:
         unit.damaged = True
         outcome = "damaged" if what == "ship" else "reduced"
-    ctx.emit(
+    ctx.tell(
+        unit.side,
         PHASE,
         system,
         "maintenance",
         f"{unit.side} {unit.id} unmaintained: {outcome}",
-        sides=(unit.side,),
-        visible_to=(unit.side,),
         data={"unit": unit.id, "outcome": outcome},
         dice=ctx.last_rolls(1),
     )
@@ -171,7 +170,8 @@ def maintain_ships(ctx: TurnContext, side: str) -> None:
     paid = ship_payments(state, side, ctx.rules, s.resources, from_stockpile)
     s.resources -= paid.stockpile
     paid_local, paid_stock, unpaid = paid.local, paid.stockpile, paid.unpaid
-    ctx.emit(
+    ctx.tell(
+        side,
         PHASE,
         "",
         "maintenance",
@@ -179,8 +179,6 @@ def maintain_ships(ctx: TurnContext, side: str) -> None:
         f"the stockpile ({s.resources} left"
         + ("" if from_stockpile else "; your standing order: nothing from the stockpile")
         + f"); {counted(len(unpaid), 'ship')} unmaintained",
-        sides=(side,),
-        visible_to=(side,),
         data={"local": paid_local, "stockpile": paid_stock, "unpaid": [u.id for u, _ in unpaid]},
     )
     for unit, system in unpaid:
@@ -204,13 +202,12 @@ def maintain_ground(ctx: TurnContext, side: str) -> None:
         else:
             unpaid.append(unit)
     if ground:
-        ctx.emit(
+        ctx.tell(
+            side,
             PHASE,
             "",
             "maintenance",
             f"{side} ground forces: {len(ground) - len(unpaid)} maintained, {len(unpaid)} not",
-            sides=(side,),
-            visible_to=(side,),
             data={"unpaid": [u.id for u in unpaid]},
         )
     for unit in unpaid:
@@ -226,13 +223,12 @@ def maintain_ground(ctx: TurnContext, side: str) -> None:
 
 
 def _refuse(ctx: TurnContext, side: str, kind: str, cell: str, ids: list[str], why: str) -> None:
-    ctx.emit(
+    ctx.tell(
+        side,
         PHASE,
         "",
         "skipped",
         f"{kind.capitalize()} {' '.join(ids)} ({cell or 'sheet'}) not carried out: {why}",
-        sides=(side,),
-        visible_to=(side,),
     )
 
 
@@ -254,13 +250,12 @@ def scrap(ctx: TurnContext, side: str, unit: Unit) -> str:
     back = ctx.unit_type(side, unit.code).maintenance // 2
     remove_units(state, [unit])
     state.sides[side].resources += back
-    ctx.emit(
+    ctx.tell(
+        side,
         PHASE,
         system,
         "scrap",
         f"{side} scraps {unit.id}: {back} resources back",
-        sides=(side,),
-        visible_to=(side,),
         data={"unit": unit.id, "refund": back},
     )
     return ""
@@ -286,13 +281,12 @@ def repair(ctx: TurnContext, side: str, unit: Unit) -> str:
         return f"it costs {cost} and only {s.resources} resources are left"
     s.resources -= cost
     unit.damaged = False
-    ctx.emit(
+    ctx.tell(
+        side,
         PHASE,
         system,
         "repair",
         f"{side} repairs {unit.id} for {cost}",
-        sides=(side,),
-        visible_to=(side,),
         data={"unit": unit.id, "cost": cost},
     )
     return ""
@@ -317,13 +311,12 @@ def ground_repair(ctx: TurnContext, side: str, unit: Unit) -> str:
         return f"it costs {cost} and only {s.resources} resources are left"
     s.resources -= cost
     unit.damaged = False
-    ctx.emit(
+    ctx.tell(
+        side,
         PHASE,
         planet.system,
         "repair",
         f"{side} restores {unit.id} on {planet.name} for {cost}",
-        sides=(side,),
-        visible_to=(side,),
         data={"unit": unit.id, "cost": cost},
     )
     return ""
@@ -349,13 +342,12 @@ def augment(ctx: TurnContext, side: str, units: list[Unit]) -> str:
     remove_units(state, [second])
     first.damaged = False
     system = unit_system(state, first)
-    ctx.emit(
+    ctx.tell(
+        side,
         PHASE,
         system,
         "augment",
         f"{side} combines {first.id} and {second.id} into one full-strength {first.id}",
-        sides=(side,),
-        visible_to=(side,),
         data={"kept": first.id, "removed": second.id},
     )
     return ""

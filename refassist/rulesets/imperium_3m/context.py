@@ -131,6 +131,22 @@ class TurnContext:
         self.events.append(event)
         return event
 
+    def tell(
+        self,
+        side: str,
+        phase: str,
+        location: str,
+        kind: str,
+        text: str,
+        *,
+        data: Mapping[str, Any] | None = None,
+        dice: Iterable[int] = (),
+    ) -> Event:
+        """Record an event about ``side`` that only ``side`` may read."""
+        return self.emit(
+            phase, location, kind, text, sides=(side,), visible_to=(side,), data=data, dice=dice
+        )
+
     def last_rolls(self, count: int) -> tuple[int, ...]:
         """Sequence numbers of the last ``count`` dice rolled (for an event's ``dice``)."""
         return tuple(r.seq for r in self.dice.log[-count:]) if count else ()

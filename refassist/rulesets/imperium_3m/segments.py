@@ -313,14 +313,13 @@ def _drop_rest(ctx: TurnContext, lines: _Lines, phase: str, reason: str) -> None
     for activation in lines.waiting:
         if is_pass(activation):
             continue
-        ctx.emit(
+        ctx.tell(
+            lines.side,
             phase,
             activation.system,
             "skipped",
             f"Activation {activation.order} at {activation.system} ({_line_label(activation)}) "
             f"was not carried out: {reason}.",
-            sides=(lines.side,),
-            visible_to=(lines.side,),
             data=_line_data(activation, reason=reason),
         )
     lines.waiting.clear()
@@ -334,15 +333,7 @@ def _note_pass(
         if ignored
         else f"You passed (line {activation.order})."
     )
-    ctx.emit(
-        phase,
-        "",
-        "pass",
-        text,
-        sides=(side,),
-        visible_to=(side,),
-        data={**_line_data(activation), "ignored": ignored},
-    )
+    ctx.tell(side, phase, "", "pass", text, data={**_line_data(activation), "ignored": ignored})
 
 
 def _line_label(activation: Activation) -> str:
@@ -396,14 +387,13 @@ def carry_out(ctx: TurnContext, side: str, activation: Activation) -> bool:
 
 
 def _skip_line(ctx: TurnContext, side: str, activation: Activation, reason: str) -> None:
-    ctx.emit(
+    ctx.tell(
+        side,
         phase_name(activation.segment),
         activation.system,
         "skipped",
         f"Activation {activation.order} at {activation.system} ({_line_label(activation)}) was "
         f"skipped: {reason}.  It did not use up one of your activations.",
-        sides=(side,),
-        visible_to=(side,),
         data=_line_data(activation, reason=reason),
     )
 
@@ -422,13 +412,12 @@ class _Act:
 
     def _emit(self, kind: str, text: str, **data: Any) -> None:
         a = self.action
-        self.ctx.emit(
+        self.ctx.tell(
+            self.side,
             phase_name(self.activation.segment),
             self.activation.system,
             kind,
             text,
-            sides=(self.side,),
-            visible_to=(self.side,),
             data=_line_data(self.activation, action=a.kind, fleet=a.fleet, **data),
         )
 
@@ -677,14 +666,13 @@ def _stealth(
             for p in state.map.planets_in(system)
         }
         contents = "; ".join(f"{k}: {' '.join(v) or '-'}" for k, v in fleets.items()) or "none"
-        ctx.emit(
+        ctx.tell(
+            side,
             phase,
             system,
             "stealth",
             f"Scouts {fleet.name} entered {system} undetected ({sums} = {total}, needed "
             f"{STEALTH_TARGET} or less). Enemy fleets: {contents}.",
-            sides=(side,),
-            visible_to=(side,),
             data={**data, "detected": False, "fleets": fleets, "planets": boxes},
             dice=ctx.last_rolls(2),
         )
