@@ -91,28 +91,9 @@ class TurnContext:
         self.events.append(event)
         return event
 
-    def tell(
-        self,
-        player: str,
-        phase: str,
-        location: str,
-        kind: str,
-        text: str,
-        *,
-        data: Mapping[str, Any] | None = None,
-        dice: Iterable[int] = (),
-    ) -> Event:
-        """Record an event about ``player`` that only ``player`` may read."""
-        return self.emit(
-            phase,
-            location,
-            kind,
-            text,
-            players=(player,),
-            visible_to=(player,),
-            data=data,
-            dice=dice,
-        )
+    def tell(self, player: str, *args: Any, **kwargs: Any) -> Event:
+        """`emit` an event about ``player`` that only ``player`` may read."""
+        return self.emit(*args, players=(player,), visible_to=(player,), **kwargs)
 
     def dice_mark(self) -> int:
         """The sequence number the next roll will get (to collect an event's dice)."""

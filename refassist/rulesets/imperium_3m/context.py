@@ -131,21 +131,9 @@ class TurnContext:
         self.events.append(event)
         return event
 
-    def tell(
-        self,
-        side: str,
-        phase: str,
-        location: str,
-        kind: str,
-        text: str,
-        *,
-        data: Mapping[str, Any] | None = None,
-        dice: Iterable[int] = (),
-    ) -> Event:
-        """Record an event about ``side`` that only ``side`` may read."""
-        return self.emit(
-            phase, location, kind, text, sides=(side,), visible_to=(side,), data=data, dice=dice
-        )
+    def tell(self, side: str, *args: Any, **kwargs: Any) -> Event:
+        """`emit` an event about ``side`` that only ``side`` may read."""
+        return self.emit(*args, sides=(side,), visible_to=(side,), **kwargs)
 
     def last_rolls(self, count: int) -> tuple[int, ...]:
         """Sequence numbers of the last ``count`` dice rolled (for an event's ``dice``)."""
