@@ -92,7 +92,11 @@ def running_words(html: str) -> RunningWords | None:
     """The heads' words from the rendered HTML; None when the template has none of them (an
     override of the layout that drops the heads)."""
     collector = _Collector()
-    collector.feed(html)
+    # The elements stand at the top of the body: read up to the end of the last one rather
+    # than the whole report (the whole of it where a template writes them otherwise).
+    starts = [html.find(f'class="{name}"') for name in CLASSES]
+    end = html.find(">", html.find("</", max(starts))) if min(starts) >= 0 else -1
+    collector.feed(html[: end + 1] if end >= 0 else html)
     collector.close()
     found = {k: " ".join(v.split()) for k, v in collector.found.items()}
     if not any(found.values()):
@@ -199,8 +203,8 @@ def _show(
 def running_stamps(document: Any, html: str) -> list[Stamp]:
     """Stamps that draw the heads on every page of ``document`` (none when the template has
     no running words or the stylesheet draws its own)."""
-    words = running_words(html)
-    frames = page_frames(document) if words is not None else None
+    frames = page_frames(document)
+    words = running_words(html) if frames else None
     if words is None or not frames:
         return []
     source = PdfReader(io.BytesIO(heads_pdf(words, frames)))
