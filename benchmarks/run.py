@@ -436,10 +436,17 @@ def imperium_markdown(runs: list[dict[str, Any]]) -> str:
     ]
     for name, values in stages.items():
         rows.append(f"| {name} | {spread(values)} |")
+    shares = [
+        r["parts"]["reports"][i] / sum(r["parts"][name][i] for name in r["parts"])
+        for r in runs
+        for i in range(r["turns"])
+    ]
     rows += [
         f"| **whole turn** | **{spread(totals)}** |",
         "",
         f"Peak memory of the run: {max(r['peak_mb'] for r in runs):.0f} MB.",
+        "",
+        half_target(shares, "a turn"),
     ]
     return "\n".join(rows)
 
@@ -476,6 +483,8 @@ def campaign_markdown(runs: list[dict[str, Any]]) -> str:
         "",
         f"Reports are {min(report_share):.0%}-{max(report_share):.0%} of a week. Peak memory "
         f"of the run: {max(r['peak_mb'] for r in runs):.0f} MB.",
+        "",
+        half_target(report_share, "a week"),
     ]
     return "\n".join(rows)
 
@@ -493,6 +502,15 @@ def stage_rows(runs: list[dict[str, Any]], per: str) -> list[str]:
 def step_totals(runs: list[dict[str, Any]]) -> list[float]:
     """Each step's seconds, all stages together, over every run."""
     return [sum(r["parts"][n][i] for n in r["parts"]) for r in runs for i in range(len(r["steps"]))]
+
+
+def half_target(shares: list[float], unit: str) -> str:
+    """Issue 21's target for every game's benchmark line: the reports at most half of the
+    referee's work of a ``unit`` (median share over the runs)."""
+    return (
+        f"Target (issue 21): the report stage at most half of {unit}: "
+        f"{_met(median(shares) <= 0.5)} (median share {median(shares):.0%})."
+    )
 
 
 def millenium_markdown(runs: list[dict[str, Any]]) -> str:
@@ -518,6 +536,8 @@ def millenium_markdown(runs: list[dict[str, Any]]) -> str:
         "",
         f"Reports are {min(shares):.0%}-{max(shares):.0%} of a step. Peak memory of the run: "
         f"{max(r['peak_mb'] for r in runs):.0f} MB.",
+        "",
+        half_target(shares, "a step"),
     ]
     return "\n".join(rows)
 
@@ -552,6 +572,8 @@ def war_markdown(runs: list[dict[str, Any]]) -> str:
         "",
         f"Reports are {min(shares):.0%}-{max(shares):.0%} of a game turn. Peak memory "
         f"of the run: {max(r['peak_mb'] for r in runs):.0f} MB.",
+        "",
+        half_target(shares, "a game turn"),
     ]
     return "\n".join(rows)
 
