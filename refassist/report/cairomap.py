@@ -18,6 +18,10 @@ import cairocffi as cairo
 from .drawing import MAP_FONT, Circle, Drawing, Hatch, Path, Text, parse_color
 
 
+#: A bounding box: x1, y1, x2, y2.
+Box = tuple[float, float, float, float]
+
+
 def drawings_to_pdf(pages: Sequence[Drawing]) -> bytes:
     """One PDF page per drawing, each the drawing's size."""
     if not pages:
@@ -73,7 +77,7 @@ def _path(ctx: cairo.Context, item: Path) -> None:
     if item.fill is not None:
         _trace(ctx, item)
         if isinstance(item.fill, Hatch):
-            _hatch(ctx, item.fill)
+            _hatch(ctx, item.fill, _pieces(item))
         else:
             _set_color(ctx, item.fill, item.opacity)
             ctx.fill()
@@ -86,8 +90,15 @@ def _path(ctx: cairo.Context, item: Path) -> None:
         ctx.set_dash([])
 
 
-def _hatch(ctx: cairo.Context, hatch: Hatch) -> None:
-    """Fill the current path with the tint, then clip to it and draw the hatching."""
+def _hatch(ctx: cairo.Context, hatch: Hatch, pieces: Sequence[Box]) -> None:
+    """Fill the current path with the tint, then clip to it and draw the hatching.
+
+    The marks sit on a lattice laid from the path's extents (so neighbouring hexes line up),
+    but only the marks that can touch one of the path's pieces are drawn: an owner's worlds
+    scattered over a sector span the whole page, and hatching that whole rectangle under the
+    clip put tens of thousands of rings (and over a second of writing) into one map page for a
+    few hexes.  What is dropped was wholly clipped away, so the page looks the same.
+    """
     x1, y1, x2, y2 = ctx.fill_extents()
     ctx.save()
     ctx.clip_preserve()
@@ -96,53 +107,86 @@ def _hatch(ctx: cairo.Context, hatch: Hatch) -> None:
     _set_color(ctx, hatch.color)
     ctx.set_line_width(hatch.width)
     s = hatch.spacing
+    pad = hatch.width
     ctx.new_path()
     kinds = {"x": "/\\", "+": "-|"}.get(hatch.kind, hatch.kind)
+    if kinds in (".", "o"):
+        rad = hatch.width * (1.6 if kinds == "." else 1.8)
+        x0, y0 = x1 - x1 % s, y1 - y1 % s
+        for row, col in _dots(pieces, x0, y0, s, rad + pad):
+            x = x0 + col * s + (s / 2 if row % 2 else 0)
+            y = y0 + row * s
+            ctx.move_to(x + rad, y)
+            ctx.arc(x, y, rad, 0, 2 * math.pi)
+        if kinds == ".":
+            ctx.fill()
+        else:
+            ctx.stroke()
+        ctx.restore()
+        return
     for kind in kinds:
         if kind == "-":
-            y = y1 - y1 % s
-            while y <= y2:
-                ctx.move_to(x1, y)
-                ctx.line_to(x2, y)
-                y += s
+            y0 = y1 - y1 % s
+            for k in _lattice([(b[1], b[3]) for b in pieces], y0, s, pad):
+                ctx.move_to(x1, y0 + k * s)
+                ctx.line_to(x2, y0 + k * s)
         elif kind == "|":
-            x = x1 - x1 % s
-            while x <= x2:
-                ctx.move_to(x, y1)
-                ctx.line_to(x, y2)
-                x += s
+            x0 = x1 - x1 % s
+            for k in _lattice([(b[0], b[2]) for b in pieces], x0, s, pad):
+                ctx.move_to(x0 + k * s, y1)
+                ctx.line_to(x0 + k * s, y2)
         elif kind in "/\\":
             h = y2 - y1
             sign = 1 if kind == "/" else -1
             # Lines x + sign*y = c on a global lattice so neighbouring hexes line up.
             step = s * math.sqrt(2)
             lo = x1 + min(sign * y1, sign * y2) - h
-            hi = x2 + max(sign * y1, sign * y2) + h
-            c = lo - lo % step
-            while c <= hi:
+            c0 = lo - lo % step
+            spans = [
+                (bx1 + min(sign * by1, sign * by2), bx2 + max(sign * by1, sign * by2))
+                for bx1, by1, bx2, by2 in pieces
+            ]
+            for k in _lattice(spans, c0, step, pad * math.sqrt(2)):
+                c = c0 + k * step
                 ctx.move_to(c - sign * y1, y1)
                 ctx.line_to(c - sign * y2, y2)
-                c += step
-        elif kind in ".o":
-            rad = hatch.width * (1.6 if kind == "." else 1.8)
-            y = y1 - y1 % s
-            row = 0
-            while y <= y2 + s:
-                x = x1 - x1 % s + (s / 2 if row % 2 else 0)
-                while x <= x2 + s:
-                    ctx.move_to(x + rad, y)
-                    ctx.arc(x, y, rad, 0, 2 * math.pi)
-                    x += s
-                y += s
-                row += 1
-            if kind == ".":
-                ctx.fill()
-            else:
-                ctx.stroke()
-            ctx.restore()
-            return
     ctx.stroke()
     ctx.restore()
+
+
+
+def _pieces(item: Path) -> list[Box]:
+    """Each subpath's bounding box (x1, y1, x2, y2)."""
+    boxes = []
+    for points, _closed in item.subpaths:
+        xs = [p[0] for p in points]
+        ys = [p[1] for p in points]
+        boxes.append((min(xs), min(ys), max(xs), max(ys)))
+    return boxes
+
+
+def _lattice(
+    spans: Sequence[tuple[float, float]], origin: float, step: float, pad: float
+) -> list[int]:
+    """Indices k (ascending) of the lattice origin + k*step that fall within a span (padded)."""
+    ks: set[int] = set()
+    for lo, hi in spans:
+        first = max(0, math.ceil((lo - pad - origin) / step))
+        ks.update(range(first, math.floor((hi + pad - origin) / step) + 1))
+    return sorted(ks)
+
+
+def _dots(
+    pieces: Sequence[Box], x0: float, y0: float, s: float, pad: float
+) -> list[tuple[int, int]]:
+    """(row, column) of the dots of a staggered lattice that reach into a piece."""
+    cells: set[tuple[int, int]] = set()
+    for bx1, by1, bx2, by2 in pieces:
+        for row in _lattice([(by1, by2)], y0, s, pad):
+            shift = s / 2 if row % 2 else 0
+            for col in _lattice([(bx1, bx2)], x0 + shift, s, pad):
+                cells.add((row, col))
+    return sorted(cells)
 
 
 def _circle(ctx: cairo.Context, item: Circle) -> None:
