@@ -16,11 +16,13 @@ noted.
 
 from __future__ import annotations
 
+import base64
 import email
 import email.policy
 import mailbox
 import mimetypes
 import re
+import secrets
 import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -62,21 +64,63 @@ def build_message(
     msg["Message-ID"] = make_msgid(domain=sender.split("@")[-1] or "refassist.invalid")
     msg.set_content(body)
     for path in attachments:
-        path = Path(path)
-        if path.suffix.lower() == ".xlsx":
-            maintype, subtype = XLSX_TYPE
-        else:
-            guessed, _ = mimetypes.guess_type(path.name)
-            maintype, subtype = (guessed or "application/octet-stream").split("/", 1)
-        msg.add_attachment(
-            path.read_bytes(), maintype=maintype, subtype=subtype, filename=path.name
-        )
+        _attach(msg, Path(path).name, Path(path).read_bytes())
     return msg
+
+
+def _attach(msg: EmailMessage, name: str, data: bytes) -> None:
+    if name.lower().endswith(".xlsx"):
+        maintype, subtype = XLSX_TYPE
+    else:
+        guessed, _ = mimetypes.guess_type(name)
+        maintype, subtype = (guessed or "application/octet-stream").split("/", 1)
+    msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=name)
 
 
 def write_eml(path: Path, message: EmailMessage) -> None:
     """Write a message as an ``.eml`` file, atomically."""
     write_bytes(Path(path), bytes(message))
+
+
+def write_message(
+    path: Path,
+    *,
+    sender: str,
+    to: str,
+    subject: str,
+    body: str,
+    attachments: Sequence[Path] = (),
+    to_name: str = "",
+    sender_name: str = "Referee",
+) -> None:
+    """`build_message` and `write_eml` in one, the same bytes, fast for large attachments.
+
+    The ``email`` package encodes an attachment 57 bytes at a time and writes the message one
+    76-character line at a time, in Python: 75 ms for a report of 1 MB, 0.9 s of a 12-player
+    turn's mailing.  Here each attachment is added with a short random marker as its content,
+    and the marker's line in the written message is replaced by the file encoded at once by
+    `base64.encodebytes` (the same 76-character lines): the rest (headers, MIME structure) is
+    still the ``email`` package's own.
+    """
+    msg = build_message(
+        sender=sender,
+        to=to,
+        subject=subject,
+        body=body,
+        to_name=to_name,
+        sender_name=sender_name,
+    )
+    swaps = []
+    for file in attachments:
+        marker = secrets.token_bytes(30)  # 40 base64 characters: one line, no padding
+        _attach(msg, Path(file).name, marker)
+        swaps.append((base64.b64encode(marker) + b"\n", Path(file).read_bytes()))
+    data = bytes(msg)
+    for line, content in swaps:
+        if data.count(line) != 1:  # a random 240-bit marker twice: never in practice
+            raise RuntimeError("an attachment's place in the message is not unique")
+        data = data.replace(line, base64.encodebytes(content), 1)
+    write_bytes(Path(path), data)
 
 
 # -- intake ----------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import socket
 from email import policy
 from email.message import EmailMessage
 from pathlib import Path
+from typing import Any
 
 import pytest
 from aiosmtpd.controller import Controller
@@ -128,3 +129,42 @@ def test_a_mail_with_no_sheet_says_nothing_is_due() -> None:
         "Marches: results of 4 (Ann)"
     )
     assert "sheet for 5" in report_subject("Marches", "Ann", "5", "4")
+
+
+def test_a_written_message_is_what_the_email_package_writes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`write_message` puts each attachment's base64 in place itself (the ``email`` package
+    writes it a line at a time, 75 ms a report): the file must be the package's own, byte for
+    byte, whatever the attachment's size."""
+    import random
+
+    from refassist import mail
+
+    monkeypatch.setattr(
+        mail, "formatdate", lambda localtime=False: "Thu, 26 Nov 2026 12:00:00 -0000"
+    )
+    monkeypatch.setattr(mail, "make_msgid", lambda domain="": "<1@example.org>")
+    files = []
+    for name, size in (("Ann.pdf", 1_000_003), ("Ann.xlsx", 57 * 3), ("empty.pdf", 0)):
+        path = tmp_path / name
+        path.write_bytes(random.Random(size).randbytes(size))
+        files.append(path)
+    fields: dict[str, Any] = dict(
+        sender="referee@example.org",
+        to="ann@example.com",
+        to_name="Ann Ó'Brien",
+        subject="Game: results of 5021, sheet for 5022 (Ann)",
+        body="Your report and sheet are attached.\n",
+        attachments=files,
+    )
+    random.seed(7)  # the MIME boundary
+    mail.write_eml(tmp_path / "package.eml", mail.build_message(**fields))
+    random.seed(7)
+    mail.write_message(tmp_path / "ours.eml", **fields)
+    ours = (tmp_path / "ours.eml").read_bytes()
+    assert ours == (tmp_path / "package.eml").read_bytes()
+    message = email.message_from_bytes(ours, policy=policy.default)
+    assert isinstance(message, EmailMessage)
+    got = _attachments(message)
+    assert [got[p.name][1] for p in files] == [p.read_bytes() for p in files]

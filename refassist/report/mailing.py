@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..errors import GameError
 from ..i18n import Words
-from ..mail import build_message, parse_message_bytes, write_eml
+from ..mail import parse_message_bytes, write_message
 
 MAIL_DIR = "mail"
 
@@ -138,7 +138,10 @@ def build_mailings(
         if sheet is not None and not sheet.exists():
             sheet = None
         attachments = [pdf] + ([sheet] if sheet is not None else [])
-        message = build_message(
+        path = folder / MAIL_DIR / (pdf.stem + ".eml")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_message(
+            path,
             sender=sender,
             sender_name=sender_name,
             to=to,
@@ -147,8 +150,5 @@ def build_mailings(
             body=report_body(game_name, player, step, due, sheet, resolved, words),
             attachments=attachments,
         )
-        path = folder / MAIL_DIR / (pdf.stem + ".eml")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_eml(path, message)
         out.append(Mailing(player, path))
     return out
