@@ -17,7 +17,6 @@ import cairocffi as cairo
 
 from .drawing import MAP_FONT, Circle, Drawing, Hatch, Path, Text, parse_color
 
-
 #: A bounding box: x1, y1, x2, y2.
 Box = tuple[float, float, float, float]
 
@@ -152,7 +151,6 @@ def _hatch(ctx: cairo.Context, hatch: Hatch, pieces: Sequence[Box]) -> None:
                 ctx.line_to(c - sign * y2, y2)
     ctx.stroke()
     ctx.restore()
-
 
 
 def _pieces(item: Path) -> list[Box]:
