@@ -207,13 +207,16 @@ def test_system_names_with_markup_are_escaped(tmp_path: Path) -> None:
     assert _embedded(PdfReader(report.path)) == ([], 0, 0)
 
 
-def test_a_broken_template_override_is_one_clear_error(tmp_path: Path) -> None:
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_broken_template_override_is_one_clear_error(tmp_path: Path, jobs: int) -> None:
+    """In one process, and from a worker of two (every report rendered in the pool)."""
     game, _ = report_game(tmp_path / "game")
     override = game.path / "templates" / "fifth-millennium"
     override.mkdir(parents=True)
     (override / "player.html").write_text("{% block body %}{{ oops(}}{% endblock %}", "utf-8")
+    players = ["Ann"] if jobs == 1 else None
     with pytest.raises(ReportError, match=r"player.html, line 1: .*fix the template"):
-        write_reports(game, players=["Ann"], jobs=1, sheets=False)
+        write_reports(game, players=players, jobs=jobs, sheets=False)
 
 
 def test_uncompressed_pdf_text_has_no_passwd_either(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ Reports for many players can be rendered in parallel processes (``jobs``).
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -22,6 +23,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+import jinja2
 
 from .. import __version__
 from ..atomic import write_bytes
@@ -210,19 +213,23 @@ def render_jobs(
             if progress:
                 progress(len(done), total, job.label)
         return done
-    # The first report is rendered here, before the pool forks: the workers then start with
-    # warm caches (compiled templates, fonts, base maps) instead of each warming up again.
-    first = jobs[0]
-    done.append(_render_to_file(first.label, first.content, common, settings, first.path))
-    if progress:
-        progress(1, total, first.label)
+    # Every report goes to the pool.  The parent compiles the templates before it forks (the
+    # workers inherit them; the base maps are in its memory already, `_prewarm`); it used to
+    # render the first report itself for warm caches, but a report's warm-up is a few tens
+    # of milliseconds and the other core idled through that whole report (about 0.8 s of a
+    # 12-player turn, docs/benchmarks.md).
+    for job in jobs:
+        env = speaking(_environment(settings.dirs), job.content.language, job.content.package)
+        # A broken template is met again by the worker, which says what is wrong.
+        with contextlib.suppress(jinja2.TemplateError):
+            env.get_template(job.content.template)
     # The longest report first (the referee's holds every player's pages): started last, it
     # would leave one core idle while it finishes alone.
-    rest = sorted(jobs[1:], key=lambda job: job.reader is not None)
-    with ProcessPoolExecutor(max_workers=min(workers, len(rest)), mp_context=_fork()) as pool:
+    ordered = sorted(jobs, key=lambda job: job.reader is not None)
+    with ProcessPoolExecutor(max_workers=min(workers, total), mp_context=_fork()) as pool:
         futures = {
             pool.submit(_render_to_file, job.label, job.content, common, settings, job.path): job
-            for job in rest
+            for job in ordered
         }
         for future in as_completed(futures):
             try:
