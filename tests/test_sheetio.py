@@ -251,3 +251,71 @@ def test_damaged_copies_of_a_sheet_only_raise_our_error(tmp_path: Path, good: Pa
         path.write_bytes(bytes(damaged))
         with contextlib.suppress(RefassistError):
             read_sheet(path)
+
+
+def _cells(workbook: openpyxl.Workbook) -> dict[tuple[str, str], tuple[object, ...]]:
+    """Every cell's type, value and protection (all a reader looks at), sheet by sheet."""
+    out: dict[tuple[str, str], tuple[object, ...]] = {}
+    for ws in workbook.worksheets:
+        for (row, col), cell in ws._cells.items():
+            p = cell.protection
+            out[(ws.title, f"{row},{col}")] = (
+                type(cell).__name__,
+                cell.value,
+                None if p is None else (p.locked, p.hidden),
+            )
+    return out
+
+
+def test_a_sheet_opened_to_be_read_is_openpyxls_own_but_for_merged_borders(
+    tmp_path: Path, good: Path
+) -> None:
+    """Opening a sheet skips copying merged ranges' borders (two fifths of the load); every
+    cell, merged cell, value and protection is as openpyxl's full load has it, for both games'
+    sheets, and the reading of the sheet is the same."""
+    from refassist.dice import Dice
+    from refassist.rulesets.base import NewGame, PlayerSetup
+    from refassist.rulesets.imperium_3m.setup import new_game
+    from refassist.rulesets.imperium_3m.sheet import write_sheet as imperial_sheet
+
+    players = (PlayerSetup("Terra", "t@example.com"), PlayerSetup("Empire", "e@example.com"))
+    imperium = new_game(NewGame("Test", "id", players, {}), Dice(seed=1), {})
+    empire = tmp_path / "Empire.xlsx"
+    imperial_sheet(imperium, "Empire", empire, token="t", deadline="soon")
+    for path in (good, empire):
+        data = path.read_bytes()
+        opened = open_turn_sheet(path)
+        full = load_workbook_bytes(data, path.name)
+        sheetio.meta_of(full, path.name)  # reads (so makes) the same meta cells as opening
+        merged = sum(len(ws.merged_cells.ranges) for ws in full.worksheets)
+        assert merged > 20  # the sheets merge their titles, labels and message boxes
+        assert _cells(opened.workbook) == _cells(full)
+    assert read_sheet(good, open_turn_sheet(good)) == read_sheet(good)
+
+
+def test_the_plain_merge_load_leaves_openpyxl_as_it_was(
+    tmp_path: Path, good: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from openpyxl.worksheet.merge import MergedCellRange
+
+    original = MergedCellRange.format
+    open_turn_sheet(good)
+    assert MergedCellRange.format is original
+    broken = rezip(good, tmp_path / "broken.xlsx", {"xl/worksheets/sheet1.xml": b"<not xml"})
+    with pytest.raises(NotATurnSheet):
+        load_workbook_bytes(broken.read_bytes(), broken.name, merged_borders=False)
+    assert MergedCellRange.format is original
+    # A workbook loaded to be saved (an annotated copy) gets openpyxl's own merged ranges.
+    calls: list[int] = []
+
+    def counting(mcr: MergedCellRange) -> None:
+        calls.append(1)
+        original(mcr)
+
+    monkeypatch.setattr(MergedCellRange, "format", counting)
+    load_workbook_bytes(good.read_bytes(), good.name)
+    assert len(calls) > 20
+    calls.clear()
+    load_workbook_bytes(good.read_bytes(), good.name, merged_borders=False)
+    assert calls == []
+    assert MergedCellRange.format is counting
