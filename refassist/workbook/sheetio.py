@@ -443,9 +443,9 @@ def _plain_merges() -> Iterator[None]:
     """Load merged ranges without copying their borders onto their edge cells.
 
     As it loads a merged range, openpyxl gives each cell under it the range's protection and
-    each edge cell the range's border, every one hashed into the workbook's style lists: two
-    fifths of opening a turn sheet (0.55 -> 0.33 s for the twelve of a 12-player turn, at
-    intake and again at resolve).  A sheet that is only read needs the merged cells (so that
+    each edge cell the range's border, every one hashed into the workbook's style lists: 40%
+    of opening a turn sheet (0.55 -> 0.33 s for the twelve of a 12-player turn, at intake and
+    again at resolve).  A sheet that is only read needs the merged cells (so that
     what hides under a merge reads as empty, as the player sees it) and their protection,
     never their borders; a workbook that is saved (an annotated copy) is loaded with them.
     """
