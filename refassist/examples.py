@@ -30,7 +30,7 @@ from typing import Any
 from .demo import computer_sheets, create_demo_game
 from .game import Game
 from .libreoffice import convert
-from .rulesets import RULESETS
+from .rulesets import all_rulesets
 from .rulesets.base import Ruleset
 from .turnsheets import sheet_filename
 
@@ -108,12 +108,12 @@ def write_game_examples(
 
 def write_examples(
     out: Path,
-    rulesets: Iterable[Ruleset] = RULESETS,
+    rulesets: Iterable[Ruleset] | None = None,
     to_pdf: PdfConverter | None = None,
 ) -> list[Written]:
     """Write every game's example files into ``out/<ruleset name>/``."""
     written = []
-    for ruleset in rulesets:
+    for ruleset in all_rulesets() if rulesets is None else rulesets:
         with tempfile.TemporaryDirectory(prefix="refassist-examples-") as work:
             written += write_game_examples(ruleset, Path(out) / ruleset.name, Path(work), to_pdf)
     return written

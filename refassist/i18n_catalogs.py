@@ -77,9 +77,9 @@ def game_domains() -> dict[str, Domain]:
     """Every game package with catalogs of its own (a ``locale`` folder), by package name; its
     templates are those of its ruleset (``templates/<name>``, the package's name with
     hyphens unless a registered ruleset says otherwise)."""
-    from .rulesets import RULESETS
+    from .rulesets import all_rulesets
 
-    names = {r.package.rsplit(".", 1)[-1]: r.name for r in RULESETS}
+    names = {r.package.rsplit(".", 1)[-1]: r.name for r in all_rulesets()}
     out = {}
     for folder in sorted((PACKAGE / "rulesets").iterdir()):
         if (folder / "locale").is_dir() and (folder / "__init__.py").is_file():

@@ -105,3 +105,48 @@ def test_broken_master_is_reported_by_export(runner: CliRunner, small_game) -> N
     result = runner.invoke(main, ["export", str(small_game.path), "--json"])
     assert result.exit_code == 1
     assert "Settings!C2: Year is not a whole number" in result.output
+
+
+_IMPORTED_GAMES = """
+import json, sys
+def games():
+    return sorted({m.split(".")[2] for m in sys.modules
+                   if m.startswith("refassist.rulesets.") and m.split(".")[2] != "base"})
+import refassist.cli
+from refassist.rulesets import find_ruleset
+started = games()
+found = find_ruleset(sys.argv[1])
+print(json.dumps([started, games(), found.name]))
+"""
+
+
+def test_the_cli_starts_without_importing_a_game_and_a_game_imports_only_itself() -> None:
+    """Each command is a process: importing every game cost about 0.25 s of each start.  The
+    CLI imports none; looking a game up by its name imports that game's package alone (and
+    the helpers it uses); an alias still finds its game (every game is imported then)."""
+    import subprocess
+    import sys
+
+    from refassist.rulesets import all_rulesets
+
+    shared = {"checking"}  # helper packages a game may import, not games
+    for ruleset in all_rulesets():
+        package = ruleset.package.rsplit(".", 1)[-1]
+        for name in (ruleset.name, ruleset.name.upper()):
+            out = subprocess.run(
+                [sys.executable, "-c", _IMPORTED_GAMES, name],
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
+            started, after, found = json.loads(out)
+            assert started == [] and found == ruleset.name
+            assert set(after) - shared == {package}, (ruleset.name, after)
+        for alias in ruleset.aliases:
+            out = subprocess.run(
+                [sys.executable, "-c", _IMPORTED_GAMES, alias],
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
+            assert json.loads(out)[2] == ruleset.name

@@ -13,7 +13,7 @@ from ..atomic import write_text
 from ..config import EMAIL_RE
 from ..errors import UsageError
 from ..game import Game, read_players_csv
-from ..rulesets import RULESETS, Ruleset, default_ruleset, find_ruleset
+from ..rulesets import Ruleset, all_rulesets, default_ruleset, find_ruleset
 from . import printable
 
 
@@ -62,8 +62,9 @@ def check_map_options(ruleset: Ruleset, map_file: Path | None, generate_seed: in
 @click.option(
     "--ruleset",
     "ruleset_name",
-    default=default_ruleset().name,
-    show_default=True,
+    # Looked up when needed, so that starting the CLI imports no game.
+    default=lambda: default_ruleset().name,
+    show_default="the first of `refassist rulesets`",
     help="Which game (see `refassist rulesets`).",
 )
 @click.option(
@@ -262,7 +263,7 @@ def rulesets_command() -> None:
     Example:
       refassist rulesets
     """
-    for r in RULESETS:
+    for r in all_rulesets():
         aliases = f" (also: {', '.join(r.aliases)})" if r.aliases else ""
         count = (
             f"{r.min_players} players"
