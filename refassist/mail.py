@@ -99,9 +99,8 @@ def write_message(
     76-character line at a time, in Python: about 60 ms for a report of 1 MB, 0.75 s of a
     12-player turn's mailing.  Here each attachment is added with a short random marker as
     its content, and the marker's line in the written message is replaced by the file encoded
-    at once by
-    `base64.encodebytes` (the same 76-character lines): the rest (headers, MIME structure) is
-    still the ``email`` package's own.
+    at once by `base64.encodebytes` (the same 76-character lines): the rest (headers, MIME
+    structure) is still the ``email`` package's own.
     """
     msg = build_message(
         sender=sender,
