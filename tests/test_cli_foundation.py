@@ -120,33 +120,31 @@ print(json.dumps([started, games(), found.name]))
 """
 
 
+def _imported(name: str) -> tuple[list[str], list[str], str]:
+    """In a fresh process: the games imported by the CLI, those after `find_ruleset(name)`, and
+    the name of the game found."""
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-c", _IMPORTED_GAMES, name], capture_output=True, text=True, check=True
+    ).stdout
+    started, after, found = json.loads(out)
+    return started, after, found
+
+
 def test_the_cli_starts_without_importing_a_game_and_a_game_imports_only_itself() -> None:
     """Each command is a process: importing every game cost about 0.25 s of each start.  The
     CLI imports none; looking a game up by its name imports that game's package alone (and
     the helpers it uses); an alias still finds its game (every game is imported then)."""
-    import subprocess
-    import sys
-
     from refassist.rulesets import all_rulesets
 
-    shared = {"checking"}  # helper packages a game may import, not games
+    shared = {"checking"}  # helper modules a game may import, not games
     for ruleset in all_rulesets():
         package = ruleset.package.rsplit(".", 1)[-1]
         for name in (ruleset.name, ruleset.name.upper()):
-            out = subprocess.run(
-                [sys.executable, "-c", _IMPORTED_GAMES, name],
-                capture_output=True,
-                text=True,
-                check=True,
-            ).stdout
-            started, after, found = json.loads(out)
+            started, after, found = _imported(name)
             assert started == [] and found == ruleset.name
             assert set(after) - shared == {package}, (ruleset.name, after)
         for alias in ruleset.aliases:
-            out = subprocess.run(
-                [sys.executable, "-c", _IMPORTED_GAMES, alias],
-                capture_output=True,
-                text=True,
-                check=True,
-            ).stdout
-            assert json.loads(out)[2] == ruleset.name
+            assert _imported(alias)[2] == ruleset.name

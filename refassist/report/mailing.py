@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..errors import GameError
 from ..i18n import Words
-from ..mail import parse_message_bytes, write_message
+from ..mail import build_message, parse_message_bytes, write_eml
 
 MAIL_DIR = "mail"
 
@@ -138,17 +138,17 @@ def build_mailings(
         if sheet is not None and not sheet.exists():
             sheet = None
         attachments = [pdf] + ([sheet] if sheet is not None else [])
-        path = folder / MAIL_DIR / (pdf.stem + ".eml")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_message(
-            path,
+        message = build_message(
             sender=sender,
             sender_name=sender_name,
             to=to,
             to_name=player,
             subject=report_subject(game_name, player, step, resolved, sheet is not None, words),
             body=report_body(game_name, player, step, due, sheet, resolved, words),
-            attachments=attachments,
         )
+        path = folder / MAIL_DIR / (pdf.stem + ".eml")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # Attached as it is written: fast for a report of a megabyte (`write_eml`).
+        write_eml(path, message, attachments)
         out.append(Mailing(player, path))
     return out
