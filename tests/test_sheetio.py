@@ -270,7 +270,7 @@ def _cells(workbook: openpyxl.Workbook) -> dict[tuple[str, str], tuple[object, .
 def test_a_sheet_opened_to_be_read_is_openpyxls_own_but_for_merged_borders(
     tmp_path: Path, good: Path
 ) -> None:
-    """Opening a sheet skips copying merged ranges' borders (two fifths of the load); every
+    """Opening a sheet skips copying merged ranges' borders (40% of the load); every
     cell, merged cell, value and protection is as openpyxl's full load has it, for both games'
     sheets, and the reading of the sheet is the same."""
     from refassist.dice import Dice
