@@ -31,6 +31,7 @@ from ..atomic import write_bytes
 from ..errors import RefassistError, UsageError
 from ..rulesets.base import MAP_ANCHOR, ReportContent, ReportInput
 from ..words import orders_due
+from . import flow
 from .boarddraw import board_pages
 from .fetcher import SafeFetcher
 from .mapmodel import SectorMap
@@ -146,16 +147,25 @@ def render_report(
             found[0]["anchor"] = MAP_ANCHOR
             break
     html = render_html(env, content.template, context)
+    # Chapters of running text marked ``data-flow`` are set with Pango (`flow`) and stamped.
+    chapters: dict[str, bytes] = {}
+    if settings.fast and flow.usable(settings.dirs):
+        html, chapters = flow.set_chapters(html)
     # Relative URLs resolve in the first template folder: the game's own when it has one, so
     # an override can show e.g. its logo.png; the fetcher still allows only template files.
     document = layout(html, settings.dirs[0], fetcher)
     pdf = document.write_pdf()
     stamps = []
+    laid_out = map_boxes(document) if settings.fast and (pages or chapters) else []
+    if chapters:
+        stamps += flow.chapter_stamps(chapters, laid_out)
     if settings.fast and pages and public is not None and overlay is not None:
-        boxes = [b for b in map_boxes(document) if b.width > 0 and b.height > 0]
+        boxes = [
+            b for b in laid_out if b.width > 0 and b.height > 0 and not b.key.startswith(flow.KEY)
+        ]
         base = base or base_maps_for(settings)
         assert base is not None
-        stamps = map_stamps(public, overlay, boxes, base)
+        stamps += map_stamps(public, overlay, boxes, base)
     # The running heads are drawn on every page (`running`; none where margin boxes are).
     stamps += running_stamps(document, html)
     if stamps:
