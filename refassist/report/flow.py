@@ -146,7 +146,7 @@ _STYLES = {
     "div": Block(),
 }
 LINE_HEIGHT = 1.3
-_NO_LIGATURES = {"font_features": "liga=0, clig=0"}
+_NO_LIGATURES = "liga=0, clig=0"
 EVENT_MARGIN = 2.2 * MM
 NOTE = (1 * MM, 2 * MM, 2.0, "#888888", 2.5 * MM, 0.5 * MM)  # margins, rule, colour, pads
 BATTLE = (1 * MM, 3 * MM, 0.6, "#999999", 2 * MM, 1.5 * MM)  # margins, border, colour, pads
@@ -258,7 +258,9 @@ class Chapter:
     def _text(self, markup: str, width: float, size: float, font: str = SANS) -> Text:
         # No ligatures: cairo would write "fl" as one character, and a search for "fleet" in
         # the PDF's text (a player's, the fog-of-war audit's) would miss it.
-        markup = _span(markup, size=size, font_family=font, foreground=TEXT, **_NO_LIGATURES)
+        markup = _span(
+            markup, size=size, font_family=font, foreground=TEXT, font_features=_NO_LIGATURES
+        )
         return Text(self.context, markup, width)
 
     def _lines(
