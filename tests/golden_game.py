@@ -66,6 +66,13 @@ def dumps(data: dict[str, Any]) -> str:
 def play(ruleset_name: str) -> Iterator[tuple[str, dict[str, Any]]]:
     """Yield (step resolved, JSON export of the state after it) for every golden turn."""
     ruleset = find_ruleset(ruleset_name)
+    for step, state in play_states(ruleset_name):
+        yield step, ruleset.to_json(state)
+
+
+def play_states(ruleset_name: str) -> Iterator[tuple[str, Any]]:
+    """Yield (step resolved, the state after it) for every golden turn."""
+    ruleset = find_ruleset(ruleset_name)
     game = description(ruleset_name)
     folder = GOLDEN_DIRS[ruleset_name]
     rules = ruleset.default_house_rules()
@@ -97,6 +104,6 @@ def play(ruleset_name: str) -> Iterator[tuple[str, dict[str, Any]]]:
             for p in step.expects
         }
         state = ruleset.resolve(state, orders, Dice.for_turn(seed, turn), rules).state
-        yield step.key, ruleset.to_json(state)
+        yield step.key, state
         if ruleset.game_over(state):
             break

@@ -14,9 +14,16 @@ from pypdf import PdfReader
 
 from refassist.report import build, flow
 from refassist.report.build import RenderSettings, render_report
+from refassist.report.fetcher import SafeFetcher
 from refassist.report.game_reports import gather_input
-from refassist.report.render import project_templates, template_dirs
+from refassist.report.render import layout, project_templates, template_dirs
+from refassist.rulesets import RULESETS, find_ruleset
+from refassist.rulesets.base import ReportInput
+from tests.golden_game import play_states
 from tests.test_report_content import report_game
+
+#: Tops of text lines between the running heads and feet (13 mm and 14 mm margins of A4).
+HEAD, FOOT = 36.0, 800.0
 
 pytestmark = pytest.mark.skipif(not flow.pango_available(), reason="PangoCairo is missing")
 
@@ -38,7 +45,7 @@ def _ann_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, set_by_pango
     monkeypatch.setattr(flow, "usable", lambda dirs: set_by_pango)
     pdf, refused = render_report(content, build.common_context(info), settings)
     assert refused == []
-    assert len(chapters) == (1 if set_by_pango else 0)
+    assert len(chapters) == (3 if set_by_pango else 0)
     return pdf
 
 
@@ -191,3 +198,151 @@ def test_a_battle_box_split_over_pages_keeps_every_line_in_order() -> None:
     found = [int(m) for m in re.findall(r"Round (\d+)", words)]
     assert found == list(range(1, 60))
     assert words.count("KILL") == 59
+
+
+def _words(pdf: bytes) -> list[str]:
+    """The words of the pages' text, without the running heads (pages may break elsewhere)."""
+    return " ".join(line[3] for line in _lines(pdf) if HEAD < line[1] < FOOT).split()
+
+
+@pytest.mark.parametrize("name", [ruleset.name for ruleset in RULESETS])
+def test_every_games_reports_read_the_same_with_their_chapters_set_by_pango(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each game's golden game, half-way: every reader's report (the referee's too) has the
+    same words and outline with its chapters set here as with WeasyPrint alone, and on the
+    first page of each set chapter the lines sit where WeasyPrint put them."""
+    ruleset = find_ruleset(name)
+    states = list(play_states(name))
+    step, state = states[len(states) // 2]
+    readers = [*ruleset.players(state), None]
+    info = ReportInput(step=step, deadline="next Sunday", house_rules=ruleset.default_house_rules())
+    public = ruleset.report_map(state)
+    settings = RenderSettings(tuple(template_dirs(None)), public)
+    common = build.common_context(info)
+    set_chapters = 0
+    real = flow.set_chapters
+
+    def counted(document: str) -> tuple[str, dict[str, bytes]]:
+        nonlocal set_chapters
+        html, pages = real(document)
+        set_chapters += len(pages)
+        return html, pages
+
+    monkeypatch.setattr(flow, "set_chapters", counted)
+    for reader in readers:
+        content = ruleset.report_content(state, reader, info, public)
+        monkeypatch.setattr(flow, "usable", lambda dirs: False)
+        weasy, _ = render_report(content, common, settings)
+        monkeypatch.setattr(flow, "usable", lambda dirs: True)
+        pango, _ = render_report(content, common, settings)
+        assert _words(weasy) == _words(pango), reader
+        assert [t for t, _ in _outline(weasy)] == [t for t, _ in _outline(pango)], reader
+        a, b = _lines(weasy), _lines(pango)
+        for title, page in _outline(pango):
+            if page != next((p for t, p in _outline(weasy) if t == title), None):
+                continue
+            here_a = [line for line in a if line[0] == page]
+            here_b = [line for line in b if line[0] == page]
+            if [line[3] for line in here_a] != [line[3] for line in here_b]:
+                continue
+            for x, y in zip(here_a, here_b, strict=True):
+                assert abs(x[1] - y[1]) <= 1.0 and abs(x[2] - y[2]) <= 1.0, (reader, x, y)
+    # Every game but one whose templates mark no chapter has chapters set.
+    marked = any(
+        "data-flow" in path.read_text() for path in (project_templates() / name).glob("*.html")
+    )
+    assert (set_chapters > 0) == marked
+
+
+def _both_ways(section: str) -> tuple[list[dict], list[dict], flow.Chapter]:
+    """Words of ``section`` laid out by WeasyPrint in a report page (made relative to the page's
+    text area) and as set here, and the chapter set here."""
+    css = (project_templates() / "base" / "report.css").read_text()
+    document = f"<html><head><style>{css}</style></head><body>{section}</body></html>"
+    dirs = [project_templates()]
+    weasy = layout(document, dirs[0], SafeFetcher(dirs)).write_pdf()
+    chapter = _chapter(section)
+    with pdfplumber.open(io.BytesIO(weasy)) as pdf:
+        a = [
+            {**w, "top": w["top"] - 13 * flow.MM, "x0": w["x0"] - 10 * flow.MM}
+            for w in pdf.pages[0].extract_words()
+        ]
+    with pdfplumber.open(io.BytesIO(chapter.pdf())) as pdf:
+        b = pdf.pages[0].extract_words(extra_attrs=["fontname"])
+    return a, b, chapter
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # A ledger: numbers aligned right, a total row in bold under a dark rule.
+        '<table class="compact"><tr><th>Income</th><th class="num">Points</th></tr>'
+        '<tr><td>0101 Home: class A</td><td class="num">5</td></tr>'
+        '<tr><td>0102 Far: class C</td><td class="num">13</td></tr>'
+        '<tr class="total"><td>Income</td><td class="num">18</td></tr></table>'
+        '<p class="note">Income was blocked by a blockade.</p><p>After.</p>',
+        # A listing with its header, and one that wraps.
+        '<pre class="listing"><b>Where      Fleet    Also</b>\n0101 Home  F3 S0    naval base\n'
+        "0102 Far   F1       -\n</pre>"
+        '<pre class="listing events"><b>arrival</b> 0101: '
+        + "a long line of words " * 12
+        + "\n  <i>told to: Ann</i>\n</pre>",
+        # Notation lines, white space kept.
+        '<h3>Your systems <small>2</small></h3><div class="notation lines">\n'
+        "<div>0101 Home A N  G0 O0 - F3 - 7  + Bob F1</div><div>0102 Far C - 3</div>\n  </div>"
+        '<p class="muted">None.</p>',
+    ],
+)
+def test_blocks_sit_where_weasyprint_puts_them(body: str) -> None:
+    section = f'<section class="chapter" data-flow="t"><h2>Chapter</h2>{body}</section>'
+    a, b, _ = _both_ways(section)
+    assert [w["text"] for w in a] == [w["text"] for w in b]
+    for x, y in zip(a, b, strict=True):
+        assert abs(x["top"] - y["top"]) <= 1.0 and abs(x["x0"] - y["x0"]) <= 1.0, (x, y)
+    bold = {w["text"] for w in b if "Bold" in w.get("fontname", "")}
+    assert {"Income", "18"} <= bold or "Income" not in {w["text"] for w in b}
+
+
+def test_a_listing_header_is_ruled_under_its_words_and_spaces_as_weasyprint_rules_it() -> None:
+    section = (
+        '<section class="chapter" data-flow="t"><pre class="listing"><b>Where      Fleet     '
+        "</b>\n0101 Home  F3\n</pre></section>"
+    )
+    chapter = _chapter(section)
+
+    def rule(pdf: bytes, dx: float, dy: float) -> tuple[float, float, float]:
+        """Left, right and bottom of the one rule drawn (WeasyPrint fills a border as the
+        difference of two rectangles: the lower bottom is the rule's)."""
+        with pdfplumber.open(io.BytesIO(pdf)) as document:
+            page = document.pages[0]
+            found = {
+                (round(r["x0"] - dx, 1), round(r["x1"] - dx, 1), round(r["bottom"] - dy, 1))
+                for r in page.lines + page.rects + page.curves
+                if r["top"] > dy
+            }
+        assert {(left, right) for left, right, _ in found} == {min(found)[:2]}, found
+        return max(found, key=lambda r: r[2])
+
+    css = (project_templates() / "base" / "report.css").read_text()
+    dirs = [project_templates()]
+    weasy = layout(
+        f"<html><head><style>{css}</style></head><body>{section}</body></html>",
+        dirs[0],
+        SafeFetcher(dirs),
+    ).write_pdf()
+    ours = rule(chapter.pdf(), 0, 0)
+    theirs = rule(weasy, 10 * flow.MM, 13 * flow.MM)
+    assert ours == pytest.approx(theirs, abs=0.3)
+    assert ours[1] - ours[0] > 20 * 4.5  # the 21 letters and spaces of the header
+
+
+def test_headings_with_quotes_keep_their_words_in_the_outline() -> None:
+    title = 'Bob\'s "Fleet" & <Co> \\ 5021'
+    escaped = title.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    section = f'<section class="chapter" data-flow="t"><h2>{escaped}</h2><p>Text.</p></section>'
+    html, pages = flow.set_chapters(f"<html><body>{section}</body></html>")
+    assert pages
+    dirs = [project_templates()]
+    pdf = layout(html, dirs[0], SafeFetcher(dirs)).write_pdf()
+    assert _outline(pdf) == [(title, 0)]

@@ -19,6 +19,7 @@ at all (`render_report` checks), since its rules would not be mirrored.
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import io
 import re
@@ -40,6 +41,9 @@ MM = 72 / 25.4
 #: The text area of an A4 page with report.css's margins (13 mm top, 14 bottom, 10 sides).
 PAGE_WIDTH = 190 * MM
 PAGE_HEIGHT = 270 * MM
+#: What may stick out at a page's foot: a table row's lower half-border (collapsed borders
+#: are shared between rows, and WeasyPrint lets the last row's half reach past the page).
+_SLACK = 0.2
 
 
 class Unsupported(Exception):
@@ -57,13 +61,15 @@ class Node:
 
 
 _VOID = {"br"}
-_BLOCK = {"section", "div", "p", "h2", "h3", "h4", "table", "tr"}
-_INLINE = {"span", "b", "br", "small"}
+_BLOCK = {"section", "div", "p", "h2", "h3", "h4", "table", "tr", "pre"}
+_INLINE = {"span", "b", "br", "small", "i"}
 #: Classes each element may carry (report.css's rules for them are mirrored below).
 _CLASSES: dict[str, set[str]] = {
     "section": {"chapter", "follow"},
-    "div": {"event", "battle", "note", "muted", "rolls"},
-    "p": {"muted"},
+    "h2": {"spaced"},
+    "div": {"event", "battle", "note", "muted", "rolls", "notation", "lines"},
+    "pre": {"listing", "events"},
+    "p": {"muted", "note"},
     "span": {"kind", "where", "mono", "muted", "kill"},
     "table": {"compact"},
     "tr": {"total"},
@@ -136,6 +142,8 @@ class Block:
     border_color: str = "#333333"
     padding_bottom: float = 0.0
     keep_with_next: bool = False
+    padding_top: float = 0.0
+    line_height: float = 1.3
 
 
 _STYLES = {
@@ -152,6 +160,8 @@ NOTE = (1 * MM, 2 * MM, 2.0, "#888888", 2.5 * MM, 0.5 * MM)  # margins, rule, co
 BATTLE = (1 * MM, 3 * MM, 0.6, "#999999", 2 * MM, 1.5 * MM)  # margins, border, colour, pads
 CELL_PAD_X, CELL_PAD_Y, CELL_SIZE = 1.2 * MM, 0.2 * MM, 7.5
 TABLE_MARGINS = (1 * MM, 2.5 * MM)
+LISTING = (7.5, 1.35, 1 * MM, 2.5 * MM, 0.6)  # size, line height, margins, header rule
+NOTATION = (8.0, 0.35 * MM, 0.3, "#dddddd")  # size, padding, rule, colour of each line
 CHIP = {"size": 7.5, "min": 15 * MM, "pad": 0.6 * MM, "gap": 1 * MM, "below": 0.4 * MM}
 
 
@@ -184,6 +194,8 @@ def _inline(node: Node | str, upper: bool = False) -> str:
         return _span(inner, foreground=MUTED)
     if node.tag == "small":
         return _span(inner, size=8.5, foreground=MUTED, weight="normal")
+    if node.tag == "i":  # only in listings: `pre.listing i`
+        return _span(inner, foreground=MUTED)
     return inner
 
 
@@ -255,27 +267,31 @@ class Chapter:
 
     # Building items
 
-    def _text(self, markup: str, width: float, size: float, font: str = SANS) -> Text:
+    def _text(self, markup: str, width: float | None, size: float, font: str = SANS) -> Text:
+        return Text(self.context, self._markup(markup, size, font), width)
+
+    @staticmethod
+    def _markup(markup: str, size: float, font: str) -> str:
         # No ligatures: cairo would write "fl" as one character, and a search for "fleet" in
         # the PDF's text (a player's, the fog-of-war audit's) would miss it.
-        markup = _span(
+        return _span(
             markup, size=size, font_family=font, foreground=TEXT, font_features=_NO_LIGATURES
         )
-        return Text(self.context, markup, width)
 
     def _lines(
         self, text: Text, size: float, x: float, width: float, style: Block, group: int = 0
     ) -> None:
-        """One item per line of ``text`` (CSS's line height: the font size times 1.3, the
-        glyphs centred in it).  A paragraph of fewer than four lines stays whole; a longer
-        one leaves at least two lines on each side of a page break (CSS's orphans and
-        widows)."""
-        step = size * LINE_HEIGHT
+        """One item per line of ``text`` (CSS's line height: the font size times
+        ``style.line_height``, the glyphs centred in it).  A paragraph of fewer than four lines
+        stays whole; a longer one leaves at least two lines on each side of a page break
+        (CSS's orphans and widows)."""
+        step = size * style.line_height
         n = len(text.lines)
         if n < 4:
             group = group or self._new_group()
         for i, line in enumerate(text.lines):
-            offset = (step - line.height) / 2 + line.baseline - line.top
+            above = style.padding_top if i == 0 else 0.0
+            offset = above + (step - line.height) / 2 + line.baseline - line.top
 
             def draw(px: float, py: float, line: Any = line, offset: float = offset) -> None:
                 text.show_line(line, px, py + offset)
@@ -283,7 +299,7 @@ class Chapter:
             last = i == n - 1
             self._add(
                 Item(
-                    step + ((style.padding_bottom + style.border_bottom) if last else 0.0),
+                    above + step + ((style.padding_bottom + style.border_bottom) if last else 0.0),
                     draw,
                     x,
                     style.margin_top if i == 0 else 0.0,
@@ -340,6 +356,8 @@ class Chapter:
         classes = set(node.classes)
         if node.tag in ("h2", "h3", "h4"):
             style = _STYLES[node.tag]
+            if "spaced" in classes:
+                style = dataclasses.replace(style, margin_top=6 * MM)
             if node.tag == "h4" and any(not f.left_only for f in self._frames):
                 # report.css: `.battle h4 { margin-top: 0 }`.
                 style = Block(0, style.margin_bottom, style.size, True, keep_with_next=True)
@@ -357,9 +375,14 @@ class Chapter:
         if node.tag == "section":
             self._blocks(node.children, x, width, group)
             return
+        if node.tag == "pre":
+            self._pre(node, x, width, group)
+            return
         if node.tag not in ("div", "p"):
             raise Unsupported(f"<{node.tag}> as a block")
-        if "rolls" in classes:
+        if "notation" in classes or "lines" in classes:
+            self._notation(node, x, width, group)
+        elif "rolls" in classes:
             self._chips(node, x, width, group)
         elif "battle" in classes:
             self._framed(node, x, width, BATTLE, left_only=False, group=group)
@@ -429,6 +452,75 @@ class Chapter:
         finally:
             self._frames.pop()
 
+    def _pre(self, node: Node, x: float, width: float, group: int) -> None:
+        """A monospace listing (``pre.listing``): its own line breaks, and also wrapped at
+        the width for ``.events``; a first ``<b>`` line is the header, ruled under its words."""
+        classes = set(node.classes)
+        if "listing" not in classes:
+            raise Unsupported("a <pre> that is not a listing")
+        size, line_height, top, bottom, rule = LISTING
+        children = list(node.children)
+        # HTML drops a line break right after <pre>, and the one before </pre> ends the last
+        # line without starting another.
+        if children and isinstance(children[0], str) and children[0].startswith("\n"):
+            children[0] = children[0][1:]
+        if children and isinstance(children[-1], str) and children[-1].endswith("\n"):
+            children[-1] = children[-1][:-1]
+        header = ""
+        if children and isinstance(children[0], Node) and children[0].tag == "b":
+            header = "".join(c for c in children[0].children if isinstance(c, str))
+            if len(children[0].children) != 1 or "\n" in header:
+                raise Unsupported("a listing header of another shape")
+        markup = "".join(_inline(c) for c in children).replace(_BREAK, "\n")
+        if not markup:
+            return
+        wrap = "events" in classes
+        text = self._text(markup, width if wrap else None, size, MONO)
+        style = Block(top, bottom, size, line_height=line_height)
+        start = len(self.items)
+        self._lines(text, size, x, width, style, group)
+        if header and not wrap:
+            item = self.items[start]
+            inner = item.draw
+            # Under the inline box, whose height is the font size (CSS), centred in the line.
+            under = (size * line_height - size) / 2 + size + rule / 2
+            ruled = Block(border_bottom=rule)
+            # The rule runs under the header's trailing spaces too, as under an inline box;
+            # Pango leaves them out of a line's width, so measure as many letters instead
+            # (a listing is monospace).
+            across = self._text(html.escape(header.replace(" ", "0")), None, size, MONO).width
+
+            def draw(px: float, py: float) -> None:
+                inner(px, py)
+                self._rule(px, py + under, across, ruled)
+
+            item.draw = draw
+
+    def _notation(self, node: Node, x: float, width: float, group: int) -> None:
+        """``div.notation.lines``: each child a line of notation (monospace, spaces kept),
+        with a light rule under it; the white space between them is kept too, as CSS's
+        ``pre-wrap`` keeps it."""
+        if set(node.classes) != {"notation", "lines"}:
+            raise Unsupported("notation without lines")
+        size, pad, rule, color = NOTATION
+        plain = Block(size=size)
+        ruled = Block(
+            size=size, border_bottom=rule, border_color=color, padding_bottom=pad, padding_top=pad
+        )
+        for child in node.children:
+            if isinstance(child, str):
+                # An anonymous block of preserved white space: a line per line break, and none
+                # after a final one (Pango would start one there; CSS does not).
+                kept = child[:-1] if child.endswith("\n") else child
+                text = self._text(html.escape(kept, quote=False), width, size, MONO)
+                self._lines(text, size, x, width, plain, group)
+                continue
+            if child.tag != "div" or child.classes:
+                raise Unsupported("a notation line of another kind")
+            markup = "".join(_inline(c) for c in child.children).replace(_BREAK, "\n")
+            text = self._text(markup, width, size, MONO)
+            self._lines(text, size, x, width, ruled, group)
+
     def _chips(self, node: Node, x: float, width: float, group: int) -> None:
         """The dice of a battle (``.rolls``): bordered chips, wrapped in rows."""
         size = CHIP["size"]
@@ -450,15 +542,18 @@ class Chapter:
         rows: list[list[Any]] = [[]]
         used = 0.0
         for chip in chips:
-            if rows[-1] and used + chip[2] > width:
+            # A chip fits with its right margin (CSS counts the margin box on the line).
+            if rows[-1] and used + chip[2] + CHIP["gap"] > width:
                 rows.append([])
                 used = 0.0
             rows[-1].append(chip)
             used += chip[2] + CHIP["gap"]
-        group = group or self._new_group()
-        for row in rows:
-            if not row:
-                continue
+        # Rows of dice break between pages like lines of text: a few stay together, more
+        # leave two on each side of a break.
+        rows = [row for row in rows if row]
+        if len(rows) < 4:
+            group = group or self._new_group()
+        for number, row in enumerate(rows):
             height = step + 2 * max(chip[1] for chip in row) + CHIP["below"]
 
             def draw(px: float, py: float, row: Any = row) -> None:
@@ -474,62 +569,68 @@ class Chapter:
                     text.show_line(line, cx + border + CHIP["pad"], py + border + offset)
                     cx += outer + CHIP["gap"]
 
-            self._add(Item(height, draw, x, group=group))
+            keep = len(rows) >= 4 and number in (0, len(rows) - 2)
+            self._add(Item(height, draw, x, keep_with_next=keep, group=group))
 
     def _table(self, node: Node, x: float, width: float, group: int) -> None:
         """A ``table.compact``: columns sized like CSS's automatic table layout (each its
-        widest line, spare width shared in proportion), one item per row."""
+        widest line, spare width shared in proportion), one item per row; ``.num`` cells
+        aligned right, a ``.total`` row bold under a dark rule."""
         if "compact" not in node.classes:
             raise Unsupported("a table that is not .compact")
-        rows: list[list[tuple[str, bool, bool]]] = []
+        rows: list[tuple[bool, list[tuple[str, bool, str]]]] = []
         for tr in node.children:
             if isinstance(tr, str):
                 if tr.strip():
                     raise Unsupported("text in a table")
                 continue
-            if tr.tag != "tr" or tr.classes:
+            if tr.tag != "tr":
                 raise Unsupported("a table row of another kind")
+            total = "total" in tr.classes
             cells = []
             for cell in tr.children:
                 if isinstance(cell, str):
                     if cell.strip():
                         raise Unsupported("text in a table row")
                     continue
-                if cell.tag not in ("td", "th") or "num" in cell.classes:
+                if cell.tag not in ("td", "th"):
                     raise Unsupported("a table cell of another kind")
                 markup = _collapse("".join(_inline(c) for c in cell.children))
                 if "mono" in cell.classes:
                     markup = _span(markup, size=8, font_family=MONO)
-                cells.append((markup, cell.tag == "th", "mono" in cell.classes))
-            rows.append(cells)
-        columns = max((len(r) for r in rows), default=0)
-        if not columns or any(len(r) != columns for r in rows):
+                if cell.tag == "th" or total:
+                    markup = f"<b>{markup}</b>"
+                align = "right" if "num" in cell.classes else "left"
+                cells.append((markup, cell.tag == "th", align))
+            rows.append((total, cells))
+        columns = max((len(cells) for _, cells in rows), default=0)
+        if not columns or any(len(cells) != columns for _, cells in rows):
             raise Unsupported("a table with uneven rows")
         natural = [0.0] * columns
-        for row in rows:
-            for i, (markup, head, _) in enumerate(row):
-                text = self._text(f"<b>{markup}</b>" if head else markup, 100_000, CELL_SIZE)
+        for _, cells in rows:
+            for i, (markup, _, _) in enumerate(cells):
+                text = self._text(markup, None, CELL_SIZE)
                 natural[i] = max(natural[i], text.width + 2 * CELL_PAD_X)
-        total = sum(natural)
-        widths = [w * width / total for w in natural] if total else natural
+        whole = sum(natural)
+        widths = [w * width / whole for w in natural] if whole else natural
         step = CELL_SIZE * LINE_HEIGHT
         first_index = len(self.items)
-        for row in rows:
+        for number, (_, cells) in enumerate(rows):
             texts = [
-                self._text(f"<b>{m}</b>" if head else m, w - 2 * CELL_PAD_X, CELL_SIZE)
-                for (m, head, _), w in zip(row, widths, strict=True)
+                Text(self.context, self._markup(m, CELL_SIZE, SANS), w - 2 * CELL_PAD_X, align)
+                for (m, _, align), w in zip(cells, widths, strict=True)
             ]
-            head = row[0][1]
-            rule = 0.7 if head else 0.3
-            lines = max(len(t.lines) for t in texts)
-            height = 2 * CELL_PAD_Y + lines * step + rule
+            head = cells[0][1]
+            dark = head or (number + 1 < len(rows) and rows[number + 1][0])
+            rule = 0.7 if dark else 0.3
+            height = 2 * CELL_PAD_Y + max(len(t.lines) for t in texts) * step + rule
 
             def draw(
                 px: float,
                 py: float,
                 texts: Any = texts,
                 rule: float = rule,
-                head: bool = head,
+                dark: bool = dark,
                 height: float = height,
             ) -> None:
                 cx = px
@@ -541,7 +642,7 @@ class Chapter:
                         y += step
                     cx += w
                 cr = self.context
-                cr.set_source_rgb(*_rgb("#333333" if head else "#cccccc"))
+                cr.set_source_rgb(*_rgb("#333333" if dark else "#cccccc"))
                 cr.set_line_width(rule)
                 cr.move_to(px, py + height - rule / 2)
                 cr.line_to(px + sum(widths), py + height - rule / 2)
@@ -589,10 +690,10 @@ class Chapter:
             before = sum(pieces)
             if (
                 y > 0
-                and y + before + wanted > PAGE_HEIGHT
+                and y + before + wanted > PAGE_HEIGHT + _SLACK
                 and (
                     wanted <= PAGE_HEIGHT - before + pieces[0]
-                    or y + before + item.height > PAGE_HEIGHT
+                    or y + before + item.height > PAGE_HEIGHT + _SLACK
                 )
             ):
                 for frame in open_frames[:common]:

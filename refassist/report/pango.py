@@ -95,24 +95,31 @@ def available() -> bool:
 @dataclass(frozen=True)
 class Line:
     """One laid-out line: its logical box relative to the layout's top left, in points, and
-    its baseline; ``handle`` is Pango's line (valid while its `Text` lives)."""
+    its baseline; ``handle`` is Pango's line (valid while its `Text` lives).  ``left`` is
+    where the line starts in the layout's width (more than 0 when aligned right or centred)."""
 
     top: float
     height: float
     baseline: float
     width: float
     handle: Any
+    left: float = 0.0
 
 
 class Text:
-    """A paragraph of Pango markup wrapped at ``width`` points, measured line by line.
+    """A paragraph of Pango markup wrapped at ``width`` points (never wrapped with
+    ``None``: its own line breaks only), measured line by line.
 
     Made on the surface's context it will be drawn on (fonts are chosen for it); the lines
     are then drawn one at a time, so a paragraph can be split between pages.
     """
 
     def __init__(
-        self, context: cairocffi.Context, markup: str, width: float, align: str = "left"
+        self,
+        context: cairocffi.Context,
+        markup: str,
+        width: float | None,
+        align: str = "left",
     ) -> None:
         libs = _libraries()
         if libs is None:
@@ -132,7 +139,9 @@ class Text:
         libs.pangocairo.pango_cairo_context_set_font_options(pango_context, options)
         libs.pango.pango_context_set_round_glyph_positions(pango_context, 0)
         libs.pango.pango_layout_context_changed(layout)
-        libs.pango.pango_layout_set_width(layout, max(1, int(width * SCALE)))
+        libs.pango.pango_layout_set_width(
+            layout, -1 if width is None else max(1, int(width * SCALE))
+        )
         libs.pango.pango_layout_set_wrap(layout, _WRAP_WORD_CHAR)
         libs.pango.pango_layout_set_alignment(layout, ALIGN[align])
         data = markup.encode("utf-8")
@@ -154,6 +163,7 @@ class Text:
                         baseline=libs.pango.pango_layout_iter_get_baseline(it) / SCALE,
                         width=logical.width / SCALE,
                         handle=libs.pango.pango_layout_iter_get_line_readonly(it),
+                        left=logical.x / SCALE,
                     )
                 )
                 if not libs.pango.pango_layout_iter_next_line(it):
@@ -168,6 +178,7 @@ class Text:
         return max((line.width for line in self.lines), default=0.0)
 
     def show_line(self, line: Line, x: float, baseline: float) -> None:
-        """Draw ``line`` with its start at ``x`` and its baseline at ``baseline`` (points)."""
-        self._context.move_to(x, baseline)
+        """Draw ``line`` in a layout whose left edge is at ``x``, its baseline at
+        ``baseline`` (points)."""
+        self._context.move_to(x + line.left, baseline)
         self._libs.pangocairo.pango_cairo_show_layout_line(self._cr, line.handle)
