@@ -1,0 +1,183 @@
+"""The HTML a chapter set with Pango may hold, and the rules of ``report.css`` it gets.
+
+`refassist.report.flow` sets chapters of a report with Pango instead of WeasyPrint; this module
+reads a chapter's HTML into a small tree (`parse`), refusing anything outside the subset the
+project's templates use (`Unsupported`: the chapter is then WeasyPrint's, as before), and
+holds the rules of ``templates/base/report.css`` that apply to that subset, in points, with
+the Pango markup of inline content (`inline_markup`).  A change to those rules in
+``report.css`` is a change here too: `tests/test_report_flow.py` compares every game's reports
+with WeasyPrint's to catch a drift.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+
+MM = 72 / 25.4
+
+
+class Unsupported(Exception):
+    """The chapter uses HTML this module does not set: WeasyPrint lays it out."""
+
+
+# --- HTML to a small tree -------------------------------------------------------------------
+
+
+@dataclass
+class Node:
+    tag: str
+    classes: tuple[str, ...] = ()
+    children: list[Node | str] = field(default_factory=list)
+
+
+_VOID = {"br"}
+BLOCK = {"section", "div", "p", "h2", "h3", "h4", "table", "tr", "pre"}
+INLINE = {"span", "b", "br", "small", "i"}
+#: Classes each element may carry (report.css's rules for them are mirrored below).
+_CLASSES: dict[str, set[str]] = {
+    "section": {"chapter", "follow"},
+    "h2": {"spaced"},
+    "div": {"event", "battle", "note", "muted", "rolls", "notation", "lines"},
+    "pre": {"listing", "events"},
+    "p": {"muted", "note"},
+    "span": {"kind", "where", "mono", "muted", "kill"},
+    "table": {"compact"},
+    "tr": {"total"},
+    "td": {"mono", "num"},
+    "th": {"num"},
+}
+_ATTRIBUTES = {"class", "data-flow"}
+
+
+class _Parser(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.root = Node("root")
+        self.stack = [self.root]
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in BLOCK | INLINE | {"td", "th"}:
+            raise Unsupported(f"<{tag}>")
+        classes: tuple[str, ...] = ()
+        for name, value in attrs:
+            if name not in _ATTRIBUTES:
+                raise Unsupported(f"<{tag} {name}>")
+            if name == "class":
+                classes = tuple((value or "").split())
+                if any(c not in _CLASSES.get(tag, set()) for c in classes):
+                    raise Unsupported(f"<{tag} class={value!r}>")
+        node = Node(tag, classes)
+        self.stack[-1].children.append(node)
+        if tag not in _VOID:
+            self.stack.append(node)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in _VOID:
+            return
+        if self.stack[-1].tag != tag:
+            raise Unsupported(f"</{tag}> does not close <{self.stack[-1].tag}>")
+        self.stack.pop()
+
+    def handle_data(self, data: str) -> None:
+        self.stack[-1].children.append(data)
+
+
+def parse(chapter: str) -> Node:
+    """The chapter's HTML as a tree, or `Unsupported`."""
+    parser = _Parser()
+    parser.feed(chapter)
+    parser.close()
+    if len(parser.stack) != 1:
+        raise Unsupported(f"<{parser.stack[-1].tag}> is not closed")
+    return parser.root
+
+
+# --- report.css, mirrored -------------------------------------------------------------------
+
+SANS = "DejaVu Sans"
+MONO = "DejaVu Sans Mono"
+TEXT = "#111111"
+MUTED = "#555555"
+
+
+@dataclass(frozen=True)
+class Block:
+    """Vertical box rules of one kind of block, in points (CSS's margin, border, padding)."""
+
+    margin_top: float = 0.0
+    margin_bottom: float = 0.0
+    size: float = 9.0
+    bold: bool = False
+    border_bottom: float = 0.0
+    border_color: str = "#333333"
+    padding_bottom: float = 0.0
+    keep_with_next: bool = False
+    padding_top: float = 0.0
+    line_height: float = 1.3
+
+
+STYLES = {
+    "h2": Block(0, 2.5 * MM, 13, True, 0.6, "#333333", 0.8 * MM, keep_with_next=True),
+    "h3": Block(4 * MM, 1.5 * MM, 10.5, True, keep_with_next=True),
+    "h4": Block(2.5 * MM, 1 * MM, 9.5, True, keep_with_next=True),
+    "p": Block(0, 1.5 * MM),
+    "div": Block(),
+}
+LINE_HEIGHT = 1.3
+NO_LIGATURES = "liga=0, clig=0"
+EVENT_MARGIN = 2.2 * MM
+NOTE = (1 * MM, 2 * MM, 2.0, "#888888", 2.5 * MM, 0.5 * MM)  # margins, rule, colour, pads
+BATTLE = (1 * MM, 3 * MM, 0.6, "#999999", 2 * MM, 1.5 * MM)  # margins, border, colour, pads
+CELL_PAD_X, CELL_PAD_Y, CELL_SIZE = 1.2 * MM, 0.2 * MM, 7.5
+TABLE_MARGINS = (1 * MM, 2.5 * MM)
+LISTING = (7.5, 1.35, 1 * MM, 2.5 * MM, 0.6)  # size, line height, margins, header rule
+NOTATION = (8.0, 0.35 * MM, 0.3, "#dddddd")  # size, padding, rule, colour of each line
+CHIP = {"size": 7.5, "min": 15 * MM, "pad": 0.6 * MM, "gap": 1 * MM, "below": 0.4 * MM}
+
+
+def span(text: str, *, size: float | None = None, bold: bool = False, **attrs: str) -> str:
+    parts = [f'{k}="{v}"' for k, v in attrs.items()]
+    if size is not None:
+        parts.append(f'size="{round(size * 1024)}"')
+    if bold:
+        parts.append('weight="bold"')
+    return f"<span {' '.join(parts)}>{text}</span>" if parts else text
+
+
+def inline_markup(node: Node | str, upper: bool = False) -> str:
+    """Pango markup for inline content (HTML's white space collapsed later)."""
+    if isinstance(node, str):
+        return html.escape(node.upper() if upper else node, quote=False)
+    if node.tag == "br":
+        return BREAK
+    if node.tag not in INLINE:
+        raise Unsupported(f"<{node.tag}> inside a line")
+    classes = set(node.classes)
+    inner = "".join(inline_markup(c, upper or "kind" in classes) for c in node.children)
+    if node.tag == "b" or "where" in classes:
+        return span(inner, bold=True)
+    if "kind" in classes:
+        return span(inner, size=7, foreground=MUTED, letter_spacing=str(round(0.3 * 1024)))
+    if "mono" in classes:
+        return span(inner, size=8, font_family=MONO)
+    if "muted" in classes:
+        return span(inner, foreground=MUTED)
+    if node.tag == "small":
+        return span(inner, size=8.5, foreground=MUTED, weight="normal")
+    if node.tag == "i":  # only in listings: `pre.listing i`
+        return span(inner, foreground=MUTED)
+    return inner
+
+
+_SPACES = re.compile(r"[ \t\r\n\f]+")
+#: A ``<br>`` until white space is collapsed (a source line break is only a space).
+BREAK = "\u2028"
+
+
+def collapse(markup: str) -> str:
+    """HTML's white-space rule: runs of spaces are one, none at a line's start or end."""
+    lines = [part.strip(" ") for part in _SPACES.sub(" ", markup).split(BREAK)]
+    return "\n".join(lines).strip("\n")

@@ -1,0 +1,628 @@
+"""A chapter set with Pango: its blocks as items one line or row tall, then pages.
+
+Each block of the chapter's tree (`refassist.report.flowhtml`) becomes items: a line of a
+paragraph, a row of a table or of dice, each with the margins CSS would give it and the
+frames (battle boxes, the rule beside a note) it sits in.  `Chapter` places them top to
+bottom on pages the size of a report page's text area, as WeasyPrint would: margins
+collapsing, a page broken before what does not fit, events kept whole, headings kept with
+what follows, two lines at least on each side of a break; then it draws them on a cairo PDF
+surface, the frames sliced at page ends.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+import io
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import cairocffi
+
+from .flowhtml import (
+    BATTLE,
+    BLOCK,
+    BREAK,
+    CELL_PAD_X,
+    CELL_PAD_Y,
+    CELL_SIZE,
+    CHIP,
+    EVENT_MARGIN,
+    LINE_HEIGHT,
+    LISTING,
+    MM,
+    MONO,
+    MUTED,
+    NO_LIGATURES,
+    NOTATION,
+    NOTE,
+    SANS,
+    STYLES,
+    TABLE_MARGINS,
+    TEXT,
+    Block,
+    Node,
+    Unsupported,
+    collapse,
+    inline_markup,
+    span,
+)
+from .pango import Text
+
+#: The text area of an A4 page with report.css's margins (13 mm top, 14 bottom, 10 sides).
+PAGE_WIDTH = 190 * MM
+PAGE_HEIGHT = 270 * MM
+#: What may stick out at a page's foot: a table row's lower half-border (collapsed borders
+#: are shared between rows, and WeasyPrint lets the last row's half reach past the page).
+_SLACK = 0.2
+
+
+# --- Layout: a chapter as a list of items, then pages ---------------------------------------
+
+
+@dataclass
+class Item:
+    """Something placed on a page: ``height`` points tall, drawn by ``draw(x, y)``."""
+
+    height: float
+    draw: Callable[[float, float], None]
+    x: float = 0.0
+    margin_top: float = 0.0
+    margin_bottom: float = 0.0
+    keep_with_next: bool = False
+    #: Items with the same group stay on one page when the group fits on one.
+    group: int = 0
+    #: Frames (battle boxes, note rules) this item sits in, innermost last.
+    frames: tuple[Frame, ...] = ()
+
+
+@dataclass(eq=False)
+class Frame:
+    """A border drawn around (or a rule beside) the items inside it, sliced at page ends."""
+
+    x: float
+    width: float
+    line: float
+    color: str
+    pad_top: float
+    pad_bottom: float
+    left_only: bool = False
+    margin_top: float = 0.0
+    margin_bottom: float = 0.0
+
+
+def _rgb(color: str) -> tuple[float, float, float]:
+    return tuple(int(color[i : i + 2], 16) / 255 for i in (1, 3, 5))  # type: ignore[return-value]
+
+
+class Chapter:
+    """The pages of one chapter, set on a cairo PDF surface of `PAGE_WIDTH` by
+    `PAGE_HEIGHT` points."""
+
+    def __init__(self, root: Node) -> None:
+        self.buffer = io.BytesIO()
+        self.surface = cairocffi.PDFSurface(self.buffer, PAGE_WIDTH, PAGE_HEIGHT)
+        self.context = cairocffi.Context(self.surface)
+        self.items: list[Item] = []
+        self.bookmarks: list[tuple[int, float, int, str]] = []  # page, y, level, label
+        self._groups = 0
+        self._frames: list[Frame] = []
+        self._headings: dict[int, tuple[int, str]] = {}
+        self._blocks(root.children, 0.0, PAGE_WIDTH)
+        self.heights: list[float] = []
+        self._paginate()
+
+    # Building items
+
+    def _text(self, markup: str, width: float | None, size: float, font: str = SANS) -> Text:
+        return Text(self.context, self._markup(markup, size, font), width)
+
+    @staticmethod
+    def _markup(markup: str, size: float, font: str) -> str:
+        # No ligatures: cairo would write "fl" as one character, and a search for "fleet" in
+        # the PDF's text (a player's, the fog-of-war audit's) would miss it.
+        return span(
+            markup, size=size, font_family=font, foreground=TEXT, font_features=NO_LIGATURES
+        )
+
+    def _lines(
+        self, text: Text, size: float, x: float, width: float, style: Block, group: int = 0
+    ) -> None:
+        """One item per line of ``text`` (CSS's line height: the font size times
+        ``style.line_height``, the glyphs centred in it).  A paragraph of fewer than four lines
+        stays whole; a longer one leaves at least two lines on each side of a page break
+        (CSS's orphans and widows)."""
+        step = size * style.line_height
+        n = len(text.lines)
+        if n < 4:
+            group = group or self._new_group()
+        for i, line in enumerate(text.lines):
+            above = style.padding_top if i == 0 else 0.0
+            offset = above + (step - line.height) / 2 + line.baseline - line.top
+
+            def draw(px: float, py: float, line: Any = line, offset: float = offset) -> None:
+                text.show_line(line, px, py + offset)
+
+            last = i == n - 1
+            self._add(
+                Item(
+                    above + step + ((style.padding_bottom + style.border_bottom) if last else 0.0),
+                    draw,
+                    x,
+                    style.margin_top if i == 0 else 0.0,
+                    style.margin_bottom if last else 0.0,
+                    keep_with_next=style.keep_with_next or (n >= 4 and i in (0, n - 2)),
+                    group=group,
+                )
+            )
+        if style.border_bottom and n:
+            item = self.items[-1]
+            inner = item.draw
+
+            def ruled(px: float, py: float) -> None:
+                inner(px, py)
+                self._rule(px, py + item.height - style.border_bottom / 2, width, style)
+
+            item.draw = ruled
+
+    def _rule(self, x: float, y: float, width: float, style: Block) -> None:
+        cr = self.context
+        cr.set_source_rgb(*_rgb(style.border_color))
+        cr.set_line_width(style.border_bottom)
+        cr.move_to(x, y)
+        cr.line_to(x + width, y)
+        cr.stroke()
+
+    def _new_group(self) -> int:
+        self._groups += 1
+        return self._groups
+
+    def _add(self, item: Item) -> None:
+        item.frames = tuple(self._frames)
+        self.items.append(item)
+
+    def _blocks(self, children: list[Node | str], x: float, width: float, group: int = 0) -> None:
+        """Block children in order; runs of inline content become anonymous paragraphs."""
+        run: list[Node | str] = []
+        for child in [*children, None]:
+            if child is None or (isinstance(child, Node) and child.tag in BLOCK):
+                markup = collapse("".join(inline_markup(c) for c in run))
+                run = []
+                if markup:
+                    text = self._text(markup, width, 9)
+                    self._lines(text, 9, x, width, STYLES["div"], group)
+                if child is not None:
+                    assert isinstance(child, Node)
+                    self._block(child, x, width, group)
+            elif isinstance(child, Node) and child.tag in ("td", "th"):
+                raise Unsupported(f"<{child.tag}> outside a table row")
+            else:
+                run.append(child)
+
+    def _block(self, node: Node, x: float, width: float, group: int) -> None:
+        classes = set(node.classes)
+        if node.tag in ("h2", "h3", "h4"):
+            style = STYLES[node.tag]
+            if "spaced" in classes:
+                style = dataclasses.replace(style, margin_top=6 * MM)
+            if node.tag == "h4" and any(not f.left_only for f in self._frames):
+                # report.css: `.battle h4 { margin-top: 0 }`.
+                style = Block(0, style.margin_bottom, style.size, True, keep_with_next=True)
+            markup = collapse("".join(inline_markup(c) for c in node.children))
+            label = collapse(re.sub(r"<[^>]*>", "", markup))
+            first = len(self.items)
+            text = self._text(f"<b>{markup}</b>", width, style.size)
+            self._lines(text, style.size, x, width, style)
+            # Every heading is in the outline, as WeasyPrint's stylesheet for HTML puts it.
+            self._headings[first] = (int(node.tag[1]), html.unescape(label))
+            return
+        if node.tag == "table":
+            self._table(node, x, width, group)
+            return
+        if node.tag == "section":
+            self._blocks(node.children, x, width, group)
+            return
+        if node.tag == "pre":
+            self._pre(node, x, width, group)
+            return
+        if node.tag not in ("div", "p"):
+            raise Unsupported(f"<{node.tag}> as a block")
+        if "notation" in classes or "lines" in classes:
+            self._notation(node, x, width, group)
+        elif "rolls" in classes:
+            self._chips(node, x, width, group)
+        elif "battle" in classes:
+            self._framed(node, x, width, BATTLE, left_only=False, group=group)
+        elif "note" in classes:
+            self._framed(node, x, width, NOTE, left_only=True, group=group)
+        elif "event" in classes:
+            start = len(self.items)
+            self._blocks(node.children, x, width, group or self._new_group())
+            self._margins(start, 0.0, EVENT_MARGIN)
+        elif node.tag == "p" or "muted" in classes:
+            markup = collapse("".join(inline_markup(c) for c in node.children))
+            if markup:
+                if "muted" in classes:
+                    markup = span(markup, foreground=MUTED)
+                text = self._text(markup, width, 9)
+                self._lines(text, 9, x, width, STYLES[node.tag], group)
+        else:
+            self._blocks(node.children, x, width, group)
+
+    def _margins(self, start: int, top: float, bottom: float) -> None:
+        """Give the items from ``start`` a block's margins, collapsing with theirs: with the
+        first and last item's, or with a frame's when the item sits in a frame the block
+        holds (a frame's border keeps the margin outside it)."""
+        if start >= len(self.items):
+            return
+        depth = len(self._frames)
+        first, last = self.items[start], self.items[-1]
+        if len(first.frames) > depth:
+            frame = first.frames[depth]
+            frame.margin_top = max(frame.margin_top, top)
+        else:
+            first.margin_top = max(first.margin_top, top)
+        if len(last.frames) > depth:
+            frame = last.frames[depth]
+            frame.margin_bottom = max(frame.margin_bottom, bottom)
+        else:
+            last.margin_bottom = max(last.margin_bottom, bottom)
+
+    def _framed(
+        self,
+        node: Node,
+        x: float,
+        width: float,
+        rules: tuple[Any, ...],
+        *,
+        left_only: bool,
+        group: int,
+    ) -> None:
+        margin_top, margin_bottom, line, color, pad_x, pad_y = rules
+        frame = Frame(
+            x,
+            width,
+            line,
+            color,
+            pad_top=(0.0 if left_only else line) + pad_y,
+            pad_bottom=(0.0 if left_only else line) + pad_y,
+            left_only=left_only,
+            margin_top=margin_top,
+            margin_bottom=margin_bottom,
+        )
+        inset = line + pad_x
+        self._frames.append(frame)
+        try:
+            self._blocks(
+                node.children, x + inset, width - inset - (0 if left_only else inset), group
+            )
+        finally:
+            self._frames.pop()
+
+    def _pre(self, node: Node, x: float, width: float, group: int) -> None:
+        """A monospace listing (``pre.listing``): its own line breaks, and also wrapped at
+        the width for ``.events``; a first ``<b>`` line is the header, ruled under its words."""
+        classes = set(node.classes)
+        if "listing" not in classes:
+            raise Unsupported("a <pre> that is not a listing")
+        size, line_height, top, bottom, rule = LISTING
+        children = list(node.children)
+        # HTML drops a line break right after <pre>, and the one before </pre> ends the last
+        # line without starting another.
+        if children and isinstance(children[0], str) and children[0].startswith("\n"):
+            children[0] = children[0][1:]
+        if children and isinstance(children[-1], str) and children[-1].endswith("\n"):
+            children[-1] = children[-1][:-1]
+        header = ""
+        if children and isinstance(children[0], Node) and children[0].tag == "b":
+            header = "".join(c for c in children[0].children if isinstance(c, str))
+            if len(children[0].children) != 1 or "\n" in header:
+                raise Unsupported("a listing header of another shape")
+        markup = "".join(inline_markup(c) for c in children).replace(BREAK, "\n")
+        if not markup:
+            return
+        wrap = "events" in classes
+        text = self._text(markup, width if wrap else None, size, MONO)
+        style = Block(top, bottom, size, line_height=line_height)
+        start = len(self.items)
+        self._lines(text, size, x, width, style, group)
+        if header and not wrap:
+            item = self.items[start]
+            inner = item.draw
+            # Under the inline box, whose height is the font size (CSS), centred in the line.
+            under = (size * line_height - size) / 2 + size + rule / 2
+            ruled = Block(border_bottom=rule)
+            # The rule runs under the header's trailing spaces too, as under an inline box;
+            # Pango leaves them out of a line's width, so measure as many letters instead
+            # (a listing is monospace).
+            across = self._text(html.escape(header.replace(" ", "0")), None, size, MONO).width
+
+            def draw(px: float, py: float) -> None:
+                inner(px, py)
+                self._rule(px, py + under, across, ruled)
+
+            item.draw = draw
+
+    def _notation(self, node: Node, x: float, width: float, group: int) -> None:
+        """``div.notation.lines``: each child a line of notation (monospace, spaces kept),
+        with a light rule under it; the white space between them is kept too, as CSS's
+        ``pre-wrap`` keeps it."""
+        if set(node.classes) != {"notation", "lines"}:
+            raise Unsupported("notation without lines")
+        size, pad, rule, color = NOTATION
+        plain = Block(size=size)
+        ruled = Block(
+            size=size, border_bottom=rule, border_color=color, padding_bottom=pad, padding_top=pad
+        )
+        for child in node.children:
+            if isinstance(child, str):
+                # An anonymous block of preserved white space: a line per line break, and none
+                # after a final one (Pango would start one there; CSS does not).
+                kept = child[:-1] if child.endswith("\n") else child
+                text = self._text(html.escape(kept, quote=False), width, size, MONO)
+                self._lines(text, size, x, width, plain, group)
+                continue
+            if child.tag != "div" or child.classes:
+                raise Unsupported("a notation line of another kind")
+            markup = "".join(inline_markup(c) for c in child.children).replace(BREAK, "\n")
+            text = self._text(markup, width, size, MONO)
+            self._lines(text, size, x, width, ruled, group)
+
+    def _chips(self, node: Node, x: float, width: float, group: int) -> None:
+        """The dice of a battle (``.rolls``): bordered chips, wrapped in rows."""
+        size = CHIP["size"]
+        step = size * LINE_HEIGHT
+        chips = []
+        for child in node.children:
+            if isinstance(child, str):
+                if child.strip():
+                    raise Unsupported("text between dice")
+                continue
+            if child.tag != "span":
+                raise Unsupported(f"<{child.tag}> among dice")
+            kill = "kill" in child.classes
+            markup = collapse("".join(inline_markup(c) for c in child.children))
+            text = self._text(span(markup, bold=kill), 10_000, size, MONO)
+            border = 0.9 if kill else 0.3
+            outer = max(CHIP["min"], text.width) + 2 * CHIP["pad"] + 2 * border
+            chips.append((text, border, outer, "#111111" if kill else "#bbbbbb"))
+        rows: list[list[Any]] = [[]]
+        used = 0.0
+        for chip in chips:
+            # A chip fits with its right margin (CSS counts the margin box on the line).
+            if rows[-1] and used + chip[2] + CHIP["gap"] > width:
+                rows.append([])
+                used = 0.0
+            rows[-1].append(chip)
+            used += chip[2] + CHIP["gap"]
+        # Rows of dice break between pages like lines of text: a few stay together, more
+        # leave two on each side of a break.
+        rows = [row for row in rows if row]
+        if len(rows) < 4:
+            group = group or self._new_group()
+        for number, row in enumerate(rows):
+            height = step + 2 * max(chip[1] for chip in row) + CHIP["below"]
+
+            def draw(px: float, py: float, row: Any = row) -> None:
+                cx = px
+                for text, border, outer, color in row:
+                    cr = self.context
+                    cr.set_source_rgb(*_rgb(color))
+                    cr.set_line_width(border)
+                    cr.rectangle(cx + border / 2, py + border / 2, outer - border, step + border)
+                    cr.stroke()
+                    line = text.lines[0]
+                    offset = (step - line.height) / 2 + line.baseline - line.top
+                    text.show_line(line, cx + border + CHIP["pad"], py + border + offset)
+                    cx += outer + CHIP["gap"]
+
+            keep = len(rows) >= 4 and number in (0, len(rows) - 2)
+            self._add(Item(height, draw, x, keep_with_next=keep, group=group))
+
+    def _table(self, node: Node, x: float, width: float, group: int) -> None:
+        """A ``table.compact``: columns sized like CSS's automatic table layout (each its
+        widest line, spare width shared in proportion), one item per row; ``.num`` cells
+        aligned right, a ``.total`` row bold under a dark rule."""
+        if "compact" not in node.classes:
+            raise Unsupported("a table that is not .compact")
+        rows: list[tuple[bool, list[tuple[str, bool, str]]]] = []
+        for tr in node.children:
+            if isinstance(tr, str):
+                if tr.strip():
+                    raise Unsupported("text in a table")
+                continue
+            if tr.tag != "tr":
+                raise Unsupported("a table row of another kind")
+            total = "total" in tr.classes
+            cells = []
+            for cell in tr.children:
+                if isinstance(cell, str):
+                    if cell.strip():
+                        raise Unsupported("text in a table row")
+                    continue
+                if cell.tag not in ("td", "th"):
+                    raise Unsupported("a table cell of another kind")
+                markup = collapse("".join(inline_markup(c) for c in cell.children))
+                if "mono" in cell.classes:
+                    markup = span(markup, size=8, font_family=MONO)
+                if cell.tag == "th" or total:
+                    markup = f"<b>{markup}</b>"
+                align = "right" if "num" in cell.classes else "left"
+                cells.append((markup, cell.tag == "th", align))
+            rows.append((total, cells))
+        columns = max((len(cells) for _, cells in rows), default=0)
+        if not columns or any(len(cells) != columns for _, cells in rows):
+            raise Unsupported("a table with uneven rows")
+        natural = [0.0] * columns
+        for _, cells in rows:
+            for i, (markup, _, _) in enumerate(cells):
+                text = self._text(markup, None, CELL_SIZE)
+                natural[i] = max(natural[i], text.width + 2 * CELL_PAD_X)
+        whole = sum(natural)
+        widths = [w * width / whole for w in natural] if whole else natural
+        step = CELL_SIZE * LINE_HEIGHT
+        first_index = len(self.items)
+        for number, (_, cells) in enumerate(rows):
+            texts = [
+                Text(self.context, self._markup(m, CELL_SIZE, SANS), w - 2 * CELL_PAD_X, align)
+                for (m, _, align), w in zip(cells, widths, strict=True)
+            ]
+            head = cells[0][1]
+            dark = head or (number + 1 < len(rows) and rows[number + 1][0])
+            rule = 0.7 if dark else 0.3
+            height = 2 * CELL_PAD_Y + max(len(t.lines) for t in texts) * step + rule
+
+            def draw(
+                px: float,
+                py: float,
+                texts: Any = texts,
+                rule: float = rule,
+                dark: bool = dark,
+                height: float = height,
+            ) -> None:
+                cx = px
+                for text, w in zip(texts, widths, strict=True):
+                    y = py + CELL_PAD_Y
+                    for line in text.lines:
+                        offset = (step - line.height) / 2 + line.baseline - line.top
+                        text.show_line(line, cx + CELL_PAD_X, y + offset)
+                        y += step
+                    cx += w
+                cr = self.context
+                cr.set_source_rgb(*_rgb("#333333" if dark else "#cccccc"))
+                cr.set_line_width(rule)
+                cr.move_to(px, py + height - rule / 2)
+                cr.line_to(px + sum(widths), py + height - rule / 2)
+                cr.stroke()
+
+            self._add(Item(height, draw, x, keep_with_next=head, group=0))
+        self._margins(first_index, *TABLE_MARGINS)
+
+    # Pages
+
+    def _paginate(self) -> None:
+        """Place every item: top to bottom, margins collapsing as CSS's do (not through a
+        frame's border or padding), a page broken before an item that does not fit, before a
+        group that would fit on a page of its own, and before a heading whose next item would
+        not follow it; margins at the top of a page are dropped."""
+        items = self.items
+        placed: list[list[tuple[Item, float]]] = [[]]
+        spans: list[tuple[int, Frame, float, float, bool]] = []  # page, frame, top, bottom, closes
+        starts: dict[int, float] = {}
+        open_frames: list[Frame] = []
+        y = pending = 0.0
+        for i, item in enumerate(items):
+            frames = list(item.frames)
+            common = 0
+            while (
+                common < min(len(open_frames), len(frames))
+                and open_frames[common] is frames[common]
+            ):
+                common += 1
+            for frame in reversed(open_frames[common:]):
+                y += pending + frame.pad_bottom
+                spans.append((len(placed) - 1, frame, starts.pop(id(frame)), y, True))
+                pending = frame.margin_bottom
+            opening = frames[common:]
+            # The space before the item: the first margin collapses with the one pending;
+            # inside an opening frame, its padding keeps the next margin apart.
+            pieces = [max(pending, opening[0].margin_top if opening else item.margin_top)]
+            for n, frame in enumerate(opening):
+                pieces.append(frame.pad_top)
+                pieces.append(
+                    opening[n + 1].margin_top if n + 1 < len(opening) else item.margin_top
+                )
+            starts_group = item.group == 0 or i == 0 or items[i - 1].group != item.group
+            wanted = self._kept(i) if starts_group or item.keep_with_next else item.height
+            before = sum(pieces)
+            if (
+                y > 0
+                and y + before + wanted > PAGE_HEIGHT + _SLACK
+                and (
+                    wanted <= PAGE_HEIGHT - before + pieces[0]
+                    or y + before + item.height > PAGE_HEIGHT + _SLACK
+                )
+            ):
+                for frame in open_frames[:common]:
+                    spans.append((len(placed) - 1, frame, starts[id(frame)], y, False))
+                    starts[id(frame)] = 0.0
+                placed.append([])
+                self.heights.append(y)
+                y, pieces[0] = 0.0, 0.0
+            y += pieces[0]
+            for n, frame in enumerate(opening):
+                starts[id(frame)] = y
+                y += pieces[1 + 2 * n] + pieces[2 + 2 * n]
+            open_frames = frames
+            placed[-1].append((item, y))
+            if i in self._headings:
+                level, label = self._headings[i]
+                self.bookmarks.append((len(placed) - 1, y, level, label))
+            y += item.height
+            pending = item.margin_bottom
+        for frame in reversed(open_frames):
+            y += pending + frame.pad_bottom
+            spans.append((len(placed) - 1, frame, starts.pop(id(frame)), y, True))
+            pending = frame.margin_bottom
+        self.heights.append(y)
+        self._draw(placed, spans)
+
+    def _kept(self, start: int) -> float:
+        """Height from item ``start`` to the end of its group and of what it keeps with."""
+        items = self.items
+        total = items[start].height
+        k = start
+        while k + 1 < len(items) and (
+            items[k].keep_with_next
+            or (items[start].group and items[k + 1].group == items[start].group)
+        ):
+            k += 1
+            total += max(items[k - 1].margin_bottom, items[k].margin_top) + items[k].height
+            if total > PAGE_HEIGHT:
+                break
+        return total
+
+    def _draw(
+        self,
+        placed: list[list[tuple[Item, float]]],
+        spans: list[tuple[int, Frame, float, float, bool]],
+    ) -> None:
+        seen: set[int] = set()
+        by_page: dict[int, list[tuple[Frame, float, float, bool, bool]]] = {}
+        for page, frame, top, bottom, closes in spans:
+            opens = id(frame) not in seen
+            seen.add(id(frame))
+            by_page.setdefault(page, []).append((frame, top, bottom, opens, closes))
+        for number, page_items in enumerate(placed):
+            if number:
+                self.context.show_page()
+            for frame, top, bottom, opens, closes in by_page.get(number, []):
+                self._frame(frame, top, bottom, opens, closes)
+            for item, top in page_items:
+                item.draw(item.x, top)
+        self.surface.finish()
+
+    def _frame(self, frame: Frame, top: float, bottom: float, opens: bool, closes: bool) -> None:
+        cr = self.context
+        cr.set_source_rgb(*_rgb(frame.color))
+        cr.set_line_width(frame.line)
+        half = frame.line / 2
+        left, right = frame.x + half, frame.x + frame.width - half
+        cr.move_to(left, top)
+        cr.line_to(left, bottom)
+        if not frame.left_only:
+            cr.move_to(right, top)
+            cr.line_to(right, bottom)
+            if opens:
+                cr.move_to(frame.x, top + half)
+                cr.line_to(frame.x + frame.width, top + half)
+            if closes:
+                cr.move_to(frame.x, bottom - half)
+                cr.line_to(frame.x + frame.width, bottom - half)
+        cr.stroke()
+
+    def pdf(self) -> bytes:
+        """The chapter's pages as PDF bytes."""
+        return self.buffer.getvalue()
