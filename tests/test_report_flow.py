@@ -157,6 +157,8 @@ def test_player_text_stays_text() -> None:
         '<p><img src="x.png"></p>',
         "<table><tr><td>not compact</td></tr></table>",
         '<div class="event"><span class="kind">open',
+        "<p>an <i>italic</i> word (report.css greys <i> in listings only)</p>",
+        '<pre class="listing"><b>Head</b>\nrow <b>bold</b> (ruled under in a listing)\n</pre>',
     ],
 )
 def test_html_outside_the_subset_is_left_to_weasyprint(inner: str) -> None:

@@ -61,6 +61,9 @@ class _Parser(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag not in BLOCK | INLINE | {"td", "th"}:
             raise Unsupported(f"<{tag}>")
+        if tag == "i" and not any(node.tag == "pre" for node in self.stack):
+            # report.css styles <i> in listings only (grey, upright); elsewhere it is italic.
+            raise Unsupported("<i> outside a listing")
         classes: tuple[str, ...] = ()
         for name, value in attrs:
             if name not in _ATTRIBUTES:
