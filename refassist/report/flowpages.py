@@ -97,6 +97,19 @@ def _rgb(color: str) -> tuple[float, float, float]:
     return tuple(int(color[i : i + 2], 16) / 255 for i in (1, 3, 5))  # type: ignore[return-value]
 
 
+def _elements(node: Node, where: str) -> list[Node]:
+    """The elements among ``node``'s children; white space between them is nothing, other
+    text is `Unsupported` (it would sit between dice or table cells)."""
+    found = []
+    for child in node.children:
+        if isinstance(child, str):
+            if child.strip():
+                raise Unsupported(f"text in {where}")
+        else:
+            found.append(child)
+    return found
+
+
 class Chapter:
     """The pages of one chapter, set on a cairo PDF surface of `PAGE_WIDTH` by
     `PAGE_HEIGHT` points."""
@@ -379,11 +392,7 @@ class Chapter:
         size = CHIP["size"]
         step = size * LINE_HEIGHT
         chips = []
-        for child in node.children:
-            if isinstance(child, str):
-                if child.strip():
-                    raise Unsupported("text between dice")
-                continue
+        for child in _elements(node, "dice"):
             if child.tag != "span":
                 raise Unsupported(f"<{child.tag}> among dice")
             kill = "kill" in child.classes
@@ -432,20 +441,12 @@ class Chapter:
         if "compact" not in node.classes:
             raise Unsupported("a table that is not .compact")
         rows: list[tuple[bool, list[tuple[str, bool, str]]]] = []
-        for tr in node.children:
-            if isinstance(tr, str):
-                if tr.strip():
-                    raise Unsupported("text in a table")
-                continue
+        for tr in _elements(node, "a table"):
             if tr.tag != "tr":
                 raise Unsupported("a table row of another kind")
             total = "total" in tr.classes
             cells = []
-            for cell in tr.children:
-                if isinstance(cell, str):
-                    if cell.strip():
-                        raise Unsupported("text in a table row")
-                    continue
+            for cell in _elements(tr, "a table row"):
                 if cell.tag not in ("td", "th"):
                     raise Unsupported("a table cell of another kind")
                 markup = collapse("".join(inline_markup(c) for c in cell.children))
