@@ -158,6 +158,8 @@ def test_player_text_stays_text() -> None:
         "<table><tr><td>not compact</td></tr></table>",
         '<div class="event"><span class="kind">open',
         "<p>an <i>italic</i> word (report.css greys <i> in listings only)</p>",
+        '<div class="rolls"><span>1 vs 5-6 miss</span> and text between <span>6</span></div>',
+        '<table class="compact"><tr><td>a</td>text in a row</tr></table>',
         '<pre class="listing"><b>Head</b>\nrow <b>bold</b> (ruled under in a listing)\n</pre>',
     ],
 )
