@@ -6,7 +6,7 @@ blocks each.  Pango breaks the same lines in C in a fraction of the time.  A tem
 such a chapter ``<section class="chapter" data-flow="NAME">``; `render_report` (fast path)
 calls `set_chapters`, which cuts each one out of the HTML, sets it on cairo PDF pages the size
 of a page's text area (`refassist.report.flowpages`), and puts in its place one empty box per
-page (`placeholder_html`); WeasyPrint lays out the rest, and `chapter_stamps` paints the pages
+page (`page_boxes_html`); WeasyPrint lays out the rest, and `chapter_stamps` paints the pages
 into the boxes as the maps are painted.  The text stays real text (the fog-of-war audit reads
 it), and every heading stays in the PDF's outline (the boxes carry ``bookmark-label``).
 
@@ -43,9 +43,9 @@ __all__ = [
     "Unsupported",
     "chapter_stamps",
     "find_chapters",
+    "page_boxes_html",
     "pango_available",
     "parse",
-    "placeholder_html",
     "set_chapters",
     "usable",
 ]
@@ -103,7 +103,7 @@ def set_chapters(document: str) -> tuple[str, dict[str, bytes]]:
         except Unsupported:
             continue
         key = f"{KEY}{number}"
-        parts += [document[done:start], placeholder_html(key, chapter, opening)]
+        parts += [document[done:start], page_boxes_html(key, chapter, opening)]
         pages[key] = chapter.pdf()
         done = end
     parts.append(document[done:])
@@ -114,7 +114,7 @@ def _css_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'
 
 
-def placeholder_html(key: str, chapter: Chapter, section_tag: str) -> str:
+def page_boxes_html(key: str, chapter: Chapter, section_tag: str) -> str:
     """What stands in the HTML for a set chapter: the section (same classes, so the same
     page break before it), one box per page of the height used, and the headings as
     bookmarks (empty boxes that carry ``bookmark-label``)."""

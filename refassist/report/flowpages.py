@@ -21,6 +21,7 @@ from typing import Any
 
 import cairocffi
 
+from .drawing import parse_color
 from .flowhtml import (
     BATTLE,
     BLOCK,
@@ -91,10 +92,6 @@ class Frame:
     left_only: bool = False
     margin_top: float = 0.0
     margin_bottom: float = 0.0
-
-
-def _rgb(color: str) -> tuple[float, float, float]:
-    return tuple(int(color[i : i + 2], 16) / 255 for i in (1, 3, 5))  # type: ignore[return-value]
 
 
 def _elements(node: Node, where: str) -> list[Node]:
@@ -182,7 +179,7 @@ class Chapter:
 
     def _rule(self, x: float, y: float, width: float, style: Block) -> None:
         cr = self.context
-        cr.set_source_rgb(*_rgb(style.border_color))
+        cr.set_source_rgb(*parse_color(style.border_color))
         cr.set_line_width(style.border_bottom)
         cr.move_to(x, y)
         cr.line_to(x + width, y)
@@ -422,7 +419,7 @@ class Chapter:
                 cx = px
                 for text, border, outer, color in row:
                     cr = self.context
-                    cr.set_source_rgb(*_rgb(color))
+                    cr.set_source_rgb(*parse_color(color))
                     cr.set_line_width(border)
                     cr.rectangle(cx + border / 2, py + border / 2, outer - border, step + border)
                     cr.stroke()
@@ -496,7 +493,7 @@ class Chapter:
                         y += step
                     cx += w
                 cr = self.context
-                cr.set_source_rgb(*_rgb("#333333" if dark else "#cccccc"))
+                cr.set_source_rgb(*parse_color("#333333" if dark else "#cccccc"))
                 cr.set_line_width(rule)
                 cr.move_to(px, py + height - rule / 2)
                 cr.line_to(px + sum(widths), py + height - rule / 2)
@@ -611,7 +608,7 @@ class Chapter:
 
     def _frame(self, frame: Frame, top: float, bottom: float, opens: bool, closes: bool) -> None:
         cr = self.context
-        cr.set_source_rgb(*_rgb(frame.color))
+        cr.set_source_rgb(*parse_color(frame.color))
         cr.set_line_width(frame.line)
         half = frame.line / 2
         left, right = frame.x + half, frame.x + frame.width - half
