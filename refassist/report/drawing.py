@@ -99,6 +99,9 @@ class Drawing:
         self.items.extend(other.items)
 
 
+#: Millimetres to PDF points (the page sizes are in mm, cairo and pypdf work in points).
+MM_TO_PT = 72 / 25.4
+
 #: Font used on maps: condensed, so names fit their hex; DejaVu is installed with the tool.
 MAP_FONT = "DejaVu Sans Condensed"
 MAP_FONT_CSS = "'DejaVu Sans Condensed', 'DejaVu Sans', sans-serif"

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
-MM = 72 / 25.4
+from .drawing import MM_TO_PT as MM
 
 
 class Unsupported(Exception):

@@ -19,7 +19,7 @@ from pypdf import PdfReader
 
 from ..atomic import write_bytes
 from . import cairomap, drawing, mapdraw, svgmap
-from .drawing import Drawing
+from .drawing import MM_TO_PT, Drawing
 from .mapmodel import MapOverlay, MapOwner, SectorMap
 from .stamp import Stamp
 
@@ -27,7 +27,6 @@ from .stamp import Stamp
 #: the laid-out box and follows it if a game's template override changes it).
 SECTOR_BOX_MM = (190.0, 254.0)
 SUBSECTOR_BOX_MM = (190.0, 254.0)
-MM_TO_PT = 72 / 25.4
 
 
 def _code_digest() -> str:
