@@ -45,7 +45,8 @@ def _ann_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, set_by_pango
     monkeypatch.setattr(flow, "usable", lambda dirs: set_by_pango)
     pdf, refused = render_report(content, build.common_context(info), settings)
     assert refused == []
-    assert len(chapters) == (3 if set_by_pango else 0)
+    # The cover and the three chapters that start a page.
+    assert len(chapters) == (4 if set_by_pango else 0)
     return pdf
 
 
@@ -87,6 +88,11 @@ def test_the_events_chapter_reads_and_sits_as_weasyprint_set_it(
     for x, y in on_page:
         assert y[0] == chapter
         assert abs(x[1] - y[1]) <= 1.0 and abs(x[2] - y[2]) <= 1.0, (x, y)
+    # So does every line of the cover.
+    cover = [(x, y) for x, y in zip(a, b, strict=True) if x[0] == 0]
+    assert len(cover) > 10
+    for x, y in cover:
+        assert y[0] == 0 and abs(x[1] - y[1]) <= 1.0 and abs(x[2] - y[2]) <= 1.0, (x, y)
     assert _outline(weasy) == _outline(pango)
     assert any(title.startswith("What happened in") for title, _ in _outline(pango))
 
@@ -106,7 +112,9 @@ def _events(count: int, text: str = "Fleet {n} arrived.") -> str:
 
 def _chapter(section: str) -> flow.Chapter:
     _start, inner, end = next(flow.find_chapters(section))
-    return flow.Chapter(flow.parse(section[inner : end - len("</section>")]))
+    return flow.Chapter(
+        flow.parse(section[inner : end - len("</section>")]), cover='class="cover"' in section
+    )
 
 
 def test_a_long_chapter_breaks_between_events_and_its_headings_stay_in_the_outline() -> None:
@@ -157,7 +165,11 @@ def test_player_text_stays_text() -> None:
         '<p><img src="x.png"></p>',
         "<table><tr><td>not compact</td></tr></table>",
         '<div class="event"><span class="kind">open',
-        "<p>an <i>italic</i> word (report.css greys <i> in listings only)</p>",
+        "<p>an <u>underlined</u> word</p>",
+        '<div class="standing"><div>a cell without value or label</div></div>',
+        '<div class="standing"><div><span class="value">1</span></div>text between</div>',
+        '<table class="contents"><tr><th>a header row, unruled</th></tr></table>',
+        '<table class="compact contents"><tr><td>two kinds</td></tr></table>',
         '<div class="rolls"><span>1 vs 5-6 miss</span> and text between <span>6</span></div>',
         '<table class="compact"><tr><td>a</td>text in a row</tr></table>',
         '<pre class="listing"><b>Head</b>\nrow <b>bold</b> (ruled under in a listing)\n</pre>',
@@ -306,6 +318,91 @@ def test_blocks_sit_where_weasyprint_puts_them(body: str) -> None:
         assert abs(x["top"] - y["top"]) <= 1.0 and abs(x["x0"] - y["x0"]) <= 1.0, (x, y)
     bold = {w["text"] for w in b if "Bold" in w.get("fontname", "")}
     assert {"Income", "18"} <= bold or "Income" not in {w["text"] for w in b}
+
+
+COVER = """
+  <div class="game">Solomani 5022 · Fifth Millennium · Solomani Rim</div>
+  <h1>Turn report for Ann</h1>
+  <p class="deadline">Year <b>5021</b> resolved. Orders for <b>5022</b> due by next Sunday.</p>
+  <div class="alert">Your homeworld Terra was lost in 5020.</div>
+  <div class="standing">
+    <div><span class="value">12</span><span class="label">systems</span></div>
+    <div><span class="value">45</span><span class="label">income last turn</span></div>
+    <div><span class="value">TL3</span><span class="label">tech level</span></div>
+    <div><span class="value">4</span><span class="label">fleets in flight (+1 probes)</span></div>
+    <div><span class="value">12/56</span><span class="label">for victory (of 110)</span></div>
+  </div>
+  <p><b>Standing:</b> 12 systems, income 45, TL3; 12 of the 56 systems needed for victory.</p>
+  <h3>In this report</h3>
+  <table class="contents">
+    <tr><td>Maps</td><td>the sector and 3 subsector pages</td></tr>
+    <tr><td>What happened</td><td>14 events, 2 messages</td></tr>
+  </table>
+  <p class="muted dice"><b>Dice of 5021:</b> rolled from the seed <b>abcdef0123456789</b>, whose
+  SHA-256 is 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08, the commitment
+  published before the deadline. To check a seed: <i>printf %s SEED | sha256sum</i> must print
+  the commitment.</p>
+"""
+
+
+def test_a_cover_sits_where_weasyprint_puts_it() -> None:
+    """The cover (``section.cover``): the game line, the title 14 mm down, the deadline, an
+    alert box, the standing row (values over labels, centred in their cells, between two
+    rules), a contents table and the dice note with its italic command, line by line within a
+    point of WeasyPrint's."""
+    section = f'<section class="cover" style="page: cover" data-flow="cover">{COVER}</section>'
+    css = (project_templates() / "base" / "report.css").read_text()
+    dirs = [project_templates()]
+    weasy = layout(
+        f"<html><head><style>{css}</style></head><body>{section}</body></html>",
+        dirs[0],
+        SafeFetcher(dirs),
+    ).write_pdf()
+    chapter = _chapter(section)
+
+    def lines(pdf: bytes, dx: float, dy: float) -> list[tuple[float, float, str]]:
+        with pdfplumber.open(io.BytesIO(pdf)) as document:
+            found = document.pages[0].extract_text_lines()
+        return sorted((line["top"] - dy, line["x0"] - dx, line["text"]) for line in found)
+
+    def ours_rules(pdf: bytes) -> list[float]:
+        """Middles of the page-wide rules drawn here (the alert's and the standing row's)."""
+        with pdfplumber.open(io.BytesIO(pdf)) as document:
+            page = document.pages[0]
+            found = {
+                round((r["top"] + r["bottom"]) / 2, 1)
+                for r in page.lines + page.rects + page.curves
+                if r["x1"] - r["x0"] > 500 and r["bottom"] - r["top"] < 2
+            }
+        return sorted(found)
+
+    def theirs_rules(pdf: bytes) -> list[float]:
+        """WeasyPrint fills a box's border as the difference of its outer and inner
+        rectangles: the top and bottom rules lie between the two."""
+        with pdfplumber.open(io.BytesIO(pdf)) as document:
+            boxes = sorted({(r["top"], r["bottom"]) for r in document.pages[0].rects})
+        found = set()
+        for top, bottom in boxes:
+            inner = [(t, b) for t, b in boxes if top < t and b < bottom]
+            if inner:
+                t, b = min(inner)
+                found |= {round((top + t) / 2 - 13 * flow.MM, 1)}
+                found |= {round((b + bottom) / 2 - 13 * flow.MM, 1)}
+        return sorted(found)
+
+    theirs = lines(weasy, 10 * flow.MM, 13 * flow.MM)
+    ours = lines(chapter.pdf(), 0, 0)
+    assert [t for _, _, t in ours] == [t for _, _, t in theirs]
+    for a, b in zip(theirs, ours, strict=True):
+        assert abs(a[0] - b[0]) <= 1.0 and abs(a[1] - b[1]) <= 1.0, (a, b)
+    assert any(t == "Turn report for Ann" and top > 14 * flow.MM for top, _, t in ours)
+    assert len(ours_rules(chapter.pdf())) == 4
+    assert ours_rules(chapter.pdf()) == pytest.approx(theirs_rules(weasy), abs=0.3)
+    with pdfplumber.open(io.BytesIO(chapter.pdf())) as document:
+        words = document.pages[0].extract_words(extra_attrs=["fontname"])
+    italic = {w["text"] for w in words if "Oblique" in w["fontname"]}
+    assert italic == {"printf", "%s", "SEED", "|", "sha256sum"}
+    assert [title for *_, title in chapter.bookmarks] == ["Turn report for Ann", "In this report"]
 
 
 def test_a_listing_header_is_ruled_under_its_words_and_spaces_as_weasyprint_rules_it() -> None:

@@ -96,10 +96,12 @@ def set_chapters(document: str) -> tuple[str, dict[str, bytes]]:
         opening = document[start:inner]
         classes = re.search(r'class="([^"]*)"', opening)
         names = classes.group(1).split() if classes else []
-        if "chapter" not in names or "follow" in names:
+        if not ("chapter" in names or "cover" in names) or "follow" in names:
             continue
         try:
-            chapter = Chapter(parse(document[inner : end - len("</section>")]))
+            chapter = Chapter(
+                parse(document[inner : end - len("</section>")]), cover="cover" in names
+            )
         except Unsupported:
             continue
         key = f"{KEY}{number}"

@@ -34,19 +34,30 @@ class Node:
 
 
 _VOID = {"br"}
-BLOCK = {"section", "div", "p", "h2", "h3", "h4", "table", "tr", "pre"}
+BLOCK = {"section", "div", "p", "h1", "h2", "h3", "h4", "table", "tr", "pre"}
 INLINE = {"span", "b", "br", "small", "i"}
 #: Classes each element may carry (report.css's rules for them are mirrored below).
 _CLASSES: dict[str, set[str]] = {
-    "section": {"chapter", "follow"},
+    "section": {"chapter", "follow", "cover"},
     "h2": {"spaced"},
-    "div": {"event", "battle", "note", "muted", "rolls", "notation", "lines"},
+    "div": {
+        "event",
+        "battle",
+        "note",
+        "muted",
+        "rolls",
+        "notation",
+        "lines",
+        "game",
+        "alert",
+        "standing",
+    },
     "pre": {"listing", "events"},
-    "p": {"muted", "note"},
-    "span": {"kind", "where", "mono", "muted", "kill"},
-    "table": {"compact"},
+    "p": {"muted", "note", "deadline", "dice"},
+    "span": {"kind", "where", "mono", "muted", "kill", "value", "label"},
+    "table": {"compact", "contents"},
     "tr": {"total"},
-    "td": {"mono", "num"},
+    "td": {"mono", "num", "muted"},
     "th": {"num"},
 }
 _ATTRIBUTES = {"class", "data-flow"}
@@ -61,9 +72,6 @@ class _Parser(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag not in BLOCK | INLINE | {"td", "th"}:
             raise Unsupported(f"<{tag}>")
-        if tag == "i" and not any(node.tag == "pre" for node in self.stack):
-            # report.css styles <i> in listings only (grey, upright); elsewhere it is italic.
-            raise Unsupported("<i> outside a listing")
         classes: tuple[str, ...] = ()
         for name, value in attrs:
             if name not in _ATTRIBUTES:
@@ -123,6 +131,7 @@ class Block:
 
 
 STYLES = {
+    "h1": Block(0, 2 * MM, 20, True, keep_with_next=True),
     "h2": Block(0, 2.5 * MM, 13, True, 0.6, "#333333", 0.8 * MM, keep_with_next=True),
     "h3": Block(4 * MM, 1.5 * MM, 10.5, True, keep_with_next=True),
     "h4": Block(2.5 * MM, 1 * MM, 9.5, True, keep_with_next=True),
@@ -134,10 +143,21 @@ NO_LIGATURES = "liga=0, clig=0"
 EVENT_MARGIN = 2.2 * MM
 NOTE = (1 * MM, 2 * MM, 2.0, "#888888", 2.5 * MM, 0.5 * MM)  # margins, rule, colour, pads
 BATTLE = (1 * MM, 3 * MM, 0.6, "#999999", 2 * MM, 1.5 * MM)  # margins, border, colour, pads
-CELL_PAD_X, CELL_PAD_Y, CELL_SIZE = 1.2 * MM, 0.2 * MM, 7.5
 TABLE_MARGINS = (1 * MM, 2.5 * MM)
 LISTING = (7.5, 1.35, 1 * MM, 2.5 * MM, 0.6)  # size, line height, margins, header rule
 NOTATION = (8.0, 0.35 * MM, 0.3, "#dddddd")  # size, padding, rule, colour of each line
+#: The cover (``.cover``): its h1's margin above; the paragraphs by class: margins, size, colour.
+COVER_H1_TOP = 14 * MM
+PARAGRAPHS = {
+    "game": (Block(size=12), "#333333"),
+    "deadline": (Block(3 * MM, 3 * MM, 11), TEXT),
+    "dice": (Block(0, 1.5 * MM, 8.5), MUTED),
+}
+ALERT = (2 * MM, 3 * MM, 1.0, "#b01c2e", 3 * MM, 2 * MM)  # margins, border, colour, pads
+#: ``.standing``: margins, top and bottom border, cell padding (vertical, horizontal).
+STANDING = (6 * MM, 1.0, "#333333", 2 * MM, 1 * MM)
+#: Tables by class: font size, cell padding (horizontal, vertical), rule under each row.
+TABLES = {"compact": (7.5, 1.2 * MM, 0.2 * MM, True), "contents": (9.0, 1 * MM, 0.4 * MM, False)}
 CHIP = {"size": 7.5, "min": 15 * MM, "pad": 0.6 * MM, "gap": 1 * MM, "below": 0.4 * MM}
 
 
@@ -150,8 +170,9 @@ def span(text: str, *, size: float | None = None, bold: bool = False, **attrs: s
     return f"<span {' '.join(parts)}>{text}</span>" if parts else text
 
 
-def inline_markup(node: Node | str, upper: bool = False) -> str:
-    """Pango markup for inline content (HTML's white space collapsed later)."""
+def inline_markup(node: Node | str, upper: bool = False, listing: bool = False) -> str:
+    """Pango markup for inline content (HTML's white space collapsed later); ``listing``
+    inside a ``pre.listing``, where report.css sets ``<i>`` grey and upright."""
     if isinstance(node, str):
         return html.escape(node.upper() if upper else node, quote=False)
     if node.tag == "br":
@@ -159,7 +180,7 @@ def inline_markup(node: Node | str, upper: bool = False) -> str:
     if node.tag not in INLINE:
         raise Unsupported(f"<{node.tag}> inside a line")
     classes = set(node.classes)
-    inner = "".join(inline_markup(c, upper or "kind" in classes) for c in node.children)
+    inner = "".join(inline_markup(c, upper or "kind" in classes, listing) for c in node.children)
     if node.tag == "b" or "where" in classes:
         return span(inner, bold=True)
     if "kind" in classes:
@@ -170,8 +191,12 @@ def inline_markup(node: Node | str, upper: bool = False) -> str:
         return span(inner, foreground=MUTED)
     if node.tag == "small":
         return span(inner, size=8.5, foreground=MUTED, weight="normal")
-    if node.tag == "i":  # only in listings: `pre.listing i`
-        return span(inner, foreground=MUTED)
+    if "value" in classes:
+        return span(inner, size=15, bold=True)
+    if "label" in classes:
+        return span(inner, size=7.5, foreground="#444444")
+    if node.tag == "i":
+        return span(inner, foreground=MUTED) if listing else span(inner, style="italic")
     return inner
 
 

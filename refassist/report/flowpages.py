@@ -23,13 +23,12 @@ import cairocffi
 
 from .drawing import parse_color
 from .flowhtml import (
+    ALERT,
     BATTLE,
     BLOCK,
     BREAK,
-    CELL_PAD_X,
-    CELL_PAD_Y,
-    CELL_SIZE,
     CHIP,
+    COVER_H1_TOP,
     EVENT_MARGIN,
     LINE_HEIGHT,
     LISTING,
@@ -39,9 +38,12 @@ from .flowhtml import (
     NO_LIGATURES,
     NOTATION,
     NOTE,
+    PARAGRAPHS,
     SANS,
+    STANDING,
     STYLES,
     TABLE_MARGINS,
+    TABLES,
     TEXT,
     Block,
     Node,
@@ -109,9 +111,11 @@ def _elements(node: Node, where: str) -> list[Node]:
 
 class Chapter:
     """The pages of one chapter, set on a cairo PDF surface of `PAGE_WIDTH` by
-    `PAGE_HEIGHT` points."""
+    `PAGE_HEIGHT` points; ``cover`` for a report's cover (``section.cover``), whose rules
+    differ a little (``.cover h1``)."""
 
-    def __init__(self, root: Node) -> None:
+    def __init__(self, root: Node, *, cover: bool = False) -> None:
+        self.cover = cover
         self.buffer = io.BytesIO()
         self.surface = cairocffi.PDFSurface(self.buffer, PAGE_WIDTH, PAGE_HEIGHT)
         self.context = cairocffi.Context(self.surface)
@@ -126,15 +130,23 @@ class Chapter:
 
     # Building items
 
-    def _text(self, markup: str, width: float | None, size: float, font: str = SANS) -> Text:
-        return Text(self.context, self._markup(markup, size, font), width)
+    def _text(
+        self,
+        markup: str,
+        width: float | None,
+        size: float,
+        font: str = SANS,
+        align: str = "left",
+        color: str = TEXT,
+    ) -> Text:
+        return Text(self.context, self._markup(markup, size, font, color), width, align)
 
     @staticmethod
-    def _markup(markup: str, size: float, font: str) -> str:
+    def _markup(markup: str, size: float, font: str, color: str = TEXT) -> str:
         # No ligatures: cairo would write "fl" as one character, and a search for "fleet" in
         # the PDF's text (a player's, the fog-of-war audit's) would miss it.
         return span(
-            markup, size=size, font_family=font, foreground=TEXT, font_features=NO_LIGATURES
+            markup, size=size, font_family=font, foreground=color, font_features=NO_LIGATURES
         )
 
     def _lines(
@@ -213,10 +225,12 @@ class Chapter:
 
     def _block(self, node: Node, x: float, width: float, group: int) -> None:
         classes = set(node.classes)
-        if node.tag in ("h2", "h3", "h4"):
+        if node.tag in ("h1", "h2", "h3", "h4"):
             style = STYLES[node.tag]
             if "spaced" in classes:
                 style = dataclasses.replace(style, margin_top=6 * MM)
+            if node.tag == "h1" and self.cover:
+                style = dataclasses.replace(style, margin_top=COVER_H1_TOP)
             if node.tag == "h4" and any(not f.left_only for f in self._frames):
                 # report.css: `.battle h4 { margin-top: 0 }`.
                 style = Block(0, style.margin_bottom, style.size, True, keep_with_next=True)
@@ -247,17 +261,27 @@ class Chapter:
             self._framed(node, x, width, BATTLE, left_only=False, group=group)
         elif "note" in classes:
             self._framed(node, x, width, NOTE, left_only=True, group=group)
+        elif "alert" in classes:
+            # Bold throughout (``.alert``): its words as one bold run.
+            bold = Node(node.tag, (), [Node("b", (), node.children)])
+            self._framed(bold, x, width, ALERT, left_only=False, group=group)
+        elif "standing" in classes:
+            self._standing(node, x, width, group)
         elif "event" in classes:
             start = len(self.items)
             self._blocks(node.children, x, width, group or self._new_group())
             self._margins(start, 0.0, EVENT_MARGIN)
-        elif node.tag == "p" or "muted" in classes:
+        elif node.tag == "p" or classes & {"muted", "game"}:
+            style, color = STYLES[node.tag], TEXT
+            for name in node.classes:
+                if name in PARAGRAPHS:
+                    style, color = PARAGRAPHS[name]
+            if "muted" in classes:
+                color = MUTED
             markup = collapse("".join(inline_markup(c) for c in node.children))
             if markup:
-                if "muted" in classes:
-                    markup = span(markup, foreground=MUTED)
-                text = self._text(markup, width, 9)
-                self._lines(text, 9, x, width, STYLES[node.tag], group)
+                text = self._text(markup, width, style.size, color=color)
+                self._lines(text, style.size, x, width, style, group)
         else:
             self._blocks(node.children, x, width, group)
 
@@ -335,7 +359,7 @@ class Chapter:
             header = "".join(c for c in children[0].children if isinstance(c, str))
             if len(children[0].children) != 1 or "\n" in header:
                 raise Unsupported("a listing header of another shape")
-        markup = "".join(inline_markup(c) for c in children).replace(BREAK, "\n")
+        markup = "".join(inline_markup(c, listing=True) for c in children).replace(BREAK, "\n")
         if not markup:
             return
         text = self._text(markup, width if wrap else None, size, MONO)
@@ -432,11 +456,14 @@ class Chapter:
             self._add(Item(height, draw, x, keep_with_next=keep, group=group))
 
     def _table(self, node: Node, x: float, width: float, group: int) -> None:
-        """A ``table.compact``: columns sized like CSS's automatic table layout (each its
-        widest line, spare width shared in proportion), one item per row; ``.num`` cells
-        aligned right, a ``.total`` row bold under a dark rule."""
-        if "compact" not in node.classes:
-            raise Unsupported("a table that is not .compact")
+        """A ``table.compact`` or ``table.contents``: columns sized like CSS's automatic
+        table layout (each its widest line, spare width shared in proportion), one item per
+        row; ``.num`` cells aligned right, a ``.total`` row bold under a dark rule; a compact
+        table's rows ruled under, a contents table's not."""
+        kinds = [name for name in node.classes if name in TABLES]
+        if len(kinds) != 1 or len(node.classes) != 1:
+            raise Unsupported("a table of another kind")
+        size, pad_x, pad_y, ruled = TABLES[kinds[0]]
         rows: list[tuple[bool, list[tuple[str, bool, str]]]] = []
         for tr in _elements(node, "a table"):
             if tr.tag != "tr":
@@ -449,6 +476,8 @@ class Chapter:
                 markup = collapse("".join(inline_markup(c) for c in cell.children))
                 if "mono" in cell.classes:
                     markup = span(markup, size=8, font_family=MONO)
+                if "muted" in cell.classes:
+                    markup = span(markup, foreground=MUTED)
                 if cell.tag == "th" or total:
                     markup = f"<b>{markup}</b>"
                 align = "right" if "num" in cell.classes else "left"
@@ -457,24 +486,25 @@ class Chapter:
         columns = max((len(cells) for _, cells in rows), default=0)
         if not columns or any(len(cells) != columns for _, cells in rows):
             raise Unsupported("a table with uneven rows")
+        if not ruled and any(total or cells[0][1] for total, cells in rows):
+            raise Unsupported("a header or total row in a table without rules")
         natural = [0.0] * columns
         for _, cells in rows:
             for i, (markup, _, _) in enumerate(cells):
-                text = self._text(markup, None, CELL_SIZE)
-                natural[i] = max(natural[i], text.width + 2 * CELL_PAD_X)
-        whole = sum(natural)
-        widths = [w * width / whole for w in natural] if whole else natural
-        step = CELL_SIZE * LINE_HEIGHT
+                text = self._text(markup, None, size)
+                natural[i] = max(natural[i], text.width + 2 * pad_x)
+        widths = self._shared(natural, width)
+        step = size * LINE_HEIGHT
         first_index = len(self.items)
         for number, (_, cells) in enumerate(rows):
             texts = [
-                Text(self.context, self._markup(m, CELL_SIZE, SANS), w - 2 * CELL_PAD_X, align)
+                self._text(m, w - 2 * pad_x, size, align=align)
                 for (m, _, align), w in zip(cells, widths, strict=True)
             ]
             head = cells[0][1]
             dark = head or (number + 1 < len(rows) and rows[number + 1][0])
-            rule = 0.7 if dark else 0.3
-            height = 2 * CELL_PAD_Y + max(len(t.lines) for t in texts) * step + rule
+            rule = (0.7 if dark else 0.3) if ruled else 0.0
+            height = 2 * pad_y + max(len(t.lines) for t in texts) * step + rule
 
             def draw(
                 px: float,
@@ -486,21 +516,104 @@ class Chapter:
             ) -> None:
                 cx = px
                 for text, w in zip(texts, widths, strict=True):
-                    y = py + CELL_PAD_Y
+                    y = py + pad_y
                     for line in text.lines:
                         offset = (step - line.height) / 2 + line.baseline - line.top
-                        text.show_line(line, cx + CELL_PAD_X, y + offset)
+                        text.show_line(line, cx + pad_x, y + offset)
                         y += step
                     cx += w
-                cr = self.context
-                cr.set_source_rgb(*parse_color("#333333" if dark else "#cccccc"))
-                cr.set_line_width(rule)
-                cr.move_to(px, py + height - rule / 2)
-                cr.line_to(px + sum(widths), py + height - rule / 2)
-                cr.stroke()
+                if rule:
+                    cr = self.context
+                    cr.set_source_rgb(*parse_color("#333333" if dark else "#cccccc"))
+                    cr.set_line_width(rule)
+                    cr.move_to(px, py + height - rule / 2)
+                    cr.line_to(px + sum(widths), py + height - rule / 2)
+                    cr.stroke()
 
             self._add(Item(height, draw, x, keep_with_next=head, group=0))
         self._margins(first_index, *TABLE_MARGINS)
+
+    @staticmethod
+    def _shared(natural: list[float], width: float) -> list[float]:
+        """Column widths of a table as wide as ``width`` whose columns want ``natural``: the
+        spare width shared in proportion, as CSS's automatic layout shares it."""
+        whole = sum(natural)
+        return [w * width / whole for w in natural] if whole else natural
+
+    def _standing(self, node: Node, x: float, width: float, group: int) -> None:
+        """The cover's ``.standing``: a row of cells as wide as the page, each a big value
+        over its label, centred, between two rules (a CSS table of one row)."""
+        margin, border, color, pad_y, pad_x = STANDING
+        cells = []
+        for cell in _elements(node, "a standing row"):
+            if cell.tag != "div" or cell.classes:
+                raise Unsupported("a standing cell of another kind")
+            value, label = "", ""
+            for part in cell.children:
+                if isinstance(part, str):
+                    if part.strip():
+                        raise Unsupported("text in a standing cell")
+                elif part.tag == "span" and part.classes == ("value",):
+                    value = collapse("".join(inline_markup(c) for c in part.children))
+                elif part.tag == "span" and part.classes == ("label",) and not label:
+                    label = collapse(inline_markup(part))
+                else:
+                    raise Unsupported("a standing cell of another kind")
+            cells.append((value, label))
+        if not cells:
+            raise Unsupported("an empty standing row")
+        # The value is a block of its own (15 pt); the label an inline run in the cell's
+        # own line (9 pt), so its line is a 9 pt line however small its letters.
+        natural = [
+            max(
+                self._text(span(value, size=15, bold=True), None, 15).width,
+                self._text(label, None, 9).width,
+            )
+            + 2 * pad_x
+            for value, label in cells
+        ]
+        if sum(natural) > width:
+            raise Unsupported("a standing row wider than the page")
+        widths = self._shared(natural, width)
+        laid = []
+        inner = 0.0
+        for (value, label), w in zip(cells, widths, strict=True):
+            top = self._text(span(value, size=15, bold=True), w - 2 * pad_x, 15, align="center")
+            bottom = self._text(label, w - 2 * pad_x, 9, align="center") if label else None
+            height = (len(top.lines) if value else 0) * 15 * LINE_HEIGHT
+            height += len(bottom.lines) * 9 * LINE_HEIGHT if bottom else 0.0
+            laid.append((top if value else None, bottom, w))
+            inner = max(inner, height)
+        total = 2 * border + 2 * pad_y + inner
+        # A line of small letters in a 9 pt block sits on the block's baseline (CSS's strut),
+        # lower than if it were centred in the line on its own.
+        strut = self._text("x", None, 9).lines[0]
+        below = (9 * LINE_HEIGHT - strut.height) / 2 + strut.baseline - strut.top
+
+        def draw(px: float, py: float) -> None:
+            cx = px
+            for top, bottom, w in laid:
+                y = py + border + pad_y
+                for text, size in ((top, 15.0), (bottom, 9.0)):
+                    if text is None:
+                        continue
+                    step = size * LINE_HEIGHT
+                    for line in text.lines:
+                        offset = (step - line.height) / 2 + line.baseline - line.top
+                        if text is bottom:
+                            offset = max(offset, below)
+                        text.show_line(line, cx + pad_x, y + offset)
+                        y += step
+                cx += w
+            cr = self.context
+            cr.set_source_rgb(*parse_color(color))
+            cr.set_line_width(border)
+            for edge in (py + border / 2, py + total - border / 2):
+                cr.move_to(px, edge)
+                cr.line_to(px + width, edge)
+            cr.stroke()
+
+        self._add(Item(total, draw, x, margin, margin, group=group or self._new_group()))
 
     # Pages
 
