@@ -50,6 +50,13 @@ def _ann_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, set_by_pango
     return pdf
 
 
+def _letters(text: str) -> str:
+    """A line's letters without its spaces: WeasyPrint leaves the space between two inline
+    elements (``<b>From Bob</b> <span>to Ann</span>``) out of its PDF's text, and a PDF
+    reader then reads "Bobto"; Pango writes the space."""
+    return "".join(text.split())
+
+
 def _lines(pdf: bytes) -> list[tuple[int, float, float, str]]:
     with pdfplumber.open(io.BytesIO(pdf)) as document:
         return [
@@ -80,7 +87,7 @@ def test_the_events_chapter_reads_and_sits_as_weasyprint_set_it(
     weasy = _ann_report(tmp_path, monkeypatch, set_by_pango=False)
     pango = _ann_report(tmp_path, monkeypatch, set_by_pango=True)
     a, b = _lines(weasy), _lines(pango)
-    assert [line[3] for line in a] == [line[3] for line in b]
+    assert [_letters(line[3]) for line in a] == [_letters(line[3]) for line in b]
     chapter = next(line[0] for line in a if line[3].startswith("What happened in"))
     # On the chapter's first page, every line within a point of where WeasyPrint put it.
     on_page = [(x, y) for x, y in zip(a, b, strict=True) if x[0] == chapter]
@@ -185,6 +192,78 @@ def test_a_chapter_that_follows_on_a_page_is_left_to_weasyprint() -> None:
     assert flow.set_chapters(document) == (document, {})
 
 
+MESSAGES = (
+    '<h2>Messages received</h2><div class="message"><b>From Bob</b> <span class="muted">to Ann,'
+    ' 5021</span><div class="body">Hello   Ann,\n  we should talk.\n'
+    + "A long line of words that goes on past the width of the page " * 2
+    + "\nAWordWithoutAnySpace"
+    + "X" * 120
+    + '</div></div><div class="message"><b>From Cleo</b> <span class="muted">to Ann, 5021'
+    '</span><div class="body">Short.\n</div></div>'
+    '<h2>Orders</h2><h4>Ann</h4><div class="notation lines"><div>5001 - F1</div>'
+    '<div class="muted">no orders on the sheet</div></div><p class="muted">no sheet</p>'
+)
+
+
+def test_follow_chapters_go_on_from_the_last_page_of_the_chapter_before_them() -> None:
+    """``section.chapter.follow`` after a set chapter is set with it, 6 mm below it: messages
+    in their boxes with the sender's spaces and line breaks, a long word broken without a
+    hyphen, muted notation lines; every line where WeasyPrint puts it."""
+    document = (
+        '<section class="chapter" data-flow="x"><h2>Chapter</h2><p>One line.</p>'
+        '<pre class="listing"><b>A    B</b>\nx    y\n</pre></section>\n  '
+        f'<section class="chapter follow">{MESSAGES}</section>'
+    )
+    html, pages = flow.set_chapters(document)
+    assert "follow" not in html and list(pages) == ["flow:0"]
+    css = (project_templates() / "base" / "report.css").read_text()
+    dirs = [project_templates()]
+    weasy = layout(
+        f"<html><head><style>{css}</style></head><body>{document}</body></html>",
+        dirs[0],
+        SafeFetcher(dirs),
+    ).write_pdf()
+    found = []
+    for pdf, dx, dy in ((weasy, 10 * flow.MM, 13 * flow.MM), (pages["flow:0"], 0, 0)):
+        with pdfplumber.open(io.BytesIO(pdf)) as opened:
+            lines = opened.pages[0].extract_text_lines()
+        found.append(sorted((line["top"] - dy, line["x0"] - dx, line["text"]) for line in lines))
+    theirs, ours = found
+    # WeasyPrint leaves the space after "From Bob" out of the PDF's text; it is here.
+    assert [t.replace(" ", "") for *_, t in ours] == [t.replace(" ", "") for *_, t in theirs]
+    for a, b in zip(theirs, ours, strict=True):
+        assert abs(a[0] - b[0]) <= 1.0 and abs(a[1] - b[1]) <= 1.0, (a, b)
+    texts = [t for *_, t in ours]
+    assert "we should talk." in texts and "Messages received" in texts
+    assert not any(t.endswith(("-", "\u2010")) for t in texts)
+    indent = {t: x for _, x, t in ours}
+    assert indent["we should talk."] - indent["Hello Ann,"] > 4  # two spaces kept
+
+
+def test_a_message_is_never_split_between_pages() -> None:
+    messages = "".join(
+        f'<div class="message"><b>From P{n}</b> to Ann, 5021<div class="body">'
+        f"first line of {n}\nsecond line\nlast line of {n}</div></div>"
+        for n in range(60)
+    )
+    chapter = _chapter(
+        f'<section class="chapter" data-flow="m"><h2>Messages</h2>{messages}</section>'
+    )
+    assert len(chapter.heights) > 1
+    with pdfplumber.open(io.BytesIO(chapter.pdf())) as pdf:
+        pages = [page.extract_text() for page in pdf.pages]
+    for n in range(60):
+        where = [i for i, text in enumerate(pages) if f"From P{n} " in text]
+        assert where and f"last line of {n}" in pages[where[0]], n
+
+
+def test_a_follow_chapter_outside_the_subset_leaves_the_chapter_before_it_set_alone() -> None:
+    follow = '<section class="chapter follow"><h2>Odd</h2><ul><li>a list</li></ul></section>'
+    document = _events(2) + follow
+    html, pages = flow.set_chapters(document)
+    assert list(pages) == ["flow:0"] and html.endswith(follow)
+
+
 def test_a_game_overriding_the_stylesheet_keeps_weasyprint(tmp_path: Path) -> None:
     project = project_templates()
     assert flow.usable([project])
@@ -216,9 +295,10 @@ def test_a_battle_box_split_over_pages_keeps_every_line_in_order() -> None:
     assert words.count("KILL") == 59
 
 
-def _words(pdf: bytes) -> list[str]:
-    """The words of the pages' text, without the running heads (pages may break elsewhere)."""
-    return " ".join(line[3] for line in _lines(pdf) if HEAD < line[1] < FOOT).split()
+def _words(pdf: bytes) -> str:
+    """The letters of the pages' text in order, without the running heads (pages may break
+    elsewhere) and spaces (`_letters`)."""
+    return "".join(_letters(line[3]) for line in _lines(pdf) if HEAD < line[1] < FOOT)
 
 
 @pytest.mark.parametrize("name", [ruleset.name for ruleset in RULESETS])
@@ -260,7 +340,7 @@ def test_every_games_reports_read_the_same_with_their_chapters_set_by_pango(
                 continue
             here_a = [line for line in a if line[0] == page]
             here_b = [line for line in b if line[0] == page]
-            if [line[3] for line in here_a] != [line[3] for line in here_b]:
+            if [_letters(line[3]) for line in here_a] != [_letters(line[3]) for line in here_b]:
                 continue
             for x, y in zip(here_a, here_b, strict=True):
                 assert abs(x[1] - y[1]) <= 1.0 and abs(x[2] - y[2]) <= 1.0, (reader, x, y)

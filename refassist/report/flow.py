@@ -29,7 +29,7 @@ from typing import Any
 
 from pypdf import PdfReader
 
-from .flowhtml import MM, Unsupported, parse
+from .flowhtml import MM, Node, Unsupported, parse
 from .flowpages import PAGE_HEIGHT, PAGE_WIDTH, Chapter
 from .pango import available as pango_available
 from .stamp import Stamp
@@ -68,40 +68,85 @@ def usable(dirs: Sequence[Path]) -> bool:
     return not overridden and pango_available()
 
 
+def _section_end(document: str, position: int) -> int:
+    """The end of the section whose opening tag ends at ``position`` (-1 if unclosed)."""
+    depth = 1
+    while depth:
+        opening = document.find("<section", position)
+        closing = document.find("</section>", position)
+        if closing < 0:
+            return -1
+        if 0 <= opening < closing:
+            depth, position = depth + 1, opening + len("<section")
+        else:
+            depth, position = depth - 1, closing + len("</section>")
+    return position
+
+
 def find_chapters(document: str) -> Iterator[tuple[int, int, int]]:
     """(start, end of the opening tag, end) of each ``<section data-flow=...>``."""
     for match in _SECTION.finditer(document):
-        depth, position = 1, match.end()
-        while depth:
-            opening = document.find("<section", position)
-            closing = document.find("</section>", position)
-            if closing < 0:
-                return
-            if 0 <= opening < closing:
-                depth, position = depth + 1, opening + len("<section")
-            else:
-                depth, position = depth - 1, closing + len("</section>")
-        yield match.start(), match.end(), position
+        end = _section_end(document, match.end())
+        if end < 0:
+            return
+        yield match.start(), match.end(), end
+
+
+_FOLLOW = re.compile(r'\s*<section class="chapter follow">')
+
+
+def _follows(document: str, end: int) -> list[tuple[int, int]]:
+    """(end of the opening tag, end) of each ``section.chapter.follow`` straight after
+    ``end``: what continues on a chapter's last page."""
+    found = []
+    while match := _FOLLOW.match(document, end):
+        close = _section_end(document, match.end())
+        if close < 0:
+            break
+        found.append((match.end(), close))
+        end = close
+    return found
+
+
+def _inner(document: str, inner: int, end: int) -> str:
+    return document[inner : end - len("</section>")]
+
+
+def _set(document: str, inner: int, end: int, cover: bool) -> tuple[Chapter, int]:
+    """The chapter of the section at ``inner`` with the ``follow`` sections after it, and
+    where the last of them ends; without them when one of them is outside the subset."""
+    root = parse(_inner(document, inner, end))
+    follows = _follows(document, end)
+    try:
+        for start, close in follows:
+            followed = parse(_inner(document, start, close))
+            root.children.append(Node("section", ("chapter", "follow"), followed.children))
+        return Chapter(root, cover=cover), (follows[-1][1] if follows else end)
+    except Unsupported:
+        if not follows:
+            raise
+    return Chapter(parse(_inner(document, inner, end)), cover=cover), end
 
 
 def set_chapters(document: str) -> tuple[str, dict[str, bytes]]:
     """The report's HTML with each chapter marked ``data-flow`` that this module can set
-    replaced by its page boxes, and each set chapter's pages (PDF) by box key prefix.  A
-    chapter that does not start a page (``.follow``) or uses HTML outside the subset is left
-    in the HTML as it was."""
+    replaced by its page boxes, and each set chapter's pages (PDF) by box key prefix.  The
+    ``follow`` chapters right after a set chapter are set with it, on from its last page; a
+    chapter that uses HTML outside the subset is left in the HTML as it was (and so are its
+    ``follow`` chapters when one of them does)."""
     parts: list[str] = []
     pages: dict[str, bytes] = {}
     done = 0
     for number, (start, inner, end) in enumerate(find_chapters(document)):
+        if start < done:
+            continue
         opening = document[start:inner]
         classes = re.search(r'class="([^"]*)"', opening)
         names = classes.group(1).split() if classes else []
         if not ("chapter" in names or "cover" in names) or "follow" in names:
             continue
         try:
-            chapter = Chapter(
-                parse(document[inner : end - len("</section>")]), cover="cover" in names
-            )
+            chapter, end = _set(document, inner, end, "cover" in names)
         except Unsupported:
             continue
         key = f"{KEY}{number}"

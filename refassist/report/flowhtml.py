@@ -51,6 +51,8 @@ _CLASSES: dict[str, set[str]] = {
         "game",
         "alert",
         "standing",
+        "message",
+        "body",
     },
     "pre": {"listing", "events"},
     "p": {"muted", "note", "deadline", "dice"},
@@ -153,6 +155,11 @@ PARAGRAPHS = {
     "deadline": (Block(3 * MM, 3 * MM, 11), TEXT),
     "dice": (Block(0, 1.5 * MM, 8.5), MUTED),
 }
+MESSAGE = (0.0, 2 * MM, 0.5, "#bbbbbb", 2 * MM, 1.5 * MM)  # margins, border, colour, pads
+#: ``section.chapter.follow``: the space above a chapter that goes on on the same page.
+FOLLOW_TOP = 6 * MM
+#: A message's ``.body``: its words as the player wrote them (``pre-wrap``), 1 mm below.
+BODY_TOP = 1 * MM
 ALERT = (2 * MM, 3 * MM, 1.0, "#b01c2e", 3 * MM, 2 * MM)  # margins, border, colour, pads
 #: ``.standing``: margins, top and bottom border, cell padding (vertical, horizontal).
 STANDING = (6 * MM, 1.0, "#333333", 2 * MM, 1 * MM)

@@ -26,12 +26,15 @@ from .flowhtml import (
     ALERT,
     BATTLE,
     BLOCK,
+    BODY_TOP,
     BREAK,
     CHIP,
     COVER_H1_TOP,
     EVENT_MARGIN,
+    FOLLOW_TOP,
     LINE_HEIGHT,
     LISTING,
+    MESSAGE,
     MM,
     MONO,
     MUTED,
@@ -144,9 +147,15 @@ class Chapter:
     @staticmethod
     def _markup(markup: str, size: float, font: str, color: str = TEXT) -> str:
         # No ligatures: cairo would write "fl" as one character, and a search for "fleet" in
-        # the PDF's text (a player's, the fog-of-war audit's) would miss it.
+        # the PDF's text (a player's, the fog-of-war audit's) would miss it.  No hyphen where
+        # a word longer than the line is broken (a hash, a long name): CSS adds none there.
         return span(
-            markup, size=size, font_family=font, foreground=color, font_features=NO_LIGATURES
+            markup,
+            size=size,
+            font_family=font,
+            foreground=color,
+            font_features=NO_LIGATURES,
+            insert_hyphens="false",
         )
 
     def _lines(
@@ -246,7 +255,10 @@ class Chapter:
             self._table(node, x, width, group)
             return
         if node.tag == "section":
+            start = len(self.items)
             self._blocks(node.children, x, width, group)
+            if "follow" in classes:
+                self._margins(start, FOLLOW_TOP, 0.0)
             return
         if node.tag == "pre":
             self._pre(node, x, width, group)
@@ -261,6 +273,11 @@ class Chapter:
             self._framed(node, x, width, BATTLE, left_only=False, group=group)
         elif "note" in classes:
             self._framed(node, x, width, NOTE, left_only=True, group=group)
+        elif "message" in classes:
+            # Kept whole on a page (``break-inside: avoid``), like an event.
+            self._framed(node, x, width, MESSAGE, left_only=False, group=group or self._new_group())
+        elif "body" in classes:
+            self._body(node, x, width, group)
         elif "alert" in classes:
             # Bold throughout (``.alert``): its words as one bold run.
             bold = Node(node.tag, (), [Node("b", (), node.children)])
@@ -284,6 +301,19 @@ class Chapter:
                 self._lines(text, style.size, x, width, style, group)
         else:
             self._blocks(node.children, x, width, group)
+
+    def _body(self, node: Node, x: float, width: float, group: int) -> None:
+        """A message's ``.body``: the sender's text with its spaces and line breaks kept
+        (``pre-wrap``), wrapped at the width, inside a word too when it is longer."""
+        if any(not isinstance(child, str) for child in node.children):
+            raise Unsupported("elements in a message body")
+        words = "".join(str(child) for child in node.children)
+        # A final line break ends the last line; it starts no other (Pango would).
+        words = words[:-1] if words.endswith("\n") else words
+        if not words:
+            return
+        text = self._text(html.escape(words, quote=False), width, 9)
+        self._lines(text, 9, x, width, Block(margin_top=BODY_TOP), group)
 
     def _margins(self, start: int, top: float, bottom: float) -> None:
         """Give the items from ``start`` a block's margins, collapsing with theirs: with the
@@ -402,9 +432,11 @@ class Chapter:
                 text = self._text(html.escape(kept, quote=False), width, size, MONO)
                 self._lines(text, size, x, width, plain, group)
                 continue
-            if child.tag != "div" or child.classes:
+            if child.tag != "div" or child.classes not in ((), ("muted",)):
                 raise Unsupported("a notation line of another kind")
             markup = "".join(inline_markup(c) for c in child.children).replace(BREAK, "\n")
+            if child.classes:
+                markup = span(markup, foreground=MUTED)
             text = self._text(markup, width, size, MONO)
             self._lines(text, size, x, width, ruled, group)
 
