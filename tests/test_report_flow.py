@@ -36,7 +36,7 @@ def _ann_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, set_by_pango
     chapters: list[str] = []
     real = flow.set_chapters
 
-    def counted(document: str) -> tuple[str, dict[str, bytes]]:
+    def counted(document: str) -> tuple[str, dict[str, flow.Chapter]]:
         html, pages = real(document)
         chapters.extend(pages)
         return html, pages
@@ -45,8 +45,9 @@ def _ann_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, set_by_pango
     monkeypatch.setattr(flow, "usable", lambda dirs: set_by_pango)
     pdf, refused = render_report(content, build.common_context(info), settings)
     assert refused == []
-    # The cover and the three chapters that start a page.
-    assert len(chapters) == (4 if set_by_pango else 0)
+    # The cover, the four map pages (the sector and three subsectors) and the three
+    # chapters that start a page.
+    assert len(chapters) == (8 if set_by_pango else 0)
     return pdf
 
 
@@ -104,6 +105,30 @@ def test_the_events_chapter_reads_and_sits_as_weasyprint_set_it(
     assert any(title.startswith("What happened in") for title, _ in _outline(pango))
 
 
+def test_map_pages_set_here_keep_their_maps_where_weasyprint_put_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A map page (``section.map-page``: its title and the empty map box) set with Pango: each
+    map is stamped on the same page at the same place as in WeasyPrint's layout, and the
+    page keeps its PDF anchor."""
+    found: dict[bool, list[tuple[int, str, float, float, float, float]]] = {}
+    real = build.map_stamps
+    for by_pango in (False, True):
+
+        def record(public, overlay, boxes, base, by_pango: bool = by_pango):  # type: ignore[no-untyped-def]
+            found[by_pango] = [
+                (b.page, b.key, round(b.x, 1), round(b.y, 1), round(b.width, 1), round(b.height, 1))
+                for b in boxes
+            ]
+            return real(public, overlay, boxes, base)
+
+        monkeypatch.setattr(build, "map_stamps", record)
+        pdf = _ann_report(tmp_path / str(by_pango), monkeypatch, set_by_pango=by_pango)
+        assert "map" in PdfReader(io.BytesIO(pdf)).named_destinations
+    assert len(found[True]) == 4
+    assert found[True] == found[False]
+
+
 def _events(count: int, text: str = "Fleet {n} arrived.") -> str:
     rows = "".join(
         f'<div class="event"><span class="kind">arrival</span> <span class="where">{n:04d} '
@@ -120,7 +145,8 @@ def _events(count: int, text: str = "Fleet {n} arrived.") -> str:
 def _chapter(section: str) -> flow.Chapter:
     _start, inner, end = next(flow.find_chapters(section))
     return flow.Chapter(
-        flow.parse(section[inner : end - len("</section>")]), cover='class="cover"' in section
+        flow.parse(section[inner : end - len("</section>")]),
+        classes=("cover",) if 'class="cover"' in section else ("chapter",),
     )
 
 
@@ -177,6 +203,11 @@ def test_player_text_stays_text() -> None:
         '<div class="standing"><div><span class="value">1</span></div>text between</div>',
         '<table class="contents"><tr><th>a header row, unruled</th></tr></table>',
         '<table class="compact contents"><tr><td>two kinds</td></tr></table>',
+        '<div class="map-box" data-map="sector" style="width: 10mm; height: 10mm; color: red">'
+        "</div>",
+        '<div class="map-box" data-map="sector" style="width: 10mm; height: 10mm">a</div>',
+        '<div class="map-box" style="width: 10mm; height: 10mm"></div>',
+        '<div data-map="sector" style="width: 10mm; height: 10mm"></div>',
         '<div class="rolls"><span>1 vs 5-6 miss</span> and text between <span>6</span></div>',
         '<table class="compact"><tr><td>a</td>text in a row</tr></table>',
         '<pre class="listing"><b>Head</b>\nrow <b>bold</b> (ruled under in a listing)\n</pre>',
@@ -224,7 +255,7 @@ def test_follow_chapters_go_on_from_the_last_page_of_the_chapter_before_them() -
         SafeFetcher(dirs),
     ).write_pdf()
     found = []
-    for pdf, dx, dy in ((weasy, 10 * flow.MM, 13 * flow.MM), (pages["flow:0"], 0, 0)):
+    for pdf, dx, dy in ((weasy, 10 * flow.MM, 13 * flow.MM), (pages["flow:0"].pdf(), 0, 0)):
         with pdfplumber.open(io.BytesIO(pdf)) as opened:
             lines = opened.pages[0].extract_text_lines()
         found.append(sorted((line["top"] - dy, line["x0"] - dx, line["text"]) for line in lines))
@@ -319,7 +350,7 @@ def test_every_games_reports_read_the_same_with_their_chapters_set_by_pango(
     set_chapters = 0
     real = flow.set_chapters
 
-    def counted(document: str) -> tuple[str, dict[str, bytes]]:
+    def counted(document: str) -> tuple[str, dict[str, flow.Chapter]]:
         nonlocal set_chapters
         html, pages = real(document)
         set_chapters += len(pages)

@@ -31,15 +31,23 @@ from ..atomic import write_bytes
 from ..errors import RefassistError, UsageError
 from ..rulesets.base import MAP_ANCHOR, ReportContent, ReportInput
 from ..words import orders_due
-from . import flow
+from . import flow, flowdoc
 from .boarddraw import board_pages
 from .fetcher import SafeFetcher
 from .mapmodel import SectorMap
 from .maps import BaseMaps, inline_svgs, map_pages, map_stamps
 from .netdraw import network_pages
-from .render import ReportError, environment, layout, map_boxes, render_html, speaking
+from .render import (
+    MapBox,
+    ReportError,
+    environment,
+    layout,
+    map_boxes,
+    render_html,
+    speaking,
+)
 from .running import running_stamps
-from .stamp import stamp_pdf
+from .stamp import Stamp, stamp_pdf
 
 REFEREE_FILE = "referee.pdf"
 CACHE_DIR = ".cache/maps"
@@ -148,9 +156,14 @@ def render_report(
             break
     html = render_html(env, content.template, context)
     # Chapters of running text marked ``data-flow`` are set with Pango (`flow`) and stamped.
-    chapters: dict[str, bytes] = {}
+    chapters: dict[str, flow.Chapter] = {}
     if settings.fast and flow.usable(settings.dirs):
         html, chapters = flow.set_chapters(html)
+    # Everything set with Pango: the report is put together without WeasyPrint (`flowdoc`).
+    if chapters and flowdoc.whole(html):
+        composed = flowdoc.compose(html, chapters, _map_stamper(settings, content, base))
+        if composed is not None:
+            return composed, fetcher.refused
     # Relative URLs resolve in the first template folder: the game's own when it has one, so
     # an override can show e.g. its logo.png; the fetcher still allows only template files.
     document = layout(html, settings.dirs[0], fetcher)
@@ -163,6 +176,7 @@ def render_report(
         boxes = [
             b for b in laid_out if b.width > 0 and b.height > 0 and not b.key.startswith(flow.KEY)
         ]
+        boxes += flow.hole_boxes(chapters, laid_out)
         base = base or base_maps_for(settings)
         assert base is not None
         stamps += map_stamps(public, overlay, boxes, base)
@@ -171,6 +185,20 @@ def render_report(
     if stamps:
         pdf = stamp_pdf(pdf, stamps)
     return pdf, fetcher.refused
+
+
+def _map_stamper(
+    settings: RenderSettings, content: ReportContent, base: BaseMaps | None
+) -> Callable[[list[MapBox]], list[Stamp]]:
+    """The stamps of a report's map boxes: the reader's layers and the shared base."""
+
+    def stamps(boxes: list[MapBox]) -> list[Stamp]:
+        shared = base or base_maps_for(settings)
+        if settings.public is None or content.overlay is None or shared is None:
+            return []
+        return map_stamps(settings.public, content.overlay, boxes, shared)
+
+    return stamps
 
 
 def _page_count(pdf: bytes) -> int:

@@ -25,13 +25,13 @@ import io
 import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
 
 from pypdf import PdfReader
 
 from .flowhtml import MM, Node, Unsupported, parse
 from .flowpages import PAGE_HEIGHT, PAGE_WIDTH, Chapter
 from .pango import available as pango_available
+from .render import MapBox
 from .stamp import Stamp
 
 __all__ = [
@@ -112,7 +112,7 @@ def _inner(document: str, inner: int, end: int) -> str:
     return document[inner : end - len("</section>")]
 
 
-def _set(document: str, inner: int, end: int, cover: bool) -> tuple[Chapter, int]:
+def _set(document: str, inner: int, end: int, classes: tuple[str, ...]) -> tuple[Chapter, int]:
     """The chapter of the section at ``inner`` with the ``follow`` sections after it, and
     where the last of them ends; without them when one of them is outside the subset."""
     root = parse(_inner(document, inner, end))
@@ -121,21 +121,21 @@ def _set(document: str, inner: int, end: int, cover: bool) -> tuple[Chapter, int
         for start, close in follows:
             followed = parse(_inner(document, start, close))
             root.children.append(Node("section", ("chapter", "follow"), followed.children))
-        return Chapter(root, cover=cover), (follows[-1][1] if follows else end)
+        return Chapter(root, classes=classes), (follows[-1][1] if follows else end)
     except Unsupported:
         if not follows:
             raise
-    return Chapter(parse(_inner(document, inner, end)), cover=cover), end
+    return Chapter(parse(_inner(document, inner, end)), classes=classes), end
 
 
-def set_chapters(document: str) -> tuple[str, dict[str, bytes]]:
+def set_chapters(document: str) -> tuple[str, dict[str, Chapter]]:
     """The report's HTML with each chapter marked ``data-flow`` that this module can set
-    replaced by its page boxes, and each set chapter's pages (PDF) by box key prefix.  The
+    replaced by its page boxes, and each set chapter by box key prefix.  The
     ``follow`` chapters right after a set chapter are set with it, on from its last page; a
     chapter that uses HTML outside the subset is left in the HTML as it was (and so are its
     ``follow`` chapters when one of them does)."""
     parts: list[str] = []
-    pages: dict[str, bytes] = {}
+    pages: dict[str, Chapter] = {}
     done = 0
     for number, (start, inner, end) in enumerate(find_chapters(document)):
         if start < done:
@@ -143,15 +143,17 @@ def set_chapters(document: str) -> tuple[str, dict[str, bytes]]:
         opening = document[start:inner]
         classes = re.search(r'class="([^"]*)"', opening)
         names = classes.group(1).split() if classes else []
-        if not ("chapter" in names or "cover" in names) or "follow" in names:
+        if not {"chapter", "cover", "map-page"} & set(names) or "follow" in names:
             continue
         try:
-            chapter, end = _set(document, inner, end, "cover" in names)
+            chapter, end = _set(document, inner, end, tuple(names))
         except Unsupported:
             continue
+        anchor = re.search(r'\bid="([^"]*)"', opening)
+        chapter.anchor = html.unescape(anchor.group(1)) if anchor else None
         key = f"{KEY}{number}"
         parts += [document[done:start], page_boxes_html(key, chapter, opening)]
-        pages[key] = chapter.pdf()
+        pages[key] = chapter
         done = end
     parts.append(document[done:])
     return "".join(parts), pages
@@ -188,12 +190,28 @@ def page_boxes_html(key: str, chapter: Chapter, section_tag: str) -> str:
     return "".join(parts)
 
 
-def chapter_stamps(pages: dict[str, bytes], boxes: Sequence[Any]) -> list[Stamp]:
+def chapter_stamps(pages: dict[str, Chapter], boxes: Sequence[MapBox]) -> list[Stamp]:
     """Stamps that paint each set chapter's pages into their boxes (`render.map_boxes`)."""
-    readers = {key: PdfReader(io.BytesIO(pdf)) for key, pdf in pages.items()}
+    readers = {key: PdfReader(io.BytesIO(chapter.pdf())) for key, chapter in pages.items()}
     stamps = []
     for box in boxes:
         key, _, number = box.key.rpartition(":")
         if key in readers:
             stamps.append(Stamp(box.page, readers[key], int(number), box.x, box.y))
     return stamps
+
+
+def hole_boxes(pages: dict[str, Chapter], boxes: Sequence[MapBox]) -> list[MapBox]:
+    """The map boxes inside set chapters (map pages), placed on the report's pages: each
+    where its chapter page's box was laid out."""
+    found = []
+    for box in boxes:
+        key, _, number = box.key.rpartition(":")
+        chapter = pages.get(key)
+        if chapter is None:
+            continue
+        for hole in chapter.holes:
+            if hole.page == int(number):
+                x, y = box.x + hole.x, box.y + hole.y
+                found.append(MapBox(box.page, hole.key, x, y, hole.width, hole.height))
+    return found

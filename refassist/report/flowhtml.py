@@ -31,6 +31,8 @@ class Node:
     tag: str
     classes: tuple[str, ...] = ()
     children: list[Node | str] = field(default_factory=list)
+    #: Attributes other than ``class`` (only a map box has any: its key and size).
+    attrs: dict[str, str] = field(default_factory=dict)
 
 
 _VOID = {"br"}
@@ -38,7 +40,7 @@ BLOCK = {"section", "div", "p", "h1", "h2", "h3", "h4", "table", "tr", "pre"}
 INLINE = {"span", "b", "br", "small", "i"}
 #: Classes each element may carry (report.css's rules for them are mirrored below).
 _CLASSES: dict[str, set[str]] = {
-    "section": {"chapter", "follow", "cover"},
+    "section": {"chapter", "follow", "cover", "map-page"},
     "h2": {"spaced"},
     "div": {
         "event",
@@ -53,6 +55,7 @@ _CLASSES: dict[str, set[str]] = {
         "standing",
         "message",
         "body",
+        "map-box",
     },
     "pre": {"listing", "events"},
     "p": {"muted", "note", "deadline", "dice"},
@@ -63,6 +66,8 @@ _CLASSES: dict[str, set[str]] = {
     "th": {"num"},
 }
 _ATTRIBUTES = {"class", "data-flow"}
+#: A map box (`templates/base/maps.html`): the map's key and the box's size, nothing else.
+_MAP_BOX = re.compile(r"\s*width:\s*([0-9.]+)mm;\s*height:\s*([0-9.]+)mm;?\s*")
 
 
 class _Parser(HTMLParser):
@@ -75,14 +80,23 @@ class _Parser(HTMLParser):
         if tag not in BLOCK | INLINE | {"td", "th"}:
             raise Unsupported(f"<{tag}>")
         classes: tuple[str, ...] = ()
+        extra: dict[str, str] = {}
         for name, value in attrs:
-            if name not in _ATTRIBUTES:
-                raise Unsupported(f"<{tag} {name}>")
             if name == "class":
                 classes = tuple((value or "").split())
                 if any(c not in _CLASSES.get(tag, set()) for c in classes):
                     raise Unsupported(f"<{tag} class={value!r}>")
-        node = Node(tag, classes)
+            elif name in ("data-map", "style") and tag == "div":
+                extra[name] = value or ""
+            elif name not in _ATTRIBUTES:
+                raise Unsupported(f"<{tag} {name}>")
+        if extra and (
+            classes != ("map-box",)
+            or set(extra) != {"data-map", "style"}
+            or not _MAP_BOX.fullmatch(extra["style"])
+        ):
+            raise Unsupported(f"<{tag}> with attributes {sorted(extra)}")
+        node = Node(tag, classes, attrs=extra)
         self.stack[-1].children.append(node)
         if tag not in _VOID:
             self.stack.append(node)
@@ -96,6 +110,13 @@ class _Parser(HTMLParser):
 
     def handle_data(self, data: str) -> None:
         self.stack[-1].children.append(data)
+
+
+def map_box_size(node: Node) -> tuple[float, float]:
+    """A map box's width and height in points (its style, checked by `parse`)."""
+    found = _MAP_BOX.fullmatch(node.attrs["style"])
+    assert found is not None
+    return float(found.group(1)) * MM, float(found.group(2)) * MM
 
 
 def parse(chapter: str) -> Node:
@@ -156,6 +177,8 @@ PARAGRAPHS = {
     "dice": (Block(0, 1.5 * MM, 8.5), MUTED),
 }
 MESSAGE = (0.0, 2 * MM, 0.5, "#bbbbbb", 2 * MM, 1.5 * MM)  # margins, border, colour, pads
+#: ``.map-page h2``: the space under a map page's title.
+MAP_TITLE_BOTTOM = 1.5 * MM
 #: ``section.chapter.follow``: the space above a chapter that goes on on the same page.
 FOLLOW_TOP = 6 * MM
 #: A message's ``.body``: its words as the player wrote them (``pre-wrap``), 1 mm below.

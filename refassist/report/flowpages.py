@@ -34,6 +34,7 @@ from .flowhtml import (
     FOLLOW_TOP,
     LINE_HEIGHT,
     LISTING,
+    MAP_TITLE_BOTTOM,
     MESSAGE,
     MM,
     MONO,
@@ -53,6 +54,7 @@ from .flowhtml import (
     Unsupported,
     collapse,
     inline_markup,
+    map_box_size,
     span,
 )
 from .pango import Text
@@ -112,13 +114,31 @@ def _elements(node: Node, where: str) -> list[Node]:
     return found
 
 
+@dataclass(frozen=True)
+class Hole:
+    """Room left for a map (``div.map-box``): its key, the chapter page it is on and its box
+    on that page in points from the text area's top left corner."""
+
+    key: str
+    page: int
+    x: float
+    y: float
+    width: float
+    height: float
+
+
 class Chapter:
     """The pages of one chapter, set on a cairo PDF surface of `PAGE_WIDTH` by
-    `PAGE_HEIGHT` points; ``cover`` for a report's cover (``section.cover``), whose rules
-    differ a little (``.cover h1``)."""
+    `PAGE_HEIGHT` points; ``classes`` are its section's (a cover's and a map page's rules
+    differ a little: ``.cover h1``, ``.map-page h2``)."""
 
-    def __init__(self, root: Node, *, cover: bool = False) -> None:
-        self.cover = cover
+    def __init__(self, root: Node, *, classes: tuple[str, ...] = ("chapter",)) -> None:
+        self.cover = "cover" in classes
+        #: The section's ``id`` (a PDF anchor), set by `refassist.report.flow`.
+        self.anchor: str | None = None
+        self.map_page = "map-page" in classes
+        self.holes: list[Hole] = []
+        self._hole_items: dict[int, tuple[str, float]] = {}
         self.buffer = io.BytesIO()
         self.surface = cairocffi.PDFSurface(self.buffer, PAGE_WIDTH, PAGE_HEIGHT)
         self.context = cairocffi.Context(self.surface)
@@ -240,6 +260,8 @@ class Chapter:
                 style = dataclasses.replace(style, margin_top=6 * MM)
             if node.tag == "h1" and self.cover:
                 style = dataclasses.replace(style, margin_top=COVER_H1_TOP)
+            if node.tag == "h2" and self.map_page:
+                style = dataclasses.replace(style, margin_bottom=MAP_TITLE_BOTTOM)
             if node.tag == "h4" and any(not f.left_only for f in self._frames):
                 # report.css: `.battle h4 { margin-top: 0 }`.
                 style = Block(0, style.margin_bottom, style.size, True, keep_with_next=True)
@@ -273,6 +295,8 @@ class Chapter:
             self._framed(node, x, width, BATTLE, left_only=False, group=group)
         elif "note" in classes:
             self._framed(node, x, width, NOTE, left_only=True, group=group)
+        elif "map-box" in classes:
+            self._hole(node, x, width)
         elif "message" in classes:
             # Kept whole on a page (``break-inside: avoid``), like an event.
             self._framed(node, x, width, MESSAGE, left_only=False, group=group or self._new_group())
@@ -301,6 +325,16 @@ class Chapter:
                 self._lines(text, style.size, x, width, style, group)
         else:
             self._blocks(node.children, x, width, group)
+
+    def _hole(self, node: Node, x: float, width: float) -> None:
+        """A map box: empty room of its own size, centred (``margin: 0 auto``), where the
+        map is stamped later (`holes`)."""
+        if node.children or self._frames:
+            raise Unsupported("a map box with content or in a frame")
+        box_width, box_height = map_box_size(node)
+        item = Item(box_height, lambda px, py: None, x + max(0.0, (width - box_width) / 2))
+        self._add(item)
+        self._hole_items[id(item)] = (node.attrs["data-map"], box_width)
 
     def _body(self, node: Node, x: float, width: float, group: int) -> None:
         """A message's ``.body``: the sender's text with its spaces and line breaks kept
@@ -704,6 +738,9 @@ class Chapter:
                 y += pieces[1 + 2 * n] + pieces[2 + 2 * n]
             open_frames = frames
             placed[-1].append((item, y))
+            if id(item) in self._hole_items:
+                key, box_width = self._hole_items[id(item)]
+                self.holes.append(Hole(key, len(placed) - 1, item.x, y, box_width, item.height))
             if i in self._headings:
                 level, label = self._headings[i]
                 self.bookmarks.append((len(placed) - 1, y, level, label))

@@ -11,7 +11,7 @@ the fog-of-war audit relies on.
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -90,8 +90,13 @@ def _stream(writer: PdfWriter, data: bytes) -> IndirectObject:
     return writer._add_object(stream)
 
 
-def stamp_pdf(document: bytes, stamps: Sequence[Stamp]) -> bytes:
-    """The document with every stamp painted on its page, as new PDF bytes."""
+def stamp_pdf(
+    document: bytes,
+    stamps: Sequence[Stamp],
+    finish: Callable[[PdfWriter], None] | None = None,
+) -> bytes:
+    """The document with every stamp painted on its page, as new PDF bytes; ``finish``
+    gets the writer last (an outline, metadata)."""
     writer = PdfWriter(clone_from=io.BytesIO(document))
     by_page: dict[int, list[Stamp]] = {}
     for s in stamps:
@@ -124,6 +129,8 @@ def stamp_pdf(document: bytes, stamps: Sequence[Stamp]) -> bytes:
         page[NameObject("/Contents")] = ArrayObject(
             [_stream(writer, b"q"), *parts, _stream(writer, b"\n".join(ops))]
         )
+    if finish is not None:
+        finish(writer)
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()

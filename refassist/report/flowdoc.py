@@ -1,0 +1,139 @@
+"""A report whose every section is set with Pango, put together without WeasyPrint.
+
+Why: once the cover, the map pages and the chapters are set here (`refassist.report.flow`),
+what WeasyPrint had left to do was to lay out a page of empty boxes per set page, and that
+still took some 20% of a player's report (its fixed cost: the HTML, the stylesheet's
+cascade, a page object per page; docs/benchmarks.md, issue 21).  When nothing else is left in
+the body (`whole`), the report is put together here: on blank A4 pages each set page is
+stamped at the text area's corner, the maps in their holes, then the running heads
+(`refassist.report.running`; last, so that a page's text reads from its title, as in
+WeasyPrint's layout), and the PDF gets what WeasyPrint gave it: the outline of every heading,
+the map page's named destination, the title, creator and language.
+
+The pages are those of ``templates/base/report.css`` (A4, margins 13, 10, 14 and 10 mm):
+`refassist.report.flow.usable` holds only for the project's own stylesheet and layout.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import cairocffi
+from pypdf import PdfReader, PdfWriter
+from pypdf.generic import Fit, NameObject, TextStringObject
+
+from .flowhtml import MM
+from .flowpages import Chapter
+from .render import MapBox
+from .running import PageFrame, heads_pdf, running_words
+from .stamp import Stamp, stamp_pdf
+
+#: A4 in points, and report.css's page margins (top, right, bottom, left).
+PAGE = (210 * MM, 297 * MM)
+MARGINS = (13 * MM, 10 * MM, 14 * MM, 10 * MM)
+
+_RUNNING = re.compile(r'<div class="running-[a-z]+"(?: hidden)?>[^<]*</div>')
+_BOXES = re.compile(
+    r'<section\b[^>]*>(?:<div data-map="flow:[^"]*" style="[^"]*">'
+    r'(?:<div style="[^"]*"></div>)*</div>)+</section>'
+)
+
+
+def whole(document: str) -> bool:
+    """Whether everything in the report's body was set with Pango (`flow.set_chapters` left
+    only page boxes and the hidden running words)."""
+    body = re.search(r"<body>(.*)</body>", document, re.S)
+    if body is None:
+        return False
+    return not _BOXES.sub("", _RUNNING.sub("", body.group(1))).strip()
+
+
+def compose(
+    document: str,
+    chapters: dict[str, Chapter],
+    map_stamps: Callable[[list[MapBox]], list[Stamp]],
+) -> bytes | None:
+    """The report as PDF bytes from its set sections (in document order), or None when the
+    template has no running words to draw (then WeasyPrint lays the report out).
+    ``map_stamps`` makes the stamps of the map boxes it is given."""
+    words = running_words(document)
+    if words is None:
+        return None
+    top, _, _, left = MARGINS
+    frames: list[PageFrame] = []
+    stamps: list[Stamp] = []
+    holes: list[MapBox] = []
+    firsts: list[int] = []
+    for chapter in chapters.values():
+        first = len(frames)
+        firsts.append(first)
+        reader = PdfReader(io.BytesIO(chapter.pdf()))
+        for number in range(len(chapter.heights)):
+            frames.append(PageFrame(*PAGE, *MARGINS, cover=chapter.cover))
+            stamps.append(Stamp(first + number, reader, number, left, top))
+        holes += [
+            MapBox(first + h.page, h.key, left + h.x, top + h.y, h.width, h.height)
+            for h in chapter.holes
+        ]
+    stamps += map_stamps(holes) if holes else []
+    heads = PdfReader(io.BytesIO(heads_pdf(words, frames)))
+    stamps += [Stamp(i, heads, i, 0.0, 0.0) for i in range(len(frames))]
+
+    def finish(writer: PdfWriter) -> None:
+        _outline(writer, list(chapters.values()), firsts)
+        for chapter, first in zip(chapters.values(), firsts, strict=True):
+            if chapter.anchor:
+                writer.add_named_destination(chapter.anchor, first)
+        _metadata(writer, document)
+
+    return stamp_pdf(_blank(len(frames)), stamps, finish=finish)
+
+
+def _blank(count: int) -> bytes:
+    """``count`` empty A4 pages."""
+    out = io.BytesIO()
+    surface = cairocffi.PDFSurface(out, *PAGE)
+    context = cairocffi.Context(surface)
+    for _ in range(count):
+        context.show_page()
+    surface.finish()
+    return out.getvalue()
+
+
+def _outline(writer: PdfWriter, chapters: Sequence[Chapter], firsts: Sequence[int]) -> None:
+    """Every heading in the outline, nested by level (h1 over h2 ...), as WeasyPrint nests
+    its ``bookmark-level``s; each opens its page at the heading."""
+    top, _, _, left = MARGINS
+    parents: list[tuple[int, Any]] = []
+    for chapter, first in zip(chapters, firsts, strict=True):
+        for page, y, level, label in chapter.bookmarks:
+            while parents and parents[-1][0] >= level:
+                parents.pop()
+            item = writer.add_outline_item(
+                title=label,
+                page_number=first + page,
+                parent=parents[-1][1] if parents else None,
+                fit=Fit.xyz(left=left, top=PAGE[1] - top - y, zoom=0),
+            )
+            parents.append((level, item))
+
+
+def _metadata(writer: PdfWriter, document: str) -> None:
+    """The title and the generator of the HTML's head, and its language."""
+    title = re.search(r"<title>(.*?)</title>", document, re.S)
+    creator = re.search(r'<meta name="generator" content="([^"]*)">', document)
+    info = {"/Producer": "refassist (Pango, cairo, pypdf)"}
+    if title:
+        info["/Title"] = html.unescape(title.group(1).strip())
+    if creator:
+        info["/Creator"] = html.unescape(creator.group(1))
+    writer.add_metadata(info)
+    language = re.search(r'<html lang="([^"]*)">', document)
+    if language:
+        writer._root_object[NameObject("/Lang")] = TextStringObject(
+            html.unescape(language.group(1))
+        )
