@@ -129,6 +129,21 @@ def test_map_pages_set_here_keep_their_maps_where_weasyprint_put_them(
     assert found[True] == found[False]
 
 
+def _weasyprint(section: str) -> bytes:
+    """``section`` laid out by WeasyPrint alone with report.css, as a report page."""
+    css = (project_templates() / "base" / "report.css").read_text()
+    dirs = [project_templates()]
+    document = f"<html><head><style>{css}</style></head><body>{section}</body></html>"
+    return bytes(layout(document, dirs[0], SafeFetcher(dirs)).write_pdf())
+
+
+def _text_lines(pdf: bytes, dx: float, dy: float) -> list[tuple[float, float, str]]:
+    """The first page's lines of text (top, left, words), moved by (-dx, -dy), top to bottom."""
+    with pdfplumber.open(io.BytesIO(pdf)) as opened:
+        found = opened.pages[0].extract_text_lines()
+    return sorted((line["top"] - dy, line["x0"] - dx, line["text"]) for line in found)
+
+
 def _events(count: int, text: str = "Fleet {n} arrived.") -> str:
     rows = "".join(
         f'<div class="event"><span class="kind">arrival</span> <span class="where">{n:04d} '
@@ -247,19 +262,8 @@ def test_follow_chapters_go_on_from_the_last_page_of_the_chapter_before_them() -
     )
     html, pages = flow.set_chapters(document)
     assert "follow" not in html and list(pages) == ["flow:0"]
-    css = (project_templates() / "base" / "report.css").read_text()
-    dirs = [project_templates()]
-    weasy = layout(
-        f"<html><head><style>{css}</style></head><body>{document}</body></html>",
-        dirs[0],
-        SafeFetcher(dirs),
-    ).write_pdf()
-    found = []
-    for pdf, dx, dy in ((weasy, 10 * flow.MM, 13 * flow.MM), (pages["flow:0"].pdf(), 0, 0)):
-        with pdfplumber.open(io.BytesIO(pdf)) as opened:
-            lines = opened.pages[0].extract_text_lines()
-        found.append(sorted((line["top"] - dy, line["x0"] - dx, line["text"]) for line in lines))
-    theirs, ours = found
+    theirs = _text_lines(_weasyprint(document), 10 * flow.MM, 13 * flow.MM)
+    ours = _text_lines(pages["flow:0"].pdf(), 0, 0)
     # WeasyPrint leaves the space after "From Bob" out of the PDF's text; it is here.
     assert [t.replace(" ", "") for *_, t in ours] == [t.replace(" ", "") for *_, t in theirs]
     for a, b in zip(theirs, ours, strict=True):
@@ -385,10 +389,7 @@ def test_every_games_reports_read_the_same_with_their_chapters_set_by_pango(
 def _both_ways(section: str) -> tuple[list[dict], list[dict], flow.Chapter]:
     """Words of ``section`` laid out by WeasyPrint in a report page (made relative to the page's
     text area) and as set here, and the chapter set here."""
-    css = (project_templates() / "base" / "report.css").read_text()
-    document = f"<html><head><style>{css}</style></head><body>{section}</body></html>"
-    dirs = [project_templates()]
-    weasy = layout(document, dirs[0], SafeFetcher(dirs)).write_pdf()
+    weasy = _weasyprint(section)
     chapter = _chapter(section)
     with pdfplumber.open(io.BytesIO(weasy)) as pdf:
         a = [
@@ -462,19 +463,8 @@ def test_a_cover_sits_where_weasyprint_puts_it() -> None:
     rules), a contents table and the dice note with its italic command, line by line within a
     point of WeasyPrint's."""
     section = f'<section class="cover" style="page: cover" data-flow="cover">{COVER}</section>'
-    css = (project_templates() / "base" / "report.css").read_text()
-    dirs = [project_templates()]
-    weasy = layout(
-        f"<html><head><style>{css}</style></head><body>{section}</body></html>",
-        dirs[0],
-        SafeFetcher(dirs),
-    ).write_pdf()
+    weasy = _weasyprint(section)
     chapter = _chapter(section)
-
-    def lines(pdf: bytes, dx: float, dy: float) -> list[tuple[float, float, str]]:
-        with pdfplumber.open(io.BytesIO(pdf)) as document:
-            found = document.pages[0].extract_text_lines()
-        return sorted((line["top"] - dy, line["x0"] - dx, line["text"]) for line in found)
 
     def ours_rules(pdf: bytes) -> list[float]:
         """Middles of the page-wide rules drawn here (the alert's and the standing row's)."""
@@ -501,8 +491,8 @@ def test_a_cover_sits_where_weasyprint_puts_it() -> None:
                 found |= {round((b + bottom) / 2 - 13 * flow.MM, 1)}
         return sorted(found)
 
-    theirs = lines(weasy, 10 * flow.MM, 13 * flow.MM)
-    ours = lines(chapter.pdf(), 0, 0)
+    theirs = _text_lines(weasy, 10 * flow.MM, 13 * flow.MM)
+    ours = _text_lines(chapter.pdf(), 0, 0)
     assert [t for _, _, t in ours] == [t for _, _, t in theirs]
     for a, b in zip(theirs, ours, strict=True):
         assert abs(a[0] - b[0]) <= 1.0 and abs(a[1] - b[1]) <= 1.0, (a, b)
@@ -536,13 +526,7 @@ def test_a_listing_header_is_ruled_under_its_words_and_spaces_as_weasyprint_rule
         assert {(left, right) for left, right, _ in found} == {min(found)[:2]}, found
         return max(found, key=lambda r: r[2])
 
-    css = (project_templates() / "base" / "report.css").read_text()
-    dirs = [project_templates()]
-    weasy = layout(
-        f"<html><head><style>{css}</style></head><body>{section}</body></html>",
-        dirs[0],
-        SafeFetcher(dirs),
-    ).write_pdf()
+    weasy = _weasyprint(section)
     ours = rule(chapter.pdf(), 0, 0)
     theirs = rule(weasy, 10 * flow.MM, 13 * flow.MM)
     assert ours == pytest.approx(theirs, abs=0.3)

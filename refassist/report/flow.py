@@ -8,7 +8,11 @@ calls `set_chapters`, which cuts each one out of the HTML, sets it on cairo PDF 
 of a page's text area (`refassist.report.flowpages`), and puts in its place one empty box per
 page (`page_boxes_html`); WeasyPrint lays out the rest, and `chapter_stamps` paints the pages
 into the boxes as the maps are painted.  The text stays real text (the fog-of-war audit reads
-it), and every heading stays in the PDF's outline (the boxes carry ``bookmark-label``).
+it), and every heading stays in the PDF's outline (the boxes carry ``bookmark-label``).  The
+cover (``section.cover``) and the map pages (``section.map-page``, whose empty map box becomes
+a `flowpages.Hole` placed by `hole_boxes`) are marked and set the same way, and the ``follow``
+chapters right after a set chapter go with it; when nothing else is left, `flowdoc` puts the
+report together without WeasyPrint.
 
 The chapter's HTML stays the template's: `refassist.report.flowhtml` reads the subset of HTML
 the project's templates use and mirrors the rules of ``templates/base/report.css`` for it.
