@@ -172,14 +172,12 @@ def render_report(
     laid_out = map_boxes(document) if settings.fast and (pages or chapters) else []
     if chapters:
         stamps += flow.chapter_stamps(chapters, laid_out)
-    if settings.fast and pages and public is not None and overlay is not None:
+    if settings.fast and pages:
         boxes = [
             b for b in laid_out if b.width > 0 and b.height > 0 and not b.key.startswith(flow.KEY)
         ]
         boxes += flow.hole_boxes(chapters, laid_out)
-        base = base or base_maps_for(settings)
-        assert base is not None
-        stamps += map_stamps(public, overlay, boxes, base)
+        stamps += _map_stamper(settings, content, base)(boxes)
     # The running heads are drawn on every page (`running`; none where margin boxes are).
     stamps += running_stamps(document, html)
     if stamps:

@@ -26,15 +26,11 @@ import cairocffi
 from pypdf import PdfReader, PdfWriter
 from pypdf.generic import Fit, NameObject, TextStringObject
 
-from .flowhtml import MM
-from .flowpages import Chapter
+from .flow import chapter_stamps, hole_boxes
+from .flowpages import MARGINS, PAGE, PAGE_WIDTH, Chapter
 from .render import MapBox
 from .running import PageFrame, heads_pdf, running_words
 from .stamp import Stamp, stamp_pdf
-
-#: A4 in points, and report.css's page margins (top, right, bottom, left).
-PAGE = (210 * MM, 297 * MM)
-MARGINS = (13 * MM, 10 * MM, 14 * MM, 10 * MM)
 
 _RUNNING = re.compile(r'<div class="running-[a-z]+"(?: hidden)?>[^<]*</div>')
 _BOXES = re.compile(
@@ -65,20 +61,17 @@ def compose(
         return None
     top, _, _, left = MARGINS
     frames: list[PageFrame] = []
-    stamps: list[Stamp] = []
-    holes: list[MapBox] = []
+    # Each set page in a box at the text area's corner, as WeasyPrint would have laid out
+    # the page boxes `flow.page_boxes_html` wrote.
+    boxes: list[MapBox] = []
     firsts: list[int] = []
-    for chapter in chapters.values():
-        first = len(frames)
-        firsts.append(first)
-        reader = PdfReader(io.BytesIO(chapter.pdf()))
-        for number in range(len(chapter.heights)):
+    for key, chapter in chapters.items():
+        firsts.append(len(frames))
+        for number, height in enumerate(chapter.heights):
+            boxes.append(MapBox(len(frames), f"{key}:{number}", left, top, PAGE_WIDTH, height))
             frames.append(PageFrame(*PAGE, *MARGINS, cover=chapter.cover))
-            stamps.append(Stamp(first + number, reader, number, left, top))
-        holes += [
-            MapBox(first + h.page, h.key, left + h.x, top + h.y, h.width, h.height)
-            for h in chapter.holes
-        ]
+    stamps = chapter_stamps(chapters, boxes)
+    holes = hole_boxes(chapters, boxes)
     stamps += map_stamps(holes) if holes else []
     heads = PdfReader(io.BytesIO(heads_pdf(words, frames)))
     stamps += [Stamp(i, heads, i, 0.0, 0.0) for i in range(len(frames))]

@@ -59,9 +59,12 @@ from .flowhtml import (
 )
 from .pango import Text
 
-#: The text area of an A4 page with report.css's margins (13 mm top, 14 bottom, 10 sides).
-PAGE_WIDTH = 190 * MM
-PAGE_HEIGHT = 270 * MM
+#: A4 in points, and report.css's page margins (top, right, bottom, left).
+PAGE = (210 * MM, 297 * MM)
+MARGINS = (13 * MM, 10 * MM, 14 * MM, 10 * MM)
+#: The text area of a report page: what a chapter's pages are the size of.
+PAGE_WIDTH = PAGE[0] - MARGINS[1] - MARGINS[3]
+PAGE_HEIGHT = PAGE[1] - MARGINS[0] - MARGINS[2]
 #: What may stick out at a page's foot: a table row's lower half-border (collapsed borders
 #: are shared between rows, and WeasyPrint lets the last row's half reach past the page).
 _SLACK = 0.2
@@ -84,6 +87,8 @@ class Item:
     group: int = 0
     #: Frames (battle boxes, note rules) this item sits in, innermost last.
     frames: tuple[Frame, ...] = ()
+    #: For the room left for a map: its key and width (`Hole`).
+    hole: tuple[str, float] | None = None
 
 
 @dataclass(eq=False)
@@ -138,7 +143,6 @@ class Chapter:
         self.anchor: str | None = None
         self.map_page = "map-page" in classes
         self.holes: list[Hole] = []
-        self._hole_items: dict[int, tuple[str, float]] = {}
         self.buffer = io.BytesIO()
         self.surface = cairocffi.PDFSurface(self.buffer, PAGE_WIDTH, PAGE_HEIGHT)
         self.context = cairocffi.Context(self.surface)
@@ -332,9 +336,9 @@ class Chapter:
         if node.children or self._frames:
             raise Unsupported("a map box with content or in a frame")
         box_width, box_height = map_box_size(node)
-        item = Item(box_height, lambda px, py: None, x + max(0.0, (width - box_width) / 2))
-        self._add(item)
-        self._hole_items[id(item)] = (node.attrs["data-map"], box_width)
+        left = x + max(0.0, (width - box_width) / 2)
+        hole = (node.attrs["data-map"], box_width)
+        self._add(Item(box_height, lambda px, py: None, left, hole=hole))
 
     def _body(self, node: Node, x: float, width: float, group: int) -> None:
         """A message's ``.body``: the sender's text with its spaces and line breaks kept
@@ -738,8 +742,8 @@ class Chapter:
                 y += pieces[1 + 2 * n] + pieces[2 + 2 * n]
             open_frames = frames
             placed[-1].append((item, y))
-            if id(item) in self._hole_items:
-                key, box_width = self._hole_items[id(item)]
+            if item.hole is not None:
+                key, box_width = item.hole
                 self.holes.append(Hole(key, len(placed) - 1, item.x, y, box_width, item.height))
             if i in self._headings:
                 level, label = self._headings[i]
