@@ -40,7 +40,7 @@ BLOCK = {"section", "div", "p", "h1", "h2", "h3", "h4", "table", "tr", "pre"}
 INLINE = {"span", "b", "br", "small", "i"}
 #: Classes each element may carry (report.css's rules for them are mirrored below).
 _CLASSES: dict[str, set[str]] = {
-    "section": {"chapter", "follow", "cover", "map-page"},
+    "section": {"chapter", "follow", "cover", "map-page", "net-page", "board-page"},
     "h2": {"spaced"},
     "div": {
         "event",
@@ -56,10 +56,13 @@ _CLASSES: dict[str, set[str]] = {
         "message",
         "body",
         "map-box",
+        "net-box",
+        "board-box",
+        "legend",
     },
     "pre": {"listing", "events"},
-    "p": {"muted", "note", "deadline", "dice"},
-    "span": {"kind", "where", "mono", "muted", "kill", "value", "label"},
+    "p": {"muted", "note", "deadline", "dice", "legend"},
+    "span": {"kind", "where", "mono", "muted", "kill", "value", "label", "item"},
     "table": {"compact", "contents"},
     "tr": {"total"},
     "td": {"mono", "num", "muted"},
@@ -71,12 +74,35 @@ _MAP_BOX = re.compile(r"\s*width:\s*([0-9.]+)mm;\s*height:\s*([0-9.]+)mm;?\s*")
 
 
 class _Parser(HTMLParser):
-    def __init__(self) -> None:
+    """The tree of a chapter; an ``<svg>`` drawing inside it is kept whole, as its source
+    text (a node ``svg`` whose ``source`` attribute it is), for `refassist.report.svgdraw`."""
+
+    def __init__(self, source: str) -> None:
         super().__init__(convert_charrefs=True)
         self.root = Node("root")
         self.stack = [self.root]
+        self.source = source
+        self._line_starts = [0] + [m.end() for m in re.finditer("\n", source)]
+        #: Inside a drawing: where its ``<svg`` starts, and how many ``<svg>`` are open.
+        self._svg: tuple[int, int] | None = None
+
+    def _offset(self) -> int:
+        """Where the tag being read starts in the source."""
+        line, column = self.getpos()
+        return self._line_starts[line - 1] + column
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if self._svg is None:
+            super().handle_startendtag(tag, attrs)
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if self._svg is not None:
+            start, depth = self._svg
+            self._svg = (start, depth + (tag == "svg"))
+            return
+        if tag == "svg":
+            self._svg = (self._offset(), 1)
+            return
         if tag not in BLOCK | INLINE | {"td", "th"}:
             raise Unsupported(f"<{tag}>")
         classes: tuple[str, ...] = ()
@@ -102,6 +128,16 @@ class _Parser(HTMLParser):
             self.stack.append(node)
 
     def handle_endtag(self, tag: str) -> None:
+        if self._svg is not None:
+            start, depth = self._svg
+            if tag == "svg" and depth == 1:
+                end = self.source.index(">", self._offset()) + 1
+                drawing = Node("svg", attrs={"source": self.source[start:end]})
+                self.stack[-1].children.append(drawing)
+                self._svg = None
+            else:
+                self._svg = (start, depth - (tag == "svg"))
+            return
         if tag in _VOID:
             return
         if self.stack[-1].tag != tag:
@@ -109,7 +145,8 @@ class _Parser(HTMLParser):
         self.stack.pop()
 
     def handle_data(self, data: str) -> None:
-        self.stack[-1].children.append(data)
+        if self._svg is None:
+            self.stack[-1].children.append(data)
 
 
 def map_box_size(node: Node) -> tuple[float, float]:
@@ -121,9 +158,11 @@ def map_box_size(node: Node) -> tuple[float, float]:
 
 def parse(chapter: str) -> Node:
     """The chapter's HTML as a tree, or `Unsupported`."""
-    parser = _Parser()
+    parser = _Parser(chapter)
     parser.feed(chapter)
     parser.close()
+    if parser._svg is not None:
+        raise Unsupported("<svg> is not closed")
     if len(parser.stack) != 1:
         raise Unsupported(f"<{parser.stack[-1].tag}> is not closed")
     return parser.root
@@ -175,8 +214,17 @@ PARAGRAPHS = {
     "game": (Block(size=12), "#333333"),
     "deadline": (Block(3 * MM, 3 * MM, 11), TEXT),
     "dice": (Block(0, 1.5 * MM, 8.5), MUTED),
+    # ``p.legend``: a map's note under its legend.
+    "legend": (Block(1.5 * MM, 1.5 * MM, 7, line_height=1.2), TEXT),
 }
 MESSAGE = (0.0, 2 * MM, 0.5, "#bbbbbb", 2 * MM, 1.5 * MM)  # margins, border, colour, pads
+#: Boxes of one SVG drawing (``.net-box``, ``.board-box``): their width and height (None:
+#: the drawing's own height).
+SVG_BOXES = {"net-box": (190 * MM, 215 * MM), "board-box": (190 * MM, None)}
+#: ``.legend``: margin above, font size, line height; an ``.item``'s right and bottom margins
+#: and the space after its swatch.
+LEGEND = (1.5 * MM, 7.0, 1.2)
+LEGEND_ITEM = (3 * MM, 0.8 * MM, 1 * MM)
 #: ``.map-page h2``: the space under a map page's title.
 MAP_TITLE_BOTTOM = 1.5 * MM
 #: ``section.chapter.follow``: the space above a chapter that goes on on the same page.

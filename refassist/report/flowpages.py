@@ -32,6 +32,8 @@ from .flowhtml import (
     COVER_H1_TOP,
     EVENT_MARGIN,
     FOLLOW_TOP,
+    LEGEND,
+    LEGEND_ITEM,
     LINE_HEIGHT,
     LISTING,
     MAP_TITLE_BOTTOM,
@@ -46,6 +48,7 @@ from .flowhtml import (
     SANS,
     STANDING,
     STYLES,
+    SVG_BOXES,
     TABLE_MARGINS,
     TABLES,
     TEXT,
@@ -58,6 +61,7 @@ from .flowhtml import (
     span,
 )
 from .pango import Text
+from .svgdraw import Picture, picture
 
 #: A4 in points, and report.css's page margins (top, right, bottom, left).
 PAGE = (210 * MM, 297 * MM)
@@ -65,6 +69,9 @@ MARGINS = (13 * MM, 10 * MM, 14 * MM, 10 * MM)
 #: The text area of a report page: what a chapter's pages are the size of.
 PAGE_WIDTH = PAGE[0] - MARGINS[1] - MARGINS[3]
 PAGE_HEIGHT = PAGE[1] - MARGINS[0] - MARGINS[2]
+#: DejaVu Sans's x-height in ems (1120 of 2048 units): ``vertical-align: middle`` centres a
+#: legend's swatch half of it above the baseline.
+_X_HEIGHT = 1120 / 2048
 #: What may stick out at a page's foot: a table row's lower half-border (collapsed borders
 #: are shared between rows, and WeasyPrint lets the last row's half reach past the page).
 _SLACK = 0.2
@@ -301,6 +308,10 @@ class Chapter:
             self._framed(node, x, width, NOTE, left_only=True, group=group)
         elif "map-box" in classes:
             self._hole(node, x, width)
+        elif classes & SVG_BOXES.keys():
+            self._drawing(node, x, width, SVG_BOXES[next(iter(classes & SVG_BOXES.keys()))])
+        elif "legend" in classes and node.tag == "div":
+            self._legend(node, x, width, group)
         elif "message" in classes:
             # Kept whole on a page (``break-inside: avoid``), like an event.
             self._framed(node, x, width, MESSAGE, left_only=False, group=group or self._new_group())
@@ -339,6 +350,90 @@ class Chapter:
         left = x + max(0.0, (width - box_width) / 2)
         hole = (node.attrs["data-map"], box_width)
         self._add(Item(box_height, lambda px, py: None, left, hole=hole))
+
+    def _drawing(self, node: Node, x: float, width: float, box: tuple[float, float | None]) -> None:
+        """A box of one SVG drawing (a board, a map of places): the drawing at its own size
+        in the box, the box centred (``margin: 0 auto``) and as tall as its rule says or as
+        the drawing."""
+        found = _elements(node, "a drawing's box")
+        if len(found) != 1 or found[0].tag != "svg" or self._frames:
+            raise Unsupported("a drawing's box without one <svg>, or in a frame")
+        svg = found[0]
+        box_width, box_height = box
+        drawn = picture(svg.attrs["source"], box_width)
+        left = x + max(0.0, (width - box_width) / 2)
+        height = box_height if box_height is not None else drawn.height
+        context = self.context
+        self._add(Item(height, lambda px, py: drawn.draw(context, px, py), left))
+
+    def _legend(self, node: Node, x: float, width: float, group: int) -> None:
+        """A map's legend (``.legend``): items of a swatch and its words side by side
+        (``inline-block``, never broken inside), as many on a line as fit.  Each swatch is
+        centred on the words' x-height (``vertical-align: middle``), so a line is as tall as
+        its tallest item, with the item's margin below it."""
+        top, size, line_height = LEGEND
+        right, below, gap = LEGEND_ITEM
+        # CSS's strut of the legend's font: ascent and descent with half the leading each.
+        probe = self._text("x", None, size)
+        (metrics,) = probe.lines
+        leading = (size * line_height - metrics.height) / 2
+        strut = (metrics.baseline + leading, metrics.height - metrics.baseline + leading)
+        half_x = size * _X_HEIGHT / 2
+        entries: list[tuple[Picture | None, Text, float, float, float]] = []
+        for item in _elements(node, "a legend"):
+            if item.tag != "span" or item.classes != ("item",):
+                raise Unsupported("a legend with something other than its items")
+            drawings = [c for c in item.children if isinstance(c, Node) and c.tag == "svg"]
+            words = [c for c in item.children if not (isinstance(c, Node) and c.tag == "svg")]
+            if len(drawings) > 1 or (drawings and item.children[0] is not drawings[0]):
+                raise Unsupported("a legend item whose swatch is not first")
+            swatch = picture(drawings[0].attrs["source"]) if drawings else None
+            markup = collapse("".join(inline_markup(c) for c in words))
+            label = self._text(markup, None, size)
+            # The item's own line box: its strut and the swatch centred on the x-height.
+            above, under = strut
+            if swatch is not None:
+                above = max(above, half_x + swatch.height / 2)
+                under = max(under, swatch.height / 2 - half_x)
+            shift = swatch.width + gap if swatch is not None else 0.0
+            entries.append((swatch, label, shift + label.width, above, under + below))
+        rows: list[list[tuple[Picture | None, Text, float, float, float]]] = [[]]
+        used = 0.0
+        for entry in entries:
+            if rows[-1] and used + entry[2] + right > width:
+                rows.append([])
+                used = 0.0
+            rows[-1].append(entry)
+            used += entry[2] + right
+        rows = [row for row in rows if row]
+        context = self.context
+        # Lines kept together as a paragraph's are (fewer than four: whole).
+        kept = group or (self._new_group() if len(rows) < 4 else 0)
+        for number, row in enumerate(rows):
+            above = max([strut[0], *(e[3] for e in row)])
+            height = above + max([strut[1], *(e[4] for e in row)])
+
+            def draw(px: float, py: float, row: Any = row, baseline: float = above) -> None:
+                left = px
+                for swatch, label, item_width, _, _ in row:
+                    shift = 0.0
+                    if swatch is not None:
+                        swatch.draw(context, left, py + baseline - half_x - swatch.height / 2)
+                        shift = swatch.width + gap
+                    if label.lines:
+                        label.show_line(label.lines[0], left + shift, py + baseline)
+                    left += item_width + right
+
+            self._add(
+                Item(
+                    height,
+                    draw,
+                    x,
+                    top if number == 0 else 0.0,
+                    keep_with_next=len(rows) >= 4 and number in (0, len(rows) - 2),
+                    group=kept,
+                )
+            )
 
     def _body(self, node: Node, x: float, width: float, group: int) -> None:
         """A message's ``.body``: the sender's text with its spaces and line breaks kept

@@ -1,0 +1,185 @@
+"""The engine's own SVG drawings (hex boards, maps of places, legend swatches) on a cairo page.
+
+Why: a report's board or network page was the one page WeasyPrint still laid out, and it spent
+most of a small report's time there (parsing the inline SVG as HTML, then drawing it).  Set
+with the rest of a map page (`refassist.report.flowpages`), the same SVG is drawn here straight
+onto the page's cairo surface: the shapes by CairoSVG (a library of WeasyPrint's authors, on
+the cairo the maps use already), recorded once and replayed, and the words by Pango.  CairoSVG
+draws text letter by letter and leaves the spaces out, so a reader who copies "Alpha Centauri"
+from the PDF would get "AlphaCentauri" and a search for the name would miss it; Pango writes
+each text as one run with its spaces, as WeasyPrint did.
+
+Only what `refassist.report.boarddraw`, `netdraw` and the rulesets' own maps write is drawn:
+an ``<svg>`` with a ``viewBox`` and its size in mm, px or a percentage of the box, shapes, and
+``<text>`` elements of plain words positioned by ``x``, ``y`` and ``text-anchor``.  Anything
+else raises `Unsupported`, and the page is WeasyPrint's as before.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections import OrderedDict
+from typing import Any
+from xml.etree.ElementTree import Element
+
+import cairocffi
+from cairosvg.parser import Tree
+from cairosvg.surface import PDFSurface
+from defusedxml.ElementTree import fromstring
+
+from .drawing import MM_TO_PT as MM
+from .flowhtml import NO_LIGATURES, Unsupported, span
+from .pango import Text
+
+_NS = "{http://www.w3.org/2000/svg}"
+#: CSS pixels in a point: SVG user units without a unit are pixels (96 to the inch).
+_PX = 0.75
+_LENGTH = re.compile(r"([0-9.]+)(mm|px|%|)")
+#: A text element as the drawing modules write it: attributes, then words only.
+_TEXT_ATTRIBUTES = {"x", "y", "font-size", "text-anchor", "fill", "font-weight", "font-style"}
+#: No ligatures (a search for "fleet" finds it), and no kerning: each letter where the
+#: drawing's earlier renderer (WeasyPrint's SVG, letter by letter) put it.
+_FEATURES = f"{NO_LIGATURES}, kern=0"
+_COLOUR = re.compile(r"#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|[a-z]+")
+
+
+class _Recording(PDFSurface):
+    """CairoSVG drawing into a cairo recording surface instead of a file, so the drawing is
+    replayed as vectors onto each page that shows it (CairoSVG's documented way to change the
+    target is to override ``_create_surface``), and its words set by Pango in their place
+    among the shapes (a counter's words under the counter stacked on it stay covered)."""
+
+    def _create_surface(self, width: float, height: float) -> tuple[object, float, float]:
+        extents = (0, 0, width, height)
+        return cairocffi.RecordingSurface(cairocffi.CONTENT_COLOR_ALPHA, extents), width, height
+
+    def draw(self, node: Any) -> None:
+        if node.tag != "text":
+            super().draw(node)
+            return
+        words = node.text or ""
+        if not words.strip():
+            return
+        markup = span(
+            html.escape(words, quote=False),
+            size=float(node.get("font-size", "16")),
+            bold=node.get("font-weight") == "bold",
+            font_family=_families(node.get("font-family")),
+            foreground=node.get("fill", "#000000"),
+            font_features=_FEATURES,
+            **({"style": "italic"} if node.get("font-style") == "italic" else {}),
+        )
+        text = Text(self.context, markup, None)
+        if not text.lines:
+            return
+        line = text.lines[0]
+        anchor = node.get("text-anchor", "start")
+        shift = {"start": 0.0, "middle": line.width / 2, "end": line.width}[anchor]
+        text.show_line(line, float(node.get("x", "0")) - shift, float(node.get("y", "0")))
+
+
+def _length(value: str | None, box: float | None) -> float | None:
+    """An ``<svg>`` width or height in points; ``box`` is what 100% is (None: refused)."""
+    if value is None:
+        return None
+    found = _LENGTH.fullmatch(value.strip())
+    if found is None:
+        raise Unsupported(f"an SVG length {value!r}")
+    number, unit = float(found.group(1)), found.group(2)
+    if unit == "mm":
+        return number * MM
+    if unit == "%":
+        if box is None:
+            raise Unsupported("an SVG sized in percent outside a box")
+        return number / 100 * box
+    return number * _PX
+
+
+def _families(value: str | None) -> str:
+    """The drawing's ``font-family`` list as Pango takes it (no quotes)."""
+    names = [name.strip().strip("'\"") for name in (value or "").split(",")]
+    return ",".join(name for name in names if name) or "DejaVu Sans"
+
+
+class Picture:
+    """One SVG drawing, ready to be drawn any number of times at its size in points."""
+
+    def __init__(self, svg: str, box_width: float | None = None) -> None:
+        try:
+            root = fromstring(svg)
+        except Exception as exc:  # defusedxml refuses entities; ElementTree bad markup
+            raise Unsupported(f"an SVG drawing that does not parse ({exc})") from None
+        if root.tag != f"{_NS}svg":
+            raise Unsupported("a drawing that is not <svg>")
+        width = _length(root.get("width"), box_width)
+        height = _length(root.get("height"), None)
+        if width is None:
+            raise Unsupported("an SVG drawing without a width")
+        try:
+            view = [float(v) for v in (root.get("viewBox") or "").replace(",", " ").split()]
+        except ValueError:
+            view = []
+        if not view and height is not None:
+            view = [0.0, 0.0, width / _PX, height / _PX]  # user units are pixels
+        if len(view) != 4 or view[2] <= 0 or view[3] <= 0:
+            raise Unsupported("an SVG drawing without a viewBox")
+        if height is None:
+            height = width * view[3] / view[2]
+        self.width, self.height = width, height
+        for node in root.iter(f"{_NS}text"):
+            _check_text(node)
+        drawn = _Recording(
+            Tree(bytestring=svg.encode("utf-8")),
+            None,
+            96,
+            output_width=width / _PX,
+            output_height=height / _PX,
+        )
+        self._drawing = drawn.cairo
+
+    def draw(self, context: cairocffi.Context, x: float, y: float) -> None:
+        """Draw the picture with its top left corner at (``x``, ``y``) points."""
+        context.save()
+        context.set_source_surface(self._drawing, x, y)
+        context.paint()
+        context.restore()
+
+
+def _check_text(node: Element) -> None:
+    """A text element as the drawing modules write it: plain words, placed by attributes
+    this module draws (anything else: `Unsupported`)."""
+    if len(node) or set(node.attrib) - _TEXT_ATTRIBUTES:
+        raise Unsupported("SVG text with attributes or elements this module does not draw")
+    anchor = node.get("text-anchor", "start")
+    fill = node.get("fill", "#000000")
+    if anchor not in ("start", "middle", "end") or not _COLOUR.fullmatch(fill):
+        raise Unsupported(f"SVG text anchored {anchor!r}, filled {fill!r}")
+    for name in ("x", "y", "font-size"):
+        try:
+            float(node.get(name, "0"))
+        except ValueError:
+            raise Unsupported(f"SVG text with {name}={node.get(name)!r}") from None
+
+
+#: Pictures by their SVG and box: a legend's swatches are the same in every reader's report.
+_CACHE: OrderedDict[tuple[str, float | None], Picture] = OrderedDict()
+_CACHE_SIZE = 64
+
+
+def picture(svg: str, box_width: float | None = None) -> Picture:
+    """The drawing of ``svg`` (``box_width``: what a width in percent is of), from a small
+    cache: legend swatches repeat in every report of a turn."""
+    key = (svg, box_width)
+    found = _CACHE.get(key)
+    if found is None:
+        found = Picture(svg, box_width)
+        _CACHE[key] = found
+        if len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    else:
+        _CACHE.move_to_end(key)
+    return found
+
+
+__all__ = ["Picture", "picture"]
