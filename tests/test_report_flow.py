@@ -15,6 +15,7 @@ import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfReader
 
+from refassist.archive.chart import standings_svg
 from refassist.report import build, flow, pango
 from refassist.report.boarddraw import board_pages
 from refassist.report.build import RenderSettings, render_report
@@ -231,7 +232,8 @@ def test_player_text_stays_text() -> None:
         '<div data-map="sector" style="width: 10mm; height: 10mm"></div>',
         '<div class="rolls"><span>1 vs 5-6 miss</span> and text between <span>6</span></div>',
         '<table class="compact"><tr><td>a</td>text in a row</tr></table>',
-        '<pre class="listing"><b>Head</b>\nrow <b>bold</b> (ruled under in a listing)\n</pre>',
+        '<pre class="listing"><b>Head\nover two lines</b>\n</pre>',
+        '<pre class="listing"><b>Head <i>styled</i></b>\n</pre>',
     ],
 )
 def test_html_outside_the_subset_is_left_to_weasyprint(inner: str) -> None:
@@ -552,6 +554,38 @@ def test_a_listing_header_is_ruled_under_its_words_and_spaces_as_weasyprint_rule
     assert ours[1] - ours[0] > 20 * 4.5  # the 21 letters and spaces of the header
 
 
+def test_bold_words_inside_a_listing_are_ruled_under_as_weasyprint_rules_them() -> None:
+    """A ledger: a total line, a header half-way down and a bold number inside the last
+    line, each ruled under its own letters (``pre.listing b``), where WeasyPrint rules them."""
+    section = (
+        '<section class="chapter" data-flow="t"><pre class="listing">0101 Home: class A      5\n'
+        "<b>Income                   18</b>\n<b>Purchase  Where  Qty</b>\nFleet     0101     2\n"
+        "Stockpile: 3 before production, <b>21</b> after.</pre></section>"
+    )
+
+    def rules(pdf: bytes, dx: float, dy: float) -> list[tuple[float, float, float]]:
+        """Left, right and bottom of each rule (WeasyPrint fills a border as the difference
+        of two rectangles: the lower bottom is the rule's; ours is a line 0.6 pt wide)."""
+        found: dict[tuple[float, float], float] = {}
+        with pdfplumber.open(io.BytesIO(pdf)) as document:
+            page = document.pages[0]
+            for r in page.lines + page.rects + page.curves:
+                if r["top"] > dy:
+                    key = (round(r["x0"] - dx, 1), round(r["x1"] - dx, 1))
+                    bottom = r["bottom"] - dy + (0.3 if r in page.lines else 0.0)
+                    found[key] = max(found.get(key, 0.0), bottom)
+        return sorted((left, right, bottom) for (left, right), bottom in found.items())
+
+    ours = rules(_chapter(section).pdf(), 0, 0)
+    theirs = rules(_weasyprint(section), 10 * flow.MM, 13 * flow.MM)
+    assert len(ours) == 3
+    for a, b in zip(ours, theirs, strict=True):
+        assert a == pytest.approx(b, abs=0.3)
+    with pdfplumber.open(io.BytesIO(_chapter(section).pdf())) as document:
+        bold = [c["text"] for c in document.pages[0].chars if "Bold" in c["fontname"]]
+    assert _letters("".join(bold)) == "Income18PurchaseWhereQty21"
+
+
 def test_headings_with_quotes_keep_their_words_in_the_outline() -> None:
     title = 'Bob\'s "Fleet" & <Co> \\ 5021'
     escaped = title.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
@@ -600,6 +634,26 @@ def _chars(pdf: bytes, dx: float = 0.0, dy: float = 0.0) -> list[tuple[str, floa
     return [(c["text"], c["x0"] - dx, c["top"] - dy) for c in chars if c["text"].strip()]
 
 
+def _letters_where_weasyprint_put_them(section: str, chapter: flow.Chapter, least: int) -> None:
+    """Every letter of the chapter set here (more than ``least``) where WeasyPrint put the
+    same letter, to half a point, one for one."""
+    weasy = _chars(_weasyprint(section), 10 * flow.MM, 13 * flow.MM)
+    here = _chars(chapter.pdf())
+    assert len(here) == len(weasy) > least
+    unmatched = list(weasy)
+    for letter, x, y in here:
+        match = next(
+            (
+                c
+                for c in unmatched
+                if c[0] == letter and abs(c[1] - x) <= 0.5 and abs(c[2] - y) <= 0.5
+            ),
+            None,
+        )
+        assert match is not None, (letter, x, y)
+        unmatched.remove(match)
+
+
 def _board_page() -> str:
     from tests.test_boardmap import board
 
@@ -621,21 +675,26 @@ def test_a_drawing_page_sits_where_weasyprint_puts_it(page: Callable[[], str]) -
     section = page()
     chapter = _chapter(section)
     assert len(chapter.heights) == 1
-    weasy = _chars(_weasyprint(section), 10 * flow.MM, 13 * flow.MM)
-    here = _chars(chapter.pdf())
-    assert len(here) == len(weasy) > 100
-    unmatched = list(weasy)
-    for letter, x, y in here:
-        match = next(
-            (
-                c
-                for c in unmatched
-                if c[0] == letter and abs(c[1] - x) <= 0.5 and abs(c[2] - y) <= 0.5
-            ),
-            None,
-        )
-        assert match is not None, (letter, x, y)
-        unmatched.remove(match)
+    _letters_where_weasyprint_put_them(section, chapter, 100)
+
+
+def test_the_standings_chart_is_set_at_the_pages_width_as_weasyprint_sets_it() -> None:
+    """The referee's last page: the chart stretched to the page's width (``width: 100%;
+    height: auto``), its slanted turn labels and its legend's names where WeasyPrint put
+    every letter, a player's name escaped."""
+    names = ["Ann", "Bob", "Cleo <&>", "Dev", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jo"]
+    points = [(str(5000 + i), {n: (i * k) % 13 for k, n in enumerate(names)}) for i in range(12)]
+    svg = standings_svg(points, "systems held", title="")
+    section = (
+        '<section class="standings-page" data-flow="chart"><h2>Standings over the game</h2>'
+        f'<div class="chart">{svg}</div></section>'
+    )
+    chapter = _chapter(section)
+    drawing = chapter.items[-1]
+    assert drawing.height == pytest.approx(flow.PAGE_WIDTH * 344 / 760)
+    _letters_where_weasyprint_put_them(section, chapter, 150)
+    with pdfplumber.open(io.BytesIO(chapter.pdf())) as pdf:
+        assert "Cleo <&>: 9" in pdf.pages[0].extract_text()
 
 
 def test_drawn_words_keep_their_spaces_and_stay_escaped() -> None:

@@ -147,7 +147,7 @@ def set_chapters(document: str) -> tuple[str, dict[str, Chapter]]:
         opening = document[start:inner]
         classes = re.search(r'class="([^"]*)"', opening)
         names = classes.group(1).split() if classes else []
-        if not {"chapter", "cover", "map-page"} & set(names) or "follow" in names:
+        if not {"chapter", "cover", "map-page", "standings-page"} & set(names) or "follow" in names:
             continue
         try:
             chapter, end = _set(document, inner, end, tuple(names))

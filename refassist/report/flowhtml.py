@@ -40,7 +40,15 @@ BLOCK = {"section", "div", "p", "h1", "h2", "h3", "h4", "table", "tr", "pre"}
 INLINE = {"span", "b", "br", "small", "i"}
 #: Classes each element may carry (report.css's rules for them are mirrored below).
 _CLASSES: dict[str, set[str]] = {
-    "section": {"chapter", "follow", "cover", "map-page", "net-page", "board-page"},
+    "section": {
+        "chapter",
+        "follow",
+        "cover",
+        "map-page",
+        "net-page",
+        "board-page",
+        "standings-page",
+    },
     "h2": {"spaced"},
     "div": {
         "event",
@@ -59,6 +67,7 @@ _CLASSES: dict[str, set[str]] = {
         "net-box",
         "board-box",
         "legend",
+        "chart",
     },
     "pre": {"listing", "events"},
     "p": {"muted", "note", "deadline", "dice", "legend"},
@@ -218,9 +227,10 @@ PARAGRAPHS = {
     "legend": (Block(1.5 * MM, 1.5 * MM, 7, line_height=1.2), TEXT),
 }
 MESSAGE = (0.0, 2 * MM, 0.5, "#bbbbbb", 2 * MM, 1.5 * MM)  # margins, border, colour, pads
-#: Boxes of one SVG drawing (``.net-box``, ``.board-box``): their width and height (None:
-#: the drawing's own height).
-SVG_BOXES = {"net-box": (190 * MM, 215 * MM), "board-box": (190 * MM, None)}
+#: Boxes of one SVG drawing (``.net-box``, ``.board-box``, the standings page's ``.chart``):
+#: their width and height; None for the drawing's own height, or for the width of the page
+#: with the drawing stretched to it (``.standings-page svg { width: 100%; height: auto }``).
+SVG_BOXES = {"net-box": (190 * MM, 215 * MM), "board-box": (190 * MM, None), "chart": (None, None)}
 #: ``.legend``: margin above, font size, line height; an ``.item``'s right and bottom margins
 #: and the space after its swatch.
 LEGEND = (1.5 * MM, 7.0, 1.2)

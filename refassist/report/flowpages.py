@@ -126,6 +126,27 @@ def _elements(node: Node, where: str) -> list[Node]:
     return found
 
 
+def _plain(node: Node | str) -> str:
+    """The characters ``node`` puts in a listing."""
+    if isinstance(node, str):
+        return node
+    return "".join(_plain(child) for child in node.children)
+
+
+def _bold_runs(children: list[Node | str]) -> list[tuple[int, int, int]]:
+    """Each ``<b>`` of a listing as (line, column, characters): where its rule goes."""
+    runs = []
+    before = ""
+    for child in children:
+        words = _plain(child)
+        if isinstance(child, Node) and child.tag == "b":
+            if "\n" in words or any(not isinstance(c, str) for c in child.children):
+                raise Unsupported("bold words over several lines of a listing, or styled")
+            runs.append((before.count("\n"), len(before) - before.rfind("\n") - 1, len(words)))
+        before += words
+    return runs
+
+
 @dataclass(frozen=True)
 class Hole:
     """Room left for a map (``div.map-box``): its key, the chapter page it is on and its box
@@ -351,7 +372,9 @@ class Chapter:
         hole = (node.attrs["data-map"], box_width)
         self._add(Item(box_height, lambda px, py: None, left, hole=hole))
 
-    def _drawing(self, node: Node, x: float, width: float, box: tuple[float, float | None]) -> None:
+    def _drawing(
+        self, node: Node, x: float, width: float, box: tuple[float | None, float | None]
+    ) -> None:
         """A box of one SVG drawing (a board, a map of places): the drawing at its own size
         in the box, the box centred (``margin: 0 auto``) and as tall as its rule says or as
         the drawing."""
@@ -360,7 +383,9 @@ class Chapter:
             raise Unsupported("a drawing's box without one <svg>, or in a frame")
         svg = found[0]
         box_width, box_height = box
-        drawn = picture(svg.attrs["source"], box_width)
+        stretch = box_width is None
+        box_width = width if box_width is None else box_width
+        drawn = picture(svg.attrs["source"], box_width, stretch)
         left = x + max(0.0, (width - box_width) / 2)
         height = box_height if box_height is not None else drawn.height
         context = self.context
@@ -500,7 +525,7 @@ class Chapter:
 
     def _pre(self, node: Node, x: float, width: float, group: int) -> None:
         """A monospace listing (``pre.listing``): its own line breaks, and also wrapped at
-        the width for ``.events``; a first ``<b>`` line is the header, ruled under its words."""
+        the width for ``.events``; its bold words (a header line, a total) ruled under."""
         classes = set(node.classes)
         if "listing" not in classes:
             raise Unsupported("a <pre> that is not a listing")
@@ -514,14 +539,7 @@ class Chapter:
             children[-1] = children[-1][:-1]
         # `.events` listings wrap their long lines and rule nothing under bold words.
         wrap = "events" in classes
-        if not wrap and any(isinstance(c, Node) and c.tag == "b" for c in children[1:]):
-            # `pre.listing b` is ruled under: only a first line header is drawn so here.
-            raise Unsupported("bold words inside a listing")
-        header = ""
-        if children and isinstance(children[0], Node) and children[0].tag == "b":
-            header = "".join(c for c in children[0].children if isinstance(c, str))
-            if len(children[0].children) != 1 or "\n" in header:
-                raise Unsupported("a listing header of another shape")
+        ruled = [] if wrap else _bold_runs(children)
         markup = "".join(inline_markup(c, listing=True) for c in children).replace(BREAK, "\n")
         if not markup:
             return
@@ -529,20 +547,28 @@ class Chapter:
         style = Block(top, bottom, size, line_height=line_height)
         start = len(self.items)
         self._lines(text, size, x, width, style, group)
-        if header and not wrap:
-            item = self.items[start]
+        if not ruled:
+            return
+        # `pre.listing b` is ruled under its inline box (as tall as the font size, centred in
+        # the line), across its words and spaces: Pango leaves trailing spaces out of a
+        # line's width, so a listing's letters (monospace) are measured instead.
+        under = (size * line_height - size) / 2 + size + rule / 2
+        advance = self._text("0" * 100, None, size, MONO).width / 100
+        for line, column, length in ruled:
+            item = self.items[start + line]
             inner = item.draw
-            # Under the inline box, whose height is the font size (CSS), centred in the line.
-            under = (size * line_height - size) / 2 + size + rule / 2
-            ruled = Block(border_bottom=rule)
-            # The rule runs under the header's trailing spaces too, as under an inline box;
-            # Pango leaves them out of a line's width, so measure as many letters instead
-            # (a listing is monospace).
-            across = self._text(html.escape(header.replace(" ", "0")), None, size, MONO).width
 
-            def draw(px: float, py: float) -> None:
+            def draw(
+                px: float,
+                py: float,
+                inner: Callable[[float, float], None] = inner,
+                column: int = column,
+                length: int = length,
+            ) -> None:
                 inner(px, py)
-                self._rule(px, py + under, across, ruled)
+                self._rule(
+                    px + column * advance, py + under, length * advance, Block(border_bottom=rule)
+                )
 
             item.draw = draw
 

@@ -18,6 +18,7 @@ else raises `Unsupported`, and the page is WeasyPrint's as before.
 from __future__ import annotations
 
 import html
+import math
 import re
 from collections import OrderedDict
 from typing import Any
@@ -37,7 +38,20 @@ _NS = "{http://www.w3.org/2000/svg}"
 _PX = 0.75
 _LENGTH = re.compile(r"([0-9.]+)(mm|px|%|)")
 #: A text element as the drawing modules write it: attributes, then words only.
-_TEXT_ATTRIBUTES = {"x", "y", "font-size", "text-anchor", "fill", "font-weight", "font-style"}
+_TEXT_ATTRIBUTES = {
+    "x",
+    "y",
+    "dy",
+    "font-size",
+    "font-family",
+    "text-anchor",
+    "fill",
+    "font-weight",
+    "font-style",
+    "transform",
+}
+#: The one transform a text may have (the standings chart's slanted labels).
+_ROTATE = re.compile(r"rotate\(\s*(-?[0-9.]+)[\s,]+(-?[0-9.]+)[\s,]+(-?[0-9.]+)\s*\)")
 #: No ligatures (a search for "fleet" finds it), and no kerning: each letter where the
 #: drawing's earlier renderer (WeasyPrint's SVG, letter by letter) put it.
 _FEATURES = f"{NO_LIGATURES}, kern=0"
@@ -76,7 +90,17 @@ class _Recording(PDFSurface):
         line = text.lines[0]
         anchor = node.get("text-anchor", "start")
         shift = {"start": 0.0, "middle": line.width / 2, "end": line.width}[anchor]
-        text.show_line(line, float(node.get("x", "0")) - shift, float(node.get("y", "0")))
+        x = float(node.get("x", "0")) - shift
+        y = float(node.get("y", "0")) + float(node.get("dy", "0"))
+        turned = _ROTATE.fullmatch(node.get("transform", ""))
+        self.context.save()
+        if turned:
+            angle, cx, cy = (float(v) for v in turned.groups())
+            self.context.translate(cx, cy)
+            self.context.rotate(math.radians(angle))
+            self.context.translate(-cx, -cy)
+        text.show_line(line, x, y)
+        self.context.restore()
 
 
 def _length(value: str | None, box: float | None) -> float | None:
@@ -103,9 +127,10 @@ def _families(value: str | None) -> str:
 
 
 class Picture:
-    """One SVG drawing, ready to be drawn any number of times at its size in points."""
+    """One SVG drawing, ready to be drawn any number of times at its size in points: its own
+    (a percentage is of ``box_width``), or ``box_width`` wide in its proportions (``stretch``)."""
 
-    def __init__(self, svg: str, box_width: float | None = None) -> None:
+    def __init__(self, svg: str, box_width: float | None = None, stretch: bool = False) -> None:
         try:
             root = fromstring(svg)
         except Exception as exc:  # defusedxml refuses entities; ElementTree bad markup
@@ -114,6 +139,9 @@ class Picture:
             raise Unsupported("a drawing that is not <svg>")
         width = _length(root.get("width"), box_width)
         height = _length(root.get("height"), None)
+        if stretch and box_width is not None and width and height:
+            # CSS ``width: 100%; height: auto``: the box's width, the drawing's proportions.
+            width, height = box_width, box_width * height / width
         if width is None:
             raise Unsupported("an SVG drawing without a width")
         try:
@@ -155,7 +183,9 @@ def _check_text(node: Element) -> None:
     fill = node.get("fill", "#000000")
     if anchor not in ("start", "middle", "end") or not _COLOUR.fullmatch(fill):
         raise Unsupported(f"SVG text anchored {anchor!r}, filled {fill!r}")
-    for name in ("x", "y", "font-size"):
+    if "transform" in node.attrib and not _ROTATE.fullmatch(node.get("transform", "")):
+        raise Unsupported(f"SVG text transformed by {node.get('transform')!r}")
+    for name in ("x", "y", "dy", "font-size"):
         try:
             float(node.get(name, "0"))
         except ValueError:
@@ -163,17 +193,17 @@ def _check_text(node: Element) -> None:
 
 
 #: Pictures by their SVG and box: a legend's swatches are the same in every reader's report.
-_CACHE: OrderedDict[tuple[str, float | None], Picture] = OrderedDict()
+_CACHE: OrderedDict[tuple[str, float | None, bool], Picture] = OrderedDict()
 _CACHE_SIZE = 64
 
 
-def picture(svg: str, box_width: float | None = None) -> Picture:
-    """The drawing of ``svg`` (``box_width``: what a width in percent is of), from a small
-    cache: legend swatches repeat in every report of a turn."""
-    key = (svg, box_width)
+def picture(svg: str, box_width: float | None = None, stretch: bool = False) -> Picture:
+    """The `Picture` of ``svg``, from a small cache: legend swatches repeat in every report
+    of a turn."""
+    key = (svg, box_width, stretch)
     found = _CACHE.get(key)
     if found is None:
-        found = Picture(svg, box_width)
+        found = Picture(svg, box_width, stretch)
         _CACHE[key] = found
         if len(_CACHE) > _CACHE_SIZE:
             _CACHE.popitem(last=False)
