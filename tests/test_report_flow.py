@@ -214,7 +214,7 @@ def test_player_text_stays_text() -> None:
 @pytest.mark.parametrize(
     "inner",
     [
-        "<ul><li>a list</li></ul>",
+        "<ol><li>a numbered list</li></ol>",
         '<p style="color: red">styled</p>',
         '<div class="unknown">a class report.css does not know here</div>',
         '<p><img src="x.png"></p>',
@@ -301,7 +301,7 @@ def test_a_message_is_never_split_between_pages() -> None:
 
 
 def test_a_follow_chapter_outside_the_subset_leaves_the_chapter_before_it_set_alone() -> None:
-    follow = '<section class="chapter follow"><h2>Odd</h2><ul><li>a list</li></ul></section>'
+    follow = '<section class="chapter follow"><h2>Odd</h2><ol><li>a list</li></ol></section>'
     document = _events(2) + follow
     html, pages = flow.set_chapters(document)
     assert list(pages) == ["flow:0"] and html.endswith(follow)
@@ -437,6 +437,20 @@ def _both_ways(section: str) -> tuple[list[dict], list[dict], flow.Chapter]:
         '<pre class="listing events"><b>arrival</b> 0101: '
         + "a long line of words " * 12
         + "\n  <i>told to: Ann</i>\n</pre>",
+        # A bulleted list: items indented, the bullet outside on the first line, a long item
+        # wrapped under its first word.
+        '<h3>Moves</h3><ul class="events"><li>Fleet A jumps to <b>C4</b> now.</li><li>'
+        + "A long line of what happened, "
+        + "and so on " * 14
+        + "</li></ul><p>After the list.</p>",
+        # A plain table (``table.listing``): headings 8 pt over cells of 9 pt, and columns
+        # too wide together shrunk towards their longest words, none broken inside.
+        '<table class="listing"><tr><th>Round</th><th>Fire</th><th>Attack:defence</th>'
+        "<th>Modifier</th><th>Result</th></tr><tr><td>1</td><td>defensive</td>"
+        "<td>12:4 (3)</td><td>+1 (ambush at close range by the escorts)</td><td>destroyed"
+        "</td></tr><tr><td>2</td><td>offensive</td><td>9:9 (1)</td><td>0</td><td>"
+        + "no effect on the target whatsoever " * 3
+        + "</td></tr></table><p>After the table.</p>",
         # Notation lines, white space kept.
         '<h3>Your systems <small>2</small></h3><div class="notation lines">\n'
         "<div>0101 Home A N  G0 O0 - F3 - 7  + Bob F1</div><div>0102 Far C - 3</div>\n  </div>"

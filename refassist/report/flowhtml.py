@@ -36,7 +36,7 @@ class Node:
 
 
 _VOID = {"br"}
-BLOCK = {"section", "div", "p", "h1", "h2", "h3", "h4", "table", "tr", "pre"}
+BLOCK = {"section", "div", "p", "h1", "h2", "h3", "h4", "table", "tr", "pre", "ul", "li"}
 INLINE = {"span", "b", "br", "small", "i"}
 #: Classes each element may carry (report.css's rules for them are mirrored below).
 _CLASSES: dict[str, set[str]] = {
@@ -72,8 +72,9 @@ _CLASSES: dict[str, set[str]] = {
     "pre": {"listing", "events"},
     "p": {"muted", "note", "deadline", "dice", "legend"},
     "span": {"kind", "where", "mono", "muted", "kill", "value", "label", "item"},
-    "table": {"compact", "contents"},
+    "table": {"compact", "contents", "listing"},
     "tr": {"total"},
+    "ul": {"events"},
     "td": {"mono", "num", "muted"},
     "th": {"num"},
 }
@@ -235,6 +236,9 @@ SVG_BOXES = {"net-box": (190 * MM, 215 * MM), "board-box": (190 * MM, None), "ch
 #: and the space after its swatch.
 LEGEND = (1.5 * MM, 7.0, 1.2)
 LEGEND_ITEM = (3 * MM, 0.8 * MM, 1 * MM)
+#: A ``ul`` as browsers style it (report.css has no rule for lists): 1em above and below,
+#: its items 40 px in, each marked with a bullet and a space before its first line.
+LIST = (9.0, 30.0, "\u2022 ")
 #: ``.map-page h2``: the space under a map page's title.
 MAP_TITLE_BOTTOM = 1.5 * MM
 #: ``section.chapter.follow``: the space above a chapter that goes on on the same page.
@@ -244,8 +248,14 @@ BODY_TOP = 1 * MM
 ALERT = (2 * MM, 3 * MM, 1.0, "#b01c2e", 3 * MM, 2 * MM)  # margins, border, colour, pads
 #: ``.standing``: margins, top and bottom border, cell padding (vertical, horizontal).
 STANDING = (6 * MM, 1.0, "#333333", 2 * MM, 1 * MM)
-#: Tables by class: font size, cell padding (horizontal, vertical), rule under each row.
-TABLES = {"compact": (7.5, 1.2 * MM, 0.2 * MM, True), "contents": (9.0, 1 * MM, 0.4 * MM, False)}
+#: Tables by class: font size of a cell and of a heading cell, cell padding (horizontal,
+#: vertical), rule under each row.  A ``table.listing`` has no rules of its own: CSS's
+#: tables (``th`` 8 pt, ``td`` the page's 9 pt).
+TABLES = {
+    "compact": (7.5, 7.5, 1.2 * MM, 0.2 * MM, True),
+    "contents": (9.0, 9.0, 1 * MM, 0.4 * MM, False),
+    "listing": (9.0, 8.0, 1.5 * MM, 0.5 * MM, True),
+}
 CHIP = {"size": 7.5, "min": 15 * MM, "pad": 0.6 * MM, "gap": 1 * MM, "below": 0.4 * MM}
 
 

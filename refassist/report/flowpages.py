@@ -35,6 +35,7 @@ from .flowhtml import (
     LEGEND,
     LEGEND_ITEM,
     LINE_HEIGHT,
+    LIST,
     LISTING,
     MAP_TITLE_BOTTOM,
     MESSAGE,
@@ -317,6 +318,9 @@ class Chapter:
         if node.tag == "pre":
             self._pre(node, x, width, group)
             return
+        if node.tag == "ul":
+            self._list(node, x, width, group)
+            return
         if node.tag not in ("div", "p"):
             raise Unsupported(f"<{node.tag}> as a block")
         if "notation" in classes or "lines" in classes:
@@ -371,6 +375,37 @@ class Chapter:
         left = x + max(0.0, (width - box_width) / 2)
         hole = (node.attrs["data-map"], box_width)
         self._add(Item(box_height, lambda px, py: None, left, hole=hole))
+
+    def _list(self, node: Node, x: float, width: float, group: int) -> None:
+        """A bulleted list (``ul``) of items of running words: each item's lines indented,
+        the bullet outside them on the first line's baseline (``list-style-position:
+        outside``), the list's margins collapsing with its neighbours'."""
+        margin, indent, bullet = LIST
+        marker = self._text(html.escape(bullet), None, 9)
+        # The marker's width with its space: Pango leaves a trailing space out of a width.
+        lead = self._text(f"{html.escape(bullet)}x", None, 9).width
+        lead -= self._text("x", None, 9).width
+        start = len(self.items)
+        for item in _elements(node, "a list"):
+            if item.tag != "li" or item.classes:
+                raise Unsupported("a list with something other than its items")
+            markup = collapse("".join(inline_markup(c) for c in item.children))
+            if not markup:
+                raise Unsupported("an empty list item")
+            text = self._text(markup, width - indent, 9)
+            first = len(self.items)
+            self._lines(text, 9, x + indent, width - indent, STYLES["div"], group)
+            line = text.lines[0]
+            offset = (9 * LINE_HEIGHT - line.height) / 2 + line.baseline - line.top
+            inner = self.items[first].draw
+
+            def draw(px: float, py: float, inner: Any = inner, offset: float = offset) -> None:
+                # The bullet first: a reader of the PDF's text meets it before the words.
+                marker.show_line(marker.lines[0], px - lead, py + offset)
+                inner(px, py)
+
+            self.items[first].draw = draw
+        self._margins(start, margin, margin)
 
     def _drawing(
         self, node: Node, x: float, width: float, box: tuple[float | None, float | None]
@@ -654,7 +689,7 @@ class Chapter:
         kinds = [name for name in node.classes if name in TABLES]
         if len(kinds) != 1 or len(node.classes) != 1:
             raise Unsupported("a table of another kind")
-        size, pad_x, pad_y, ruled = TABLES[kinds[0]]
+        size, head_size, pad_x, pad_y, ruled = TABLES[kinds[0]]
         rows: list[tuple[bool, list[tuple[str, bool, str]]]] = []
         for tr in _elements(node, "a table"):
             if tr.tag != "tr":
@@ -680,34 +715,41 @@ class Chapter:
         if not ruled and any(total or cells[0][1] for total, cells in rows):
             raise Unsupported("a header or total row in a table without rules")
         natural = [0.0] * columns
+        least = [0.0] * columns
         for _, cells in rows:
-            for i, (markup, _, _) in enumerate(cells):
-                text = self._text(markup, None, size)
+            for i, (markup, heading, _) in enumerate(cells):
+                z = head_size if heading else size
+                text = self._text(markup, None, z)
                 natural[i] = max(natural[i], text.width + 2 * pad_x)
-        widths = self._shared(natural, width)
-        step = size * LINE_HEIGHT
+                words = Text(self.context, self._markup(markup, z, SANS), 0.0, words_only=True)
+                least[i] = max(least[i], words.width + 2 * pad_x)
+        widths = self._shared(natural, width, least)
         first_index = len(self.items)
         for number, (_, cells) in enumerate(rows):
+            sizes = [head_size if heading else size for _, heading, _ in cells]
             texts = [
-                self._text(m, w - 2 * pad_x, size, align=align)
-                for (m, _, align), w in zip(cells, widths, strict=True)
+                self._text(m, w - 2 * pad_x, z, align=align)
+                for (m, _, align), w, z in zip(cells, widths, sizes, strict=True)
             ]
             head = cells[0][1]
             dark = head or (number + 1 < len(rows) and rows[number + 1][0])
             rule = (0.7 if dark else 0.3) if ruled else 0.0
-            height = 2 * pad_y + max(len(t.lines) for t in texts) * step + rule
+            lines = max(len(t.lines) * z for t, z in zip(texts, sizes, strict=True))
+            height = 2 * pad_y + lines * LINE_HEIGHT + rule
 
             def draw(
                 px: float,
                 py: float,
                 texts: Any = texts,
+                sizes: Any = sizes,
                 rule: float = rule,
                 dark: bool = dark,
                 height: float = height,
             ) -> None:
                 cx = px
-                for text, w in zip(texts, widths, strict=True):
+                for text, w, z in zip(texts, widths, sizes, strict=True):
                     y = py + pad_y
+                    step = z * LINE_HEIGHT
                     for line in text.lines:
                         offset = (step - line.height) / 2 + line.baseline - line.top
                         text.show_line(line, cx + pad_x, y + offset)
@@ -725,11 +767,21 @@ class Chapter:
         self._margins(first_index, *TABLE_MARGINS)
 
     @staticmethod
-    def _shared(natural: list[float], width: float) -> list[float]:
-        """Column widths of a table as wide as ``width`` whose columns want ``natural``: the
-        spare width shared in proportion, as CSS's automatic layout shares it."""
+    def _shared(
+        natural: list[float], width: float, least: list[float] | None = None
+    ) -> list[float]:
+        """Column widths of a table as wide as ``width`` whose columns want ``natural`` and
+        need ``least`` (their longest words), as CSS's automatic layout gives them: the
+        spare width shared in proportion; short of room, each column between its least and
+        its natural width in the same proportion (no word broken while the words fit)."""
         whole = sum(natural)
-        return [w * width / whole for w in natural] if whole else natural
+        if least is None or whole <= width:
+            return [w * width / whole for w in natural] if whole else natural
+        floor = sum(least)
+        if floor >= width or whole <= floor:
+            return least
+        share = (width - floor) / (whole - floor)
+        return [low + (high - low) * share for low, high in zip(least, natural, strict=True)]
 
     def _standing(self, node: Node, x: float, width: float, group: int) -> None:
         """The cover's ``.standing``: a row of cells as wide as the page, each a big value

@@ -60,8 +60,10 @@ void g_object_unref (void *object);
 """
 
 #: PangoWrapMode PANGO_WRAP_WORD_CHAR: break at words, inside a word only when it is alone
-#: on a line and too long (CSS ``overflow-wrap: anywhere`` for a long notation).
+#: on a line and too long (CSS ``overflow-wrap: anywhere`` for a long notation); and
+#: PANGO_WRAP_WORD, at words only (a table column's least width is its longest word).
 _WRAP_WORD_CHAR = 2
+_WRAP_WORD = 0
 #: PangoAlignment values.
 ALIGN = {"left": 0, "center": 1, "right": 2}
 
@@ -108,7 +110,8 @@ class Line:
 
 class Text:
     """A paragraph of Pango markup wrapped at ``width`` points (never wrapped with
-    ``None``: its own line breaks only), measured line by line.
+    ``None``: its own line breaks only; ``words_only``: never inside a word), measured line
+    by line.
 
     Made on the surface's context it will be drawn on (fonts are chosen for it); the lines
     are then drawn one at a time, so a paragraph can be split between pages.
@@ -120,6 +123,8 @@ class Text:
         markup: str,
         width: float | None,
         align: str = "left",
+        *,
+        words_only: bool = False,
     ) -> None:
         libs = _libraries()
         if libs is None:
@@ -142,7 +147,7 @@ class Text:
         libs.pango.pango_layout_set_width(
             layout, -1 if width is None else max(1, int(width * SCALE))
         )
-        libs.pango.pango_layout_set_wrap(layout, _WRAP_WORD_CHAR)
+        libs.pango.pango_layout_set_wrap(layout, _WRAP_WORD if words_only else _WRAP_WORD_CHAR)
         libs.pango.pango_layout_set_alignment(layout, ALIGN[align])
         data = markup.encode("utf-8")
         libs.pango.pango_layout_set_markup(layout, data, len(data))
