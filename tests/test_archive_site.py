@@ -359,6 +359,25 @@ def test_a_damaged_report_leaves_its_turn_without_a_map(fm_game: Game, tmp_path:
     assert not (tmp_path / "x.png").exists()
 
 
+@pytest.mark.parametrize("fork", [True, False], ids=["forked child", "new interpreter"])
+def test_a_map_image_is_made_in_a_child_process_either_way(
+    fm_game: Game, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fork: bool
+) -> None:
+    """The map image is made outside the report run's process: a fork of it where processes
+    fork, else a new interpreter (Windows, macOS); the same picture either way, and a damaged
+    report gives none."""
+    if not fork:
+        monkeypatch.setattr(mapimage.multiprocessing, "get_all_start_methods", lambda: ["spawn"])
+    pdf = fm_game.path / "outbox" / "5004" / "referee.pdf"
+    damaged = tmp_path / "damaged.pdf"
+    damaged.write_bytes(b"%PDF-1.7 not really")
+    png, none = tmp_path / "map.png", tmp_path / "none.png"
+    assert mapimage.write_map_images([(pdf, png), (damaged, none)]) == {png}
+    with Image.open(png) as image:
+        assert image.width > 1000
+    assert not none.exists()
+
+
 def test_the_public_page_speaks_the_games_language(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:

@@ -7,15 +7,18 @@ page number is guessed.  pypdfium2 (PDFium, the PDF engine of Chromium) finds th
 rasterises it (about a quarter of a second for a sector map).  An image is made again only
 when its PDF is newer than it.
 
-The images are made in a short process of their own (``python -m refassist.archive.mapimage
-PDF PNG ...``, one for all the images a run needs): PDFium holds the whole parsed page, about
-30 MB for a sector, and in the report run's own process that would raise its peak memory
-(docs/benchmarks.md) for a picture the reports do not need.
+The images are made in a short process of their own, one for all the images a run needs:
+PDFium holds the whole parsed page, about 30 MB for a sector, and in the report run's own
+process that would raise its peak memory (docs/benchmarks.md) for a picture the reports do not
+need.  Where processes fork (Linux), the child is a fork of the run, which costs a few
+milliseconds; elsewhere a new interpreter (``python -m refassist.archive.mapimage PDF PNG
+...``), which costs a quarter of a second to start: a third of a small game's report stage.
 """
 
 from __future__ import annotations
 
 import io
+import multiprocessing
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -41,9 +44,20 @@ def write_map_images(pairs: Sequence[tuple[Path, Path]]) -> set[Path]:
     if stale:
         args = [str(path) for pair in stale for path in pair]
         # A child that fails (a damaged PDF) leaves its images missing; the site says so.
-        subprocess.run(
-            [sys.executable, "-m", __name__, *args], capture_output=True, timeout=600, check=False
-        )
+        if "fork" in multiprocessing.get_all_start_methods():
+            child = multiprocessing.get_context("fork").Process(target=main, args=(args,))
+            child.start()
+            child.join(timeout=600)
+            if child.is_alive():
+                child.kill()
+                child.join()
+        else:
+            subprocess.run(
+                [sys.executable, "-m", __name__, *args],
+                capture_output=True,
+                timeout=600,
+                check=False,
+            )
     return {png for _, png in pairs if png.is_file()}
 
 

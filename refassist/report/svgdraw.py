@@ -1,18 +1,20 @@
-"""The engine's own SVG drawings (hex boards, maps of places, legend swatches) on a cairo page.
+"""The engine's own SVG drawings on a report's cairo page: boards, maps of places, legend
+swatches, the referee's standings chart.
 
 Why: a report's board or network page was the one page WeasyPrint still laid out, and it spent
 most of a small report's time there (parsing the inline SVG as HTML, then drawing it).  Set
-with the rest of a map page (`refassist.report.flowpages`), the same SVG is drawn here straight
+with the rest of its page (`refassist.report.flowpages`), the same SVG is drawn here straight
 onto the page's cairo surface: the shapes by CairoSVG (a library of WeasyPrint's authors, on
-the cairo the maps use already), recorded once and replayed, and the words by Pango.  CairoSVG
-draws text letter by letter and leaves the spaces out, so a reader who copies "Alpha Centauri"
-from the PDF would get "AlphaCentauri" and a search for the name would miss it; Pango writes
-each text as one run with its spaces, as WeasyPrint did.
+the cairo the maps use already), recorded once and replayed, and the words by Pango in their
+place among the shapes.  CairoSVG alone draws a text letter by letter and leaves its spaces
+out, so a reader who copies "Alpha Centauri" from the PDF would get "AlphaCentauri" and a
+search for the name would miss it; Pango writes each text as one run with its spaces.
 
-Only what `refassist.report.boarddraw`, `netdraw` and the rulesets' own maps write is drawn:
-an ``<svg>`` with a ``viewBox`` and its size in mm, px or a percentage of the box, shapes, and
-``<text>`` elements of plain words positioned by ``x``, ``y`` and ``text-anchor``.  Anything
-else raises `Unsupported`, and the page is WeasyPrint's as before.
+Only what `refassist.report.boarddraw`, `netdraw`, `refassist.archive.chart` and the rulesets'
+own maps write is drawn: an ``<svg>`` with its size in mm, px or a percentage of the box (and a
+``viewBox``, or pixels for user units), shapes, and ``<text>`` elements of plain words placed
+by ``x``, ``y``, ``dy``, ``text-anchor`` and at most a rotation.  Anything else raises
+`Unsupported`, and the page is WeasyPrint's as before.
 """
 
 from __future__ import annotations
@@ -123,7 +125,7 @@ def _length(value: str | None, box: float | None) -> float | None:
 def _families(value: str | None) -> str:
     """The drawing's ``font-family`` list as Pango takes it (no quotes)."""
     names = [name.strip().strip("'\"") for name in (value or "").split(",")]
-    return ",".join(name for name in names if name) or "DejaVu Sans"
+    return html.escape(",".join(name for name in names if name) or "DejaVu Sans")
 
 
 class Picture:
