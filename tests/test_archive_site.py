@@ -378,6 +378,21 @@ def test_a_map_image_is_made_in_a_child_process_either_way(
     assert not none.exists()
 
 
+def test_a_map_image_that_fails_in_its_child_is_missing_and_prints_nothing(
+    fm_game: Game, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture
+) -> None:
+    """An unexpected error while the forked child makes an image: the image is missing (the
+    site says so), the run goes on, and no traceback reaches the referee's terminal."""
+
+    def broken(pdf: Path, png: Path) -> bool:
+        raise RuntimeError("PDFium fell over")
+
+    monkeypatch.setattr(mapimage, "rasterise", broken)
+    pdf = fm_game.path / "outbox" / "5004" / "referee.pdf"
+    assert mapimage.write_map_images([(pdf, tmp_path / "map.png")]) == set()
+    assert "Traceback" not in capfd.readouterr().err
+
+
 def test_the_public_page_speaks_the_games_language(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:

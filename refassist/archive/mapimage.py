@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import io
 import multiprocessing
+import os
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -45,7 +46,7 @@ def write_map_images(pairs: Sequence[tuple[Path, Path]]) -> set[Path]:
         args = [str(path) for pair in stale for path in pair]
         # A child that fails (a damaged PDF) leaves its images missing; the site says so.
         if "fork" in multiprocessing.get_all_start_methods():
-            child = multiprocessing.get_context("fork").Process(target=main, args=(args,))
+            child = multiprocessing.get_context("fork").Process(target=_quietly, args=(args,))
             child.start()
             child.join(timeout=600)
             if child.is_alive():
@@ -87,6 +88,15 @@ def rasterise(pdf: Path, png: Path) -> bool:
         document.close()
     write_bytes(png, buffer.getvalue())
     return True
+
+
+def _quietly(argv: Sequence[str]) -> None:
+    """The forked child: its images, and no traceback on the referee's terminal when one
+    fails unexpectedly (the image is missing, and the site says so)."""
+    try:
+        main(argv)
+    except Exception:
+        os._exit(1)
 
 
 def main(argv: Sequence[str]) -> int:
