@@ -194,8 +194,16 @@ class Chapter:
         font: str = SANS,
         align: str = "left",
         color: str = TEXT,
+        *,
+        words_only: bool = False,
     ) -> Text:
-        return Text(self.context, self._markup(markup, size, font, color), width, align)
+        return Text(
+            self.context,
+            self._markup(markup, size, font, color),
+            width,
+            align,
+            words_only=words_only,
+        )
 
     @staticmethod
     def _markup(markup: str, size: float, font: str, color: str = TEXT) -> str:
@@ -721,7 +729,7 @@ class Chapter:
                 z = head_size if heading else size
                 text = self._text(markup, None, z)
                 natural[i] = max(natural[i], text.width + 2 * pad_x)
-                words = Text(self.context, self._markup(markup, z, SANS), 0.0, words_only=True)
+                words = self._text(markup, 0.0, z, words_only=True)
                 least[i] = max(least[i], words.width + 2 * pad_x)
         widths = self._shared(natural, width, least)
         first_index = len(self.items)

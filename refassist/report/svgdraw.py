@@ -19,10 +19,10 @@ by ``x``, ``y``, ``dy``, ``text-anchor`` and at most a rotation.  Anything else 
 
 from __future__ import annotations
 
+import functools
 import html
 import math
 import re
-from collections import OrderedDict
 from typing import Any
 from xml.etree.ElementTree import Element
 
@@ -194,24 +194,11 @@ def _check_text(node: Element) -> None:
             raise Unsupported(f"SVG text with {name}={node.get(name)!r}") from None
 
 
-#: Pictures by their SVG and box: a legend's swatches are the same in every reader's report.
-_CACHE: OrderedDict[tuple[str, float | None, bool], Picture] = OrderedDict()
-_CACHE_SIZE = 64
-
-
+@functools.lru_cache(maxsize=64)
 def picture(svg: str, box_width: float | None = None, stretch: bool = False) -> Picture:
     """The `Picture` of ``svg``, from a small cache: legend swatches repeat in every report
     of a turn."""
-    key = (svg, box_width, stretch)
-    found = _CACHE.get(key)
-    if found is None:
-        found = Picture(svg, box_width, stretch)
-        _CACHE[key] = found
-        if len(_CACHE) > _CACHE_SIZE:
-            _CACHE.popitem(last=False)
-    else:
-        _CACHE.move_to_end(key)
-    return found
+    return Picture(svg, box_width, stretch)
 
 
 __all__ = ["Picture", "picture"]
