@@ -135,6 +135,34 @@ def test_map_pages_set_here_keep_their_maps_where_weasyprint_put_them(
     assert found[True] == found[False]
 
 
+def test_a_report_put_together_here_draws_its_pages_in_place_with_each_font_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without WeasyPrint, the set pages and the running heads are drawn on the report's own
+    pages: a page without a map paints no stamped page, and every page's words use the same
+    embedded fonts (a chapter stamped as a page of its own PDF brought its own copy of every
+    font it used).  Only the maps are stamped, into their boxes, with the heads over them."""
+    pdf = _ann_report(tmp_path, monkeypatch, set_by_pango=True)
+    reader = PdfReader(io.BytesIO(pdf))
+    fonts: dict[str, set[int]] = {}
+    stamped = []
+    for number, page in enumerate(reader.pages):
+        resources = page["/Resources"]
+        xobjects = resources.get("/XObject", {})
+        if xobjects:
+            stamped.append(number)
+        for ref in resources.get("/Font", {}).values():
+            name = str(ref.get_object()["/BaseFont"]).split("+")[-1]
+            fonts.setdefault(name, set()).add(ref.idnum)
+    # The four map pages (the sector and three subsectors) carry their maps and heads.
+    assert len(stamped) == 4
+    assert "map" in reader.named_destinations
+    assert {"DejaVuSans", "DejaVuSans-Bold"} <= set(fonts)
+    assert all(len(objects) == 1 for objects in fonts.values()), fonts
+    text = reader.pages[stamped[0]].extract_text()
+    assert "Ann" in text and "page" in text.lower()
+
+
 def _weasyprint(section: str) -> bytes:
     """``section`` laid out by WeasyPrint alone with report.css, as a report page."""
     css = (project_templates() / "base" / "report.css").read_text()

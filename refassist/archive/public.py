@@ -25,7 +25,7 @@ from ..atomic import write_text
 from ..errors import UsageError
 from ..game import Game
 from ..i18n import again, words_for
-from ..report.render import environment, render_html, speaking, template_dirs
+from ..report.render import render_html, shared_environment, speaking, template_dirs
 from .history import History, read_history
 from .site import chart_of
 
@@ -58,7 +58,7 @@ def write_public(game: Game, folder: Path, history: History | None = None) -> Pa
     language = game.config.language or game.ruleset.language
     package = game.ruleset.package
     words = words_for(language, package)
-    env = speaking(environment(template_dirs(game.path)), language, package)
+    env = speaking(shared_environment(template_dirs(game.path)), language, package)
     turns = [
         {
             "label": t.label,

@@ -28,7 +28,7 @@ from typing import Any
 from ..atomic import write_text
 from ..game import Game
 from ..report.build import REFEREE_FILE
-from ..report.render import environment, render_html, template_dirs
+from ..report.render import render_html, shared_environment, template_dirs
 from .chart import standings_svg
 from .files import INDEX_NAME, StepFiles, collect
 from .history import History, TurnRecord, read_history
@@ -82,7 +82,7 @@ def write_site(game: Game, history: History | None = None, state: Any = None) ->
     root.mkdir(parents=True, exist_ok=True)
     files = {s.step: s for s in collect(game.path)}
     pages = _turn_pages(game, history, files)
-    env = environment(template_dirs(game.path))
+    env = shared_environment(template_dirs(game.path))
     common = {
         "game": game.config.name,
         "ruleset": game.ruleset.title,

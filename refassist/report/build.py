@@ -40,10 +40,10 @@ from .netdraw import network_pages
 from .render import (
     MapBox,
     ReportError,
-    environment,
     layout,
     map_boxes,
     render_html,
+    shared_environment,
     speaking,
 )
 from .running import running_stamps
@@ -95,18 +95,6 @@ def common_context(info: ReportInput) -> dict[str, Any]:
     }
 
 
-_ENVIRONMENTS: dict[tuple[Path, ...], Any] = {}
-
-
-def _environment(dirs: tuple[Path, ...]) -> Any:
-    """One jinja2 environment per template search path and process: templates are compiled
-    once (about 80 ms) and recompiled only when a file changes (jinja2 checks mtimes)."""
-    env = _ENVIRONMENTS.get(dirs)
-    if env is None:
-        env = _ENVIRONMENTS[dirs] = environment(dirs)
-    return env
-
-
 _WORKER_BASE: list[BaseMaps] = []
 
 
@@ -129,7 +117,7 @@ def render_report(
     base: BaseMaps | None = None,
 ) -> tuple[bytes, list[str]]:
     """One report as PDF bytes, and the URLs its fetcher refused."""
-    env = speaking(_environment(settings.dirs), content.language, content.package)
+    env = speaking(shared_environment(settings.dirs), content.language, content.package)
     fetcher = SafeFetcher(settings.dirs)
     context = {**common, **content.context, "title": content.title, "language": content.language}
     public = settings.public
@@ -255,7 +243,7 @@ def render_jobs(
     # of milliseconds and the other core idled through that whole report (about 0.8 s of a
     # 12-player turn, docs/benchmarks.md).
     for job in jobs:
-        env = speaking(_environment(settings.dirs), job.content.language, job.content.package)
+        env = speaking(shared_environment(settings.dirs), job.content.language, job.content.package)
         # A broken template is met again by the worker, which says what is wrong.
         with contextlib.suppress(jinja2.TemplateError):
             env.get_template(job.content.template)

@@ -4,11 +4,12 @@ Why: once the cover, the map pages and the chapters are set here (`refassist.rep
 what WeasyPrint had left to do was to lay out a page of empty boxes per set page, and that
 still took some 20% of a player's report (its fixed cost: the HTML, the stylesheet's
 cascade, a page object per page; docs/benchmarks.md, issue 21).  When nothing else is left in
-the body (`whole`), the report is put together here: on blank A4 pages each set page is
-stamped at the text area's corner, the maps in their holes, then the running heads
+the body (`whole`), the report is put together here: on one cairo surface of A4 pages each
+set page is drawn at the text area's corner, then the running heads
 (`refassist.report.running`; last, so that a page's text reads from its title, as in
-WeasyPrint's layout), and the PDF gets what WeasyPrint gave it: the outline of every heading,
-the map page's named destination, the title, creator and language.
+WeasyPrint's layout); the maps are stamped in their holes (before the heads of their pages),
+and the PDF gets what WeasyPrint gave it: the outline of every heading, the map page's named
+destination, the title, creator and language.
 
 The pages are those of ``templates/base/report.css`` (A4, margins 13, 10, 14 and 10 mm):
 `refassist.report.flow.usable` holds only for the project's own stylesheet and layout.
@@ -26,10 +27,10 @@ import cairocffi
 from pypdf import PdfReader, PdfWriter
 from pypdf.generic import Fit, NameObject, TextStringObject
 
-from .flow import chapter_stamps, hole_boxes
-from .flowpages import MARGINS, PAGE, PAGE_WIDTH, Chapter
+from .flow import hole_boxes
+from .flowpages import MARGINS, PAGE, PAGE_HEIGHT, PAGE_WIDTH, Chapter
 from .render import MapBox
-from .running import PageFrame, heads_pdf, running_words
+from .running import PageFrame, RunningWords, draw_heads, heads_pdf, running_words
 from .stamp import Stamp, stamp_pdf
 
 _RUNNING = re.compile(r'<div class="running-[a-z]+"(?: hidden)?>[^<]*</div>')
@@ -70,11 +71,13 @@ def compose(
         for number, height in enumerate(chapter.heights):
             boxes.append(MapBox(len(frames), f"{key}:{number}", left, top, PAGE_WIDTH, height))
             frames.append(PageFrame(*PAGE, *MARGINS, cover=chapter.cover))
-    stamps = chapter_stamps(chapters, boxes)
     holes = hole_boxes(chapters, boxes)
-    stamps += map_stamps(holes) if holes else []
-    heads = PdfReader(io.BytesIO(heads_pdf(words, frames)))
-    stamps += [Stamp(i, heads, i, 0.0, 0.0) for i in range(len(frames))]
+    stamps = map_stamps(holes) if holes else []
+    # The heads go over the maps, so a page with a map gets them stamped after it.
+    later = sorted({s.page for s in stamps})
+    if later:
+        heads = PdfReader(io.BytesIO(heads_pdf(words, frames, later)))
+        stamps += [Stamp(page, heads, n, 0.0, 0.0) for n, page in enumerate(later)]
 
     def finish(writer: PdfWriter) -> None:
         _outline(writer, list(chapters.values()), firsts)
@@ -83,16 +86,34 @@ def compose(
                 writer.add_named_destination(chapter.anchor, first)
         _metadata(writer, document)
 
-    return stamp_pdf(_blank(len(frames)), stamps, finish=finish)
+    return stamp_pdf(_pages(chapters, words, frames, set(later)), stamps, finish=finish)
 
 
-def _blank(count: int) -> bytes:
-    """``count`` empty A4 pages."""
+def _pages(
+    chapters: dict[str, Chapter], words: RunningWords, frames: list[PageFrame], later: set[int]
+) -> bytes:
+    """The report's pages on one cairo surface: each set page drawn at the text area's
+    corner and cut to it (as a stamped page was, by its box), then the running heads
+    (`running.draw_heads`) but on the pages in ``later``.  Drawn in place rather than each
+    chapter's PDF stamped: the stamps' copies of every chapter's fonts and resources were
+    most of the time it took to put a small report together (docs/benchmarks.md)."""
+    top, _, _, left = MARGINS
     out = io.BytesIO()
     surface = cairocffi.PDFSurface(out, *PAGE)
     context = cairocffi.Context(surface)
-    for _ in range(count):
-        context.show_page()
+    index = 0
+    for chapter in chapters.values():
+        for number in range(len(chapter.heights)):
+            context.save()
+            context.translate(left, top)
+            context.rectangle(0, 0, PAGE_WIDTH, PAGE_HEIGHT)
+            context.clip()
+            chapter.draw_page(number, context)
+            context.restore()
+            if index not in later:
+                draw_heads(context, words, frames, index)
+            context.show_page()
+            index += 1
     surface.finish()
     return out.getvalue()
 

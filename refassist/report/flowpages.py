@@ -174,7 +174,15 @@ class Chapter:
         self.holes: list[Hole] = []
         self.buffer = io.BytesIO()
         self.surface = cairocffi.PDFSurface(self.buffer, PAGE_WIDTH, PAGE_HEIGHT)
+        #: What the texts are measured on (and the chapter's own PDF drawn on, `pdf`).
         self.context = cairocffi.Context(self.surface)
+        #: What the items draw on while a page is drawn: ``context`` or a report's page
+        #: (`draw_page`).
+        self.pen = self.context
+        self._placed: list[list[tuple[Item, float]]] = []
+        #: Each page's slices of frames: (frame, top, bottom, opens here, closes here).
+        self._slices: dict[int, list[tuple[Frame, float, float, bool, bool]]] = {}
+        self._drawn = False
         self.items: list[Item] = []
         self.bookmarks: list[tuple[int, float, int, str]] = []  # page, y, level, label
         self._groups = 0
@@ -235,7 +243,7 @@ class Chapter:
             offset = above + (step - line.height) / 2 + line.baseline - line.top
 
             def draw(px: float, py: float, line: Any = line, offset: float = offset) -> None:
-                text.show_line(line, px, py + offset)
+                text.show_line(line, px, py + offset, self.pen)
 
             last = i == n - 1
             self._add(
@@ -260,7 +268,7 @@ class Chapter:
             item.draw = ruled
 
     def _rule(self, x: float, y: float, width: float, style: Block) -> None:
-        cr = self.context
+        cr = self.pen
         cr.set_source_rgb(*parse_color(style.border_color))
         cr.set_line_width(style.border_bottom)
         cr.move_to(x, y)
@@ -409,7 +417,7 @@ class Chapter:
 
             def draw(px: float, py: float, inner: Any = inner, offset: float = offset) -> None:
                 # The bullet first: a reader of the PDF's text meets it before the words.
-                marker.show_line(marker.lines[0], px - lead, py + offset)
+                marker.show_line(marker.lines[0], px - lead, py + offset, self.pen)
                 inner(px, py)
 
             self.items[first].draw = draw
@@ -431,8 +439,7 @@ class Chapter:
         drawn = picture(svg.attrs["source"], box_width, stretch)
         left = x + max(0.0, (width - box_width) / 2)
         height = box_height if box_height is not None else drawn.height
-        context = self.context
-        self._add(Item(height, lambda px, py: drawn.draw(context, px, py), left))
+        self._add(Item(height, lambda px, py: drawn.draw(self.pen, px, py), left))
 
     def _legend(self, node: Node, x: float, width: float, group: int) -> None:
         """A map's legend (``.legend``): items of a swatch and its words side by side
@@ -474,7 +481,6 @@ class Chapter:
             rows[-1].append(entry)
             used += entry[2] + right
         rows = [row for row in rows if row]
-        context = self.context
         # Lines kept together as a paragraph's are (fewer than four: whole).
         kept = group or (self._new_group() if len(rows) < 4 else 0)
         for number, row in enumerate(rows):
@@ -486,10 +492,10 @@ class Chapter:
                 for swatch, label, item_width, _, _ in row:
                     shift = 0.0
                     if swatch is not None:
-                        swatch.draw(context, left, py + baseline - half_x - swatch.height / 2)
+                        swatch.draw(self.pen, left, py + baseline - half_x - swatch.height / 2)
                         shift = swatch.width + gap
                     if label.lines:
-                        label.show_line(label.lines[0], left + shift, py + baseline)
+                        label.show_line(label.lines[0], left + shift, py + baseline, self.pen)
                     left += item_width + right
 
             self._add(
@@ -676,14 +682,14 @@ class Chapter:
             def draw(px: float, py: float, row: Any = row) -> None:
                 cx = px
                 for text, border, outer, color in row:
-                    cr = self.context
+                    cr = self.pen
                     cr.set_source_rgb(*parse_color(color))
                     cr.set_line_width(border)
                     cr.rectangle(cx + border / 2, py + border / 2, outer - border, step + border)
                     cr.stroke()
                     line = text.lines[0]
                     offset = (step - line.height) / 2 + line.baseline - line.top
-                    text.show_line(line, cx + border + CHIP["pad"], py + border + offset)
+                    text.show_line(line, cx + border + CHIP["pad"], py + border + offset, self.pen)
                     cx += outer + CHIP["gap"]
 
             keep = len(rows) >= 4 and number in (0, len(rows) - 2)
@@ -760,11 +766,11 @@ class Chapter:
                     step = z * LINE_HEIGHT
                     for line in text.lines:
                         offset = (step - line.height) / 2 + line.baseline - line.top
-                        text.show_line(line, cx + pad_x, y + offset)
+                        text.show_line(line, cx + pad_x, y + offset, self.pen)
                         y += step
                     cx += w
                 if rule:
-                    cr = self.context
+                    cr = self.pen
                     cr.set_source_rgb(*parse_color("#333333" if dark else "#cccccc"))
                     cr.set_line_width(rule)
                     cr.move_to(px, py + height - rule / 2)
@@ -853,10 +859,10 @@ class Chapter:
                         offset = (step - line.height) / 2 + line.baseline - line.top
                         if text is bottom:
                             offset = max(offset, below)
-                        text.show_line(line, cx + pad_x, y + offset)
+                        text.show_line(line, cx + pad_x, y + offset, self.pen)
                         y += step
                 cx += w
-            cr = self.context
+            cr = self.pen
             cr.set_source_rgb(*parse_color(color))
             cr.set_line_width(border)
             for edge in (py + border / 2, py + total - border / 2):
@@ -936,7 +942,7 @@ class Chapter:
             spans.append((len(placed) - 1, frame, starts.pop(id(frame)), y, True))
             pending = frame.margin_bottom
         self.heights.append(y)
-        self._draw(placed, spans)
+        self._placed, self._slices = placed, _slices(spans)
 
     def _kept(self, start: int) -> float:
         """Height from item ``start`` to the end of its group and of what it keeps with."""
@@ -953,28 +959,21 @@ class Chapter:
                 break
         return total
 
-    def _draw(
-        self,
-        placed: list[list[tuple[Item, float]]],
-        spans: list[tuple[int, Frame, float, float, bool]],
-    ) -> None:
-        seen: set[int] = set()
-        by_page: dict[int, list[tuple[Frame, float, float, bool, bool]]] = {}
-        for page, frame, top, bottom, closes in spans:
-            opens = id(frame) not in seen
-            seen.add(id(frame))
-            by_page.setdefault(page, []).append((frame, top, bottom, opens, closes))
-        for number, page_items in enumerate(placed):
-            if number:
-                self.context.show_page()
-            for frame, top, bottom, opens, closes in by_page.get(number, []):
+    def draw_page(self, number: int, context: cairocffi.Context) -> None:
+        """Draw page ``number`` on ``context``, its top left corner at the context's origin:
+        a report put together on one surface draws each set page in place
+        (`refassist.report.flowdoc`), without a PDF of its own to stamp."""
+        self.pen = context
+        try:
+            for frame, top, bottom, opens, closes in self._slices.get(number, []):
                 self._frame(frame, top, bottom, opens, closes)
-            for item, top in page_items:
+            for item, top in self._placed[number]:
                 item.draw(item.x, top)
-        self.surface.finish()
+        finally:
+            self.pen = self.context
 
     def _frame(self, frame: Frame, top: float, bottom: float, opens: bool, closes: bool) -> None:
-        cr = self.context
+        cr = self.pen
         cr.set_source_rgb(*parse_color(frame.color))
         cr.set_line_width(frame.line)
         half = frame.line / 2
@@ -993,5 +992,27 @@ class Chapter:
         cr.stroke()
 
     def pdf(self) -> bytes:
-        """The chapter's pages as PDF bytes."""
+        """The chapter's pages as PDF bytes (drawn the first time they are asked for: a
+        report put together without WeasyPrint draws the pages in place instead)."""
+        if not self._drawn:
+            self._drawn = True
+            for number in range(len(self._placed)):
+                if number:
+                    self.context.show_page()
+                self.draw_page(number, self.context)
+            self.surface.finish()
         return self.buffer.getvalue()
+
+
+def _slices(
+    spans: list[tuple[int, Frame, float, float, bool]],
+) -> dict[int, list[tuple[Frame, float, float, bool, bool]]]:
+    """Each page's slices of frames from the spans placed (page, frame, top, bottom, closes):
+    a frame opens on the page of its first slice."""
+    seen: set[int] = set()
+    by_page: dict[int, list[tuple[Frame, float, float, bool, bool]]] = {}
+    for page, frame, top, bottom, closes in spans:
+        opens = id(frame) not in seen
+        seen.add(id(frame))
+        by_page.setdefault(page, []).append((frame, top, bottom, opens, closes))
+    return by_page

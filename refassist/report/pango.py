@@ -182,8 +182,18 @@ class Text:
         """The widest line's width, in points."""
         return max((line.width for line in self.lines), default=0.0)
 
-    def show_line(self, line: Line, x: float, baseline: float) -> None:
+    def show_line(
+        self, line: Line, x: float, baseline: float, context: cairocffi.Context | None = None
+    ) -> None:
         """Draw ``line`` in a layout whose left edge is at ``x``, its baseline at
-        ``baseline`` (points)."""
-        self._context.move_to(x + line.left, baseline)
-        self._libs.pangocairo.pango_cairo_show_layout_line(self._cr, line.handle)
+        ``baseline`` (points), on ``context`` (another surface's, with no other scale than
+        the one it was measured on) or the context it was made on."""
+        cr = self._cr
+        if context is None:
+            context = self._context
+        elif context is not self._context:
+            cr = self._libs.ffi.cast(
+                "cairo_t *", int(cairocffi.ffi.cast("uintptr_t", context._pointer))
+            )
+        context.move_to(x + line.left, baseline)
+        self._libs.pangocairo.pango_cairo_show_layout_line(cr, line.handle)

@@ -133,25 +133,38 @@ def page_frames(document: Any) -> list[PageFrame] | None:
     return frames
 
 
-def heads_pdf(words: RunningWords, frames: Sequence[PageFrame]) -> bytes:
-    """One PDF page per report page, each with that page's heads where the margin boxes put
-    them: the text's line centred in the margin, left and right on the page's content edges."""
+def heads_pdf(
+    words: RunningWords, frames: Sequence[PageFrame], pages: Sequence[int] | None = None
+) -> bytes:
+    """One PDF page per report page (or per index of ``pages``), each with that page's
+    heads (`draw_heads`)."""
     out = io.BytesIO()
     surface = cairo.PDFSurface(out, frames[0].width, frames[0].height)
     try:
-        for number, frame in enumerate(frames, 1):
-            surface.set_size(frame.width, frame.height)
+        for index in range(len(frames)) if pages is None else pages:
+            surface.set_size(frames[index].width, frames[index].height)
             ctx = cairo.Context(surface)
-            ctx.select_font_face(FONT)
-            if not frame.cover:
-                _heads_line(ctx, frame, frame.top / 2, words.title, words.reader, HEAD, HEAD)
-            middle = frame.height - frame.bottom / 2
-            folio = words.page(number, len(frames))
-            _heads_line(ctx, frame, middle, words.generated, folio, GENERATOR, HEAD)
+            draw_heads(ctx, words, frames, index)
             ctx.show_page()
     finally:
         surface.finish()
     return out.getvalue()
+
+
+def draw_heads(
+    ctx: cairo.Context, words: RunningWords, frames: Sequence[PageFrame], index: int
+) -> None:
+    """The heads of page ``index`` (from 0) on ``ctx``, where the margin boxes put them: the
+    text's line centred in the margin, left and right on the page's content edges."""
+    frame = frames[index]
+    ctx.save()
+    ctx.select_font_face(FONT)
+    if not frame.cover:
+        _heads_line(ctx, frame, frame.top / 2, words.title, words.reader, HEAD, HEAD)
+    middle = frame.height - frame.bottom / 2
+    folio = words.page(index + 1, len(frames))
+    _heads_line(ctx, frame, middle, words.generated, folio, GENERATOR, HEAD)
+    ctx.restore()
 
 
 def _heads_line(
