@@ -16,6 +16,7 @@ Reports for many players can be rendered in parallel processes (``jobs``).
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -40,6 +41,7 @@ from .netdraw import network_pages
 from .render import (
     MapBox,
     ReportError,
+    compile_with_parts,
     layout,
     map_boxes,
     render_html,
@@ -237,20 +239,45 @@ def render_jobs(
             if progress:
                 progress(len(done), total, job.label)
         return done
-    # Every report goes to the pool.  The parent compiles the templates before it forks (the
-    # workers inherit them; the base maps are in its memory already, `_prewarm`); it used to
-    # render the first report itself for warm caches, but a report's warm-up is a few tens
-    # of milliseconds and the other core idled through that whole report (about 0.8 s of a
-    # 12-player turn, docs/benchmarks.md).
+    # Every report goes to the pool.  The parent compiles the templates and their parts
+    # before it forks (the workers inherit them; the base maps are in its memory already,
+    # `_prewarm`); it used to render the first report itself for warm caches, but a report's
+    # warm-up is a few tens of milliseconds and the other core idled through that whole
+    # report (about 0.8 s of a 12-player turn, docs/benchmarks.md).
+    templates: dict[jinja2.Environment, set[str]] = {}
     for job in jobs:
         env = speaking(shared_environment(settings.dirs), job.content.language, job.content.package)
+        templates.setdefault(env, set()).add(job.content.template)
+    for env, names in templates.items():
         # A broken template is met again by the worker, which says what is wrong.
         with contextlib.suppress(jinja2.TemplateError):
-            env.get_template(job.content.template)
+            compile_with_parts(env, names)
     # The longest report first (the referee's holds every player's pages): started last, it
     # would leave one core idle while it finishes alone.
     ordered = sorted(jobs, key=lambda job: job.reader is not None)
-    with ProcessPoolExecutor(max_workers=min(workers, total), mp_context=_fork()) as pool:
+    # The parent's objects moved out of the collector's reach while the workers run: a
+    # collection in a forked worker would otherwise write to every object it inherited, and
+    # each page it writes to is copied (a small game's report about 10% faster in a worker,
+    # docs/benchmarks.md; Python's documentation of gc.freeze advises it before fork).
+    gc.freeze()
+    try:
+        return _in_pool(ordered, jobs, common, settings, min(workers, total), progress)
+    finally:
+        gc.unfreeze()
+
+
+def _in_pool(
+    ordered: Sequence[Job],
+    jobs: Sequence[Job],
+    common: Mapping[str, Any],
+    settings: RenderSettings,
+    workers: int,
+    progress: Progress | None,
+) -> list[Rendered]:
+    """Render ``ordered`` in ``workers`` forked processes; the results in ``jobs``' order."""
+    done: list[Rendered] = []
+    total = len(jobs)
+    with ProcessPoolExecutor(max_workers=workers, mp_context=_fork()) as pool:
         futures = {
             pool.submit(_render_to_file, job.label, job.content, common, settings, job.path): job
             for job in ordered

@@ -52,7 +52,6 @@ __all__ = [
     "parse",
     "set_chapters",
     "usable",
-    "warm",
 ]
 
 # --- In the report -------------------------------------------------------------------------
@@ -162,25 +161,6 @@ def set_chapters(document: str) -> tuple[str, dict[str, Chapter]]:
         done = end
     parts.append(document[done:])
     return "".join(parts), pages
-
-
-#: A little of every font a report sets (regular, bold, italic, monospace, a drawing's
-#: condensed face), for `warm`.
-_WARM_UP = (
-    "<h2>Warm <small>up</small></h2><p>Words <b>bold</b> <i>italic</i></p>"
-    '<pre class="listing"><b>Head</b>\nrow</pre><div class="board-box">'
-    '<svg xmlns="http://www.w3.org/2000/svg" width="10mm" height="10mm" viewBox="0 0 10 10" '
-    "font-family=\"'DejaVu Sans Condensed', 'DejaVu Sans', sans-serif\"><rect width=\"5\" "
-    'height="5" fill="#cccccc"/><text x="1" y="8" font-size="4" font-weight="bold">W</text>'
-    "</svg></div>"
-)
-
-
-def warm() -> None:
-    """Set a few words in each font before the reports are shared among forked processes:
-    each worker then finds the fonts found and loaded (fontconfig's cache, Pango's font map)
-    instead of loading them itself, which cost more than setting a small game's report."""
-    Chapter(parse(_WARM_UP), classes=("chapter", "map-page")).pdf()
 
 
 def _css_string(text: str) -> str:

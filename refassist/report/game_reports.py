@@ -25,7 +25,7 @@ from ..recovery import working
 from ..rulesets.base import ReportInput
 from ..sending import SendResult, require_referee_address, send_waiting
 from ..turns import dice_disclosure, manifest_or_empty
-from . import flow
+from . import flow, flowdoc
 from .build import (
     CACHE_DIR,
     REFEREE_FILE,
@@ -248,9 +248,9 @@ def write_reports(
 def _prewarm(settings: RenderSettings, jobs: Sequence[Job]) -> None:
     """Draw the shared base pages once, before the reports are split among processes, so
     every worker finds them (in its forked memory, or on disk) instead of drawing them; and
-    load the fonts the chapters are set in (`flow.warm`) for the same reason."""
+    put a small report together (`flowdoc.warm`) for the same reason."""
     if flow.usable(settings.dirs):
-        flow.warm()
+        flowdoc.warm()
     base = base_maps_for(settings)
     if base is None:
         return

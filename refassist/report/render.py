@@ -16,12 +16,13 @@ import gettext
 import logging
 import textwrap
 import weakref
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import jinja2
+import jinja2.meta
 
 from ..errors import RefassistError
 from ..i18n import SOURCE_LANGUAGE, translations
@@ -81,6 +82,23 @@ def shared_environment(dirs: Sequence[Path]) -> jinja2.Environment:
     if env is None:
         env = _SHARED[key] = environment(key)
     return env
+
+
+def compile_with_parts(env: jinja2.Environment, names: Iterable[str]) -> None:
+    """Compile the templates ``names`` and every template they extend, include or import, so
+    that processes forked afterwards find them all compiled (jinja2 compiles a template's
+    parts only when it is rendered)."""
+    todo, seen = list(names), set()
+    while todo:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        env.get_template(current)
+        assert env.loader is not None
+        source = env.loader.get_source(env, current)[0]
+        found = jinja2.meta.find_referenced_templates(env.parse(source))
+        todo.extend(part for part in found if part)
 
 
 def _configured(
