@@ -16,7 +16,6 @@ Reports for many players can be rendered in parallel processes (``jobs``).
 from __future__ import annotations
 
 import contextlib
-import gc
 import os
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -255,15 +254,7 @@ def render_jobs(
     # The longest report first (the referee's holds every player's pages): started last, it
     # would leave one core idle while it finishes alone.
     ordered = sorted(jobs, key=lambda job: job.reader is not None)
-    # The parent's objects moved out of the collector's reach while the workers run: a
-    # collection in a forked worker would otherwise write to every object it inherited, and
-    # each page it writes to is copied (a small game's report about 10% faster in a worker,
-    # docs/benchmarks.md; Python's documentation of gc.freeze advises it before fork).
-    gc.freeze()
-    try:
-        return _in_pool(ordered, jobs, common, settings, min(workers, total), progress)
-    finally:
-        gc.unfreeze()
+    return _in_pool(ordered, jobs, common, settings, min(workers, total), progress)
 
 
 def _in_pool(
