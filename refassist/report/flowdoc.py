@@ -62,8 +62,8 @@ def warm() -> None:
     running heads) before the reports are shared among forked processes.  Each worker then
     finds what a first report sets up done already: the fonts found and loaded (fontconfig,
     Pango's font map), cffi's C declarations parsed, CairoSVG's and pypdf's first calls.  A
-    fresh worker's first small report took 0.45-0.87 s against 0.07 s once warm (profiled,
-    docs/benchmarks.md)."""
+    fresh worker's first small report took 0.45-0.87 s against 0.07-0.3 s once warm
+    (profiled, docs/benchmarks.md)."""
     chapter = Chapter(parse(_WARM_UP), classes=("chapter", "map-page"))
     out = io.BytesIO()
     surface = cairocffi.PDFSurface(out, 10, 10)
