@@ -254,21 +254,7 @@ def render_jobs(
     # The longest report first (the referee's holds every player's pages): started last, it
     # would leave one core idle while it finishes alone.
     ordered = sorted(jobs, key=lambda job: job.reader is not None)
-    return _in_pool(ordered, jobs, common, settings, min(workers, total), progress)
-
-
-def _in_pool(
-    ordered: Sequence[Job],
-    jobs: Sequence[Job],
-    common: Mapping[str, Any],
-    settings: RenderSettings,
-    workers: int,
-    progress: Progress | None,
-) -> list[Rendered]:
-    """Render ``ordered`` in ``workers`` forked processes; the results in ``jobs``' order."""
-    done: list[Rendered] = []
-    total = len(jobs)
-    with ProcessPoolExecutor(max_workers=workers, mp_context=_fork()) as pool:
+    with ProcessPoolExecutor(max_workers=min(workers, total), mp_context=_fork()) as pool:
         futures = {
             pool.submit(_render_to_file, job.label, job.content, common, settings, job.path): job
             for job in ordered
