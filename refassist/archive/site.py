@@ -101,8 +101,26 @@ def write_site(game: Game, history: History | None = None, state: Any = None) ->
     return path
 
 
+def _map_image_pair(game: Game, record: TurnRecord) -> tuple[Path, Path] | None:
+    """A turn's map image: (the referee's report with its results, whose first map page it
+    shows; the image), or None before the turn has results."""
+    if record.after is None:
+        return None
+    image = game.path / "archive" / map_image_name(record.step)
+    return game.outbox(record.after.step) / REFEREE_FILE, image
+
+
+def map_image_for(game: Game, history: History, step: str) -> tuple[Path, Path] | None:
+    """The (referee's report, image) of the turn whose results are step ``step``'s reports,
+    for a report run that makes the image as soon as that report is written (`write_site`
+    would make it afterwards); None when no turn led to ``step``."""
+    for record in history.turns:
+        if record.after is not None and record.after.step == step:
+            return _map_image_pair(game, record)
+    return None
+
+
 def _turn_pages(game: Game, history: History, files: dict[str, StepFiles]) -> list[TurnPage]:
-    root = game.path / "archive"
     pages: list[TurnPage] = []
     for record in history.turns:
         after = record.after
@@ -120,15 +138,7 @@ def _turn_pages(game: Game, history: History, files: dict[str, StepFiles]) -> li
             archived=(files.get(record.step) or StepFiles(record.step)).archived,
         )
         pages.append(page)
-    # Each turn's map: the first map page of the referee's report with its results.
-    wanted = {
-        page.page: (
-            game.outbox(page.record.after.step) / REFEREE_FILE,
-            root / map_image_name(page.record.step),
-        )
-        for page in pages
-        if page.record.after is not None
-    }
+    wanted = {page.page: pair for page in pages if (pair := _map_image_pair(game, page.record))}
     made = write_map_images([pair for pair in wanted.values() if pair[0].is_file()])
     for page in pages:
         if page.page in wanted and wanted[page.page][1] in made:

@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from ..archive.history import read_history
-from ..archive.site import chart_of, write_site
+from ..archive.mapimage import rasterise
+from ..archive.site import chart_of, map_image_for, write_site
 from ..errors import RefassistError
 from ..game import Game, step_sort_key
 from ..mailserver import parse_server
@@ -207,7 +208,12 @@ def write_reports(
             # The standings over the whole game: the referee's alone (a player's report
             # shows only what the fog of war leaves that player).
             content.context["standings_chart"] = chart_of(history, "")
-            report_jobs.append(Job(None, content, folder / REFEREE_FILE))
+            # The archive's image of the turn's map comes from this report: made by the
+            # pool as soon as the report is written, while the players' are still being
+            # written (`write_site` makes it afterwards where there is no pool).
+            image = map_image_for(game, history, step)
+            then = (rasterise, image) if image else None
+            report_jobs.append(Job(None, content, folder / REFEREE_FILE, then))
         workers = default_workers() if jobs is None else max(1, jobs)
         if fast:
             _prewarm(settings, report_jobs)

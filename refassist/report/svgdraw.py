@@ -4,11 +4,12 @@ swatches, the referee's standings chart.
 Why: a report's board or network page was the one page WeasyPrint still laid out, and it spent
 most of a small report's time there (parsing the inline SVG as HTML, then drawing it).  Set
 with the rest of its page (`refassist.report.flowpages`), the same SVG is drawn here straight
-onto the page's cairo surface: the shapes by CairoSVG (a library of WeasyPrint's authors, on
-the cairo the maps use already), recorded once and replayed, and the words by Pango in their
-place among the shapes.  CairoSVG alone draws a text letter by letter and leaves its spaces
-out, so a reader who copies "Alpha Centauri" from the PDF would get "AlphaCentauri" and a
-search for the name would miss it; Pango writes each text as one run with its spaces.
+onto the page's cairo surface, recorded once and replayed: the part of SVG the drawing modules
+write by `refassist.report.svgpaint` (several times faster), anything else by CairoSVG (a
+library of WeasyPrint's authors, on the cairo the maps use already), and the words by Pango
+in their place among the shapes.  CairoSVG alone draws a text letter by letter and leaves its
+spaces out, so a reader who copies "Alpha Centauri" from the PDF would get "AlphaCentauri" and
+a search for the name would miss it; Pango writes each text as one run with its spaces.
 
 Only what `refassist.report.boarddraw`, `netdraw`, `refassist.archive.chart` and the rulesets'
 own maps write is drawn: an ``<svg>`` with its size in mm, px or a percentage of the box (and a
@@ -20,8 +21,6 @@ by ``x``, ``y``, ``dy``, ``text-anchor`` and at most a rotation.  Anything else 
 from __future__ import annotations
 
 import functools
-import html
-import math
 import re
 from typing import Any
 from xml.etree.ElementTree import Element
@@ -32,10 +31,11 @@ from cairosvg.surface import PDFSurface
 from defusedxml.ElementTree import fromstring
 
 from .drawing import MM_TO_PT as MM
-from .flowhtml import NO_LIGATURES, Unsupported, span
-from .pango import Text
+from .flowhtml import Unsupported
+from .svgpaint import NS as _NS
+from .svgpaint import ROTATE as _ROTATE
+from .svgpaint import NotPainted, draw_text, paint
 
-_NS = "{http://www.w3.org/2000/svg}"
 #: CSS pixels in a point: SVG user units without a unit are pixels (96 to the inch).
 _PX = 0.75
 _LENGTH = re.compile(r"([0-9.]+)(mm|px|%|)")
@@ -52,11 +52,6 @@ _TEXT_ATTRIBUTES = {
     "font-style",
     "transform",
 }
-#: The one transform a text may have (the standings chart's slanted labels).
-_ROTATE = re.compile(r"rotate\(\s*(-?[0-9.]+)[\s,]+(-?[0-9.]+)[\s,]+(-?[0-9.]+)\s*\)")
-#: No ligatures (a search for "fleet" finds it), and no kerning: each letter where the
-#: drawing's earlier renderer (WeasyPrint's SVG, letter by letter) put it.
-_FEATURES = f"{NO_LIGATURES}, kern=0"
 _COLOUR = re.compile(r"#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|[a-z]+")
 
 
@@ -71,38 +66,10 @@ class _Recording(PDFSurface):
         return cairocffi.RecordingSurface(cairocffi.CONTENT_COLOR_ALPHA, extents), width, height
 
     def draw(self, node: Any) -> None:
-        if node.tag != "text":
+        if node.tag == "text":
+            draw_text(self.context, node, node.text or "")
+        else:
             super().draw(node)
-            return
-        words = node.text or ""
-        if not words.strip():
-            return
-        markup = span(
-            html.escape(words, quote=False),
-            size=float(node.get("font-size", "16")),
-            bold=node.get("font-weight") == "bold",
-            font_family=_families(node.get("font-family")),
-            foreground=node.get("fill", "#000000"),
-            font_features=_FEATURES,
-            **({"style": "italic"} if node.get("font-style") == "italic" else {}),
-        )
-        text = Text(self.context, markup, None)
-        if not text.lines:
-            return
-        line = text.lines[0]
-        anchor = node.get("text-anchor", "start")
-        shift = {"start": 0.0, "middle": line.width / 2, "end": line.width}[anchor]
-        x = float(node.get("x", "0")) - shift
-        y = float(node.get("y", "0")) + float(node.get("dy", "0"))
-        turned = _ROTATE.fullmatch(node.get("transform", ""))
-        self.context.save()
-        if turned:
-            angle, cx, cy = (float(v) for v in turned.groups())
-            self.context.translate(cx, cy)
-            self.context.rotate(math.radians(angle))
-            self.context.translate(-cx, -cy)
-        text.show_line(line, x, y)
-        self.context.restore()
 
 
 def _length(value: str | None, box: float | None) -> float | None:
@@ -120,12 +87,6 @@ def _length(value: str | None, box: float | None) -> float | None:
             raise Unsupported("an SVG sized in percent outside a box")
         return number / 100 * box
     return number * _PX
-
-
-def _families(value: str | None) -> str:
-    """The drawing's ``font-family`` list as Pango takes it (no quotes)."""
-    names = [name.strip().strip("'\"") for name in (value or "").split(",")]
-    return html.escape(",".join(name for name in names if name) or "DejaVu Sans")
 
 
 class Picture:
@@ -159,14 +120,17 @@ class Picture:
         self.width, self.height = width, height
         for node in root.iter(f"{_NS}text"):
             _check_text(node)
-        drawn = _Recording(
-            Tree(bytestring=svg.encode("utf-8")),
-            None,
-            96,
-            output_width=width / _PX,
-            output_height=height / _PX,
-        )
-        self._drawing = drawn.cairo
+        try:
+            self._drawing = paint(root, width, height, view)
+        except NotPainted:
+            drawn = _Recording(
+                Tree(bytestring=svg.encode("utf-8")),
+                None,
+                96,
+                output_width=width / _PX,
+                output_height=height / _PX,
+            )
+            self._drawing = drawn.cairo
 
     def draw(self, context: cairocffi.Context, x: float, y: float) -> None:
         """Draw the picture with its top left corner at (``x``, ``y``) points."""
