@@ -42,13 +42,15 @@ _BOXES = re.compile(
 
 
 #: A little of every font a report sets (regular, bold, italic, monospace, a drawing's
-#: condensed face), a drawing and a map box, for `warm`.
+#: condensed face), a drawing (with a dashed line: cairo's dashes are the one C type a
+#: drawing's first call had cffi parse) and a map box, for `warm`.
 _WARM_UP = (
     "<h2>Warm <small>up</small></h2><p>Words <b>bold</b> <i>italic</i></p>"
     '<pre class="listing"><b>Head</b>\nrow</pre><div class="board-box">'
     '<svg xmlns="http://www.w3.org/2000/svg" width="10mm" height="10mm" viewBox="0 0 10 10" '
     "font-family=\"'DejaVu Sans Condensed', 'DejaVu Sans', sans-serif\"><rect width=\"5\" "
-    'height="5" fill="#cccccc"/><text x="1" y="8" font-size="4" font-weight="bold">W</text>'
+    'height="5" fill="#cccccc"/><line x1="0" y1="9" x2="9" y2="9" stroke="#111111" '
+    'stroke-dasharray="2 1"/><text x="1" y="8" font-size="4" font-weight="bold">W</text>'
     '</svg></div><div class="map-box" data-map="warm" style="width: 10mm; height: 10mm"></div>'
 )
 _WARM_DOCUMENT = (
@@ -61,7 +63,7 @@ def warm() -> None:
     """Put a one-page report together (words in every font, a drawing, a map stamped, the
     running heads) before the reports are shared among forked processes.  Each worker then
     finds what a first report sets up done already: the fonts found and loaded (fontconfig,
-    Pango's font map), cffi's C declarations parsed, CairoSVG's and pypdf's first calls.  A
+    Pango's font map), cffi's C declarations parsed, pypdf's first calls.  A
     fresh worker's first small report took 0.45-0.87 s against 0.07-0.3 s once warm
     (profiled, docs/benchmarks.md)."""
     chapter = Chapter(parse(_WARM_UP), classes=("chapter", "map-page"))

@@ -87,19 +87,14 @@ class _Parser(HTMLParser):
     """The tree of a chapter; an ``<svg>`` drawing inside it is kept whole, as its source
     text (a node ``svg`` whose ``source`` attribute it is), for `refassist.report.svgdraw`."""
 
-    def __init__(self, source: str) -> None:
+    def __init__(self, drawings: list[str]) -> None:
         super().__init__(convert_charrefs=True)
         self.root = Node("root")
         self.stack = [self.root]
-        self.source = source
-        self._line_starts = [0] + [m.end() for m in re.finditer("\n", source)]
-        #: Inside a drawing: where its ``<svg`` starts, and how many ``<svg>`` are open.
-        self._svg: tuple[int, int] | None = None
-
-    def _offset(self) -> int:
-        """Where the tag being read starts in the source."""
-        line, column = self.getpos()
-        return self._line_starts[line - 1] + column
+        #: The sources of the drawings left out of the text fed (`_drawings_out`), in order.
+        self.drawings = drawings
+        #: How many ``<svg>`` are open (a drawing's placeholder is ``<svg></svg>``).
+        self._svg: int | None = None
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if self._svg is None:
@@ -107,11 +102,10 @@ class _Parser(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if self._svg is not None:
-            start, depth = self._svg
-            self._svg = (start, depth + (tag == "svg"))
+            self._svg += tag == "svg"
             return
         if tag == "svg":
-            self._svg = (self._offset(), 1)
+            self._svg = 1
             return
         if tag not in BLOCK | INLINE | {"td", "th"}:
             raise Unsupported(f"<{tag}>")
@@ -139,14 +133,12 @@ class _Parser(HTMLParser):
 
     def handle_endtag(self, tag: str) -> None:
         if self._svg is not None:
-            start, depth = self._svg
-            if tag == "svg" and depth == 1:
-                end = self.source.index(">", self._offset()) + 1
-                drawing = Node("svg", attrs={"source": self.source[start:end]})
+            if tag == "svg" and self._svg == 1:
+                drawing = Node("svg", attrs={"source": self.drawings.pop(0)})
                 self.stack[-1].children.append(drawing)
                 self._svg = None
             else:
-                self._svg = (start, depth - (tag == "svg"))
+                self._svg -= tag == "svg"
             return
         if tag in _VOID:
             return
@@ -166,13 +158,40 @@ def map_box_size(node: Node) -> tuple[float, float]:
     return float(found.group(1)) * MM, float(found.group(2)) * MM
 
 
+_SVG_TAG = re.compile(r"<svg\b|</svg\s*>")
+
+
+def _drawings_out(chapter: str) -> tuple[str, list[str]]:
+    """The chapter with each drawing (``<svg>`` to its ``</svg>``) left out, ``<svg></svg>``
+    in its place, and the drawings' sources in order.  Why: the HTML parser read every tag
+    of a board (40 KB of SVG, a tenth of a small report's setting) only to skip it.  The
+    drawing modules escape their words, so ``<svg`` in a drawing is always a tag."""
+    parts: list[str] = []
+    drawings: list[str] = []
+    at = start = depth = 0
+    for tag in _SVG_TAG.finditer(chapter):
+        if tag.group().startswith("<svg"):
+            start = tag.start() if depth == 0 else start
+            depth += 1
+            continue
+        depth -= 1
+        if depth < 0:
+            raise Unsupported("</svg> closes nothing")
+        if depth == 0:
+            parts += [chapter[at:start], "<svg></svg>"]
+            drawings.append(chapter[start : tag.end()])
+            at = tag.end()
+    if depth:
+        raise Unsupported("<svg> is not closed")
+    return "".join(parts) + chapter[at:], drawings
+
+
 def parse(chapter: str) -> Node:
     """The chapter's HTML as a tree, or `Unsupported`."""
-    parser = _Parser(chapter)
-    parser.feed(chapter)
+    text, drawings = _drawings_out(chapter)
+    parser = _Parser(drawings)
+    parser.feed(text)
     parser.close()
-    if parser._svg is not None:
-        raise Unsupported("<svg> is not closed")
     if len(parser.stack) != 1:
         raise Unsupported(f"<{parser.stack[-1].tag}> is not closed")
     return parser.root
