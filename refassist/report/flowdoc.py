@@ -8,8 +8,9 @@ the body (`whole`), the report is put together here: on one cairo surface of A4 
 set page is drawn at the text area's corner, then the running heads
 (`refassist.report.running`; last, so that a page's text reads from its title, as in
 WeasyPrint's layout); the maps are stamped in their holes (before the heads of their pages),
-and the PDF gets what WeasyPrint gave it: the outline of every heading, the map page's named
-destination, the title, creator and language.
+and the PDF gets what WeasyPrint gave it: the outline of every heading and the map page's
+named destination (written by cairo), the title, creator and language (`pdfinfo`, or pypdf's
+writer when it stamps maps anyway).
 
 The pages are those of ``templates/base/report.css`` (A4, margins 13, 10, 14 and 10 mm):
 `refassist.report.flow.usable` holds only for the project's own stylesheet and layout.
@@ -25,11 +26,12 @@ from typing import Any
 
 import cairocffi
 from pypdf import PdfReader, PdfWriter
-from pypdf.generic import Fit, NameObject, TextStringObject
+from pypdf.generic import NameObject, TextStringObject
 
 from .flow import hole_boxes
 from .flowhtml import parse
 from .flowpages import MARGINS, PAGE, PAGE_HEIGHT, PAGE_WIDTH, Chapter
+from .pdfinfo import with_info
 from .render import MapBox
 from .running import PageFrame, RunningWords, draw_heads, heads_pdf, running_words
 from .stamp import Stamp, stamp_pdf
@@ -104,9 +106,7 @@ def compose(
     # Each set page in a box at the text area's corner, as WeasyPrint would have laid out
     # the page boxes `flow.page_boxes_html` wrote.
     boxes: list[MapBox] = []
-    firsts: list[int] = []
     for key, chapter in chapters.items():
-        firsts.append(len(frames))
         for number, height in enumerate(chapter.heights):
             boxes.append(MapBox(len(frames), f"{key}:{number}", left, top, PAGE_WIDTH, height))
             frames.append(PageFrame(*PAGE, *MARGINS, cover=chapter.cover))
@@ -118,14 +118,18 @@ def compose(
         heads = PdfReader(io.BytesIO(heads_pdf(words, frames, later)))
         stamps += [Stamp(page, heads, n, 0.0, 0.0) for n, page in enumerate(later)]
 
-    def finish(writer: PdfWriter) -> None:
-        _outline(writer, list(chapters.values()), firsts)
-        for chapter, first in zip(chapters.values(), firsts, strict=True):
-            if chapter.anchor:
-                writer.add_named_destination(chapter.anchor, first)
-        _metadata(writer, document)
+    pages = _pages(chapters, words, frames, set(later))
+    info, language = _metadata(document)
+    if not stamps:
+        return with_info(pages, info, language)
+    info["Producer"] = "refassist (Pango, cairo, pypdf)"
 
-    return stamp_pdf(_pages(chapters, words, frames, set(later)), stamps, finish=finish)
+    def finish(writer: PdfWriter) -> None:
+        writer.add_metadata({f"/{name}": value for name, value in info.items()})
+        if language:
+            writer._root_object[NameObject("/Lang")] = TextStringObject(language)
+
+    return stamp_pdf(pages, stamps, finish=finish)
 
 
 def _pages(
@@ -141,8 +145,15 @@ def _pages(
     surface = cairocffi.PDFSurface(out, *PAGE)
     context = cairocffi.Context(surface)
     index = 0
+    firsts: list[int] = []
     for chapter in chapters.values():
+        firsts.append(index)
         for number in range(len(chapter.heights)):
+            if number == 0 and chapter.anchor:
+                # The map page's named destination (`MAP_ANCHOR`), as WeasyPrint's id made it.
+                name = chapter.anchor.replace("\\", "\\\\").replace("'", "\\'")
+                context.tag_begin(cairocffi.TAG_DEST, f"name='{name}' x=0 y=0")
+                context.tag_end(cairocffi.TAG_DEST)
             context.save()
             context.translate(left, top)
             context.rectangle(0, 0, PAGE_WIDTH, PAGE_HEIGHT)
@@ -153,40 +164,37 @@ def _pages(
                 draw_heads(context, words, frames, index)
             context.show_page()
             index += 1
+    _outline(surface, list(chapters.values()), firsts)
     surface.finish()
     return out.getvalue()
 
 
-def _outline(writer: PdfWriter, chapters: Sequence[Chapter], firsts: Sequence[int]) -> None:
+def _outline(surface: Any, chapters: Sequence[Chapter], firsts: Sequence[int]) -> None:
     """Every heading in the outline, nested by level (h1 over h2 ...), as WeasyPrint nests
     its ``bookmark-level``s; each opens its page at the heading."""
     top, _, _, left = MARGINS
-    parents: list[tuple[int, Any]] = []
+    parents: list[tuple[int, int]] = []
     for chapter, first in zip(chapters, firsts, strict=True):
         for page, y, level, label in chapter.bookmarks:
             while parents and parents[-1][0] >= level:
                 parents.pop()
-            item = writer.add_outline_item(
-                title=label,
-                page_number=first + page,
-                parent=parents[-1][1] if parents else None,
-                fit=Fit.xyz(left=left, top=PAGE[1] - top - y, zoom=0),
+            item = surface.add_outline(
+                parents[-1][1] if parents else cairocffi.PDF_OUTLINE_ROOT,
+                label,
+                f"page={first + page + 1} pos=[{left:.2f} {top + y:.2f}]",
+                cairocffi.PDF_OUTLINE_FLAG_OPEN,
             )
             parents.append((level, item))
 
 
-def _metadata(writer: PdfWriter, document: str) -> None:
+def _metadata(document: str) -> tuple[dict[str, str], str | None]:
     """The title and the generator of the HTML's head, and its language."""
     title = re.search(r"<title>(.*?)</title>", document, re.S)
     creator = re.search(r'<meta name="generator" content="([^"]*)">', document)
-    info = {"/Producer": "refassist (Pango, cairo, pypdf)"}
+    info = {"Producer": "refassist (Pango, cairo)"}
     if title:
-        info["/Title"] = html.unescape(title.group(1).strip())
+        info["Title"] = html.unescape(title.group(1).strip())
     if creator:
-        info["/Creator"] = html.unescape(creator.group(1))
-    writer.add_metadata(info)
+        info["Creator"] = html.unescape(creator.group(1))
     language = re.search(r'<html lang="([^"]*)">', document)
-    if language:
-        writer._root_object[NameObject("/Lang")] = TextStringObject(
-            html.unescape(language.group(1))
-        )
+    return info, html.unescape(language.group(1)) if language else None
