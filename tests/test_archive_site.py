@@ -378,6 +378,32 @@ def test_a_map_image_is_made_in_a_child_process_either_way(
     assert not none.exists()
 
 
+@pytest.mark.parametrize("fork", [True, False], ids=["forked child", "new interpreter"])
+def test_a_map_image_started_early_is_waited_for_and_not_made_twice(
+    fm_game: Game, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fork: bool
+) -> None:
+    """`report` starts the newest image as soon as the referee's report is written; the site
+    waits for that child and makes only the images still missing, in a second child."""
+    if not fork:
+        monkeypatch.setattr(mapimage.multiprocessing, "get_all_start_methods", lambda: ["spawn"])
+    early, later = tmp_path / "early.png", tmp_path / "later.png"
+    pdf = fm_game.path / "outbox" / "5004" / "referee.pdf"
+    started = mapimage.ImageChild([(pdf, early)])
+    children: list[list[tuple[Path, Path]]] = []
+    real = mapimage.ImageChild
+
+    class Counted(real):  # type: ignore[misc, valid-type]
+        def __init__(self, pairs: list[tuple[Path, Path]]) -> None:
+            children.append(list(pairs))
+            super().__init__(pairs)
+
+    monkeypatch.setattr(mapimage, "ImageChild", Counted)
+    made = mapimage.write_map_images([(pdf, early), (pdf, later)], started)
+    assert made == {early, later}
+    assert children == [[(pdf, later)]]  # the early image was fresh once waited for
+    assert early.stat().st_size > 10_000
+
+
 def test_a_map_image_that_fails_in_its_child_is_missing_and_prints_nothing(
     fm_game: Game, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture
 ) -> None:

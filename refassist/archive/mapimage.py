@@ -24,6 +24,7 @@ import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from ..atomic import write_bytes
 from ..rulesets.base import MAP_ANCHOR
@@ -38,27 +39,57 @@ def fresh(pdf: Path, png: Path) -> bool:
     return png.is_file() and pdf.is_file() and png.stat().st_mtime >= pdf.stat().st_mtime
 
 
-def write_map_images(pairs: Sequence[tuple[Path, Path]]) -> set[Path]:
-    """Make each (pdf, png) image that is not fresh, in one child process; the images that
-    exist afterwards (a report without a map page, or one PDFium cannot read, has none)."""
-    stale = [(pdf, png) for pdf, png in pairs if not fresh(pdf, png)]
-    if stale:
-        args = [str(path) for pair in stale for path in pair]
-        # A child that fails (a damaged PDF) leaves its images missing; the site says so.
+class ImageChild:
+    """Images being made in a child process, started before they are needed (by `report`,
+    as soon as the referee's report is written, while the players' are still being
+    written); `wait` before reading them.  The child is forked from the run, not from a
+    report worker: a worker that has written reports and then loads PDFium raised the
+    report run's peak memory by 25 MB (docs/benchmarks.md)."""
+
+    def __init__(self, pairs: Sequence[tuple[Path, Path]]) -> None:
+        args = [str(path) for pair in pairs for path in pair]
+        self._child: Any = None
+        if not args:
+            return
         if "fork" in multiprocessing.get_all_start_methods():
-            child = multiprocessing.get_context("fork").Process(target=_quietly, args=(args,))
-            child.start()
-            child.join(timeout=600)
-            if child.is_alive():
-                child.kill()
-                child.join()
+            self._child = multiprocessing.get_context("fork").Process(target=_quietly, args=(args,))
+            self._child.start()
         else:
-            subprocess.run(
+            self._child = subprocess.Popen(
                 [sys.executable, "-m", __name__, *args],
-                capture_output=True,
-                timeout=600,
-                check=False,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
             )
+
+    def wait(self) -> None:
+        """Wait for the images (ten minutes at most; a child that hangs is killed and its
+        images are missing, which the site says)."""
+        child, self._child = self._child, None
+        if child is None:
+            return
+        if isinstance(child, subprocess.Popen):
+            try:
+                child.wait(timeout=600)
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.wait()
+            return
+        child.join(timeout=600)
+        if child.is_alive():
+            child.kill()
+            child.join()
+
+
+def write_map_images(
+    pairs: Sequence[tuple[Path, Path]], started: ImageChild | None = None
+) -> set[Path]:
+    """Make each (pdf, png) image that is not fresh, in one child process, once the images
+    ``started`` earlier are made; the images that exist afterwards (a report without a map
+    page, or one PDFium cannot read, has none)."""
+    if started is not None:
+        started.wait()
+    # A child that fails (a damaged PDF) leaves its images missing; the site says so.
+    ImageChild([(pdf, png) for pdf, png in pairs if not fresh(pdf, png)]).wait()
     return {png for _, png in pairs if png.is_file()}
 
 

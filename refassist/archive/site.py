@@ -32,7 +32,7 @@ from ..report.render import render_html, shared_environment, template_dirs
 from .chart import standings_svg
 from .files import INDEX_NAME, StepFiles, collect
 from .history import History, TurnRecord, read_history
-from .mapimage import write_map_images
+from .mapimage import ImageChild, write_map_images
 
 
 def page_name(step: str) -> str:
@@ -74,14 +74,20 @@ def chart_of(history: History, title: str) -> str:
     return standings_svg(history.chart_points(), history.measure, title=title)
 
 
-def write_site(game: Game, history: History | None = None, state: Any = None) -> Path:
-    """Write the referee's site for the game folder and return the index's path."""
+def write_site(
+    game: Game,
+    history: History | None = None,
+    state: Any = None,
+    started: ImageChild | None = None,
+) -> Path:
+    """Write the referee's site for the game folder and return the index's path; ``started``
+    is the child making the newest map image already (`map_image_for`)."""
     if history is None:
         history = read_history(game, state)
     root = game.path / "archive"
     root.mkdir(parents=True, exist_ok=True)
     files = {s.step: s for s in collect(game.path)}
-    pages = _turn_pages(game, history, files)
+    pages = _turn_pages(game, history, files, started)
     env = shared_environment(template_dirs(game.path))
     common = {
         "game": game.config.name,
@@ -112,15 +118,17 @@ def _map_image_pair(game: Game, record: TurnRecord) -> tuple[Path, Path] | None:
 
 def map_image_for(game: Game, history: History, step: str) -> tuple[Path, Path] | None:
     """The (referee's report, image) of the turn whose results are step ``step``'s reports,
-    for a report run that makes the image as soon as that report is written (`write_site`
-    would make it afterwards); None when no turn led to ``step``."""
+    for a report run that starts making the image as soon as that report is written
+    (`write_site` would make it afterwards); None when no turn led to ``step``."""
     for record in history.turns:
         if record.after is not None and record.after.step == step:
             return _map_image_pair(game, record)
     return None
 
 
-def _turn_pages(game: Game, history: History, files: dict[str, StepFiles]) -> list[TurnPage]:
+def _turn_pages(
+    game: Game, history: History, files: dict[str, StepFiles], started: ImageChild | None
+) -> list[TurnPage]:
     pages: list[TurnPage] = []
     for record in history.turns:
         after = record.after
@@ -139,7 +147,7 @@ def _turn_pages(game: Game, history: History, files: dict[str, StepFiles]) -> li
         )
         pages.append(page)
     wanted = {page.page: pair for page in pages if (pair := _map_image_pair(game, page.record))}
-    made = write_map_images([pair for pair in wanted.values() if pair[0].is_file()])
+    made = write_map_images([pair for pair in wanted.values() if pair[0].is_file()], started)
     for page in pages:
         if page.page in wanted and wanted[page.page][1] in made:
             page.map_image = wanted[page.page][1].name

@@ -18,7 +18,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -215,12 +215,6 @@ class Job:
     reader: str | None
     content: ReportContent
     path: Path
-    #: Work that needs this report's file, run by the pool's first free process once the
-    #: file is written (a picklable function and its arguments): the archive's map image of
-    #: the referee's report is made while the players' reports are still being written,
-    #: instead of after them.  What it returns, or raises, is not the run's concern; without
-    #: a pool it is not run (whoever needs its result makes it then).
-    then: tuple[Callable[..., Any], tuple[Any, ...]] | None = None
 
     @property
     def label(self) -> str:
@@ -261,27 +255,22 @@ def render_jobs(
     # would leave one core idle while it finishes alone.
     ordered = sorted(jobs, key=lambda job: job.reader is not None)
     with ProcessPoolExecutor(max_workers=min(workers, total), mp_context=_fork()) as pool:
-        pending: dict[Future[Rendered], Job] = {
+        futures = {
             pool.submit(_render_to_file, job.label, job.content, common, settings, job.path): job
             for job in ordered
         }
-        while pending:
-            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                job = pending.pop(future)
-                try:
-                    done.append(future.result())
-                except RefassistError:
-                    raise
-                except Exception as exc:  # a worker's crash: name the report, keep the cause
-                    raise ReportError(
-                        f"the report for {job.label} could not be rendered "
-                        f"({type(exc).__name__}: {exc})"
-                    ) from exc
-                if job.then is not None:
-                    pool.submit(job.then[0], *job.then[1])
-                if progress:
-                    progress(len(done), total, job.label)
+        for future in as_completed(futures):
+            try:
+                done.append(future.result())
+            except RefassistError:
+                raise
+            except Exception as exc:  # a worker's crash: name the report, keep the cause
+                raise ReportError(
+                    f"the report for {futures[future].label} could not be rendered "
+                    f"({type(exc).__name__}: {exc})"
+                ) from exc
+            if progress:
+                progress(len(done), total, futures[future].label)
     order = {job.label: i for i, job in enumerate(jobs)}
     return sorted(done, key=lambda r: order[r.reader])
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..archive.history import read_history
-from ..archive.mapimage import rasterise
+from ..archive.mapimage import ImageChild
 from ..archive.site import chart_of, map_image_for, write_site
 from ..errors import RefassistError
 from ..game import Game, step_sort_key
@@ -208,17 +208,24 @@ def write_reports(
             # The standings over the whole game: the referee's alone (a player's report
             # shows only what the fog of war leaves that player).
             content.context["standings_chart"] = chart_of(history, "")
-            # The archive's image of the turn's map comes from this report: made by the
-            # pool as soon as the report is written, while the players' are still being
-            # written (`write_site` makes it afterwards where there is no pool).
-            image = map_image_for(game, history, step)
-            then = (rasterise, image) if image else None
-            report_jobs.append(Job(None, content, folder / REFEREE_FILE, then))
+            report_jobs.append(Job(None, content, folder / REFEREE_FILE))
         workers = default_workers() if jobs is None else max(1, jobs)
         if fast:
             _prewarm(settings, report_jobs)
         common = common_context(info)
-        rendered = render_jobs(report_jobs, common, settings, workers=workers, progress=progress)
+        # The archive's image of the turn's map comes from the referee's report: started as
+        # soon as that report is written (the first, in a pool), while the players' reports
+        # are still being written, instead of after them.
+        image = map_image_for(game, history, step) if referee else None
+        started: list[ImageChild] = []
+
+        def written(done: int, total: int, label: str) -> None:
+            if image is not None and label == "referee":
+                started.append(ImageChild([image]))
+            if progress:
+                progress(done, total, label)
+
+        rendered = render_jobs(report_jobs, common, settings, workers=workers, progress=written)
         # A finished game has no next turn, so no sheet; otherwise resolve wrote them already
         # and only a missing one is written here.
         finished = bool(ruleset.game_over(state))
@@ -244,7 +251,7 @@ def write_reports(
             )
         made = [r.path for r in rendered] + [m.path for m in run.mailings]
         record(folder, made, state_mark(game, state))
-        run.index = write_site(game, history)
+        run.index = write_site(game, history, started=started[0] if started else None)
     if server is not None:
         run.sending = send_waiting(game, step, server, only=[m.path for m in run.mailings])
         run.sent = len(run.sending.sent)
