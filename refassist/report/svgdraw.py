@@ -34,25 +34,13 @@ from .drawing import MM_TO_PT as MM
 from .flowhtml import Unsupported
 from .svgpaint import NS as _NS
 from .svgpaint import ROTATE as _ROTATE
+from .svgpaint import TEXT as _TEXT_ATTRIBUTES
+from .svgpaint import TEXT_FILL as _COLOUR
 from .svgpaint import NotPainted, draw_text, paint
 
 #: CSS pixels in a point: SVG user units without a unit are pixels (96 to the inch).
 _PX = 0.75
 _LENGTH = re.compile(r"([0-9.]+)(mm|px|%|)")
-#: A text element as the drawing modules write it: attributes, then words only.
-_TEXT_ATTRIBUTES = {
-    "x",
-    "y",
-    "dy",
-    "font-size",
-    "font-family",
-    "text-anchor",
-    "fill",
-    "font-weight",
-    "font-style",
-    "transform",
-}
-_COLOUR = re.compile(r"#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|[a-z]+")
 
 
 class _Recording(PDFSurface):

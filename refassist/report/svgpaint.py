@@ -56,7 +56,8 @@ _SHAPES = {
     "polyline": {"points"},
     "path": {"d"},
 }
-_TEXT = {
+#: A text element as the drawing modules write it: these attributes, then words only.
+TEXT = {
     "x",
     "y",
     "dy",
@@ -72,7 +73,7 @@ _TEXT = {
 _ROOT = {"width", "height", "viewBox", "font-family", "class", "role", "aria-label"} | _PAINT
 _PATTERN = {"id", "patternUnits", "width", "height"}
 #: A text's colour as Pango reads it: hex, or a colour's name.
-_TEXT_FILL = re.compile(r"#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|[a-z]+")
+TEXT_FILL = re.compile(r"#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|[a-z]+")
 _HEX = re.compile(r"#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
 _NUMBER = re.compile(r"-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
 _PATH = re.compile(r"([MLHV])|(-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?)|[\s,]+")
@@ -151,12 +152,12 @@ def _check_pattern(node: Element) -> None:
 def _check(node: Element, tag: str, patterns: Mapping[str, Element]) -> None:
     """Refuse what `_draw` would not draw as SVG does, before anything is drawn."""
     if tag == "text":
-        if len(node) or set(node.attrib) - _TEXT:
+        if len(node) or set(node.attrib) - TEXT:
             raise NotPainted("a text with elements or other attributes")
         transform = node.get("transform")
         if transform is not None and not ROTATE.fullmatch(transform):
             raise NotPainted(f"a text transformed by {transform!r}")
-        if not _TEXT_FILL.fullmatch(node.get("fill", "#000")):
+        if not TEXT_FILL.fullmatch(node.get("fill", "#000")):
             raise NotPainted(f"a text filled with {node.get('fill')!r}")
         return
     if tag not in _SHAPES or set(node.attrib) - _SHAPES[tag] - _PAINT:
@@ -357,4 +358,4 @@ def _families(value: str | None) -> str:
     return html.escape(",".join(name for name in names if name) or "DejaVu Sans")
 
 
-__all__ = ["NS", "ROTATE", "NotPainted", "draw_text", "paint"]
+__all__ = ["NS", "ROTATE", "TEXT", "TEXT_FILL", "NotPainted", "draw_text", "paint"]
