@@ -91,22 +91,13 @@ class _Parser(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.root = Node("root")
         self.stack = [self.root]
-        #: The sources of the drawings left out of the text fed (`_drawings_out`), in order.
+        #: The sources of the drawings left out of the text fed (`_drawings_out`), in order;
+        #: each stands in the text as an empty ``<svg></svg>``.
         self.drawings = drawings
-        #: How many ``<svg>`` are open (a drawing's placeholder is ``<svg></svg>``).
-        self._svg: int | None = None
-
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if self._svg is None:
-            super().handle_startendtag(tag, attrs)
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if self._svg is not None:
-            self._svg += tag == "svg"
-            return
         if tag == "svg":
-            self._svg = 1
-            return
+            return  # a drawing's placeholder: its node is made at its end tag
         if tag not in BLOCK | INLINE | {"td", "th"}:
             raise Unsupported(f"<{tag}>")
         classes: tuple[str, ...] = ()
@@ -132,13 +123,8 @@ class _Parser(HTMLParser):
             self.stack.append(node)
 
     def handle_endtag(self, tag: str) -> None:
-        if self._svg is not None:
-            if tag == "svg" and self._svg == 1:
-                drawing = Node("svg", attrs={"source": self.drawings.pop(0)})
-                self.stack[-1].children.append(drawing)
-                self._svg = None
-            else:
-                self._svg -= tag == "svg"
+        if tag == "svg":
+            self.stack[-1].children.append(Node("svg", attrs={"source": self.drawings.pop(0)}))
             return
         if tag in _VOID:
             return
@@ -147,8 +133,7 @@ class _Parser(HTMLParser):
         self.stack.pop()
 
     def handle_data(self, data: str) -> None:
-        if self._svg is None:
-            self.stack[-1].children.append(data)
+        self.stack[-1].children.append(data)
 
 
 def map_box_size(node: Node) -> tuple[float, float]:
@@ -158,7 +143,7 @@ def map_box_size(node: Node) -> tuple[float, float]:
     return float(found.group(1)) * MM, float(found.group(2)) * MM
 
 
-_SVG_TAG = re.compile(r"<svg\b|</svg\s*>")
+_SVG_TAG = re.compile(r"<svg\b|</svg\s*>", re.IGNORECASE)
 
 
 def _drawings_out(chapter: str) -> tuple[str, list[str]]:
@@ -170,7 +155,7 @@ def _drawings_out(chapter: str) -> tuple[str, list[str]]:
     drawings: list[str] = []
     at = start = depth = 0
     for tag in _SVG_TAG.finditer(chapter):
-        if tag.group().startswith("<svg"):
+        if tag.group()[1] != "/":
             start = tag.start() if depth == 0 else start
             depth += 1
             continue
