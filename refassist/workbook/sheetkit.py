@@ -9,14 +9,16 @@ column numbers) and readers (openpyxl takes the reference), and all of them turn
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, TypeVar
 
 from ..errors import CellProblem, InvalidOrder, UsageError
 from .celltext import cell_text, clip
 from .celltext import normalise as normalise_text
 from .master import column_letter
 from .sheetio import TurnSheetFile
+
+T = TypeVar("T")
 
 
 def cell_row(ref: str) -> int:
@@ -198,6 +200,24 @@ class SheetReader:
         except InvalidOrder as exc:
             self.invalid(exc, ref)
             return None
+
+    def attempt(self, ref: str, read: Callable[..., T], *args: Any, **kwargs: Any) -> T | None:
+        """``read(*args, **kwargs)``, a parser of what a line's cells hold; None when it
+        refuses, its refusal pinned to the cell it names or to ``ref``.  The caller leaves the
+        line out then, so one bad cell gives one problem and nothing half read."""
+        try:
+            return read(*args, **kwargs)
+        except InvalidOrder as exc:
+            self.invalid(exc, ref)
+            return None
+
+    def choice(self, ref: str, text: str, words: Mapping[str, T], what: str, fix: str) -> T | None:
+        """``text`` (as `text` reads it) taken as one of ``words``, a word -> its meaning;
+        None and the problem "'X' is not <what>" on ``ref`` when it is none of them."""
+        if text in words:
+            return words[text]
+        self.error(ref, text, f"{text!r} is not {what}", fix)
+        return None
 
     def invalid(self, exc: InvalidOrder, ref: str) -> None:
         """A parser's refusal, pinned to its own cell or to ``ref``."""

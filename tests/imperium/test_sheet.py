@@ -428,6 +428,70 @@ def test_reading_problems_are_pinned_to_their_cells(imperial_sheet: Path) -> Non
     assert [(a.segment, a.system) for a in got.orders.activations] == [(2, "DIN")]
 
 
+def test_choice_cells_read_their_words_and_pin_a_wrong_one(imperial_sheet: Path) -> None:
+    """Each cell that takes one of a few words (battle orders, a defence's fighters, the
+    standing orders) reads any spelling of them, and a wrong word is one problem on its cell
+    that leaves the rest of its line out."""
+    _type(
+        imperial_sheet,
+        {
+            "B67": "I1",
+            "C67": "Stand-off",
+            "D67": "carriers",
+            "E67": 2,
+            "F67": "Home",
+            "G67": "no",
+            "B68": "I2",
+            "D68": "biggest",
+            "B69": "X9",
+            "F69": "sideways",
+            "B70": "X8",
+            "G70": "maybe",
+            "B71": "X7",
+            "E71": 4,
+            "B72": "X6",
+            "E72": 0,
+            "E27": "SOL1",
+            "F27": "ships",
+            "E28": "DIN1",
+            "F28": "Fighters",
+            layout.UPKEEP_CELL: "perhaps",
+            layout.FORCES_WORLD_CELL: "DIN1",
+            layout.CRISIS_CELL: "DD1, CR2",
+            layout.REINFORCEMENT_CELL: "DD",
+        },
+    )
+    got = read_sheet(imperial_sheet)
+    assert {p.cell: p.message for p in got.problems} == {
+        "D68": "'BIGGEST' is not a target priority",
+        "F69": "'SIDEWAYS' is not a way to retreat",
+        "G70": "'MAYBE' is not yes or no",
+        "E71": "'4' is not a round to break off after",
+        "F27": "'SHIPS' is not what fighters may attack",
+        layout.UPKEEP_CELL: "'PERHAPS' is not yes or no",
+        layout.REINFORCEMENT_CELL: "'DD' is not a capital ship that Imperial Reinforcements "
+        "may bring",
+    }
+    fixes = {p.cell: p.fix for p in got.problems}
+    assert fixes["E71"] == "Choose 1, 2 or 3, or leave it blank to fight all three rounds."
+    assert fixes[layout.REINFORCEMENT_CELL] == "Choose one of CA, CR, B1, B2, BB, CS, CV, or none."
+    o = got.orders
+    assert [
+        (b.fleet, b.stance, b.priority, b.break_off, b.retreat, b.stealth) for b in o.battle_orders
+    ] == [
+        ("I1", "stand off", "carrier", 2, "home", False),
+        ("X6", "close", "capital", 0, "", True),
+    ]
+    assert [(d.planet, d.fighters_attack) for d in o.defences] == [("DIN1", "fighters")]
+    blank = Orders(player="Empire", side="Imperial", turn=1)  # what a blank cell leaves
+    assert (o.stockpile_upkeep, o.reinforcement_capital) == (
+        blank.stockpile_upkeep,
+        blank.reinforcement_capital,
+    )
+    assert (o.forces_world, o.crisis_ships) == ("DIN1", ["DD1", "CR2"])
+    assert sorted(o.standing_cells) == ["crisis_ships", "forces_world"]
+
+
 def test_formula_without_a_computed_value_is_an_error(terran_sheet: Path) -> None:
     wb = openpyxl.load_workbook(terran_sheet)
     wb[layout.ORDERS_SHEET]["B14"] = '="DD"'

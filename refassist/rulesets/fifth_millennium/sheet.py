@@ -759,12 +759,11 @@ class _Reader(SheetReader):
             values = [self.value(ref) for ref in refs]
             if move_cells_blank(values):
                 continue
-            try:
-                self.orders.moves.append(
-                    parse_move(values, year_default=self.orders.year, cell=refs[0])
-                )
-            except InvalidOrder as exc:
-                self.invalid(exc, refs[0])
+            move = self.attempt(
+                refs[0], parse_move, values, year_default=self.orders.year, cell=refs[0]
+            )
+            if move is not None:
+                self.orders.moves.append(move)
 
     def purchases(self) -> None:
         for i in range(PROD_ROWS):
@@ -795,10 +794,8 @@ class _Reader(SheetReader):
                     "Choose an item from the list in column C.",
                 )
                 continue
-            try:
-                item_norm = normalise(item_t, cell=item_ref, found=item_t)
-            except InvalidOrder as exc:
-                self.invalid(exc, item_ref)
+            item_norm = self.attempt(item_ref, normalise, item_t, cell=item_ref, found=item_t)
+            if item_norm is None:
                 continue
             item = find_item(item_norm)
             if item is None:
@@ -844,11 +841,9 @@ class _Reader(SheetReader):
                 )
             )
         text = self.text(STOCKPILE_AT_CELL)
-        if text:
-            try:
-                self.orders.stockpile_at = parse_hex_text(text, cell=STOCKPILE_AT_CELL)
-            except InvalidOrder as exc:
-                self.invalid(exc, STOCKPILE_AT_CELL)
+        at = text and self.attempt(STOCKPILE_AT_CELL, parse_hex_text, text, cell=STOCKPILE_AT_CELL)
+        if at:
+            self.orders.stockpile_at = at
 
     def diplomacy(self) -> None:
         for i in range(DIPLO_ROWS):
@@ -894,14 +889,11 @@ class _Reader(SheetReader):
                 "Write the hex in column C, e.g. 2712.",
             )
             return
-        try:
-            hex_ = parse_hex_text(hex_text, cell=p_ref)
-        except InvalidOrder as exc:
-            self.invalid(exc, p_ref)
-            return
-        self.orders.bombing.append(
-            Bombing(hex_, cell=a_ref, text=f"{BOMB_ACTION} - {hex_}", cells=(a_ref, p_ref))
-        )
+        hex_ = self.attempt(p_ref, parse_hex_text, hex_text, cell=p_ref)
+        if hex_ is not None:
+            self.orders.bombing.append(
+                Bombing(hex_, cell=a_ref, text=f"{BOMB_ACTION} - {hex_}", cells=(a_ref, p_ref))
+            )
 
     def messages(self) -> None:
         budget = MessageBudget()  # what this sender may put in front of each reader
@@ -954,11 +946,11 @@ class _Reader(SheetReader):
         text = self.text(HOMEWORLD_CELL)
         if not text:
             return
-        try:
-            self.orders.homeworld = parse_hex_text(text, cell=HOMEWORLD_CELL, what="homeworld hex")
-            self.orders.homeworld_cell = HOMEWORLD_CELL
-        except InvalidOrder as exc:
-            self.invalid(exc, HOMEWORLD_CELL)
+        hex_ = self.attempt(
+            HOMEWORLD_CELL, parse_hex_text, text, cell=HOMEWORLD_CELL, what="homeworld hex"
+        )
+        if hex_ is not None:
+            self.orders.homeworld, self.orders.homeworld_cell = hex_, HOMEWORLD_CELL
 
 
 def read_opened(sheet: TurnSheetFile) -> SheetRead:

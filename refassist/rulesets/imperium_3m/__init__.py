@@ -87,15 +87,12 @@ class Imperium3M(Ruleset[State, Orders]):
     def turn_highlights(self, state: State, events: Sequence[Event]) -> str:
         """Space battles, landings, planets captured and where the glory index stands."""
 
-        def count(n: int, word: str) -> str:
-            return f"{n} {word}{'s' if n != 1 else ''}"
-
         battles = sum(1 for e in events if e.kind == "battle")
         landings = sum(1 for e in events if e.kind == "landing")
         captures = sum(1 for e in events if e.kind == "capture")
         line = (
-            f"{count(battles, 'space battle')}, {count(landings, 'landing')}, "
-            f"{count(captures, 'capture')}, glory {state.glory}"
+            f"{counted(battles, 'space battle')}, {counted(landings, 'landing')}, "
+            f"{counted(captures, 'capture')}, glory {state.glory}"
         )
         # The index is reset when a war ends, so the result itself must be said.
         ended = [e.text for e in events if e.kind == "war end"]

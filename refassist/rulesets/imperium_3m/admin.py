@@ -326,12 +326,10 @@ def intervention(ctx: TurnContext) -> bool:
     dice = ctx.dice.nd6(2, "Imperial Intervention")
     roll = sum(dice)
     name = INTERVENTION[roll]
-    ctx.emit(
-        PHASE,
-        "",
+    _news(
+        ctx,
         "intervention",
         f"Imperial Intervention: {roll} - {name}",
-        sides=(IMPERIAL,),
         data={"roll": roll, "result": name},
         dice=ctx.last_rolls(2),
     )
@@ -341,9 +339,8 @@ def intervention(ctx: TurnContext) -> bool:
         civil_war = die <= 2
         if civil_war:
             imperial.initiative_modifier = -1
-        ctx.emit(
-            PHASE,
-            "",
+        _news(
+            ctx,
             "intervention",
             f"Imperial Succession: {die} - "
             + (
@@ -351,7 +348,6 @@ def intervention(ctx: TurnContext) -> bool:
                 if civil_war
                 else "an orderly succession, no effect"
             ),
-            sides=(IMPERIAL,),
             data={"roll": die, "civil_war": civil_war},
             dice=ctx.last_rolls(1),
         )
@@ -359,35 +355,29 @@ def intervention(ctx: TurnContext) -> bool:
         frontier_crisis(ctx)
     elif roll == 4:
         imperial.visit = True
-        ctx.emit(
-            PHASE,
-            "",
+        _news(
+            ctx,
             "intervention",
             "Imperial Visit: glory gains are doubled and losses tripled this turn",
-            sides=(IMPERIAL,),
         )
         mandated_offensive(ctx, bonus=1)
     elif roll == 5:
         recentralization(ctx)
     elif roll == 6:
         imperial.depression = 3
-        ctx.emit(
-            PHASE,
-            "",
+        _news(
+            ctx,
             "intervention",
             "Economic Depression: Imperial income -10 (not below 1) this turn and the next two",
-            sides=(IMPERIAL,),
         )
     elif roll == 8:
         cancelled = imperial.depression > 0
         imperial.depression = 0
-        ctx.emit(
-            PHASE,
-            "",
+        _news(
+            ctx,
             "intervention",
             "Economic Boom: Imperial income +10 this turn"
             + ("; the Depression is over" if cancelled else ""),
-            sides=(IMPERIAL,),
         )
         return True
     elif roll == 9:
@@ -459,15 +449,13 @@ def frontier_crisis(ctx: TurnContext) -> None:
         state.queue.append(Queued(IMPERIAL, u.code, due, source="frontier", origin=u.origin))
     remove_units(state, chosen + leftover)
     ids = [u.id for u in chosen]
-    ctx.emit(
-        PHASE,
-        "",
+    _news(
+        ctx,
         "intervention",
         f"Frontier Crisis: {counted(points, 'point')} of ships recalled to the frontier "
         f"until turn {due}: "
         + (", ".join(ids) if ids else "none")
         + (f" (with {', '.join(u.id for u in leftover)} aboard)" if leftover else ""),
-        sides=(IMPERIAL,),
         data={"roll": points, "removed": ids, "carried": [u.id for u in leftover], "due": due},
         dice=rolled,
     )
@@ -484,9 +472,8 @@ def mandated_offensive(ctx: TurnContext, bonus: int) -> None:
     imperial.mandate_glory = ctx.state.glory
     rolled = ctx.last_rolls(1)
     each_turn = ctx.rules["mandate_mark"] == "each-turn"
-    ctx.emit(
-        PHASE,
-        "",
+    _news(
+        ctx,
         "intervention",
         f"Mandated Offensive: {die}{f' +{bonus}' if bonus else ''}; its forces stay only while "
         + (
@@ -495,7 +482,6 @@ def mandated_offensive(ctx: TurnContext, bonus: int) -> None:
             else f"the glory index, from next turn on, is above {ctx.state.glory}, "
             "its value as they arrive"
         ),
-        sides=(IMPERIAL,),
         data={"roll": die, "bonus": bonus, "forces": list(MANDATE_FORCES[roll])},
         dice=rolled,
     )
@@ -516,9 +502,8 @@ def recentralization(ctx: TurnContext) -> None:
     refund = sum(q.paid // 2 for q in cancelled)
     state.queue = [q for q in state.queue if q not in cancelled]
     imperial.resources += refund
-    ctx.emit(
-        PHASE,
-        "",
+    _news(
+        ctx,
         "intervention",
         "Recentralization: production permissions revoked"
         + (f" ({', '.join(revoked)})" if revoked else "")
@@ -527,7 +512,6 @@ def recentralization(ctx: TurnContext) -> None:
             if cancelled
             else ""
         ),
-        sides=(IMPERIAL,),
         data={"revoked": revoked, "cancelled": [q.code for q in cancelled], "refund": refund},
     )
 
@@ -562,12 +546,10 @@ def imperial_reinforcements(ctx: TurnContext) -> None:
         codes.append(light)
         reserved[light] = reserved.get(light, 0) + 1
         left -= 1
-    ctx.emit(
-        PHASE,
-        "",
+    _news(
+        ctx,
         "intervention",
         f"Imperial Reinforcements: {counted(points, 'point')} of ships",
-        sides=(IMPERIAL,),
         data={"roll": points, "ships": codes},
         dice=ctx.last_rolls(1),
     )
@@ -628,12 +610,10 @@ def appeal(ctx: TurnContext) -> None:
         )
     else:
         text = f"forces: {', '.join(value)}"  # type: ignore[arg-type]
-    ctx.emit(
-        PHASE,
-        "",
+    _news(
+        ctx,
         "appeal",
         f"Imperial Appeal ({column}): {roll} - {text}",
-        sides=(IMPERIAL,),
         data={"column": column, "roll": roll, "result": kind},
         dice=rolled,
     )
@@ -1025,6 +1005,12 @@ def upgrades(ctx: TurnContext) -> None:
                 planet.upgrade_paid = 0
                 text = f"{planet.name}'s Outpost is now a World"
             ctx.tell(side, PHASE, planet.system, "upgrade", text, data={"planet": planet.code})
+
+
+def _news(ctx: TurnContext, kind: str, text: str, **details: Any) -> None:
+    """An administrative event of the Empire's, told to both sides: the seed's Intervention and
+    Appeal tables are rolled in the open."""
+    ctx.emit(PHASE, "", kind, text, sides=(IMPERIAL,), **details)
 
 
 def _skip(ctx: TurnContext, side: str, what: str, why: str) -> None:

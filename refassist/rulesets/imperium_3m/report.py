@@ -22,6 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ...dice import Roll
+from ...report.datalines import detail_lines
 from ...report.netmap import NetLink, NetMark, NetNode, NetOwner, NetworkMap
 from ...words import counted
 from ..base import Event, ReportContent, ReportInput
@@ -35,8 +36,7 @@ from .visibility import BATTLE_KINDS
 TEMPLATE_DIR = "imperium-3m"
 OWNERS = (NetOwner(TERRAN, "T", 0), NetOwner(IMPERIAL, "I", 1))
 MARKER_LETTER = {"World": "W", "Outpost": "O"}
-#: Deepest nesting and most lines printed for one event's details.
-MAX_DEPTH = 5
+#: Most lines printed for one event's details.
 MAX_DETAIL_LINES = 400
 
 PHASE_HEADINGS = (
@@ -233,36 +233,6 @@ def battle_lines(data: Mapping[str, Any]) -> list[str]:
         return lines
     except (KeyError, TypeError, AttributeError, IndexError):
         return detail_lines(dict(data))
-
-
-def detail_lines(value: Any, depth: int = 0, label: str = "") -> list[str]:
-    """Any event data as indented text lines: mappings as ``key: value``, lists item by item,
-    short lists of plain values on one line.  Keys and values are text to the template, which
-    escapes them."""
-    pad = "  " * depth
-    head = f"{pad}{label}: " if label else pad
-    if depth > MAX_DEPTH:
-        return [f"{head}..."]
-    if isinstance(value, Mapping):
-        if not value:
-            return [f"{head}-"] if label else []
-        lines = [f"{pad}{label}:"] if label else []
-        inner = depth + 1 if label else depth
-        for key, item in value.items():
-            lines.extend(detail_lines(item, inner, str(key)))
-        return lines
-    if isinstance(value, list | tuple):
-        plain = all(not isinstance(v, Mapping | list | tuple) for v in value)
-        if plain:
-            return [f"{head}{', '.join(map(str, value)) or '-'}"]
-        lines = [f"{pad}{label}:"] if label else []
-        inner = depth + 1 if label else depth
-        for n, item in enumerate(value, 1):
-            lines.extend(detail_lines(item, inner, f"{label or 'item'} {n}"))
-        return lines
-    if isinstance(value, bool):
-        value = "yes" if value else "no"
-    return [f"{head}{value}"]
 
 
 def event_view(event: Event, rolls: Mapping[int, Roll], names: Mapping[str, str]) -> dict[str, Any]:

@@ -444,6 +444,13 @@ class _Act:
             return None
         return fleet
 
+    def fleet_and_planet(self) -> tuple[Fleet, Planet] | None:
+        """The fleet and the planet the action names, as `fleet` and `planet` find them (the
+        first refusal reported and None returned)."""
+        fleet = self.fleet()
+        planet = None if fleet is None else self.planet()
+        return None if fleet is None or planet is None else (fleet, planet)
+
     def planet(self) -> Planet | None:
         """The planet the action names, if it is in the activated system (else skipped)."""
         planet = self.ctx.state.map.planets.get(self.action.planet.strip().upper())
@@ -709,12 +716,9 @@ def _attack(act: _Act) -> bool:
     state = ctx.state
     if not action.fleet:
         return _renew(act)
-    fleet = act.fleet()
-    if fleet is None:
+    if (found := act.fleet_and_planet()) is None:
         return False
-    planet = act.planet()
-    if planet is None:
-        return False
+    fleet, planet = found
     enemy = other_side(side)
     units = state.units_in_fleet(fleet.name)
     enemy_there = planet.owner == enemy or any(u.side == enemy for u in state.units_on(planet.code))
@@ -786,12 +790,9 @@ def _renew(act: _Act) -> bool:
 def _evacuate(act: _Act) -> bool:
     ctx, side, system = act.ctx, act.side, act.system
     state = ctx.state
-    fleet = act.fleet()
-    if fleet is None:
+    if (found := act.fleet_and_planet()) is None:
         return False
-    planet = act.planet()
-    if planet is None:
-        return False
+    fleet, planet = found
     if not planet.disputed:
         return act.skip(f"{planet.code} is not disputed (use load instead)")
     if not any(u.side == side for u in state.units_on(planet.code)):
@@ -899,12 +900,9 @@ def _load(act: _Act) -> bool:
     has room; the rest stay and are reported."""
     ctx, side, action = act.ctx, act.side, act.action
     state = ctx.state
-    fleet = act.fleet()
-    if fleet is None:
+    if (found := act.fleet_and_planet()) is None:
         return False
-    planet = act.planet()
-    if planet is None:
-        return False
+    fleet, planet = found
     if planet.disputed:
         return act.skip(
             f"{planet.code} is disputed: take units off it with evacuate",
@@ -945,20 +943,12 @@ def _unload(act: _Act) -> bool:
     Each unit must suit the planet's class and fit its box (5 per hex); an Outpost counter set
     down on an unclaimed planet becomes the side's Outpost marker.  Enemy-held, enemy-occupied
     and disputed planets are reached only with ``attack`` (a landing under fire)."""
-    ctx, side, system, activation, action = (
-        act.ctx,
-        act.side,
-        act.system,
-        act.activation,
-        act.action,
-    )
+    ctx, side, system, action = act.ctx, act.side, act.system, act.action
+    activation = act.activation
     state = ctx.state
-    fleet = act.fleet()
-    if fleet is None:
+    if (found := act.fleet_and_planet()) is None:
         return False
-    planet = act.planet()
-    if planet is None:
-        return False
+    fleet, planet = found
     enemy = other_side(side)
     if planet.disputed:
         return act.skip(

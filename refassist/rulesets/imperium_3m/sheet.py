@@ -26,7 +26,7 @@ genuine, harmless ``.xlsx`` before openpyxl sees it.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -197,6 +197,8 @@ STANCE_WORDS = {
     "STAND-OFF": "stand off",
     "HOLD": "hold",
 }
+#: A yes/no cell's words, what a wrong word is not, and how to mend it (`SheetReader.choice`).
+_YES_NO = ({"YES": True, "NO": False}, "yes or no", "Choose yes or no.")
 PRIORITY_WORDS = {
     "CAPITAL": "capital",
     "CAPITAL SHIPS": "capital",
@@ -207,6 +209,33 @@ PRIORITY_WORDS = {
     "CHEAPEST": "cheapest",
     "CHEAPEST FIRST": "cheapest",
 }
+#: The battle-orders cells' words, each with what a wrong word is not and how to mend it.
+_STANCE = (STANCE_WORDS, "a stance", "Choose close, stand off or hold.")
+_PRIORITY = (
+    PRIORITY_WORDS,
+    "a target priority",
+    "Choose capital, carrier, transport or cheapest.",
+)
+_BREAK_OFF = (
+    {"1": 1, "2": 2, "3": 3},
+    "a round to break off after",
+    "Choose 1, 2 or 3, or leave it blank to fight all three rounds.",
+)
+_RETREAT = (
+    {w.upper(): w for w in RETREATS},
+    "a way to retreat",
+    "Choose back or home, or leave it blank for the referee's default.",
+)
+_FIGHTERS = (
+    {w.upper(): w for w in FIGHTER_TARGETS},
+    "what fighters may attack",
+    "Choose transports or fighters.",
+)
+_BOMBARD = (
+    {"PD": "PD", "F": "F"},
+    "a bombardment priority",
+    "Choose PD or F, or leave it blank (PD).",
+)
 CLOSE_OUT_WORDS = {
     "SCRAP": "scrap",
     "REPAIR": "repair",
@@ -1107,55 +1136,45 @@ class _Reader(SheetReader):
                 text = self.text(ref)
                 if not text:
                     continue
-                try:
-                    planet = parse_code(text, "planet code", "ERI1", line=text, cell=ref)
-                except InvalidOrder as exc:
-                    self.invalid(exc, ref)
-                    continue
-                target.append(PlanetOrder(planet, cell=where(ref)))
+                planet = self.attempt(
+                    ref, parse_code, text, "planet code", "ERI1", line=text, cell=ref
+                )
+                if planet is not None:
+                    target.append(PlanetOrder(planet, cell=where(ref)))
 
     def standing(self) -> None:
         """The standing orders beside the construction lines (blank = the default)."""
         o = self.orders
-        text = self.text(UPKEEP_CELL)
-        if text:
-            if text in ("YES", "NO"):
-                o.stockpile_upkeep = text == "YES"
-                o.standing_cells["stockpile_upkeep"] = where(UPKEEP_CELL)
-            else:
-                self.error(UPKEEP_CELL, text, f"{text!r} is not yes or no", "Choose yes or no.")
-        if o.side != IMPERIAL:
-            return
-        text = self.text(FORCES_WORLD_CELL)
-        if text:
-            try:
-                o.forces_world = parse_code(
-                    text, "planet code", "DIN1", line=text, cell=FORCES_WORLD_CELL
-                )
-                o.standing_cells["forces_world"] = where(FORCES_WORLD_CELL)
-            except InvalidOrder as exc:
-                self.invalid(exc, FORCES_WORLD_CELL)
-        text = self.text(CRISIS_CELL)
-        if text:
-            try:
-                o.crisis_ships = parse_units(
-                    split_list(text), line=text, cell=CRISIS_CELL, verb="give up"
-                )
-                o.standing_cells["crisis_ships"] = where(CRISIS_CELL)
-            except InvalidOrder as exc:
-                self.invalid(exc, CRISIS_CELL)
-        text = self.text(REINFORCEMENT_CELL)
-        if text:
-            if text == "NONE" or text in REINFORCEMENT_CAPITALS:
-                o.reinforcement_capital = "none" if text == "NONE" else text
-                o.standing_cells["reinforcement_capital"] = where(REINFORCEMENT_CELL)
-            else:
-                self.error(
-                    REINFORCEMENT_CELL,
-                    text,
-                    f"{text!r} is not a capital ship that Imperial Reinforcements may bring",
-                    f"Choose one of {', '.join(REINFORCEMENT_CAPITALS)}, or none.",
-                )
+        cells: list[tuple[str, str, Callable[[str, str], Any]]] = [
+            (UPKEEP_CELL, "stockpile_upkeep", lambda ref, t: self.choice(ref, t, *_YES_NO))
+        ]
+        if o.side == IMPERIAL:
+            cells += [
+                (FORCES_WORLD_CELL, "forces_world", self._world),
+                (CRISIS_CELL, "crisis_ships", self._give_up),
+                (REINFORCEMENT_CELL, "reinforcement_capital", self._capital),
+            ]
+        for ref, name, read in cells:
+            text = self.text(ref)
+            value = read(ref, text) if text else None
+            if value is not None:
+                setattr(o, name, value)
+                o.standing_cells[name] = where(ref)
+
+    def _world(self, ref: str, text: str) -> str | None:
+        return self.attempt(ref, parse_code, text, "planet code", "DIN1", line=text, cell=ref)
+
+    def _give_up(self, ref: str, text: str) -> list[str] | None:
+        return self.attempt(ref, parse_units, split_list(text), line=text, cell=ref, verb="give up")
+
+    def _capital(self, ref: str, text: str) -> str | None:
+        return self.choice(
+            ref,
+            text,
+            {"NONE": "none", **{c: c for c in REINFORCEMENT_CAPITALS}},
+            "a capital ship that Imperial Reinforcements may bring",
+            f"Choose one of {', '.join(REINFORCEMENT_CAPITALS)}, or none.",
+        )
 
     def defences(self) -> None:
         """Planet defence lines: planet, what its fighters attack, where its units stand."""
@@ -1174,22 +1193,17 @@ class _Reader(SheetReader):
                     p_ref, found, "this defence line names no planet", "Type the planet code."
                 )
                 continue
-            try:
-                code = parse_code(planet, "planet code", "SOL1", line=found, cell=p_ref)
-            except InvalidOrder as exc:
-                self.invalid(exc, p_ref)
+            code = self.attempt(
+                p_ref, parse_code, planet, "planet code", "SOL1", line=found, cell=p_ref
+            )
+            if code is None:
                 continue
             defence = PlanetDefence(code, cell=where(p_ref))
             if fighters:
-                if fighters.lower() not in FIGHTER_TARGETS:
-                    self.error(
-                        f_ref,
-                        fighters,
-                        f"{fighters!r} is not what fighters may attack",
-                        "Choose transports or fighters.",
-                    )
+                target = self.choice(f_ref, fighters, *_FIGHTERS)
+                if target is None:
                     continue
-                defence.fighters_attack = fighters.lower()
+                defence.fighters_attack = target
             if placement:
                 placed = _placement(placement)
                 if placed is None:
@@ -1220,10 +1234,10 @@ class _Reader(SheetReader):
                 order_t = self.text(order_ref)
                 order = i + 1
                 if order_t:
-                    try:
-                        order = parse_count(order_t, cell=order_ref, what="position")
-                    except InvalidOrder as exc:
-                        self.invalid(exc, order_ref)
+                    order = self.attempt(
+                        order_ref, parse_count, order_t, cell=order_ref, what="position"
+                    )
+                    if order is None:
                         continue
                 if not raw:
                     self.error(
@@ -1252,12 +1266,16 @@ class _Reader(SheetReader):
                     )
                     continue
                 if system:
-                    try:
-                        system = parse_code(
-                            system, "system code", "SOL", line=system, cell=system_ref
-                        )
-                    except InvalidOrder as exc:
-                        self.invalid(exc, system_ref)
+                    system = self.attempt(
+                        system_ref,
+                        parse_code,
+                        system,
+                        "system code",
+                        "SOL",
+                        line=system,
+                        cell=system_ref,
+                    )
+                    if system is None:
                         continue
                 if order in used:
                     self.error(
@@ -1309,72 +1327,29 @@ class _Reader(SheetReader):
                     "Type the fleet's name in column B.",
                 )
                 continue
-            try:
-                fleet = self.fleet(parse_name(fleet, "fleet name", line=fleet, cell=f_ref))
-            except InvalidOrder as exc:
-                self.invalid(exc, f_ref)
+            name = self.attempt(f_ref, parse_name, fleet, "fleet name", line=fleet, cell=f_ref)
+            if name is None:
                 continue
-            orders = BattleOrders(fleet, cell=where(f_ref))
-            if stance:
-                if stance not in STANCE_WORDS:
-                    self.error(
-                        s_ref,
-                        stance,
-                        f"{stance!r} is not a stance",
-                        "Choose close, stand off or hold.",
-                    )
-                    continue
-                orders.stance = STANCE_WORDS[stance]
-            if priority:
-                if priority not in PRIORITY_WORDS:
-                    self.error(
-                        p_ref,
-                        priority,
-                        f"{priority!r} is not a target priority",
-                        "Choose capital, carrier, transport or cheapest.",
-                    )
-                    continue
-                orders.priority = PRIORITY_WORDS[priority]
-            if brk and brk != "0":
-                if brk not in ("1", "2", "3"):
-                    self.error(
-                        b_ref,
-                        brk,
-                        f"{brk!r} is not a round to break off after",
-                        "Choose 1, 2 or 3, or leave it blank to fight all three rounds.",
-                    )
-                    continue
-                orders.break_off = int(brk)
-            if retreat:
-                if retreat.lower() not in RETREATS:
-                    self.error(
-                        r_ref,
-                        retreat,
-                        f"{retreat!r} is not a way to retreat",
-                        "Choose back or home, or leave it blank for the referee's default.",
-                    )
-                    continue
-                orders.retreat = retreat.lower()
-            if stealth:
-                if stealth not in ("YES", "NO"):
-                    self.error(
-                        st_ref, stealth, f"{stealth!r} is not yes or no", "Choose yes or no."
-                    )
-                    continue
-                orders.stealth = stealth == "YES"
-            self.orders.battle_orders.append(orders)
-        text = self.text(BOMBARD_CELL)
-        if text:
-            if text in ("PD", "F"):
-                self.orders.bombard_priority = text
-                self.orders.bombard_priority_cell = where(BOMBARD_CELL)
+            orders = BattleOrders(self.fleet(name), cell=where(f_ref))
+            # Each cell given is read in turn; the first wrong one leaves the row out.
+            for ref, text, attr, words in (
+                (s_ref, stance, "stance", _STANCE),
+                (p_ref, priority, "priority", _PRIORITY),
+                (b_ref, "" if brk == "0" else brk, "break_off", _BREAK_OFF),
+                (r_ref, retreat, "retreat", _RETREAT),
+                (st_ref, stealth, "stealth", _YES_NO),
+            ):
+                value = self.choice(ref, text, *words) if text else ""
+                if value is None:
+                    break
+                if text:
+                    setattr(orders, attr, value)
             else:
-                self.error(
-                    BOMBARD_CELL,
-                    text,
-                    f"{text!r} is not a bombardment priority",
-                    "Choose PD or F, or leave it blank (PD).",
-                )
+                self.orders.battle_orders.append(orders)
+        text = self.text(BOMBARD_CELL)
+        if text and self.choice(BOMBARD_CELL, text, *_BOMBARD) is not None:
+            self.orders.bombard_priority = text
+            self.orders.bombard_priority_cell = where(BOMBARD_CELL)
 
     def close_out(self) -> None:
         for i in range(CLOSE_ROWS):
@@ -1403,14 +1378,13 @@ class _Reader(SheetReader):
                     "Name each unit once; use another line for more units.",
                 )
                 continue
-            try:
-                units = parse_units(split_list(units_t), line=found, cell=u_ref, verb=kind.lower())
-            except InvalidOrder as exc:
-                self.invalid(exc, u_ref)
-                continue
-            self.orders.close_out.append(
-                CloseOutOrder(CLOSE_OUT_WORDS[kind], units, cell=where(k_ref))
+            units = self.attempt(
+                u_ref, parse_units, split_list(units_t), line=found, cell=u_ref, verb=kind.lower()
             )
+            if units is not None:
+                self.orders.close_out.append(
+                    CloseOutOrder(CLOSE_OUT_WORDS[kind], units, cell=where(k_ref))
+                )
 
     def arrivals(self) -> None:
         for i in range(ARRIVAL_ROWS):
