@@ -36,7 +36,7 @@ import dataclasses
 import functools
 import importlib
 import operator
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
@@ -230,6 +230,27 @@ class Event:
     visible_to: tuple[str, ...] = ()
     data: Mapping[str, Any] = field(default_factory=dict)
     dice: tuple[int, ...] = ()
+
+    @classmethod
+    def told(
+        cls,
+        turn: int,
+        phase: str,
+        location: str,
+        kind: str,
+        text: str,
+        players: Iterable[str] = (),
+        visible_to: Iterable[str] = (),
+        data: Mapping[str, Any] | None = None,
+        dice: Iterable[int] = (),
+    ) -> Event:
+        """An event with its audience in the one form reports and the audit read: each player
+        concerned once, in order; ``visible_to`` sorted, or ``*`` alone when everyone may
+        read it (so equal events compare equal, and a replayed turn writes the same rows)."""
+        seen = set(visible_to)
+        told = ("*",) if "*" in seen else tuple(sorted(seen))
+        players = tuple(dict.fromkeys(players))
+        return cls(turn, phase, location, kind, text, players, told, dict(data or {}), tuple(dice))
 
     def visible(self, player: str) -> bool:
         """Whether ``player`` may be told about this event."""

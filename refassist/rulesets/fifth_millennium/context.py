@@ -74,20 +74,8 @@ class TurnContext:
         data: Mapping[str, Any] | None = None,
         dice: Iterable[int] = (),
     ) -> Event:
-        """Record an event; ``visible_to`` is sorted (``*`` alone when everyone may read it)."""
-        seen = set(visible_to)
-        told: tuple[str, ...] = EVERYONE if "*" in seen else tuple(sorted(seen))
-        event = Event(
-            turn=self.year,
-            phase=phase,
-            location=location,
-            kind=kind,
-            text=text,
-            players=tuple(dict.fromkeys(players)),
-            visible_to=told,
-            data=dict(data or {}),
-            dice=tuple(dice),
-        )
+        """Record an event (`Event.told`: ``visible_to`` sorted, ``*`` alone for everyone)."""
+        event = Event.told(self.year, phase, location, kind, text, players, visible_to, data, dice)
         self.events.append(event)
         return event
 

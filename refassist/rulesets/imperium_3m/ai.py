@@ -44,7 +44,7 @@ from typing import Any
 
 from .admin import arrival_plan, arrivals_due
 from .orders import Action, Activation, Arrival, BattleOrders, Build, Orders, PlanetOrder
-from .paths import distances_from, home_systems
+from .paths import distances_from, home_systems, shortest_path
 from .rules import complete
 from .sheet import ARRIVAL_ROWS
 from .state import ALLOWED_ON, GLORY_START, Fleet, Planet, State, Unit
@@ -416,28 +416,8 @@ class _Planner:
         return found
 
     def path(self, origin: str, destination: str, avoid: set[str]) -> list[str]:
-        """Systems entered on the cheapest way not through ``avoid`` (the destination itself
-        may be in it), ties broken by code; empty when there is no way."""
-        if origin == destination:
-            return []
-        dist = distances_from(self.state, [destination], avoid)
-        if origin not in dist:
-            return []
-        route: list[str] = []
-        here = origin
-        while here != destination:
-            options = sorted(
-                n
-                for n, length in self.state.map.neighbours(here)
-                if n in dist
-                and dist[n] + length == dist[here]
-                and (n == destination or n not in avoid)
-            )
-            if not options:
-                return []
-            here = options[0]
-            route.append(here)
-        return route
+        """Systems entered on the cheapest way not through ``avoid`` (`paths.shortest_path`)."""
+        return shortest_path(self.state, origin, destination, avoid)
 
     def leg(self, origin: str, route: list[str], points: int, *, stop_at_enemy: bool) -> list[str]:
         """The part of ``route`` a fleet with ``points`` movement points covers this segment:

@@ -113,20 +113,16 @@ class TurnContext:
         """Record an event.  ``sides`` and ``visible_to`` take side names (``Terran``) or
         ``*``; they are stored as player names, which is what the reports filter on."""
         names = {s: self.player(s) for s in SIDES}
-        seen = set(visible_to)
-        told: tuple[str, ...] = (
-            EVERYONE if "*" in seen else tuple(sorted(names.get(s, s) for s in seen))
-        )
-        event = Event(
-            turn=self.state.turn,
-            phase=phase,
-            location=location,
-            kind=kind,
-            text=text,
-            players=tuple(dict.fromkeys(names.get(s, s) for s in sides)),
-            visible_to=told,
-            data=dict(data or {}),
-            dice=tuple(dice),
+        event = Event.told(
+            self.state.turn,
+            phase,
+            location,
+            kind,
+            text,
+            (names.get(s, s) for s in sides),
+            (names.get(s, s) for s in visible_to),
+            data,
+            dice,
         )
         self.events.append(event)
         return event

@@ -110,22 +110,26 @@ def step_towards_home(state: State, side: str, system: str) -> str | None:
     return best
 
 
-def shortest_path(state: State, origin: str, destination: str) -> list[str]:
-    """Systems entered on the cheapest way from ``origin`` to ``destination`` (empty if none;
-    ties broken by system code so the result is repeatable)."""
-    dist = distances_from(state, [destination])
-    if origin not in dist:
+def shortest_path(
+    state: State, origin: str, destination: str, avoid: set[str] | None = None
+) -> list[str]:
+    """Systems entered on the cheapest way from ``origin`` to ``destination`` not through
+    ``avoid`` (the destination itself may be in it); empty if there is none.  Ties are broken
+    by system code at each step, so the result is repeatable."""
+    avoid = avoid or set()
+    dist = distances_from(state, [destination], avoid)
+    if origin == destination or origin not in dist:
         return []
     path: list[str] = []
     here = origin
     while here != destination:
         options = sorted(
-            (dist[n], n)
+            n
             for n, length in state.map.neighbours(here)
-            if n in dist and dist[n] + length == dist[here]
+            if n in dist and dist[n] + length == dist[here] and (n == destination or n not in avoid)
         )
         if not options:
             return []
-        here = options[0][1]
+        here = options[0]
         path.append(here)
     return path
