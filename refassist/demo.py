@@ -275,13 +275,18 @@ def run_demo(
     result = DemoResult(folder=Path(folder), game=game)
     if progress is not None:
         progress(0, turns, None)
-    for done in range(1, turns + 1):
-        summary = play_turn(game, seed)
-        result.turns.append(summary)
-        if progress is not None:
-            progress(done, turns, summary)
-        if summary.finished:
-            result.finished = summary.finished
-            break
+    from .report.build import kept_workers
+
+    # One set of report processes for the whole game: a fresh one's first report costs
+    # several warm ones, and the demo writes reports every turn.
+    with kept_workers():
+        for done in range(1, turns + 1):
+            summary = play_turn(game, seed)
+            result.turns.append(summary)
+            if progress is not None:
+                progress(done, turns, summary)
+            if summary.finished:
+                result.finished = summary.finished
+                break
     result.seconds = time.perf_counter() - started
     return result

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -254,7 +254,7 @@ def render_jobs(
     # The longest report first (the referee's holds every player's pages): started last, it
     # would leave one core idle while it finishes alone.
     ordered = sorted(jobs, key=lambda job: job.reader is not None)
-    with ProcessPoolExecutor(max_workers=min(workers, total), mp_context=_fork()) as pool:
+    with _pool(min(workers, total)) as pool:
         futures = {
             pool.submit(_render_to_file, job.label, job.content, common, settings, job.path): job
             for job in ordered
@@ -273,6 +273,54 @@ def render_jobs(
                 progress(len(done), total, futures[future].label)
     order = {job.label: i for i, job in enumerate(jobs)}
     return sorted(done, key=lambda r: order[r.reader])
+
+
+#: The report processes kept by `kept_workers` (by their number) while its block runs; None
+#: outside one, where every `render_jobs` forks its own and ends them.
+_KEPT: dict[int, ProcessPoolExecutor] | None = None
+
+
+@contextlib.contextmanager
+def kept_workers() -> Iterator[None]:
+    """Keep the report processes between the report stages of this block (a whole game played
+    in one process: the demo, the benchmarks' games), ended when it ends.
+
+    A forked worker's first report costs several times a warm one (fonts at each size, the
+    drawing and text caches, the memory it inherited touched for the first time: about 0.2 s
+    against 0.05 s for a small game's report, docs/benchmarks.md); kept, only the first stage
+    pays it.  Nothing a report needs comes from the memory the workers inherited that the
+    stages change: each job carries its content and settings, and the base maps are on disk.
+    A single ``refassist report`` has one stage and forks its workers as before."""
+    global _KEPT
+    if _KEPT is not None:  # already inside a block: its processes serve this one too
+        yield
+        return
+    _KEPT = {}
+    try:
+        yield
+    finally:
+        pools, _KEPT = _KEPT, None
+        for pool in pools.values():
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+@contextlib.contextmanager
+def _pool(workers: int) -> Iterator[ProcessPoolExecutor]:
+    """Processes for one stage's reports: kept ones inside `kept_workers` (a pool a crash
+    broke is dropped, and the next stage forks new ones), else forked for this stage."""
+    if _KEPT is None:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=_fork()) as own:
+            yield own
+        return
+    kept = _KEPT.get(workers)
+    if kept is None:
+        kept = _KEPT[workers] = ProcessPoolExecutor(max_workers=workers, mp_context=_fork())
+    try:
+        yield kept
+    except BaseException:
+        _KEPT.pop(workers, None)
+        kept.shutdown(wait=False, cancel_futures=True)
+        raise
 
 
 def _fork() -> Any:

@@ -61,13 +61,20 @@ _WARM_DOCUMENT = (
 )
 
 
+#: Whether `warm` has run in this process (a list, so no ``global`` is needed to mark it).
+_WARMED: list[bool] = []
+
+
 def warm() -> None:
     """Put a one-page report together (words in every font, a drawing, a map stamped, the
     running heads) before the reports are shared among forked processes.  Each worker then
     finds what a first report sets up done already: the fonts found and loaded (fontconfig,
     Pango's font map), cffi's C declarations parsed, pypdf's first calls.  A
     fresh worker's first small report took 0.45-0.87 s against 0.07-0.3 s once warm
-    (profiled, docs/benchmarks.md)."""
+    (profiled, docs/benchmarks.md).  Once a process: what it sets up stays (27 ms a report
+    stage of a game played in one process, the demo's, saved)."""
+    if _WARMED:
+        return
     chapter = Chapter(parse(_WARM_UP), classes=("chapter", "map-page"))
     out = io.BytesIO()
     surface = cairocffi.PDFSurface(out, 10, 10)
@@ -79,6 +86,7 @@ def warm() -> None:
         {"warm": chapter},
         lambda holes: [Stamp(h.page, drawing, 0, h.x, h.y) for h in holes],
     )
+    _WARMED.append(True)
 
 
 def whole(document: str) -> bool:
