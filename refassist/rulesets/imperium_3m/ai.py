@@ -51,17 +51,16 @@ from .state import ALLOWED_ON, GLORY_START, Fleet, Planet, State, Unit
 from .units import (
     IMPERIAL,
     IMPERIAL_RESTRICTED,
-    MOVEMENT_POINTS,
     TERRAN,
     cargo_room,
     counters_available,
+    fleet_speed,
     unit_type,
 )
 
 #: Most activations a side may list per action segment (the largest initiative roll).
 MAX_ACTIVATIONS = 6
 SEGMENTS = 4
-#: Movement points per segment by ship kind (damaged ships one less).
 #: Warships a computer player builds, with a weight (it picks among those it may afford).
 WARSHIP_WEIGHTS = {
     "BB": 3,
@@ -182,12 +181,8 @@ def power(units: Iterable[Unit]) -> float:
 
 
 def fleet_movement(units: list[Unit]) -> int:
-    """Movement points of a fleet: its slowest ship's; 0 for a fleet without ships or with a
-    monitor (monitors never leave their system)."""
-    ships = [u for u in units if u.type().is_ship]
-    if not ships or any(u.type().kind == "monitor" for u in ships):
-        return 0
-    return min(MOVEMENT_POINTS[u.type().kind] - (1 if u.damaged else 0) for u in ships)
+    """Movement points of a fleet of ``units`` (`units.fleet_speed`)."""
+    return fleet_speed((u.type().kind, u.damaged) for u in units if u.type().is_ship)
 
 
 def free_capacity(units: list[Unit], rules: Mapping[str, Any]) -> int:

@@ -22,7 +22,7 @@ from ...words import counted
 from .context import TurnContext
 from .orders import Action, Activation
 from .state import ALLOWED_ON, Fleet, Planet, State, Unit
-from .units import GROUND_KINDS, MOVEMENT_POINTS, SHIP_KINDS, SIDES, cargo_room, other_side
+from .units import GROUND_KINDS, SHIP_KINDS, SIDES, cargo_room, fleet_speed, other_side
 
 #: Movement points per action segment by ship kind (damaged ships one less).
 #: Enemy units that do not stop a moving fleet: scouts, fighters and auxiliaries.
@@ -46,16 +46,10 @@ def ships_of(ctx: TurnContext, units: list[Unit]) -> list[Unit]:
 
 
 def movement_points(ctx: TurnContext, units: list[Unit]) -> int:
-    """Movement points of a fleet: its slowest ship's (light 5, capital 4, non-warships 3,
-    damaged ships one less); 0 when it holds a monitor or no ship at all, since neither can
-    move."""
-    points: list[int] = []
-    for u in ships_of(ctx, units):
-        kind = ctx.unit_type(u.side, u.code).kind
-        if kind not in MOVEMENT_POINTS:
-            return 0
-        points.append(MOVEMENT_POINTS[kind] - (1 if u.damaged else 0))
-    return min(points) if points else 0
+    """Movement points of a fleet of ``units`` (`units.fleet_speed`)."""
+    return fleet_speed(
+        (ctx.unit_type(u.side, u.code).kind, u.damaged) for u in ships_of(ctx, units)
+    )
 
 
 def capacity_problem(ctx: TurnContext, units: list[Unit]) -> str:

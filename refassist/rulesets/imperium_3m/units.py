@@ -11,7 +11,7 @@ Troop counters (RT, JT) have a strength at full and reduced strength and a count
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -204,6 +204,19 @@ def counters_available(side: str, code: str) -> int:
 #: Movement points a ship has each action segment, by kind (damaged ships one less; monitors
 #: never move).  The rules, the checker and the computer players all read this one table.
 MOVEMENT_POINTS = {"light": 5, "capital": 4, "aux": 3}
+
+
+def fleet_speed(ships: Iterable[tuple[str, bool]]) -> int:
+    """Movement points of a fleet from its ships' kinds and damage: its slowest ship's (light
+    5, capital 4, non-warships 3, damaged ships one less); 0 when it holds a monitor or no
+    ship at all, since neither can move.  The rules, the checker and the computer players
+    all ask this."""
+    points: list[int] = []
+    for kind, damaged in ships:
+        if kind not in MOVEMENT_POINTS:
+            return 0
+        points.append(MOVEMENT_POINTS[kind] - (1 if damaged else 0))
+    return min(points, default=0)
 
 
 def cargo_room(code: str, rules: Mapping[str, Any]) -> int:

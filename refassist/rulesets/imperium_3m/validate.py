@@ -72,6 +72,7 @@ from .units import (
     TERRAN,
     UNIT_TABLES,
     cargo_room,
+    fleet_speed,
     unit_type,
 )
 from .visibility import in_sight
@@ -173,14 +174,8 @@ class _Checker(OrderChecker):
         )
 
     def speed(self, fleet: str) -> int:
-        ships = [
-            self.units[i]
-            for i in self.contents[fleet]
-            if self.kind(self.units[i].code) in MOVEMENT_POINTS
-        ]
-        if not ships:
-            return 0
-        return min(MOVEMENT_POINTS[self.kind(u.code)] - (1 if u.damaged else 0) for u in ships)
+        units = [self.units[i] for i in self.contents[fleet]]
+        return fleet_speed((k, u.damaged) for u in units if (k := self.kind(u.code)) in SHIP_KINDS)
 
     def over_capacity(self, ids: list[str]) -> str:
         """What a fleet of these units cannot carry (empty when it fits)."""
