@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import multiprocessing
 import os
 import re
 import shutil
+import time
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -402,6 +404,29 @@ def test_a_map_image_started_early_is_waited_for_and_not_made_twice(
     assert made == {early, later}
     assert children == [[(pdf, later)]]  # the early image was fresh once waited for
     assert early.stat().st_size > 10_000
+
+
+@pytest.mark.parametrize("fork", [True, False], ids=["forked child", "new interpreter"])
+def test_a_held_map_image_waits_for_its_report_and_a_cancelled_one_is_never_made(
+    fm_game: Game, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fork: bool
+) -> None:
+    """`report` starts the image's child with the stage, held: it makes nothing until the
+    referee's report is written (`release`), and nothing at all when the reports fail
+    (`cancel`), so no child is left waiting."""
+    if not fork:
+        monkeypatch.setattr(mapimage.multiprocessing, "get_all_start_methods", lambda: ["spawn"])
+    pdf = fm_game.path / "outbox" / "5004" / "referee.pdf"
+    held, cancelled = tmp_path / "held.png", tmp_path / "cancelled.png"
+    child = mapimage.ImageChild([(pdf, held)], held=True)
+    other = mapimage.ImageChild([(pdf, cancelled)], held=True)
+    time.sleep(1.0)  # time enough to make an image, were the child not held
+    assert not held.exists() and not cancelled.exists()
+    other.cancel()
+    child.release()
+    child.wait()
+    assert held.stat().st_size > 10_000
+    assert not cancelled.exists()
+    assert not multiprocessing.active_children()
 
 
 def test_a_map_image_that_fails_in_its_child_is_missing_and_prints_nothing(

@@ -40,30 +40,52 @@ def fresh(pdf: Path, png: Path) -> bool:
 
 
 class ImageChild:
-    """Images being made in a child process, started before they are needed (by `report`,
-    as soon as the referee's report is written, while the players' are still being
-    written); `wait` before reading them.  The child is forked from the run, not from a
-    report worker: a worker that has written reports and then loads PDFium raised the
-    report run's peak memory by 25 MB (docs/benchmarks.md)."""
+    """Images being made in a child process, started before they are needed; `wait` before
+    reading them.  ``held``: the child starts at once and loads PDFium while the reports are
+    written, then waits for `release` (the referee's report written) to make the images, so
+    only the picture itself is left when the reports are done.  The child is forked from the
+    run, not from a report worker: a worker that has written reports and then loads PDFium
+    raised the report run's peak memory by 25 MB (docs/benchmarks.md)."""
 
-    def __init__(self, pairs: Sequence[tuple[Path, Path]]) -> None:
-        args = [str(path) for pair in pairs for path in pair]
+    def __init__(self, pairs: Sequence[tuple[Path, Path]], *, held: bool = False) -> None:
+        self._args = [str(path) for pair in pairs for path in pair]
         self._child: Any = None
-        if not args:
+        self._go: Any = None
+        if not self._args:
             return
         if "fork" in multiprocessing.get_all_start_methods():
-            self._child = multiprocessing.get_context("fork").Process(target=_quietly, args=(args,))
+            context = multiprocessing.get_context("fork")
+            self._go = context.Event() if held else None
+            self._child = context.Process(target=_quietly, args=(self._args, self._go))
             self._child.start()
-        else:
+        elif not held:
+            self.release()
+
+    def release(self) -> None:
+        """The PDFs are written: make the images (a held child waits for this)."""
+        if self._go is not None:
+            self._go.set()
+        elif self._child is None and self._args:
             self._child = subprocess.Popen(
-                [sys.executable, "-m", __name__, *args],
+                [sys.executable, "-m", __name__, *self._args],
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
             )
 
+    def cancel(self) -> None:
+        """No images after all (the reports failed): a held child is ended unheard."""
+        child, self._child = self._child, None
+        if isinstance(child, subprocess.Popen):
+            child.kill()
+            child.wait()
+        elif child is not None:
+            child.kill()
+            child.join()
+
     def wait(self) -> None:
         """Wait for the images (ten minutes at most; a child that hangs is killed and its
-        images are missing, which the site says)."""
+        images are missing, which the site says).  A held child not yet released is."""
+        self.release()
         child, self._child = self._child, None
         if child is None:
             return
@@ -121,10 +143,17 @@ def rasterise(pdf: Path, png: Path) -> bool:
     return True
 
 
-def _quietly(argv: Sequence[str]) -> None:
-    """The forked child: its images, and no traceback on the referee's terminal when one
-    fails unexpectedly (the image is missing, and the site says so)."""
+def _quietly(argv: Sequence[str], go: Any = None) -> None:
+    """The forked child: its images (once ``go`` is set, PDFium loaded meanwhile), and no
+    traceback on the referee's terminal when one fails unexpectedly (the image is missing,
+    and the site says so)."""
     try:
+        if go is not None:
+            import pypdfium2  # noqa: F401  (loaded while the reports are being written)
+            from PIL import Image  # noqa: F401
+
+            if not go.wait(timeout=600):
+                os._exit(1)
         main(argv)
     except Exception:
         os._exit(1)

@@ -213,19 +213,24 @@ def write_reports(
         if fast:
             _prewarm(settings, report_jobs)
         common = common_context(info)
-        # The archive's image of the turn's map comes from the referee's report: started as
-        # soon as that report is written (the first, in a pool), while the players' reports
-        # are still being written, instead of after them.
+        # The archive's image of the turn's map comes from the referee's report: its child
+        # starts now (loading PDFium while the reports are written) and makes the image as
+        # soon as that report is written (the first, in a pool), instead of after them all.
         image = map_image_for(game, history, step) if referee else None
-        started: list[ImageChild] = []
+        child = ImageChild([image], held=True) if image is not None else None
 
         def written(done: int, total: int, label: str) -> None:
-            if image is not None and label == "referee":
-                started.append(ImageChild([image]))
+            if child is not None and label == "referee":
+                child.release()
             if progress:
                 progress(done, total, label)
 
-        rendered = render_jobs(report_jobs, common, settings, workers=workers, progress=written)
+        try:
+            rendered = render_jobs(report_jobs, common, settings, workers=workers, progress=written)
+        except BaseException:
+            if child is not None:
+                child.cancel()
+            raise
         # A finished game has no next turn, so no sheet; otherwise resolve wrote them already
         # and only a missing one is written here.
         finished = bool(ruleset.game_over(state))
@@ -251,7 +256,7 @@ def write_reports(
             )
         made = [r.path for r in rendered] + [m.path for m in run.mailings]
         record(folder, made, state_mark(game, state))
-        run.index = write_site(game, history, started=started[0] if started else None)
+        run.index = write_site(game, history, started=child)
     if server is not None:
         run.sending = send_waiting(game, step, server, only=[m.path for m in run.mailings])
         run.sent = len(run.sending.sent)
