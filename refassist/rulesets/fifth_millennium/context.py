@@ -22,9 +22,6 @@ from ..base import Event
 from .rules import complete
 from .state import Facility, Fleet, Force, State
 
-#: Every party of an event when nobody else may read it.
-EVERYONE = ("*",)
-
 
 @dataclass
 class TurnContext:
