@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import io
 import re
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -55,6 +57,32 @@ def _ann_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, set_by_pango
     # chapters that start a page.
     assert len(chapters) == (8 if set_by_pango else 0)
     return pdf
+
+
+def test_a_report_set_with_pango_never_imports_weasyprint(tmp_path: Path) -> None:
+    """Importing WeasyPrint takes about 0.7 s, most of a small game's `refassist report`, whose
+    reports are all set with Pango: it is imported only for a report it lays out (checked in
+    a new interpreter, which has imported nothing yet)."""
+    code = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from refassist.report import build\n"
+        "from refassist.report.game_reports import gather_input\n"
+        "from refassist.report.render import template_dirs\n"
+        "from tests.test_report_content import report_game\n"
+        f"game, state = report_game(Path({str(tmp_path / 'game')!r}))\n"
+        "info = gather_input(game, state, ['Ann'])\n"
+        "content = game.ruleset.report_content(state, 'Ann', info)\n"
+        "dirs = tuple(template_dirs(game.path))\n"
+        "settings = build.RenderSettings(dirs, game.ruleset.report_map(state))\n"
+        "pdf, refused = build.render_report(content, build.common_context(info), settings)\n"
+        "print(len(pdf) > 10_000, refused, 'weasyprint' in sys.modules)\n"
+    )
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=root, check=True
+    )
+    assert done.stdout.split() == ["True", "[]", "False"], done.stderr[-2000:]
 
 
 def _letters(text: str) -> str:

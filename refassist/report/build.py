@@ -33,7 +33,6 @@ from ..rulesets.base import MAP_ANCHOR, ReportContent, ReportInput
 from ..words import orders_due
 from . import flow, flowdoc
 from .boarddraw import board_pages
-from .fetcher import SafeFetcher
 from .mapmodel import SectorMap
 from .maps import BaseMaps, inline_svgs, map_pages, map_stamps
 from .netdraw import network_pages
@@ -119,7 +118,6 @@ def render_report(
 ) -> tuple[bytes, list[str]]:
     """One report as PDF bytes, and the URLs its fetcher refused."""
     env = speaking(shared_environment(settings.dirs), content.language, content.package)
-    fetcher = SafeFetcher(settings.dirs)
     context = {**common, **content.context, "title": content.title, "language": content.language}
     public = settings.public
     overlay = content.overlay
@@ -152,7 +150,12 @@ def render_report(
     if chapters and flowdoc.whole(html):
         composed = flowdoc.compose(html, chapters, _map_stamper(settings, content, base))
         if composed is not None:
-            return composed, fetcher.refused
+            return composed, []  # Pango loads nothing: no URL to refuse
+    # WeasyPrint (and its fetcher) only from here: importing it takes 0.7 s, most of a small
+    # game's `refassist report`, whose reports are all set with Pango.
+    from .fetcher import SafeFetcher
+
+    fetcher = SafeFetcher(settings.dirs)
     # Relative URLs resolve in the first template folder: the game's own when it has one, so
     # an override can show e.g. its logo.png; the fetcher still allows only template files.
     document = layout(html, settings.dirs[0], fetcher)

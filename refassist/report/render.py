@@ -19,7 +19,7 @@ import weakref
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 import jinja2.meta
@@ -27,7 +27,9 @@ import jinja2.meta
 from ..errors import RefassistError
 from ..i18n import SOURCE_LANGUAGE, translations
 from ..words import counted
-from .fetcher import SafeFetcher
+
+if TYPE_CHECKING:  # WeasyPrint is imported only when it lays a report out (`layout`)
+    from .fetcher import SafeFetcher
 
 #: CSS pixels (WeasyPrint's unit) to PDF points.
 PX_TO_PT = 0.75
