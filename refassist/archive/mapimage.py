@@ -84,7 +84,8 @@ class ImageChild:
 
     def wait(self) -> None:
         """Wait for the images (ten minutes at most; a child that hangs is killed and its
-        images are missing, which the site says).  A held child not yet released is."""
+        images are missing, which the site says); a held child not yet released is released
+        first."""
         self.release()
         child, self._child = self._child, None
         if child is None:

@@ -97,7 +97,8 @@ class _Parser(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag == "svg":
-            return  # a drawing's placeholder: its node is made at its end tag
+            # An empty placeholder left by `_drawings_out`; `handle_endtag` adds the drawing.
+            return
         if tag not in BLOCK | INLINE | {"td", "th"}:
             raise Unsupported(f"<{tag}>")
         classes: tuple[str, ...] = ()
@@ -124,6 +125,7 @@ class _Parser(HTMLParser):
 
     def handle_endtag(self, tag: str) -> None:
         if tag == "svg":
+            # The placeholder's end: the node of the drawing cut out in its place, in order.
             self.stack[-1].children.append(Node("svg", attrs={"source": self.drawings.pop(0)}))
             return
         if tag in _VOID:
