@@ -298,13 +298,15 @@ def test_the_plain_merge_load_leaves_openpyxl_as_it_was(
 ) -> None:
     from openpyxl.worksheet.merge import MergedCellRange
 
-    original = MergedCellRange.format
+    original, borders = MergedCellRange.format, MergedCellRange._get_borders
     open_turn_sheet(good)
     assert MergedCellRange.format is original
+    assert MergedCellRange._get_borders is borders
     broken = rezip(good, tmp_path / "broken.xlsx", {"xl/worksheets/sheet1.xml": b"<not xml"})
     with pytest.raises(NotATurnSheet):
         load_workbook_bytes(broken.read_bytes(), broken.name, merged_borders=False)
     assert MergedCellRange.format is original
+    assert MergedCellRange._get_borders is borders
     # A workbook loaded to be saved (an annotated copy) gets openpyxl's own merged ranges.
     calls: list[int] = []
 
