@@ -198,7 +198,8 @@ def file_computer_orders(game: Game) -> list[str]:
     and file the sheet of each computer player who has none accepted for the current step, as
     the demo does; returns who.  `refassist resolve` calls it first, so the turn's orders are
     all filed, archived and replayable like a person's."""
-    from .inbox import intake, sheet_states
+    from .inbox import intake
+    from .inbox_index import sheet_states
 
     state = game.load_state()
     step = game.step(state)

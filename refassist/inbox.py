@@ -24,7 +24,6 @@ Nothing here touches ``master.xlsx``: filing is not resolving.  Statuses in the 
 from __future__ import annotations
 
 import hashlib
-import json
 import shutil
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
@@ -34,10 +33,11 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
-from .atomic import write_bytes, write_text
-from .errors import GameError, NotATurnSheet, RefassistError, UsageError
+from .atomic import write_bytes
+from .errors import NotATurnSheet, RefassistError, UsageError
 from .game import Game
 from .i18n import Words
+from .inbox_index import Index, PlayerStatus, iso, now_utc, parse_iso, sheet_states
 from .journal import describe, pending
 from .mail import (
     IncomingMail,
@@ -53,7 +53,7 @@ from .mail import (
 )
 from .outbox import regenerate_advice, stale_files
 from .recovery import working
-from .rulesets.base import SHEETS_WITH_PROBLEMS, Step
+from .rulesets.base import SHEETS_WITH_PROBLEMS
 from .sending import outgoing
 from .turn_seed import commitment
 from .turnsheets import CheckResult, check_sheet, sheet_filename
@@ -61,124 +61,7 @@ from .words import counted
 from .workbook.annotate import annotate
 from .workbook.sheetio import sniff
 
-INDEX_NAME = "index.json"
-STATUSES = ("accepted", "problems", "refused", "late", "duplicate", "superseded")
-
 Progress = Callable[[int, int, str], None]
-
-
-# --------------------------------------------------------------------------------------------
-# The index
-# --------------------------------------------------------------------------------------------
-
-
-def _now() -> datetime:
-    return datetime.now(UTC).replace(microsecond=0)
-
-
-def _iso(when: datetime) -> str:
-    return when.astimezone(UTC).replace(microsecond=0).isoformat()
-
-
-def _parse_iso(text: str) -> datetime:
-    try:
-        value = datetime.fromisoformat(text)
-    except (TypeError, ValueError):
-        return datetime.min.replace(tzinfo=UTC)
-    return value if value.tzinfo else value.replace(tzinfo=UTC)
-
-
-class Index:
-    """``inbox/<step>/index.json``: every file received for a step, and what became of it."""
-
-    def __init__(self, folder: Path, step: str) -> None:
-        self.folder = folder
-        self.step = step
-        self.entries: list[dict[str, Any]] = []
-        self.accepted: dict[str, dict[str, Any]] = {}
-        self.late: dict[str, dict[str, Any]] = {}
-        path = folder / INDEX_NAME
-        if path.exists():
-            try:
-                data = json.loads(path.read_text(encoding="utf-8"))
-            except (OSError, ValueError) as exc:
-                raise GameError(
-                    f"{path} cannot be read ({exc}); restore it from a backup or move the inbox "
-                    "folder aside and run the intake again"
-                ) from exc
-            self.entries = list(data.get("entries", []))
-            self.accepted = dict(data.get("accepted", {}))
-            self.late = dict(data.get("late", {}))
-
-    @classmethod
-    def of(cls, game: Game, step: str) -> Index:
-        return cls(game.inbox(step), step)
-
-    def save(self) -> None:
-        data = {
-            "step": self.step,
-            "entries": self.entries,
-            "accepted": self.accepted,
-            "late": self.late,
-        }
-        write_text(self.folder / INDEX_NAME, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
-
-    def has_source(self, key: str) -> bool:
-        """Whether a file from this message (a server folder's ``...#UIDVALIDITY:UID``) was
-        filed already."""
-        return any(entry.get("source", {}).get("path") == key for entry in self.entries)
-
-    def with_hash(self, sha: str) -> dict[str, Any] | None:
-        """The first entry whose file has this hash (its stored copy is reused)."""
-        for entry in self.entries:
-            if entry.get("sha256") == sha and entry.get("file"):
-                return entry
-        return None
-
-    def duplicate_of(self, sha: str, sender: str, before: int) -> dict[str, Any] | None:
-        """An earlier entry this file repeats, so it need not be checked and filed again.
-
-        A refused entry only counts when it came from the same sender: a stranger's copy of
-        a player's sheet must not stop the player's own copy from being read.
-        """
-        for entry in self.entries[:before]:
-            if entry.get("sha256") != sha or entry.get("status") == "duplicate":
-                continue
-            if entry.get("status") != "refused":
-                return entry
-            if entry.get("source", {}).get("sender", "") == sender and entry.get("player"):
-                return entry
-        return None
-
-    def entry(self, number: int) -> dict[str, Any]:
-        return self.entries[number]
-
-    def add(self, entry: dict[str, Any]) -> int:
-        entry["number"] = len(self.entries)
-        self.entries.append(entry)
-        return entry["number"]
-
-
-# --------------------------------------------------------------------------------------------
-# Public look-ups (resolve uses `accepted_sheets`)
-# --------------------------------------------------------------------------------------------
-
-
-def accepted_sheets(game: Game, step: str) -> dict[str, Path]:
-    """The accepted sheet of every player for ``step``: the only sheets resolve may read."""
-    index = Index.of(game, step)
-    out: dict[str, Path] = {}
-    for player, info in sorted(index.accepted.items()):
-        path = index.folder / str(info.get("file", ""))
-        if path.is_file():
-            out[player] = path
-    return out
-
-
-def accepted_received(game: Game, step: str) -> dict[str, datetime]:
-    """When each accepted sheet was received (set-up conflicts go to the earlier sheet)."""
-    index = Index.of(game, step)
-    return {p: _parse_iso(str(i.get("received", ""))) for p, i in index.accepted.items()}
 
 
 def accept_late(game: Game, step: str, players: Iterable[str] | None = None) -> list[str]:
@@ -220,16 +103,6 @@ def accept_late(game: Game, step: str, players: Iterable[str] | None = None) -> 
 
 
 @dataclass
-class PlayerStatus:
-    """One line of `status`: a player, where their sheet stands, and details."""
-
-    player: str
-    state: str
-    detail: str = ""
-    computer: bool = False
-
-
-@dataclass
 class StatusReport:
     """What `status` found: the step, its deadline, each player, and the dice commitment.
 
@@ -248,95 +121,6 @@ class StatusReport:
     stale: list[str] = field(default_factory=list)
     #: Messages of this step's outbox not yet sent (`sending.outgoing`).
     unsent: int = 0
-
-
-def sheet_states(game: Game, step: Step) -> list[PlayerStatus]:
-    """Where each expected player's sheet for ``step`` stands (`status`'s table; resolve's
-    check that the turn may be resolved): accepted, late, problems, refused, computer or
-    missing."""
-    index = Index.of(game, step.key)
-    rows = []
-    for player in step.expects:
-        cfg = game.config.player(player)
-        computer = bool(cfg and cfg.computer)
-        mine = [
-            e for e in index.entries if e.get("player") == player and e.get("status") != "duplicate"
-        ]
-        latest = mine[-1] if mine else None
-        if player in index.accepted:
-            info = index.accepted[player]
-            detail = f"received {info.get('received', '')}"
-            later = [
-                e
-                for e in mine
-                if e.get("status") in ("problems", "refused")
-                and e.get("received", "") > info.get("received", "")
-            ]
-            if later:
-                detail += f"; a later sheet had problems ({later[-1].get('name', '')})"
-            if player in index.late:
-                detail += "; a late sheet waits for --accept-late"
-            rows.append(PlayerStatus(player, "accepted", detail, computer))
-        elif player in index.late:
-            rows.append(
-                PlayerStatus(
-                    player,
-                    "late",
-                    f"received {index.late[player].get('received', '')}, after the deadline; "
-                    "accept it with: refassist intake GAME --accept-late",
-                    computer,
-                )
-            )
-        elif latest is not None and latest.get("status") in ("problems", "refused"):
-            problems = latest.get("problems", [])
-            first = problems[0].get("message", "") if problems else latest.get("note", "")
-            count = sum(1 for p in problems if p.get("severity", "error") == "error")
-            rows.append(
-                PlayerStatus(
-                    player,
-                    str(latest["status"]),
-                    f"{counted(count, 'error')}: {first}" if count else str(first),
-                    computer,
-                )
-            )
-        else:
-            detail = "orders made by the tool" if computer else "no sheet received"
-            rows.append(
-                PlayerStatus(player, "computer" if computer else "missing", detail, computer)
-            )
-    return rows
-
-
-def sheets_with_problems(game: Game, step: str) -> dict[str, dict[str, Any]]:
-    """Each player's newest sheet with problems for ``step``, among players with no accepted
-    sheet: the index entry (``file``, ``sha256``, ``received``, ``problems``).
-
-    Only sheets received by the deadline count (a late sheet with problems was never in
-    time); what resolve does with them is the ``sheets_with_problems`` house rule.
-    """
-    index = Index.of(game, step)
-    deadline = game.deadline(step)
-    if deadline is not None:
-        deadline = deadline.astimezone()  # game.toml's times are the referee's local time
-    out: dict[str, dict[str, Any]] = {}
-    for entry in index.entries:
-        player = str(entry.get("player", ""))
-        if entry.get("status") != "problems" or not player or player in index.accepted:
-            continue
-        received = _parse_iso(str(entry.get("received", "")))
-        if deadline is not None and received > deadline:
-            continue
-        if not (index.folder / str(entry.get("file", ""))).is_file():
-            continue
-        current = out.get(player)
-        if current is None or received >= _parse_iso(str(current.get("received", ""))):
-            out[player] = entry
-    return out
-
-
-def waiting_for(rows: Iterable[PlayerStatus]) -> list[PlayerStatus]:
-    """The players the turn still waits for: no accepted sheet and not a computer player."""
-    return [p for p in rows if p.state != "accepted" and not p.computer]
 
 
 def status(game: Game) -> StatusReport:
@@ -434,7 +218,7 @@ def items_of_mail(kind: str, mail: IncomingMail) -> Iterator[Received | Unfiled]
     if mail.problem or not candidates:
         yield Unfiled(kind, mail)
         return
-    received = mail.received or _now()
+    received = mail.received or now_utc()
     for attachment in candidates:
         yield Received(
             name=attachment.filename,
@@ -578,8 +362,8 @@ class _Intake:
             "file": file,
             "name": name,
             "sha256": sha,
-            "received": _iso(received),
-            "filed": _iso(_now()),
+            "received": iso(received),
+            "filed": iso(now_utc()),
             "source": source,
             "player": "",
             "status": "refused",
@@ -661,7 +445,7 @@ class _Intake:
         mail = unfiled.mail
         raw = mail.raw or b""
         sha = hashlib.sha256(raw).hexdigest()
-        received = mail.received or _now()
+        received = mail.received or now_utc()
         source = _mail_source(unfiled.kind, mail)
         duplicate = self.index.with_hash(sha) if raw else None
         if duplicate is not None:
@@ -924,7 +708,7 @@ class _Intake:
             f"  - {w.gettext('(warning)')} {p.shown(w.gettext('found'))}" for p in result.warnings
         ]
         orders = "\n".join(f"  {line}" for line in result.orders_text)
-        if current is not None and _parse_iso(str(current.get("received", ""))) > item.received:
+        if current is not None and parse_iso(str(current.get("received", ""))) > item.received:
             entry["status"] = "superseded"
             entry["note"] = f"a newer sheet (entry {current['entry']}) was already {folder}"
             return Outcome("superseded", player, item.name, entry["note"], None, entry)

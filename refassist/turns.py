@@ -45,7 +45,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import __version__, journal
 from .atomic import write_bytes, write_text
@@ -54,7 +54,7 @@ from .dice import LEGACY_SEED_SCHEME, SEED_SCHEME, Dice, seed_commitment
 from .errors import GameError, NotATurnSheet, RefassistError, UsageError
 from .game import CONFIG_NAME, MASTER_NAME, Game
 from .i18n import current, said
-from .inbox import (
+from .inbox_index import (
     Index,
     accepted_received,
     accepted_sheets,
@@ -70,7 +70,9 @@ from .turn_seed import commitment, game_turn_seed, turn_of
 from .turnsheets import open_genuine, orders_as_text, sheet_filename, write_sheets
 from .words import N_
 from .workbook.master import read_master, write_master
-from .workbook.sheetio import TurnSheetFile
+
+if TYPE_CHECKING:
+    from .workbook.sheetio import TurnSheetFile
 
 MANIFEST_NAME = "manifest.json"
 DICE_NAME = "dice.txt"

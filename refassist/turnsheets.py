@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .atomic import atomic_path
 from .errors import CellProblem, NotATurnSheet, RefassistError, UsageError
@@ -20,7 +20,9 @@ from .game import Game
 from .i18n import speaking_to
 from .outbox import record, state_mark
 from .rulesets import Ruleset, find_ruleset
-from .workbook.sheetio import TurnSheetFile, open_turn_sheet
+
+if TYPE_CHECKING:
+    from .workbook.sheetio import TurnSheetFile
 
 
 def sheet_filename(player: str) -> str:
@@ -175,6 +177,10 @@ def open_genuine(path: Path, game: Game | None = None) -> tuple[TurnSheetFile, R
     to this refassist and, with a game, proved to be a genuine sheet of that game
     (`verify_identity`): the first step of every reading of a sheet, at intake, at
     ``refassist check`` and again when a filed sheet is resolved."""
+    # The sheet reader (openpyxl) is loaded by the first sheet read, not by every command
+    # that names sheets (a `refassist report` reads none).
+    from .workbook.sheetio import open_turn_sheet
+
     opened = open_turn_sheet(Path(path))
     ruleset = _ruleset_of(opened.meta, Path(path).name)
     if game is not None:

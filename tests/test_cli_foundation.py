@@ -23,6 +23,23 @@ def test_top_level_help(runner: CliRunner) -> None:
     assert "refassist demo" in result.output
 
 
+def test_each_command_is_in_the_module_the_table_names() -> None:
+    """The commands are imported when they are looked up, by the table of their modules: each
+    module registers exactly the commands the table gives it, and every command is found."""
+    import importlib
+
+    import click
+
+    from refassist.cli import COMMAND_MODULES
+
+    for module in set(COMMAND_MODULES.values()):
+        group = click.Group()
+        importlib.import_module(f"refassist.cli.{module}").register(group)
+        assert set(group.commands) == {c for c, m in COMMAND_MODULES.items() if m == module}
+    assert sorted(main.commands) == sorted(COMMAND_MODULES)
+    assert main.get_command(click.Context(main), "no-such-command") is None
+
+
 def test_every_command_has_help_with_an_example(runner: CliRunner) -> None:
     for name in main.commands:
         result = runner.invoke(main, [name, "--help"])

@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 
 from refassist.game import Game
-from refassist.inbox import Index
+from refassist.inbox_index import Index
 from refassist.turns import Filed, read_filed, resolve_game
 from refassist.workbook.master import read_master
 from tests.corpus import make_corpus

@@ -21,7 +21,7 @@ from click.testing import CliRunner, Result
 from refassist.cli import main
 from refassist.game import Game
 from refassist.imap_intake import FILED_KEYWORD, ImapFolder
-from refassist.inbox import accepted_sheets
+from refassist.inbox_index import accepted_sheets
 from tests.mailservers import PASSWORD, ImapServer, dovecot_binary, imap_server, smtp_server
 from tests.test_intake import filled_sheet, make_mail
 from tests.test_intake import game as game

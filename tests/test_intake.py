@@ -25,7 +25,8 @@ from click.testing import CliRunner
 
 from refassist.cli import main
 from refassist.game import Game
-from refassist.inbox import Index, accept_late, accepted_sheets, intake, status
+from refassist.inbox import accept_late, intake, status
+from refassist.inbox_index import Index, accepted_sheets
 from refassist.mail import MAX_ATTACHMENTS
 from refassist.rulesets import find_ruleset
 from refassist.rulesets.base import PlayerSetup

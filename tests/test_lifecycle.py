@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -257,3 +259,35 @@ def test_the_orders_as_understood_are_archived_and_the_reports_read_them_there(
     info = gather_input(game, state, ["Ann", "Bob", "Cleo"])
     assert info.orders == {"Ann": tuple(understood["Ann"])}
     assert info.sheets == {"Ann": "accepted", "Bob": "missing", "Cleo": "missing"}
+
+
+def test_the_reports_after_a_resolve_import_neither_the_sheet_reader_nor_other_commands(
+    tmp_path: Path,
+) -> None:
+    """`refassist report` after a resolve reads no sheet (the orders as understood are in the
+    archive, the next sheets written): openpyxl, numpy (which it brings), xlsxwriter and the
+    other commands' modules are never imported, a third of a second of every run (checked
+    in a new interpreter, which has imported nothing yet)."""
+    game = _game(tmp_path)
+    _file(game, _ann_orders(game), tmp_path)
+    resolve_game(game, force=True)
+    code = (
+        "import sys\n"
+        "from refassist.cli import main\n"
+        "try:\n"
+        f"    main(['report', {str(game.path)!r}, '--quiet'])\n"
+        "except SystemExit as done:\n"
+        "    print('exit', done.code)\n"
+        "heavy = {'openpyxl', 'numpy', 'pandas', 'xlsxwriter'}\n"
+        "print(sorted(heavy & {name.split('.')[0] for name in sys.modules}))\n"
+        "print(sorted(m for m in sys.modules if m.endswith('_commands')))\n"
+    )
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=root, check=True
+    )
+    lines = done.stdout.splitlines()[-3:]
+    assert lines[0] == "exit 0", done.stdout[-2000:] + done.stderr[-2000:]
+    assert lines[1] == "[]"
+    assert lines[2] == "['refassist.cli.report_commands', 'refassist.cli.send_commands']"
+    assert (game.outbox("5002") / "Ann.pdf").is_file()

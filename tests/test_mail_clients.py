@@ -13,7 +13,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from refassist.game import Game
-from refassist.inbox import accepted_sheets, intake
+from refassist.inbox import intake
+from refassist.inbox_index import accepted_sheets
 from refassist.mail import authentication_failure, authentication_results, read_eml
 from tests.outlook_msg import outlook_message
 from tests.test_intake import filled_sheet, index_of, make_mail, reply_text

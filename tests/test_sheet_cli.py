@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from refassist.cli import main
 from refassist.game import Game
-from refassist.inbox import accepted_sheets
+from refassist.inbox_index import accepted_sheets
 from refassist.rulesets import find_ruleset
 from refassist.rulesets.base import PlayerSetup
 from refassist.rulesets.fifth_millennium import sheet as layout

@@ -95,7 +95,70 @@ class _Group(click.Group):
             sys.exit(3)
 
 
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+#: Which module holds each command: a command's module (and what it imports: openpyxl for
+#: the sheets, WeasyPrint's neighbours for the reports) is loaded only when the command runs,
+#: so ``refassist report`` does not pay for the intake's imports nor ``refassist check`` for
+#: the reports'.  `tests/test_cli_foundation.py` checks it against what the modules register.
+COMMAND_MODULES = {
+    "new": "game_commands",
+    "export": "game_commands",
+    "rulesets": "game_commands",
+    "sheets": "sheet_commands",
+    "check": "sheet_commands",
+    "status": "sheet_commands",
+    "intake": "intake_commands",
+    "resolve": "turn_commands",
+    "rollback": "turn_commands",
+    "verify": "turn_commands",
+    "demo": "turn_commands",
+    "report": "report_commands",
+    "send": "send_commands",
+    "archive": "archive_commands",
+}
+
+
+class _Commands(_Group):
+    """The ``refassist`` group, whose commands are imported when they are looked up.
+
+    ``commands`` is the whole table, every module imported (help, the tests); running one
+    command imports its module only."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self._known: dict[str, click.Command] = {}
+        self._loaded: set[str] = set()
+        super().__init__(*args, **kwargs)
+
+    @property  # type: ignore[override]
+    def commands(self) -> dict[str, click.Command]:
+        for module in dict.fromkeys(COMMAND_MODULES.values()):
+            self._load(module)
+        return self._known
+
+    @commands.setter
+    def commands(self, value: dict[str, click.Command]) -> None:
+        self._known = dict(value)
+
+    def add_command(self, cmd: click.Command, name: str | None = None) -> None:
+        name = name or cmd.name
+        if name is None:
+            raise TypeError("Command has no name.")
+        self._known[name] = cmd
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self._known and cmd_name in COMMAND_MODULES:
+            self._load(COMMAND_MODULES[cmd_name])
+        return self._known.get(cmd_name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(self.commands)
+
+    def _load(self, module: str) -> None:
+        if module not in self._loaded:
+            self._loaded.add(module)
+            __import__(f"{__name__}.{module}", fromlist=["register"]).register(self)
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--debug", is_flag=True, help="Show a traceback when something goes wrong.")
 @click.version_option(package_name="refassist")
 @click.pass_context
@@ -109,27 +172,3 @@ def main(ctx: click.Context, debug: bool) -> None:
     """
     ctx.ensure_object(dict)
     ctx.obj["debug"] = debug
-
-
-def _register() -> None:
-    from . import game_commands
-
-    game_commands.register(main)
-    for name in (
-        "sheet_commands",
-        "intake_commands",
-        "turn_commands",
-        "report_commands",
-        "send_commands",
-        "archive_commands",
-    ):
-        try:
-            module = __import__(f"{__name__}.{name}", fromlist=["register"])
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{__name__}.{name}":
-                raise
-            continue
-        module.register(main)
-
-
-_register()

@@ -10,8 +10,9 @@ import click
 from ..errors import UsageError
 from ..game import Game
 from ..imap_intake import intake_imap, preview_imap
-from ..inbox import Index, IntakeReport, intake
+from ..inbox import IntakeReport, intake
 from ..inbox import accept_late as accept_late_sheets
+from ..inbox_index import Index
 from ..mailserver import ServerURL, parse_server
 from ..sending import configured_ca_file, send_waiting
 from ..words import counted

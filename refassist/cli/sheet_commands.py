@@ -14,7 +14,8 @@ import click
 
 from ..errors import NotATurnSheet, UsageError
 from ..game import Game
-from ..inbox import status, waiting_for
+from ..inbox import status
+from ..inbox_index import waiting_for
 from ..outbox import set_aside_stale
 from ..recovery import working
 from ..turnsheets import CheckResult, check_sheet, write_sheets

@@ -83,7 +83,7 @@ def _used_sheets(game: Game, step: str, players: Sequence[str]) -> dict[str, tup
     """Each player's sheet for a resolved step and its status: the copy resolve archived
     (``archive/<step>/sheets/``), else the one filed in the inbox; late sheets the referee did
     not accept are reported as late."""
-    from ..inbox import Index, accepted_sheets
+    from ..inbox_index import Index, accepted_sheets
     from ..turnsheets import sheet_filename
 
     out: dict[str, tuple[str, Path]] = {}

@@ -19,7 +19,6 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import xlsxwriter
 from python_calamine import CalamineWorkbook
 
 from ..atomic import write_bytes
@@ -80,6 +79,10 @@ def master_bytes(
     widths, frozen header and filter; the data rows are spliced in as XML (`bulkrows`), which
     is ten times faster than xlsxwriter's cell-by-cell path on a big game.
     """
+    # Imported here: most commands only read the master (calamine), and xlsxwriter's import
+    # is a tenth of a second of a `refassist report`.
+    import xlsxwriter
+
     buffer = io.BytesIO()
     workbook = xlsxwriter.Workbook(buffer, {**SAFE_XLSXWRITER_OPTIONS, "in_memory": True})
     pending: dict[str, tuple[str, str]] = {}
