@@ -44,6 +44,10 @@ def parse_hex(value: object) -> str:
     raise ValueError(f"not a hex: {value!r}")
 
 
+#: ``"00"`` to ``"99"``: a hex id's halves.
+_TWO_DIGITS = [f"{n:02d}" for n in range(100)]
+
+
 def hex_id(col: int, row: int) -> str:
     """The ``XXYY`` id of a column and row."""
     return f"{col:02d}{row:02d}"
@@ -121,14 +125,21 @@ class HexGrid:
         return (a, b) if a < b else (b, a)
 
     def within(self, hex_: str, radius: int) -> list[str]:
-        """Every hex on the grid at distance <= radius (the hex itself included)."""
+        """Every hex on the grid at distance <= radius (the hex itself included), column by
+        column.  The distance is worked out on the numbers (`distance` reads two ids each
+        time): sight and ranges ask for thousands of these a turn."""
         col, row = col_row(hex_)
+        x0, y0, z0 = _cube(col, row)
         out = []
         for c in range(max(1, col - radius), min(self.cols, col + radius) + 1):
+            x = c - 1
+            dx = abs(x - x0)
+            shift = (x - (x & 1)) // 2
+            column = f"{c:02d}"
             for r in range(max(1, row - radius - 1), min(self.rows, row + radius + 1) + 1):
-                h = hex_id(c, r)
-                if distance(hex_, h) <= radius:
-                    out.append(h)
+                z = r - shift
+                if max(dx, abs(-x - z - y0), abs(z - z0)) <= radius:
+                    out.append(column + _TWO_DIGITS[r] if r < 100 else hex_id(c, r))
         return out
 
     def subsector(self, hex_: str) -> str:

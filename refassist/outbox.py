@@ -124,13 +124,15 @@ def set_aside_stale(
     now: datetime | None = None,
     into: Path | None = None,
     sheets_only: bool = False,
+    mark: str | None = None,
 ) -> Path | None:
     """Move every stale outbox file to ``rolled-back/<time>/outbox/<step>/`` (or ``into``'s
     ``outbox/``, a rollback's own set-aside folder); returns the folder holding that
     ``outbox/`` (None when nothing was stale).  ``sheets_only``: only the turn sheets (what
     ``refassist sheets`` writes again); the stale reports stay for `status` to name.  The
-    caller holds the game lock."""
-    stale = stale_files(game, state)
+    caller holds the game lock.  ``mark``: the state's `state_mark`, when the caller has it
+    (a fifth of a second for a 12-player game)."""
+    stale = stale_files(game, state, mark)
     if sheets_only:
         stale = [
             StaleStep(item.step, tuple(item.sheets), item.reason) for item in stale if item.sheets

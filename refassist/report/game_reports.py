@@ -191,7 +191,9 @@ def write_reports(
         if referee is None:
             referee = not players
         step = game.step(state).key
-        run_aside = set_aside_stale(game, state)
+        # What the files are made from, worked out once (the whole state as JSON, hashed).
+        mark = state_mark(game, state)
+        run_aside = set_aside_stale(game, state, mark=mark)
         folder = game.outbox(step)
         folder.mkdir(parents=True, exist_ok=True)
         info = gather_input(game, state, everyone)
@@ -255,7 +257,7 @@ def write_reports(
                 },
             )
         made = [r.path for r in rendered] + [m.path for m in run.mailings]
-        record(folder, made, state_mark(game, state))
+        record(folder, made, mark)
         run.index = write_site(game, history, started=child)
     if server is not None:
         run.sending = send_waiting(game, step, server, only=[m.path for m in run.mailings])

@@ -12,8 +12,13 @@ Map pages are not drawn here: a template leaves an empty box (``<div data-map=".
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import gettext
+import hashlib
 import logging
+import re
+import sys
 import textwrap
 import weakref
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -22,7 +27,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import jinja2
-import jinja2.meta
 
 from ..errors import RefassistError
 from ..i18n import SOURCE_LANGUAGE, translations
@@ -86,10 +90,16 @@ def shared_environment(dirs: Sequence[Path]) -> jinja2.Environment:
     return env
 
 
+#: A template's parts named in its tags: ``{% extends "x" %}``, include, import, from.
+_PARTS = re.compile(r"""{%-?\s*(?:extends|include|import|from)\s+["']([^"']+)["']""")
+
+
 def compile_with_parts(env: jinja2.Environment, names: Iterable[str]) -> None:
     """Compile the templates ``names`` and every template they extend, include or import, so
     that processes forked afterwards find them all compiled (jinja2 compiles a template's
-    parts only when it is rendered)."""
+    parts only when it is rendered).  The parts are found in the tags' text: parsing each
+    template again for them took longer than loading it compiled; a part named by a variable
+    is missed here and compiled by the process that renders it."""
     todo, seen = list(names), set()
     while todo:
         current = todo.pop()
@@ -99,21 +109,61 @@ def compile_with_parts(env: jinja2.Environment, names: Iterable[str]) -> None:
         env.get_template(current)
         assert env.loader is not None
         source = env.loader.get_source(env, current)[0]
-        found = jinja2.meta.find_referenced_templates(env.parse(source))
-        todo.extend(part for part in found if part)
+        todo.extend(_PARTS.findall(source))
+
+
+#: How the environments are set up; compiled templates are kept under a name made from it.
+_OPTIONS: dict[str, Any] = {
+    "autoescape": True,
+    "undefined": jinja2.StrictUndefined,
+    "trim_blocks": True,
+    "lstrip_blocks": True,
+    "extensions": ["jinja2.ext.i18n"],
+}
+
+
+class CompiledTemplates(jinja2.FileSystemBytecodeCache):
+    """The templates' compiled code, kept between runs (jinja2's own cache in the user's
+    private temporary folder, `_jinja2-cache-<uid>`, which jinja2 checks is the user's alone).
+
+    Every command compiled the templates it used from their source: a quarter of a second
+    of a `refassist report`, before the first page.  jinja2 reloads a template whose source
+    changed (a referee's override edited), and the files' names carry what else the code
+    depends on (jinja2's and Python's versions and the environment's options), so one
+    refassist never loads another's.  A cache that cannot be written or read is no cache:
+    the template is compiled from its source as before."""
+
+    def __init__(self) -> None:
+        # The i18n calls are compiled new-style (`_configured`): part of what the code is.
+        setup = (jinja2.__version__, sys.version_info[:2], sorted(_OPTIONS.items()), "newstyle")
+        made = repr(setup)
+        tag = hashlib.sha256(made.encode()).hexdigest()[:16]
+        super().__init__(pattern=f"refassist-{tag}-%s.cache")
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        try:
+            super().load_bytecode(bucket)
+        except Exception:  # a damaged file: compile from the source
+            bucket.reset()
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        with contextlib.suppress(OSError):
+            super().dump_bytecode(bucket)
+
+
+@functools.cache
+def _compiled_templates() -> jinja2.BytecodeCache | None:
+    """The shared `CompiledTemplates`, or None where no private folder can be made."""
+    try:
+        return CompiledTemplates()
+    except (OSError, RuntimeError):
+        return None
 
 
 def _configured(
     loader: jinja2.BaseLoader, translations_: gettext.NullTranslations | None
 ) -> jinja2.Environment:
-    env = jinja2.Environment(
-        loader=loader,
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        extensions=["jinja2.ext.i18n"],
-    )
+    env = jinja2.Environment(loader=loader, bytecode_cache=_compiled_templates(), **_OPTIONS)
     env.install_gettext_translations(  # type: ignore[attr-defined]
         translations_ or gettext.NullTranslations(), newstyle=True
     )
