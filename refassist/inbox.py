@@ -33,6 +33,7 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
+from . import sheetstore
 from .atomic import write_bytes
 from .errors import NotATurnSheet, RefassistError, UsageError
 from .game import Game
@@ -714,6 +715,9 @@ class _Intake:
             return Outcome("superseded", player, item.name, entry["note"], None, entry)
         target = self.index.folder / folder / sheet_filename(player)
         write_bytes(target, item.data)
+        if result.read is not None:
+            # Resolve takes the read from here instead of opening the sheet again.
+            sheetstore.keep(self.game, result.sha256, result.read)
         if current is not None:
             self.index.entry(int(current["entry"]))["status"] = "superseded"
         table[player] = {

@@ -47,7 +47,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import __version__, journal
+from . import __version__, journal, sheetstore
 from .atomic import write_bytes, write_text
 from .config import GameConfig, load_config
 from .dice import LEGACY_SEED_SCHEME, SEED_SCHEME, Dice, seed_commitment
@@ -65,9 +65,15 @@ from .inbox_index import (
 from .journal import ASIDE_DIR, sha256_file, stamp, unused
 from .outbox import set_aside_stale
 from .recovery import move_archives, working
-from .rulesets.base import SHEETS_WITH_PROBLEMS, Event, Ruleset, Step
+from .rulesets.base import SHEETS_WITH_PROBLEMS, Event, Ruleset, SheetRead, Step
 from .turn_seed import commitment, game_turn_seed, turn_of
-from .turnsheets import open_genuine, orders_as_text, sheet_filename, write_sheets
+from .turnsheets import (
+    open_genuine,
+    orders_as_text,
+    sheet_filename,
+    verify_identity,
+    write_sheets,
+)
 from .words import N_
 from .workbook.master import read_master, write_master
 
@@ -229,6 +235,7 @@ def read_orders(
     opened: TurnSheetFile | None = None,
     *,
     with_problems: bool = False,
+    read: SheetRead | None = None,
 ) -> SheetOrders:
     """Read one filed sheet and check it again; orders that fail now are cancelled one by one.
 
@@ -236,14 +243,16 @@ def read_orders(
     event for the player).  An error not tied to one order (a stockpile site that no longer
     exists, say) cancels nothing here: the rules check every order again as they carry it out
     and report what they cannot do.  A sheet that cannot be read at all gives no orders.
-    ``opened``: the file as `filed_problem` opened it (read once, not twice).
+    ``opened``: the file as `filed_problem` opened it (read once, not twice); ``read``: what
+    the intake read from the same bytes (`sheetstore`), taken instead of reading the file.
 
     ``with_problems``: the intake found problems in this sheet and the ``carry-valid`` house
     rule uses it anyway, so the lines that could not even be read are listed as dropped too
     (an accepted sheet has none) and each dropped line says that it was not carried out.
     """
     try:
-        read = ruleset.read_sheet(path, opened)
+        if read is None:
+            read = ruleset.read_sheet(path, opened)
     except RefassistError as exc:
         why = str(said("the sheet could not be read ({error})", error=str(exc)))
         event = _cancel_event(turn, player, path.name, "", why)
@@ -320,13 +329,25 @@ def problem_sheet_event(turn: int, player: str, name: str, used: bool) -> Event:
     )
 
 
-def filed_problem(game: Game, filed: Filed, step: str) -> tuple[str, TurnSheetFile | None]:
-    """Why a filed sheet must not be used (or ``""``), and the file opened for the check.
+@dataclass(frozen=True)
+class FiledSheet:
+    """A filed sheet that passed `filed_problem`: its bytes, and either the file opened for
+    the check or what the intake read from the same bytes (`sheetstore`)."""
+
+    data: bytes
+    opened: TurnSheetFile | None = None
+    read: SheetRead | None = None
+
+
+def filed_problem(game: Game, filed: Filed, step: str) -> tuple[str, FiledSheet | None]:
+    """Why a filed sheet must not be used (or ``""``), and the sheet as checked.
 
     A sheet in ``accepted/`` passed the intake, but the folder may have been touched since (a
     file copied in by hand, a sheet accepted by an older refassist, a disk error), so nothing
     is taken on trust: the bytes must be those the intake recorded, the file must pass the
     hostile-file checks, and its token must prove it is ``filed.player``'s sheet for ``step``.
+    Bytes the intake recorded and read (`sheetstore.kept`) passed the hostile-file checks
+    there: their read is taken, its hidden data checked again, and the file is not opened.
     """
     name = filed.path.name
     try:
@@ -338,19 +359,29 @@ def filed_problem(game: Game, filed: Filed, step: str) -> tuple[str, TurnSheetFi
             f"the filed sheet {name} was changed after it was accepted (it is not the file "
             "the intake checked)"
         ), None
+    read = sheetstore.kept(game, actual) if filed.sha256 else None
     try:
-        opened, _rules = open_genuine(filed.path, game)
+        if read is not None:
+            meta = dict(read.meta)
+            verify_identity(game, meta, name)
+            checked = FiledSheet(filed.path.read_bytes(), read=read)
+        else:
+            opened, _rules = open_genuine(filed.path, game)
+            meta = opened.meta
+            checked = FiledSheet(opened.data, opened=opened)
     except NotATurnSheet as exc:
         return str(exc), None
-    owner, for_step = opened.meta.get("player", ""), opened.meta.get("step", "")
+    except OSError as exc:
+        return f"the filed sheet {name} cannot be read ({exc.strerror or exc})", None
+    owner, for_step = meta.get("player", ""), meta.get("step", "")
     if owner != filed.player:
         return f"{name} is {owner}'s sheet, but it was filed as {filed.player}'s", None
     if for_step != step:
         return f"{name} is the sheet for {for_step}, not for {step}", None
-    if hashlib.sha256(opened.data).hexdigest() != actual:
+    if hashlib.sha256(checked.data).hexdigest() != actual:
         # Changed between the two reads: the next resolve sees a stable file.
         return f"the filed sheet {name} changed while it was being read", None
-    return "", opened
+    return "", checked
 
 
 def read_filed(
@@ -367,8 +398,8 @@ def read_filed(
 def _read_filed(
     game: Game, state: Any, filed: Filed, step: str, house_rules: Mapping[str, Any], turn: int
 ) -> SheetOrders:
-    reason, opened = filed_problem(game, filed, step)
-    if reason:
+    reason, checked = filed_problem(game, filed, step)
+    if reason or checked is None:
         why = said("the sheet was not used: {reason}", reason=reason)
         event = _cancel_event(turn, filed.player, filed.path.name, "", str(why))
         return SheetOrders(filed.player, None, [event])
@@ -379,10 +410,11 @@ def _read_filed(
         filed.path,
         house_rules,
         turn,
-        opened,
+        checked.opened,
         with_problems=filed.with_problems,
+        read=checked.read,
     )
-    return dataclasses.replace(got, data=opened.data if opened is not None else None)
+    return dataclasses.replace(got, data=checked.data)
 
 
 def _filed_sheets(game: Game, step: str) -> list[Filed]:

@@ -10,6 +10,7 @@ ruleset from the sheet itself when no game is given, proves its identity against
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,6 +23,7 @@ from .outbox import record, state_mark
 from .rulesets import Ruleset, find_ruleset
 
 if TYPE_CHECKING:
+    from .rulesets.base import SheetRead
     from .workbook.sheetio import TurnSheetFile
 
 
@@ -84,6 +86,10 @@ class CheckResult:
     orders_text: list[str] = field(default_factory=list)
     wrong_step: bool = False
     past: bool = False
+    #: What the reader returned for a sheet validated against the game, and the SHA-256 of
+    #: the bytes it read: the intake keeps them for resolve (`sheetstore`).
+    read: SheetRead | None = field(default=None, repr=False)
+    sha256: str = ""
 
     @property
     def player(self) -> str:
@@ -262,6 +268,7 @@ def _check(
             ),
         )
         return result
+    result.read, result.sha256 = read, hashlib.sha256(opened.data).hexdigest()
     result.problems.extend(
         ruleset.validate(state, result.player, read.orders, game.config.house_rules)
     )
