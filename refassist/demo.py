@@ -198,7 +198,6 @@ def file_computer_orders(game: Game) -> list[str]:
     and file the sheet of each computer player who has none accepted for the current step, as
     the demo does; returns who.  `refassist resolve` calls it first, so the turn's orders are
     all filed, archived and replayable like a person's."""
-    from .inbox import intake
     from .inbox_index import sheet_states
 
     state = game.load_state()
@@ -208,6 +207,9 @@ def file_computer_orders(game: Game) -> list[str]:
     todo = [p.player for p in sheet_states(game, step) if p.computer and p.state != "accepted"]
     if not todo:
         return []
+    # The intake (and the sheet reader it brings) only when there is a sheet to file.
+    from .inbox import intake
+
     intake(game, computer_sheets(game, state, game.config.seed, only=todo))
     return todo
 

@@ -41,15 +41,17 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from pathlib import Path
-from typing import Any
-
-import openpyxl
-from openpyxl.styles.cell_style import StyleArray
-from openpyxl.workbook.workbook import Workbook
-from openpyxl.worksheet.merge import MergedCell, MergedCellRange
-from openpyxl.worksheet.worksheet import Worksheet
+from typing import TYPE_CHECKING, Any
 
 from ..errors import CellProblem, NotATurnSheet
+
+# openpyxl (and the numpy it brings, a third of a second) is imported by the first workbook
+# opened: a command that names sheets but opens none (a report, a resolve taking the intake's
+# reads) never loads it.
+if TYPE_CHECKING:
+    from openpyxl.workbook.workbook import Workbook
+    from openpyxl.worksheet.merge import MergedCellRange
+    from openpyxl.worksheet.worksheet import Worksheet
 
 #: Largest file accepted at all (a turn sheet is about 20 kB).
 MAX_FILE_BYTES = 20 * 1024 * 1024
@@ -411,6 +413,8 @@ def load_workbook_bytes(
     ``merged_borders=False`` is for a workbook that is only read, never saved: see
     `_plain_merges`.
     """
+    import openpyxl
+
     try:
         with _LOADING, contextlib.nullcontext() if merged_borders else _plain_merges():
             return openpyxl.load_workbook(
@@ -452,6 +456,9 @@ def _plain_merges() -> Iterator[None]:
     what assigning an equal copy of it came to (0.33 -> 0.17 s for the twelve sheets of a
     12-player turn, at intake and again at resolve).
     """
+    from openpyxl.styles.cell_style import StyleArray
+    from openpyxl.worksheet.merge import MergedCell, MergedCellRange
+
     borders, original = MergedCellRange._get_borders, MergedCellRange.format
 
     def top_left(mcr: MergedCellRange) -> None:
@@ -572,6 +579,8 @@ class TurnSheetFile:
                 f"{self.name} has no sheet named {title!r}; it is not a complete turn sheet "
                 "(fill in the sheet you were sent without removing its sheets)"
             )
+        from openpyxl.worksheet.worksheet import Worksheet
+
         ws = self.workbook[title]
         if not isinstance(ws, Worksheet):
             raise NotATurnSheet(f"{self.name}: {title!r} is a chart, not a worksheet")

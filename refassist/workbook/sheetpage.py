@@ -19,8 +19,6 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-import openpyxl
-
 from ..atomic import atomic_path
 from ..i18n import current
 from ..words import N_
@@ -199,6 +197,8 @@ def typing_into(path: Path, sheet: str) -> Iterator[tuple[Callable[[str, Any], N
     would: protection, dropdowns and the hidden sheets are kept.  Yields ``(put, worksheet)``;
     nothing is saved if the body raises."""
     path = Path(path)
+    import openpyxl  # here: writing a sheet (most commands' only use of this module) needs none
+
     wb = openpyxl.load_workbook(path)
     ws = wb[sheet]
     yield typist(ws), ws
