@@ -97,10 +97,8 @@ def in_process(prepared: Path, work: Path, mbox: Path) -> dict[str, Any]:
     ruleset.resolve = watch.wrap("rules", ruleset.resolve)  # type: ignore[method-assign]
     ruleset.write_sheet = watch.wrap("next sheets", ruleset.write_sheet)  # type: ignore[method-assign]
     game.save_state = watch.wrap("write master", game.save_state)  # type: ignore[method-assign]
-    opened = sheetio.open_turn_sheet
-    import refassist.turnsheets as turnsheets
-
-    turnsheets.open_turn_sheet = watch.wrap("open sheets (identity)", opened)  # type: ignore[assignment]
+    # `turnsheets.open_genuine` takes the opener from `sheetio` when it is called.
+    sheetio.open_turn_sheet = watch.wrap("open sheets (identity)", sheetio.open_turn_sheet)  # type: ignore[assignment]
     game_reports.gather_input = watch.wrap("orders as understood", game_reports.gather_input)  # type: ignore[assignment]
     game_reports._prewarm = watch.wrap("shared base maps", game_reports._prewarm)  # type: ignore[assignment]
     game_reports.render_jobs = watch.wrap("PDFs (2 processes)", game_reports.render_jobs)  # type: ignore[assignment]

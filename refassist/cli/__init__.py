@@ -95,10 +95,10 @@ class _Group(click.Group):
             sys.exit(3)
 
 
-#: Which module holds each command: a command's module (and what it imports: openpyxl for
-#: the sheets, WeasyPrint's neighbours for the reports) is loaded only when the command runs,
-#: so ``refassist report`` does not pay for the intake's imports nor ``refassist check`` for
-#: the reports'.  `tests/test_cli_foundation.py` checks it against what the modules register.
+#: Which module holds each command: a command's module (and what it imports: the intake and
+#: the sheet reader, the report modules) is loaded only when that command runs, so
+#: ``refassist report`` does not pay for the intake's imports nor ``refassist check`` for the
+#: reports'.  `tests/test_cli_foundation.py` checks it against what the modules register.
 COMMAND_MODULES = {
     "new": "game_commands",
     "export": "game_commands",
