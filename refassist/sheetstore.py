@@ -54,7 +54,10 @@ def _path(game: Game, sha256: str) -> Path:
 
 
 def _mac(game: Game, payload: bytes) -> bytes:
-    return hmac.new(game.config.secret.encode(), payload, hashlib.sha256).digest()
+    """The payload's signature, with a key of its own drawn from the game's secret (the
+    secret itself signs the sheets' tokens, which players see)."""
+    key = hmac.new(game.config.secret.encode(), b"refassist kept sheet reads", "sha256").digest()
+    return hmac.new(key, payload, hashlib.sha256).digest()
 
 
 def keep(game: Game, sha256: str, read: SheetRead) -> None:

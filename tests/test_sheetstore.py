@@ -112,9 +112,12 @@ def test_a_read_not_signed_with_the_games_secret_is_never_unpickled(
     one) is not unpickled: the sheet is opened and read as before."""
     game, understood, sha = _filed_game(tmp_path)
     payload = pickle.dumps((sheetstore.code_stamp(), sha, _Planted()))
-    forged = hmac.new(b"not the secret", payload, hashlib.sha256).digest() + payload
-    (game.path / sheetstore.STORE_DIR / f"{sha}.read").write_bytes(forged)
-    assert sheetstore.kept(game, sha) is None
+    # Signed with the secret itself (which signs the tokens players see): not the store's key.
+    tokens_key = game.config.secret.encode()
+    for key in (b"not the secret", tokens_key):
+        forged = hmac.new(key, payload, hashlib.sha256).digest() + payload
+        (game.path / sheetstore.STORE_DIR / f"{sha}.read").write_bytes(forged)
+        assert sheetstore.kept(game, sha) is None
     opened = _opens(monkeypatch)
     resolve_game(game, force=True)
     assert UNPICKLED == []
