@@ -9,9 +9,9 @@ reads as depends only on its bytes and the code that reads them, so the intake k
 resolve, having checked that the filed file still has the SHA-256 the intake recorded, takes
 the read from there: the hostile-file checks and the token were passed by those very bytes.
 
-A kept read is taken only when it is provably ours and current: the file is signed with the
-game's secret (HMAC-SHA256, the key of the sheets' tokens, which never leaves ``game.toml``),
-so a file put there by anyone else is never unpickled; and it names the sheet's SHA-256 and the
+A kept read is taken only when it is provably ours and current: the file is signed
+(HMAC-SHA256) with a key drawn from the game's secret, which signs the sheets' tokens and never
+leaves ``game.toml``, so a file put there by anyone else is never unpickled; and it names the sheet's SHA-256 and the
 code that read it (refassist's version and its modules' sizes and times), so a refassist
 changed since reads the sheet again.  Anything else (no file, a damaged or foreign one, a read
 that cannot be pickled) means the sheet is opened as before: the store only saves time.
