@@ -10,11 +10,12 @@ resolve, having checked that the filed file still has the SHA-256 the intake rec
 the read from there: the hostile-file checks and the token were passed by those very bytes.
 
 A kept read is taken only when it is provably ours and current: the file is signed
-(HMAC-SHA256) with a key drawn from the game's secret, which signs the sheets' tokens and never
-leaves ``game.toml``, so a file put there by anyone else is never unpickled; and it names the sheet's SHA-256 and the
-code that read it (refassist's version and its modules' sizes and times), so a refassist
-changed since reads the sheet again.  Anything else (no file, a damaged or foreign one, a read
-that cannot be pickled) means the sheet is opened as before: the store only saves time.
+(HMAC-SHA256) with a key drawn from the game's secret, which signs the sheets' tokens and
+never leaves ``game.toml``, so a file put there by anyone else is never unpickled; and it
+names the sheet's SHA-256 and the code that read it (refassist's version and its modules'
+sizes and times), so a refassist changed since reads the sheet again.  Anything else (no
+file, a damaged or foreign one, a read that cannot be pickled) means the sheet is opened as
+before: the store only saves time.
 """
 
 from __future__ import annotations
