@@ -23,10 +23,12 @@ Nothing here touches ``master.xlsx``: filing is not resolving.  Statuses in the 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import shutil
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.message import EmailMessage
@@ -54,6 +56,7 @@ from .mail import (
 )
 from .outbox import regenerate_advice, stale_files
 from .recovery import working
+from .rulesets import find_ruleset
 from .rulesets.base import SHEETS_WITH_PROBLEMS
 from .sending import outgoing
 from .turn_seed import commitment
@@ -348,6 +351,8 @@ class _Intake:
         #: carried (`flush` writes it once the mail's last file is filed).
         self.pending: dict[int, _MailReply] = {}
         self.noted: set[int] = set()
+        #: Checks started in other processes (`checks_ahead`), by the file's SHA-256 and name.
+        self.ahead: dict[tuple[str, str], Future[CheckResult | NotATurnSheet | None]] = {}
 
     # -- storing ------------------------------------------------------------------------------
     def store(self, name: str, data: bytes, received: datetime, sha: str) -> str:
@@ -553,7 +558,7 @@ class _Intake:
             )
             return Outcome("duplicate", entry["player"], item.name, entry["note"], None, entry)
         try:
-            result = self.check(relative, item.name)
+            result = self.check(relative, item.name, sha)
         except NotATurnSheet as exc:
             return self.refuse(item, entry, sender_player, str(exc), sha)
         if sender_player is not None and result.player != sender_player:
@@ -576,12 +581,20 @@ class _Intake:
             return self.problems(item, entry, result, sha)
         return self.accept(item, entry, result, sha)
 
-    def check(self, relative: str, name: str) -> CheckResult:
-        """Check a stored file under the name it was sent with, so messages name that file."""
-        with tempfile.TemporaryDirectory(prefix="refassist-check-") as folder:
-            copy = Path(folder) / clean_filename(name, "sheet.xlsx")
-            shutil.copyfile(self.index.folder / relative, copy)
-            result = check_sheet(copy, self.game, state=self.state)
+    def check(self, relative: str, name: str, sha: str = "") -> CheckResult:
+        """Check a stored file under the name it was sent with, so messages name that file
+        (or take the check another process made of the same bytes under the same name)."""
+        done = _result_of(self.ahead.pop((sha, name), None))
+        if isinstance(done, NotATurnSheet):
+            raise done
+        if done is not None:
+            done.ruleset = find_ruleset(done.ruleset.name)
+            result = done
+        else:
+            with tempfile.TemporaryDirectory(prefix="refassist-check-") as folder:
+                copy = Path(folder) / clean_filename(name, "sheet.xlsx")
+                shutil.copyfile(self.index.folder / relative, copy)
+                result = check_sheet(copy, self.game, state=self.state)
         result.path = self.index.folder / relative
         return result
 
@@ -810,6 +823,86 @@ def batches_of(items: list[Received | Unfiled]) -> list[Batch]:
     return out
 
 
+#: Fewest sheets in one intake that are checked in other processes first (a process costs a
+#: few milliseconds to start; opening a sheet, about 50).
+CHECK_AHEAD_FROM = 4
+
+#: The intake whose sheets a checking process checks (set before its processes are forked).
+_CHECKING: _Intake | None = None
+
+
+def _check_bytes(data: bytes, name: str) -> CheckResult | NotATurnSheet | None:
+    """In a checking process: the check `_Intake.check` would make of these bytes under this
+    name; a refusal is returned, and anything unexpected is left to the intake (None)."""
+    job = _CHECKING
+    if job is None:
+        return None
+    try:
+        with tempfile.TemporaryDirectory(prefix="refassist-check-") as folder:
+            copy = Path(folder) / clean_filename(name, "sheet.xlsx")
+            copy.write_bytes(data)
+            return check_sheet(copy, job.game, state=job.state)
+    except NotATurnSheet as exc:
+        return exc
+    except Exception:
+        return None
+
+
+def _result_of(
+    future: Future[CheckResult | NotATurnSheet | None] | None,
+) -> CheckResult | NotATurnSheet | None:
+    """What a check made ahead came to; None (check here) if it was not made or failed."""
+    if future is None:
+        return None
+    try:
+        return future.result()
+    except Exception:  # a checking process that died: the intake checks the sheet itself
+        return None
+
+
+@contextlib.contextmanager
+def checks_ahead(job: _Intake, batches: Sequence[Batch]) -> Iterator[None]:
+    """Check the sheets of ``batches`` in other processes while the intake files them in
+    order: opening a sheet (openpyxl's load) is most of an intake, and the checks do not
+    depend on each other.  Each result waits in ``job.ahead`` for the file it is for; the
+    filing, the index, the replies and every decision stay in this process and in order, so
+    the outcome is the same as checking one sheet after another (which is what happens with
+    fewer than `CHECK_AHEAD_FROM` sheets, on one core, or where processes cannot be forked)."""
+    global _CHECKING
+    import multiprocessing
+    import os
+
+    sheets = [
+        item
+        for batch in batches
+        for item in batch.items
+        if isinstance(item, Received) and sniff(item.data).kind == "xlsx"
+    ]
+    workers = min(4, os.cpu_count() or 1)
+    if (
+        len(sheets) < CHECK_AHEAD_FROM
+        or workers < 2
+        or "fork" not in multiprocessing.get_all_start_methods()
+    ):
+        yield
+        return
+    _CHECKING = job
+    try:
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            for item in sheets:
+                key = (hashlib.sha256(item.data).hexdigest(), item.name)
+                if key not in job.ahead:
+                    job.ahead[key] = pool.submit(_check_bytes, item.data, item.name)
+            try:
+                yield
+            finally:
+                for future in job.ahead.values():
+                    future.cancel()
+                job.ahead.clear()
+    finally:
+        _CHECKING = None
+
+
 def intake(game: Game, sources: Iterable[Path], progress: Progress | None = None) -> IntakeReport:
     """File everything the sources hold for the game's current step; takes the game lock."""
     batches = batches_of(expand_sources(sources))
@@ -823,8 +916,10 @@ def file_batches(
 
     The index is saved after each item, and a batch's ``done`` runs after its last: a crash
     loses at most the item being filed, and a message is never marked before it is filed."""
-    with working(game):
+    with working(game), contextlib.ExitStack() as stack:
         job = _Intake(game)
+        if isinstance(batches, Sequence):  # all at hand (files, not a server's folder)
+            stack.enter_context(checks_ahead(job, batches))
         report = IntakeReport(job.step.key, [])
         for number, batch in enumerate(batches):
             if progress is not None:

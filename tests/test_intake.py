@@ -581,3 +581,60 @@ def test_two_sheets_in_one_mail_get_one_reply(game: Game, tmp_path: Path) -> Non
     assert "1. your turn sheet Ann.xlsx for 5001 is accepted" in text
     assert "2. the file Bob.xlsx you sent could not be used" in text
     assert text.count("Dear Ann,") == 1
+
+
+def test_many_sheets_are_checked_ahead_in_other_processes_with_the_same_outcome(
+    game: Game, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """From four sheets on, the sheets are checked in other processes while the intake files
+    them in order: no workbook is checked in the intake's own process, and the index, the
+    statuses and the replies are those of checking one sheet after another."""
+    from refassist import inbox
+
+    files = [
+        filled_sheet(game, "Ann", tmp_path, message="first"),
+        filled_sheet(game, "Bob", tmp_path, bad=True),
+        filled_sheet(game, "Ann", tmp_path, message="second"),
+        filled_sheet(game, "Cleo", tmp_path, message="hi"),
+        tmp_path / "not-a-sheet.xlsx",
+    ]
+    files[-1].write_bytes(b"PK\x03\x04 not a workbook")
+    twin_path = tmp_path / "twin"
+    shutil.copytree(game.path, twin_path)
+    twin = Game.open(twin_path)
+    here: list[int] = []
+    real = inbox.check_sheet
+
+    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        here.append(os.getpid())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(inbox, "check_sheet", counted)
+    ahead = intake(game, files)
+    # Every workbook checked ahead, in the checking processes; only the file that is not one
+    # (refused at once) is looked at here.
+    assert len(here) == 1
+    monkeypatch.setattr(inbox, "CHECK_AHEAD_FROM", 1000)
+    one_by_one = intake(twin, files)
+    assert len(here) == 1 + len(files)
+    assert [(o.status, o.player, o.name) for o in ahead.outcomes] == [
+        (o.status, o.player, o.name) for o in one_by_one.outcomes
+    ]
+    assert [o.status for o in ahead.outcomes] == [
+        "accepted",
+        "problems",
+        "accepted",
+        "accepted",
+        "refused",
+    ]
+
+    def comparable(g: Game) -> list[tuple[str, str, str, list[str]]]:
+        entries = index_of(g)["entries"]
+        return [
+            (e["name"], e["status"], e["player"], [p["message"] for p in e["problems"]])
+            for e in entries
+        ]
+
+    assert comparable(game) == comparable(twin)
+    replies = sorted(p.name for p in (game.outbox("5001") / "replies").iterdir())
+    assert replies == sorted(p.name for p in (twin.outbox("5001") / "replies").iterdir())
