@@ -56,7 +56,6 @@ from .mail import (
 )
 from .outbox import regenerate_advice, stale_files
 from .recovery import working
-from .rulesets import find_ruleset
 from .rulesets.base import SHEETS_WITH_PROBLEMS
 from .sending import outgoing
 from .turn_seed import commitment
@@ -588,7 +587,6 @@ class _Intake:
         if isinstance(done, NotATurnSheet):
             raise done
         if done is not None:
-            done.ruleset = find_ruleset(done.ruleset.name)
             result = done
         else:
             with tempfile.TemporaryDirectory(prefix="refassist-check-") as folder:

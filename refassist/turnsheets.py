@@ -99,6 +99,14 @@ class CheckResult:
     def step(self) -> str:
         return self.meta.get("step", "")
 
+    def __getstate__(self) -> dict[str, Any]:
+        """A result sent between processes (the intake's checks made ahead) names its rules:
+        the other side takes its own registered ruleset, whatever this one carries."""
+        return {**self.__dict__, "ruleset": self.ruleset.name}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state, ruleset=find_ruleset(state["ruleset"]))
+
     @property
     def errors(self) -> list[CellProblem]:
         return [p for p in self.problems if p.severity == "error"]

@@ -638,3 +638,23 @@ def test_many_sheets_are_checked_ahead_in_other_processes_with_the_same_outcome(
     assert comparable(game) == comparable(twin)
     replies = sorted(p.name for p in (game.outbox("5001") / "replies").iterdir())
     assert replies == sorted(p.name for p in (twin.outbox("5001") / "replies").iterdir())
+
+
+def test_a_check_result_crosses_processes_with_its_rules_named(
+    game: Game, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A check made ahead comes back pickled: its ruleset travels as a name and is the
+    registered one on arrival, whatever the sending process had attached to its own."""
+    import pickle
+
+    from refassist.turnsheets import check_sheet
+
+    result = check_sheet(filled_sheet(game, "Ann", tmp_path), game)
+    monkeypatch.setattr(result.ruleset, "validate", lambda *args: [])  # not picklable
+    back = pickle.loads(pickle.dumps(result))
+    assert back.ruleset is find_ruleset("fifth-millennium")
+    assert (back.player, back.orders_text, back.problems) == (
+        result.player,
+        result.orders_text,
+        result.problems,
+    )
