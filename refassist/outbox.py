@@ -131,7 +131,7 @@ def set_aside_stale(
     ``outbox/`` (None when nothing was stale).  ``sheets_only``: only the turn sheets (what
     ``refassist sheets`` writes again); the stale reports stay for `status` to name.  The
     caller holds the game lock.  ``mark``: the state's `state_mark`, when the caller has it
-    (a fifth of a second for a 12-player game)."""
+    (working it out again, the whole state as JSON and hashed, is 0.06 s for 12 players)."""
     stale = stale_files(game, state, mark)
     if sheets_only:
         stale = [

@@ -134,7 +134,7 @@ class CompiledTemplates(jinja2.FileSystemBytecodeCache):
     the template is compiled from its source as before."""
 
     def __init__(self) -> None:
-        # The i18n calls are compiled new-style (`_configured`): part of what the code is.
+        # The compiled code also depends on the i18n calls being new-style (`_configured`).
         setup = (jinja2.__version__, sys.version_info[:2], sorted(_OPTIONS.items()), "newstyle")
         made = repr(setup)
         tag = hashlib.sha256(made.encode()).hexdigest()[:16]
