@@ -76,10 +76,12 @@ def test_the_import_graph_has_no_circle() -> None:
 def test_a_circle_is_found_and_named() -> None:
     """The check itself: a circle through a lazy import is reported."""
     graph = import_graph()
-    graph["refassist.inbox"] = graph["refassist.inbox"] | {"refassist.turns"}
+    # `turns` reads the inbox's record; the record importing `turns` back closes a circle.
+    assert "refassist.inbox_index" in graph["refassist.turns"]
+    graph["refassist.inbox_index"] = graph["refassist.inbox_index"] | {"refassist.turns"}
     try:
         tuple(graphlib.TopologicalSorter(graph).static_order())
     except graphlib.CycleError as exc:
-        assert {"refassist.inbox", "refassist.turns"} <= set(exc.args[1])
+        assert {"refassist.inbox_index", "refassist.turns"} <= set(exc.args[1])
     else:
-        raise AssertionError("the circle inbox -> turns -> inbox was not found")
+        raise AssertionError("the circle inbox_index -> turns -> inbox_index was not found")
