@@ -97,7 +97,8 @@ class _Parser(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag == "svg":
-            # An empty placeholder left by `_drawings_out`; `handle_endtag` adds the drawing.
+            # `_drawings_out` cut the drawing out and left an empty <svg></svg> in its place:
+            # nothing opens here, and the drawing's node is added at the placeholder's end.
             return
         if tag not in BLOCK | INLINE | {"td", "th"}:
             raise Unsupported(f"<{tag}>")
@@ -125,7 +126,8 @@ class _Parser(HTMLParser):
 
     def handle_endtag(self, tag: str) -> None:
         if tag == "svg":
-            # The placeholder's end: the node of the drawing cut out in its place, in order.
+            # A placeholder ends: the drawing cut out at this place is added as a node (the
+            # drawings are taken in the order they were cut out, which is the text's order).
             self.stack[-1].children.append(Node("svg", attrs={"source": self.drawings.pop(0)}))
             return
         if tag in _VOID:
