@@ -55,6 +55,7 @@ from .mail import (
     write_eml,
 )
 from .outbox import regenerate_advice, stale_files
+from .processes import can_fork, default_workers, fork_context
 from .recovery import working
 from .rulesets.base import SHEETS_WITH_PROBLEMS
 from .sending import outgoing
@@ -867,26 +868,19 @@ def checks_ahead(job: _Intake, batches: Sequence[Batch]) -> Iterator[None]:
     the outcome is the same as checking one sheet after another (which is what happens with
     fewer than `CHECK_AHEAD_FROM` sheets, on one core, or where processes cannot be forked)."""
     global _CHECKING
-    import multiprocessing
-    import os
-
     sheets = [
         item
         for batch in batches
         for item in batch.items
         if isinstance(item, Received) and sniff(item.data).kind == "xlsx"
     ]
-    workers = min(4, os.cpu_count() or 1)
-    if (
-        len(sheets) < CHECK_AHEAD_FROM
-        or workers < 2
-        or "fork" not in multiprocessing.get_all_start_methods()
-    ):
+    workers = default_workers()
+    if len(sheets) < CHECK_AHEAD_FROM or workers < 2 or not can_fork():
         yield
         return
     _CHECKING = job
     try:
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        with ProcessPoolExecutor(workers, mp_context=fork_context()) as pool:
             for item in sheets:
                 key = (hashlib.sha256(item.data).hexdigest(), item.name)
                 if key not in job.ahead:

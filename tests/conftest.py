@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,6 +18,14 @@ from refassist.rulesets.base import PlayerSetup
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_SECTORS = REPO.parent / "shared" / "sectors"
+
+
+def in_new_interpreter(code: str) -> subprocess.CompletedProcess[str]:
+    """Run ``code`` in a new Python from the repository (it has imported nothing yet: what a
+    command or a render imports shows in its ``sys.modules``); its output as text."""
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True
+    )
 
 
 #: Set by the `random_secrets` fixture: games get their random secret, as in real use.

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -33,7 +31,7 @@ from refassist.turns import (
     state_after,
 )
 from refassist.turnsheets import sheet_filename, write_sheets
-from tests.conftest import players
+from tests.conftest import in_new_interpreter, players
 
 NOW = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
 
@@ -282,10 +280,7 @@ def test_the_reports_after_a_resolve_import_neither_the_sheet_reader_nor_other_c
         "print(sorted(heavy & {name.split('.')[0] for name in sys.modules}))\n"
         "print(sorted(m for m in sys.modules if m.endswith('_commands')))\n"
     )
-    root = Path(__file__).resolve().parents[1]
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=root, check=True
-    )
+    done = in_new_interpreter(code)
     lines = done.stdout.splitlines()[-3:]
     assert lines[0] == "exit 0", done.stdout[-2000:] + done.stderr[-2000:]
     assert lines[1] == "[]"

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import io
 import re
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -27,6 +25,7 @@ from refassist.report.netdraw import network_pages
 from refassist.report.render import layout, project_templates, template_dirs
 from refassist.rulesets import RULESETS, find_ruleset
 from refassist.rulesets.base import ReportInput
+from tests.conftest import in_new_interpreter
 from tests.golden_game import play_states
 from tests.test_report_content import report_game
 
@@ -80,10 +79,7 @@ def test_a_report_set_with_pango_never_imports_weasyprint(tmp_path: Path) -> Non
         "pdf, refused = build.render_report(content, build.common_context(info), settings)\n"
         "print(len(pdf) > 10_000, refused, 'weasyprint' in sys.modules)\n"
     )
-    root = Path(__file__).resolve().parents[1]
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=root, check=True
-    )
+    done = in_new_interpreter(code)
     assert done.stdout.split() == ["True", "[]", "False"], done.stderr[-2000:]
 
 

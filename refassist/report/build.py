@@ -16,7 +16,6 @@ Reports for many players can be rendered in parallel processes (``jobs``).
 from __future__ import annotations
 
 import contextlib
-import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -29,6 +28,7 @@ import jinja2
 from .. import __version__
 from ..atomic import write_bytes
 from ..errors import RefassistError, UsageError
+from ..processes import fork_context
 from ..rulesets.base import MAP_ANCHOR, ReportContent, ReportInput
 from ..words import orders_due
 from . import flow, flowdoc
@@ -312,39 +312,18 @@ def _pool(workers: int) -> Iterator[ProcessPoolExecutor]:
     """Processes for one stage's reports: kept ones inside `kept_workers` (a pool a crash
     broke is dropped, and the next stage forks new ones), else forked for this stage."""
     if _KEPT is None:
-        with ProcessPoolExecutor(max_workers=workers, mp_context=_fork()) as own:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=fork_context()) as own:
             yield own
         return
     kept = _KEPT.get(workers)
     if kept is None:
-        kept = _KEPT[workers] = ProcessPoolExecutor(max_workers=workers, mp_context=_fork())
+        kept = _KEPT[workers] = ProcessPoolExecutor(max_workers=workers, mp_context=fork_context())
     try:
         yield kept
     except BaseException:
         _KEPT.pop(workers, None)
         kept.shutdown(wait=False, cancel_futures=True)
         raise
-
-
-def _fork() -> Any:
-    """Forked workers start with the parent's warm caches; where fork does not exist
-    (Windows, macOS default), the platform's default start method is used."""
-    import multiprocessing
-
-    if "fork" in multiprocessing.get_all_start_methods():
-        return multiprocessing.get_context("fork")
-    return multiprocessing.get_context()
-
-
-def default_workers() -> int:
-    """Processes to use by default: one per core, at most 4.
-
-    Measured on the project's 2-core machine (docs/benchmarks.md): two processes render a
-    turn's reports about a third faster than one when the machine is otherwise idle, but no
-    faster when other work keeps both cores busy; more processes than cores never help, and
-    WeasyPrint's memory use grows with each.
-    """
-    return max(1, min(4, os.cpu_count() or 1))
 
 
 def check_players(known: Sequence[str], wanted: Sequence[str]) -> None:

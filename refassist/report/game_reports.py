@@ -22,6 +22,7 @@ from ..errors import RefassistError
 from ..game import Game, step_sort_key
 from ..mailserver import parse_server
 from ..outbox import record, set_aside_stale, state_mark
+from ..processes import default_workers
 from ..recovery import working
 from ..rulesets.base import ReportInput
 from ..sending import SendResult, require_referee_address, send_waiting
@@ -37,7 +38,6 @@ from .build import (
     base_maps_for,
     check_players,
     common_context,
-    default_workers,
     render_jobs,
     report_filename,
 )
