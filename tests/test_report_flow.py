@@ -63,7 +63,8 @@ def _ann_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, set_by_pango
 def test_a_report_set_with_pango_never_imports_weasyprint(tmp_path: Path) -> None:
     """Importing WeasyPrint takes about 0.7 s, most of a small game's `refassist report`, whose
     reports are all set with Pango: it is imported only for a report it lays out (checked in
-    a new interpreter, which has imported nothing yet)."""
+    a new interpreter, which has imported nothing yet).  Nor is pypdf (0.1 s): the maps are
+    appended to cairo's file (`pdfappend`)."""
     code = (
         "import sys\n"
         "from pathlib import Path\n"
@@ -74,6 +75,7 @@ def test_a_report_set_with_pango_never_imports_weasyprint(tmp_path: Path) -> Non
         f"game, state = report_game(Path({str(tmp_path / 'game')!r}))\n"
         "info = gather_input(game, state, ['Ann'])\n"
         "content = game.ruleset.report_content(state, 'Ann', info)\n"
+        "sys.modules['pypdf'] = None  # the tests' own modules import it: any import now fails\n"
         "dirs = tuple(template_dirs(game.path))\n"
         "settings = build.RenderSettings(dirs, game.ruleset.report_map(state))\n"
         "pdf, refused = build.render_report(content, build.common_context(info), settings)\n"

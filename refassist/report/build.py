@@ -5,8 +5,8 @@ from); the ruleset supplies each reader's content (`Ruleset.report_content`) and
 (`Ruleset.report_map`); this module renders them.  A report is rendered in one of two ways:
 
 * fast (the default): WeasyPrint lays out the text pages with empty map boxes, cairo draws the
-  maps (the shared base once per turn, each reader's layers separately) and pypdf stamps them
-  into the boxes;
+  maps (the shared base once per turn, each reader's layers separately) and they are stamped
+  into the boxes (appended to a file cairo wrote, `pdfappend`; by pypdf into WeasyPrint's);
 * naive: the same HTML with the whole map inline as SVG, rendered by WeasyPrint in one pass
   (several seconds per report; kept for the benchmark and as a cross-check).
 
@@ -36,6 +36,7 @@ from .boarddraw import board_pages
 from .mapmodel import SectorMap
 from .maps import BaseMaps, inline_svgs, map_pages, map_stamps
 from .netdraw import network_pages
+from .pdfappend import Stamp
 from .render import (
     MapBox,
     ReportError,
@@ -47,7 +48,6 @@ from .render import (
     speaking,
 )
 from .running import running_stamps
-from .stamp import Stamp, stamp_pdf
 
 REFEREE_FILE = "referee.pdf"
 CACHE_DIR = ".cache/maps"
@@ -173,6 +173,8 @@ def render_report(
     # The running heads are drawn on every page (`running`; none where margin boxes are).
     stamps += running_stamps(document, html)
     if stamps:
+        from .stamp import stamp_pdf  # pypdf: only where WeasyPrint laid out
+
         pdf = stamp_pdf(pdf, stamps)
     return pdf, fetcher.refused
 

@@ -25,18 +25,15 @@ is not set here at all (`usable`), since its rules would not be mirrored.
 from __future__ import annotations
 
 import html
-import io
 import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from pypdf import PdfReader
-
 from .flowhtml import MM, Node, Unsupported, parse
 from .flowpages import PAGE_HEIGHT, PAGE_WIDTH, Chapter
 from .pango import available as pango_available
+from .pdfappend import PdfPages, Stamp
 from .render import MapBox
-from .stamp import Stamp
 
 __all__ = [
     "KEY",
@@ -196,7 +193,7 @@ def page_boxes_html(key: str, chapter: Chapter, section_tag: str) -> str:
 
 def chapter_stamps(pages: dict[str, Chapter], boxes: Sequence[MapBox]) -> list[Stamp]:
     """Stamps that paint each set chapter's pages into their boxes (`render.map_boxes`)."""
-    readers = {key: PdfReader(io.BytesIO(chapter.pdf())) for key, chapter in pages.items()}
+    readers = {key: PdfPages(chapter.pdf()) for key, chapter in pages.items()}
     stamps = []
     for box in boxes:
         key, _, number = box.key.rpartition(":")

@@ -9,8 +9,10 @@ set page is drawn at the text area's corner, then the running heads
 (`refassist.report.running`; last, so that a page's text reads from its title, as in
 WeasyPrint's layout); the maps are stamped in their holes (before the heads of their pages),
 and the PDF gets what WeasyPrint gave it: the outline of every heading and the map page's
-named destination (written by cairo), the title, creator and language (`pdfinfo`, or pypdf's
-writer when it stamps maps anyway).
+named destination (written by cairo), the title, creator and language (`pdfinfo`).  The
+stamps are appended to cairo's file (`pdfappend`); pypdf stamps only a file that is not
+shaped as cairo writes (never seen; the way is kept so that a change in cairo costs speed,
+not the report).
 
 The pages are those of ``templates/base/report.css`` (A4, margins 13, 10, 14 and 10 mm):
 `refassist.report.flow.usable` holds only for the project's own stylesheet and layout.
@@ -25,16 +27,14 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import cairocffi
-from pypdf import PdfReader, PdfWriter
-from pypdf.generic import NameObject, TextStringObject
 
 from .flow import hole_boxes
 from .flowhtml import parse
 from .flowpages import MARGINS, PAGE, PAGE_HEIGHT, PAGE_WIDTH, Chapter
+from .pdfappend import NotCairos, PdfPages, Stamp, append_stamps
 from .pdfinfo import with_info
 from .render import MapBox
 from .running import PageFrame, RunningWords, draw_heads, heads_pdf, running_words
-from .stamp import Stamp, stamp_pdf
 
 _RUNNING = re.compile(r'<div class="running-[a-z]+"(?: hidden)?>[^<]*</div>')
 _BOXES = re.compile(
@@ -69,7 +69,7 @@ def warm() -> None:
     """Put a one-page report together (words in every font, a drawing, a map stamped, the
     running heads) before the reports are shared among forked processes.  Each worker then
     finds what a first report sets up done already: the fonts found and loaded (fontconfig,
-    Pango's font map), cffi's C declarations parsed, pypdf's first calls.  A
+    Pango's font map), cffi's C declarations parsed.  A
     fresh worker's first small report took 0.45-0.87 s against 0.07-0.3 s once warm
     (profiled, docs/benchmarks.md).  Once a process: what it sets up stays (27 ms a report
     stage of a game played in one process, the demo's, saved)."""
@@ -80,7 +80,7 @@ def warm() -> None:
     surface = cairocffi.PDFSurface(out, 10, 10)
     cairocffi.Context(surface).show_page()
     surface.finish()
-    drawing = PdfReader(io.BytesIO(out.getvalue()))
+    drawing = PdfPages(out.getvalue())
     compose(
         _WARM_DOCUMENT,
         {"warm": chapter},
@@ -123,13 +123,28 @@ def compose(
     # The heads go over the maps, so a page with a map gets them stamped after it.
     later = sorted({s.page for s in stamps})
     if later:
-        heads = PdfReader(io.BytesIO(heads_pdf(words, frames, later)))
+        heads = PdfPages(heads_pdf(words, frames, later))
         stamps += [Stamp(page, heads, n, 0.0, 0.0) for n, page in enumerate(later)]
 
     pages = _pages(chapters, words, frames, set(later))
     info, language = _metadata(document)
     if not stamps:
         return with_info(pages, info, language)
+    try:
+        return with_info(append_stamps(pages, stamps), info, language)
+    except NotCairos:
+        return _stamped_by_pypdf(pages, stamps, info, language)
+
+
+def _stamped_by_pypdf(
+    pages: bytes, stamps: list[Stamp], info: dict[str, str], language: str | None
+) -> bytes:
+    """The stamps painted by pypdf, which reads any PDF (and rewrites it whole)."""
+    from pypdf import PdfWriter
+    from pypdf.generic import NameObject, TextStringObject
+
+    from .stamp import stamp_pdf
+
     info["Producer"] = "refassist (Pango, cairo, pypdf)"
 
     def finish(writer: PdfWriter) -> None:

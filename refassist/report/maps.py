@@ -9,19 +9,16 @@ same drawings into the HTML as inline SVG, for the benchmark to compare against.
 from __future__ import annotations
 
 import hashlib
-import io
 import pickle
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pypdf import PdfReader
-
 from ..atomic import write_bytes
 from . import cairomap, drawing, mapdraw, svgmap
 from .drawing import MM_TO_PT, Drawing
 from .mapmodel import MapOverlay, MapOwner, SectorMap
-from .stamp import Stamp
+from .pdfappend import PdfPages, Stamp
 
 #: Declared map box sizes in millimetres (the templates use them; the fast render measures
 #: the laid-out box and follows it if a game's template override changes it).
@@ -102,33 +99,33 @@ class BaseMaps:
     cache_dir: Path | None = None
 
     def __post_init__(self) -> None:
-        self._memory: dict[tuple[str, int, int, str], PdfReader] = {}
+        self._memory: dict[tuple[str, int, int, str], PdfPages] = {}
         self._digest = hashlib.sha256(
             pickle.dumps((DRAWING_VERSION, self.public), protocol=4)
         ).hexdigest()[:16]
 
-    def get(self, key: str, width: float, height: float, owners: tuple[MapOwner, ...]) -> PdfReader:
+    def get(self, key: str, width: float, height: float, owners: tuple[MapOwner, ...]) -> PdfPages:
         """The base page for a map box (drawn on first use, then from memory or disk)."""
         legend_digest = hashlib.sha256(pickle.dumps(owners, protocol=4)).hexdigest()[:8]
         size = (key, round(width * 10), round(height * 10), legend_digest)
-        reader = self._memory.get(size)
-        if reader is not None:
-            return reader
+        pages = self._memory.get(size)
+        if pages is not None:
+            return pages
         path = None
         if self.cache_dir is not None:
             name = f"base-{self._digest}-{legend_digest}-{key}-{size[1]}x{size[2]}.pdf"
             path = self.cache_dir / name
             if path.is_file():
-                reader = PdfReader(io.BytesIO(path.read_bytes()))
-        if reader is None:
+                pages = PdfPages(path.read_bytes())
+        if pages is None:
             drawing = mapdraw.draw_base_page(self.public, key, owners, width, height)
             data = cairomap.drawings_to_pdf([drawing])
             if path is not None:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 write_bytes(path, data)
-            reader = PdfReader(io.BytesIO(data))
-        self._memory[size] = reader
-        return reader
+            pages = PdfPages(data)
+        self._memory[size] = pages
+        return pages
 
 
 def map_stamps(
@@ -141,7 +138,7 @@ def map_stamps(
         drawings.extend([under, over])
     if not drawings:
         return []
-    layers = PdfReader(io.BytesIO(cairomap.drawings_to_pdf(drawings)))
+    layers = PdfPages(cairomap.drawings_to_pdf(drawings))
     stamps = []
     for i, box in enumerate(boxes):
         stamps.append(Stamp(box.page, layers, 2 * i, box.x, box.y))

@@ -44,15 +44,7 @@ def with_info(pdf: bytes, info: Mapping[str, str], language: str | None) -> byte
     """``pdf`` as cairo wrote it, with the information dictionary ``info`` (names without
     the slash: ``Title``, ``Creator``, ``Producer``) and cairo's date of writing, and the
     catalog's ``language`` (``/Lang``)."""
-    trailer = _TRAILER.search(pdf, max(0, len(pdf) - 4096))
-    if trailer is None:
-        raise NotCairos("no trailer at the end of the file")
-    numbers = {}
-    for key, pattern in _ENTRY.items():
-        found = pattern.search(trailer.group("entries"))
-        if found is None:
-            raise NotCairos(f"the trailer names no /{key.title()}")
-        numbers[key] = int(found.group(1))
+    numbers, previous = trailer_numbers(pdf)
     root, old_info = _object(pdf, numbers["root"]), _object(pdf, numbers["info"])
     entries = [b"/" + name.encode("ascii") + b" " + text(value) for name, value in info.items()]
     created = _CREATED.search(old_info)
@@ -70,17 +62,34 @@ def with_info(pdf: bytes, info: Mapping[str, str], language: str | None) -> byte
         offsets[number] = len(pdf) + len(update)
         update += b"%d 0 obj\n%s\nendobj\n" % (number, body)
     xref = len(pdf) + len(update)
-    update += b"xref\n"
+    # The free head of the list first: a section that starts elsewhere is taken by pypdf
+    # for a table wrongly numbered from 1 (it warns, and "corrects" in its lenient mode).
+    update += b"xref\n0 1\n0000000000 65535 f \n"
     for number in sorted(offsets):
         update += b"%d 1\n%010d 00000 n \n" % (number, offsets[number])
     update += b"trailer\n<< /Size %d\n   /Root %d 0 R\n   /Info %d 0 R\n   /Prev %d\n>>\n" % (
         numbers["size"],
         numbers["root"],
         numbers["info"],
-        int(trailer.group("xref")),
+        previous,
     )
     update += b"startxref\n%d\n%%%%EOF\n" % xref
     return pdf + bytes(update)
+
+
+def trailer_numbers(pdf: bytes) -> tuple[dict[str, int], int]:
+    """The last trailer's ``size``, ``root`` and ``info`` numbers, and where the
+    cross-reference section it closes starts."""
+    trailer = _TRAILER.search(pdf, max(0, len(pdf) - 4096))
+    if trailer is None:
+        raise NotCairos("no trailer at the end of the file")
+    numbers = {}
+    for key, pattern in _ENTRY.items():
+        found = pattern.search(trailer.group("entries"))
+        if found is None:
+            raise NotCairos(f"the trailer names no /{key.title()}")
+        numbers[key] = int(found.group(1))
+    return numbers, int(trailer.group("xref"))
 
 
 def _object(pdf: bytes, number: int) -> bytes:
@@ -92,4 +101,4 @@ def _object(pdf: bytes, number: int) -> bytes:
     return pdf[pdf.index(b"obj", start + 1) + 3 : end].strip()
 
 
-__all__ = ["NotCairos", "text", "with_info"]
+__all__ = ["NotCairos", "text", "trailer_numbers", "with_info"]

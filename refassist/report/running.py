@@ -22,10 +22,9 @@ from html.parser import HTMLParser
 from typing import Any
 
 import cairocffi as cairo
-from pypdf import PdfReader
 
+from .pdfappend import PdfPages, Stamp
 from .render import PX_TO_PT
-from .stamp import Stamp
 
 #: The hidden elements of `templates/base/layout.html` that hold the words.
 CLASSES = ("running-title", "running-reader", "running-generated", "running-folio")
@@ -220,5 +219,5 @@ def running_stamps(document: Any, html: str) -> list[Stamp]:
     words = running_words(html) if frames else None
     if words is None or not frames:
         return []
-    source = PdfReader(io.BytesIO(heads_pdf(words, frames)))
+    source = PdfPages(heads_pdf(words, frames))
     return [Stamp(i, source, i, 0.0, 0.0) for i in range(len(frames))]

@@ -6,16 +6,19 @@ sector map (thousands of operators) costs more than drawing it; a form XObject k
 drawing's content stream as it is and adds four operators to the page, so stamping costs a
 copy.  Text inside form XObjects stays extractable (pypdf and pdfminer follow ``Do``), which
 the fog-of-war audit relies on.
+
+A report cairo wrote whole is stamped by `refassist.report.pdfappend` instead, which appends
+the stamps to the file without reading it into Python objects; this module stamps the others
+(WeasyPrint's).
 """
 
 from __future__ import annotations
 
 import io
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import cast
 
-from pypdf import PageObject, PdfReader, PdfWriter
+from pypdf import PageObject, PdfWriter
 from pypdf.generic import (
     ArrayObject,
     DecodedStreamObject,
@@ -27,17 +30,7 @@ from pypdf.generic import (
     StreamObject,
 )
 
-
-@dataclass(frozen=True)
-class Stamp:
-    """Paint page ``source_page`` of ``source`` on report page ``page`` at (x, y) (points from
-    the top-left corner); stamps on one page are painted in list order."""
-
-    page: int
-    source: PdfReader
-    source_page: int
-    x: float
-    y: float
+from .pdfappend import Stamp
 
 
 def _content_stream(page: PageObject) -> StreamObject:
@@ -116,7 +109,7 @@ def stamp_pdf(
         xobjects = cast(DictionaryObject, xobjects.get_object())
         ops = [b"Q"]
         for n, s in enumerate(page_stamps):
-            source_page = s.source.pages[s.source_page]
+            source_page = s.source.reader.pages[s.source_page]
             name = f"/RAmap{index}x{n}"
             xobjects[NameObject(name)] = _as_xobject(writer, source_page)
             top = float(source_page.mediabox.top)
