@@ -1,11 +1,17 @@
 """How many processes the engine's split-up work uses and how they are started: the reports
-of a turn (`report.build`) and an intake's sheet checks (`inbox.checks_ahead`)."""
+of a turn (`report.build`), an intake's sheet checks (`inbox.checks_ahead`) and the next
+turn's sheets (`forked_map`, from `turnsheets.write_sheets`)."""
 
 from __future__ import annotations
 
 import multiprocessing
 import os
-from typing import Any
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 def default_workers() -> int:
@@ -28,3 +34,35 @@ def fork_context() -> Any:
     """Forked workers start with the parent's warm caches and its loaded state; where fork
     does not exist, the platform's default start method is used."""
     return multiprocessing.get_context("fork" if can_fork() else None)
+
+
+#: The task of the `forked_map` running now; forked processes find it in their copy of this
+#: process's memory, so a task may be any function, closures included, and is never pickled.
+_TASKS: list[Callable[[Any], Any]] = []
+
+
+def _run(item: Any) -> tuple[bool, Any]:
+    """Run the task on one item in a forked process; a failure comes back as ``False``,
+    and the caller's process runs that item again to raise its error there (an exception
+    of ours does not always survive pickling)."""
+    try:
+        return True, _TASKS[-1](item)
+    except Exception:
+        return False, None
+
+
+def forked_map(task: Callable[[T], R], items: Sequence[T], *, at_least: int = 4) -> list[R]:
+    """``task(item)`` for every item, results in order: in forked processes from
+    ``at_least`` items on, where fork exists and the machine has two cores or more, else
+    one after another here.  For independent pieces of work that write their own files and
+    return something small (a path)."""
+    workers = min(default_workers(), len(items))
+    if len(items) < at_least or workers < 2 or not can_fork():
+        return [task(item) for item in items]
+    _TASKS.append(task)
+    try:
+        with ProcessPoolExecutor(workers, mp_context=fork_context()) as pool:
+            done = list(pool.map(_run, items))
+    finally:
+        _TASKS.pop()
+    return [value if ok else task(item) for item, (ok, value) in zip(items, done, strict=True)]

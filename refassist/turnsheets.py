@@ -20,6 +20,7 @@ from .errors import CellProblem, NotATurnSheet, RefassistError, UsageError
 from .game import Game
 from .i18n import speaking_to
 from .outbox import record, state_mark
+from .processes import forked_map
 from .rulesets import Ruleset, find_ruleset
 
 if TYPE_CHECKING:
@@ -50,8 +51,8 @@ def write_sheets(game: Game, state: Any, players: list[str] | None = None) -> li
             )
         wanted = [p for p in step.expects if p in players]
     out = game.outbox(step.key)
-    written = []
-    for player in wanted:
+
+    def write(player: str) -> Path:
         path = out / sheet_filename(player)
         words = game.words_for(player)
         # The sheet speaks its player's language (`i18n.current` in the game's writer).
@@ -64,7 +65,11 @@ def write_sheets(game: Game, state: Any, players: list[str] | None = None) -> li
                 game.deadline_text(step.key, words),
                 game.config.house_rules,
             )
-        written.append(path)
+        return path
+
+    # Each sheet is its own file: a turn's are written by two processes (or more) at once,
+    # after the first, written here, has loaded what writing a sheet needs for them all.
+    written = [write(p) for p in wanted[:1]] + forked_map(write, wanted[1:])
     if written:
         record(out, written, state_mark(game, state))
     return written

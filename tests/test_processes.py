@@ -1,0 +1,112 @@
+"""Work split among forked processes (`refassist.processes.forked_map`) and the next turn's
+sheets written that way (`turnsheets.write_sheets`): the same results, in order, as one
+after another, and a failure raised as itself in the caller's process."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from refassist import processes, turnsheets
+from refassist.game import Game
+from refassist.rulesets import find_ruleset
+from refassist.turnsheets import write_sheets
+
+needs_fork = pytest.mark.skipif(not processes.can_fork(), reason="no fork on this platform")
+
+
+@pytest.fixture
+def two_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two workers whatever the machine has, so the split is what is tested."""
+    monkeypatch.setattr(processes, "default_workers", lambda: 2)
+
+
+@needs_fork
+@pytest.mark.usefixtures("two_cores")
+def test_from_enough_items_the_work_is_done_in_other_processes_in_order() -> None:
+    seen: list[int] = []  # a closure: the task is never pickled
+
+    def task(n: int) -> tuple[int, int]:
+        seen.append(n)
+        return n * n, os.getpid()
+
+    results = processes.forked_map(task, list(range(8)))
+    assert [square for square, _ in results] == [n * n for n in range(8)]
+    assert os.getpid() not in {pid for _, pid in results}
+    assert seen == []  # appended in the forked processes' copies only
+
+
+@pytest.mark.usefixtures("two_cores")
+def test_fewer_items_are_done_here() -> None:
+    results = processes.forked_map(lambda n: (n, os.getpid()), [1, 2, 3])
+    assert results == [(1, os.getpid()), (2, os.getpid()), (3, os.getpid())]
+
+
+class _Refused(Exception):
+    """An error whose pickled form cannot be rebuilt (two arguments, one given back)."""
+
+    def __init__(self, what: str, why: str) -> None:
+        super().__init__(f"{what}: {why}")
+
+
+@needs_fork
+@pytest.mark.usefixtures("two_cores")
+def test_a_failing_item_raises_its_own_error_here() -> None:
+    done_here: list[int] = []
+
+    def task(n: int) -> int:
+        if n == 5:
+            done_here.append(os.getpid())
+            raise _Refused("item 5", "the disk is full")
+        return n
+
+    with pytest.raises(_Refused, match="item 5: the disk is full"):
+        processes.forked_map(task, list(range(8)))
+    assert done_here == [os.getpid()]  # run again here, where the error is raised
+
+
+def _values(path: Path) -> dict[str, list[list[object]]]:
+    book = openpyxl.load_workbook(path)
+    return {ws.title: [list(row) for row in ws.iter_rows(values_only=True)] for ws in book}
+
+
+@needs_fork
+@pytest.mark.usefixtures("two_cores")
+def test_sheets_written_by_two_processes_are_those_written_one_by_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ruleset = find_ruleset("fifth-millennium")
+    written: dict[str, dict[str, Path]] = {}
+    pids: list[int] = []
+    real = processes.forked_map
+
+    def counted(task, items, *, at_least=4):  # type: ignore[no-untyped-def]
+        pids.extend(real(lambda item: os.getpid(), items, at_least=at_least))
+        return real(task, items, at_least=at_least)
+
+    for way in ("forked", "one-by-one"):
+        game = Game.create(
+            tmp_path / way,
+            ruleset,
+            ruleset.demo_players(6),
+            name="Six",
+            seed=7,
+            assign_homeworlds=True,
+            secret="six",
+        )
+        state = game.load_state()
+        if way == "one-by-one":
+            monkeypatch.setattr(
+                turnsheets, "forked_map", lambda task, items: list(map(task, items))
+            )
+        else:
+            monkeypatch.setattr(turnsheets, "forked_map", counted)
+        with game.lock():
+            written[way] = {p.stem: p for p in write_sheets(game, state)}
+    assert os.getpid() not in pids and len(pids) == 5  # the first sheet is written here
+    assert list(written["forked"]) == list(written["one-by-one"]) == list(game.step(state).expects)
+    for player, path in written["forked"].items():
+        assert _values(path) == _values(written["one-by-one"][player]), player
