@@ -1,10 +1,14 @@
-"""Work split among forked processes (`refassist.processes.forked_map`) and the next turn's
-sheets written that way (`turnsheets.write_sheets`): the same results, in order, as one
-after another, and a failure raised as itself in the caller's process."""
+"""Work split among forked processes (`refassist.processes.forked_map`), and the next turn's
+sheets (`turnsheets.write_sheets`) and a turn's mail (`mailing.build_mailings`) written that
+way: the same results, in order, as one after another, and a failure raised as itself in the
+caller's process."""
 
 from __future__ import annotations
 
+import email
 import os
+from email import policy
+from email.message import EmailMessage
 from pathlib import Path
 
 import openpyxl
@@ -12,6 +16,7 @@ import pytest
 
 from refassist import processes, turnsheets
 from refassist.game import Game
+from refassist.report import mailing
 from refassist.rulesets import find_ruleset
 from refassist.turnsheets import write_sheets
 
@@ -110,3 +115,59 @@ def test_sheets_written_by_two_processes_are_those_written_one_by_one(
     assert list(written["forked"]) == list(written["one-by-one"]) == list(game.step(state).expects)
     for player, path in written["forked"].items():
         assert _values(path) == _values(written["one-by-one"][player]), player
+
+
+def _parts(path: Path) -> tuple[str, str, list[tuple[str, bytes]], str]:
+    message = email.message_from_bytes(path.read_bytes(), policy=policy.default)
+    assert isinstance(message, EmailMessage)
+    body = message.get_body(("plain",))
+    files = [(p.get_filename() or "", p.get_content()) for p in message.iter_attachments()]
+    return message["To"], message["Subject"], files, body.get_content() if body else ""
+
+
+@needs_fork
+@pytest.mark.usefixtures("two_cores")
+def test_mail_written_by_two_processes_is_the_mail_written_one_by_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Five players' messages, each with its report and sheet: the same recipients,
+    subjects, bodies and attachments to the byte, in the players' order, either way."""
+    players = ["Ann", "Bob", "Cleo", "Dev", "Eve"]
+    files = tmp_path / "files"
+    files.mkdir()
+    reports, sheets = {}, {}
+    for n, player in enumerate(players):
+        reports[player] = files / f"{player}.pdf"
+        reports[player].write_bytes(os.urandom(50_000 + n))
+        sheets[player] = files / f"{player}.xlsx"
+        sheets[player].write_bytes(os.urandom(20_000 + n))
+    pids: list[int] = []
+    real = processes.forked_map
+
+    def counted(task, items, *, at_least=4):  # type: ignore[no-untyped-def]
+        pids.extend(real(lambda item: os.getpid(), items, at_least=at_least))
+        return real(task, items, at_least=at_least)
+
+    made = {}
+    for way, split in (("forked", counted), ("one-by-one", lambda t, i: list(map(t, i)))):
+        monkeypatch.setattr(mailing, "forked_map", split)
+        made[way] = mailing.build_mailings(
+            folder=tmp_path / way,
+            game_name="Five",
+            step="5003",
+            deadline="1 May",
+            sender="ref@example.org",
+            resolved="5002",
+            addresses={p: f"{p.lower()}@example.org" for p in players},
+            reports=reports,
+            sheets=sheets,
+        )
+    assert os.getpid() not in pids and len(pids) == 5
+    assert [m.player for m in made["forked"]] == [m.player for m in made["one-by-one"]] == players
+    for forked, alone in zip(made["forked"], made["one-by-one"], strict=True):
+        to, subject, attached, body = _parts(forked.path)
+        assert (to, subject, attached, body) == _parts(alone.path)
+        assert attached == [
+            (f"{forked.player}.pdf", reports[forked.player].read_bytes()),
+            (f"{forked.player}.xlsx", sheets[forked.player].read_bytes()),
+        ]

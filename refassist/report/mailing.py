@@ -16,6 +16,7 @@ from pathlib import Path
 from ..errors import GameError
 from ..i18n import Words
 from ..mail import build_message, parse_message_bytes, write_eml
+from ..processes import forked_map
 
 MAIL_DIR = "mail"
 
@@ -125,14 +126,15 @@ def build_mailings(
     """Write one ``.eml`` per player who has a report; refuse players without an address.
     ``readers``: each player's translator and deadline in it (English and ``deadline``
     for a player not named)."""
-    out = []
-    for player, pdf in reports.items():
-        to = addresses.get(player, "")
-        if not to:
+    for player in reports:
+        if not addresses.get(player, ""):
             raise GameError(
                 f"player {player!r} has no e-mail address in game.toml; add one under "
                 "[[players]] to mail the report"
             )
+
+    def mail(player: str) -> Mailing:
+        pdf, to = reports[player], addresses[player]
         words, due = (readers or {}).get(player, (Words(), deadline))
         sheet = sheets.get(player)
         if sheet is not None and not sheet.exists():
@@ -150,5 +152,8 @@ def build_mailings(
         path.parent.mkdir(parents=True, exist_ok=True)
         # Attached as it is written: fast for a report of a megabyte (`write_eml`).
         write_eml(path, message, attachments)
-        out.append(Mailing(player, path))
-    return out
+        return Mailing(player, path)
+
+    # Each message is its own file, most of it a report in base64: a turn's are written by
+    # two processes (or more) at once.
+    return forked_map(mail, list(reports))
