@@ -15,7 +15,7 @@ import pypdfium2.raw as pdfium_raw
 import pytest
 from pypdf import PdfReader
 
-from refassist.report.pdfinfo import NotCairos, with_info
+from refassist.report.pdfinfo import NotCairos, page_count, with_info
 
 TITLE = "Millenium — tour 3 (α) \\ ) ( <end>"
 
@@ -80,3 +80,15 @@ def test_without_a_language_the_catalog_keeps_cairos_entries() -> None:
 def test_a_file_that_does_not_end_as_cairos_is_refused(pdf: bytes) -> None:
     with pytest.raises(NotCairos):
         with_info(pdf, {"Title": "T"}, "en")
+
+
+def test_the_pages_are_counted_as_pypdf_counts_them() -> None:
+    before = _cairo_pdf()
+    after = with_info(before, {"Title": "T"}, "en")
+    assert page_count(before) == page_count(after) == len(PdfReader(io.BytesIO(after)).pages) == 2
+
+
+@pytest.mark.parametrize("pdf", [b"", b"%PDF-1.4\nnot a pdf"], ids=["empty", "junk"])
+def test_pages_of_a_file_not_cairos_are_not_counted(pdf: bytes) -> None:
+    with pytest.raises(NotCairos):
+        page_count(pdf)

@@ -37,6 +37,7 @@ from .mapmodel import SectorMap
 from .maps import BaseMaps, inline_svgs, map_pages, map_stamps
 from .netdraw import network_pages
 from .pdfappend import Stamp
+from .pdfinfo import NotCairos, page_count
 from .render import (
     MapBox,
     ReportError,
@@ -194,9 +195,11 @@ def _map_stamper(
 
 
 def _page_count(pdf: bytes) -> int:
+    with contextlib.suppress(NotCairos):
+        return page_count(pdf)
     import io
 
-    from pypdf import PdfReader
+    from pypdf import PdfReader  # WeasyPrint's files: pypdf is imported to stamp them anyway
 
     return len(PdfReader(io.BytesIO(pdf)).pages)
 

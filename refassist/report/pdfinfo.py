@@ -92,6 +92,22 @@ def trailer_numbers(pdf: bytes) -> tuple[dict[str, int], int]:
     return numbers, int(trailer.group("xref"))
 
 
+_PAGES = re.compile(rb"/Pages\s+(\d+)\s+0\s+R")
+_COUNT = re.compile(rb"/Count\s+(\d+)")
+
+
+def page_count(pdf: bytes) -> int:
+    """How many pages a PDF cairo wrote has (appended to or not): the count of the page
+    tree the newest catalog names.  A report worker counts its report's pages so; pypdf
+    took a fifth of a second to import and 15 ms a report to parse."""
+    numbers, _ = trailer_numbers(pdf)
+    tree = _PAGES.search(_object(pdf, numbers["root"]))
+    count = _COUNT.search(_object(pdf, int(tree.group(1)))) if tree else None
+    if count is None:
+        raise NotCairos("the catalog names no page tree with a count")
+    return int(count.group(1))
+
+
 def _object(pdf: bytes, number: int) -> bytes:
     """The text of object ``number`` between ``obj`` and ``endobj`` (its last version)."""
     start = pdf.rfind(b"\n%d 0 obj" % number)
@@ -101,4 +117,4 @@ def _object(pdf: bytes, number: int) -> bytes:
     return pdf[pdf.index(b"obj", start + 1) + 3 : end].strip()
 
 
-__all__ = ["NotCairos", "text", "trailer_numbers", "with_info"]
+__all__ = ["NotCairos", "page_count", "text", "trailer_numbers", "with_info"]
