@@ -837,3 +837,57 @@ def _placed(chapter: flow.Chapter) -> list[tuple[object, float]]:
         y += item.height
         pending = item.margin_bottom
     return found
+
+
+class _Forgetful(dict):  # type: ignore[type-arg]
+    """A `flowpages._LAID_OUT` that keeps nothing: every text laid out where it is set."""
+
+    def __setitem__(self, key: object, value: object) -> None:
+        pass
+
+
+def test_texts_laid_out_for_earlier_reports_set_the_same_pages(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bob's report with every text laid out anew, and again after Ann's and his own were
+    set (so all his texts come from `flowpages._LAID_OUT`, laid out on the measuring context
+    for other chapters): the same words at the same places and the same pixels."""
+    from refassist.report import flowpages
+
+    game, state = report_game(tmp_path / "game")
+    info = gather_input(game, state, ["Ann", "Bob"])
+    settings = RenderSettings(tuple(template_dirs(game.path)), game.ruleset.report_map(state))
+    common = {**build.common_context(info), "generated": "2026-01-01 12:00 UTC"}
+
+    def bob() -> bytes:
+        content = game.ruleset.report_content(state, "Bob", info)
+        return render_report(content, common, settings)[0]
+
+    with monkeypatch.context() as patched:
+        patched.setattr(flowpages, "_LAID_OUT", _Forgetful())
+        alone = bob()
+    flowpages._LAID_OUT.clear()
+    bob()
+    ann = game.ruleset.report_content(state, "Ann", info)
+    render_report(ann, common, settings)
+    laid_out = len(flowpages._LAID_OUT)
+    again = bob()
+    assert len(flowpages._LAID_OUT) == laid_out  # nothing new to lay out for Bob
+    assert _lines(again) == _lines(alone)
+    with pdfium.PdfDocument(alone) as one, pdfium.PdfDocument(again) as other:
+        assert len(one) == len(other) >= 5
+        for a, b in zip(one, other, strict=True):
+            assert a.render(scale=0.5).to_pil().tobytes() == b.render(scale=0.5).to_pil().tobytes()
+
+
+def test_a_text_is_laid_out_again_for_another_width_alignment_or_wrapping() -> None:
+    """What `flowpages._LAID_OUT` keeps a text by: the same words at another width, aligned
+    otherwise or wrapped otherwise are another layout."""
+    chapter = _chapter(_events(1))
+    words = "the fleet of the Imperator withdrew " * 4
+    assert len(chapter._text(words, 100, 9).lines) > len(chapter._text(words, 300, 9).lines)
+    assert chapter._text("7", 80, 9, align="right").lines[0].left > 70
+    assert chapter._text("7", 80, 9).lines[0].left == 0
+    long_word = "ArcturusBetelgeuseCanopus"
+    assert len(chapter._text(long_word, 30, 9).lines) > 1  # broken inside the word
+    assert len(chapter._text(long_word, 30, 9, words_only=True).lines) == 1

@@ -161,6 +161,27 @@ class Hole:
     height: float
 
 
+#: Texts laid out in this process, by what decides their layout (markup with its font,
+#: size and colour; width; alignment; wrapping).  A report's words recur (a table's numbers
+#: and headings, each measured for its column and set in it; the same headings, names and
+#: labels in every reader's report): a third of a player's texts are laid out twice in the
+#: same report and half of the next report's were laid out in the one before.  A `Text` is
+#: drawn on whatever context it is given (`Text.show_line`), so the one laid out first
+#: serves every chapter; the oldest go beyond `LAID_OUT_MOST` (a few kilobytes each).
+_LAID_OUT: dict[tuple[str, float | None, str, bool], Text] = {}
+LAID_OUT_MOST = 4096
+_MEASURING: list[cairocffi.Context] = []
+
+
+def _measuring() -> cairocffi.Context:
+    """What every text is laid out on: one context a process, on a PDF surface that writes
+    nowhere (its fonts and options are a chapter's; a chapter's own surface, drawn only for
+    its own PDF, would be kept alive by the texts and write to a closed buffer at exit)."""
+    if not _MEASURING:
+        _MEASURING.append(cairocffi.Context(cairocffi.PDFSurface(None, PAGE_WIDTH, PAGE_HEIGHT)))
+    return _MEASURING[0]
+
+
 class Chapter:
     """The pages of one chapter, set on a cairo PDF surface of `PAGE_WIDTH` by
     `PAGE_HEIGHT` points; ``classes`` are its section's (a cover's and a map page's rules
@@ -174,7 +195,8 @@ class Chapter:
         self.holes: list[Hole] = []
         self.buffer = io.BytesIO()
         self.surface = cairocffi.PDFSurface(self.buffer, PAGE_WIDTH, PAGE_HEIGHT)
-        #: What the texts are measured on (and the chapter's own PDF drawn on, `pdf`).
+        #: What the chapter's own PDF is drawn on (`pdf`); its texts are laid out on
+        #: `_measuring`'s context.
         self.context = cairocffi.Context(self.surface)
         #: What the items draw on while a page is drawn: ``context`` or a report's page
         #: (`draw_page`).
@@ -205,13 +227,15 @@ class Chapter:
         *,
         words_only: bool = False,
     ) -> Text:
-        return Text(
-            self.context,
-            self._markup(markup, size, font, color),
-            width,
-            align,
-            words_only=words_only,
-        )
+        markup = self._markup(markup, size, font, color)
+        key = (markup, width, align, words_only)
+        text = _LAID_OUT.get(key)
+        if text is None:
+            if len(_LAID_OUT) >= LAID_OUT_MOST:
+                del _LAID_OUT[next(iter(_LAID_OUT))]  # the oldest
+            text = Text(_measuring(), markup, width, align, words_only=words_only)
+            _LAID_OUT[key] = text
+        return text
 
     @staticmethod
     def _markup(markup: str, size: float, font: str, color: str = TEXT) -> str:
