@@ -72,6 +72,7 @@ def _new(prepared: Path, game: Path, pattern: str) -> list[Path]:
 
 def in_process(prepared: Path, work: Path, mbox: Path) -> dict[str, Any]:
     """The same turn through the library in this process, timed stage by stage."""
+    from refassist import turns
     from refassist.game import Game
     from refassist.inbox import intake
     from refassist.report import game_reports
@@ -95,7 +96,8 @@ def in_process(prepared: Path, work: Path, mbox: Path) -> dict[str, Any]:
     ruleset.read_sheet = watch.wrap("read sheets (parse)", ruleset.read_sheet)  # type: ignore[method-assign]
     ruleset.validate = watch.wrap("check orders", ruleset.validate)  # type: ignore[method-assign]
     ruleset.resolve = watch.wrap("rules", ruleset.resolve)  # type: ignore[method-assign]
-    ruleset.write_sheet = watch.wrap("next sheets", ruleset.write_sheet)  # type: ignore[method-assign]
+    # The sheets as a whole: after the first, they are written in other processes.
+    turns.write_sheets = watch.wrap("next sheets", turns.write_sheets)  # type: ignore[assignment]
     game.save_state = watch.wrap("write master", game.save_state)  # type: ignore[method-assign]
     # `turnsheets.open_genuine` takes the opener from `sheetio` when it is called.
     sheetio.open_turn_sheet = watch.wrap("open sheets (identity)", sheetio.open_turn_sheet)  # type: ignore[assignment]
