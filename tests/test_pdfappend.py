@@ -126,6 +126,13 @@ def _not_cairos() -> bytes:
     return out.getvalue()
 
 
+def _damaged_box() -> bytes:
+    """A cairo page whose media box holds a word where a number was (same length)."""
+    pdf = _cairo(("x", (0, 0, 0)), size=(300, 200))
+    assert pdf.count(b"/MediaBox [ 0 0 300 200 ]") == 1
+    return pdf.replace(b"/MediaBox [ 0 0 300 200 ]", b"/MediaBox [ 0 0 3x0 200 ]")
+
+
 @pytest.mark.parametrize(
     "report, source",
     [
@@ -133,8 +140,9 @@ def _not_cairos() -> bytes:
         (_cairo(("x", (0, 0, 0)))[:-60], _cairo(("x", (0, 0, 0)))),
         (_not_cairos(), _cairo(("x", (0, 0, 0)))),
         (_cairo(("x", (0, 0, 0))), _not_cairos()),
+        (_cairo(("x", (0, 0, 0))), _damaged_box()),
     ],
-    ids=["empty", "cut", "pypdfs-report", "pypdfs-source"],
+    ids=["empty", "cut", "pypdfs-report", "pypdfs-source", "damaged-box"],
 )
 def test_a_file_not_shaped_as_cairos_is_refused(report: bytes, source: bytes) -> None:
     with pytest.raises(NotCairos):

@@ -69,10 +69,10 @@ def warm() -> None:
     """Put a one-page report together (words in every font, a drawing, a map stamped, the
     running heads) before the reports are shared among forked processes.  Each worker then
     finds what a first report sets up done already: the fonts found and loaded (fontconfig,
-    Pango's font map), cffi's C declarations parsed.  A
-    fresh worker's first small report took 0.45-0.87 s against 0.07-0.3 s once warm
-    (profiled, docs/benchmarks.md).  Once a process: what it sets up stays (27 ms a report
-    stage of a game played in one process, the demo's, saved)."""
+    Pango's font map), cffi's C declarations parsed.  A fresh worker's first small report
+    took 0.45-0.87 s against 0.07-0.3 s once warm (profiled, docs/benchmarks.md).  Once a
+    process: what it sets up stays (27 ms a report stage of a game played in one process,
+    the demo's, saved)."""
     if _WARMED:
         return
     chapter = Chapter(parse(_WARM_UP), classes=("chapter", "map-page"))

@@ -158,7 +158,10 @@ class CairoFile:
         box = _MEDIA_BOX.search(self.page(index))
         if box is None:
             raise NotCairos(f"page {index + 1} has no media box of its own")
-        x1, y1, x2, y2 = (float(v) for v in box.group(1).split())
+        try:
+            x1, y1, x2, y2 = (float(v) for v in box.group(1).split())
+        except ValueError:
+            raise NotCairos(f"page {index + 1}'s media box is not four numbers") from None
         return x1, y1, x2, y2
 
 
