@@ -1,6 +1,7 @@
 """How many processes the engine's split-up work uses and how they are started: the reports
-of a turn (`report.build`), an intake's sheet checks (`inbox.checks_ahead`) and the next
-turn's sheets (`forked_map`, from `turnsheets.write_sheets`)."""
+of a turn (`report.build`), an intake's sheet checks (`inbox.checks_ahead`), and the next
+turn's sheets and a turn's mail (`forked_map`: `turnsheets.write_sheets`,
+`report.mailing.build_mailings`)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import multiprocessing
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -55,7 +57,8 @@ def forked_map(task: Callable[[T], R], items: Sequence[T], *, at_least: int = 4)
     """``task(item)`` for every item, results in order: in forked processes from
     ``at_least`` items on, where fork exists and the machine has two cores or more, else
     one after another here.  For independent pieces of work that write their own files and
-    return something small (a path)."""
+    return something small (a path): should a process die (killed, out of memory), every
+    item is done again here, which writes the same files."""
     workers = min(default_workers(), len(items))
     if len(items) < at_least or workers < 2 or not can_fork():
         return [task(item) for item in items]
@@ -63,6 +66,8 @@ def forked_map(task: Callable[[T], R], items: Sequence[T], *, at_least: int = 4)
     try:
         with ProcessPoolExecutor(workers, mp_context=fork_context()) as pool:
             done = list(pool.map(_run, items))
+    except BrokenProcessPool:
+        return [task(item) for item in items]
     finally:
         _TASKS.pop()
     return [value if ok else task(item) for item, (ok, value) in zip(items, done, strict=True)]

@@ -73,6 +73,24 @@ def test_a_failing_item_raises_its_own_error_here() -> None:
     assert done_here == [os.getpid()]  # run again here, where the error is raised
 
 
+@needs_fork
+@pytest.mark.usefixtures("two_cores")
+def test_a_process_that_dies_leaves_the_work_to_this_one(tmp_path: Path) -> None:
+    """A forked process killed in the middle (here it ends itself): every item is done
+    again here, so every file is written."""
+    here = os.getpid()
+
+    def task(n: int) -> Path:
+        if os.getpid() != here and n == 3:
+            os._exit(1)
+        path = tmp_path / f"{n}.txt"
+        path.write_text(str(n))
+        return path
+
+    paths = processes.forked_map(task, list(range(6)))
+    assert [p.read_text() for p in paths] == [str(n) for n in range(6)]
+
+
 def _values(path: Path) -> dict[str, list[list[object]]]:
     book = openpyxl.load_workbook(path)
     return {ws.title: [list(row) for row in ws.iter_rows(values_only=True)] for ws in book}
