@@ -25,6 +25,7 @@ from refassist.report.render import template_dirs
 from refassist.report.stamp import stamp_pdf
 from tests.conftest import in_new_interpreter
 from tests.test_report_content import report_game
+from tests.test_report_flow import ann_without_pypdf
 
 
 def _cairo(
@@ -203,19 +204,7 @@ def test_a_report_worker_writes_and_counts_its_report_without_pypdf(tmp_path: Pa
     """What a report process does for one report (`build._render_to_file`: render, write,
     count the pages) with pypdf made impossible to import: importing it took a fifth of a
     second of each worker, and parsing each report to count its pages 15 ms."""
-    code = (
-        "import sys\n"
-        "from pathlib import Path\n"
-        "from refassist.report import build\n"
-        "from refassist.report.game_reports import gather_input\n"
-        "from refassist.report.render import template_dirs\n"
-        "from tests.test_report_content import report_game\n"
-        f"game, state = report_game(Path({str(tmp_path / 'game')!r}))\n"
-        "info = gather_input(game, state, ['Ann'])\n"
-        "content = game.ruleset.report_content(state, 'Ann', info)\n"
-        "sys.modules['pypdf'] = None  # the tests' own modules import it: any import now fails\n"
-        "settings = build.RenderSettings(tuple(template_dirs(game.path)), "
-        "game.ruleset.report_map(state))\n"
+    code = ann_without_pypdf(tmp_path / "game") + (
         f"path = Path({str(tmp_path / 'Ann.pdf')!r})\n"
         "done = build._render_to_file('Ann', content, build.common_context(info), settings, path)\n"
         "print(done.pages)\n"

@@ -60,24 +60,32 @@ def _ann_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, set_by_pango
     return pdf
 
 
-def test_a_report_set_with_pango_never_imports_weasyprint(tmp_path: Path) -> None:
-    """Importing WeasyPrint takes about 0.7 s, most of a small game's `refassist report`, whose
-    reports are all set with Pango: it is imported only for a report it lays out (checked in
-    a new interpreter, which has imported nothing yet).  Nor is pypdf (0.1 s): the maps are
-    appended to cairo's file (`pdfappend`)."""
-    code = (
+def ann_without_pypdf(game: Path) -> str:
+    """Code for a new interpreter, which has imported nothing yet: the small report game in
+    ``game``, Ann's report's content and settings, and pypdf barred from then on (the tests'
+    own modules import it, so any import of it fails rather than being looked for)."""
+    return (
         "import sys\n"
         "from pathlib import Path\n"
         "from refassist.report import build\n"
         "from refassist.report.game_reports import gather_input\n"
         "from refassist.report.render import template_dirs\n"
         "from tests.test_report_content import report_game\n"
-        f"game, state = report_game(Path({str(tmp_path / 'game')!r}))\n"
+        f"game, state = report_game(Path({str(game)!r}))\n"
         "info = gather_input(game, state, ['Ann'])\n"
         "content = game.ruleset.report_content(state, 'Ann', info)\n"
-        "sys.modules['pypdf'] = None  # the tests' own modules import it: any import now fails\n"
+        "sys.modules['pypdf'] = None\n"
         "dirs = tuple(template_dirs(game.path))\n"
         "settings = build.RenderSettings(dirs, game.ruleset.report_map(state))\n"
+    )
+
+
+def test_a_report_set_with_pango_never_imports_weasyprint(tmp_path: Path) -> None:
+    """Importing WeasyPrint takes about 0.7 s, most of a small game's `refassist report`, whose
+    reports are all set with Pango: it is imported only for a report it lays out (checked in
+    a new interpreter, which has imported nothing yet).  Nor is pypdf (0.1 s): the maps are
+    appended to cairo's file (`pdfappend`)."""
+    code = ann_without_pypdf(tmp_path / "game") + (
         "pdf, refused = build.render_report(content, build.common_context(info), settings)\n"
         "print(len(pdf) > 10_000, refused, 'weasyprint' in sys.modules)\n"
     )
