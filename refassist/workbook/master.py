@@ -415,16 +415,19 @@ def _read_rows(table: Table, data: list[list[Any]], problems: list[CellProblem])
     if len(positions) < len(table.columns):
         return []
     rows: list[Row] = []
+    # Each column's letters once a table, not once a cell (a master has tens of thousands).
+    letters = {col.name: column_letter(max(positions[col.name], 0)) for col in table.columns}
     for r, raw in enumerate(data[1:], start=1):
         if all(v is None or (isinstance(v, str) and not v.strip()) for v in raw):
             continue
         values: dict[str, Any] = {}
         refs: dict[str, str] = {}
         ok = True
+        number = str(r + 1)
         for col in table.columns:
             c = positions[col.name]
             raw_value = raw[c] if 0 <= c < len(raw) else None
-            ref = cell_ref(r, max(c, 0))
+            ref = letters[col.name] + number
             refs[col.name] = ref
             value, problem = _convert(raw_value, col)
             if problem:
