@@ -378,6 +378,34 @@ def as_row(item: Any) -> dict[str, Any]:
     return dict(zip(names, values if len(names) > 1 else (values,), strict=True))
 
 
+_ATOMS = frozenset({str, int, float, bool, type(None)})
+
+
+def plain(value: Any) -> Any:
+    """`dataclasses.asdict` of any value, without its deep copy: dataclasses as dicts, lists,
+    tuples and dicts rebuilt as their own types (named tuples, a game's list types), every
+    other value as it is.  ``asdict`` copies
+    each leaf with `copy.deepcopy`; a state's leaves are strings, numbers and None, and
+    `Ruleset.to_json` (hashed by every command that marks what a file was made from) took
+    0.05-0.1 s of a 12-player state that way."""
+    if type(value) in _ATOMS:
+        return value
+    if isinstance(value, list):
+        items = [plain(v) for v in value]
+        return items if type(value) is list else type(value)(items)
+    if isinstance(value, dict):
+        return type(value)((plain(k), plain(v)) for k, v in value.items())
+    if isinstance(value, tuple):
+        if hasattr(value, "_fields"):  # a named tuple, as asdict rebuilds it
+            return type(value)(*[plain(v) for v in value])
+        return type(value)(plain(v) for v in value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        names, get = _field_getter(type(value))
+        values = get(value) if len(names) > 1 else (get(value),)
+        return {n: plain(v) for n, v in zip(names, values, strict=True)}
+    return value
+
+
 @functools.cache
 def _field_getter(cls: Any) -> tuple[tuple[str, ...], Any]:
     names = tuple(f.name for f in dataclasses.fields(cls))

@@ -7,13 +7,12 @@ keeps the master the size of the current state however long the game runs.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from ..dice import Roll
-from ..rulesets.base import Column, Event, Row, Table
+from ..rulesets.base import Column, Event, Row, Table, plain
 
 
 def history_tables(
@@ -235,5 +234,5 @@ def history_json(events: Sequence[Event], rolls: Sequence[Roll]) -> dict[str, An
             }
             for e in events
         ],
-        "dice": [dataclasses.asdict(r) for r in rolls],
+        "dice": [plain(r) for r in rolls],
     }

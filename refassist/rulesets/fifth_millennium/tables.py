@@ -10,7 +10,6 @@ stockpile) is simply honoured.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -25,7 +24,7 @@ from ...workbook.history import (
     rows_to_events,
     rows_to_rolls,
 )
-from ..base import Column, Reference, Row, RowProblems, Table, as_row, flag, optional
+from ..base import Column, Reference, Row, RowProblems, Table, as_row, flag, optional, plain
 from .state import (
     FACILITY_KINDS,
     RELATION_KINDS,
@@ -482,6 +481,6 @@ def from_tables(tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]
 
 def to_json(state: State) -> dict[str, Any]:
     """The whole state as JSON-ready data; see docs/json-export.md."""
-    data = dataclasses.asdict(state)
+    data = plain(state)
     data.update(history_json(state.events, state.dice))
     return data

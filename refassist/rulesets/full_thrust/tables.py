@@ -8,7 +8,6 @@ inside the grid, a ship's design and place known, fuel within a full tank.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -21,7 +20,18 @@ from ...workbook.history import (
     rows_to_events,
     rows_to_rolls,
 )
-from ..base import Column, Reference, Row, RowProblems, Table, as_row, flag, optional, whole
+from ..base import (
+    Column,
+    Reference,
+    Row,
+    RowProblems,
+    Table,
+    as_row,
+    flag,
+    optional,
+    plain,
+    whole,
+)
 from .designs import FULL_TANK_PARSECS, KINDS, SIZES, Design
 from .grid import parse_square, square_code
 from .mapfile import BELTS, PORTS
@@ -393,12 +403,10 @@ def from_tables(tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]
 
 def to_json(state: State) -> dict[str, Any]:
     """The whole state as JSON-ready data (docs/json-export.md)."""
-    data = dataclasses.asdict(state)
-    data["systems"] = [
-        dataclasses.asdict(s) | {"square": square_code(s.square)} for s in state.systems.values()
-    ]
+    data = plain(state)
+    data["systems"] = [plain(s) | {"square": square_code(s.square)} for s in state.systems.values()]
     data["obstacles"] = [square_code(q) for q in sorted(state.obstacles)]
-    data["designs"] = [dataclasses.asdict(d) for d in state.designs.values()]
+    data["designs"] = [plain(d) for d in state.designs.values()]
     data["stocks"] = [
         {"place": place, "owner": owner, "points": points}
         for (place, owner), points in sorted(state.stocks.items())
