@@ -53,6 +53,11 @@ def hex_id(col: int, row: int) -> str:
     return f"{col:02d}{row:02d}"
 
 
+@lru_cache(maxsize=16)
+def _every_hex(cols: int, rows: int) -> tuple[str, ...]:
+    return tuple(hex_id(col, row) for col in range(1, cols + 1) for row in range(1, rows + 1))
+
+
 @lru_cache(maxsize=8192)
 def col_row(hex_: str) -> tuple[int, int]:
     """Column and row of an ``XXYY`` id (no range check)."""
@@ -98,10 +103,9 @@ class HexGrid:
         return 1 <= col <= self.cols and 1 <= row <= self.rows
 
     def hexes(self) -> Iterator[str]:
-        """Every hex id on the grid, column by column."""
-        for col in range(1, self.cols + 1):
-            for row in range(1, self.rows + 1):
-                yield hex_id(col, row)
+        """Every hex id on the grid, column by column (made once a grid size: a report's
+        map shading and sight walk the whole sector for every reader)."""
+        return iter(_every_hex(self.cols, self.rows))
 
     def neighbours(self, hex_: str) -> list[str]:
         """The (up to six) adjacent hexes that lie on the grid."""
