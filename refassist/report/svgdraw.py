@@ -26,8 +26,6 @@ from typing import Any
 from xml.etree.ElementTree import Element
 
 import cairocffi
-from cairosvg.parser import Tree
-from cairosvg.surface import PDFSurface
 from defusedxml.ElementTree import fromstring
 
 from .drawing import MM_TO_PT as MM
@@ -43,21 +41,29 @@ _PX = 0.75
 _LENGTH = re.compile(r"([0-9.]+)(mm|px|%|)")
 
 
-class _Recording(PDFSurface):
-    """CairoSVG drawing into a cairo recording surface instead of a file, so the drawing is
-    replayed as vectors onto each page that shows it (CairoSVG's documented way to change the
-    target is to override ``_create_surface``), and its words set by Pango in their place
-    among the shapes (a counter's words under the counter stacked on it stay covered)."""
+@functools.cache
+def _recording() -> Any:
+    """CairoSVG's surface drawing into a cairo recording surface instead of a file, so the
+    drawing is replayed as vectors onto each page that shows it (CairoSVG's documented way to
+    change the target is to override ``_create_surface``), and its words set by Pango in
+    their place among the shapes (a counter's words under the counter stacked on it stay
+    covered).  Made when a drawing first needs CairoSVG: the engine's own drawings are
+    painted without it (`svgpaint`), and importing it took 0.05-0.07 s of every report run."""
+    from cairosvg.surface import PDFSurface
 
-    def _create_surface(self, width: float, height: float) -> tuple[object, float, float]:
-        extents = (0, 0, width, height)
-        return cairocffi.RecordingSurface(cairocffi.CONTENT_COLOR_ALPHA, extents), width, height
+    class Recording(PDFSurface):
+        def _create_surface(self, width: float, height: float) -> tuple[object, float, float]:
+            extents = (0, 0, width, height)
+            surface = cairocffi.RecordingSurface(cairocffi.CONTENT_COLOR_ALPHA, extents)
+            return surface, width, height
 
-    def draw(self, node: Any) -> None:
-        if node.tag == "text":
-            draw_text(self.context, node, node.text or "")
-        else:
-            super().draw(node)
+        def draw(self, node: Any) -> None:
+            if node.tag == "text":
+                draw_text(self.context, node, node.text or "")
+            else:
+                super().draw(node)
+
+    return Recording
 
 
 def _length(value: str | None, box: float | None) -> float | None:
@@ -111,7 +117,9 @@ class Picture:
         try:
             self._drawing = paint(root, width, height, view)
         except NotPainted:
-            drawn = _Recording(
+            from cairosvg.parser import Tree
+
+            drawn = _recording()(
                 Tree(bytestring=svg.encode("utf-8")),
                 None,
                 96,
