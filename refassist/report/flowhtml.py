@@ -97,8 +97,8 @@ class _Parser(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag == "svg":
-            # `_drawings_out` cut the drawing out and left an empty <svg></svg> in its place:
-            # nothing opens here, and the drawing's node is added at the placeholder's end.
+            # `_drawings_out` replaced each drawing with an empty <svg></svg>.  Its start tag
+            # opens no node; the drawing's node is added when its end tag comes (below).
             return
         if tag not in BLOCK | INLINE | {"td", "th"}:
             raise Unsupported(f"<{tag}>")
@@ -126,8 +126,9 @@ class _Parser(HTMLParser):
 
     def handle_endtag(self, tag: str) -> None:
         if tag == "svg":
-            # A placeholder ends: the drawing cut out at this place is added as a node (the
-            # drawings are taken in the order they were cut out, which is the text's order).
+            # The end of an empty <svg></svg> left by `_drawings_out`: the drawing cut out
+            # here becomes a node.  Drawings were cut out in the order the text has them, so
+            # the first one still waiting is this one.
             self.stack[-1].children.append(Node("svg", attrs={"source": self.drawings.pop(0)}))
             return
         if tag in _VOID:
