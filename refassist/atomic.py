@@ -1,4 +1,5 @@
-"""Atomic file writes: a temporary file in the same folder, flushed to disk, then renamed.
+"""Atomic file writes: a temporary file in the same folder, flushed to disk, then renamed
+(and the game's JSON records read back, `read_record`).
 
 A referee's game runs for months; a crash, a full disk or a ``kill -9`` in the middle of a write
 must leave either the old file or the new one, never half of each.  ``os.replace`` is atomic on
@@ -9,10 +10,12 @@ the target's own folder.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from .errors import GameError
 
@@ -75,3 +78,12 @@ def write_bytes(target: Path, data: bytes) -> None:
 def write_text(target: Path, text: str) -> None:
     """Atomically replace ``target`` with UTF-8 ``text``."""
     write_bytes(target, text.encode("utf-8"))
+
+
+def read_record(path: Path, advice: str) -> Any:
+    """A JSON record of the game's (an index, a manifest, what was sent), read back; one that
+    cannot be read is a `GameError` naming it, why, and ``advice``: what the referee does."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise GameError(f"{path} cannot be read ({exc}); {advice}") from exc

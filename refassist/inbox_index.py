@@ -15,8 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .atomic import write_text
-from .errors import GameError
+from .atomic import read_record, write_text
 from .words import counted
 
 if TYPE_CHECKING:
@@ -54,13 +53,10 @@ class Index:
         self.late: dict[str, dict[str, Any]] = {}
         path = folder / INDEX_NAME
         if path.exists():
-            try:
-                data = json.loads(path.read_text(encoding="utf-8"))
-            except (OSError, ValueError) as exc:
-                raise GameError(
-                    f"{path} cannot be read ({exc}); restore it from a backup or move the inbox "
-                    "folder aside and run the intake again"
-                ) from exc
+            data = read_record(
+                path,
+                "restore it from a backup or move the inbox folder aside and run the intake again",
+            )
             self.entries = list(data.get("entries", []))
             self.accepted = dict(data.get("accepted", {}))
             self.late = dict(data.get("late", {}))

@@ -32,9 +32,9 @@ from email.utils import getaddresses, parseaddr
 from pathlib import Path
 from typing import Any
 
-from .atomic import write_text
+from .atomic import read_record, write_text
 from .config import PLACEHOLDER_REFEREE_EMAIL, GameConfig
-from .errors import GameError, UsageError
+from .errors import UsageError
 from .game import Game
 from .mail import parse_message_bytes
 from .mailserver import ServerURL, password_for, tls_context, tls_failure
@@ -75,13 +75,11 @@ def read_sent(folder: Path) -> dict[str, dict[str, Any]]:
     path = _record_path(folder)
     if not path.is_file():
         return {}
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise GameError(
-            f"{path} cannot be read ({exc}); it records which mail was sent, so nothing is "
-            "sent until it is restored from a backup (or deleted, if you know what was sent)"
-        ) from exc
+    data = read_record(
+        path,
+        "it records which mail was sent, so nothing is sent until it is restored from a "
+        "backup (or deleted, if you know what was sent)",
+    )
     files = data.get("files", {}) if isinstance(data, dict) else {}
     return dict(files) if isinstance(files, dict) else {}
 

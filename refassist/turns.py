@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import __version__, journal, sheetstore
-from .atomic import write_bytes, write_text
+from .atomic import read_record, write_bytes, write_text
 from .config import GameConfig, load_config
 from .dice import LEGACY_SEED_SCHEME, SEED_SCHEME, Dice, seed_commitment
 from .errors import GameError, NotATurnSheet, RefassistError, UsageError
@@ -786,10 +786,7 @@ def _manifests(game: Game) -> list[dict[str, Any]]:
         path = folder / MANIFEST_NAME
         if not path.is_file():
             continue
-        try:
-            out.append(json.loads(path.read_text(encoding="utf-8")))
-        except (OSError, ValueError) as exc:
-            raise GameError(f"{path} cannot be read ({exc}); the archive is damaged") from exc
+        out.append(read_record(path, "the archive is damaged"))
     return sorted(out, key=lambda m: (int(m.get("sequence", 0)), str(m.get("step", ""))))
 
 
@@ -802,10 +799,7 @@ def manifest(game: Game, step: str) -> dict[str, Any]:
             f"there is no complete archive of {step} in {game.path / 'archive'}; "
             f"archived steps: {steps}"
         )
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise GameError(f"{path} cannot be read ({exc}); the archive is damaged") from exc
+    return read_record(path, "the archive is damaged")
 
 
 def manifest_or_empty(game: Game, step: str) -> dict[str, Any]:

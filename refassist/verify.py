@@ -26,7 +26,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from .atomic import write_text
+from .atomic import read_record, write_text
 from .canonical import fingerprint
 from .dice import seed_commitment
 from .errors import GameError, RefassistError, UsageError
@@ -147,10 +147,7 @@ def edits_of(game: Game, step: str) -> list[dict[str, Any]]:
     path = game.archive(step) / EDITS_NAME
     if not path.is_file():
         return []
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise GameError(f"{path} cannot be read ({exc}); fix or remove it") from exc
+    data = read_record(path, "fix or remove it")
     return (
         [e for e in data.get("edits", []) if isinstance(e, dict)] if isinstance(data, dict) else []
     )

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from refassist.atomic import atomic_path, write_bytes
+from refassist.atomic import atomic_path, read_record, write_bytes
 from refassist.errors import GameError
+from refassist.inbox_index import Index
 
 
 def test_replace_is_complete(tmp_path: Path) -> None:
@@ -55,3 +56,16 @@ def test_disk_full_during_rename_keeps_the_old_file(
         write_bytes(target, b"new")
     assert target.read_bytes() == b"old"
     assert [p.name for p in tmp_path.iterdir()] == ["master.xlsx"]
+
+
+def test_a_damaged_record_is_a_game_error_that_says_what_to_do(tmp_path: Path) -> None:
+    """The game's JSON records (the inbox's index, what was sent, manifests, hand edits) are
+    read by `read_record`: a damaged one names the file, why, and what the referee does."""
+    path = tmp_path / "index.json"
+    path.write_text('{"entries": [', encoding="utf-8")
+    with pytest.raises(GameError, match=r"index\.json cannot be read \(.*\); fix it"):
+        read_record(path, "fix it")
+    with pytest.raises(GameError, match="move the inbox folder aside and run the intake again"):
+        Index(tmp_path, "5003")
+    path.write_text('{"entries": []}', encoding="utf-8")
+    assert read_record(path, "fix it") == {"entries": []}
