@@ -80,6 +80,20 @@ def write_text(target: Path, text: str) -> None:
     write_bytes(target, text.encode("utf-8"))
 
 
+def refresh_text(target: Path, text: str) -> bool:
+    """`write_text`, unless ``target`` holds ``text`` already (then it is left untouched:
+    no temporary file, no flush to disk); whether it was written.  For pages written again
+    on every run of which most have not changed: the archive site's page of each turn."""
+    data = text.encode("utf-8")
+    try:
+        if target.stat().st_size == len(data) and target.read_bytes() == data:
+            return False
+    except OSError:
+        pass
+    write_bytes(target, data)
+    return True
+
+
 def read_record(path: Path, advice: str) -> Any:
     """A JSON record of the game's (an index, a manifest, what was sent), read back; one that
     cannot be read is a `GameError` naming it, why, and ``advice``: what the referee does."""

@@ -436,19 +436,24 @@ def _dice_for(game: Game, turn: int, dice_file: Path | None) -> Dice:
     return Dice(seed=game_turn_seed(game.config, turn), turn=turn)
 
 
-def dice_disclosure(game: Game, step: str, state: Any = None) -> dict[str, str]:
+def dice_disclosure(
+    game: Game, step: str, state: Any = None, recorded: dict[str, Any] | None = None
+) -> dict[str, str]:
     """What a report prints about the dice: the resolved step's seed (now revealed) or the
-    referee's dice file, and the commitment to the next step's seed.
+    referee's dice file, and the commitment to the next step's seed.  ``recorded`` is the
+    step's manifest when the caller has read it (the archive site reads every step's).
 
     Keys: ``step``, ``source`` (``seeded``/``file``/``""``), ``seed``, ``commitment``,
     ``dice_file_sha256``, ``next_step``, ``next_commitment``.
     """
     out = {"step": step, "source": ""}
     if step:
-        try:
-            m = manifest(game, step)
-        except GameError:
-            m = {}
+        m = recorded
+        if m is None:
+            try:
+                m = manifest(game, step)
+            except GameError:
+                m = {}
         if m.get("dice") == "file":
             out.update(source="file", dice_file_sha256=str(m.get("dice_sha256", "")))
         elif m:

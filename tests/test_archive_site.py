@@ -30,7 +30,7 @@ from refassist.archive import mapimage
 from refassist.archive.chart import standings_svg
 from refassist.archive.history import read_history, resolved_steps
 from refassist.archive.public import write_public
-from refassist.archive.site import map_image_name, page_name
+from refassist.archive.site import map_image_name, page_name, write_site
 from refassist.cli import main
 from refassist.game import Game
 from refassist.i18n import again, words_for
@@ -494,3 +494,39 @@ def test_every_archived_master_is_read_once_at_most(
     # The master now current is remembered for the turn that will archive it.
     cache = json.loads((copy / "archive" / ".site-cache.json").read_text())
     assert hashlib.sha256(game.master_path.read_bytes()).hexdigest() in cache["masters"]
+
+
+def test_a_second_run_of_the_site_parses_no_archived_setting_and_rewrites_no_turn_page(
+    fm_game: Game, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each report run writes the site again: a turn's page unchanged since the last run is
+    left as it is, and its dice come from the site's cache, not from its archived game.toml
+    parsed again; a page whose turn gained a file is written."""
+    copy = tmp_path / "copy"
+    shutil.copytree(fm_game.path, copy, ignore=shutil.ignore_patterns(".refassist.lock"))
+    game = Game.open(copy)
+    site = copy / "archive"
+    write_site(game)
+    pages = {step: site / page_name(step) for step in ("5001", "5002", "5003")}
+    first = {step: (p.read_bytes(), p.stat().st_ino) for step, p in pages.items()}
+    index = (site / "index.html").stat().st_ino
+
+    def refuse(*args: object) -> None:
+        raise AssertionError("an archived game.toml was parsed again")
+
+    monkeypatch.setattr("refassist.turns.load_config", refuse)
+    write_site(game)
+    assert {step: (p.read_bytes(), p.stat().st_ino) for step, p in pages.items()} == first
+    assert "Seed, revealed" in first["5002"][0].decode("utf-8")
+    assert (site / "index.html").stat().st_ino != index  # the index is always written
+    monkeypatch.undo()
+
+    # A reply to a sheet of 5002 is linked from that turn's page, which alone is written.
+    replies = game.outbox("5002") / "replies"
+    replies.mkdir(parents=True, exist_ok=True)
+    (replies / "Reply-Ann.eml").write_bytes(b"Subject: your sheet\n\nok\n")
+    write_site(game)
+    assert "Reply-Ann.eml" in pages["5002"].read_text(encoding="utf-8")
+    assert pages["5002"].stat().st_ino != first["5002"][1]
+    assert pages["5001"].stat().st_ino == first["5001"][1]
+    assert pages["5003"].stat().st_ino == first["5003"][1]

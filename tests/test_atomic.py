@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from refassist.atomic import atomic_path, read_record, write_bytes
+from refassist.atomic import atomic_path, read_record, refresh_text, write_bytes
 from refassist.errors import GameError
 from refassist.inbox_index import Index
 
@@ -69,3 +69,18 @@ def test_a_damaged_record_is_a_game_error_that_says_what_to_do(tmp_path: Path) -
         Index(tmp_path, "5003")
     path.write_text('{"entries": []}', encoding="utf-8")
     assert read_record(path, "fix it") == {"entries": []}
+
+
+def test_a_page_refreshed_with_the_same_text_is_left_as_it_is(tmp_path: Path) -> None:
+    target = tmp_path / "turn-5001.html"
+    assert refresh_text(target, "<p>Year 5001</p>") is True  # new: written
+    before = target.stat()
+    assert refresh_text(target, "<p>Year 5001</p>") is False
+    after = target.stat()
+    # Not replaced: the same file (a replacement is a new inode), untouched since.
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+    # Same length, other words: written.
+    assert refresh_text(target, "<p>Year 5002</p>") is True
+    assert target.read_text(encoding="utf-8") == "<p>Year 5002</p>"
+    assert target.stat().st_ino != before.st_ino
+    assert [p.name for p in tmp_path.iterdir()] == ["turn-5001.html"]

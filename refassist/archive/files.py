@@ -8,6 +8,8 @@ folder can be moved or zipped whole.
 
 from __future__ import annotations
 
+import bisect
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,45 +31,57 @@ class StepFiles:
     results_of: str = ""
 
 
-def _link(path: Path, base: Path) -> str:
-    return "/".join(path.relative_to(base).parts)
+def _files_in(folder: Path) -> list[str]:
+    """The names of the files in ``folder`` (none when it is not a folder), sorted."""
+    try:
+        with os.scandir(folder) as entries:
+            return sorted(e.name for e in entries if e.is_file())
+    except OSError:
+        return []
+
+
+def _files_under(folder: Path) -> list[str]:
+    """Every file under ``folder`` as a path relative to it ("sheets/Ann.xlsx"), in the
+    order of their parts; symbolic links to folders are not followed."""
+    found: list[tuple[str, ...]] = []
+    for top, _, names in os.walk(folder):
+        parts = Path(top).relative_to(folder).parts
+        found.extend((*parts, n) for n in names if os.path.isfile(os.path.join(top, n)))
+    return ["/".join(parts) for parts in sorted(found)]
 
 
 def collect(game_path: Path) -> list[StepFiles]:
-    """Every step that has an outbox or an archive folder, newest first."""
+    """Every step that has an outbox or an archive folder, newest first.  Walked with
+    `os.scandir` and the links written as strings: a report run refreshes the site, and
+    pathlib's walk and `relative_to` made this O(steps) listing a tenth of a late game's
+    report run."""
     outbox, archive = game_path / "outbox", game_path / "archive"
-    steps = sorted(
-        {
-            p.name
-            for root in (outbox, archive)
-            if root.is_dir()
-            for p in root.iterdir()
-            if p.is_dir()
-        },
-        key=step_sort_key,
-        reverse=True,
-    )
+    sent_steps, kept_steps = _folders_in(outbox), _folders_in(archive)
+    steps = sorted(set(sent_steps) | set(kept_steps), key=step_sort_key, reverse=True)
+    resolved = sorted(kept_steps, key=step_sort_key)
+    resolved_keys = [step_sort_key(r) for r in resolved]
     out = []
-    resolved = sorted(
-        (p.name for p in archive.iterdir() if p.is_dir()) if archive.is_dir() else [],
-        key=step_sort_key,
-    )
     for step in steps:
-        earlier = [r for r in resolved if step_sort_key(r) < step_sort_key(step)]
-        files = StepFiles(step, results_of=earlier[-1] if earlier else "")
-        sent = outbox / step
-        if sent.is_dir():
-            for f in sorted(sent.iterdir()):
-                if not f.is_file():
-                    continue
-                link = (f.stem, "../" + _link(f, game_path))
-                if f.suffix.lower() == ".pdf":
-                    (files.referee if f.name == "referee.pdf" else files.reports).append(link)
-                elif f.suffix.lower() in (".xlsx", ".ods"):
+        before = bisect.bisect_left(resolved_keys, step_sort_key(step))
+        files = StepFiles(step, results_of=resolved[before - 1] if before else "")
+        if step in sent_steps:
+            for name in _files_in(outbox / step):
+                link = (Path(name).stem, f"../outbox/{step}/{name}")
+                suffix = Path(name).suffix.lower()
+                if suffix == ".pdf":
+                    (files.referee if name == "referee.pdf" else files.reports).append(link)
+                elif suffix in (".xlsx", ".ods"):
                     files.sheets.append(link)
-        kept = archive / step
-        if kept.is_dir():
-            for f in sorted(p for p in kept.rglob("*") if p.is_file()):
-                files.archived.append((_link(f, kept), "../" + _link(f, game_path)))
+        if step in kept_steps:
+            for name in _files_under(archive / step):
+                files.archived.append((name, f"../archive/{step}/{name}"))
         out.append(files)
     return out
+
+
+def _folders_in(root: Path) -> set[str]:
+    try:
+        with os.scandir(root) as entries:
+            return {e.name for e in entries if e.is_dir()}
+    except OSError:
+        return set()

@@ -12,6 +12,7 @@ the site.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import json
@@ -22,7 +23,7 @@ from typing import Any
 from .. import __version__
 from ..atomic import write_text
 from ..errors import RefassistError
-from ..game import Game, step_sort_key
+from ..game import CONFIG_NAME, Game, step_sort_key
 from ..rulesets.base import Event
 from ..turn_seed import commitment
 from ..turns import MANIFEST_NAME, dice_disclosure, manifest_or_empty
@@ -152,7 +153,7 @@ def read_history(game: Game, state: Any = None) -> History:
                 resolved_at=str(m.get("resolved_at") or ""),
                 after=after,
                 problem=trouble,
-                dice=_dice(game, step),
+                dice=cache.dice(game, step, m),
             )
         )
     cache.save()
@@ -161,15 +162,6 @@ def read_history(game: Game, state: Any = None) -> History:
         upcoming = commitment(game, state)
         history.next_step, history.next_commitment = upcoming.step, upcoming.sha256
     return history
-
-
-def _dice(game: Game, step: str) -> dict[str, str]:
-    """The step's dice as its reports disclose them; none when its archive is damaged (the
-    site still shows the rest; `refassist verify` says what is wrong)."""
-    try:
-        return dice_disclosure(game, step)
-    except RefassistError:
-        return {}
 
 
 def _facts_of(game: Game, state: Any) -> StateFacts:
@@ -204,13 +196,15 @@ def _lines(events: list[Event]) -> list[EventLine]:
 
 
 class _Cache:
-    """`StateFacts` by the SHA-256 of a master's bytes, kept in ``archive/.site-cache.json``
-    (written again only when something new was read)."""
+    """`StateFacts` by the SHA-256 of a master's bytes, and each turn's dice by those of its
+    manifest and archived game.toml, kept in ``archive/.site-cache.json`` (written again only
+    when something new was read)."""
 
     def __init__(self, path: Path, ruleset: str) -> None:
         self.path = path
         self.key = f"{ruleset} {__version__} {CACHE_FORMAT}"
         self.known: dict[str, Any] = {}
+        self.dice_of: dict[str, Any] = {}
         self.changed = False
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
@@ -218,6 +212,7 @@ class _Cache:
             data = {}
         if isinstance(data, dict) and data.get("key") == self.key:
             self.known = data.get("masters") or {}
+            self.dice_of = data.get("dice") or {}
 
     def facts(self, game: Game, master: Path) -> tuple[StateFacts | None, str]:
         try:
@@ -238,6 +233,34 @@ class _Cache:
         self.changed = True
         return facts, ""
 
+    def dice(self, game: Game, step: str, recorded: dict[str, Any]) -> dict[str, str]:
+        """The step's dice as its reports disclose them, from its manifest (``recorded``,
+        read once for the label and the dice); none when its archive is damaged (the site
+        still shows the rest; `refassist verify` says what is wrong).  Kept by the bytes of
+        the two files they come from: a report run would otherwise parse every turn's
+        archived game.toml again."""
+        if not recorded:
+            return {}
+        digest = ""
+        # A manifest from before the seed was recorded has it worked out from the turn's
+        # place among the archived steps as well: not kept.
+        if recorded.get("turn_seed") is not None or recorded.get("dice") == "file":
+            folder = game.archive(step)
+            with contextlib.suppress(OSError):  # no archived game.toml: the game's, not kept
+                files = (folder / MANIFEST_NAME).read_bytes(), (folder / CONFIG_NAME).read_bytes()
+                digest = hashlib.sha256(b"\0".join(files)).hexdigest()
+        found = self.dice_of.get(digest) if digest else None
+        if isinstance(found, dict):
+            return {str(k): str(v) for k, v in found.items()}
+        try:
+            said = dice_disclosure(game, step, recorded=recorded)
+        except RefassistError:
+            said = {}
+        if digest:
+            self.dice_of[digest] = said
+            self.changed = True
+        return said
+
     def remember(self, master: Path, facts: StateFacts) -> None:
         """``facts`` are those of the state in ``master`` (as the caller read or saved it)."""
         try:
@@ -250,7 +273,8 @@ class _Cache:
 
     def save(self) -> None:
         if self.changed and self.path.parent.is_dir():
-            write_text(self.path, json.dumps({"key": self.key, "masters": self.known}))
+            data = {"key": self.key, "masters": self.known, "dice": self.dice_of}
+            write_text(self.path, json.dumps(data))
 
 
 def _from_json(data: dict[str, Any]) -> StateFacts:

@@ -25,7 +25,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ..atomic import write_text
+from ..atomic import refresh_text, write_text
 from ..game import Game
 from ..report.build import REFEREE_FILE
 from ..report.render import render_html, shared_environment, template_dirs
@@ -97,7 +97,9 @@ def write_site(
         "history": history,
     }
     for page in pages:
-        write_text(
+        # Most turns' pages are as the last run wrote them (a turn's page changes when its
+        # reports, replies or neighbours do): only a changed page is written and flushed.
+        refresh_text(
             root / page.page, render_html(env, "base/archive_turn.html", {**common, "turn": page})
         )
     path = root / INDEX_NAME
