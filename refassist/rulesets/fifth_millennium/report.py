@@ -28,6 +28,7 @@ from ...report.mapmodel import (
 )
 from ...words import counted
 from ..base import Event, ReportContent, ReportInput
+from .geometry import within
 from .items import ITEMS_BY_CODE
 from .notation import fleet_text, move_text, system_text
 from .state import (
@@ -413,7 +414,9 @@ def group_events(events: Iterable[dict[str, Any]]) -> list[tuple[str, list[dict[
 
 @lru_cache(maxsize=4096)
 def _within(hex_: str, radius: int) -> frozenset[str]:
-    return frozenset(SECTOR.within(hex_, radius))
+    # From the rules' own cache: sight (`visibility.in_sight`) walked the same ranges of the
+    # same systems a moment before, for the same readers.
+    return frozenset(within(hex_, radius))
 
 
 def sight_region(view: PlayerView) -> set[str]:
