@@ -28,6 +28,7 @@ from typing import Any
 
 from filelock import FileLock, Timeout
 
+from . import statestore
 from .config import (
     EMAIL_RE,
     PLACEHOLDER_REFEREE_EMAIL,
@@ -42,7 +43,7 @@ from .errors import GameError, LockedError, SetupError, UsageError
 from .i18n import LANGUAGES, Words, language_code, speaking_to, words_for
 from .rulesets import Ruleset, find_ruleset
 from .rulesets.base import NewGame, PlayerSetup, Step
-from .workbook.master import read_master, write_master
+from .workbook.master import write_master
 
 CONFIG_NAME = "game.toml"
 MASTER_NAME = "master.xlsx"
@@ -251,11 +252,8 @@ class Game:
         return self.path / MASTER_NAME
 
     def load_state(self) -> Any:
-        if not self.master_path.exists():
-            raise GameError(
-                f"{self.master_path} is missing; restore it from archive/ with rollback"
-            )
-        return read_master(self.master_path, self.ruleset)
+        """The state in ``master.xlsx`` (kept between commands by its bytes: `statestore`)."""
+        return statestore.load_state(self)
 
     def save_state(self, state: Any) -> None:
         write_master(self.master_path, self.ruleset, state, title=self.config.name)

@@ -356,16 +356,20 @@ def _expected(col: Column) -> str:
 
 
 def read_tables(
-    path: Path, tables: Sequence[Table]
+    path: Path, tables: Sequence[Table], data: bytes | None = None
 ) -> tuple[dict[str, list[Row]], list[CellProblem]]:
-    """Read and type-check every table of a master workbook.
+    """Read and type-check every table of a master workbook (``data``: its bytes, read
+    already by the caller, who keeps what they hold).
 
     Returns the rows of each table (with cell references) and the problems found; a sheet or
     column that is missing is a problem, not an exception.
     """
     path = Path(path)
     try:
-        workbook = CalamineWorkbook.from_path(str(path))
+        if data is None:
+            workbook = CalamineWorkbook.from_path(str(path))
+        else:
+            workbook = CalamineWorkbook.from_filelike(io.BytesIO(data))
     except Exception as exc:  # calamine raises its own error types for damaged files
         raise MasterWorkbookError(f"cannot read the master workbook {path}: {exc}") from exc
     names = {name.strip().lower(): name for name in workbook.sheet_names}
@@ -381,8 +385,8 @@ def read_tables(
             )
             result[table.name] = []
             continue
-        data = workbook.get_sheet_by_name(sheet_name).to_python(skip_empty_area=False)
-        result[table.name] = _read_rows(table, data, problems)
+        cells = workbook.get_sheet_by_name(sheet_name).to_python(skip_empty_area=False)
+        result[table.name] = _read_rows(table, cells, problems)
     return result, problems
 
 
@@ -500,13 +504,14 @@ def check_references(
                 )
 
 
-def read_master(path: Path, ruleset: Ruleset) -> Any:
-    """Load and check the master workbook; `MasterWorkbookError` lists every problem.
+def read_master(path: Path, ruleset: Ruleset, data: bytes | None = None) -> Any:
+    """Load and check the master workbook (``data``: its bytes, when the caller has read
+    them); `MasterWorkbookError` lists every problem.
 
     The engine checks the types, the keys and the declared references between tables; the
     ruleset then builds its state, adding the problems only it can see (a hex off its map)."""
     schema = ruleset.schema()
-    rows, problems = read_tables(path, schema)
+    rows, problems = read_tables(path, schema, data)
     state = None
     if not problems:
         check_references(schema, rows, problems)

@@ -1,0 +1,50 @@
+"""The state a master workbook's bytes hold, kept so that the next command to read the same
+bytes need not parse the workbook again.
+
+A week of play reads each master three times: the report run reads the one resolve wrote,
+the next turn's intake reads it again to check the sheets against it, and resolve once more
+(calamine's parse and the ruleset's tables: 0.1-0.2 s each for twelve players on the
+Solomani Rim).  What a master holds depends only on its bytes and the code that reads them,
+so the first read keeps the state in ``GAME/.cache/states/<sha256>.state`` (`keptstore`:
+signed with a key drawn from the game's secret, and naming the bytes and the code) and the
+others unpickle it (about 0.01 s).  Only a state read from the workbook is kept, never one
+as it was saved: every command works from exactly what the workbook holds, which the referee
+may have edited by hand (other bytes: read again).  The newest few are kept.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from . import keptstore
+from .errors import GameError
+from .workbook.master import read_master
+
+if TYPE_CHECKING:
+    from .game import Game
+
+STATES_DIR = Path(".cache") / "states"
+#: States kept: the current master's, and those a rollback or a hand edit moved away from.
+KEEP = 3
+
+
+def load_state(game: Game) -> Any:
+    """The state in the game's ``master.xlsx``: kept, or read (and then kept)."""
+    path = game.master_path
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise GameError(f"{path} is missing; restore it from archive/ with rollback") from None
+    except OSError as exc:
+        raise GameError(f"{path} cannot be read ({exc.strerror or exc})") from None
+    sha = hashlib.sha256(data).hexdigest()
+    name = STATES_DIR / f"{sha}.state"
+    key = f"{keptstore.code_stamp()} {game.ruleset.name} {sha}"
+    state = keptstore.kept(game, name, key)
+    if state is None:
+        state = read_master(path, game.ruleset, data)
+        if keptstore.keep(game, name, key, state):
+            keptstore.keep_newest(game.path / STATES_DIR, KEEP)
+    return state
