@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -150,3 +151,24 @@ def test_two_processes_write_the_same_reports(runner: CliRunner, tmp_path: Path)
     strip = lambda pages: [re.sub(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", "", t) for t in pages]  # noqa: E731
     assert {k: strip(v) for k, v in parallel.items()} == {k: strip(v) for k, v in serial.items()}
     assert sorted((game.path / ".cache" / "maps").glob("base-*.pdf")) == cached
+
+
+def test_the_base_maps_drawn_from_a_read_state_serve_a_kept_one(tmp_path: Path) -> None:
+    """A state read from master.xlsx is kept (`statestore`) for the next command, which
+    takes it equal but sharing its strings differently: it must find the base maps drawn
+    from the read one (they were keyed by the public map's pickle, which differed, and the
+    report stage after each resolve drew them again: 1.3 s for twelve players)."""
+    from refassist.report import build
+    from refassist.report.game_reports import write_reports
+
+    game, _ = report_game(tmp_path / "game")
+    maps = game.path / ".cache" / "maps"
+    shutil.rmtree(game.path / ".cache" / "states")  # the state before the scenario's
+    read = game.load_state()  # read from the workbook, and kept
+    assert len(list((game.path / ".cache" / "states").iterdir())) == 1
+    write_reports(game, jobs=1, state=read)
+    cached = sorted(maps.glob("base-*.pdf"))
+    assert cached
+    build._WORKER_BASE.clear()  # the next command is another process
+    write_reports(game, jobs=1)  # the kept state
+    assert sorted(maps.glob("base-*.pdf")) == cached

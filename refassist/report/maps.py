@@ -9,7 +9,6 @@ same drawings into the HTML as inline SVG, for the benchmark to compare against.
 from __future__ import annotations
 
 import hashlib
-import pickle
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,6 +34,15 @@ def _code_digest() -> str:
 
 
 DRAWING_VERSION = _code_digest()
+
+
+def _digest(*values: object) -> str:
+    """The SHA-256 of frozen map data, from its ``repr``: the same for equal data whatever
+    objects it shares (pickle writes a string met twice once, so a state read from the
+    workbook and the same state kept (`statestore`) pickled differently and missed the
+    cache); the map's dataclasses hold tuples, dicts, strings and numbers, whose ``repr`` is
+    fixed."""
+    return hashlib.sha256(repr(values).encode("utf-8")).hexdigest()
 
 
 def page_key(letter: str | None) -> str:
@@ -100,13 +108,11 @@ class BaseMaps:
 
     def __post_init__(self) -> None:
         self._memory: dict[tuple[str, int, int, str], PdfPages] = {}
-        self._digest = hashlib.sha256(
-            pickle.dumps((DRAWING_VERSION, self.public), protocol=4)
-        ).hexdigest()[:16]
+        self._digest = _digest(DRAWING_VERSION, self.public)[:16]
 
     def get(self, key: str, width: float, height: float, owners: tuple[MapOwner, ...]) -> PdfPages:
         """The base page for a map box (drawn on first use, then from memory or disk)."""
-        legend_digest = hashlib.sha256(pickle.dumps(owners, protocol=4)).hexdigest()[:8]
+        legend_digest = _digest(owners)[:8]
         size = (key, round(width * 10), round(height * 10), legend_digest)
         pages = self._memory.get(size)
         if pages is not None:
