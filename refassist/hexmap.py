@@ -130,20 +130,21 @@ class HexGrid:
 
     def within(self, hex_: str, radius: int) -> list[str]:
         """Every hex on the grid at distance <= radius (the hex itself included), column by
-        column.  The distance is worked out on the numbers (`distance` reads two ids each
-        time): sight and ranges ask for thousands of these a turn."""
+        column.  Worked out on the numbers (`distance` reads two ids each time), each
+        column's rows as one range: sight and ranges ask for thousands of these a turn."""
         col, row = col_row(hex_)
-        x0, y0, z0 = _cube(col, row)
+        _, y0, z0 = _cube(col, row)
         out = []
         for c in range(max(1, col - radius), min(self.cols, col + radius) + 1):
             x = c - 1
-            dx = abs(x - x0)
             shift = (x - (x & 1)) // 2
+            # In cube coordinates a hex of this column is within reach when |z - z0| and
+            # |y - y0| = |-x - z - y0| are both at most the radius: one range of z, so of rows.
+            low = max(z0 - radius, -x - y0 - radius) + shift
+            high = min(z0 + radius, -x - y0 + radius) + shift
             column = f"{c:02d}"
-            for r in range(max(1, row - radius - 1), min(self.rows, row + radius + 1) + 1):
-                z = r - shift
-                if max(dx, abs(-x - z - y0), abs(z - z0)) <= radius:
-                    out.append(column + _TWO_DIGITS[r] if r < 100 else hex_id(c, r))
+            for r in range(max(1, low), min(self.rows, high) + 1):
+                out.append(column + _TWO_DIGITS[r] if r < 100 else hex_id(c, r))
         return out
 
     def subsector(self, hex_: str) -> str:

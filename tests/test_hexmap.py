@@ -76,6 +76,18 @@ def test_within_matches_distance_for_every_hex_and_radius() -> None:
             assert SECTOR.within(h, radius) == expected  # column by column, as the ids sort
 
 
+@pytest.mark.parametrize(("cols", "rows"), [(8, 10), (3, 17), (17, 3), (1, 1), (2, 2)])
+def test_within_matches_distance_on_small_grids_to_beyond_their_edges(cols: int, rows: int) -> None:
+    """Each column's rows are worked out as one range: every hex of a grid, from nothing to
+    past its far side, against the distance itself."""
+    grid = HexGrid(cols, rows)
+    hexes = list(grid.hexes())
+    for h in hexes:
+        for radius in range(max(cols, rows) + 2):
+            expected = [o for o in hexes if distance(h, o) <= radius]
+            assert grid.within(h, radius) == expected, (h, radius)
+
+
 @pytest.mark.parametrize(
     ("hex_", "expected"),
     [("1827", ["1826", "1828", "1727", "1728", "1927", "1928"]), ("0101", ["0102", "0201"])],
