@@ -96,6 +96,20 @@ def players(n: int) -> list[PlayerSetup]:
     return [PlayerSetup(names[i], f"{names[i].lower()}@example.com") for i in range(n)]
 
 
+def three_player_game(folder: Path, **options: Any) -> Game:
+    """A Fifth Millennium game of Ann, Bob and Cleo on a generated sector (seeds 11 and 42,
+    homeworlds assigned), in ``folder``; ``options`` go to `Game.create` as well."""
+    return Game.create(
+        folder,
+        find_ruleset("fifth-millennium"),
+        players(3),
+        seed=11,
+        generate_seed=42,
+        assign_homeworlds=True,
+        **options,
+    )
+
+
 @pytest.fixture
 def fm():
     return find_ruleset("fifth-millennium")
@@ -104,9 +118,7 @@ def fm():
 @pytest.fixture
 def small_game(tmp_path: Path, fm) -> Game:
     """A 3-player game on a generated sector with assigned homeworlds."""
-    return Game.create(
-        tmp_path / "game", fm, players(3), seed=11, generate_seed=42, assign_homeworlds=True
-    )
+    return three_player_game(tmp_path / "game")
 
 
 @pytest.fixture

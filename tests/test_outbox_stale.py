@@ -18,22 +18,14 @@ from refassist.cli import main
 from refassist.game import Game
 from refassist.outbox import RECORD_NAME, stale_files
 from refassist.report.game_reports import write_reports
-from refassist.rulesets import find_ruleset
 from refassist.turns import resolve_game
 from refassist.turnsheets import write_sheets
-from tests.conftest import players
+from tests.conftest import three_player_game
 
 
 def _played(tmp_path: Path, turns: int) -> Game:
     """A three-player game resolved ``turns`` times, with every turn's reports written."""
-    game = Game.create(
-        tmp_path / "game",
-        find_ruleset("fifth-millennium"),
-        players(3),
-        seed=11,
-        generate_seed=42,
-        assign_homeworlds=True,
-    )
+    game = three_player_game(tmp_path / "game")
     write_sheets(game, game.load_state())
     for _ in range(turns):
         resolve_game(game, force=True)

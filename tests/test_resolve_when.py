@@ -34,7 +34,7 @@ from refassist.rulesets.fifth_millennium.orders import Move, Orders, Purchase
 from refassist.rulesets.fifth_millennium.state import Fleet
 from refassist.turns import replay_step, resolve_game, state_after
 from refassist.turnsheets import sheet_filename, write_sheets
-from tests.conftest import players
+from tests.conftest import players, three_player_game
 
 #: A deadline the tests are always before, and one they are always after (local time, as in
 #: game.toml).
@@ -43,16 +43,7 @@ PAST = datetime(2020, 1, 4, 21, 0)
 
 
 def _game(tmp_path: Path, *, deadline: datetime | None = None, **rules: object) -> Game:
-    game = Game.create(
-        tmp_path / "game",
-        find_ruleset("fifth-millennium"),
-        players(3),
-        seed=11,
-        generate_seed=42,
-        assign_homeworlds=True,
-        first_deadline=deadline,
-        house_rules=dict(rules),
-    )
+    game = three_player_game(tmp_path / "game", first_deadline=deadline, house_rules=dict(rules))
     write_sheets(game, game.load_state())
     return game
 

@@ -17,13 +17,12 @@ from refassist import sheetstore
 from refassist.game import Game
 from refassist.hexmap import distance
 from refassist.inbox import intake
-from refassist.rulesets import find_ruleset
 from refassist.rulesets.fifth_millennium.orders import Move, Orders, Purchase
 from refassist.rulesets.fifth_millennium.state import Fleet
 from refassist.turns import resolve_game
 from refassist.turnsheets import sheet_filename, write_sheets
 from refassist.workbook import sheetio
-from tests.conftest import players
+from tests.conftest import three_player_game
 
 #: Filled by unpickling `_Planted`: must stay empty.
 UNPICKLED: list[int] = []
@@ -39,14 +38,7 @@ class _Planted:
 def _filed_game(folder: Path) -> tuple[Game, list[str], str]:
     """A 3-player game with Ann's sheet filed by the intake: the game, the orders as the
     intake read them and the sheet's SHA-256."""
-    game = Game.create(
-        folder / "game",
-        find_ruleset("fifth-millennium"),
-        players(3),
-        seed=11,
-        generate_seed=42,
-        assign_homeworlds=True,
-    )
+    game = three_player_game(folder / "game")
     state = game.load_state()
     write_sheets(game, state)
     home = state.player("Ann").homeworld

@@ -18,8 +18,7 @@ from openpyxl import load_workbook
 from refassist import keptstore, statestore
 from refassist.errors import MasterWorkbookError
 from refassist.game import Game
-from refassist.rulesets import find_ruleset
-from tests.conftest import players
+from tests.conftest import three_player_game
 
 #: Filled by unpickling `_Planted`: must stay empty.
 UNPICKLED: list[int] = []
@@ -34,14 +33,7 @@ class _Planted:
 
 @pytest.fixture
 def game(tmp_path: Path) -> Game:
-    return Game.create(
-        tmp_path / "game",
-        find_ruleset("fifth-millennium"),
-        players(3),
-        seed=11,
-        generate_seed=42,
-        assign_homeworlds=True,
-    )
+    return three_player_game(tmp_path / "game")
 
 
 def _reads(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
