@@ -45,7 +45,9 @@ def code_stamp() -> str:
 
 
 def _mac(game: Game, payload: bytes) -> bytes:
-    key = hmac.new(game.config.secret.encode(), b"refassist kept sheet reads", "sha256").digest()
+    """The payload's signature, with a key of its own drawn from the game's secret (the
+    secret itself signs the sheets' tokens, which players see)."""
+    key = hmac.new(game.config.secret.encode(), b"refassist kept work", "sha256").digest()
     return hmac.new(key, payload, hashlib.sha256).digest()
 
 
