@@ -10,16 +10,23 @@ signed with a key drawn from the game's secret, and naming the bytes and the cod
 others unpickle it (about 0.01 s).  Only a state read from the workbook is kept, never one
 as it was saved: every command works from exactly what the workbook holds, which the referee
 may have edited by hand (other bytes: read again).  The newest few are kept.
+
+Resolve writes the master the report run then reads first, so resolve reads it back in a
+forked process while it writes the next sheets (`read_back`): the report run, which waits on
+nothing else before its processes start, finds the state kept.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import keptstore
 from .errors import GameError
+from .processes import can_fork, fork_context
 from .workbook.master import read_master
 
 if TYPE_CHECKING:
@@ -48,3 +55,20 @@ def load_state(game: Game) -> Any:
         if keptstore.keep(game, name, key, state):
             keptstore.keep_newest(game.path / STATES_DIR, KEEP)
     return state
+
+
+def read_back(game: Game) -> Callable[[], None]:
+    """Read the master just written in a forked process, which keeps its state for the next
+    command; returns the wait for that process.  Where processes cannot fork, nothing is
+    read ahead (the next command reads the master itself)."""
+    if not can_fork():
+        return lambda: None
+    child = fork_context().Process(target=_read_quietly, args=(game,))
+    child.start()
+    return child.join
+
+
+def _read_quietly(game: Game) -> None:
+    # A master that cannot be read is the next command's to report, with its cells.
+    with contextlib.suppress(Exception):
+        load_state(game)

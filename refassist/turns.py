@@ -47,7 +47,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import __version__, journal, sheetstore
+from . import __version__, journal, sheetstore, statestore
 from .atomic import read_record, write_bytes, write_text
 from .config import GameConfig, load_config
 from .dice import LEGACY_SEED_SCHEME, SEED_SCHEME, Dice, seed_commitment
@@ -619,10 +619,14 @@ def resolve_game(
         _add_events(new_state, cancelled)
         _not_used(game, new_state, turn, unused)
         archive = _commit(game, step, new_state, used, dice_file, when, list(orders), turn, unused)
-        finished = ruleset.game_over(new_state)
-        sheets = [] if finished else _next_sheets(game, step, new_state)
-        journal.finish(game.path)
-        next_step = game.step(new_state)
+        read_back = statestore.read_back(game)  # for the report run, while the sheets are written
+        try:
+            finished = ruleset.game_over(new_state)
+            sheets = [] if finished else _next_sheets(game, step, new_state)
+            journal.finish(game.path)
+            next_step = game.step(new_state)
+        finally:
+            read_back()
     seeded = dice_file is None
     return TurnOutcome(
         step=step.key,

@@ -141,3 +141,24 @@ def test_only_the_newest_states_are_kept_and_a_store_that_cannot_be_written_is_n
     (game.path / statestore.STATES_DIR).parent.mkdir(exist_ok=True)
     (game.path / statestore.STATES_DIR).write_bytes(b"a file where the folder goes")
     assert game.load_state().players[0].stockpile == 1004
+
+
+def test_resolve_reads_back_the_master_it_wrote_for_the_report_run(
+    game: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The report run's first work was reading the master resolve had just written: resolve
+    reads it back in a forked process while it writes the next sheets, and the report run
+    finds the state kept (where processes cannot fork, the report run reads it itself)."""
+    from refassist.processes import can_fork
+    from refassist.turns import resolve_game
+    from refassist.workbook.master import read_master
+
+    outcome = resolve_game(game, force=True)
+    sha = hashlib.sha256(game.master_path.read_bytes()).hexdigest()
+    kept = game.path / statestore.STATES_DIR / f"{sha}.state"
+    assert kept.is_file() is can_fork()
+    opened = _reads(monkeypatch)
+    state = game.load_state()
+    assert opened == ([] if can_fork() else [game.master_path])
+    assert state == read_master(game.master_path, game.ruleset)
+    assert game.ruleset.to_json(state) == game.ruleset.to_json(outcome.state)

@@ -414,9 +414,7 @@ def group_events(events: Iterable[dict[str, Any]]) -> list[tuple[str, list[dict[
 
 @lru_cache(maxsize=4096)
 def _within(hex_: str, radius: int) -> frozenset[str]:
-    # From the rules' own cache: sight (`visibility.in_sight`) walked the same ranges of the
-    # same systems a moment before, for the same readers.
-    return frozenset(within(hex_, radius))
+    return frozenset(within(hex_, radius))  # the rules' cache: sight walked these already
 
 
 def sight_region(view: PlayerView) -> set[str]:
