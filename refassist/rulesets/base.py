@@ -384,10 +384,9 @@ _ATOMS = frozenset({str, int, float, bool, type(None)})
 def plain(value: Any) -> Any:
     """`dataclasses.asdict` of any value, without its deep copy: dataclasses as dicts, lists,
     tuples and dicts rebuilt as their own types (named tuples, a game's list types), every
-    other value as it is.  ``asdict`` copies
-    each leaf with `copy.deepcopy`; a state's leaves are strings, numbers and None, and
-    `Ruleset.to_json` (hashed by every command that marks what a file was made from) took
-    0.05-0.1 s of a 12-player state that way."""
+    other value as it is.  ``asdict`` copies each leaf with `copy.deepcopy`; a state's leaves
+    are strings, numbers and None, and `Ruleset.to_json` (hashed by every command that marks
+    what a file was made from) took 0.05-0.1 s of a 12-player state that way."""
     if type(value) in _ATOMS:
         return value
     if isinstance(value, list):
