@@ -11,6 +11,7 @@ from defusedxml.ElementTree import fromstring
 from refassist.archive.chart import standings_svg
 from refassist.report import svgdraw, svgpaint
 from refassist.report.boarddraw import board_svg
+from refassist.report.boardmap import BoardCounter
 from refassist.report.netdraw import network_svg
 from tests.test_boardmap import board
 from tests.test_netmap import sample
@@ -41,10 +42,20 @@ SHAPES = (
     '<polyline points="22,30 28,20 34,30 40,20" fill="none" stroke="#c0392b" stroke-width="2"'
     ' stroke-linejoin="round"/>'
     '<path d="M44 20H56V30M44 30V22" stroke="#5d4037" stroke-width="0.9" fill="none"/>'
+    '<path d="M2 37Q5 31 8 37Q11 31 14 37" stroke="#111111" stroke-width="0.9" fill="none"/>'
     '<text x="30" y="37" font-size="4" text-anchor="middle" fill="#111111"'
     ' font-weight="bold">Far Away</text>'
     '<text x="58" y="37" font-size="3" text-anchor="end" font-style="italic"'
     ' transform="rotate(-10 58 37)">end</text></svg>'
+)
+
+
+#: A counter of every kind the board draws a symbol for (a parachute's arcs are curves).
+EVERY_KIND = tuple(
+    BoardCounter(f"0{i % 6 + 1}0{i // 6 + 1}", "Blue", kind, "X", "1-1-1", f"B-{i}")
+    for i, kind in enumerate(
+        ("infantry", "armour", "mechanized", "cavalry", "airborne", "air assault", "marine")
+    )
 )
 
 
@@ -114,16 +125,26 @@ def test_a_drawing_is_clipped_to_its_box_as_cairosvg_clips_it(
     assert _differing(ours, theirs) < 0.001
 
 
+def test_every_unit_symbol_comes_out_as_cairosvg_draws_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    svg = board_svg(board(cols=6, rows=2, counters=EVERY_KIND))
+    ours = _pixels(_picture(svg, monkeypatch, by_cairosvg=False))[0]
+    theirs = _pixels(_picture(svg, monkeypatch, by_cairosvg=True))[0]
+    assert _differing(ours, theirs) < 0.001
+
+
 @pytest.mark.parametrize(
     "svg",
     [
         board_svg(board(cols=12, rows=8)),
+        board_svg(board(cols=6, rows=2, counters=EVERY_KIND)),
         network_svg(sample()),
         standings_svg(
             [("5001", {"Ann": 3, "Bob": 5}), ("5002", {"Ann": 4, "Bob": 6})], "systems", title=""
         ),
     ],
-    ids=["board", "network", "chart"],
+    ids=["board", "every-unit-kind", "network", "chart"],
 )
 def test_every_drawing_module_is_painted_without_cairosvg(svg: str) -> None:
     root = fromstring(svg)

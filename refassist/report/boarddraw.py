@@ -257,17 +257,23 @@ def _symbol(kind: str, x: float, y: float, w: float, h: float) -> str:
         f'<ellipse cx="{_n(x + w / 2)}" cy="{_n(y + h / 2)}" rx="{_n(w * 0.34)}" '
         f'ry="{_n(h * 0.3)}" {line}/>'
     )
-    wings = (
-        f'<path d="M{_n(x + w * 0.32)} {_n(y + h)}q{_n(w * 0.09)} {_n(-h * 0.3)} '
-        f'{_n(w * 0.18)} 0q{_n(w * 0.09)} {_n(-h * 0.3)} {_n(w * 0.18)} 0" {line}/>'
-    )
+
+    def wings(base: float) -> str:
+        """Two arcs side by side standing on ``base``: a parachute's canopy."""
+        xs = [_n(x + w * (0.32 + 0.09 * i)) for i in range(5)]
+        top, foot = _n(base - h * 0.3), _n(base)
+        return (
+            f'<path d="M{xs[0]} {foot}Q{xs[1]} {top} {xs[2]} {foot}Q{xs[3]} {top} {xs[4]} '
+            f'{foot}" {line}/>'
+        )
+
     drawn = {
         "infantry": cross,
         "armour": oval,
         "mechanized": cross + oval,
         "cavalry": f'<path d="M{_n(x)} {_n(y + h)}L{_n(x + w)} {_n(y)}" {line}/>',
-        "airborne": cross + wings,
-        "air assault": cross + wings.replace(f"{_n(y + h)}q", f"{_n(y + h * 0.35)}q"),
+        "airborne": cross + wings(y + h),
+        "air assault": cross + wings(y + h * 0.35),
     }
     if kind in drawn:
         return drawn[kind]

@@ -6,7 +6,7 @@ looks for markers.  A board of 96 hexes and its counters (about 600 elements) to
 in a warm process and 0.16 s in a report's fresh worker, most of a small game's report.  The
 drawing modules (`refassist.report.boarddraw`, `netdraw`, `refassist.archive.chart`, the
 rulesets' own maps) write a small, fixed part of SVG: the shapes below with their paint in
-attributes, absolute ``M L H V`` paths, pattern fills of ``userSpaceOnUse`` tiles, and titles
+attributes, absolute ``M L H V Q`` paths, pattern fills of ``userSpaceOnUse`` tiles, and titles
 (tooltips, not drawn).  That part is painted here, element by element in the drawing's order,
 with SVG's defaults (black fill, no stroke, width 1, butt caps, miter joins at 4, nonzero
 fill, ``xMidYMid meet``).
@@ -76,7 +76,7 @@ _PATTERN = {"id", "patternUnits", "width", "height"}
 TEXT_FILL = re.compile(r"#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|[a-z]+")
 _HEX = re.compile(r"#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
 _NUMBER = re.compile(r"-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
-_PATH = re.compile(r"([MLHV])|(-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?)|[\s,]+")
+_PATH = re.compile(r"([MLHVQ])|(-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?)|[\s,]+")
 _CAPS = {
     "butt": cairocffi.LINE_CAP_BUTT,
     "round": cairocffi.LINE_CAP_ROUND,
@@ -176,7 +176,7 @@ def _check(node: Element, tag: str, patterns: Mapping[str, Element]) -> None:
     if node.get("stroke-linejoin", "miter") not in _JOINS:
         raise NotPainted("a line join")
     if tag == "path" and _PATH.sub("", node.get("d", "")).strip():
-        raise NotPainted("a path with commands other than M L H V")
+        raise NotPainted("a path with commands other than M L H V Q")
 
 
 def _tile(pattern: Element, inherited: Mapping[str, str]) -> Any:
@@ -298,7 +298,9 @@ def _ellipse_arc(
 
 
 def _path(context: Any, d: str) -> None:
-    """``M x y L x y H x V y`` (absolute, the command repeated by more numbers)."""
+    """``M x y L x y H x V y Q cx cy x y`` (absolute, the command repeated by more numbers).
+    cairo draws cubic curves only: a quadratic one is the cubic whose control points are two
+    thirds of the way from each end to its control point."""
     command, numbers = "", list[float]()
     x = y = 0.0
     for match in _PATH.finditer(d):
@@ -312,6 +314,18 @@ def _path(context: Any, d: str) -> None:
             x, y = (numbers[0], y) if command == "H" else (x, numbers[0])
             context.line_to(x, y)
             numbers = []
+        elif command == "Q":
+            if len(numbers) == 4:
+                cx, cy, ex, ey = numbers
+                context.curve_to(
+                    x + 2 * (cx - x) / 3,
+                    y + 2 * (cy - y) / 3,
+                    ex + 2 * (cx - ex) / 3,
+                    ey + 2 * (cy - ey) / 3,
+                    ex,
+                    ey,
+                )
+                x, y, numbers = ex, ey, []
         elif len(numbers) == 2:
             x, y = numbers
             (context.move_to if command == "M" else context.line_to)(x, y)
