@@ -42,7 +42,7 @@ class MillenniumWars(Ruleset[State, Orders]):
 
     # -- life cycle ---------------------------------------------------------------------------
     def current_step(self, state: State) -> Step:
-        from .sheet import exchange_words
+        from .state import exchange_words
 
         point = state.point
         if point.ceasefire:

@@ -22,8 +22,7 @@ from ...report.boardmap import (
     HexBoard,
 )
 from ..base import Event, ReportContent, ReportInput
-from .sheet import exchange_words, unit_line
-from .state import State
+from .state import State, exchange_words, unit_line
 from .units import Unit
 
 TEMPLATE_DIR = "millennium-wars"

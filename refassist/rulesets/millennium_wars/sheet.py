@@ -40,7 +40,7 @@ from .parse import (
     parse_units,
 )
 from .rules import complete
-from .state import State
+from .state import State, exchange_words, unit_line
 from .supply import available_reinforcements, price
 from .units import Unit
 from .visibility import side_view
@@ -69,37 +69,6 @@ BUY_KINDS = ("reinforcement", "replacement", "air defence")
 YES = ("yes", "y", "x", "true", "1", "intensive")
 _WIDTHS = {"A": 10, "B": 16, "C": 10, "D": 11, "E": 9, "F": 9, "G": 26, "H": 14, "I": 10}
 _LAST_COLUMN = 8  # I
-
-
-def exchange_words(state: State) -> str:
-    """The exchange in words: whose sheet, which impulse of which game turn."""
-    point = state.point
-    if state.finished:
-        return "The game is over"
-    if point.ceasefire:
-        return f"Turn {point.turn}: the UN demands a ceasefire"
-    which = f"Turn {point.turn}, {state.phasing.name}'s player turn, impulse {point.impulse}"
-    return f"{which}: {state.reacting.name}'s reaction" if point.reaction else which
-
-
-def unit_line(unit: Unit, state: State) -> str:
-    """A unit as the sheets and reports list it: id, type and size, strengths, where."""
-    place = state.scenario.places.get(unit.hex)
-    where = f"{unit.hex} {place.name}" if place else unit.hex or "eliminated"
-    marks = [
-        m
-        for m, on in (
-            ("disrupted", unit.disrupted),
-            ("ops complete", unit.ops_complete),
-            ("reserve", unit.reserve),
-        )
-        if on
-    ]
-    size = unit.symbol if unit.size != "cadre" else "cadre"
-    return (
-        f"{unit.id:<8} {unit.type} {size}  {unit.attack}-{unit.defence}-{unit.speed}  at {where}"
-        + (f"  ({', '.join(marks)})" if marks else "")
-    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -762,10 +731,8 @@ def orders_text(orders: Orders) -> list[str]:
 
 
 __all__ = [
-    "exchange_words",
     "fill_sheet",
     "orders_text",
     "read_sheet",
-    "unit_line",
     "write_sheet",
 ]

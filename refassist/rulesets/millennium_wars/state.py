@@ -159,4 +159,35 @@ def new_state(
     )
 
 
-__all__ = ["SideState", "State", "assign_sides", "new_state"]
+def exchange_words(state: State) -> str:
+    """The exchange in words: whose sheet, which impulse of which game turn."""
+    point = state.point
+    if state.finished:
+        return "The game is over"
+    if point.ceasefire:
+        return f"Turn {point.turn}: the UN demands a ceasefire"
+    which = f"Turn {point.turn}, {state.phasing.name}'s player turn, impulse {point.impulse}"
+    return f"{which}: {state.reacting.name}'s reaction" if point.reaction else which
+
+
+def unit_line(unit: Unit, state: State) -> str:
+    """A unit as the sheets and reports list it: id, type and size, strengths, where."""
+    place = state.scenario.places.get(unit.hex)
+    where = f"{unit.hex} {place.name}" if place else unit.hex or "eliminated"
+    marks = [
+        m
+        for m, on in (
+            ("disrupted", unit.disrupted),
+            ("ops complete", unit.ops_complete),
+            ("reserve", unit.reserve),
+        )
+        if on
+    ]
+    size = unit.symbol if unit.size != "cadre" else "cadre"
+    return (
+        f"{unit.id:<8} {unit.type} {size}  {unit.attack}-{unit.defence}-{unit.speed}  at {where}"
+        + (f"  ({', '.join(marks)})" if marks else "")
+    )
+
+
+__all__ = ["SideState", "State", "assign_sides", "exchange_words", "new_state", "unit_line"]
