@@ -899,3 +899,25 @@ def test_a_text_is_laid_out_again_for_another_width_alignment_or_wrapping() -> N
     long_word = "ArcturusBetelgeuseCanopus"
     assert len(chapter._text(long_word, 30, 9).lines) > 1  # broken inside the word
     assert len(chapter._text(long_word, 30, 9, words_only=True).lines) == 1
+
+
+def test_the_referees_cover_with_badges_is_set_with_pango(tmp_path: Path) -> None:
+    """A computer player's and an eliminated player's badges (report.css's shaded tags) are
+    set with Pango: the Fifth Millennium referee's cover, which every game with a computer
+    player or a player out has, sent the whole report to WeasyPrint (0.7 s of importing it,
+    and its layout)."""
+    game, state = report_game(tmp_path / "game")
+    info = gather_input(game, state, state.player_names())
+    content = game.ruleset.report_content(state, None, info)
+    summary = content.context["summary"]
+    summary[0]["computer"] = True
+    summary[1]["eliminated"] = 5003
+    settings = RenderSettings(tuple(template_dirs(game.path)), game.ruleset.report_map(state))
+    pdf, refused = render_report(content, build.common_context(info), settings)
+    assert refused == []
+    reader = PdfReader(io.BytesIO(pdf))
+    assert reader.metadata.producer == "refassist (Pango, cairo)"
+    # The badge's shading has a no-break space's padding each side (words split as ever).
+    cover = " ".join(reader.pages[0].extract_text().split())
+    assert f"{summary[0]['name']} computer" in cover
+    assert "eliminated 5003" in cover

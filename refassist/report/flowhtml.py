@@ -71,7 +71,7 @@ _CLASSES: dict[str, set[str]] = {
     },
     "pre": {"listing", "events"},
     "p": {"muted", "note", "deadline", "dice", "legend"},
-    "span": {"kind", "where", "mono", "muted", "kill", "value", "label", "item"},
+    "span": {"kind", "where", "mono", "muted", "kill", "value", "label", "item", "badge"},
     "table": {"compact", "contents", "listing"},
     "tr": {"total"},
     "ul": {"events"},
@@ -193,6 +193,9 @@ SANS = "DejaVu Sans"
 MONO = "DejaVu Sans Mono"
 TEXT = "#111111"
 MUTED = "#555555"
+#: ``.badge``'s shading (report.css), and the no-break space that keeps it on one line.
+BADGE = "#e4e4e4"
+NBSP = "\u00a0"
 
 
 @dataclass(frozen=True)
@@ -298,6 +301,11 @@ def inline_markup(node: Node | str, upper: bool = False, listing: bool = False) 
         return span(inner, foreground=MUTED)
     if node.tag == "small":
         return span(inner, size=8.5, foreground=MUTED, weight="normal")
+    if "badge" in classes:
+        # report.css's inline-block tag: kept on one line (no-break spaces), shaded, with a
+        # space's padding each side.
+        kept = NBSP + inner.replace(" ", NBSP) + NBSP
+        return span(kept, size=7, background=BADGE)
     if "value" in classes:
         return span(inner, size=15, bold=True)
     if "label" in classes:
