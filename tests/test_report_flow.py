@@ -20,6 +20,7 @@ from refassist.report import build, flow, pango
 from refassist.report.boarddraw import board_pages
 from refassist.report.build import RenderSettings, render_report
 from refassist.report.fetcher import SafeFetcher
+from refassist.report.flowhtml import PAGE_BREAK
 from refassist.report.game_reports import gather_input
 from refassist.report.netdraw import network_pages
 from refassist.report.render import layout, project_templates, template_dirs
@@ -257,6 +258,29 @@ def test_a_long_chapter_breaks_between_events_and_its_headings_stay_in_the_outli
     assert [key for key, _ in boxes] == [f"flow:0:{i}" for i in range(len(pages))]
     assert float(boxes[-1][1]) == pytest.approx(chapter.heights[-1], abs=0.01)
     assert list(found) == ["flow:0"]
+
+
+def test_a_block_marked_to_break_before_starts_a_page() -> None:
+    """The Full Thrust referee's battles for the table, a page each (``style="break-before:
+    page"``, the one style a block may carry), are set with Pango: the first right after
+    the chapter's heading, each other at the top of a page of its own."""
+    battles = "".join(
+        f'<div class="event battle"{"" if n == 0 else f" style={PAGE_BREAK!r}"}>'
+        f'<span class="kind">battle B{n}</span> <span class="where">Place {n}</span>'
+        f"<div>Waiting for the result from the tabletop.</div></div>"
+        for n in range(3)
+    )
+    chapter = _chapter(
+        f'<section class="chapter" data-flow="chapter"><h2>Battles</h2>{battles}</section>'
+    )
+    assert len(chapter.heights) == 3
+    with pdfplumber.open(io.BytesIO(chapter.pdf())) as pdf:
+        pages = [page.extract_text() for page in pdf.pages]
+    assert pages[0].startswith("Battles\nBATTLE B0 Place 0")
+    assert [page.split("\n")[0] for page in pages[1:]] == ["BATTLE B1 Place 1", "BATTLE B2 Place 2"]
+    # Any other style still leaves the chapter to WeasyPrint.
+    with pytest.raises(flow.Unsupported):
+        flow.parse('<div class="event battle" style="break-before: always">x</div>')
 
 
 def test_player_text_stays_text() -> None:

@@ -31,7 +31,8 @@ class Node:
     tag: str
     classes: tuple[str, ...] = ()
     children: list[Node | str] = field(default_factory=list)
-    #: Attributes other than ``class`` (only a map box has any: its key and size).
+    #: Attributes other than ``class``: a map box's key and size, or a block's
+    #: `PAGE_BREAK` style.
     attrs: dict[str, str] = field(default_factory=dict)
 
 
@@ -81,6 +82,9 @@ _CLASSES: dict[str, set[str]] = {
 _ATTRIBUTES = {"class", "data-flow"}
 #: A map box (`templates/base/maps.html`): the map's key and the box's size, nothing else.
 _MAP_BOX = re.compile(r"\s*width:\s*([0-9.]+)mm;\s*height:\s*([0-9.]+)mm;?\s*")
+#: The one style a block may carry besides a map box's: a page break before it (a battle's
+#: page printed for the table).
+PAGE_BREAK = "break-before: page"
 
 
 class _Parser(HTMLParser):
@@ -113,10 +117,14 @@ class _Parser(HTMLParser):
                 extra[name] = value or ""
             elif name not in _ATTRIBUTES:
                 raise Unsupported(f"<{tag} {name}>")
-        if extra and (
-            classes != ("map-box",)
-            or set(extra) != {"data-map", "style"}
-            or not _MAP_BOX.fullmatch(extra["style"])
+        if (
+            extra
+            and extra != {"style": PAGE_BREAK}
+            and (
+                classes != ("map-box",)
+                or set(extra) != {"data-map", "style"}
+                or not _MAP_BOX.fullmatch(extra["style"])
+            )
         ):
             raise Unsupported(f"<{tag}> with attributes {sorted(extra)}")
         node = Node(tag, classes, attrs=extra)

@@ -45,6 +45,7 @@ from .flowhtml import (
     NO_LIGATURES,
     NOTATION,
     NOTE,
+    PAGE_BREAK,
     PARAGRAPHS,
     SANS,
     STANDING,
@@ -97,6 +98,8 @@ class Item:
     frames: tuple[Frame, ...] = ()
     #: For the room left for a map: its key and width (`Hole`).
     hole: tuple[str, float] | None = None
+    #: Starts a page (CSS ``break-before: page``) unless it is the chapter's first.
+    page_break: bool = False
 
 
 @dataclass(eq=False)
@@ -326,6 +329,12 @@ class Chapter:
                 run.append(child)
 
     def _block(self, node: Node, x: float, width: float, group: int) -> None:
+        if node.attrs.get("style") == PAGE_BREAK:
+            start = len(self.items)
+            self._block(Node(node.tag, node.classes, node.children), x, width, group)
+            if len(self.items) > start:
+                self.items[start].page_break = True
+            return
         classes = set(node.classes)
         if node.tag in ("h1", "h2", "h3", "h4"):
             style = STYLES[node.tag]
@@ -933,12 +942,14 @@ class Chapter:
             starts_group = item.group == 0 or i == 0 or items[i - 1].group != item.group
             wanted = self._kept(i) if starts_group or item.keep_with_next else item.height
             before = sum(pieces)
-            if (
-                y > 0
-                and y + before + wanted > PAGE_HEIGHT + _SLACK
-                and (
-                    wanted <= PAGE_HEIGHT - before + pieces[0]
-                    or y + before + item.height > PAGE_HEIGHT + _SLACK
+            if y > 0 and (
+                item.page_break
+                or (
+                    y + before + wanted > PAGE_HEIGHT + _SLACK
+                    and (
+                        wanted <= PAGE_HEIGHT - before + pieces[0]
+                        or y + before + item.height > PAGE_HEIGHT + _SLACK
+                    )
                 )
             ):
                 for frame in open_frames[:common]:
