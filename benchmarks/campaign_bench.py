@@ -21,11 +21,11 @@ from refassist.demo import create_demo_game
 COMMANDERS = 8
 
 
-def run(steps: int, seed: int, work: Path) -> dict[str, Any]:
+def run(steps: int, seed: int, work: Path, samples: int = 0) -> dict[str, Any]:
     """Play ``steps`` steps (the set-up, weeks and battles steps); seconds of each stage per
     step, which steps were weeks, memory, and what the campaign did."""
     game = create_demo_game(work / "campaign", COMMANDERS, seed, ruleset="full-thrust-campaign")
-    figures, outcomes = play_steps(game, steps, seed)
+    figures, outcomes = play_steps(game, steps, seed, samples=samples, work=work)
     return figures | {
         "battles": sum(len(getattr(o.state, "battles", [])) for o in outcomes),
         "ships": len(game.load_state().ships),

@@ -20,18 +20,22 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.measure import peak_rss_mb
-from benchmarks.stepwise import STAGES, play_step
+from benchmarks.stepwise import STAGES, as_commands, play_step, sampled
 from refassist.demo import create_demo_game
 
 
-def run(turns: int, seed: int, work: Path) -> dict[str, Any]:
+def run(turns: int, seed: int, work: Path, samples: int = 0) -> dict[str, Any]:
     """Play ``turns`` turns; per-turn seconds of each stage, memory, and what the war did."""
     game = create_demo_game(work / "war", 2, seed, ruleset="imperium-3m")
     parts: dict[str, list[float]] = {name: [] for name in STAGES}
     battles: list[int] = []
     pages: list[int] = []
     labels: list[str] = []
-    for _ in range(turns):
+    commands: list[dict[str, float]] = []
+    chosen = sampled(turns, samples) if samples > 0 else set()
+    for index in range(turns):
+        if index in chosen:
+            commands.append(as_commands(game, seed, work))
         outcome, run, seconds = play_step(game, seed)
         for name in STAGES:
             parts[name].append(seconds[name])
@@ -44,6 +48,7 @@ def run(turns: int, seed: int, work: Path) -> dict[str, Any]:
     return {
         "turns": len(labels),
         "parts": parts,
+        "commands": commands,
         "battles": battles,
         "pages": pages,
         "peak_mb": peak_rss_mb(),

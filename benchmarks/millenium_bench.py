@@ -17,11 +17,11 @@ from benchmarks.stepwise import play_steps
 from refassist.demo import create_demo_game
 
 
-def run(steps: int, seed: int, work: Path) -> dict[str, Any]:
+def run(steps: int, seed: int, work: Path, samples: int = 0) -> dict[str, Any]:
     """Play ``steps`` steps (or to the end of the game); seconds of each stage per step,
     memory, and what the game did."""
     game = create_demo_game(work / "millenium", 2, seed, ruleset="millenium")
-    figures, outcomes = play_steps(game, steps, seed)
+    figures, outcomes = play_steps(game, steps, seed, samples=samples, work=work)
     return figures | {
         "battles": sum(1 for o in outcomes for e in o.state.events if e.kind == "battle"),
         "finished": game.ruleset.game_over(game.load_state()),

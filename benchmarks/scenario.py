@@ -43,6 +43,18 @@ HUMAN_NAMES = (
     "Jo",
     "Kai",
     "Lu",
+    "Mo",
+    "Ned",
+    "Ola",
+    "Pia",
+    "Quin",
+    "Rae",
+    "Sol",
+    "Tia",
+    "Uma",
+    "Vic",
+    "Wes",
+    "Xan",
 )
 
 

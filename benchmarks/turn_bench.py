@@ -36,7 +36,7 @@ COMMANDS = (
 )
 
 
-def _run_command(name: str, game: Path, extra: tuple[str, ...], mbox: Path) -> dict[str, Any]:
+def run_command(name: str, game: Path, extra: tuple[str, ...], mbox: Path) -> dict[str, Any]:
     """One command in its own process: wall time and peak memory (kernel's rusage)."""
     args = [str(REFASSIST), name, str(game), *(a.format(mbox=mbox) for a in extra)]
     started = time.perf_counter()
@@ -57,7 +57,7 @@ def commands(prepared: Path, work: Path, mbox: Path) -> dict[str, Any]:
     shutil.copytree(prepared, game)
     out: dict[str, Any] = {}
     for name, extra in COMMANDS:
-        out[name] = _run_command(name, game, extra, mbox)
+        out[name] = run_command(name, game, extra, mbox)
     out["total"] = sum(v["seconds"] for v in out.values())
     # What this turn wrote (the prepared game holds last turn's reports too).
     out["pdfs"] = len(_new(prepared, game, "outbox/*/*.pdf"))

@@ -17,11 +17,11 @@ from benchmarks.stepwise import play_steps
 from refassist.demo import create_demo_game
 
 
-def run(steps: int, seed: int, work: Path) -> dict[str, Any]:
+def run(steps: int, seed: int, work: Path, samples: int = 0) -> dict[str, Any]:
     """Play ``steps`` exchanges (or to the end of the game); seconds of each stage per
     exchange, memory, and what the war did."""
     game = create_demo_game(work / "war", 2, seed, ruleset="millennium-wars")
-    figures, outcomes = play_steps(game, steps, seed)
+    figures, outcomes = play_steps(game, steps, seed, samples=samples, work=work)
     return figures | {
         "attacks": sum(1 for o in outcomes for e in o.state.events if e.kind == "attack"),
         "finished": game.ruleset.game_over(game.load_state()),
