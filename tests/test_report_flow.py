@@ -20,7 +20,7 @@ from refassist.report import build, flow, pango
 from refassist.report.boarddraw import board_pages
 from refassist.report.build import RenderSettings, render_report
 from refassist.report.fetcher import SafeFetcher
-from refassist.report.flowhtml import PAGE_BREAK
+from refassist.report.flowhtml import PAGE_BREAK, inline_markup
 from refassist.report.game_reports import gather_input
 from refassist.report.netdraw import network_pages
 from refassist.report.render import layout, project_templates, template_dirs
@@ -947,3 +947,14 @@ def test_the_referees_cover_with_badges_is_set_with_pango(tmp_path: Path) -> Non
     cover = " ".join(reader.pages[0].extract_text().split())
     assert f"{summary[0]['name']} computer" in cover
     assert "eliminated 5003" in cover
+
+
+def test_a_badge_stays_on_one_line_and_its_markup_whole() -> None:
+    """A badge's words are joined by no-break spaces (report.css's ``inline-block``), the
+    spaces inside a tag within it left as they are, so Pango still reads the markup."""
+    node = flow.parse('<p>Ann <span class="badge">out <b>since 5020</b></span></p>')
+    markup = "".join(inline_markup(c) for c in node.children[0].children)
+    assert markup == (
+        'Ann <span background="#e4e4e4" size="7168">\xa0out\xa0'
+        '<span weight="bold">since\xa05020</span>\xa0</span>'
+    )

@@ -204,6 +204,8 @@ MUTED = "#555555"
 #: ``.badge``'s shading (report.css), and the no-break space that keeps it on one line.
 BADGE = "#e4e4e4"
 NBSP = "\u00a0"
+#: A markup tag (kept whole) or a space between words (made a no-break space in a badge).
+_SPACE_OUTSIDE_TAGS = re.compile(r"(<[^>]*>)| ")
 
 
 @dataclass(frozen=True)
@@ -312,8 +314,8 @@ def inline_markup(node: Node | str, upper: bool = False, listing: bool = False) 
     if "badge" in classes:
         # report.css's inline-block tag: kept on one line (no-break spaces), shaded, with a
         # space's padding each side.
-        kept = NBSP + inner.replace(" ", NBSP) + NBSP
-        return span(kept, size=7, background=BADGE)
+        kept = _SPACE_OUTSIDE_TAGS.sub(lambda m: m.group(1) or NBSP, inner)
+        return span(NBSP + kept + NBSP, size=7, background=BADGE)
     if "value" in classes:
         return span(inner, size=15, bold=True)
     if "label" in classes:
