@@ -10,11 +10,34 @@ import os
 import platform
 import resource
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
+
+#: The ``refassist`` command of the interpreter running the benchmarks.
+REFASSIST = Path(sys.executable).with_name("refassist")
+
+
+def run_command(name: str, args: Sequence[str]) -> dict[str, float]:
+    """``refassist NAME ARGS...`` in its own process: its wall seconds and the peak memory the
+    kernel reports for it (its child processes included).  Its output goes to a file, not a
+    pipe, so a talkative command cannot block on a full pipe while it is waited for."""
+    with tempfile.TemporaryFile() as out:
+        started = time.perf_counter()
+        process = subprocess.Popen([str(REFASSIST), name, *args], stdout=out, stderr=out)
+        _, status, usage = os.wait4(process.pid, 0)
+        seconds = time.perf_counter() - started
+        code = os.waitstatus_to_exitcode(status)
+        if code != 0:
+            out.seek(0)
+            said = out.read().decode(errors="replace")
+            raise RuntimeError(f"refassist {name} failed ({code}): {said[-3000:]}")
+    return {"seconds": seconds, "peak_mb": usage.ru_maxrss / 1024}
 
 
 def peak_rss_mb() -> float:

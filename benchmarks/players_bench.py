@@ -15,8 +15,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from benchmarks.measure import run_command
 from benchmarks.scenario import turn_game
-from benchmarks.turn_bench import run_command
 
 #: The player counts measured (the turn benchmark's 12 among them).
 COUNTS = (3, 6, 12, 24)
@@ -43,6 +43,6 @@ def run(
         prepared = _prepared(work, sector, players, turns, seed)
         game = run_dir / f"report-{players}"
         shutil.copytree(prepared, game)
-        out[str(players)] = run_command("report", game, ("--mail",), Path())
+        out[str(players)] = run_command("report", [str(game), "--mail"])
         shutil.rmtree(game)
     return {"reports": out}

@@ -11,12 +11,11 @@ referee's week does."""
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
+from benchmarks.measure import run_command
 from refassist.demo import computer_sheets
 from refassist.game import Game
 from refassist.inbox import intake
@@ -26,7 +25,6 @@ from refassist.turns import resolve_game
 STAGES = ("sheets", "intake", "resolve", "reports")
 #: The referee's commands of a step, with their arguments after the game folder.
 COMMANDS = (("intake", ()), ("resolve", ("--now",)), ("report", ("--mail", "-q")))
-REFASSIST = Path(sys.executable).with_name("refassist")
 
 
 def sampled(steps: int, samples: int) -> set[int]:
@@ -44,14 +42,12 @@ def as_commands(game: Game, seed: int, work: Path) -> dict[str, float]:
     shutil.copytree(game.path, copy)
     mine = Game.open(copy)
     filled = [str(path) for path in computer_sheets(mine, mine.load_state(), seed)]
-    seconds: dict[str, float] = {}
-    for name, extra in COMMANDS:
-        args = [str(REFASSIST), name, str(copy), *(filled if name == "intake" else ()), *extra]
-        started = time.perf_counter()
-        done = subprocess.run(args, capture_output=True, text=True)
-        seconds[name] = time.perf_counter() - started
-        if done.returncode != 0:
-            raise RuntimeError(f"refassist {name} failed ({done.returncode}): {done.stderr}")
+    seconds = {
+        name: run_command(name, [str(copy), *(filled if name == "intake" else ()), *extra])[
+            "seconds"
+        ]
+        for name, extra in COMMANDS
+    }
     shutil.rmtree(copy)
     return seconds
 

@@ -16,17 +16,12 @@ referee's Saturday night and Sunday morning twice:
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks.measure import Stopwatch, peak_rss_mb
-
-REFASSIST = Path(sys.executable).with_name("refassist")
+from benchmarks.measure import Stopwatch, peak_rss_mb, run_command
 
 #: The three commands of a turn, with their arguments after the game folder.
 COMMANDS = (
@@ -36,28 +31,13 @@ COMMANDS = (
 )
 
 
-def run_command(name: str, game: Path, extra: tuple[str, ...], mbox: Path) -> dict[str, Any]:
-    """One command in its own process: wall time and peak memory (kernel's rusage)."""
-    args = [str(REFASSIST), name, str(game), *(a.format(mbox=mbox) for a in extra)]
-    started = time.perf_counter()
-    process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(process.pid, 0)
-    seconds = time.perf_counter() - started
-    out = process.stdout.read().decode() if process.stdout else ""
-    err = process.stderr.read().decode() if process.stderr else ""
-    process.returncode = os.waitstatus_to_exitcode(status)
-    if process.returncode != 0:
-        raise RuntimeError(f"refassist {name} failed ({process.returncode}): {err or out}")
-    return {"seconds": seconds, "peak_mb": usage.ru_maxrss / 1024}
-
-
 def commands(prepared: Path, work: Path, mbox: Path) -> dict[str, Any]:
     """The turn as three commands on a fresh copy of the game."""
     game = work / "cli"
     shutil.copytree(prepared, game)
     out: dict[str, Any] = {}
     for name, extra in COMMANDS:
-        out[name] = run_command(name, game, extra, mbox)
+        out[name] = run_command(name, [str(game), *(a.format(mbox=mbox) for a in extra)])
     out["total"] = sum(v["seconds"] for v in out.values())
     # What this turn wrote (the prepared game holds last turn's reports too).
     out["pdfs"] = len(_new(prepared, game, "outbox/*/*.pdf"))
