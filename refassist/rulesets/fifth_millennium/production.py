@@ -26,8 +26,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...hexmap import SECTOR, SUBSECTOR_LETTERS, distance, parse_hex
+from ...hexmap import SECTOR, distance, parse_hex
 from ...words import counted
+from .budget import income_blocked, income_lines
 from .context import (
     TurnContext,
     add_facility,
@@ -36,78 +37,19 @@ from .context import (
     find_force,
     take_force,
 )
-from .geometry import subsector_of
 from .items import Item, find_item, placement
 from .movement import cancel
 from .movement_rules import best_range
 from .orders import Orders, Purchase
 from .rules import complete
-from .state import CLASS_INCOME, FACILITY_KINDS, Fleet, State
+from .state import FACILITY_KINDS, Fleet, State
 from .trade import TradeResult, multiplier_text, roll_all
 
 PHASE = "production"
-#: Extra production for holding every system of a subsector (section 6.1).
-SUBSECTOR_BONUS = 10
 #: Facility kinds of Appendix A's "either a control centre and/or a construction facility, or
 #: a depot, but not both" (the backup seats of government).
 SEATS = ("CC", "CF", "DEPOT")
 SEAT_NAMES = {"CC": "Control Centre", "CF": "Construction Facility", "DEPOT": "Depot"}
-
-
-# -- income ---------------------------------------------------------------------------------------
-
-
-def income_lines(state: State, player: str) -> list[tuple[str, int]]:
-    """Every source of the player's income this phase, as (label, points)."""
-    lines: list[tuple[str, int]] = []
-    owned = [s for s in state.systems if s.owner == player]
-    for s in owned:
-        where = f"{s.hex} {s.name}"
-        if CLASS_INCOME[s.resource_class]:
-            lines.append((f"{where}: class {s.resource_class}", CLASS_INCOME[s.resource_class]))
-        if s.naval_base:
-            lines.append((f"{where}: naval base", 1))
-        if s.scout_base:
-            lines.append((f"{where}: scout base", 1))
-        if s.hipop:
-            lines.append((f"{where}: HiPop", 1))
-        for kind, label in (("GL", "Genetics Lab"), ("OPC", "Orbital Production Centre")):
-            n = facility_count(state, s.hex, player, kind)
-            if n:
-                lines.append((f"{where}: {counted(n, label)}", n))
-    for letter in subsector_bonus(state, player):
-        name = state.subsector_names.get(letter, "")
-        label = f"subsector {letter}" + (f" ({name})" if name else "") + " complete"
-        lines.append((label, SUBSECTOR_BONUS))
-    return lines
-
-
-def subsector_bonus(state: State, player: str) -> list[str]:
-    """Letters of the subsectors where ``player`` owns every system (and there is one)."""
-    by_letter: dict[str, list[str]] = {}
-    for s in state.systems:
-        by_letter.setdefault(subsector_of(s.hex), []).append(s.owner)
-    return [
-        letter
-        for letter in SUBSECTOR_LETTERS
-        if by_letter.get(letter) and all(owner == player for owner in by_letter[letter])
-    ]
-
-
-def income_blocked(state: State, player: str) -> str:
-    """Why a player gains nothing this turn (empty when it does)."""
-    p = state.player(player)
-    assert p is not None
-    if not p.homeworld_lost:
-        return ""
-    if any(
-        f.owner == player and f.kind in ("CF", "DEPOT") and not f.building for f in state.facilities
-    ):
-        return ""
-    return (
-        f"your homeworld {p.homeworld} fell in {p.homeworld_lost} and you hold no Construction "
-        "Facility or Depot, so no new resource points can be gained"
-    )
 
 
 # -- purchases ------------------------------------------------------------------------------------

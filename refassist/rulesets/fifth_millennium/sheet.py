@@ -38,7 +38,7 @@ from ...workbook.sheetpage import Listing, Page, typing_into
 from ...workbook.sheetreads import read_remembered
 from ...workbook.turnbook import check_layout, meta_names, meta_number, turn_workbook
 from ..base import SheetRead
-from .budget import points_available
+from .budget import points_available, system_income
 from .items import ITEMS, find_item, item_label, items_for_tech, placement
 from .movement_rules import arrival_year, best_range, max_departures
 from .notation import fleet_text, move_text, system_text
@@ -54,7 +54,7 @@ from .orders import (
 )
 from .parse import cell_text, move_cells_blank, normalise, parse_count, parse_hex_text, parse_move
 from .rules import complete
-from .state import CLASS_INCOME, FACILITY_NAMES, SETUP_YEAR, Fleet, State
+from .state import FACILITY_NAMES, SETUP_YEAR, Fleet, State
 
 RULESET_NAME = "fifth-millennium"
 #: Bumped whenever a cell below moves; a sheet of another version is refused, not misread.
@@ -170,25 +170,6 @@ def move_row_cells(row: int) -> list[str]:
 # --------------------------------------------------------------------------------------------
 # What the sheet shows
 # --------------------------------------------------------------------------------------------
-
-
-def system_income(state: State, hex_: str) -> int:
-    """Resource points a system yields its owner: class + bases + HiPop + labs + OPCs."""
-    s = state.system(hex_)
-    if s is None:
-        return 0
-    facilities = sum(
-        f.count
-        for f in state.facilities
-        if f.hex == hex_ and f.kind in ("GL", "OPC") and not f.building and f.owner == s.owner
-    )
-    return (
-        CLASS_INCOME.get(s.resource_class, 0)
-        + int(s.naval_base)
-        + int(s.scout_base)
-        + int(s.hipop)
-        + facilities
-    )
 
 
 def own_system_lines(state: State, player: str) -> list[str]:
