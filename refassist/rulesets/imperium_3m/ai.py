@@ -57,6 +57,7 @@ from .units import (
     fleet_speed,
     unit_type,
 )
+from .visibility import in_sight
 
 #: Most activations a side may list per action segment (the largest initiative roll).
 MAX_ACTIVATIONS = 6
@@ -136,16 +137,7 @@ def known_view(state: State, side: str, rules: Mapping[str, Any] | None = None) 
     enemy = state.enemy(side)
     own_units = [u for u in state.units if u.side == side]
     own_fleets = [f for f in state.fleets if f.side == side]
-    fleet_at = {f.name: f.system for f in own_fleets}
-    seen: set[str] = set()
-    for u in own_units:
-        if u.fleet and u.fleet in fleet_at:
-            seen.add(fleet_at[u.fleet])
-        elif u.planet and u.planet in state.map.planets:
-            seen.add(state.map.planets[u.planet].system)
-    for p in state.map.planets.values():
-        if p.owner == side and p.marker:
-            seen.add(p.system)
+    seen = in_sight(state, side)  # the sight the side's report is drawn from
     view = KnownView(side, enemy, own_units, own_fleets, seen)
     by_fleet: dict[str, list[Unit]] = {}
     for u in state.units:
