@@ -140,6 +140,11 @@ class Page:
             )
         self.ws.data_validation(*_span(cells), options)
 
+    def choose(self, cells: str, title: str, message: str, choices: Iterable[str]) -> None:
+        """`ask` with a short fixed list kept in the validation itself that nothing else may
+        be typed over (a stance, a yes/no): the most common dropdown of a turn sheet."""
+        self.ask(cells, title, message, choices, strict=True, inline=True)
+
     def whole_number(self, cells: str, title: str, message: str, lowest: int, highest: int) -> None:
         """Only whole numbers from ``lowest`` to ``highest`` may be typed in ``cells``."""
         self.ws.data_validation(

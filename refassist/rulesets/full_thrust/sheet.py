@@ -363,14 +363,12 @@ def _write_espionage(page: Page, state: State, player: str) -> None:
         "The commander spied on (for counter-espionage: blank, your own spies guard you).",
         [c.name for c in state.commanders if c.name != player],
     )
-    page.ask(
+    page.choose(
         f"E{first}:E{last}",
         "Subject",
         "fleet: where its ships are; research: what it found; industry: its stocks (chance "
         "doubled); counter-espionage: catch spies sent against you.",
         SUBJECTS,
-        strict=True,
-        inline=True,
     )
     page.whole_number(
         f"F{first}:F{last}", "Points", "+1% per 10 points, at most doubling the chance.", 0, 10_000

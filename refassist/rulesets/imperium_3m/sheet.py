@@ -451,15 +451,13 @@ def _write_admin(page: Page, state: State, side: str, peace: bool) -> None:
     appeal_possible = side == IMPERIAL and not peace and not s.appeals_prohibited
     if appeal_possible:
         ws.write_blank(r, c, None, st.input_text)
-        page.ask(
+        page.choose(
             APPEAL_CELL,
             "Imperial Appeal",
             "Blank: no Appeal. 2D6 on the column chosen. Forces: ships (4-6) or building "
             "permissions (8 CR/CA, 9 B1, 10 B2, 11 BB, 12 all), usable by this turn's "
             "construction. Finances: 10 resources (7) or budget +1..+5 (8-12).",
             [a for a in APPEALS if a],
-            strict=True,
-            inline=True,
         )
     else:
         why = (
@@ -664,14 +662,12 @@ def _write_defence(page: Page, state: State, side: str) -> None:
         "A planet of yours: your orders for its defence if the enemy attacks it this turn.",
         own,
     )
-    page.ask(
+    page.choose(
         f"{DEFENCE_FIGHTERS_COL}{first}:{DEFENCE_FIGHTERS_COL}{last}",
         "Fighters attack",
         "What your fighters on the planet fire at when enemy units land: transports (blank; "
         "attack transports first) or fighters.",
         FIGHTER_TARGETS,
-        strict=True,
-        inline=True,
     )
     page.ask(
         f"{DEFENCE_PLACEMENT_COL}{first}:{DEFENCE_PLACEMENT_COL}{last}",
@@ -766,61 +762,49 @@ def _write_battle(page: Page, state: State, side: str) -> None:
         "Your fleet (pre-filled), or a fleet you create by a split this turn.",
         own,
     )
-    page.ask(
+    page.choose(
         f"C{first}:C{last}",
         "Stance",
         "close: move to range 0; stand off: keep at range 2-3; hold: stay where you are. "
         "Blank = close.",
         STANCES,
-        strict=True,
-        inline=True,
     )
-    page.ask(
+    page.choose(
         f"D{first}:D{last}",
         "Target priority",
         "Which enemy ships your fleet fires at first: capital ships, carriers, transports or "
         "the cheapest. Blank = capital.",
         PRIORITIES,
-        strict=True,
-        inline=True,
     )
-    page.ask(
+    page.choose(
         f"E{first}:E{last}",
         "Break off",
         "Withdraw after this round (1, 2 or 3). Blank = fight all three rounds.",
         ["1", "2", "3"],
-        strict=True,
-        inline=True,
     )
-    page.ask(
+    page.choose(
         f"{BATTLE_RETREAT_COL}{first}:{BATTLE_RETREAT_COL}{last}",
         "Retreat",
         "If this fleet loses a space battle: back (the way it came) or home (to a system "
         "closer to your home world). Blank = the referee's default.",
         RETREATS,
-        strict=True,
-        inline=True,
     )
-    page.ask(
+    page.choose(
         f"{BATTLE_STEALTH_COL}{first}:{BATTLE_STEALTH_COL}{last}",
         "Stealth",
         "A fleet of scouts only: yes (blank) tries to enter enemy systems unseen (2D6, 10 or "
         "less); no enters openly.",
         ["yes", "no"],
-        strict=True,
-        inline=True,
     )
     r, c = cell_rc(BOMBARD_CELL)
     ws.merge_range(r, 0, r, 2, "Bombardment: hit first (PD or F; blank = PD)", st.label)
     ws.write_blank(r, c, None, st.input_text)
-    page.ask(
+    page.choose(
         BOMBARD_CELL,
         "Bombardment priority",
         "When your fleets bombard a planet, hits go first to planetary defence (PD) or to "
         "fighters (F).",
         ["PD", "F"],
-        strict=True,
-        inline=True,
     )
 
 
@@ -837,15 +821,13 @@ def _write_close_out(page: Page) -> None:
         page.blank(f"B{row}", st.input_text)
         page.blank(f"C{row}", st.input_text, through=f"G{row}")
     first, last = CLOSE_FIRST_ROW, CLOSE_FIRST_ROW + CLOSE_ROWS - 1
-    page.ask(
+    page.choose(
         f"B{first}:B{last}",
         "Kind",
         "scrap: damaged ship at a World/Outpost (monitors any time), half its maintenance back; "
         "repair: damaged ship at a World/Outpost or with an AR; ground repair: reduced troops "
         "or PD on your World/Outpost; augment: two reduced F or M into one.",
         CLOSE_OUT_KINDS,
-        strict=True,
-        inline=True,
     )
     page.ask(
         f"C{first}:C{last}",
