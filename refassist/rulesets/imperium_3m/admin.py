@@ -31,8 +31,8 @@ from .units import (
     SIDES,
     TERRAN,
     UNIT_TABLES,
-    cargo_room,
     counters_available,
+    load_of,
 )
 
 PHASE = "administration"
@@ -194,18 +194,12 @@ def place_ship(state: State, unit: Unit, system: str) -> Fleet:
 
 
 def carry_room(ctx: TurnContext, fleet: Fleet, code: str) -> int:
-    """Free places for a unit of ``code`` aboard ``fleet``: transports carry troops, PD and
-    outposts (house-rule capacities), carriers (and the Terran BB) carry fighters, and
-    fighters beyond the carriers' room take transport places (`segments.capacity_problem`)."""
-    aboard = ctx.state.units_in_fleet(fleet.name)
-    hangar = sum(ctx.unit_type(u.side, u.code).fighters for u in aboard)
-    holds = sum(cargo_room(u.code, ctx.rules) for u in aboard)
-    fighters = sum(1 for u in aboard if u.code == "F")
-    cargo = sum(1 for u in aboard if u.code in ("RT", "JT", "PD", "OP"))
-    free_holds = holds - cargo - max(0, fighters - hangar)
+    """Free places for a unit of ``code`` aboard ``fleet`` (`units.Load`): a fighter takes a
+    carrier's place first, then a transport's."""
+    load = load_of(((u.side, u.code) for u in ctx.state.units_in_fleet(fleet.name)), ctx.rules)
     if code == "F":
-        return max(0, hangar - fighters) + max(0, free_holds)
-    return free_holds
+        return max(0, load.hangar - load.fighters) + max(0, load.free_holds)
+    return load.free_holds
 
 
 def place_ground(ctx: TurnContext, unit: Unit, planet: Planet) -> str:

@@ -22,13 +22,11 @@ from ...words import counted
 from .context import TurnContext
 from .orders import Action, Activation
 from .state import ALLOWED_ON, Fleet, Planet, State, Unit
-from .units import GROUND_KINDS, SHIP_KINDS, SIDES, cargo_room, fleet_speed, other_side
+from .units import GROUND_KINDS, SHIP_KINDS, SIDES, fleet_speed, load_of, other_side
 
 #: Movement points per action segment by ship kind (damaged ships one less).
 #: Enemy units that do not stop a moving fleet: scouts, fighters and auxiliaries.
 MINOR_CODES = frozenset({"SC", "F", "AR", "AT", "TR"})
-#: Units a transport (TR/AT) carries; fighters ride carriers first.
-CARGO_KINDS = ("troop", "pd", "outpost")
 #: Stealth scouts stay undetected on 2D6 (+1 per enemy DD) of this or less.
 STEALTH_TARGET = 10
 
@@ -53,38 +51,19 @@ def movement_points(ctx: TurnContext, units: list[Unit]) -> int:
 
 
 def capacity_problem(ctx: TurnContext, units: list[Unit]) -> str:
-    """Why a fleet made of ``units`` carries more than it can (empty when it fits).
-
-    Transports (TR, AT) carry troops, PD and outposts (``tr_capacity``/``at_capacity`` each);
-    carriers carry their F value of fighters (CV, the Terran BB's F1).  Fighters beyond the
-    carriers' room take a transport place like any cargo (the seed lets fighters enter the game
-    "loaded on any previously empty transports" and land "from attack transports"); the checker
-    (`validate`), reinforcement placement (`admin.carry_room`) and `space_battle.cargo_of` hold
-    the same rule.
-    """
-    room = 0
-    hangar = 0
-    cargo = 0
-    fighters = 0
-    for u in units:
-        t = ctx.unit_type(u.side, u.code)
-        room += cargo_room(u.code, ctx.rules)
-        hangar += t.fighters
-        if t.kind in CARGO_KINDS:
-            cargo += 1
-        elif t.kind == "fighter":
-            fighters += 1
-    overflow = max(0, fighters - hangar)
-    if cargo + overflow <= room:
+    """Why a fleet made of ``units`` carries more than it can (empty when it fits)."""
+    load = load_of(((u.side, u.code) for u in units), ctx.rules)
+    if load.free_holds >= 0:
         return ""
-    if not overflow:
+    if not load.overflow:
         return (
-            f"it carries {counted(cargo, 'troop/PD/outpost unit')} but its transports hold {room}"
+            f"it carries {counted(load.cargo, 'troop/PD/outpost unit')} but its transports hold "
+            f"{load.holds}"
         )
     return (
-        f"it carries {counted(fighters, 'fighter')} and "
-        f"{counted(cargo, 'troop/PD/outpost unit')} but its carriers hold {hangar} fighters "
-        f"and its transports {counted(room, 'more unit')}"
+        f"it carries {counted(load.fighters, 'fighter')} and "
+        f"{counted(load.cargo, 'troop/PD/outpost unit')} but its carriers hold {load.hangar} "
+        f"fighters and its transports {counted(load.holds, 'more unit')}"
     )
 
 

@@ -71,8 +71,8 @@ from .units import (
     SHIP_KINDS,
     TERRAN,
     UNIT_TABLES,
-    cargo_room,
     fleet_speed,
+    load_of,
     unit_type,
 )
 from .visibility import in_sight
@@ -179,19 +179,14 @@ class _Checker(OrderChecker):
 
     def over_capacity(self, ids: list[str]) -> str:
         """What a fleet of these units cannot carry (empty when it fits)."""
-        units = [self.units[i] for i in ids]
-        fighters = sum(1 for u in units if u.code == "F")
-        hangar = sum(unit_type(u.side, u.code, self.bb_m).fighters for u in units)
-        cargo = sum(1 for u in units if u.code in CARGO)
-        holds = sum(cargo_room(u.code, self.rules) for u in units)
-        overflow = max(0, fighters - hangar)  # fighters beyond the carriers take transport places
-        if cargo + overflow <= holds:
+        load = load_of(((self.units[i].side, self.units[i].code) for i in ids), self.rules)
+        if load.free_holds >= 0:
             return ""
-        if not overflow:
-            return f"{cargo} troops/PD/outposts but room for {holds} (transports)"
+        if not load.overflow:
+            return f"{load.cargo} troops/PD/outposts but room for {load.holds} (transports)"
         return (
-            f"{fighters} fighters and {cargo} troops/PD/outposts but room for {hangar} fighters "
-            f"(carriers) and {holds} more (transports)"
+            f"{load.fighters} fighters and {load.cargo} troops/PD/outposts but room for "
+            f"{load.hangar} fighters (carriers) and {load.holds} more (transports)"
         )
 
     # -- administration -------------------------------------------------------------------------
