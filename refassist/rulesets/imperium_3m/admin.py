@@ -158,10 +158,6 @@ def counters_free(state: State, side: str, code: str) -> int:
     return counters_available(side, code) - in_play - queued
 
 
-def is_ship(ctx: TurnContext, unit: Unit) -> bool:
-    return ctx.unit_type(unit.side, unit.code).is_ship
-
-
 # -- placing units -------------------------------------------------------------------------------
 
 
@@ -229,7 +225,7 @@ def place_unit(ctx: TurnContext, unit: Unit, planet: Planet) -> str:
         box = ctx.state.monitor_box(unit.side, planet.system)
         if box is not None and ctx.state.box_room(box.code) <= 0:
             return ""
-    if is_ship(ctx, unit):
+    if unit.is_ship:
         return f"fleet {place_ship(ctx.state, unit, planet.system).name}"
     return place_ground(ctx, unit, planet)
 
@@ -272,7 +268,7 @@ def receive_forces(ctx: TurnContext, codes: Iterable[str], origin: str, why: str
             missing.append(code)
             continue
         unit.origin = origin
-        if is_ship(ctx, unit):
+        if unit.is_ship:
             place_ship(state, unit, home.system)  # type: ignore[union-attr]
         else:
             carrier = next(
@@ -409,14 +405,14 @@ def frontier_crisis(ctx: TurnContext) -> None:
         system = unit_system(state, u)
         facing = 1 if TERRAN in sides_present(state, system) else 0
         kind = ctx.unit_type(u.side, u.code)
-        cargo = {c.code for c in state.units_in_fleet(u.fleet) if not is_ship(ctx, c)}
+        cargo = {c.code for c in state.units_in_fleet(u.fleet) if not c.is_ship}
         carrying = (u.code in ("TR", "AT") and bool(cargo - {"F"})) or (
             kind.fighters > 0 and "F" in cargo
         )
         return (facing, 1 if carrying else 0, kind.cost, u.id)
 
     ships = sorted(
-        (u for u in state.units if u.side == IMPERIAL and u.fleet and is_ship(ctx, u)),
+        (u for u in state.units if u.side == IMPERIAL and u.fleet and u.is_ship),
         key=key,
     )
     ships = [u for u in ships if u.code != "M"]
@@ -436,7 +432,7 @@ def frontier_crisis(ctx: TurnContext) -> None:
     leftover: list[Unit] = []
     for name in sorted(fleets):
         rest = [u for u in state.units_in_fleet(name) if u not in chosen]
-        if not any(is_ship(ctx, u) for u in rest):
+        if not any(u.is_ship for u in rest):
             leftover.extend(rest)
     due = state.turn + 3
     for u in chosen + leftover:
@@ -755,13 +751,13 @@ def reinforcements(ctx: TurnContext) -> None:
             if (
                 aboard is not None
                 and planet.system == aboard.system
-                and not is_ship(ctx, unit)
+                and not unit.is_ship
                 and carry_room(ctx, aboard, unit.code) > 0
             ):
                 unit.fleet, unit.planet, unit.hex = aboard.name, "", 0
                 state.units.append(unit)
                 where = f"aboard {aboard.name}, as asked"
-            elif fleet_name and is_ship(ctx, unit):
+            elif fleet_name and unit.is_ship:
                 where = _join_or_form(ctx, unit, planet, fleet_name)
             if not where:
                 where = place_unit(ctx, unit, planet)

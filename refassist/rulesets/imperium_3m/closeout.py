@@ -232,16 +232,12 @@ def _refuse(ctx: TurnContext, side: str, kind: str, cell: str, ids: list[str], w
     )
 
 
-def _is_ship(ctx: TurnContext, unit: Unit) -> bool:
-    return ctx.unit_type(unit.side, unit.code).is_ship
-
-
 def scrap(ctx: TurnContext, side: str, unit: Unit) -> str:
     """Damaged ships (monitors even undamaged) at a friendly World/Outpost: removed, half the
     maintenance number (rounded down) back to the stockpile."""
     state = ctx.state
     system = unit_system(state, unit)
-    if not _is_ship(ctx, unit) or not unit.fleet:
+    if not unit.is_ship or not unit.fleet:
         return f"{unit.id} is not a ship"
     if not unit.damaged and unit.code != "M":
         return f"{unit.id} is not damaged (only monitors may be scrapped undamaged)"
@@ -266,7 +262,7 @@ def repair(ctx: TurnContext, side: str, unit: Unit) -> str:
     (doubled in peacetime) from the stockpile, not in deep space."""
     state = ctx.state
     system = unit_system(state, unit)
-    if not _is_ship(ctx, unit) or not unit.fleet:
+    if not unit.is_ship or not unit.fleet:
         return f"{unit.id} is not a ship"
     if not unit.damaged:
         return f"{unit.id} is not damaged"

@@ -92,10 +92,6 @@ def unit_text(u: Unit) -> str:
     return text
 
 
-def _is_ship(u: Unit) -> bool:
-    return KIND_OF.get(u.code) in SHIP_KINDS
-
-
 def fleet_rows(
     fleets: Sequence[Fleet],
     units: Sequence[Unit],
@@ -108,8 +104,8 @@ def fleet_rows(
     unknown = set(hidden)
     for f in sorted(fleets, key=lambda f: (f.side, f.name)):
         inside = [u for u in units if u.fleet == f.name]
-        ships = [u for u in inside if _is_ship(u)]
-        cargo = [u for u in inside if not _is_ship(u)]
+        ships = [u for u in inside if u.is_ship]
+        cargo = [u for u in inside if not u.is_ship]
         shown = ", ".join(unit_text(u) for u in ships) or "no ships"
         if f.name in unknown:
             shown = "contents unknown (revealed only by a battle or a stealth scout)"
@@ -306,7 +302,7 @@ def _node_owner(planets: Sequence[PlanetView | Planet]) -> str:
 
 
 def _fleet_line(name: str, units: Sequence[Unit], own: bool, side: str) -> str:
-    ships = sum(1 for u in units if _is_ship(u))
+    ships = sum(1 for u in units if u.is_ship)
     carried = len(units) - ships
     text = f"{name}: {ships} ship{'s' if ships != 1 else ''}"
     if carried:
@@ -499,8 +495,8 @@ def referee_content(state: State, info: ReportInput) -> ReportContent:
                 "permissions": ", ".join(s.permissions) or "-",
                 "appeals_prohibited": s.appeals_prohibited,
                 "bb_unlocked": s.bb_unlocked,
-                "ships": sum(1 for u in state.units if u.side == side and _is_ship(u)),
-                "ground": sum(1 for u in state.units if u.side == side and not _is_ship(u)),
+                "ships": sum(1 for u in state.units if u.side == side and u.is_ship),
+                "ground": sum(1 for u in state.units if u.side == side and not u.is_ship),
                 "sheet": info.sheets.get(player, ""),
                 "orders": _orders(info, player),
             }

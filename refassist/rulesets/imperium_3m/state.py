@@ -145,6 +145,11 @@ class Unit:
         return unit_type(self.side, self.code, imperial_bb_maintenance)
 
     @property
+    def is_ship(self) -> bool:
+        """A ship (carried fighters, troops, PD and outposts are not)."""
+        return self.type().is_ship
+
+    @property
     def troop_strength(self) -> int:
         return self.reduced_strength if self.damaged else self.strength
 
@@ -278,15 +283,18 @@ class State:
         own.sort(key=lambda p: (p.marker != "World", p.code))
         return own[0] if own else None
 
-    def box_load(self, planet: str) -> int:
-        """Units in ``planet``'s box: those standing on it, and the owner's monitors in the
-        system when this is the box they stand in (`monitor_box`)."""
+    def box_monitors(self, planet: str) -> int:
+        """The owner's monitors in the system when ``planet``'s box is where they stand
+        (`monitor_box`); they take its room."""
         p = self.map.planets[planet]
-        load = len(self.units_on(planet))
-        if p.owner and p.marker and self.monitor_box(p.owner, p.system) is p:
-            fleets = {f.name for f in self.fleets_at(p.system, p.owner)}
-            load += sum(1 for u in self.units if u.code == "M" and u.fleet in fleets)
-        return load
+        if not p.owner or self.monitor_box(p.owner, p.system) is not p:
+            return 0
+        fleets = {f.name for f in self.fleets_at(p.system, p.owner)}
+        return sum(1 for u in self.units if u.code == "M" and u.fleet in fleets)
+
+    def box_load(self, planet: str) -> int:
+        """Units in ``planet``'s box: those standing on it and `box_monitors`."""
+        return len(self.units_on(planet)) + self.box_monitors(planet)
 
     def box_room(self, planet: str) -> int:
         """Free places in ``planet``'s box (five per hex of its planetary map)."""

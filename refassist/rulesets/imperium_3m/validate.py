@@ -915,7 +915,7 @@ class _Checker(OrderChecker):
                     "Keep it aboard.",
                 )
         present = sum(1 for p in self.on_planet.values() if p == planet.code)
-        monitors = self.monitors_in_box(planet)
+        monitors = self.state.box_monitors(planet.code) if planet.owner == self.side else 0
         if present + monitors + len(a.units) > planet.capacity:
             also = f" (and {counted(monitors, 'monitor')} of yours, kept in it)" if monitors else ""
             raise _Refused(
@@ -926,16 +926,6 @@ class _Checker(OrderChecker):
         for uid in a.units:
             self.contents[a.fleet].remove(uid)
             self.on_planet[uid] = planet.code
-
-    def monitors_in_box(self, planet: Planet) -> int:
-        """The side's monitors counted in ``planet``'s box (`State.box_load`)."""
-        if (
-            planet.owner != self.side
-            or self.state.monitor_box(self.side, planet.system) is not planet
-        ):
-            return 0
-        fleets = {f.name for f in self.state.fleets_at(planet.system, self.side)}
-        return sum(1 for u in self.state.units if u.code == "M" and u.fleet in fleets)
 
     def do_split(self, act: Activation, a: Action, text: str, seg: _Segment) -> None:
         if a.target.upper() in self.taken:
