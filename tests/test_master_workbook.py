@@ -199,3 +199,18 @@ def test_declared_references_are_checked_by_the_engine() -> None:
         ("Things", "A5", "Zed", "is not a person", "use one of: *, Ann, Bob"),
         ("Things", "B5", "TAU", "is not a place", "write a place"),
     ]
+
+
+def test_a_row_is_made_from_the_attributes_its_columns_name() -> None:
+    """`Table.row_of`: each column from the attribute of its name, in the columns' order,
+    unless given; a column the object does not have is an error, not an empty cell."""
+    from types import SimpleNamespace
+
+    from refassist.rulesets.base import Column, Table
+
+    table = Table("t", "T", (Column("a", "A", "int"), Column("b", "B", "str")))
+    item = SimpleNamespace(b=["x", "y"], a=1, other="not a column")
+    assert table.row_of(item, b="x, y") == {"a": 1, "b": "x, y"}
+    assert list(table.row_of(item)) == ["a", "b"]
+    with pytest.raises(AttributeError):
+        table.row_of(SimpleNamespace(a=1))

@@ -336,6 +336,15 @@ class Table:
                 return col
         raise KeyError(name)
 
+    def row_of(self, item: Any, **values: Any) -> dict[str, Any]:
+        """A row of this table from ``item``: each column from the attribute of its name,
+        unless given in ``values`` (a value the state keeps in another form).  The inverse of
+        `Row.to` for a table that holds some of an object's fields, such as the settings."""
+        return {
+            c.name: values[c.name] if c.name in values else getattr(item, c.name)
+            for c in self.columns
+        }
+
 
 #: A dataclass a row of the master workbook is made into (`Row.to`).
 T = TypeVar("T")

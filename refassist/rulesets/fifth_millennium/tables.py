@@ -325,15 +325,7 @@ def to_tables(state: State) -> dict[str, list[dict[str, Any]]]:
         for p in state.proposals
     ]
     return {
-        "settings": [
-            {
-                "game_id": state.game_id,
-                "game_name": state.game_name,
-                "year": state.year,
-                "sector_name": state.sector_name,
-                "finished": state.finished,
-            }
-        ],
+        "settings": [SETTINGS.row_of(state)],
         "subsectors": [{"letter": k, "name": v} for k, v in sorted(state.subsector_names.items())],
         "players": [as_row(p) for p in state.players],
         "systems": [as_row(s) for s in state.systems],

@@ -284,18 +284,7 @@ SCHEMA: tuple[Table, ...] = (
 
 def to_tables(state: State) -> dict[str, list[dict[str, Any]]]:
     return {
-        "settings": [
-            {
-                "game_id": state.game_id,
-                "game_name": state.game_name,
-                "week": state.week,
-                "finished": state.finished,
-                "map_title": state.map_title,
-                "map_source": state.map_source,
-                "columns": state.columns,
-                "rows": state.rows,
-            }
-        ],
+        "settings": [SETTINGS.row_of(state)],
         "commanders": [
             as_row(c) | {k: ", ".join(getattr(c, k)) for k in COMMANDER_LISTS}
             for c in state.commanders

@@ -377,33 +377,21 @@ def to_tables(state: State) -> dict[str, list[dict[str, Any]]]:
     """The state as rows of each table."""
     return {
         "settings": [
-            {
-                "game_id": state.game_id,
-                "game_name": state.game_name,
-                "turn": state.turn,
-                "war": state.war,
-                "war_turn": state.war_turn,
-                "peace_left": state.peace_left,
-                "glory": state.glory,
-                "peace_talks": state.peace_talks,
-                "campaign": state.campaign,
-                "results": ", ".join(state.results),
-                "finished": state.finished,
-                "map_title": state.map.title,
-                "map_source": state.map.source,
-            }
+            SETTINGS.row_of(
+                state,
+                results=", ".join(state.results),
+                map_title=state.map.title,
+                map_source=state.map.source,
+            )
         ],
         "sides": [
-            {
-                **{f.name: getattr(s, f.name) for f in dataclasses.fields(SideState)},
-                "permissions": ", ".join(s.permissions),
-                "granted": ", ".join(s.granted),
-            }
+            SIDES_TABLE.row_of(
+                s, permissions=", ".join(s.permissions), granted=", ".join(s.granted)
+            )
             for s in state.sides.values()
         ],
         "systems": [
-            {"code": s.code, "name": s.name, "x": _num(s.x), "y": _num(s.y), "deep": s.deep}
-            for s in state.map.systems.values()
+            SYSTEMS.row_of(s, x=_num(s.x), y=_num(s.y)) for s in state.map.systems.values()
         ],
         "planets": [as_row(p) for p in state.map.planets.values()],
         "routes": [{"a": r.a, "b": r.b, "length": r.length} for r in state.map.routes],

@@ -216,19 +216,12 @@ def to_tables(state: State) -> dict[str, list[dict[str, Any]]]:
     lost = [(u, "") for u in state.lost]
     return {
         "settings": [
-            {
-                "game_id": state.game_id,
-                "game_name": state.game_name,
-                "step": state.point.key,
-                "political_index": state.political_index,
-                "event": state.event,
-                "air": state.air,
-                "air_level": state.air_level,
-                "bad_weather": state.bad_weather,
-                "moved": " ".join(state.moved),
-                "arrived": " ".join(state.arrived),
-                "finished": state.finished,
-            }
+            SETTINGS.row_of(
+                state,
+                step=state.point.key,
+                moved=" ".join(state.moved),
+                arrived=" ".join(state.arrived),
+            )
         ],
         "sides": [
             {
