@@ -27,6 +27,7 @@ from ...workbook.history import (
 from ..base import Column, Reference, Row, RowProblems, Table, as_row, flag, optional, plain
 from .state import (
     FACILITY_KINDS,
+    FLEET_FIELDS,
     RELATION_KINDS,
     RESOURCE_CLASSES,
     Facility,
@@ -301,12 +302,8 @@ SCHEMA: tuple[Table, ...] = (
 )
 
 
-def _fleet_values(fleet: Fleet) -> dict[str, int]:
-    return fleet.as_dict()
-
-
 def _fleet_of(row: Row) -> Fleet:
-    return Fleet(**{f: row[f] for f in ("F", "S", "A", "Fs", "Ms", "K", "SF")})
+    return Fleet(**{f: row[f] for f in FLEET_FIELDS})
 
 
 def to_tables(state: State) -> dict[str, list[dict[str, Any]]]:
@@ -329,30 +326,8 @@ def to_tables(state: State) -> dict[str, list[dict[str, Any]]]:
         "subsectors": [{"letter": k, "name": v} for k, v in sorted(state.subsector_names.items())],
         "players": [as_row(p) for p in state.players],
         "systems": [as_row(s) for s in state.systems],
-        "forces": [
-            {
-                "hex": f.hex,
-                "owner": f.owner,
-                **_fleet_values(f.fleet),
-                "M": f.M,
-                "P": f.P,
-                "building": f.building,
-            }
-            for f in state.forces
-        ],
-        "flights": [
-            {
-                "id": f.id,
-                "owner": f.owner,
-                "origin": f.origin,
-                "destination": f.destination,
-                "departed": f.departed,
-                "arrival": f.arrival,
-                "probe": f.probe,
-                **_fleet_values(f.fleet),
-            }
-            for f in state.flights
-        ],
+        "forces": [SQUADRONS.row_of(f, **f.fleet.as_dict()) for f in state.forces],
+        "flights": [FLIGHTS.row_of(f, **f.fleet.as_dict()) for f in state.flights],
         "facilities": [as_row(f) for f in state.facilities],
         "diplomacy": relations,
         "messages": [as_row(m) for m in state.messages],
