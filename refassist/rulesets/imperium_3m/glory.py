@@ -13,6 +13,9 @@ schedule starts again with each war of a campaign.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from ...words import counted
 from .admin import GRANTED_ORIGINS, is_friendly, place_ship, remove_units, unit_system
 from .context import EVERYONE, TurnContext
@@ -141,48 +144,28 @@ def remove_granted(ctx: TurnContext, winner: str) -> None:
     granted = list(imperial.granted)
     imperial.granted = []
     if winner == IMPERIAL:
-        for u in state.units:
-            if u.side == IMPERIAL and u.origin in GRANTED_ORIGINS:
-                u.origin = ""
-        for q in state.queue:
-            if q.side == IMPERIAL and q.origin in GRANTED_ORIGINS:
-                q.origin = ""
+        for item in [*_granted(state.units), *_granted(state.queue)]:
+            item.origin = ""
         if granted:
             ctx.emit(PHASE, "", "inter-war", "The Empire won: it keeps its granted forces")
         return
     removed: list[str] = []
     for code in granted:
-        unit = next(
-            (
-                u
-                for u in state.units
-                if u.side == IMPERIAL and u.code == code and u.origin in GRANTED_ORIGINS
-            ),
-            None,
-        )
-        if unit is not None:
-            removed.append(unit.id)
-            removed.extend(withdraw(ctx, [unit]))
+        units, queued = _granted(state.units, code), _granted(state.queue, code)
+        if units:
+            removed.append(units[0].id)
+            removed.extend(withdraw(ctx, units[:1]))
             continue
-        queued = next(
-            (
-                q
-                for q in state.queue
-                if q.side == IMPERIAL and q.code == code and q.origin in GRANTED_ORIGINS
-            ),
-            None,
-        )
-        if queued is not None:
-            state.queue.remove(queued)
+        if queued:
+            state.queue.remove(queued[0])
             removed.append(f"{code} (on the turn record track)")
             continue
         substitute = _next_largest(ctx, code)
         if substitute is not None:
             removed.append(f"{substitute.id} (in place of a lost {code})")
             removed.extend(withdraw(ctx, [substitute]))
-    for u in state.units:
-        if u.side == IMPERIAL and u.origin in GRANTED_ORIGINS:
-            u.origin = ""
+    for u in _granted(state.units):
+        u.origin = ""
     ctx.emit(
         PHASE,
         "",
@@ -193,17 +176,22 @@ def remove_granted(ctx: TurnContext, winner: str) -> None:
     )
 
 
+def _granted(items: Iterable[Any], code: str = "") -> list[Any]:
+    """The Imperial units (or turn-track entries) an Intervention or Appeal gave, of ``code``
+    if given, in their order."""
+    return [
+        x
+        for x in items
+        if x.side == IMPERIAL and x.origin in GRANTED_ORIGINS and code in ("", x.code)
+    ]
+
+
 def _next_largest(ctx: TurnContext, code: str) -> Unit | None:
     state = ctx.state
     if not ctx.unit_type(IMPERIAL, code).is_ship:
         return None
     ships = [
-        u
-        for u in state.units
-        if u.side == IMPERIAL
-        and u.fleet
-        and ctx.unit_type(u.side, u.code).is_ship
-        and u.code != "M"
+        u for u in state.units if u.side == IMPERIAL and u.fleet and u.is_ship and u.code != "M"
     ]
     same = sorted((u for u in ships if u.code == code), key=lambda u: u.id)
     if same:
