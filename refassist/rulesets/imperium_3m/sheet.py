@@ -317,23 +317,17 @@ def permissions_text(state: State, side: str) -> str:
 
 
 def fleet_lines(state: State, side: str) -> list[str]:
-    """``T1 at SOL (Sol): B1 CA1 DD1 | carrying RT3``, one line per own fleet."""
-    from .report import unit_text
+    """``T1 at SOL (Sol): B1 CA1 DD1 | carrying RT3``, one line per own fleet (the report's
+    `report.fleet_rows`)."""
+    from .report import fleet_rows
 
-    out = []
-    for f in sorted((f for f in state.fleets if f.side == side), key=lambda f: f.name):
-        units = state.units_in_fleet(f.name)
-        ships = [u for u in units if u.type().is_ship]
-        cargo = [u for u in units if not u.type().is_ship]
-        system = state.map.systems.get(f.system)
-        name = system.name if system else f.system
-        text = f"{f.name} at {f.system} ({name}): " + (
-            ", ".join(unit_text(u) for u in ships) or "no ships"
-        )
-        if cargo:
-            text += " | carrying " + ", ".join(unit_text(u) for u in cargo)
-        out.append(text)
-    return out
+    names = {code: s.name for code, s in state.map.systems.items()}
+    own = [f for f in state.fleets if f.side == side]
+    return [
+        f"{r['name']} at {r['system']} ({r['where']}): {r['ships']}"
+        + (f" | carrying {r['cargo']}" if r["cargo"] else "")
+        for r in fleet_rows(own, state.units, names)
+    ]
 
 
 def planet_lines(view: PlayerView) -> dict[str, list[str]]:
