@@ -253,20 +253,11 @@ def _facility_lines(state: State, player: str) -> list[str]:
 
 
 def _flight_lines(state: State, player: str) -> list[str]:
-    out = []
-    for flight in sorted(state.flights, key=lambda f: (f.arrival, f.id)):
-        if flight.owner != player:
-            continue
-        out.append(
-            move_text(
-                flight.departed,
-                None if flight.probe else flight.fleet,
-                flight.origin,
-                flight.destination,
-                flight.arrival,
-            )
-        )
-    return out
+    own = sorted((f for f in state.flights if f.owner == player), key=lambda f: (f.arrival, f.id))
+    return [
+        move_text(f.departed, None if f.probe else f.fleet, f.origin, f.destination, f.arrival)
+        for f in own
+    ]
 
 
 def _relation_lines(state: State, player: str) -> list[str]:
@@ -277,13 +268,18 @@ def _relation_lines(state: State, player: str) -> list[str]:
             what = "Treaty" if r.kind == "treaty" else "Trade agreement"
             out.append(f"{what} with {other} since {r.since}")
     for p in state.proposals:
+        what = "a treaty" if p.kind == "treaty" else "a trade agreement"
         if p.to == player:
-            what = "a treaty" if p.kind == "treaty" else "a trade agreement"
             out.append(f"{p.proposer} proposes {what} (answer with 'propose' to accept)")
         elif p.proposer == player:
-            what = "a treaty" if p.kind == "treaty" else "a trade agreement"
             out.append(f"You proposed {what} to {p.to}; no answer yet")
     return out
+
+
+def _bases(s: Any) -> str:
+    """`` N S Hi``: a system's naval and scout bases and HiPop, as the map marks them."""
+    marks = (("N", s.naval_base), ("S", s.scout_base), ("Hi", s.hipop))
+    return "".join(f" {code}" for code, on in marks if on)
 
 
 def _sight_lines(state: State, player: str, rules: Mapping[str, Any]) -> list[str]:
@@ -295,11 +291,7 @@ def _sight_lines(state: State, player: str, rules: Mapping[str, Any]) -> list[st
     for s in view.systems:
         if s.status != "in sight" or s.owner == player:
             continue
-        bases = "".join(
-            f" {code}"
-            for code, on in (("N", s.naval_base), ("S", s.scout_base), ("Hi", s.hipop))
-            if on
-        )
+        bases = _bases(s)
         owner = s.owner or "unowned"
         forces = f" - {s.forces_text}" if s.forces_text else ""
         name = s.name.upper() if s.hipop else s.name
@@ -594,9 +586,7 @@ def _write_setup(page: Page, state: State, player: str, rules: dict[str, Any]) -
 
 
 def _class_a_line(state: State, s: Any) -> str:
-    bases = "".join(
-        f" {code}" for code, on in (("N", s.naval_base), ("S", s.scout_base), ("Hi", s.hipop)) if on
-    )
+    bases = _bases(s)
     name = s.name.upper() if s.hipop else s.name
     sub = subsector_letter(s.hex)
     sub_name = state.subsector_names.get(sub, "")
