@@ -757,17 +757,6 @@ def referee_content(state: State, public: SectorMap, info: ReportInput) -> Repor
         for e in state.events
         if e.kind == "production"
     ]
-    dice = [
-        {
-            "seq": r.seq,
-            "phase": r.phase,
-            "where": r.location,
-            "purpose": r.purpose,
-            "sides": r.sides,
-            "result": r.result,
-        }
-        for r in state.dice
-    ]
     late = sorted(p for p, status in info.sheets.items() if status == "late")
     missing = sorted(p for p, status in info.sheets.items() if status == "missing")
     context = {
@@ -804,7 +793,7 @@ def referee_content(state: State, public: SectorMap, info: ReportInput) -> Repor
             {"year": m.year, "sender": m.sender, "to": m.recipient, "text": m.text}
             for m in state.messages
         ],
-        "dice": dice,
+        "dice": list(state.dice),
         "players": state.player_names(),
     }
     return ReportContent(
