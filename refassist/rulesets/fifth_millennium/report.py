@@ -782,17 +782,9 @@ def referee_content(state: State, public: SectorMap, info: ReportInput) -> Repor
         ],
         "flights": [_flight_line(f, names) for f in state.flights],
         "facilities": [_facility_line(f, names) for f in state.facilities],
-        "relations": [
-            {"kind": r.kind, "a": r.a, "b": r.b, "since": r.since} for r in state.relations
-        ],
-        "proposals": [
-            {"kind": p.kind, "from": p.proposer, "to": p.to, "year": p.year}
-            for p in state.proposals
-        ],
-        "messages": [
-            {"year": m.year, "sender": m.sender, "to": m.recipient, "text": m.text}
-            for m in state.messages
-        ],
+        "relations": list(state.relations),
+        "proposals": list(state.proposals),
+        "messages": list(state.messages),
         "dice": list(state.dice),
         "players": state.player_names(),
     }
