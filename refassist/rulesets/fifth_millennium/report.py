@@ -632,21 +632,7 @@ def player_content(view: PlayerView, public: SectorMap, info: ReportInput) -> Re
             shown.append(event_view(e, names))
     known = [system_line(s, player) for s in view.systems if s.status != "map"]
     known.sort(key=lambda s: (not s["mine"], s["status"] != "in sight", s["hex"]))
-    messages = [
-        {
-            "year": m.year,
-            "sender": m.sender,
-            "to": "everyone" if m.recipient == "*" else m.recipient,
-            "text": m.text,
-        }
-        for m in view.messages
-        if m.sender != player and m.recipient in (player, "*")
-    ]
-    relations = [
-        {"kind": r.kind, "with": r.b if r.a == player else r.a, "since": r.since}
-        for r in view.relations
-        if player in (r.a, r.b)
-    ]
+    messages = [m for m in view.messages if m.sender != player and m.recipient in (player, "*")]
     orders = info.orders.get(player)
     context = {
         "reader": player,
@@ -668,7 +654,7 @@ def player_content(view: PlayerView, public: SectorMap, info: ReportInput) -> Re
         "forces": [_force_line(f, names) for f in view.own_forces],
         "flights": [_flight_line(f, names) for f in view.own_flights],
         "facilities": [_facility_line(f, names) for f in view.own_facilities],
-        "relations": relations,
+        "relations": [r for r in view.relations if player in (r.a, r.b)],
         "proposals": list(view.proposals_received),
         "messages": messages,
         "players": list(view.players),
