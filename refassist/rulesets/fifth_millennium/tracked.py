@@ -1,130 +1,15 @@
-"""Lists of state items that know which of them have a given key (a hex, a player).
+"""The Fifth Millennium state's lists that find their items by a key (`refassist.keyedlist`).
 
-The state's systems, squadrons and facilities are looked up by hex (and owner) thousands of
-times in a 64-player turn, players by name, agreements by player pair in every battle, and the
-last-seen records by player once per player view, while the rule
-modules add, remove and re-slice those lists in many places.  Rather than ask every module to
-keep an index up to date, a `KeyedList` keeps it itself: the index (key -> items with it, in
-list order) is built on the first look-up, kept up to date by ``append`` and ``remove`` (the
-changes a turn makes most), and simply dropped by any other change (slice assignment, sort,
-insert...) to be built again when next asked.  It is a real ``list`` subclass, so it compares,
-copies, pickles and exports like the plain list it replaces.
-
-What it cannot see is a change *inside* an item: the keys (``hex`` of a System, Force or
-Facility, ``name`` of a Player, ``player`` of a Sighting, ``a`` of a Relation) are never changed
-on an existing item (a move or a capture creates or merges items instead); `at` checks the key
-of what it returns all the same.
+Systems, squadrons and facilities are looked up by hex (and owner) thousands of times in a
+64-player turn, players by name, agreements by player pair in every battle, and the last-seen
+records by player once per player view.  The keys (``hex`` of a System, Force or Facility,
+``name`` of a Player, ``player`` of a Sighting, ``a`` of a Relation) are never changed on an
+existing item: a move or a capture creates or merges items instead.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any, SupportsIndex
-
-
-class KeyedList(list):  # type: ignore[type-arg]
-    """``list`` with a look-up of its items by the attribute named ``key`` (`at`)."""
-
-    key = "hex"
-
-    def __init__(self, items: Iterable[Any] = ()) -> None:
-        super().__init__(items)
-        self._index: dict[str, list[Any]] | None = None
-
-    # -- the look-up ----------------------------------------------------------------------------
-    def at(self, value: str) -> list[Any]:
-        """The items whose key is ``value``, in list order (the index's own list: do not
-        change it)."""
-        if self._index is None:
-            self._build()
-        assert self._index is not None
-        found = self._index.get(value, _EMPTY)
-        key = self.key
-        for item in found:
-            if getattr(item, key) != value:  # a key was changed in place: look again
-                self._build()
-                return self._index.get(value, _EMPTY)
-        return found
-
-    def _build(self) -> None:
-        index: dict[str, list[Any]] = {}
-        key = self.key
-        for item in self:
-            index.setdefault(getattr(item, key), []).append(item)
-        self._index = index
-
-    # -- changes kept in the index ------------------------------------------------------------
-    def append(self, item: Any) -> None:
-        super().append(item)
-        if self._index is not None:
-            self._index.setdefault(getattr(item, self.key), []).append(item)
-
-    def remove(self, item: Any) -> None:
-        # The item itself is looked for by identity (no __eq__ call per item passed over); in a
-        # state no two forces or facilities are equal, so this is the item list.remove takes.
-        for position, other in enumerate(self):  # noqa: B007 (used after the loop)
-            if other is item:
-                break
-        else:
-            position = self.index(item)  # an equal item, as list.remove takes (or ValueError)
-        removed = self[position]
-        super().__delitem__(position)
-        if self._index is not None:
-            bucket = self._index.get(getattr(removed, self.key), [])
-            for i, other in enumerate(bucket):
-                if other is removed:
-                    del bucket[i]
-                    break
-            else:
-                self._index = None
-
-    # -- changes that drop the index ----------------------------------------------------------
-    def extend(self, items: Iterable[Any]) -> None:
-        super().extend(items)
-        self._index = None
-
-    def insert(self, index: SupportsIndex, item: Any) -> None:
-        super().insert(index, item)
-        self._index = None
-
-    def pop(self, index: SupportsIndex = -1) -> Any:
-        item = super().pop(index)
-        self._index = None
-        return item
-
-    def clear(self) -> None:
-        super().clear()
-        self._index = None
-
-    def sort(self, *args: Any, **kwargs: Any) -> None:
-        super().sort(*args, **kwargs)
-        self._index = None
-
-    def reverse(self) -> None:
-        super().reverse()
-        self._index = None
-
-    def __setitem__(self, index: Any, value: Any) -> None:
-        super().__setitem__(index, value)
-        self._index = None
-
-    def __delitem__(self, index: Any) -> None:
-        super().__delitem__(index)
-        self._index = None
-
-    def __iadd__(self, items: Iterable[Any]) -> KeyedList:  # type: ignore[override]
-        super().__iadd__(items)
-        self._index = None
-        return self
-
-    def __imul__(self, count: SupportsIndex) -> KeyedList:  # type: ignore[override]
-        super().__imul__(count)
-        self._index = None
-        return self
-
-    def __reduce_ex__(self, protocol: SupportsIndex) -> Any:
-        # Pickle (and deepcopy) as a list of the same items; the index is built again.
-        return (type(self), (list(self),))
+from ...keyedlist import KeyedList
 
 
 class HexList(KeyedList):
@@ -149,6 +34,3 @@ class RelationList(KeyedList):
     """Treaties and trade agreements, looked up by their first player (``a`` < ``b``)."""
 
     key = "a"
-
-
-_EMPTY: list[Any] = []
