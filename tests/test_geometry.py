@@ -1,13 +1,13 @@
-"""The cached hex geometry of the rules (`fifth_millennium.geometry`) answers exactly what the
+"""The cached hex geometry of the rules (`refassist.hexcache`) answers exactly what the
 reference geometry (`refassist.hexmap`) answers."""
 
 from __future__ import annotations
 
 import random
 
+from refassist.hexcache import distance, subsector_of, within
 from refassist.hexmap import SECTOR, subsector_letter
 from refassist.hexmap import distance as reference_distance
-from refassist.rulesets.fifth_millennium.geometry import distance, subsector_of, within
 
 ALL = list(SECTOR.hexes())
 #: Corners, edges, both column parities and the middle of the map.

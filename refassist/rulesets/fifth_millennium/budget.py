@@ -10,10 +10,10 @@ checker, nor the checker the production phase.
 
 from __future__ import annotations
 
+from ...hexcache import subsector_of
 from ...hexmap import SUBSECTOR_LETTERS
 from ...words import counted
 from .context import facility_count
-from .geometry import subsector_of
 from .state import CLASS_INCOME, State, System
 
 #: Extra production for holding every system of a subsector (section 6.1).

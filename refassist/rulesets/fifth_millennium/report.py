@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
+from ...hexcache import within
 from ...hexmap import SECTOR, subsector_letter
 from ...report.mapmodel import (
     HexNote,
@@ -28,7 +29,6 @@ from ...report.mapmodel import (
 )
 from ...words import counted
 from ..base import Event, ReportContent, ReportInput
-from .geometry import within
 from .items import ITEMS_BY_CODE
 from .notation import fleet_text, move_text, system_text
 from .state import (

@@ -14,10 +14,10 @@ from typing import Any
 
 from ...dice import Dice
 from ...errors import SetupError
+from ...hexcache import distance
 from ...hexmap import parse_hex
 from ...sectors import Sector, generate_sector, read_sector
 from ..base import NewGame
-from .geometry import distance
 from .rules import complete
 from .state import FIRST_YEAR, SETUP_YEAR, Fleet, Force, Player, State, System
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .geometry import within
+from ...hexcache import within
 from .movement_rules import best_range
 from .notation import fleet_text
 from .rules import complete

@@ -1,7 +1,7 @@
 """Hex geometry at the speed the resolution needs: cached ranges and a table-driven distance.
 
 `refassist.hexmap` is the reference (Traveller Map convention, tested against published maps);
-this module only remembers its answers.  A 64-player turn asks for hundreds of thousands of
+this module only remembers its answers.  A large game's turn asks for hundreds of thousands of
 distances and for the hexes within range of every owned world after each change of hands: the
 reference recomputes cube coordinates from the hex text every time, and `HexGrid.within`
 measures every hex of a square around the centre.  Both answers depend on nothing but their
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ...hexmap import SECTOR, col_row, subsector_letter
+from .hexmap import SECTOR, col_row, subsector_letter
 
 
 @lru_cache(maxsize=4096)
