@@ -9,6 +9,7 @@ column numbers) and readers (openpyxl takes the reference), and all of them turn
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
@@ -37,6 +38,19 @@ def cell_rc(ref: str) -> tuple[int, int]:
     for ch in cell_col(ref).upper():
         col = col * 26 + ord(ch) - 64
     return cell_row(ref) - 1, col - 1
+
+
+_CELL_REF = re.compile(r"^[A-Z]{1,3}[0-9]{1,7}$")
+
+
+def shift_cell(ref: str, columns: int) -> str:
+    """``B14`` moved ``columns`` to the right (``shift_cell("B14", 2) == "D14"``): the cell of
+    each part of a row typed one part per column.  Anything but a reference comes back as
+    it is."""
+    if not _CELL_REF.match(ref):
+        return ref
+    row, col = cell_rc(ref)
+    return f"{column_letter(col + columns)}{row + 1}"
 
 
 def split_message(text: str) -> tuple[str, str]:

@@ -21,6 +21,7 @@ from typing import Any
 
 from ...errors import InvalidOrder
 from ...workbook.celltext import cell_text, char_name, clip, normalise
+from ...workbook.sheetkit import shift_cell
 from .notation import system_text
 from .orders import Move
 from .state import BASE_YEAR, FLEET_FIELDS, Fleet
@@ -340,26 +341,6 @@ def parse_move_line(text: Any, *, year_default: int, cell: str = "") -> Move:
         cell=cell,
         text=raw,
     )
-
-
-_CELL_REF = re.compile(r"^([A-Z]{1,3})([0-9]{1,7})$")
-
-
-def shift_cell(cell: str, columns: int) -> str:
-    """``B14`` shifted ``columns`` to the right (``shift_cell("B14", 2) == "D14"``)."""
-    m = _CELL_REF.match(cell)
-    if not m:
-        return cell
-    letters, row = m.groups()
-    index = 0
-    for ch in letters:
-        index = index * 26 + (ord(ch) - 64)
-    index += columns
-    out = ""
-    while index:
-        index, rem = divmod(index - 1, 26)
-        out = chr(65 + rem) + out
-    return f"{out}{row}"
 
 
 def _has_letters(text: str) -> bool:
