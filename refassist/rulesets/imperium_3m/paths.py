@@ -2,13 +2,13 @@
 
 "Connected" decides income (Terran Worlds, connected Outposts), maintenance from the stockpile,
 terraforming and the inter-war territorial exchange; the way home decides retreats.  All of it
-is breadth-first search over jump routes, kept in one place so the rules agree on it.
+is a search over jump routes (`refassist.routegraph`), kept in one place so the rules agree
+on it.
 """
 
 from __future__ import annotations
 
-import heapq
-
+from ...routegraph import cheapest_path, distances, linked
 from .state import State
 
 
@@ -30,7 +30,7 @@ def connected(state: State, side: str, system: str, *, ignore_enemy_fleets: bool
     side's home worlds.  A system holding an enemy fleet is itself cut off; the inter-war
     territorial exchange ignores enemy fleets (``ignore_enemy_fleets``)."""
     blocked = set() if ignore_enemy_fleets else enemy_fleet_systems(state, side)
-    return _linked(state, system, home_systems(state, side), blocked)
+    return linked(state.map.neighbours, system, home_systems(state, side), blocked)
 
 
 def world_systems(state: State, side: str) -> list[str]:
@@ -51,46 +51,15 @@ def reaches_a_world(state: State, side: str, system: str) -> bool:
     worlds = world_systems(state, side)
     if system in worlds:
         return True
-    return _linked(state, system, worlds, enemy_fleet_systems(state, side))
-
-
-def _linked(state: State, system: str, sources: list[str], blocked: set[str]) -> bool:
-    """Breadth-first over jump routes from ``sources``, never through ``blocked``."""
-    starts = [h for h in sources if h not in blocked]
-    if system in blocked or not starts:
-        return False
-    seen = set(starts)
-    frontier = list(starts)
-    while frontier:
-        here = frontier.pop()
-        if here == system:
-            return True
-        for there, _length in state.map.neighbours(here):
-            if there not in seen and there not in blocked:
-                seen.add(there)
-                frontier.append(there)
-    return system in seen
+    return linked(state.map.neighbours, system, worlds, enemy_fleet_systems(state, side))
 
 
 def distances_from(
     state: State, targets: list[str], avoid: set[str] | None = None
 ) -> dict[str, int]:
-    """Movement-point distance from every system to the nearest of ``targets`` (Dijkstra over
-    route lengths), not passing through ``avoid``."""
-    avoid = avoid or set()
-    best: dict[str, int] = {}
-    heap = [(0, t) for t in sorted(targets)]
-    while heap:
-        cost, here = heapq.heappop(heap)
-        if here in best:
-            continue
-        best[here] = cost
-        if here in avoid and cost > 0:
-            continue
-        for there, length in state.map.neighbours(here):
-            if there not in best:
-                heapq.heappush(heap, (cost + length, there))
-    return best
+    """Movement-point distance from every system to the nearest of ``targets``, not passing
+    through ``avoid`` (`routegraph.distances`)."""
+    return distances(state.map.neighbours, targets, avoid or ())
 
 
 def step_towards_home(state: State, side: str, system: str) -> str | None:
@@ -114,22 +83,5 @@ def shortest_path(
     state: State, origin: str, destination: str, avoid: set[str] | None = None
 ) -> list[str]:
     """Systems entered on the cheapest way from ``origin`` to ``destination`` not through
-    ``avoid`` (the destination itself may be in it); empty if there is none.  Ties are broken
-    by system code at each step, so the result is repeatable."""
-    avoid = avoid or set()
-    dist = distances_from(state, [destination], avoid)
-    if origin == destination or origin not in dist:
-        return []
-    path: list[str] = []
-    here = origin
-    while here != destination:
-        options = sorted(
-            n
-            for n, length in state.map.neighbours(here)
-            if n in dist and dist[n] + length == dist[here] and (n == destination or n not in avoid)
-        )
-        if not options:
-            return []
-        here = options[0]
-        path.append(here)
-    return path
+    ``avoid`` (`routegraph.cheapest_path`: ties by system code, so repeatable)."""
+    return cheapest_path(state.map.neighbours, origin, destination, avoid or ())
