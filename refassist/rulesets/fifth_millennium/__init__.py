@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ...words import counted
 from ..base import (
     Event,
     HouseRule,
@@ -88,16 +89,11 @@ class FifthMillennium(Ruleset[State, Orders]):
 
     def turn_highlights(self, state: State, events: Sequence[Event]) -> str:
         """Battles, captures of owned systems and systems newly occupied."""
-
-        def count(n: int, word: str) -> str:
-            return f"{n} {word}{'s' if n != 1 else ''}"
-
         battles = sum(1 for e in events if e.kind == "battle")
         captures = sum(1 for e in events if e.kind == "capture" and e.data.get("from"))
         occupied = sum(1 for e in events if e.kind == "capture" and not e.data.get("from"))
-        return (
-            f"{count(battles, 'battle')}, {count(captures, 'capture')}, {occupied} newly occupied"
-        )
+        fights = f"{counted(battles, 'battle')}, {counted(captures, 'capture')}"
+        return f"{fights}, {occupied} newly occupied"
 
     # -- information --------------------------------------------------------------------------
     def players(self, state: State) -> list[str]:
