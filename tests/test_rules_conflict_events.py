@@ -1122,3 +1122,18 @@ def test_players_arriving_together_the_stronger_defends_whatever_its_name() -> N
     """Ann (F2) and Cleo (F4) reach the unowned 1012 together: Cleo, the stronger, defends."""
     sides, _ = _meeting_at_an_empty_world([], {"F": 4}, ann=2)
     assert sides == [("Cleo", "defender"), ("Ann", "attacker")]
+
+
+def test_the_turn_highlights_count_battles_captures_and_systems_newly_occupied() -> None:
+    """The demo's and the archive's one line a turn: a capture names whom a system was taken
+    from; an occupation of an unowned system names nobody."""
+    from refassist.rulesets.fifth_millennium import RULESET
+
+    def told(kind: str, **data: Any) -> Event:
+        return Event.told(YEAR, "conflict", "0101", kind, kind, (), ("*",), data)
+
+    turn = [told("battle"), told("capture", **{"from": "Ann"}), told("capture", **{"from": "Bob"})]
+    assert RULESET.turn_highlights(state([]), [*turn, told("capture")]) == (
+        "1 battle, 2 captures, 1 newly occupied"
+    )
+    assert RULESET.turn_highlights(state([]), []) == "0 battles, 0 captures, 0 newly occupied"
