@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Any
 
 from ...dice import Roll
 from ..base import Event
@@ -330,19 +329,6 @@ class State:
 
     def enemy(self, side: str) -> str:
         return other_side(side)
-
-
-def json_ready(value: Any) -> Any:
-    """Dataclasses to dicts for `to_json` (lists and dicts recursively)."""
-    import dataclasses
-
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: json_ready(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, dict):
-        return {k: json_ready(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [json_ready(v) for v in value]
-    return value
 
 
 __all__ = [
