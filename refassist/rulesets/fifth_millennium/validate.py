@@ -35,15 +35,12 @@ from .movement_rules import (
 )
 from .notation import fleet_text
 from .orders import Move, Orders, Purchase
-from .production import station_problem
+from .production import SEAT_NAMES, SEATS, station_problem
 from .rules import complete
 from .sheet import HOMEWORLD_CELL, ORDERS_SHEET, PLAYER_CELL, STOCKPILE_AT_CELL, YEAR_CELL
 from .state import FLEET_FIELDS, SETUP_YEAR, Fleet, State
 
 SHEET = ORDERS_SHEET
-#: Facility kinds of the "secret" backup seats of government (Appendix A).
-SEATS = ("CC", "CF", "DEPOT")
-SEAT_NAMES = {"CC": "Control Centre", "CF": "Construction Facility", "DEPOT": "Depot"}
 
 
 def _fleet_short(fleet: Fleet) -> str:
