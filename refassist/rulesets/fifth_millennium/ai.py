@@ -525,14 +525,9 @@ def _enemy_cv(system: SystemView, me: str, partners: set[str]) -> int:
 
 
 def _defence(system: SystemView, me: str) -> int:
-    """The combat value defending a system, as far as the player can see it."""
-    total = 0
-    for force in system.forces:
-        if force.owner and force.owner != me and not force.building:
-            total += _cv(force.fleet) + 2 * force.M
-    if system.naval_base and system.owner:
-        total += 2
-    return total
+    """The combat value defending a system, as far as the player can see it: every other
+    player's squadrons, allied or not, and the naval base."""
+    return _enemy_cv(system, me, set()) + (2 if system.naval_base and system.owner else 0)
 
 
 def _need(system: SystemView, me: str, partners: set[str]) -> int:
