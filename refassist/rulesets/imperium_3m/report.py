@@ -31,7 +31,7 @@ from .planet_story import planet_battle_lines
 from .state import Fleet, Planet, Queued, State, Unit
 from .units import IMPERIAL, KIND_OF, NAMES, SHIP_KINDS, SIDES, TERRAN
 from .view import PlanetView, PlayerView
-from .visibility import BATTLE_KINDS
+from .visibility import BATTLE_KINDS, battle_systems
 
 TEMPLATE_DIR = "imperium-3m"
 OWNERS = (NetOwner(TERRAN, "T", 0), NetOwner(IMPERIAL, "I", 1))
@@ -461,13 +461,6 @@ def referee_content(state: State, info: ReportInput) -> ReportContent:
         {c: (s.name, s.x, s.y, s.deep) for c, s in state.map.systems.items()}, state.map.planets
     )
     rolls = {r.seq: r for r in state.dice}
-    battles: set[str] = set()
-    for e in state.events:
-        if e.kind in BATTLE_KINDS and e.location:
-            where = e.location
-            if where in state.map.planets:
-                where = state.map.planets[where].system
-            battles.add(where)
     network = build_network(
         state.map.title,
         f"everything, at the start of turn {state.turn}",
@@ -478,7 +471,7 @@ def referee_content(state: State, info: ReportInput) -> ReportContent:
         state.units,
         None,
         None,
-        battles,
+        battle_systems(state, state.events),
     )
     sides = []
     for side in SIDES:

@@ -14,9 +14,10 @@ rule says no.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
+from ..base import Event
 from .admin import expected_income
 from .rules import complete
 from .state import State
@@ -113,6 +114,19 @@ def in_sight(state: State, side: str) -> set[str]:
     return seen
 
 
+def battle_systems(state: State, events: Iterable[Event]) -> set[str]:
+    """Systems where ``events`` tell of a fight (one on a planet marks the planet's system):
+    the map's battle marks."""
+    found = set()
+    for e in events:
+        where = e.location if e.kind in BATTLE_KINDS else ""
+        planet = state.map.planets.get(where)
+        where = planet.system if planet is not None else where
+        if where in state.map.systems:
+            found.add(where)
+    return found
+
+
 def player_view(state: State, player: str, rules: Mapping[str, Any]) -> PlayerView:
     """Everything ``player``'s side may know; the report reads nothing else."""
     side = state.side_of(player)
@@ -171,14 +185,6 @@ def player_view(state: State, player: str, rules: Mapping[str, Any]) -> PlayerVi
         f.standing = ""  # its battle orders are the enemy's own
 
     events = [e for e in state.events if e.visible(player)]
-    battles: set[str] = set()
-    for e in events:
-        if e.kind in BATTLE_KINDS and e.location:
-            where = e.location
-            if where in state.map.planets:
-                where = state.map.planets[where].system
-            if where in state.map.systems:
-                battles.add(where)
 
     return PlayerView(
         side=side,
@@ -208,7 +214,7 @@ def player_view(state: State, player: str, rules: Mapping[str, Any]) -> PlayerVi
         enemy_units=enemy_units,
         queue=[copy.copy(q) for q in state.queue if q.side == side],
         events=events,
-        battles=battles,
+        battles=battle_systems(state, events),
         hidden_fleets=hidden_fleets,
         rolls=[r for r in state.dice if r.seq in {seq for e in events for seq in e.dice}],
         expected_income=expected_income(state, side),
