@@ -4,8 +4,8 @@ Income is counted in one place (section 6.1: class, bases, HiPop, labs and OPCs 
 owned system, 10 for each complete subsector; nothing at all once the homeworld has fallen
 without a Construction Facility or Depot, section 7.0): production collects it, trade is
 judged on it, the sheet prints it beside each system and the purchase lines, and the checker
-warns against it.  It lives apart from all of them because the sheet must not import the
-checker, nor the checker the production phase.
+warns against it.  It lives apart from all of them: the sheet imports neither the checker
+nor the production phase.
 """
 
 from __future__ import annotations

@@ -234,8 +234,8 @@ class Load(NamedTuple):
     house-rule capacities) take troops, PD and outposts, carriers' (``hangar``: CV, the Terran
     BB's F1) fighters, and fighters beyond the hangar take transport places (the seed lets
     fighters enter "loaded on any previously empty transports" and land "from attack
-    transports").  The checker, movement, splits, reinforcement placement and the space
-    battle's cargo all count by it."""
+    transports").  The checker, movement, splits and reinforcement placement count by it;
+    `space_battle.cargo_of` hands out the same places ship by ship."""
 
     holds: int
     hangar: int
