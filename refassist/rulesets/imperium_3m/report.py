@@ -25,7 +25,7 @@ from ...dice import Roll
 from ...report.datalines import detail_lines
 from ...report.netmap import NetLink, NetMark, NetNode, NetOwner, NetworkMap
 from ...words import counted
-from ..base import Event, ReportContent, ReportInput
+from ..base import Event, ReportContent, ReportInput, as_row
 from .admin import expected_income
 from .planet_story import planet_battle_lines
 from .state import Fleet, Planet, Queued, State, Unit
@@ -126,40 +126,20 @@ def fleet_rows(
 def planet_rows(
     planets: Iterable[PlanetView | Planet], units: Sequence[Unit], names: Mapping[str, str]
 ) -> list[dict[str, Any]]:
-    rows = []
-    for p in planets:
-        box = [u for u in units if u.planet == p.code]
-        rows.append(
-            {
-                "code": p.code,
-                "name": p.name,
-                "system": names.get(p.system, p.system),
-                "type": p.type,
-                "hexes": p.hexes,
-                "owner": p.owner,
-                "marker": p.marker,
-                "disputed": p.disputed,
-                "home": p.home,
-                "box": ", ".join(f"{u.side[0]}:{unit_text(u)}" for u in box),
-                "terraform_paid": p.terraform_paid,
-                "upgrade_paid": p.upgrade_paid,
-            }
-        )
-    return rows
+    """One row per planet: its fields, its system by name and what stands in its box."""
+    return [
+        as_row(p)
+        | {
+            "system": names.get(p.system, p.system),
+            "box": ", ".join(f"{u.side[0]}:{unit_text(u)}" for u in units if u.planet == p.code),
+        }
+        for p in planets
+    ]
 
 
 def queue_rows(queue: Sequence[Queued], turn: int) -> list[dict[str, Any]]:
     return [
-        {
-            "side": q.side,
-            "code": q.code,
-            "name": NAMES.get(q.code, q.code),
-            "due": q.due,
-            "in_turns": max(0, q.due - turn),
-            "source": q.source,
-            "paid": q.paid,
-            "world": q.world,
-        }
+        as_row(q) | {"name": NAMES.get(q.code, q.code), "in_turns": max(0, q.due - turn)}
         for q in sorted(queue, key=lambda q: (q.due, q.side, q.code))
     ]
 
