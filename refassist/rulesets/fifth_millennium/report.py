@@ -28,7 +28,7 @@ from ...report.mapmodel import (
     owner_tags,
 )
 from ...words import counted
-from ..base import Event, ReportContent, ReportInput
+from ..base import Event, ReportContent, ReportInput, as_row
 from .items import ITEMS_BY_CODE
 from .notation import fleet_text, move_text, system_text
 from .state import (
@@ -495,28 +495,19 @@ def _force_line(f: Force, names: Mapping[str, str]) -> dict[str, Any]:
 
 
 def _flight_line(f: Flight, names: Mapping[str, str]) -> dict[str, Any]:
-    return {
-        "id": f.id,
-        "owner": f.owner,
-        "notation": move_text(
-            f.departed, None if f.probe else f.fleet, f.origin, f.destination, f.arrival
-        ),
+    notation = move_text(
+        f.departed, None if f.probe else f.fleet, f.origin, f.destination, f.arrival
+    )
+    return as_row(f) | {
+        "notation": notation,
         "origin": _where(f.origin, names),
         "destination": _where(f.destination, names),
-        "departed": f.departed,
-        "arrival": f.arrival,
-        "probe": f.probe,
     }
 
 
 def _facility_line(f: Facility, names: Mapping[str, str]) -> dict[str, Any]:
-    return {
-        "where": _where(f.hex, names),
-        "what": FACILITY_NAMES.get(f.kind, f.kind),
-        "count": f.count,
-        "building": f.building,
-        "owner": f.owner,
-    }
+    where = _where(f.hex, names)
+    return as_row(f) | {"where": where, "what": FACILITY_NAMES.get(f.kind, f.kind)}
 
 
 def player_overlay(view: PlayerView, public: SectorMap) -> MapOverlay:
