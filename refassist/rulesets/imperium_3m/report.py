@@ -110,11 +110,9 @@ def fleet_rows(
         if f.name in unknown:
             shown = "contents unknown (revealed only by a battle or a stealth scout)"
         rows.append(
-            {
-                "name": f.name,
-                "side": f.side,
+            as_row(f)
+            | {
                 "where": names.get(f.system, f.system),
-                "system": f.system,
                 "ships": shown,
                 "ship_count": len(ships),
                 "cargo": ", ".join(unit_text(u) for u in cargo),
