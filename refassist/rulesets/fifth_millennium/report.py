@@ -439,31 +439,22 @@ def system_line(s: SystemView, player: str) -> dict[str, Any]:
     fleet = own[0].fleet if own else Fleet()
     monitors = own[0].M if own else 0
     others = [_seen_text(f) for f in s.forces if f not in own]
+    bases = {"naval_base": s.naval_base, "scout_base": s.scout_base, "hipop": s.hipop}
     if s.status == "in sight":
+        seen = {"spacedock": s.spacedock, "gl": s.gl, "opc": s.opc, "mines": s.mines}
+        income = system_income(s)
         line = system_text(
             s.hex,
             s.name,
             s.resource_class,
-            naval_base=s.naval_base,
-            scout_base=s.scout_base,
-            hipop=s.hipop,
-            spacedock=s.spacedock,
-            gl=s.gl,
-            opc=s.opc,
-            mines=s.mines,
+            **bases,
+            **seen,
             monitors=monitors,
             fleet=fleet,
-            income=system_income(s),
+            income=income,
         )
     else:
-        line = system_text(
-            s.hex,
-            s.name,
-            s.resource_class,
-            naval_base=s.naval_base,
-            scout_base=s.scout_base,
-            hipop=s.hipop,
-        ).split(" G0 ")[0]
+        line = system_text(s.hex, s.name, s.resource_class, **bases).split(" G0 ")[0]
         if s.forces_text:
             others = [s.forces_text, *others]
     return {
