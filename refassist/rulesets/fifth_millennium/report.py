@@ -703,20 +703,15 @@ def referee_content(state: State, public: SectorMap, info: ReportInput) -> Repor
         squadrons = sum(f.fleet.squadrons + f.M for f in state.forces if f.owner == p.name)
         flights = [f for f in state.flights if f.owner == p.name]
         summary.append(
-            {
-                "name": p.name,
+            as_row(p)
+            | {
                 "homeworld": _where(p.homeworld, names),
-                "homeworld_lost": p.homeworld_lost,
-                "eliminated": p.eliminated,
                 "systems": len(owned),
                 "income": p.income_last,
-                "stockpile": p.stockpile,
-                "tech_level": p.tech_level,
                 "squadrons": squadrons,
                 "fleets_in_flight": len([f for f in flights if not f.probe]),
                 "probes_in_flight": len([f for f in flights if f.probe]),
                 "sheet": info.sheets.get(p.name, ""),
-                "computer": p.computer,
             }
         )
     events = [event_view(e, names) for e in state.events]
