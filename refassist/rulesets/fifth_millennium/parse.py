@@ -22,6 +22,7 @@ from typing import Any
 from ...errors import InvalidOrder
 from ...workbook.celltext import cell_text, char_name, clip, normalise
 from ...workbook.sheetkit import shift_cell
+from ..base import as_row
 from .notation import system_text
 from .orders import Move
 from .state import BASE_YEAR, FLEET_FIELDS, Fleet
@@ -459,21 +460,10 @@ class SystemLine:
     income: int | None = None
 
     def text(self) -> str:
-        """The line in the notation (`notation.system_text`)."""
+        """The line in the notation (`notation.system_text`, whose parts are these fields)."""
+        parts = as_row(self)
         return system_text(
-            self.hex,
-            self.name,
-            self.resource_class,
-            naval_base=self.naval_base,
-            scout_base=self.scout_base,
-            hipop=self.hipop,
-            spacedock=self.spacedock,
-            gl=self.gl,
-            opc=self.opc,
-            mines=self.mines,
-            monitors=self.monitors,
-            fleet=self.fleet,
-            income=self.income,
+            parts.pop("hex"), parts.pop("name"), parts.pop("resource_class"), **parts
         )
 
 
