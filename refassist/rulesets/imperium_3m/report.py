@@ -353,6 +353,20 @@ def build_network(
     )
 
 
+def _calendar(source: PlayerView | State, info: ReportInput) -> dict[str, Any]:
+    """The game, the turn and the war: what both reports head their pages and cover with."""
+    known = ("turn", "war", "war_turn", "peace_left", "peace_talks", "finished")
+    return {
+        "game": source.game_name,
+        "period": f"turn {source.turn}",
+        "resolved": info.step,
+        "deadline": info.deadline,
+        **{key: getattr(source, key) for key in known},
+        "results": list(source.results),
+        "glory": glory_track(source.glory, source.war_turn),
+    }
+
+
 def _orders(info: ReportInput, player: str) -> list[str] | None:
     found = info.orders.get(player)
     return list(found) if found is not None else None
@@ -391,25 +405,14 @@ def player_content(view: PlayerView, info: ReportInput) -> ReportContent:
     )
     orders = _orders(info, player)
     context = {
-        "game": view.game_name,
-        "period": f"turn {view.turn}",
+        **_calendar(view, info),
         "reader": player,
         "side": view.side,
         "enemy": view.enemy_player,
         "enemy_side": view.enemy_side,
-        "resolved": info.step,
-        "turn": view.turn,
-        "war": view.war,
-        "war_turn": view.war_turn,
-        "peace_left": view.peace_left,
-        "peace_talks": view.peace_talks,
-        "deadline": info.deadline,
-        "finished": view.finished,
-        "results": view.results,
         "resources": view.own.resources,
         "income": view.expected_income,
         "own": view.own,
-        "glory": glory_track(view.glory, view.war_turn),
         "events": grouped_events(view.events, rolls, names),
         "fleets": fleet_rows(view.fleets, view.units, names),
         "planets": planet_rows(own_planets, view.units, names),
@@ -475,19 +478,8 @@ def referee_content(state: State, info: ReportInput) -> ReportContent:
     missing = [p for p, status in info.sheets.items() if status == "missing"]
     late = [p for p, status in info.sheets.items() if status == "late"]
     context = {
-        "game": state.game_name,
-        "period": f"turn {state.turn}",
+        **_calendar(state, info),
         "reader": "Referee",
-        "resolved": info.step,
-        "turn": state.turn,
-        "war": state.war,
-        "war_turn": state.war_turn,
-        "peace_left": state.peace_left,
-        "peace_talks": state.peace_talks,
-        "deadline": info.deadline,
-        "finished": state.finished,
-        "results": list(state.results),
-        "glory": glory_track(state.glory, state.war_turn),
         "sides": sides,
         "missing": missing,
         "late": late,
