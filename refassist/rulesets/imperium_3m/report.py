@@ -459,16 +459,10 @@ def referee_content(state: State, info: ReportInput) -> ReportContent:
         s = state.sides[side]
         player = s.player
         sides.append(
-            {
-                "side": side,
-                "player": player,
-                "resources": s.resources,
+            as_row(s)
+            | {
                 "income": expected_income(state, side),
-                "budget_bonus": s.budget_bonus,
-                "depression": s.depression,
                 "permissions": ", ".join(s.permissions) or "-",
-                "appeals_prohibited": s.appeals_prohibited,
-                "bb_unlocked": s.bb_unlocked,
                 "ships": sum(1 for u in state.units if u.side == side and u.is_ship),
                 "ground": sum(1 for u in state.units if u.side == side and not u.is_ship),
                 "sheet": info.sheets.get(player, ""),
