@@ -771,17 +771,10 @@ def to_json(state: State) -> dict[str, Any]:
 
     Passed through JSON once so that tuples inside event data come out as lists: the export
     then equals what a reader of the written file gets (the golden game compares the two)."""
+    scalars = ("game_name", "game_id", "turn", "war", "war_turn", "peace_left", "glory")
     data = {
         "ruleset": "imperium-3m",
-        "game_name": state.game_name,
-        "game_id": state.game_id,
-        "turn": state.turn,
-        "war": state.war,
-        "war_turn": state.war_turn,
-        "peace_left": state.peace_left,
-        "glory": state.glory,
-        "peace_talks": state.peace_talks,
-        "campaign": state.campaign,
+        **{key: getattr(state, key) for key in (*scalars, "peace_talks", "campaign")},
         "results": list(state.results),
         "finished": state.finished,
         "sides": {k: dataclasses.asdict(v) for k, v in state.sides.items()},
