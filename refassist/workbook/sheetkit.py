@@ -203,6 +203,12 @@ class SheetReader:
             self.invalid(exc, ref)
             return ""
 
+    def line(self, row: int, columns: Iterable[str]) -> tuple[list[str], list[str]]:
+        """The references of ``columns`` in ``row`` and their `text`, for a row of orders
+        typed one part per column."""
+        refs = [f"{column}{row}" for column in columns]
+        return refs, [self.text(ref) for ref in refs]
+
     def parsed(self, ref: str, read: Callable[..., Any], *args: Any) -> Any:
         """The cell read by the game's parser, ``read(*args, text, ref)``; None for an empty
         cell or one the parser refused (the problem recorded on the cell)."""

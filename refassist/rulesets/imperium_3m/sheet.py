@@ -154,6 +154,9 @@ BATTLE_BREAK_COL = "E"
 BATTLE_RETREAT_COL = "F"
 BATTLE_STEALTH_COL = "G"
 BOMBARD_CELL = "D87"
+#: The battle-orders columns above, in order (fleet, stance, priority, break off, retreat,
+#: stealth).
+BATTLE_COLUMNS = "BCDEFG"
 
 #: Close-out: kind and unit ids.
 CLOSE_SECTION_ROW = 89
@@ -747,7 +750,7 @@ def _write_battle(page: Page, state: State, side: str) -> None:
                 b.retreat,
                 "" if b.stealth else "no",
             ]
-        for col, value in zip("BCDEFG", values, strict=True):
+        for col, value in zip(BATTLE_COLUMNS, values, strict=True):
             page.value(f"{col}{row}", value, st.input_text)
     first, last = BATTLE_FIRST_ROW, BATTLE_FIRST_ROW + BATTLE_ROWS - 1
     page.ask(
@@ -1070,8 +1073,7 @@ class _Reader(SheetReader):
     def builds(self) -> None:
         for i in range(BUILD_ROWS):
             row = BUILD_FIRST_ROW + i
-            code_ref, count_ref, world_ref = (f"{c}{row}" for c in ("B", "C", "D"))
-            code, count_t, world = self.text(code_ref), self.text(count_ref), self.text(world_ref)
+            (code_ref, count_ref, world_ref), (code, count_t, world) = self.line(row, "BCD")
             if not (code or count_t or world):
                 continue
             found = " ".join(t for t in (count_t, code, world) if t)
@@ -1156,11 +1158,8 @@ class _Reader(SheetReader):
         """Planet defence lines: planet, what its fighters attack, where its units stand."""
         for i in range(DEFENCE_ROWS):
             row = PROJECT_FIRST_ROW + i
-            p_ref, f_ref, pl_ref = (
-                f"{c}{row}"
-                for c in (DEFENCE_PLANET_COL, DEFENCE_FIGHTERS_COL, DEFENCE_PLACEMENT_COL)
-            )
-            planet, fighters, placement = (self.text(r) for r in (p_ref, f_ref, pl_ref))
+            columns = (DEFENCE_PLANET_COL, DEFENCE_FIGHTERS_COL, DEFENCE_PLACEMENT_COL)
+            (p_ref, f_ref, pl_ref), (planet, fighters, placement) = self.line(row, columns)
             if not (planet or fighters or placement):
                 continue
             found = " ".join(t for t in (planet, fighters, placement) if t)
@@ -1286,12 +1285,9 @@ class _Reader(SheetReader):
     def battle(self) -> None:
         for i in range(BATTLE_ROWS):
             row = BATTLE_FIRST_ROW + i
-            f_ref, s_ref, p_ref, b_ref, r_ref, st_ref = (
-                f"{c}{row}" for c in ("B", "C", "D", "E", BATTLE_RETREAT_COL, BATTLE_STEALTH_COL)
-            )
-            fleet, stance, priority, brk, retreat, stealth = (
-                self.text(r) for r in (f_ref, s_ref, p_ref, b_ref, r_ref, st_ref)
-            )
+            refs, texts = self.line(row, BATTLE_COLUMNS)
+            f_ref, s_ref, p_ref, b_ref, r_ref, st_ref = refs
+            fleet, stance, priority, brk, retreat, stealth = texts
             if not (stance or priority or brk or retreat or stealth):
                 continue
             found = " ".join(t for t in (fleet, stance, priority, brk, retreat, stealth) if t)
@@ -1330,8 +1326,7 @@ class _Reader(SheetReader):
     def close_out(self) -> None:
         for i in range(CLOSE_ROWS):
             row = CLOSE_FIRST_ROW + i
-            k_ref, u_ref = f"{CLOSE_KIND_COL}{row}", f"{CLOSE_UNITS_COL}{row}"
-            kind, units_t = self.text(k_ref), self.text(u_ref)
+            (k_ref, u_ref), (kind, units_t) = self.line(row, (CLOSE_KIND_COL, CLOSE_UNITS_COL))
             if (not kind and not units_t) or self.refused(u_ref):
                 continue
             found = " ".join(t for t in (kind, units_t) if t)
@@ -1365,9 +1360,8 @@ class _Reader(SheetReader):
     def arrivals(self) -> None:
         for i in range(ARRIVAL_ROWS):
             row = ARRIVAL_FIRST_ROW + i
-            u_ref = f"{ARRIVAL_UNIT_COL}{row}"
-            w_ref, f_ref = f"{ARRIVAL_WORLD_COL}{row}", f"{ARRIVAL_FLEET_COL}{row}"
-            unit, world, fleet = self.text(u_ref), self.text(w_ref), self.text(f_ref)
+            columns = (ARRIVAL_UNIT_COL, ARRIVAL_WORLD_COL, ARRIVAL_FLEET_COL)
+            (u_ref, w_ref, f_ref), (unit, world, fleet) = self.line(row, columns)
             if not unit:
                 if world or fleet:
                     self.error(
