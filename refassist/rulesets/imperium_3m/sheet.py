@@ -1193,15 +1193,12 @@ class _Reader(SheetReader):
             self.orders.defences.append(defence)
 
     def activations(self) -> None:
+        columns = (ACT_ORDER_COL, ACT_SYSTEM_COL, ACT_ACTIONS_COL)
         for segment in range(1, SEGMENTS + 1):
             found: list[tuple[int, int, Activation]] = []
             used: dict[int, str] = {}
             for i, row in enumerate(segment_rows(segment)):
-                order_ref, system_ref, actions_ref = (
-                    f"{ACT_ORDER_COL}{row}",
-                    f"{ACT_SYSTEM_COL}{row}",
-                    f"{ACT_ACTIONS_COL}{row}",
-                )
+                order_ref, system_ref, actions_ref = (f"{c}{row}" for c in columns)
                 system = self.text(system_ref)
                 raw = self.raw(actions_ref)
                 if not system and not raw:
@@ -1266,20 +1263,8 @@ class _Reader(SheetReader):
                     a.fleet = self.fleet(a.fleet) if a.fleet else ""
                     if a.kind == "join":
                         a.target = self.fleet(a.target)
-                found.append(
-                    (
-                        order,
-                        row,
-                        Activation(
-                            segment,
-                            order,
-                            system,
-                            actions,
-                            cell=where(actions_ref),
-                            text=actions_text(actions),
-                        ),
-                    )
-                )
+                cell, text = where(actions_ref), actions_text(actions)
+                found.append((order, row, Activation(segment, order, system, actions, cell, text)))
             self.orders.activations.extend(a for _, _, a in sorted(found, key=lambda t: t[:2]))
 
     def battle(self) -> None:
