@@ -24,7 +24,7 @@ from .context import EVERYONE, TurnContext
 from .orders import REINFORCEMENT_CAPITALS, Arrival, Orders
 from .paths import connected, distances_from
 from .setup import new_unit, reserve_counter, reserved_unit
-from .state import ALLOWED_ON, Fleet, Planet, Queued, State, Unit
+from .state import ALLOWED_ON, Fleet, Planet, Queued, State, Unit, load_of
 from .units import (
     IMPERIAL,
     IMPERIAL_RESTRICTED,
@@ -32,7 +32,6 @@ from .units import (
     TERRAN,
     UNIT_TABLES,
     counters_available,
-    load_of,
 )
 
 PHASE = "administration"
@@ -190,9 +189,9 @@ def place_ship(state: State, unit: Unit, system: str) -> Fleet:
 
 
 def carry_room(ctx: TurnContext, fleet: Fleet, code: str) -> int:
-    """Free places for a unit of ``code`` aboard ``fleet`` (`units.Load`): a fighter takes a
+    """Free places for a unit of ``code`` aboard ``fleet`` (`state.Load`): a fighter takes a
     carrier's place first, then a transport's."""
-    load = load_of(((u.side, u.code) for u in ctx.state.units_in_fleet(fleet.name)), ctx.rules)
+    load = load_of(ctx.state.units_in_fleet(fleet.name), ctx.rules)
     if code == "F":
         return max(0, load.hangar - load.fighters) + max(0, load.free_holds)
     return load.free_holds

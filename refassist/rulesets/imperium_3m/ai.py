@@ -174,7 +174,7 @@ def power(units: Iterable[Unit]) -> float:
 
 def fleet_movement(units: list[Unit]) -> int:
     """Movement points of a fleet of ``units`` (`units.fleet_speed`)."""
-    return fleet_speed((u.type().kind, u.damaged) for u in units if u.type().is_ship)
+    return fleet_speed((u.type().kind, u.damaged) for u in units if u.is_ship)
 
 
 def free_capacity(units: list[Unit], rules: Mapping[str, Any]) -> int:
@@ -300,7 +300,7 @@ class _Planner:
             self.guards.add(name)
             keep = keepers[0]
             rest = [u for u in units if u is not keep]
-            if not any(u.type().is_ship for u in rest):
+            if not any(u.is_ship for u in rest):
                 continue
             new = self._new_name("F")
             ids = [u.id for u in rest]
@@ -313,7 +313,7 @@ class _Planner:
 
     def is_scouts(self, name: str) -> bool:
         units = self.cargo.get(name, [])
-        ships = [u for u in units if u.type().is_ship]
+        ships = [u for u in units if u.is_ship]
         return bool(ships) and all(u.code == "SC" for u in ships)
 
     def _main_fleet(self) -> str:
@@ -493,7 +493,7 @@ class _Planner:
             cost = sum(
                 u.type().maintenance
                 for u in self.view.fleet_units(f.name)
-                if u.type().is_ship or u.type().kind == "fighter"
+                if u.is_ship or u.type().kind == "fighter"
             )
             need[f.system] = need.get(f.system, 0) + cost
         return ground + sum(max(0, n - local.get(s, 0)) for s, n in need.items())

@@ -217,15 +217,14 @@ def withdraw(ctx: TurnContext, gone: list[Unit]) -> list[str]:
         fleet = state.fleet(name)
         while fleet is not None:
             units = state.units_in_fleet(name)
-            problem = capacity_problem(ctx, units) if ships_of(ctx, units) else "no ship"
+            problem = capacity_problem(ctx, units) if ships_of(units) else "no ship"
             if not units or not problem:
                 break
             kind = "fighter" if "fighter" in problem else None
             cargo = [
                 u
                 for u in units
-                if not ctx.unit_type(u.side, u.code).is_ship
-                and (kind is None or ctx.unit_type(u.side, u.code).kind == kind)
+                if not u.is_ship and (kind is None or ctx.unit_type(u.side, u.code).kind == kind)
             ]
             if not cargo:
                 break

@@ -189,7 +189,7 @@ def bombard(ctx: TurnContext, side: str, fleet: str, planet: Planet) -> dict[str
     A terraformed planet reverts to its original type and moves the glory index."""
     state = ctx.state
     enemy = other_side(side)
-    ships = [u for u in state.units_in_fleet(fleet) if ctx.unit_type(side, u.code).is_ship]
+    ships = [u for u in state.units_in_fleet(fleet) if u.is_ship]
     groups, lost = _defensive_fire(
         ctx,
         planet,
@@ -199,7 +199,7 @@ def bombard(ctx: TurnContext, side: str, fleet: str, planet: Planet) -> dict[str
         cargo_shares_damage=False,
     )
     remove_units(state, lost)
-    survivors = [u for u in state.units_in_fleet(fleet) if ctx.unit_type(side, u.code).is_ship]
+    survivors = [u for u in state.units_in_fleet(fleet) if u.is_ship]
     factors = sum(ctx.unit_type(side, u.code).torpedo for u in survivors)
     n = factors // 3
     dice = ctx.dice.nd6(n, f"bombardment of {planet.code} by {fleet}") if n else []
@@ -717,7 +717,7 @@ def evacuate(ctx: TurnContext, side: str, fleet: str, planet: str) -> None:
         return
     with ctx.dice.at(location=p.system):
         mine = [u for u in state.units_on(p.code) if u.side == side]
-        ships = [u for u in state.units_in_fleet(fleet) if ctx.unit_type(side, u.code).is_ship]
+        ships = [u for u in state.units_in_fleet(fleet) if u.is_ship]
         loads = cargo_of(ctx, fleet)
         # Transport places left: a carrier's fighters fill its hangar, not a transport place.
         slots = sum(

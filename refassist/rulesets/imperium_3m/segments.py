@@ -21,8 +21,8 @@ from typing import Any
 from ...words import counted
 from .context import TurnContext
 from .orders import Action, Activation
-from .state import ALLOWED_ON, Fleet, Planet, State, Unit
-from .units import GROUND_KINDS, SHIP_KINDS, SIDES, fleet_speed, load_of, other_side
+from .state import ALLOWED_ON, Fleet, Planet, State, Unit, load_of
+from .units import GROUND_KINDS, SIDES, fleet_speed, other_side
 
 #: Movement points per action segment by ship kind (damaged ships one less).
 #: Enemy units that do not stop a moving fleet: scouts, fighters and auxiliaries.
@@ -38,21 +38,19 @@ def phase_name(segment: int) -> str:
 # -- look-ups shared with the checker ----------------------------------------------------------
 
 
-def ships_of(ctx: TurnContext, units: list[Unit]) -> list[Unit]:
+def ships_of(units: list[Unit]) -> list[Unit]:
     """The ships among ``units`` (carried fighters, troops, PD and outposts are not ships)."""
-    return [u for u in units if ctx.unit_type(u.side, u.code).kind in SHIP_KINDS]
+    return [u for u in units if u.is_ship]
 
 
 def movement_points(ctx: TurnContext, units: list[Unit]) -> int:
     """Movement points of a fleet of ``units`` (`units.fleet_speed`)."""
-    return fleet_speed(
-        (ctx.unit_type(u.side, u.code).kind, u.damaged) for u in ships_of(ctx, units)
-    )
+    return fleet_speed((ctx.unit_type(u.side, u.code).kind, u.damaged) for u in ships_of(units))
 
 
 def capacity_problem(ctx: TurnContext, units: list[Unit]) -> str:
     """Why a fleet made of ``units`` carries more than it can (empty when it fits)."""
-    load = load_of(((u.side, u.code) for u in units), ctx.rules)
+    load = load_of(units, ctx.rules)
     if load.free_holds >= 0:
         return ""
     if not load.overflow:
@@ -469,7 +467,7 @@ def _move(act: _Act) -> bool:
     if fleet is None:
         return False
     units = state.units_in_fleet(fleet.name)
-    ships = ships_of(ctx, units)
+    ships = ships_of(units)
     reason = ""
     if not ships:
         reason = f"fleet {fleet.name} has no ships"
@@ -589,7 +587,7 @@ def _enter(
     enemy_fleets = live_fleets_at(state, system, enemy)
     occupied = bool(enemy_fleets or marker_planets(state, system, enemy))
     units = state.units_in_fleet(fleet.name)
-    scouts_only = all(u.code == "SC" for u in ships_of(ctx, units))
+    scouts_only = all(u.code == "SC" for u in ships_of(units))
     detected = False
     attempt = ctx.orders[side].battle_orders_for(fleet.name).stealth
     if scouts_only and occupied and attempt:
@@ -607,7 +605,7 @@ def _enter(
             visible_to=(enemy,),
             data={"side": side, "fleet": fleet.name, "from": came_from, "system": system},
         )
-    enemy_ships = [u for f in enemy_fleets for u in ships_of(ctx, state.units_in_fleet(f.name))]
+    enemy_ships = [u for f in enemy_fleets for u in ships_of(state.units_in_fleet(f.name))]
     if any(u.code not in MINOR_CODES for u in enemy_ships):
         return "battle"
     return "detected" if detected else "go"
@@ -807,9 +805,9 @@ def _split(act: _Act) -> bool:
         return act.skip(f"{', '.join(missing)} not in fleet {fleet.name}")
     leaving = list({id(u): u for u in (by_id[i.strip().casefold()] for i in action.units)}.values())
     staying = [u for u in units if all(u is not x for x in leaving)]
-    if not ships_of(ctx, leaving):
+    if not ships_of(leaving):
         return act.skip("the new fleet would have no ship")
-    if not ships_of(ctx, staying):
+    if not ships_of(staying):
         return act.skip(f"fleet {fleet.name} would keep no ship")
     for label, part in ((name, leaving), (fleet.name, staying)):
         if problem := capacity_problem(ctx, part):

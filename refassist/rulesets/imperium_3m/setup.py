@@ -163,7 +163,7 @@ def _check_fleets(state: State, dice: Dice, rules: Mapping[str, Any]) -> None:
     problems = []
     for fleet in state.fleets:
         units = state.units_in_fleet(fleet.name)
-        if not ships_of(ctx, units):
+        if not ships_of(units):
             problems.append(f"fleet {fleet.name} has no ship")
         elif why := capacity_problem(ctx, units):
             problems.append(f"fleet {fleet.name}: {why}")

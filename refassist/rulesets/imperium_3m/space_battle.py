@@ -100,7 +100,7 @@ def cargo_of(ctx: TurnContext, fleet: str) -> dict[str, list[Unit]]:
     a battle such fighters land on a friendly planet or are lost).
     """
     units = ctx.state.units_in_fleet(fleet)
-    ships = [u for u in units if ctx.unit_type(u.side, u.code).is_ship]
+    ships = [u for u in units if u.is_ship]
     loads: dict[str, list[Unit]] = {s.id: [] for s in ships}
     loads[""] = []
     fighters = [u for u in units if u.code == "F"]
@@ -263,7 +263,7 @@ class _Battle:
                     for u in loads[ship.id]
                 }
                 for u in state.units_in_fleet(fleet.name):
-                    if ctx.unit_type(side, u.code).is_ship:
+                    if u.is_ship:
                         pos = START[side]
                         while per_area.get((side, pos), 0) >= MAX_SHIPS_PER_AREA:
                             pos -= FORWARD[side]
@@ -279,7 +279,7 @@ class _Battle:
         return [c for c in self.combatants if not c.gone and (side is None or c.side == side)]
 
     def ships(self, side: str) -> list[Combatant]:
-        return [c for c in self.active(side) if self.ctx.unit_type(side, c.unit.code).is_ship]
+        return [c for c in self.active(side) if c.unit.is_ship]
 
     def positions(self) -> dict[str, int]:
         return {_label(c.unit): c.pos for c in self.active()}
@@ -323,14 +323,12 @@ class _Battle:
                 continue
             step = forward if want > 0 else -forward
             start = c.pos
-            is_ship = self.ctx.unit_type(side, c.unit.code).is_ship
+            is_ship = c.unit.is_ship
             for _ in range(abs(want)):
                 crowd = sum(
                     1
                     for o in self.active(side)
-                    if o is not c
-                    and o.pos == c.pos + step
-                    and self.ctx.unit_type(side, o.unit.code).is_ship
+                    if o is not c and o.pos == c.pos + step and o.unit.is_ship
                 )
                 if is_ship and crowd >= MAX_SHIPS_PER_AREA:
                     break
@@ -529,7 +527,7 @@ class _Battle:
         fought = {c.unit.fleet for c in self.combatants} | set(self.retreats)
         for fleet in [f for f in state.fleets if f.name in fought]:
             units = state.units_in_fleet(fleet.name)
-            has_ship = any(self.ctx.unit_type(u.side, u.code).is_ship for u in units)
+            has_ship = any(u.is_ship for u in units)
             stranded = cargo_of(self.ctx, fleet.name)[""]
             if not has_ship:
                 stranded = units

@@ -16,11 +16,22 @@ World (else Outpost) in the system (`State.monitor_box`, `State.box_load`).
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 from ...dice import Roll
 from ..base import Event
-from .units import IMPERIAL, SIDES, TERRAN, UnitType, other_side, unit_type
+from .units import (
+    IMPERIAL,
+    KIND_OF,
+    SIDES,
+    TERRAN,
+    UnitType,
+    cargo_room,
+    other_side,
+    unit_type,
+)
 
 #: Turns of one war; the victory schedule runs out at turn 10.
 WAR_TURNS = 10
@@ -329,6 +340,40 @@ class State:
 
     def enemy(self, side: str) -> str:
         return other_side(side)
+
+
+class Load(NamedTuple):
+    """What a fleet carries and has room for (`load_of`): transports' places (``holds``,
+    house-rule capacities) take troops, PD and outposts, carriers' (``hangar``: CV, the Terran
+    BB's F1) fighters, and fighters beyond the hangar take transport places (the seed lets
+    fighters enter "loaded on any previously empty transports" and land "from attack
+    transports").  The checker, movement, splits and reinforcement placement count by it;
+    `space_battle.cargo_of` hands out the same places ship by ship."""
+
+    holds: int
+    hangar: int
+    cargo: int  # troops, PD and outposts aboard
+    fighters: int
+
+    @property
+    def overflow(self) -> int:
+        return max(0, self.fighters - self.hangar)
+
+    @property
+    def free_holds(self) -> int:
+        """Transport places left; negative when the fleet carries more than it can."""
+        return self.holds - self.cargo - self.overflow
+
+
+def load_of(units: Iterable[Unit], rules: Mapping[str, Any]) -> Load:
+    """The `Load` of a fleet made of ``units``."""
+    holds = hangar = cargo = fighters = 0
+    for u in units:
+        holds += cargo_room(u.code, rules)
+        hangar += u.type().fighters
+        cargo += KIND_OF[u.code] in ("troop", "pd", "outpost")
+        fighters += u.code == "F"
+    return Load(holds, hangar, cargo, fighters)
 
 
 __all__ = [

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
 from .rules import complete
 
@@ -227,40 +227,6 @@ def cargo_room(code: str, rules: Mapping[str, Any]) -> int:
     if code == "AT":
         return int(complete(rules)["at_capacity"])
     return 0
-
-
-class Load(NamedTuple):
-    """What a fleet carries and has room for (`load_of`): transports' places (``holds``,
-    house-rule capacities) take troops, PD and outposts, carriers' (``hangar``: CV, the Terran
-    BB's F1) fighters, and fighters beyond the hangar take transport places (the seed lets
-    fighters enter "loaded on any previously empty transports" and land "from attack
-    transports").  The checker, movement, splits and reinforcement placement count by it;
-    `space_battle.cargo_of` hands out the same places ship by ship."""
-
-    holds: int
-    hangar: int
-    cargo: int  # troops, PD and outposts aboard
-    fighters: int
-
-    @property
-    def overflow(self) -> int:
-        return max(0, self.fighters - self.hangar)
-
-    @property
-    def free_holds(self) -> int:
-        """Transport places left; negative when the fleet carries more than it can."""
-        return self.holds - self.cargo - self.overflow
-
-
-def load_of(units: Iterable[tuple[str, str]], rules: Mapping[str, Any]) -> Load:
-    """The `Load` of a fleet of ``units`` given as (side, code) pairs."""
-    holds = hangar = cargo = fighters = 0
-    for side, code in units:
-        holds += cargo_room(code, rules)
-        hangar += unit_type(side, code).fighters
-        cargo += KIND_OF[code] in ("troop", "pd", "outpost")
-        fighters += code == "F"
-    return Load(holds, hangar, cargo, fighters)
 
 
 def other_side(side: str) -> str:

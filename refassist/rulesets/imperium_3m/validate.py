@@ -62,7 +62,7 @@ from .sheet import (
     ORDERS_SHEET,
     SIDE_CELL,
 )
-from .state import ALLOWED_ON, Planet, State
+from .state import ALLOWED_ON, Planet, State, load_of
 from .units import (
     IMPERIAL,
     IMPERIAL_RESTRICTED,
@@ -72,7 +72,6 @@ from .units import (
     TERRAN,
     UNIT_TABLES,
     fleet_speed,
-    load_of,
     unit_type,
 )
 from .visibility import in_sight
@@ -179,7 +178,7 @@ class _Checker(OrderChecker):
 
     def over_capacity(self, ids: list[str]) -> str:
         """What a fleet of these units cannot carry (empty when it fits)."""
-        load = load_of(((self.units[i].side, self.units[i].code) for i in ids), self.rules)
+        load = load_of([self.units[i] for i in ids], self.rules)
         if load.free_holds >= 0:
             return ""
         if not load.overflow:
