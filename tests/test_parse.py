@@ -291,3 +291,16 @@ def test_every_parse_error_is_a_refassist_error() -> None:
     for bad in ("?", "F", "Probe", "5001 -- -- --"):
         with pytest.raises(RefassistError):
             parse_move(bad, year_default=5001)
+
+
+def test_a_flight_is_written_as_the_move_that_sent_it() -> None:
+    """The empire sheet and the report list flights in hyperspace in the movement notation
+    (`notation.flight_text`), a probe as ``Probe``."""
+    from refassist.rulesets.fifth_millennium.notation import flight_text
+    from refassist.rulesets.fifth_millennium.state import Flight
+
+    fleet = Fleet(F=10, S=3, A=1, Ms=2)
+    flight = Flight("5001-Ann-1", "Ann", "2710", "2712", 5001, 5003, fleet)
+    assert flight_text(flight) == "5001 - F10 S3 A1(Fs0 Ms2 K0) - 2710 - 2712 - 5003"
+    probe = Flight("5001-Ann-2", "Ann", "3220", "1938", 5001, 5026, probe=True)
+    assert flight_text(probe) == "5001 - Probe - 3220 - 1938 - 5026"

@@ -14,7 +14,7 @@ exactly like the printed ones.  The tolerant parser for what players type lives 
 
 from __future__ import annotations
 
-from .state import Fleet
+from .state import Fleet, Flight
 
 
 def fleet_text(fleet: Fleet) -> str:
@@ -66,3 +66,9 @@ def system_text(
     if income is not None:
         text += f" - {income}"
     return text
+
+
+def flight_text(flight: Flight) -> str:
+    """A fleet or probe in hyperspace as the move that sent it (`move_text`)."""
+    fleet = None if flight.probe else flight.fleet
+    return move_text(flight.departed, fleet, flight.origin, flight.destination, flight.arrival)

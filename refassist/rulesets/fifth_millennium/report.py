@@ -30,7 +30,7 @@ from ...report.mapmodel import (
 from ...words import counted
 from ..base import Event, ReportContent, ReportInput, as_row
 from .items import ITEMS_BY_CODE
-from .notation import fleet_text, move_text, system_text
+from .notation import fleet_text, flight_text, system_text
 from .state import (
     CLASS_INCOME,
     FACILITY_NAMES,
@@ -486,11 +486,8 @@ def _force_line(f: Force, names: Mapping[str, str]) -> dict[str, Any]:
 
 
 def _flight_line(f: Flight, names: Mapping[str, str]) -> dict[str, Any]:
-    notation = move_text(
-        f.departed, None if f.probe else f.fleet, f.origin, f.destination, f.arrival
-    )
     return as_row(f) | {
-        "notation": notation,
+        "notation": flight_text(f),
         "origin": _where(f.origin, names),
         "destination": _where(f.destination, names),
     }

@@ -41,7 +41,7 @@ from ..base import SheetRead
 from .budget import points_available, system_income
 from .items import ITEMS, find_item, item_label, items_for_tech, placement
 from .movement_rules import arrival_year, best_range, max_departures
-from .notation import fleet_text, move_text, system_text
+from .notation import fleet_text, flight_text, move_text, system_text
 from .orders import (
     BOMB_ACTION,
     DIPLOMACY_ACTIONS,
@@ -254,10 +254,7 @@ def _facility_lines(state: State, player: str) -> list[str]:
 
 def _flight_lines(state: State, player: str) -> list[str]:
     own = sorted((f for f in state.flights if f.owner == player), key=lambda f: (f.arrival, f.id))
-    return [
-        move_text(f.departed, None if f.probe else f.fleet, f.origin, f.destination, f.arrival)
-        for f in own
-    ]
+    return [flight_text(f) for f in own]
 
 
 def _relation_lines(state: State, player: str) -> list[str]:
