@@ -13,19 +13,21 @@ goes through `add_force`/`take_force`, which merge and tidy.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from ...dice import Dice
 from ..base import Event
+from ..turnlog import TurnLog
 from .rules import complete
 from .state import Facility, Fleet, Force, State
 
 
 @dataclass
-class TurnContext:
-    """The working copy of the state, the dice, the rules and what happened so far this turn."""
+class TurnContext(TurnLog):
+    """The working copy of the state, the dice, the rules and what happened so far this turn
+    (its events and dice marks recorded as every game's are, `TurnLog`)."""
 
     state: State
     dice: Dice
@@ -58,35 +60,9 @@ class TurnContext:
         # Every rule present, whoever made the context: the modules read ctx.rules[key].
         self.rules = complete(self.rules)
 
-    # -- events -------------------------------------------------------------------------------
-    def emit(
-        self,
-        phase: str,
-        location: str,
-        kind: str,
-        text: str,
-        *,
-        players: Iterable[str] = (),
-        visible_to: Iterable[str] = (),
-        data: Mapping[str, Any] | None = None,
-        dice: Iterable[int] = (),
-    ) -> Event:
-        """Record an event (`Event.told`: ``visible_to`` sorted, ``*`` alone for everyone)."""
-        event = Event.told(self.year, phase, location, kind, text, players, visible_to, data, dice)
-        self.events.append(event)
-        return event
-
-    def tell(self, player: str, *args: Any, **kwargs: Any) -> Event:
-        """`emit` an event about ``player`` that only ``player`` may read."""
-        return self.emit(*args, players=(player,), visible_to=(player,), **kwargs)
-
-    def dice_mark(self) -> int:
-        """The sequence number the next roll will get (to collect an event's dice)."""
-        return len(self.dice.log) + 1
-
-    def dice_since(self, mark: int) -> tuple[int, ...]:
-        """Sequence numbers of the rolls made since `dice_mark` returned ``mark``."""
-        return tuple(range(mark, len(self.dice.log) + 1))
+    @property
+    def event_turn(self) -> int:
+        return self.year
 
     # -- sight ----------------------------------------------------------------------------------
     def refresh_sight(self) -> None:

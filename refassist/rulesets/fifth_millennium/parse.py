@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ...errors import InvalidOrder
@@ -391,17 +391,7 @@ def parse_move(text_or_cells: Any, *, year_default: int, cell: str = "") -> Move
                 found,
                 refs[1],
             )
-        return Move(
-            year=line.year,
-            fleet=line.fleet,
-            origin=line.origin,
-            destination=line.destination,
-            arrival=line.arrival,
-            probe=line.probe,
-            cell=refs[0],
-            text=found,
-            cells=(refs[1],) * 5,
-        )
+        return replace(line, cell=refs[0], text=found, cells=(refs[1],) * 5)
     if not fleet_t:
         raise InvalidOrder(
             f"the fleet is missing in {refs[1]}; write it as F10 S3 A1(Fs0 Ms2 K0), or Probe",

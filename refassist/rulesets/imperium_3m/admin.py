@@ -299,7 +299,7 @@ def receive_forces(ctx: TurnContext, codes: Iterable[str], origin: str, why: str
         home.system if home is not None else "",
         "forces",
         text,
-        sides=(IMPERIAL,),
+        players=(IMPERIAL,),
         visible_to=EVERYONE,
         data={"origin": origin, "units": placed, "missing": missing},
     )
@@ -382,7 +382,7 @@ def intervention(ctx: TurnContext) -> bool:
             "",
             "intervention",
             "Peace Talks: this turn no attacks and no moves into systems holding enemy units",
-            sides=SIDES,
+            players=SIDES,
         )
     return False
 
@@ -999,7 +999,7 @@ def upgrades(ctx: TurnContext) -> None:
 def _news(ctx: TurnContext, kind: str, text: str, **details: Any) -> None:
     """An administrative event of the Empire's, told to both sides: the seed's Intervention and
     Appeal tables are rolled in the open."""
-    ctx.emit(PHASE, "", kind, text, sides=(IMPERIAL,), **details)
+    ctx.emit(PHASE, "", kind, text, players=(IMPERIAL,), **details)
 
 
 def _skip(ctx: TurnContext, side: str, what: str, why: str) -> None:

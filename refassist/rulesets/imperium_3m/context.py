@@ -9,12 +9,13 @@ in circles.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from ...dice import Dice
 from ..base import Event
+from ..turnlog import TurnLog
 from .orders import Orders, no_orders, standing_orders, standing_text
 from .rules import complete
 from .state import State
@@ -39,8 +40,10 @@ def with_standing_orders(state: State, side: str, orders: Orders) -> Orders:
 
 
 @dataclass
-class TurnContext:
-    """The working copy of the state, the dice, the house rules and the turn's memory."""
+class TurnContext(TurnLog):
+    """The working copy of the state, the dice, the house rules and the turn's memory; its
+    events and dice marks are recorded as every game's are (`TurnLog`), a side's name
+    standing for its player."""
 
     state: State
     dice: Dice
@@ -97,43 +100,15 @@ class TurnContext:
     def player(self, side: str) -> str:
         return self.state.player_of(side)
 
-    # -- events --------------------------------------------------------------------------------
-    def emit(
-        self,
-        phase: str,
-        location: str,
-        kind: str,
-        text: str,
-        *,
-        sides: Iterable[str] = (),
-        visible_to: Iterable[str] = EVERYONE,
-        data: Mapping[str, Any] | None = None,
-        dice: Iterable[int] = (),
-    ) -> Event:
-        """Record an event.  ``sides`` and ``visible_to`` take side names (``Terran``) or
-        ``*``; they are stored as player names, which is what the reports filter on."""
-        names = {s: self.player(s) for s in SIDES}
-        event = Event.told(
-            self.state.turn,
-            phase,
-            location,
-            kind,
-            text,
-            (names.get(s, s) for s in sides),
-            (names.get(s, s) for s in visible_to),
-            data,
-            dice,
-        )
-        self.events.append(event)
-        return event
+    # -- events: its rules name sides, the events their players ------------------------------
+    default_audience = EVERYONE
 
-    def tell(self, side: str, *args: Any, **kwargs: Any) -> Event:
-        """`emit` an event about ``side`` that only ``side`` may read."""
-        return self.emit(*args, sides=(side,), visible_to=(side,), **kwargs)
+    @property
+    def event_turn(self) -> int:
+        return self.state.turn
 
-    def last_rolls(self, count: int) -> tuple[int, ...]:
-        """Sequence numbers of the last ``count`` dice rolled (for an event's ``dice``)."""
-        return tuple(r.seq for r in self.dice.log[-count:]) if count else ()
+    def audience(self, name: str) -> str:
+        return self.player(name) if name in SIDES else name
 
     def glory(self, delta: int, reason: str, location: str = "") -> None:
         """Move the glory index (positive = towards the Empire), doubled/tripled on a Visit."""

@@ -103,7 +103,7 @@ def mandate_check(ctx: TurnContext) -> None:
             f"Glory is {state.glory}, above {imperial.mandate_glory}"
             + (" last turn" if each_turn else " when they arrived")
             + ": the Mandated Offensive forces stay",
-            sides=(IMPERIAL,),
+            players=(IMPERIAL,),
         )
         if each_turn:
             imperial.mandate_glory = state.glory
@@ -127,7 +127,7 @@ def mandate_check(ctx: TurnContext) -> None:
         + (f" ({', '.join(u.id for u in gone)})" if gone else "")
         # What they carried is set down or lost with them: the Empire is told which.
         + (f"; {', '.join(cargo)}" if cargo else ""),
-        sides=(IMPERIAL,),
+        players=(IMPERIAL,),
         data={"withdrawn": [u.id for u in gone], **({"cargo": cargo} if cargo else {})},
     )
 
@@ -171,7 +171,7 @@ def remove_granted(ctx: TurnContext, winner: str) -> None:
         "",
         "inter-war",
         "Intervention and Appeal forces removed: " + (", ".join(removed) or "none"),
-        sides=(IMPERIAL,),
+        players=(IMPERIAL,),
         data={"removed": removed},
     )
 
@@ -387,7 +387,7 @@ def inter_war(ctx: TurnContext, winner: str) -> None:
             "",
             "inter-war",
             f"Peace dividend: the {winner} stockpile is reduced to zero",
-            sides=(winner,),
+            players=(winner,),
         )
     state.glory = {TERRAN: 4, IMPERIAL: 6}.get(winner, GLORY_START)
     imperial = state.sides[IMPERIAL]

@@ -512,7 +512,7 @@ def capture(ctx: TurnContext, side: str, planet: Planet) -> None:
         planet.system,
         "capture",
         f"The {side} side captures {planet.name} ({marker or 'no marker'}) from the {old}",
-        sides=SIDES,
+        players=SIDES,
         visible_to=SIDES,
         data={"from": old, "to": side, "planet": planet.code, "marker": marker},
     )
@@ -584,7 +584,7 @@ def _emit(
         p.system,
         kind,
         text,
-        sides=visible_to,
+        players=visible_to,
         visible_to=visible_to,
         data=data,
         dice=tuple(r.seq for r in ctx.dice.log[first:]),
@@ -605,7 +605,7 @@ def _terraforming_lost(ctx: TurnContext, p: Planet) -> None:
         "terraform",
         f"A planetary battle on {p.name}: the {side} terraforming there is lost "
         f"({counted(paid, 'turn')} of payments).",
-        sides=tuple(ctx.state.sides),
+        players=tuple(ctx.state.sides),
         visible_to=tuple(ctx.state.sides),
         data={"planet": p.code, "paid": 0, "lost": paid, "side": side},
     )

@@ -170,7 +170,7 @@ def roll_initiative(ctx: TurnContext, segment: int) -> Initiative:
         "",
         "initiative",
         text,
-        sides=SIDES,
+        players=SIDES,
         data={
             "segment": segment,
             "rolls": dict(rolls),
@@ -254,7 +254,7 @@ def action_segment(ctx: TurnContext, segment: int) -> None:
                     "",
                     "segment_end",
                     f"Action segment {segment} ends: both sides passed in turn.",
-                    sides=SIDES,
+                    players=SIDES,
                     data={"segment": segment, "reason": "passes"},
                 )
                 for side in SIDES:
@@ -601,7 +601,7 @@ def _enter(
             "movement",
             f"{side} fleet {fleet.name} entered {state.map.systems[system].name} ({system}) "
             f"from {came_from}.",
-            sides=(side,),
+            players=(side,),
             visible_to=(enemy,),
             data={"side": side, "fleet": fleet.name, "from": came_from, "system": system},
         )
@@ -661,7 +661,7 @@ def _stealth(
         "stealth",
         f"{side} scouts {fleet.name} were detected entering {system} ({sums} = {total}, more "
         f"than {STEALTH_TARGET}).",
-        sides=(side,),
+        players=(side,),
         visible_to=(side, enemy),
         data={**data, "detected": True},
         dice=ctx.last_rolls(2),
@@ -970,7 +970,7 @@ def _unload(act: _Act) -> bool:
             system,
             "outpost",
             f"{side} set up an Outpost on {planet.name} ({planet.code}).",
-            sides=(side,),
+            players=(side,),
             visible_to=(side, enemy),
             data={"side": side, "planet": planet.code},
         )

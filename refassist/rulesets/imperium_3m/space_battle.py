@@ -663,7 +663,7 @@ def fight(ctx: TurnContext, system: str, mover: str) -> BattleOutcome:
         system,
         "battle",
         text,
-        sides=SIDES,
+        players=SIDES,
         visible_to=SIDES,
         data=data,
         dice=rolls,
