@@ -86,3 +86,13 @@ def test_every_games_states_come_out_as_asdict_gives_them(
     assert marks == [fingerprint(ruleset.to_json(state)) for state in chosen]
     for state in chosen:
         assert _same(plain(state), dataclasses.asdict(state))
+
+
+def test_fields_of_takes_the_named_attributes_over() -> None:
+    """`base.fields_of`: what a view copies from the object it shows, by name."""
+    leaf = _Leaf("oak", Point(1, 2))
+    assert base.fields_of(leaf, "name  at") == {"name": "oak", "at": Point(1, 2)}
+    assert _Leaf(**base.fields_of(leaf, "name at")) == leaf
+    assert base.fields_of(leaf, "") == {}
+    with pytest.raises(AttributeError):
+        base.fields_of(leaf, "name height")

@@ -387,6 +387,12 @@ def as_row(item: Any) -> dict[str, Any]:
     return dict(zip(names, values if len(names) > 1 else (values,), strict=True))
 
 
+def fields_of(source: Any, names: str) -> dict[str, Any]:
+    """The attributes ``names`` (separated by spaces) of ``source``, by name: what a view or a
+    copy takes over unchanged from the object it shows (``Cls(**fields_of(s, "hex name"))``)."""
+    return {name: getattr(source, name) for name in names.split()}
+
+
 _ATOMS = frozenset({str, int, float, bool, type(None)})
 
 

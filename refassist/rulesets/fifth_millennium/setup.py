@@ -17,7 +17,7 @@ from ...errors import SetupError
 from ...hexcache import distance
 from ...hexmap import parse_hex
 from ...sectors import Sector, generate_sector, read_sector
-from ..base import NewGame
+from ..base import NewGame, fields_of
 from .rules import complete
 from .state import FIRST_YEAR, SETUP_YEAR, Fleet, Force, Player, State, System
 
@@ -40,9 +40,7 @@ def systems_from_sector(sector: Sector) -> list[System]:
             name=w.name or w.hex,
             original_class=w.starport,
             resource_class=w.starport,
-            naval_base=w.naval_base,
-            scout_base=w.scout_base,
-            hipop=w.hipop,
+            **fields_of(w, "naval_base scout_base hipop"),
             map_naval_base=w.naval_base,
             map_scout_base=w.scout_base,
             map_hipop=w.hipop,

@@ -37,7 +37,7 @@ from ...workbook.sheetkit import SheetReader, SheetStyles, cell_rc, check_room
 from ...workbook.sheetpage import Listing, Page, typing_into
 from ...workbook.sheetreads import read_remembered
 from ...workbook.turnbook import check_layout, meta_names, meta_number, turn_workbook
-from ..base import SheetRead
+from ..base import SheetRead, fields_of
 from .budget import points_available, system_income
 from .items import ITEMS, find_item, item_label, items_for_tech, placement
 from .movement_rules import arrival_year, best_range, max_departures
@@ -192,9 +192,7 @@ def own_system_lines(state: State, player: str) -> list[str]:
                 s.hex,
                 s.name,
                 s.resource_class,
-                naval_base=s.naval_base,
-                scout_base=s.scout_base,
-                hipop=s.hipop,
+                **fields_of(s, "naval_base scout_base hipop"),
                 spacedock=any(f.kind == "DOCK" for f in mine),
                 gl=sum(f.count for f in mine if f.kind == "GL"),
                 opc=sum(f.count for f in mine if f.kind == "OPC"),

@@ -13,7 +13,7 @@ import operator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..base import Event
+from ..base import Event, fields_of
 from .tracked import HexList, KeyedList, NameList, PlayerList, RelationList
 
 #: First year of play; turn n is year 5000 + n.  Year 5000 is the homeworld set-up step.
@@ -395,9 +395,7 @@ _COPY_SIGHTING = _copier(Sighting)
 def copy_state(state: State) -> State:
     """Deep copy of a state; events are immutable and shared."""
     return State(
-        game_id=state.game_id,
-        game_name=state.game_name,
-        year=state.year,
+        **fields_of(state, "game_id game_name year sector_name finished"),
         systems=[_COPY_SYSTEM(s) for s in state.systems],
         players=[_COPY_PLAYER(p) for p in state.players],
         forces=[_COPY_FORCE(f) for f in state.forces],
@@ -410,6 +408,4 @@ def copy_state(state: State) -> State:
         events=list(state.events),
         dice=list(state.dice),
         subsector_names=dict(state.subsector_names),
-        sector_name=state.sector_name,
-        finished=state.finished,
     )

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ...hexcache import within
+from ..base import fields_of
 from .movement_rules import best_range
 from .notation import fleet_text
 from .rules import complete
@@ -192,15 +193,9 @@ def _system_in_sight(
         ForceSeen(owner=f.owner, fleet=f.fleet, M=f.M, P=f.P, building=f.building) for f in ordered
     ]
     return SystemView(
-        hex=s.hex,
-        name=s.name,
-        resource_class=s.resource_class,
-        naval_base=s.naval_base,
-        scout_base=s.scout_base,
-        hipop=s.hipop,
+        **fields_of(s, "hex name resource_class naval_base scout_base hipop owner"),
         status="in sight",
         seen_year=state.year,
-        owner=s.owner,
         forces=forces,
         gl=_count(facilities_here, "GL"),
         opc=_count(facilities_here, "OPC"),
@@ -239,13 +234,9 @@ def player_view(state: State, player: str, rules: Mapping[str, Any] | None = Non
                 SystemView(
                     hex=s.hex,
                     name=s.name,
-                    resource_class=seen.resource_class,
-                    naval_base=seen.naval_base,
-                    scout_base=seen.scout_base,
-                    hipop=seen.hipop,
+                    **fields_of(seen, "resource_class naval_base scout_base hipop owner"),
                     status="seen",
                     seen_year=seen.year,
-                    owner=seen.owner,
                     forces_text=seen.forces,
                 )
             )
@@ -275,13 +266,8 @@ def player_view(state: State, player: str, rules: Mapping[str, Any] | None = Non
     ]
     return PlayerView(
         player=player,
-        year=state.year,
-        tech_level=p.tech_level,
-        stockpile=p.stockpile,
-        income_last=p.income_last,
-        homeworld=p.homeworld,
-        homeworld_lost=p.homeworld_lost,
-        eliminated=p.eliminated,
+        **fields_of(state, "year finished game_name"),
+        **fields_of(p, "tech_level stockpile income_last homeworld homeworld_lost eliminated"),
         best_range=best_range(p, rules),
         in_sight=frozenset(sight),
         systems=systems,
@@ -294,8 +280,6 @@ def player_view(state: State, player: str, rules: Mapping[str, Any] | None = Non
         # `Event.visible`, spelled out: it is asked for every event and every player.
         events=[e for e in state.events if "*" in e.visible_to or player in e.visible_to],
         players=state.player_names(),
-        finished=state.finished,
-        game_name=state.game_name,
     )
 
 
@@ -310,11 +294,7 @@ def sighting_of(
         player=player,
         hex=hex_,
         year=year,
-        resource_class=s.resource_class,
-        naval_base=s.naval_base,
-        scout_base=s.scout_base,
-        hipop=s.hipop,
-        owner=s.owner,
+        **fields_of(s, "resource_class naval_base scout_base hipop owner"),
         forces=forces_text(state, hex_) if forces is None else forces,
     )
 

@@ -17,7 +17,7 @@ import copy
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ..base import Event
+from ..base import Event, fields_of
 from .admin import expected_income
 from .rules import complete
 from .state import State
@@ -142,12 +142,7 @@ def player_view(state: State, player: str, rules: Mapping[str, Any]) -> PlayerVi
         marker_known = public_markers or p.system in sight or p.owner == side
         own_work = p.terraform_side == side
         planets[p.code] = PlanetView(
-            code=p.code,
-            name=p.name,
-            system=p.system,
-            type=p.type,
-            hexes=p.hexes,
-            home=p.home,
+            **fields_of(p, "code name system type hexes home"),
             owner=p.owner if marker_known else "",
             marker=p.marker if marker_known else "",
             disputed=p.disputed if marker_known else False,
@@ -191,15 +186,8 @@ def player_view(state: State, player: str, rules: Mapping[str, Any]) -> PlayerVi
         player=player,
         enemy_side=enemy,
         enemy_player=state.player_of(enemy),
-        game_name=state.game_name,
         map_title=state.map.title,
-        turn=state.turn,
-        war=state.war,
-        war_turn=state.war_turn,
-        peace_left=state.peace_left,
-        glory=state.glory,
-        peace_talks=state.peace_talks,
-        campaign=state.campaign,
+        **fields_of(state, "game_name turn war war_turn peace_left glory peace_talks campaign"),
         finished=state.finished,
         results=list(state.results),
         own=copy.deepcopy(state.sides[side]),
