@@ -309,7 +309,7 @@ def parse_move_line(text: Any, *, year_default: int, cell: str = "") -> Move:
         if len(years[0]) > 4:
             raise InvalidOrder(f"{years[0]} is not a turn; write the year, e.g. 5001", raw, cell)
         year = year_from_number(int(years[0]), raw=years[0], cell=cell, what="turn")
-    fleet = None if probe else _fleet_from_tokens(fleet_tokens, raw=raw, cell=cell)
+    fleet = Fleet() if probe else _fleet_from_tokens(fleet_tokens, raw=raw, cell=cell)
     rest = _numbers(trail, raw=raw, cell=cell, where="after the fleet")
     if len(rest) < 2:
         raise InvalidOrder(
@@ -332,16 +332,8 @@ def parse_move_line(text: Any, *, year_default: int, cell: str = "") -> Move:
         if len(rest[2]) > 4:
             raise InvalidOrder(f"{rest[2]} is not an arrival year", raw, cell)
         arrival = year_from_number(int(rest[2]), raw=rest[2], cell=cell, what="arrival year")
-    return Move(
-        year=year,
-        fleet=fleet if fleet is not None else Fleet(),
-        origin=origin,
-        destination=destination,
-        arrival=arrival,
-        probe=probe,
-        cell=cell,
-        text=raw,
-    )
+    # The parts in the notation's order (`Move`'s fields).
+    return Move(year, fleet, origin, destination, arrival, probe, cell, raw)
 
 
 def _has_letters(text: str) -> bool:
@@ -404,17 +396,7 @@ def parse_move(text_or_cells: Any, *, year_default: int, cell: str = "") -> Move
     origin = parse_hex_text(origin_t, cell=refs[2], what="departure hex")
     destination = parse_hex_text(dest_t, cell=refs[3], what="destination hex")
     arrival = parse_year_text(arrival_t, cell=refs[4], what="arrival year") if arrival_t else None
-    return Move(
-        year=year,
-        fleet=fleet,
-        origin=origin,
-        destination=destination,
-        arrival=arrival,
-        probe=probe,
-        cell=refs[0],
-        text=found,
-        cells=tuple(refs),
-    )
+    return Move(year, fleet, origin, destination, arrival, probe, refs[0], found, tuple(refs))
 
 
 def _line_has_year(text: str) -> bool:
