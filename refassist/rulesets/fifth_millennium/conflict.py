@@ -48,7 +48,7 @@ from .context import (
     facility_count,
     find_force,
 )
-from .state import FACILITY_NAMES, RESOURCE_CLASSES, SQUADRON_FIELDS, Fleet, State
+from .state import FACILITY_NAMES, RESOURCE_CLASSES, SQUADRON_FIELDS, UNIT_NAMES, Fleet, State
 
 PHASE = "conflict"
 
@@ -80,18 +80,6 @@ MAX_DATA_CHARS = 30_000
 #: The party of an unowned system's naval base when it defends (`native_base_defends`); never
 #: a player's name (names are checked against the players), and never told anything.
 NATIVE = "the system's naval base"
-
-UNIT_NAMES = {
-    "S": "Strike",
-    "Fs": "Fast",
-    "F": "Fleet",
-    "A": "Assault",
-    "M": "Monitor",
-    "Ms": "Minesweeper",
-    "NB": "Naval Base",
-    "K": "KKM",
-    "SF": "SFBA",
-}
 
 
 def target_text(unit: str) -> str:

@@ -41,24 +41,13 @@ from .state import (
     Force,
     State,
 )
+from .state import UNIT_NAMES as BATTLE_NAMES
 from .view import ForceSeen, PlayerView, SystemView
 
 TEMPLATE_DIR = "fifth-millennium"
 
 #: Names of the units that appear in battle data (squadrons, munitions, facilities).
-UNIT_NAMES = {
-    "F": "Fleet",
-    "S": "Strike",
-    "A": "Assault",
-    "Fs": "Fast",
-    "Ms": "Minesweeper",
-    "M": "Monitor",
-    "NB": "Naval base",
-    "K": "KKM",
-    "SF": "SFBA",
-    "P": "Probe",
-    **FACILITY_NAMES,
-}
+UNIT_NAMES = {**BATTLE_NAMES, "NB": "Naval base", "P": "Probe", **FACILITY_NAMES}
 
 #: Phases in turn order, with the heading each gets in "What happened".
 PHASES = (

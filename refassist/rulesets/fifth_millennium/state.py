@@ -43,6 +43,19 @@ FACILITY_NAMES = {
     "DSRS": "Deep Space Refueling Station",
 }
 
+#: Names of squadrons, munitions, monitors and a naval base in battle (dice and events).
+UNIT_NAMES = {
+    "S": "Strike",
+    "Fs": "Fast",
+    "F": "Fleet",
+    "A": "Assault",
+    "M": "Monitor",
+    "Ms": "Minesweeper",
+    "NB": "Naval Base",
+    "K": "KKM",
+    "SF": "SFBA",
+}
+
 RELATION_KINDS = ("treaty", "trade")
 
 
