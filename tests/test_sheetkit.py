@@ -37,3 +37,35 @@ def test_dropdown_lists_go_one_per_column_each_value_once(tmp_path: Path) -> Non
     wb.close()
     ws = openpyxl.load_workbook(path)["Lists"]
     assert [c.value for c in ws["A"]] == ["DD", "CA"] and ws["B1"].value == "SOL"
+
+
+def test_a_reader_reads_the_lines_that_hold_anything_in_sheet_order(tmp_path: Path) -> None:
+    """`SheetReader.lines`: a blank row is no order; a formula is a problem on its cell and
+    reads as empty, so a row holding only that is left out with the problem kept."""
+    import openpyxl
+
+    from refassist.workbook.sheetio import META_FORMAT, META_SHEET, open_turn_sheet
+    from refassist.workbook.sheetkit import SheetReader
+
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Orders"
+    ws["B10"], ws["C10"] = "scrap", "CA1"
+    ws["C12"] = "DD2"  # a units cell without its kind: still a line
+    ws["B13"] = "=1+1"  # a formula alone
+    ws["B14"] = "repair"
+    ws["D14"] = "out of the columns read"
+    meta = wb.create_sheet(META_SHEET)
+    meta.append(["format", META_FORMAT])
+    meta.append(["ruleset", "test"])
+    path = tmp_path / "lines.xlsx"
+    wb.save(path)
+    reader = SheetReader(open_turn_sheet(path), "Orders")
+    lines = list(reader.lines(10, 6, "BC"))
+    assert lines == [
+        (["B10", "C10"], ["scrap", "CA1"]),
+        (["B12", "C12"], ["", "DD2"]),
+        (["B14", "C14"], ["repair", ""]),
+    ]
+    assert [p.cell for p in reader.problems] == ["B13"]
+    assert list(reader.lines(16, 0, "BC")) == []

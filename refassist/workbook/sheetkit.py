@@ -10,7 +10,7 @@ column numbers) and readers (openpyxl takes the reference), and all of them turn
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, TypeVar
 
 from ..errors import CellProblem, InvalidOrder, UsageError
@@ -208,6 +208,17 @@ class SheetReader:
         typed one part per column."""
         refs = [f"{column}{row}" for column in columns]
         return refs, [self.text(ref) for ref in refs]
+
+    def lines(
+        self, first: int, count: int, columns: Iterable[str]
+    ) -> Iterator[tuple[list[str], list[str]]]:
+        """`line` for each of ``count`` rows from ``first`` that holds anything (a blank row
+        of an order section is no order), read in sheet order."""
+        columns = tuple(columns)
+        for row in range(first, first + count):
+            refs, texts = self.line(row, columns)
+            if any(texts):
+                yield refs, texts
 
     def parsed(self, ref: str, read: Callable[..., Any], *args: Any) -> Any:
         """The cell read by the game's parser, ``read(*args, text, ref)``; None for an empty

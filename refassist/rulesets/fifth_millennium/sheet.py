@@ -812,12 +812,8 @@ class _Reader(SheetReader):
             self.orders.stockpile_at = at
 
     def diplomacy(self) -> None:
-        for i in range(DIPLO_ROWS):
-            row = DIPLO_FIRST_ROW + i
-            a_ref, p_ref = f"{DIPLO_ACTION_COL}{row}", f"{DIPLO_PLAYER_COL}{row}"
-            action_t, other_t = self.text(a_ref), self.text(p_ref)
-            if not action_t and not other_t:
-                continue
+        columns = (DIPLO_ACTION_COL, DIPLO_PLAYER_COL)
+        for (a_ref, p_ref), (action_t, other_t) in self.lines(DIPLO_FIRST_ROW, DIPLO_ROWS, columns):
             found = " - ".join(t for t in (action_t, other_t) if t)
             action = ACTION_SYNONYMS.get(" ".join(action_t.lower().split()))
             if action is None:

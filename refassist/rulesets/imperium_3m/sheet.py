@@ -1071,11 +1071,8 @@ class _Reader(SheetReader):
         )
 
     def builds(self) -> None:
-        for i in range(BUILD_ROWS):
-            row = BUILD_FIRST_ROW + i
-            (code_ref, count_ref, world_ref), (code, count_t, world) = self.line(row, "BCD")
-            if not (code or count_t or world):
-                continue
+        for refs, texts in self.lines(BUILD_FIRST_ROW, BUILD_ROWS, "BCD"):
+            (code_ref, count_ref, world_ref), (code, count_t, world) = refs, texts
             found = " ".join(t for t in (count_t, code, world) if t)
             if not code:
                 self.error(
@@ -1156,12 +1153,9 @@ class _Reader(SheetReader):
 
     def defences(self) -> None:
         """Planet defence lines: planet, what its fighters attack, where its units stand."""
-        for i in range(DEFENCE_ROWS):
-            row = PROJECT_FIRST_ROW + i
-            columns = (DEFENCE_PLANET_COL, DEFENCE_FIGHTERS_COL, DEFENCE_PLACEMENT_COL)
-            (p_ref, f_ref, pl_ref), (planet, fighters, placement) = self.line(row, columns)
-            if not (planet or fighters or placement):
-                continue
+        columns = (DEFENCE_PLANET_COL, DEFENCE_FIGHTERS_COL, DEFENCE_PLACEMENT_COL)
+        for refs, texts in self.lines(PROJECT_FIRST_ROW, DEFENCE_ROWS, columns):
+            (p_ref, f_ref, pl_ref), (planet, fighters, placement) = refs, texts
             found = " ".join(t for t in (planet, fighters, placement) if t)
             if not planet:
                 self.error(
@@ -1268,13 +1262,11 @@ class _Reader(SheetReader):
             self.orders.activations.extend(a for _, _, a in sorted(found, key=lambda t: t[:2]))
 
     def battle(self) -> None:
-        for i in range(BATTLE_ROWS):
-            row = BATTLE_FIRST_ROW + i
-            refs, texts = self.line(row, BATTLE_COLUMNS)
+        for refs, texts in self.lines(BATTLE_FIRST_ROW, BATTLE_ROWS, BATTLE_COLUMNS):
             f_ref, s_ref, p_ref, b_ref, r_ref, st_ref = refs
             fleet, stance, priority, brk, retreat, stealth = texts
-            if not (stance or priority or brk or retreat or stealth):
-                continue
+            if not any(texts[1:]):
+                continue  # the fleet's name alone, as the sheet comes: no battle orders
             found = " ".join(t for t in (fleet, stance, priority, brk, retreat, stealth) if t)
             if not fleet:
                 self.error(
@@ -1309,10 +1301,9 @@ class _Reader(SheetReader):
             self.orders.bombard_priority_cell = where(BOMBARD_CELL)
 
     def close_out(self) -> None:
-        for i in range(CLOSE_ROWS):
-            row = CLOSE_FIRST_ROW + i
-            (k_ref, u_ref), (kind, units_t) = self.line(row, (CLOSE_KIND_COL, CLOSE_UNITS_COL))
-            if (not kind and not units_t) or self.refused(u_ref):
+        columns = (CLOSE_KIND_COL, CLOSE_UNITS_COL)
+        for (k_ref, u_ref), (kind, units_t) in self.lines(CLOSE_FIRST_ROW, CLOSE_ROWS, columns):
+            if self.refused(u_ref):
                 continue
             found = " ".join(t for t in (kind, units_t) if t)
             if kind not in CLOSE_OUT_WORDS:
@@ -1343,18 +1334,16 @@ class _Reader(SheetReader):
                 )
 
     def arrivals(self) -> None:
-        for i in range(ARRIVAL_ROWS):
-            row = ARRIVAL_FIRST_ROW + i
-            columns = (ARRIVAL_UNIT_COL, ARRIVAL_WORLD_COL, ARRIVAL_FLEET_COL)
-            (u_ref, w_ref, f_ref), (unit, world, fleet) = self.line(row, columns)
+        columns = (ARRIVAL_UNIT_COL, ARRIVAL_WORLD_COL, ARRIVAL_FLEET_COL)
+        for refs, texts in self.lines(ARRIVAL_FIRST_ROW, ARRIVAL_ROWS, columns):
+            (u_ref, w_ref, f_ref), (unit, world, fleet) = refs, texts
             if not unit:
-                if world or fleet:
-                    self.error(
-                        w_ref if world else f_ref,
-                        world or fleet,
-                        "this arrivals row names no unit",
-                        "Fill in only the rows of the units listed.",
-                    )
+                self.error(
+                    w_ref if world else f_ref,
+                    world or fleet,
+                    "this arrivals row names no unit",
+                    "Fill in only the rows of the units listed.",
+                )
                 continue
             try:
                 unit = parse_name(unit, "unit id", line=unit, cell=u_ref)
