@@ -272,20 +272,7 @@ def repair(ctx: TurnContext, side: str, unit: Unit) -> str:
     if not friendly_planets(state, side, system) and not with_ar:
         return f"{unit.id} is neither at a World or Outpost of yours nor in a fleet with an AR"
     cost = ctx.unit_type(side, unit.code).maintenance * _peace_factor(ctx.state)
-    s = state.sides[side]
-    if cost > s.resources:
-        return f"it costs {cost} and only {s.resources} resources are left"
-    s.resources -= cost
-    unit.damaged = False
-    ctx.tell(
-        side,
-        PHASE,
-        system,
-        "repair",
-        f"{side} repairs {unit.id} for {cost}",
-        data={"unit": unit.id, "cost": cost},
-    )
-    return ""
+    return _repaired(ctx, side, unit, cost, system, f"{side} repairs {unit.id} for {cost}")
 
 
 def ground_repair(ctx: TurnContext, side: str, unit: Unit) -> str:
@@ -302,19 +289,19 @@ def ground_repair(ctx: TurnContext, side: str, unit: Unit) -> str:
     if not is_friendly(planet, side):
         return f"{planet.name} is not a World or Outpost of yours (or it is disputed)"
     cost = -(-ctx.unit_type(side, unit.code).cost // 2) * _peace_factor(ctx.state)
-    s = state.sides[side]
+    text = f"{side} restores {unit.id} on {planet.name} for {cost}"
+    return _repaired(ctx, side, unit, cost, planet.system, text)
+
+
+def _repaired(ctx: TurnContext, side: str, unit: Unit, cost: int, where: str, text: str) -> str:
+    """Pay ``cost`` from the stockpile and restore ``unit`` (a repair of either kind); the
+    reason it cannot be paid, else ""."""
+    s = ctx.state.sides[side]
     if cost > s.resources:
         return f"it costs {cost} and only {s.resources} resources are left"
     s.resources -= cost
     unit.damaged = False
-    ctx.tell(
-        side,
-        PHASE,
-        planet.system,
-        "repair",
-        f"{side} restores {unit.id} on {planet.name} for {cost}",
-        data={"unit": unit.id, "cost": cost},
-    )
+    ctx.tell(side, PHASE, where, "repair", text, data={"unit": unit.id, "cost": cost})
     return ""
 
 

@@ -82,14 +82,6 @@ CARGO = ("RT", "JT", "PD", "OP")
 SHIP_CODES = frozenset(code for code, kind in KIND_OF.items() if kind in SHIP_KINDS)
 
 
-def _split(ref: str) -> tuple[str, str]:
-    """``Orders!D34`` -> (``Orders``, ``D34``); a bare ``D34`` is on the Orders sheet."""
-    if "!" in ref:
-        sheet, _, cell = ref.partition("!")
-        return sheet, cell
-    return ORDERS_SHEET, ref
-
-
 class _Refused(Exception):
     """An action the resolution would refuse: what is wrong and how to fix it.  Raised by the
     ``do_`` checks, which stop at the first problem, and reported on the action's line."""
@@ -665,7 +657,7 @@ class _Checker(OrderChecker):
                 act.cell,
                 text,
                 f"{name} no longer exists when this line comes up: '{into} join {name}' "
-                f"({_split(cell)[1]}) put its units into {into} and removed {name} (the "
+                f"({cell.rpartition('!')[2]}) put its units into {into} and removed {name} (the "
                 "fleet named first takes in the second)",
                 f"To keep {name}, write '{name} join {into}' there; or give these orders to "
                 f"{into}.",
@@ -707,7 +699,7 @@ class _Checker(OrderChecker):
         seg, dest, cell = unrun
         case = (
             f"checked as a backup line: {fleet} is at {act.system} only if its move to "
-            f"{dest} ({_split(cell)[1]}, segment {seg}) did not run (initiative may cut a "
+            f"{dest} ({cell.rpartition('!')[2]}, segment {seg}) did not run (initiative may cut a "
             "segment short; a tie cancels it); if it is elsewhere, this line is skipped and "
             "costs no activation"
         )
