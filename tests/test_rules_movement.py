@@ -12,9 +12,11 @@ from refassist.rulesets.fifth_millennium.movement_rules import (
     journey_years,
     max_departures,
     monitors_at,
+    move_arrival,
     probes_at,
     speed,
 )
+from refassist.rulesets.fifth_millennium.orders import Move
 from refassist.rulesets.fifth_millennium.state import Fleet, Player
 from tests.fm_states import (
     YEAR,
@@ -319,6 +321,10 @@ def test_the_movement_functions_the_checker_and_the_resolution_share() -> None:
     assert (journey_years(3, fast), journey_years(3, fast, probe=True)) == (2, 3)
     assert arrival_year(YEAR, "1010", "1013", fast) == YEAR + 2  # probe=False by default
     assert arrival_year(YEAR, "1010", "1013", fast, probe=True) == YEAR + 3
+    # A move's arrival by the rules: a probe launch carries no fleet, whatever was written.
+    sent = Move(YEAR, fast, "1010", "1013", arrival=YEAR + 9)
+    assert move_arrival(sent) == YEAR + 2
+    assert move_arrival(Move(YEAR, fast, "1010", "1013", probe=True)) == YEAR + 3
     veteran, novice = Player("Ann", tech_level=3), Player("Bob", tech_level=2)
     assert (best_range(veteran, {}), best_range(novice, {}), best_range(None, {})) == (7, 4, 4)
     rules = {"jump_range": 5, "enhanced_jump_range": 9}

@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...hexmap import distance
+from .orders import Move
 from .rules import complete
 from .state import Fleet, Player, State
 
@@ -55,6 +56,12 @@ def arrival_year(
 ) -> int:
     """The year a fleet (or probe) leaving ``origin`` in ``year`` arrives at ``destination``."""
     return year + journey_years(distance(origin, destination), fleet, probe=probe)
+
+
+def move_arrival(move: Move) -> int:
+    """The year a move (or a probe's launch) arrives by the rules, whatever the player wrote."""
+    fleet = None if move.probe else move.fleet
+    return arrival_year(move.year, move.origin, move.destination, fleet, probe=move.probe)
 
 
 def best_range(player: Player | None, rules: Mapping[str, Any]) -> int:

@@ -40,7 +40,7 @@ from ...workbook.turnbook import check_layout, meta_names, meta_number, turn_wor
 from ..base import SheetRead, fields_of
 from .budget import points_available, system_income
 from .items import ITEMS, find_item, item_label, items_for_tech, placement
-from .movement_rules import arrival_year, best_range, max_departures
+from .movement_rules import best_range, max_departures, move_arrival
 from .notation import fleet_text, flight_text, move_text, system_text
 from .orders import (
     BOMB_ACTION,
@@ -989,15 +989,7 @@ def fill_sheet(path: Path, orders: Orders) -> None:
 
 def move_line(move: Move) -> str:
     """A move in the notation with its arrival year (computed when the player left it out)."""
-    arrival = move.arrival
-    if arrival is None:
-        arrival = arrival_year(
-            move.year,
-            move.origin,
-            move.destination,
-            None if move.probe else move.fleet,
-            probe=move.probe,
-        )
+    arrival = move_arrival(move) if move.arrival is None else move.arrival
     return move_text(
         move.year, None if move.probe else move.fleet, move.origin, move.destination, arrival
     )

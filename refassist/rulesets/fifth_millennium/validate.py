@@ -26,11 +26,11 @@ from ..checking import OrderChecker
 from .budget import points_available
 from .items import find_item, placement
 from .movement_rules import (
-    arrival_year,
     available_to_depart,
     best_range,
     can_arrive_at,
     max_departures,
+    move_arrival,
     probes_at,
 )
 from .notation import fleet_text
@@ -211,13 +211,7 @@ class _Checker(OrderChecker):
         return True
 
     def check_arrival(self, move: Move) -> None:
-        expected = arrival_year(
-            move.year,
-            move.origin,
-            move.destination,
-            None if move.probe else move.fleet,
-            probe=move.probe,
-        )
+        expected = move_arrival(move)
         if move.arrival is not None and move.arrival != expected:
             hexes = distance(move.origin, move.destination)
             why = (
