@@ -48,7 +48,7 @@ from .context import (
     facility_count,
     find_force,
 )
-from .state import FACILITY_NAMES, RESOURCE_CLASSES, SQUADRON_FIELDS, UNIT_NAMES, Fleet, State
+from .state import RESOURCE_CLASSES, SQUADRON_FIELDS, UNIT_NAMES, Fleet, State
 
 PHASE = "conflict"
 
@@ -966,7 +966,7 @@ def change_hands(ctx: TurnContext, hex_: str, old: str, new: str, phase: str) ->
     destroyed: list[str] = []
     if old:
         for facility in [f for f in state.facilities if f.hex == hex_ and f.owner == old]:
-            name = _facility_text(facility.kind, facility.count, facility.building)
+            name = facility.text
             state.facilities.remove(facility)
             if assault:
                 add_facility(
@@ -1130,13 +1130,6 @@ def _surrender(ctx: TurnContext, hex_: str, phase: str) -> None:
         visible_to={new} | ctx.viewers(hex_),
         data={"hex": hex_, "to": new, "forces": total.as_dict() | {"M": monitors}},
     )
-
-
-def _facility_text(kind: str, count: int, building: bool) -> str:
-    name = FACILITY_NAMES.get(kind, kind)
-    if kind in ("GL", "OPC", "MINE"):
-        name = f"{name} x{count}"
-    return name + (" (under construction)" if building else "")
 
 
 def _force_items_text(fleet: Fleet, monitors: int, probes: int, building: bool) -> str:

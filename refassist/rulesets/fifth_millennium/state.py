@@ -188,6 +188,13 @@ class Facility:
     count: int = 1
     building: bool = False
 
+    @property
+    def text(self) -> str:
+        """As events and reports name it: ``Genetics Lab x2``, ``Depot (under construction)``."""
+        count = f" x{self.count}" if self.kind in ("GL", "OPC", "MINE") else ""
+        name = FACILITY_NAMES.get(self.kind, self.kind) + count
+        return name + (" (under construction)" if self.building else "")
+
 
 @dataclass(slots=True)
 class Flight:

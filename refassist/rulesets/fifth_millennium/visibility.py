@@ -20,7 +20,7 @@ from ..base import fields_of
 from .movement_rules import best_range
 from .notation import fleet_text
 from .rules import complete
-from .state import FACILITY_NAMES, Facility, Force, Sighting, State
+from .state import Facility, Force, Sighting, State
 from .view import ForceSeen, PlayerView, SystemView
 
 #: Facility kinds only their owner is told about ("Secret Control Centre", "Secret
@@ -159,10 +159,7 @@ def visible_facilities(
     for f in sorted(here, key=lambda f: (f.owner, f.kind, f.building)):
         if f.owner != player and f.kind in SECRET_FACILITIES:
             continue
-        name = FACILITY_NAMES.get(f.kind, f.kind)
-        count = f" x{f.count}" if f.kind in ("GL", "OPC", "MINE") else ""
-        building = " (under construction)" if f.building else ""
-        out.append(f"{name}{count}{building} ({f.owner})")
+        out.append(f"{f.text} ({f.owner})")
     return out
 
 
