@@ -675,9 +675,12 @@ class Ruleset(abc.ABC, Generic[StateT, OrdersT]):
         resolve_turn = self.game_function("resolve", "resolve_turn")
         return resolve_turn(state, orders, dice, self.rules_with_defaults(house_rules))
 
-    @abc.abstractmethod
     def game_over(self, state: StateT) -> str:
-        """An empty string while the game goes on, else who won and why."""
+        """An empty string while the game goes on, else who won and why: the state's
+        ``finished``, which every game's state keeps (its rules set it when the game ends, the
+        master workbook's settings show it)."""
+        finished: str = operator.attrgetter("finished")(state)
+        return finished
 
     # -- master workbook ----------------------------------------------------------------------
     def schema(self) -> tuple[Table, ...]:

@@ -55,9 +55,6 @@ class FifthMillennium(Ruleset[State, Orders]):
         )
         return Step(key=str(state.year), label=label, expects=tuple(state.active_players()))
 
-    def game_over(self, state: State) -> str:
-        return state.finished
-
     def start_positions(self, state: State) -> dict[str, str]:
         out = {}
         for player in state.players:

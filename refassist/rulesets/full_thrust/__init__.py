@@ -53,9 +53,6 @@ class FullThrustCampaign(Ruleset[State, Orders]):
         names = tuple(c.name for c in state.commanders if not c.eliminated)
         return Step(key=str(state.week), label=label, expects=names, dice_turn=2 * state.week)
 
-    def game_over(self, state: State) -> str:
-        return state.finished
-
     # -- the demo -----------------------------------------------------------------------------
     def scores(self, state: State) -> Scores:
         """The total Value of each commander's planets."""

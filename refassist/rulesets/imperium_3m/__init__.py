@@ -59,9 +59,6 @@ class Imperium3M(Ruleset[State, Orders]):
             )
         return Step(key=str(state.turn), label=label, expects=tuple(state.player_names()))
 
-    def game_over(self, state: State) -> str:
-        return state.finished
-
     # -- the demo -----------------------------------------------------------------------------
     def demo_players(self, count: int) -> list[PlayerSetup]:
         """Two computer sides named for what they are, Terra and Empire."""

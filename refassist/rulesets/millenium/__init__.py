@@ -77,9 +77,6 @@ class Millenium(Ruleset[State, Orders]):
         expects = () if state.finished else (state.players[side],)
         return Step(key, label, expects, dice_turn=SETUP_DICE.get(key, state.turn + 1))
 
-    def game_over(self, state: State) -> str:
-        return state.finished
-
     # -- the demo -----------------------------------------------------------------------------
     def demo_players(self, count: int) -> list[PlayerSetup]:
         """The Empire's computer player and the Extraterrestrial's."""

@@ -51,9 +51,6 @@ class MillenniumWars(Ruleset[State, Orders]):
             expects = ((state.reacting if point.reaction else state.phasing).player,)
         return Step(point.key, exchange_words(state), expects, dice_turn=point.dice_turn)
 
-    def game_over(self, state: State) -> str:
-        return state.finished
-
     # -- the demo -----------------------------------------------------------------------------
     def scores(self, state: State) -> Scores:
         """The objective points each side holds."""
