@@ -630,3 +630,28 @@ def test_referee_listing_keeps_every_detail_in_readable_lines() -> None:
     assert "Saturated Fusion Bombing Attack (SFBA)" in listing
     assert "123456" in listing and "12345" in listing and "99999" in listing
     assert "~" not in listing
+
+
+def test_what_a_report_shows_of_each_players_sheet() -> None:
+    """`ReportInput.orders_context`: the orders as understood, a sheet that never came, and
+    a sheet read but with no orders, as every game's report hands them to the template."""
+    from refassist.rulesets.base import ReportInput
+
+    info = ReportInput(
+        "5001",
+        "soon",
+        orders={"Ann": ("Build 1 F at 1827",), "Cat": ()},
+        sheets={"Ann": "late", "Bob": "missing", "Cat": "accepted"},
+    )
+    assert info.orders_context("Ann") == {
+        "orders": ["Build 1 F at 1827"],
+        "no_orders": False,
+        "sheet_status": "late",
+    }
+    assert info.orders_context("Bob") == {
+        "orders": None,
+        "no_orders": True,
+        "sheet_status": "missing",
+    }
+    assert info.orders_context("Cat")["orders"] == []
+    assert info.orders_context("Dan") == {"orders": None, "no_orders": False, "sheet_status": ""}

@@ -502,6 +502,17 @@ class ReportInput:
     #: language); ``deadline`` for a reader not named.
     deadlines: Mapping[str, str] = field(default_factory=dict)
 
+    def orders_context(self, player: str) -> dict[str, Any]:
+        """What a report shows of ``player``'s sheet (`base/orders.html`'s
+        ``orders_understood``): its orders as understood (None when none was read), whether
+        it never came, and its status."""
+        orders = self.orders.get(player)
+        return {
+            "orders": list(orders) if orders is not None else None,
+            "no_orders": orders is None and self.sheets.get(player) == "missing",
+            "sheet_status": self.sheets.get(player, ""),
+        }
+
 
 @dataclass
 class ReportContent:

@@ -601,7 +601,7 @@ def player_content(view: PlayerView, public: SectorMap, info: ReportInput) -> Re
     known = [system_line(s, player) for s in view.systems if s.status != "map"]
     known.sort(key=lambda s: (not s["mine"], s["status"] != "in sight", s["hex"]))
     messages = [m for m in view.messages if m.sender != player and m.recipient in (player, "*")]
-    orders = info.orders.get(player)
+    sheet = info.orders_context(player)
     context = {
         "reader": player,
         "referee": False,
@@ -613,9 +613,8 @@ def player_content(view: PlayerView, public: SectorMap, info: ReportInput) -> Re
         "deadline": info.deadline,
         "standing": standing(view),
         "finished": view.finished,
-        "no_orders": no_orders or (orders is None and info.sheets.get(player) == "missing"),
-        "sheet_status": info.sheets.get(player, ""),
-        "orders": list(orders) if orders is not None else None,
+        **sheet,
+        "no_orders": no_orders or sheet["no_orders"],  # or the event that none came
         "events": group_events(shown),
         "ledger": ledger,
         "systems": known,

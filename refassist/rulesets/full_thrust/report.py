@@ -188,7 +188,6 @@ def _ship_rows(ships: Iterable[Any], designs: dict[str, Any]) -> list[dict[str, 
 def player_content(view: PlayerView, info: ReportInput) -> ReportContent:
     c = view.commander
     name = c.name
-    orders = info.orders.get(name)
     context = {
         "game": view.game_name,
         "period": f"week {view.week}",
@@ -215,9 +214,7 @@ def player_content(view: PlayerView, info: ReportInput) -> ReportContent:
         "allies": list(c.allies),
         "battles": battle_rows(view.battles, view.designs),
         "events": grouped_events(view.events),
-        "orders": list(orders) if orders is not None else None,
-        "no_orders": orders is None and info.sheets.get(name) == "missing",
-        "sheet_status": info.sheets.get(name, ""),
+        **info.orders_context(name),
     }
     return ReportContent(
         template=f"{TEMPLATE_DIR}/player.html",

@@ -367,11 +367,6 @@ def _calendar(source: PlayerView | State, info: ReportInput) -> dict[str, Any]:
     }
 
 
-def _orders(info: ReportInput, player: str) -> list[str] | None:
-    found = info.orders.get(player)
-    return list(found) if found is not None else None
-
-
 def player_content(view: PlayerView, info: ReportInput) -> ReportContent:
     """A side's report, from its view only: the engine gives it nothing else."""
     player = view.player
@@ -403,7 +398,6 @@ def player_content(view: PlayerView, info: ReportInput) -> ReportContent:
         view.battles,
         view.hidden_fleets,
     )
-    orders = _orders(info, player)
     context = {
         **_calendar(view, info),
         "reader": player,
@@ -423,9 +417,7 @@ def player_content(view: PlayerView, info: ReportInput) -> ReportContent:
         "queue": queue_rows(view.queue, view.turn),
         "enemy_fleets": fleet_rows(view.enemy_fleets, view.enemy_units, names, view.hidden_fleets),
         "enemy_planets": planet_rows(seen_boxes, view.enemy_units, names),
-        "orders": orders,
-        "no_orders": orders is None and info.sheets.get(player) == "missing",
-        "sheet_status": info.sheets.get(player, ""),
+        **info.orders_context(player),
     }
     return ReportContent(
         template=f"{TEMPLATE_DIR}/player.html",
@@ -466,7 +458,7 @@ def referee_content(state: State, info: ReportInput) -> ReportContent:
                 "ships": sum(1 for u in state.units if u.side == side and u.is_ship),
                 "ground": sum(1 for u in state.units if u.side == side and not u.is_ship),
                 "sheet": info.sheets.get(player, ""),
-                "orders": _orders(info, player),
+                "orders": info.orders_context(player)["orders"],
             }
         )
     missing = [p for p, status in info.sheets.items() if status == "missing"]

@@ -161,7 +161,7 @@ def finished_text(finished: str, events: list[Event], w: Words) -> str:
 def player_content(view: SideView, info: ReportInput) -> ReportContent:
     w = _words(info, view.player)
     tables = tables_for(info.house_rules)
-    orders = info.orders.get(view.player)
+    sheet = info.orders_context(view.player)
     marks = [
         SystemMark(
             s.letter, s.name, tuple(p.holder for p in s.planets) if s.planets is not None else None
@@ -211,11 +211,8 @@ def player_content(view: SideView, info: ReportInput) -> ReportContent:
         "fleets": [_fleet_line(f, w) for f in view.fleets if f.ships or f.where != "reserve"],
         "others": [{"letter": f.letter, "where": str(f.position or "")} for f in view.others],
         "systems": systems,
-        "orders": list(orders) if orders is not None else None,
-        "no_orders": orders is None
-        and info.sheets.get(view.player) == "missing"
-        and _mover_of(info.step) == view.side,
-        "sheet_status": info.sheets.get(view.player, ""),
+        **sheet,
+        "no_orders": sheet["no_orders"] and _mover_of(info.step) == view.side,
         "zone_pages": [
             _map_page(
                 view.map,

@@ -191,7 +191,6 @@ def _common(state: State, info: ReportInput) -> dict[str, Any]:
 def player_content(view: State, info: ReportInput) -> ReportContent:
     side = view.side(view.viewer)
     name = side.player
-    orders = info.orders.get(name)
     mine = sorted((u for u in view.units if u.side == side.name), key=lambda u: u.id)
     theirs = sorted((u for u in view.units if u.side != side.name), key=lambda u: u.id)
     point = view.point
@@ -209,9 +208,7 @@ def player_content(view: State, info: ReportInput) -> ReportContent:
         "units": [unit_line(u, view) for u in mine],
         "seen": [unit_line(u, view) for u in theirs],
         "lost": [unit_line(u, view) for u in view.lost if u.side == side.name],
-        "orders": list(orders) if orders is not None else None,
-        "no_orders": orders is None and info.sheets.get(name) == "missing",
-        "sheet_status": info.sheets.get(name, ""),
+        **info.orders_context(name),
     }
     board = hex_board(
         view,
