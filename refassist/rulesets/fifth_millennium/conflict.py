@@ -48,7 +48,7 @@ from .context import (
     facility_count,
     find_force,
 )
-from .state import RESOURCE_CLASSES, SQUADRON_FIELDS, UNIT_NAMES, Fleet, State
+from .state import BATTLE_NAMES, RESOURCE_CLASSES, SQUADRON_FIELDS, Fleet, State
 
 PHASE = "conflict"
 
@@ -191,7 +191,7 @@ def roll_kills(ctx: TurnContext, side: Side) -> tuple[list[dict[str, Any]], int]
             else:
                 count = side.units[player][unit]
             for _ in range(count):
-                die = ctx.dice.d6(f"kill roll, {player} {UNIT_NAMES[unit]} ({target_text(unit)})")
+                die = ctx.dice.d6(f"kill roll, {player} {BATTLE_NAMES[unit]} ({target_text(unit)})")
                 kill = die >= KILL_ON[unit]
                 kills += kill
                 rolls.append(
@@ -303,7 +303,7 @@ def mines_against_partners(ctx: TurnContext, hex_: str) -> None:
             force.fleet = force.fleet - Fleet(**lost)
         drop_empty_forces(state, hex_)
         kills = [h for part in record for h in part.get("kills", [])]
-        what = ", ".join(f"{h['count']} {UNIT_NAMES[h['unit']]}" for h in kills) or "nothing"
+        what = ", ".join(f"{h['count']} {BATTLE_NAMES[h['unit']]}" for h in kills) or "nothing"
         ctx.emit(
             PHASE,
             hex_,
@@ -1134,7 +1134,7 @@ def _surrender(ctx: TurnContext, hex_: str, phase: str) -> None:
 
 def _force_items_text(fleet: Fleet, monitors: int, probes: int, building: bool) -> str:
     parts = [
-        f"{getattr(fleet, u)} {UNIT_NAMES[u]}"
+        f"{getattr(fleet, u)} {BATTLE_NAMES[u]}"
         for u in ("F", "S", "A", "Fs", "Ms", "K", "SF")
         if getattr(fleet, u)
     ]

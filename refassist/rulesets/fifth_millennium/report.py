@@ -32,6 +32,7 @@ from ..base import Event, ReportContent, ReportInput, as_row
 from .items import ITEMS_BY_CODE
 from .notation import fleet_text, flight_text, system_text
 from .state import (
+    BATTLE_NAMES,
     CLASS_INCOME,
     FACILITY_NAMES,
     FLEET_FIELDS,
@@ -41,7 +42,6 @@ from .state import (
     Force,
     State,
 )
-from .state import UNIT_NAMES as BATTLE_NAMES
 from .view import ForceSeen, PlayerView, SystemView
 
 TEMPLATE_DIR = "fifth-millennium"

@@ -44,7 +44,7 @@ FACILITY_NAMES = {
 }
 
 #: Names of squadrons, munitions, monitors and a naval base in battle (dice and events).
-UNIT_NAMES = {
+BATTLE_NAMES = {
     "S": "Strike",
     "Fs": "Fast",
     "F": "Fleet",
