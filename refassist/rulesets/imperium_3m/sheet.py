@@ -1266,7 +1266,7 @@ class _Reader(SheetReader):
             f_ref, s_ref, p_ref, b_ref, r_ref, st_ref = refs
             fleet, stance, priority, brk, retreat, stealth = texts
             if not any(texts[1:]):
-                continue  # the fleet's name alone, as the sheet comes: no battle orders
+                continue  # a fleet's name alone (the sheet lists each): its standing orders stand
             found = " ".join(t for t in (fleet, stance, priority, brk, retreat, stealth) if t)
             if not fleet:
                 self.error(
