@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+import pytest
+
 from refassist.dice import Dice
 from refassist.rulesets.base import Event
 from refassist.rulesets.turnlog import TurnLog
@@ -61,3 +63,13 @@ def test_dice_marks_and_last_rolls() -> None:
     assert log.last_rolls(1) == (3,) and log.last_rolls(0) == ()
     e = log.emit("battle", "", "fight", "Rolled.", dice=log.dice_since(mark))
     assert e.dice == (2, 3)
+
+
+def test_a_context_must_say_which_turn_its_events_belong_to() -> None:
+    @dataclass
+    class _Unsaid(TurnLog):
+        dice: Dice
+        events: list[Event] = field(default_factory=list)
+
+    with pytest.raises(TypeError, match="event_turn"):
+        _Unsaid(Dice.scripted([]))  # type: ignore[abstract]

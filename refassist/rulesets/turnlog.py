@@ -9,6 +9,7 @@ rather than players, whose name a side stands for.
 
 from __future__ import annotations
 
+import abc
 from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
@@ -16,8 +17,9 @@ from ..dice import Dice
 from .base import Event
 
 
-class TurnLog:
-    """Events and dice marks for a turn context (a dataclass with ``events`` and ``dice``)."""
+class TurnLog(abc.ABC):
+    """Events and dice marks for a turn context (a dataclass with ``events`` and ``dice``);
+    a context that does not say `event_turn` cannot be made."""
 
     events: list[Event]
     dice: Dice
@@ -26,9 +28,9 @@ class TurnLog:
     default_audience: ClassVar[tuple[str, ...]] = ()
 
     @property
+    @abc.abstractmethod
     def event_turn(self) -> int:
         """The turn (year, week...) this turn's events are recorded under."""
-        raise NotImplementedError
 
     def audience(self, name: str) -> str:
         """The player an event's ``players``/``visible_to`` name stands for (``*`` as is)."""
