@@ -48,7 +48,7 @@ from .context import (
     facility_count,
     find_force,
 )
-from .state import BATTLE_NAMES, RESOURCE_CLASSES, SQUADRON_FIELDS, Fleet, State
+from .state import BATTLE_NAMES, FLEET_FIELDS, RESOURCE_CLASSES, SQUADRON_FIELDS, Fleet, State
 
 PHASE = "conflict"
 
@@ -1133,11 +1133,7 @@ def _surrender(ctx: TurnContext, hex_: str, phase: str) -> None:
 
 
 def _force_items_text(fleet: Fleet, monitors: int, probes: int, building: bool) -> str:
-    parts = [
-        f"{getattr(fleet, u)} {BATTLE_NAMES[u]}"
-        for u in ("F", "S", "A", "Fs", "Ms", "K", "SF")
-        if getattr(fleet, u)
-    ]
+    parts = [f"{getattr(fleet, u)} {BATTLE_NAMES[u]}" for u in FLEET_FIELDS if getattr(fleet, u)]
     if monitors:
         parts.append(f"{monitors} Monitor")
     if probes:

@@ -28,7 +28,7 @@ from ...report.mapmodel import (
     owner_tags,
 )
 from ...words import counted
-from ..base import Event, ReportContent, ReportInput, as_row
+from ..base import Event, ReportContent, ReportInput, as_row, fields_of
 from .items import ITEMS_BY_CODE
 from .notation import fleet_text, flight_text, system_text
 from .state import (
@@ -428,10 +428,9 @@ def system_line(s: SystemView, player: str) -> dict[str, Any]:
     fleet = own[0].fleet if own else Fleet()
     monitors = own[0].M if own else 0
     others = [_seen_text(f) for f in s.forces if f not in own]
-    bases = {"naval_base": s.naval_base, "scout_base": s.scout_base, "hipop": s.hipop}
+    bases = fields_of(s, "naval_base scout_base hipop")
     if s.status == "in sight":
-        seen = {"spacedock": s.spacedock, "gl": s.gl, "opc": s.opc, "mines": s.mines}
-        income = system_income(s)
+        seen = fields_of(s, "spacedock gl opc mines")
         line = system_text(
             s.hex,
             s.name,
@@ -440,7 +439,7 @@ def system_line(s: SystemView, player: str) -> dict[str, Any]:
             **seen,
             monitors=monitors,
             fleet=fleet,
-            income=income,
+            income=system_income(s),
         )
     else:
         line = system_text(s.hex, s.name, s.resource_class, **bases).split(" G0 ")[0]

@@ -25,7 +25,7 @@ from ...dice import Roll
 from ...report.datalines import detail_lines
 from ...report.netmap import NetLink, NetMark, NetNode, NetOwner, NetworkMap
 from ...words import counted
-from ..base import Event, ReportContent, ReportInput, as_row
+from ..base import Event, ReportContent, ReportInput, as_row, fields_of
 from .admin import expected_income
 from .planet_story import planet_battle_lines
 from .state import Fleet, Planet, Queued, State, Unit
@@ -355,13 +355,12 @@ def build_network(
 
 def _calendar(source: PlayerView | State, info: ReportInput) -> dict[str, Any]:
     """The game, the turn and the war: what both reports head their pages and cover with."""
-    known = ("turn", "war", "war_turn", "peace_left", "peace_talks", "finished")
     return {
         "game": source.game_name,
         "period": f"turn {source.turn}",
         "resolved": info.step,
         "deadline": info.deadline,
-        **{key: getattr(source, key) for key in known},
+        **fields_of(source, "turn war war_turn peace_left peace_talks finished"),
         "results": list(source.results),
         "glory": glory_track(source.glory, source.war_turn),
     }

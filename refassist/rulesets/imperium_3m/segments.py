@@ -24,7 +24,6 @@ from .orders import Action, Activation
 from .state import ALLOWED_ON, Fleet, Planet, State, Unit, load_of
 from .units import GROUND_KINDS, SIDES, fleet_speed, other_side
 
-#: Movement points per action segment by ship kind (damaged ships one less).
 #: Enemy units that do not stop a moving fleet: scouts, fighters and auxiliaries.
 MINOR_CODES = frozenset({"SC", "F", "AR", "AT", "TR"})
 #: Stealth scouts stay undetected on 2D6 (+1 per enemy DD) of this or less.

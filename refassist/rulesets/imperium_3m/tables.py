@@ -30,7 +30,18 @@ from ...workbook.history import (
     rows_to_events,
     rows_to_rolls,
 )
-from ..base import Column, Reference, Row, RowProblems, Table, as_row, flag, optional, whole
+from ..base import (
+    Column,
+    Reference,
+    Row,
+    RowProblems,
+    Table,
+    as_row,
+    fields_of,
+    flag,
+    optional,
+    whole,
+)
 from .orders import standing_orders, standing_text
 from .state import (
     ALLOWED_ON,
@@ -771,10 +782,11 @@ def to_json(state: State) -> dict[str, Any]:
 
     Passed through JSON once so that tuples inside event data come out as lists: the export
     then equals what a reader of the written file gets (the golden game compares the two)."""
-    scalars = ("game_name", "game_id", "turn", "war", "war_turn", "peace_left", "glory")
     data = {
         "ruleset": "imperium-3m",
-        **{key: getattr(state, key) for key in (*scalars, "peace_talks", "campaign")},
+        **fields_of(
+            state, "game_name game_id turn war war_turn peace_left glory peace_talks campaign"
+        ),
         "results": list(state.results),
         "finished": state.finished,
         "sides": {k: dataclasses.asdict(v) for k, v in state.sides.items()},

@@ -76,7 +76,7 @@ from .units import (
 )
 from .visibility import in_sight
 
-#: Movement points per action segment by kind (damaged ships one less); monitors never move.
+#: Codes of what a transport carries: troops, PD and outposts.
 CARGO = ("RT", "JT", "PD", "OP")
 #: Codes of ships (what a fleet must keep at least one of).
 SHIP_CODES = frozenset(code for code, kind in KIND_OF.items() if kind in SHIP_KINDS)
