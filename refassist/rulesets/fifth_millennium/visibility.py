@@ -12,13 +12,14 @@ each system looked like when it was last in sight (shaded on the map afterwards)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ...hexcache import within
-from ..base import fields_of
+from ..base import Secret, fields_of
 from .movement_rules import best_range
-from .notation import fleet_text
+from .notation import fleet_text, flight_text
 from .rules import complete
 from .state import Facility, Force, Sighting, State
 from .view import ForceSeen, PlayerView, SystemView
@@ -320,3 +321,27 @@ def update_sightings(state: State, year: int, rules: Mapping[str, Any] | None = 
                     text = texts[hex_] = forces_text(state, hex_, by_hex.get(hex_, []))
                 keep[(name, hex_)] = sighting_of(state, name, hex_, year, text)
     state.sightings[:] = list(keep.values())
+
+
+def hidden_from(state: State, player: str, rules: Mapping[str, Any] | None = None) -> list[Secret]:
+    """What the rules hide from ``player``, as a page would tell it (the engine's audit of
+    what players receive, `Ruleset.hidden_from`): other players' fleets in hyperspace (their
+    move in the notation, which only the owner is shown), the messages and proposals that
+    passed between other players."""
+    out = [
+        Secret.phrase(flight_text(f), f"{f.owner}'s flight in hyperspace")
+        for f in state.flights
+        if f.owner != player
+    ]
+    out += [
+        Secret.phrase(m.text, f"{m.sender}'s message to {m.recipient}")
+        for m in state.messages
+        if player not in (m.sender, m.recipient) and m.recipient != "*" and len(m.text) >= 12
+    ]
+    told = {pr.proposer for pr in state.proposals if pr.to == player}
+    out += [
+        Secret(rf"\b{re.escape(pr.proposer)} proposes a", f"{pr.proposer}'s proposal to {pr.to}")
+        for pr in state.proposals
+        if player not in (pr.proposer, pr.to) and pr.proposer not in told
+    ]
+    return out

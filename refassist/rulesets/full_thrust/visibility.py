@@ -10,11 +10,12 @@ reports filter by `Event.visible_to`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..base import Event
+from ..base import Event, Secret
 from .state import Battle, Commander, Facility, Ship, State
 
 
@@ -97,4 +98,31 @@ def player_view(state: State, player: str, rules: Mapping[str, Any] | None = Non
     )
 
 
-__all__ = ["PlaceView", "PlayerView", "player_view"]
+def hidden_from(state: State, player: str, rules: Mapping[str, Any] | None = None) -> list[Secret]:
+    """What the rules hide from ``player``, as a page would tell it (the engine's audit of
+    what players receive, `Ruleset.hidden_from`): another commander's ship out of sight, by
+    its id, unless an event told to the commander named it (a battle it fought); who holds a
+    planet out of sight (its name and its holder on one line)."""
+    view = player_view(state, player, rules)
+    seen = {s.id for s in view.ships} | {s.id for s in view.seen}
+    told = " ".join(e.text for e in view.events) + " " + " ".join(str(e.data) for e in view.events)
+    out = [
+        Secret.phrase(s.id, f"{s.owner}'s ship {s.id}, out of sight")
+        for s in state.ships
+        if s.id not in seen and not re.search(rf"(?<![\w-]){re.escape(s.id)}(?![\w-])", told)
+    ]
+    known = {p.name: p.owner for p in view.places}
+    for system in state.systems.values():
+        owner = system.owner
+        if owner and owner != player and not known.get(system.name):
+            out.append(
+                Secret(
+                    rf"(?<![\w-]){re.escape(system.name)}(?![\w-])[^\n]{{0,60}}"
+                    rf"(?<![\w-]){re.escape(owner)}(?![\w-])",
+                    f"that {owner} holds {system.name}, out of sight",
+                )
+            )
+    return out
+
+
+__all__ = ["PlaceView", "PlayerView", "hidden_from", "player_view"]

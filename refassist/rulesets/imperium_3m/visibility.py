@@ -14,10 +14,11 @@ rule says no.
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ..base import Event, fields_of
+from ..base import Event, Secret, fields_of
 from .admin import expected_income
 from .rules import complete
 from .state import State
@@ -207,3 +208,27 @@ def player_view(state: State, player: str, rules: Mapping[str, Any]) -> PlayerVi
         rolls=[r for r in state.dice if r.seq in {seq for e in events for seq in e.dice}],
         expected_income=expected_income(state, side),
     )
+
+
+def hidden_from(state: State, player: str, rules: Mapping[str, Any]) -> list[Secret]:
+    """What the rules hide from ``player``'s side, as a page would tell it (the engine's
+    audit of what players receive, `Ruleset.hidden_from`): where an enemy fleet out of sight
+    is (its name with the system it stands at, on one line: a fleet that broke off or
+    retreated out of sight is not followed)."""
+    view = player_view(state, player, rules)
+    shown = {f.name for f in view.enemy_fleets}
+    told = "\n".join(e.text for e in view.events)
+    out = []
+    for fleet in state.fleets:
+        if fleet.side != view.enemy_side or fleet.name in shown or not fleet.system:
+            continue
+        name, place = re.escape(fleet.name), re.escape(fleet.system)
+        where = state.map.systems.get(fleet.system)
+        places = place + (f"|{re.escape(where.name)}" if where is not None else "")
+        secret = Secret(
+            rf"(?<![\w-]){name}(?![\w-])[^\n]{{0,60}}(?<![\w-])(?:{places})(?![\w-])",
+            f"where the enemy fleet {fleet.name}, out of sight, is ({fleet.system})",
+        )
+        if not re.search(secret.pattern, told):  # an event told it (it came in, and fought)
+            out.append(secret)
+    return out

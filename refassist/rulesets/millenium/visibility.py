@@ -11,11 +11,12 @@ seen (and those it took); the imperial planet only when taken or at the end.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..base import Event
+from ..base import Event, Secret
 from .geometry import Position, StrategicMap
 from .state import ALIEN, EMPIRE, Fleet, State
 
@@ -112,3 +113,38 @@ def player_view(state: State, player: str, rules: Mapping[str, Any] | None = Non
         finished=state.finished,
         events=[e for e in state.events if e.visible(player)],
     )
+
+
+def hidden_from(state: State, player: str, rules: Mapping[str, Any] | None = None) -> list[Secret]:
+    """What the rules hide from ``player``'s side, as a page would tell it (the engine's
+    audit of what players receive, `Ruleset.hidden_from`): for the Extraterrestrial, the
+    imperial planet until it is revealed (its name beside the word imperial, in either
+    language) and the loyalty of a system whose card it has not seen; for the Empire, the
+    conquest programme until the end."""
+    view = player_view(state, player, rules)
+    out = []
+    if view.side == ALIEN and state.imperial and not view.imperial:
+        planet = re.escape(state.imperial)
+        out.append(
+            Secret(
+                rf"(?i)imp[eé]ria[a-z]*[^\n]{{0,40}}(?<!\w){planet}(?!\w)"
+                rf"|(?<!\w){planet}(?!\w)[^\n]{{0,40}}imp[eé]ria",
+                f"the imperial planet {state.imperial}",
+            )
+        )
+    if view.side == ALIEN:
+        for letter, seen in view.systems.items():
+            system = state.systems.get(letter)
+            if seen.loyalty is None and system is not None:
+                out.append(
+                    Secret(
+                        rf"(?i)(?<!\w){re.escape(seen.name)}(?!\w)[^\n]{{0,60}}"
+                        rf"(?:loyalty|loyaut[eé])\W{{0,3}}{system.loyalty}(?!\d)",
+                        f"the loyalty of {seen.name}, whose card is not seen",
+                    )
+                )
+    if view.side == EMPIRE and state.programme and not view.programme:
+        out.append(
+            Secret.phrase(" ".join(state.programme), "the Extraterrestrial's conquest programme")
+        )
+    return out

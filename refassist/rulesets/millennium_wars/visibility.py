@@ -8,10 +8,12 @@ events it was not told; reports and sheets are written from the view only.
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from ...hexmap import HexGrid
+from ..base import Secret
 from .rules import complete
 from .state import State
 
@@ -57,4 +59,23 @@ def player_view(state: State, player: str, rules: Mapping[str, Any] | None = Non
     return side_view(state, side.name, rules)
 
 
-__all__ = ["player_view", "seen_enemies", "side_view"]
+def hidden_from(state: State, player: str, rules: Mapping[str, Any] | None = None) -> list[Secret]:
+    """What the rules hide from ``player``'s side, as a page would tell it (the engine's
+    audit of what players receive, `Ruleset.hidden_from`): every enemy unit it cannot see,
+    by its id, unless an event told to the side named it (a combat it fought)."""
+    side = state.side_of(player)
+    if side is None:
+        raise KeyError(f"{player!r} commands no side")
+    seen = seen_enemies(state, side.name, rules)
+    told = {m.group(0) for e in state.events if e.visible(player) for m in UNIT_ID.finditer(e.text)}
+    return [
+        Secret.phrase(u.id, f"the enemy unit {u.id}, out of sight")
+        for u in state.units
+        if u.side != side.name and u.id not in seen and u.id not in told
+    ]
+
+
+#: A unit's id as texts write it (``N-1AR``): the side's letter, a dash, the counter.
+UNIT_ID = re.compile(r"(?<![\w-])[A-Z]+-[A-Z0-9]+(?![\w-])")
+
+__all__ = ["hidden_from", "player_view", "seen_enemies", "side_view"]
