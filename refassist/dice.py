@@ -41,6 +41,10 @@ class Roll:
     result: int
 
 
+#: The number a new game's dice are derived from (homeworlds drawn, counters picked): no step
+#: has it, so no published seed replays a game's creation.
+CREATION_TURN = -1
+
 #: How a game's turn seeds are derived; recorded in each archive so old turns replay the same.
 SEED_SCHEME = "hmac-sha256-v1"
 #: The derivation used before the key was added (archives without a ``seed_scheme``).
@@ -101,6 +105,9 @@ class Dice:
         self._pos = 0
         self._source_name = source_name
         self.log: list[Roll] = []
+        #: The names of the secrets these dice drew (`draws_secret`): the reports withhold
+        #: the seed of a step that drew one until the rules make it public (docs/dice.md).
+        self.secrets: set[str] = set()
         self._phase = ""
         self._location = ""
 
@@ -152,6 +159,17 @@ class Dice:
             yield self
         finally:
             self._phase, self._location = old
+
+    def draws_secret(self, name: str) -> None:
+        """Say that the rolls being made draw something the rules keep from some players (a
+        deal of cards, a hidden placement, a programme chosen at random), named ``name``.
+
+        The step's seed would let anyone replay the draw, so the reports publish it only when
+        the game's `Ruleset.secret_public` says every secret the step drew is public (or the
+        game is over); the commitment is published as always, and the referee and
+        ``refassist verify`` replay the step as always.
+        """
+        self.secrets.add(name)
 
     # -- rolling ------------------------------------------------------------------------------
     def roll(self, sides: int, purpose: str) -> int:

@@ -38,7 +38,7 @@ from .config import (
     new_secret,
     save_config,
 )
-from .dice import Dice
+from .dice import CREATION_TURN, Dice
 from .errors import GameError, LockedError, SetupError, UsageError
 from .i18n import LANGUAGES, Words, language_code, speaking_to, words_for
 from .rulesets import Ruleset, find_ruleset
@@ -235,7 +235,10 @@ class Game:
             generate_seed=generate_seed,
             assign_homeworlds=assign_homeworlds,
         )
-        dice = Dice.for_turn(seed, 0)
+        # Keyed with the game's secret, on a number no step uses: a game seed is 32 bits, and
+        # a player who knew the unkeyed derivation could try every seed against the homeworld
+        # he was dealt and so learn where the others were placed (docs/dice.md).
+        dice = Dice.for_turn(seed, CREATION_TURN, config.secret)
         state = ruleset.new_game(setup, dice)
         folder.mkdir(parents=True, exist_ok=True)
         for sub in ("inbox", "outbox", "archive"):

@@ -181,6 +181,13 @@ def said(template: str, **values: Any) -> Said:
     return out
 
 
+def said_as(text: str) -> list[Any] | None:
+    """How ``text`` was said (``[template, values]``, as an event's ``data["say"]`` keeps
+    it), or None for a plain string: what a record keeps to say it again (`again`)."""
+    template = getattr(text, "template", "")
+    return [template, getattr(text, "values", {})] if template else None
+
+
 def again(text: str, words: Words, say: Any = None) -> str:
     """``text`` in ``words``' language: a `Said` (or its ``[template, values]`` as an event's
     data keeps it, ``say``) is translated anew; any other text is shown as it was written."""

@@ -39,7 +39,7 @@ from . import sheetstore
 from .atomic import write_bytes
 from .errors import NotATurnSheet, RefassistError, UsageError
 from .game import Game
-from .i18n import Words
+from .i18n import Words, again
 from .inbox_index import Index, PlayerStatus, iso, now_utc, parse_iso, sheet_states
 from .journal import describe, pending
 from .mail import (
@@ -378,6 +378,11 @@ class _Intake:
         }
 
     # -- replies ------------------------------------------------------------------------------
+    def step_name(self, words: Words) -> str:
+        """The step as the reader reads it: its label, in the reader's language when the game
+        said it (`i18n.again`), never its folder key (``1-1-2r``)."""
+        return again(self.step.label, words)
+
     def address_of(self, player: str, sender: str | None) -> str:
         if sender:
             return sender
@@ -407,7 +412,8 @@ class _Intake:
         msg = build_message(
             sender=self.game.config.referee_email,
             to=to,
-            subject=f"{self.game.config.name} {self.step.key}: {subject}",
+            subject=f"{self.game.config.name}, {self.step_name(self.game.words_for(player))}: "
+            f"{subject}",
             body=body,
             attachments=attachments or [],
             to_name=player,
@@ -425,7 +431,8 @@ class _Intake:
             msg = build_message(
                 sender=self.game.config.referee_email,
                 to=group.to,
-                subject=f"{self.game.config.name} {self.step.key}: {subject}",
+                subject=f"{self.game.config.name}, "
+                f"{self.step_name(self.game.words_for(group.player))}: {subject}",
                 body=body,
                 attachments=attachments,
                 to_name=group.player,
@@ -624,7 +631,7 @@ class _Intake:
             w(
                 "the file {file} you sent could not be used as your turn sheet for {step}:",
                 file=item.name,
-                step=self.step.key,
+                step=self.step_name(w),
             )
             + f"\n\n  {reason}",
             *([advice] if advice else []),
@@ -678,7 +685,7 @@ class _Intake:
             + w(
                 "your turn sheet {file} for {step} has {problems} that must be fixed:",
                 file=item.name,
-                step=self.step.key,
+                step=self.step_name(w),
                 problems=problems,
             )
             + "\n\n"
@@ -748,7 +755,7 @@ class _Intake:
                     "your turn sheet {file} for {step} arrived after the deadline ({deadline}). "
                     "It reads correctly; the referee decides whether late orders are used.",
                     file=item.name,
-                    step=self.step.key,
+                    step=self.step_name(w),
                     deadline=deadline,
                 )
                 + "\n\n"
@@ -766,7 +773,7 @@ class _Intake:
                     "corrected sheet before the deadline ({deadline}): the newest accepted sheet "
                     "counts.",
                     file=item.name,
-                    step=self.step.key,
+                    step=self.step_name(w),
                     deadline=deadline,
                 )
                 + f"\n\n{orders}\n"

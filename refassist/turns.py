@@ -41,7 +41,7 @@ import dataclasses
 import hashlib
 import json
 import shutil
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -51,9 +51,9 @@ from . import __version__, journal, sheetstore, statestore
 from .atomic import read_record, write_bytes, write_text
 from .config import GameConfig, load_config
 from .dice import LEGACY_SEED_SCHEME, SEED_SCHEME, Dice, seed_commitment
-from .errors import GameError, NotATurnSheet, RefassistError, UsageError
+from .errors import CellProblem, GameError, NotATurnSheet, RefassistError, UsageError
 from .game import CONFIG_NAME, MASTER_NAME, Game
-from .i18n import current, said
+from .i18n import current, said, said_as
 from .inbox_index import (
     Index,
     accepted_received,
@@ -75,6 +75,7 @@ from .turnsheets import (
     write_sheets,
 )
 from .words import N_
+from .workbook.celltext import clip
 from .workbook.master import read_master, write_master
 
 if TYPE_CHECKING:
@@ -200,9 +201,51 @@ def order_cells(item: Any) -> set[str]:
     return out
 
 
-def _order_text(item: Any) -> str:
+def typed_line(path: Path, opened: TurnSheetFile | None, cells: list[tuple[str, str]]) -> str:
+    """What the player typed in an order's cells (``(sheet, cell)``, in sheet order), as the
+    sheet holds it, the parts of a line typed one per column joined by spaces; ``""`` when
+    the sheet or a cell cannot be read.  A dropped order is quoted this way, never as the
+    program holds it (a player must not read ``Attack(attackers=[...])``)."""
+    if not cells:
+        return ""
+    from .workbook.sheetio import open_turn_sheet
+
+    try:
+        sheet = opened if opened is not None else open_turn_sheet(path)
+        parts = []
+        for title, ref in cells:
+            value = sheet.input_value(title, ref).value
+            if value is not None and str(value).strip():
+                parts.append(clip(str(value).strip()))
+    except (RefassistError, KeyError, ValueError, OSError):
+        return ""
+    return " ".join(parts)
+
+
+def _order_cells(cells: set[str], problems: list[CellProblem]) -> list[tuple[str, str]]:
+    """The ``(sheet, cell)`` pairs an order was read from, in sheet order: a cell written
+    ``Sheet!A1`` names its sheet, a bare ``A1`` takes the sheet of the problem pinned to it,
+    or to another cell of the order (a line typed one part per column is on one sheet)."""
+    from .workbook.sheetkit import cell_rc
+
+    pinned = sorted(p.sheet for p in problems if p.places() & cells and p.sheet)
+    out = []
+    for cell in cells:
+        title, _, ref = cell.rpartition("!")
+        title = title or next((p.sheet for p in problems if cell in p.places()), "")
+        title = title or (pinned[0] if pinned else "")
+        if title and ref:
+            out.append((title, ref))
+    return sorted(set(out), key=lambda tr: (tr[0], cell_rc(tr[1])))
+
+
+def _order_text(item: Any, typed: str) -> str:
+    """An order as its player wrote it: the sheet's own text, else the text the game kept
+    of the line, else a plain word (never the program's form of the order)."""
+    if typed:
+        return typed
     text = getattr(item, "text", "")
-    return str(text) if text else str(item)
+    return str(text) if isinstance(text, str) and text else current().gettext("the line")
 
 
 def _cancel_event(turn: int, player: str, text: str, cell: str, reason: str) -> Event:
@@ -214,7 +257,15 @@ def _cancel_event(turn: int, player: str, text: str, cell: str, reason: str) -> 
         kind="order_cancelled",
         text=str(
             said(
-                "Your order {order!r} was cancelled when the turn was resolved: {reason}.",
+                "Your order “{order}” in cell {cell} was cancelled when the turn was "
+                "resolved: {reason}.",
+                order=text,
+                cell=cell,
+                reason=reason,
+            )
+            if cell
+            else said(
+                "Your order “{order}” was cancelled when the turn was resolved: {reason}.",
                 order=text,
                 reason=reason,
             )
@@ -273,7 +324,8 @@ def read_orders(
         at = order_cells(item) or {cell}
         reason = "; ".join(dict.fromkeys(p.message for p in problems if p.places() & at))
         make = _drop_event if with_problems else _cancel_event
-        events.append(make(turn, player, _order_text(item), cell, reason))
+        typed = typed_line(path, opened, _order_cells(at, problems))
+        events.append(make(turn, player, _order_text(item, typed), cell, reason))
     return SheetOrders(player, orders, events, understood=orders_as_text(ruleset, read.orders))
 
 
@@ -281,13 +333,13 @@ def _drop_event(turn: int, player: str, text: str, cell: str, reason: str) -> Ev
     """A line of a sheet with problems that was not carried out (``carry-valid``)."""
     told = (
         said(
-            "Your line {line!r} in cell {cell} was not carried out: {reason}.",
+            "Your line “{line}” in cell {cell} was not carried out: {reason}.",
             line=text,
             cell=cell,
             reason=reason,
         )
         if cell
-        else said("Your line {line!r} was not carried out: {reason}.", line=text, reason=reason)
+        else said("Your line “{line}” was not carried out: {reason}.", line=text, reason=reason)
     )
     return Event(
         turn=turn,
@@ -437,16 +489,28 @@ def _dice_for(game: Game, turn: int, dice_file: Path | None) -> Dice:
 
 
 def dice_disclosure(
-    game: Game, step: str, state: Any = None, recorded: dict[str, Any] | None = None
-) -> dict[str, str]:
+    game: Game,
+    step: str,
+    state: Any = None,
+    recorded: dict[str, Any] | None = None,
+    *,
+    unsealed: bool = False,
+) -> dict[str, Any]:
     """What a report prints about the dice: the resolved step's seed (now revealed) or the
     referee's dice file, and the commitment to the next step's seed.  ``recorded`` is the
     step's manifest when the caller has read it (the archive site reads every step's).
 
-    Keys: ``step``, ``source`` (``seeded``/``file``/``""``), ``seed``, ``commitment``,
-    ``dice_file_sha256``, ``next_step``, ``next_commitment``.
+    A step whose dice drew a secret (its manifest's ``sealed``, `Dice.draws_secret`) keeps
+    its seed out of what players read until ``state`` (the game as the reader gets it) has
+    made every such secret public (`Ruleset.secret_public`) or is over: with the seed a
+    player could replay the draw.  Without ``state`` it stays withheld.  ``unsealed`` adds
+    the seeds of earlier steps whose secrets are public now (``published``).
+
+    Keys: ``step``, ``label``, ``source`` (``seeded``/``sealed``/``file``/``""``), ``seed``,
+    ``commitment``, ``secrets`` (what a sealed step drew), ``dice_file_sha256``,
+    ``next_step``, ``next_label``, ``next_commitment``, ``published``.
     """
-    out = {"step": step, "source": ""}
+    out: dict[str, Any] = {"step": step, "source": ""}
     if step:
         m = recorded
         if m is None:
@@ -454,20 +518,59 @@ def dice_disclosure(
                 m = manifest(game, step)
             except GameError:
                 m = {}
+        out["label"] = str(m.get("label") or step)
         if m.get("dice") == "file":
             out.update(source="file", dice_file_sha256=str(m.get("dice_sha256", "")))
         elif m:
-            config = _archived_config(game, step)
-            scheme = str(m.get("seed_scheme") or LEGACY_SEED_SCHEME)
-            seed = m.get("turn_seed")
-            if seed is None:
-                turn = m.get("turn") or (int(step) if step.isdigit() else game.step_index(step))
-                seed = game_turn_seed(config, int(turn), scheme)
-            out.update(source="seeded", seed=str(seed), commitment=seed_commitment(int(seed)))
+            seed = _recorded_seed(game, step, m)
+            out.update(source="seeded", seed=str(seed), commitment=seed_commitment(seed))
+            secrets = [str(x) for x in m.get("sealed", ())]
+            if secrets and not secrets_public(game, state, secrets):
+                out.update(source="sealed", secrets=", ".join(secrets))
+                del out["seed"]
     if state is not None and not game.ruleset.game_over(state):
         upcoming = commitment(game, state)
-        out.update(next_step=upcoming.step, next_commitment=upcoming.sha256)
+        out.update(
+            next_step=upcoming.step,
+            next_label=game.step(state).label,
+            next_commitment=upcoming.sha256,
+        )
+    if unsealed and state is not None:
+        out["published"] = [
+            {
+                "step": str(m["step"]),
+                "label": str(m.get("label") or m["step"]),
+                "seed": str(seed),
+                "commitment": seed_commitment(seed),
+            }
+            for m in _manifests(game)
+            if m.get("sealed") and m.get("step") != step and m.get("dice") != "file"
+            if secrets_public(game, state, [str(x) for x in m["sealed"]])
+            for seed in [_recorded_seed(game, str(m["step"]), m)]
+        ]
     return out
+
+
+def secrets_public(game: Game, state: Any, secrets: Iterable[str]) -> bool:
+    """Whether every one of ``secrets`` is public in ``state`` (all are once the game is
+    over; none is without a state to tell)."""
+    if state is None:
+        return False
+    if game.ruleset.game_over(state):
+        return True
+    return all(game.ruleset.secret_public(state, s) for s in secrets)
+
+
+def _recorded_seed(game: Game, step: str, m: Mapping[str, Any]) -> int:
+    """The seed a step's dice came from, as its manifest records it (or, for an archive from
+    before seeds were recorded, worked out as they were then)."""
+    config = _archived_config(game, step)  # a damaged one leaves the dice unsaid
+    seed = m.get("turn_seed")
+    if seed is not None:
+        return int(seed)
+    scheme = str(m.get("seed_scheme") or LEGACY_SEED_SCHEME)
+    turn = m.get("turn") or (int(step) if step.isdigit() else game.step_index(step))
+    return game_turn_seed(config, int(turn), scheme)
 
 
 def _archived_config(game: Game, step: str) -> GameConfig:
@@ -618,7 +721,9 @@ def resolve_game(
         new_state = resolution.state
         _add_events(new_state, cancelled)
         _not_used(game, new_state, turn, unused)
-        archive = _commit(game, step, new_state, used, dice_file, when, list(orders), turn, unused)
+        archive = _commit(
+            game, step, new_state, used, dice_file, when, list(orders), turn, unused, dice.secrets
+        )
         read_back = statestore.read_back(game)  # for the report run, while the sheets are written
         try:
             finished = ruleset.game_over(new_state)
@@ -659,6 +764,7 @@ def _commit(
     with_orders: list[str],
     turn: int,
     unused: Mapping[str, str] | None = None,
+    sealed: Iterable[str] = (),
 ) -> Path:
     """Archive the old turn and put the new master in place, all or nothing (module docstring).
 
@@ -673,7 +779,7 @@ def _commit(
         new_sha = sha256_file(staged)
         journal.begin(game.path, "resolve", step.key, old_master=old_sha, new_master=new_sha)
         archive = write_archive(
-            game, step, used, dice_file, when, with_orders, turn=turn, unused=unused
+            game, step, used, dice_file, when, with_orders, turn=turn, unused=unused, sealed=sealed
         )
         journal.replace_file(staged, game.master_path)
     except (OSError, RefassistError) as exc:
@@ -725,8 +831,12 @@ def write_archive(
     *,
     turn: int | None = None,
     unused: Mapping[str, str] | None = None,
+    sealed: Iterable[str] = (),
 ) -> Path:
-    """Copy what the step started from into ``archive/<step>/``; the manifest goes last."""
+    """Copy what the step started from into ``archive/<step>/``; the manifest goes last.
+
+    ``sealed``: the secrets the step's dice drew (`Dice.draws_secret`), whose seed the
+    reports withhold until they are public (`dice_disclosure`)."""
     folder = game.archive(step.key)
     master = game.master_path
     write_bytes(folder / MASTER_NAME, master.read_bytes())
@@ -761,11 +871,18 @@ def write_archive(
             "seed_scheme": SEED_SCHEME,
             "turn_seed": seed,
             "seed_commitment": seed_commitment(seed),
+            "sealed": sorted(set(sealed)),
         }
     earlier = [m for m in _manifests(game) if m.get("step") != step.key]
     manifest = {
         "step": step.key,
         "label": step.label,
+        # How a game said the label (`i18n.said`), so each reader reads it in his language.
+        "label_say": said_as(step.label),
+        # Whom the step waited for: the reports tell a player it did not wait for that no
+        # sheet was due, never that none came.
+        "expects": list(step.expects),
+        "waits_for_referee": step.waits_for_referee,
         "sequence": len(earlier) + 1,
         "resolved_at": when.astimezone(UTC).replace(microsecond=0).isoformat(),
         "ruleset": game.ruleset.name,

@@ -21,11 +21,3 @@ def N_(text: str) -> str:
 
 #: What `Game.deadline_text` says when the game has no deadline set for a step.
 NO_DEADLINE = N_("set by the referee")
-
-
-def orders_due(deadline: str) -> str:
-    """ "Orders ... are due <deadline>", or, with no deadline set, a sentence that still reads
-    ("are due when the referee sets the deadline", not "are due set by the referee")."""
-    if deadline == NO_DEADLINE:
-        return "are due when the referee sets the deadline"
-    return f"are due {deadline}"

@@ -30,6 +30,7 @@ from refassist.archive.site import map_image_name, page_name
 from refassist.errors import GameError
 from refassist.game import Game
 from refassist.inbox import intake
+from refassist.playeraudit import PROGRAM_TEXT
 from refassist.report.game_reports import write_reports
 from refassist.rulesets import RULESETS
 from refassist.rulesets.base import Ruleset
@@ -142,6 +143,15 @@ def test_computer_players_play_turns_through_the_engine(
         assert 'class="standings-chart"' in (site / "index.html").read_text(encoding="utf-8")
 
 
+def has_order(orders: Any) -> bool:
+    """Whether a sheet's orders hold one that records its cells (`first_order`)."""
+    try:
+        first_order(orders)
+    except AssertionError:
+        return False
+    return True
+
+
 def first_order(orders: Any) -> tuple[Any, set[str]]:
     """The first order of a sheet that records its cells (a list item, or a set-up choice
     with its ``<name>_cell``), and those cells."""
@@ -165,21 +175,25 @@ def test_an_order_that_fails_at_resolve_is_cancelled_and_reported(
     engine finds the order, whichever cell form the game writes.  A computer player's first
     order is spoiled on a copy of its sheet; the problem the game finds there, returned by the
     checker when the turn is resolved (as after a referee's edit of the master), cancels that
-    order alone, and its player is told, naming the cell."""
-    seed = 1
-    game = new_computer_game(tmp_path / "game", ruleset, seed)
-    state = game.load_state()
-    step = game.step(state)
-    rules = game.config.house_rules
-    with game.lock():
-        sheets = {p.stem: p for p in write_sheets(game, state)}
-    filled = []
-    for player in step.expects:
-        typed = tmp_path / "typed" / sheets[player].name
-        typed.parent.mkdir(exist_ok=True)
-        shutil.copyfile(sheets[player], typed)
-        ruleset.fill_sheet(typed, ruleset.computer_orders(state, player, seed, rules))
-        filled.append(typed)
+    order alone, and its player is told, naming the cell.  (A game whose first step holds no
+    such order, Millennium Wars' UN ceasefire answered on its own sheet, is created again
+    with the next seed.)"""
+    for seed in range(1, 6):
+        game = new_computer_game(tmp_path / f"game-{seed}", ruleset, seed)
+        state = game.load_state()
+        step = game.step(state)
+        rules = game.config.house_rules
+        with game.lock():
+            sheets = {p.stem: p for p in write_sheets(game, state)}
+        filled = []
+        for player in step.expects:
+            typed = tmp_path / f"typed-{seed}" / sheets[player].name
+            typed.parent.mkdir(exist_ok=True)
+            shutil.copyfile(sheets[player], typed)
+            ruleset.fill_sheet(typed, ruleset.computer_orders(state, player, seed, rules))
+            filled.append(typed)
+        if has_order(ruleset.read_sheet(filled[0]).orders):
+            break
     victim = step.expects[0]
     _order, cells = first_order(ruleset.read_sheet(filled[0]).orders)
 
@@ -210,6 +224,15 @@ def test_an_order_that_fails_at_resolve_is_cancelled_and_reported(
     assert pinned[0].message in cancelled[0].data["reason"]
     assert outcome.cancelled == [cancelled[0].text]
     assert sorted(outcome.with_orders) == sorted(step.expects)  # the rest of the sheet stood
+    # Told as the player typed it, with its cell: never the program's form of the order.
+    typed = openpyxl.load_workbook(filled[0])
+    for cell in cells:
+        sheet, _, ref = cell.rpartition("!")
+        value = (typed[sheet] if sheet else typed.worksheets[0])[ref].value
+        if value is not None and str(value).strip():
+            assert str(value).strip()[:60] in cancelled[0].text, (value, cancelled[0].text)
+    assert cancelled[0].data["cell"] in cancelled[0].text
+    assert not PROGRAM_TEXT.search(cancelled[0].text), cancelled[0].text
 
 
 def player_counts(ruleset: Ruleset) -> list[int]:

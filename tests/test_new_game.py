@@ -44,8 +44,20 @@ def test_assigned_homeworlds_are_class_a_and_far_apart(tmp_path: Path, fm) -> No
 
 
 def test_assignment_is_deterministic(tmp_path: Path, fm) -> None:
-    a = Game.create(tmp_path / "a", fm, players(6), seed=5, generate_seed=7, assign_homeworlds=True)
-    b = Game.create(tmp_path / "b", fm, players(6), seed=5, generate_seed=7, assign_homeworlds=True)
+    """The same seed and secret draw the same homeworlds (the referee can create a game
+    again from its game.toml); the draw is keyed with the secret (docs/dice.md)."""
+    a, b = (
+        Game.create(
+            tmp_path / name,
+            fm,
+            players(6),
+            seed=5,
+            generate_seed=7,
+            assign_homeworlds=True,
+            secret="the game's own",
+        )
+        for name in "ab"
+    )
     assert [p.homeworld for p in a.load_state().players] == [
         p.homeworld for p in b.load_state().players
     ]

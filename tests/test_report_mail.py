@@ -16,8 +16,8 @@ from aiosmtpd.controller import Controller
 from pypdf import PdfReader
 
 from refassist.errors import UsageError
+from refassist.i18n import words_for
 from refassist.report.game_reports import write_reports
-from refassist.words import orders_due
 from tests.test_mail_sending import with_referee
 from tests.test_report_content import YEAR, report_game
 
@@ -46,7 +46,7 @@ def test_mail_writes_one_eml_per_player_with_pdf_and_sheet(tmp_path: Path) -> No
         body = message.get_body(("plain",))
         assert (
             body is not None
-            and f"Orders {orders_due(game.deadline_text(str(YEAR)))}" in body.get_content()
+            and words_for().orders_due(game.deadline_text(str(YEAR))) in body.get_content()
         )
         files = _attachments(message)
         assert set(files) == {f"{player}.pdf", f"{player}.xlsx"}

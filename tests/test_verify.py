@@ -268,9 +268,9 @@ def test_reports_print_the_seed_and_the_next_commitment(played: Played, tmp_path
         text = " ".join(
             " ".join(p.extract_text() or "" for p in PdfReader(report.path).pages[:1]).split()
         )
-        assert f"Dice of 5020: rolled from the seed {seed}" in text, report.path.name
+        assert f"Dice of Year 5020: rolled from the seed {seed}" in text, report.path.name
         assert hashlib.sha256(seed.encode()).hexdigest() in text.replace(" ", "")
-        assert f"Commitment to the dice of {upcoming.step}" in text
+        assert f"Commitment to the dice of Year {upcoming.step}" in text
         assert upcoming.sha256 in text.replace(" ", "")
 
 

@@ -153,7 +153,7 @@ def read_history(game: Game, state: Any = None) -> History:
                 resolved_at=str(m.get("resolved_at") or ""),
                 after=after,
                 problem=trouble,
-                dice=cache.dice(game, step, m),
+                dice=cache.dice(game, step, m, state),
             )
         )
     cache.save()
@@ -233,7 +233,9 @@ class _Cache:
         self.changed = True
         return facts, ""
 
-    def dice(self, game: Game, step: str, recorded: dict[str, Any]) -> dict[str, str]:
+    def dice(
+        self, game: Game, step: str, recorded: dict[str, Any], state: Any = None
+    ) -> dict[str, str]:
         """The step's dice as its reports disclose them, from its manifest (``recorded``,
         read once for the label and the dice); none when its archive is damaged (the site
         still shows the rest; `refassist verify` says what is wrong).  Kept by the bytes of
@@ -244,7 +246,10 @@ class _Cache:
         digest = ""
         # A manifest from before the seed was recorded has it worked out from the turn's
         # place among the archived steps as well: not kept.
-        if recorded.get("turn_seed") is not None or recorded.get("dice") == "file":
+        # A step whose dice drew a secret is disclosed by the game as it stands now (its
+        # seed is published once the secret is): not kept.
+        sealed = bool(recorded.get("sealed"))
+        if not sealed and (recorded.get("turn_seed") is not None or recorded.get("dice") == "file"):
             folder = game.archive(step)
             with contextlib.suppress(OSError):  # no archived game.toml: the game's, not kept
                 files = (folder / MANIFEST_NAME).read_bytes(), (folder / CONFIG_NAME).read_bytes()
@@ -253,9 +258,11 @@ class _Cache:
         if isinstance(found, dict):
             return {str(k): str(v) for k, v in found.items()}
         try:
-            said = dice_disclosure(game, step, recorded=recorded)
+            disclosed = dice_disclosure(game, step, state if sealed else None, recorded=recorded)
         except RefassistError:
-            said = {}
+            disclosed = {}
+        # The step's own dice only: the commitment to the step now awaited is the history's.
+        said = {k: str(v) for k, v in disclosed.items() if not k.startswith("next_")}
         if digest:
             self.dice_of[digest] = said
             self.changed = True

@@ -30,7 +30,6 @@ from ..atomic import write_bytes
 from ..errors import RefassistError, UsageError
 from ..processes import fork_context
 from ..rulesets.base import MAP_ANCHOR, ReportContent, ReportInput
-from ..words import orders_due
 from . import flow, flowdoc
 from .boarddraw import board_pages
 from .mapmodel import SectorMap
@@ -92,7 +91,6 @@ def common_context(info: ReportInput) -> dict[str, Any]:
         "refassist_version": __version__,
         "step": info.step,
         "dice_disclosure": dict(info.dice),
-        "orders_due": orders_due(info.deadline),
     }
 
 

@@ -19,7 +19,7 @@ from ..archive.history import read_history
 from ..archive.mapimage import ImageChild
 from ..archive.site import chart_of, map_image_for, write_site
 from ..errors import RefassistError
-from ..game import Game, step_sort_key
+from ..game import MASTER_NAME, Game, step_sort_key
 from ..mailserver import parse_server
 from ..outbox import record, set_aside_stale, state_mark
 from ..processes import default_workers
@@ -106,16 +106,34 @@ def _used_sheets(game: Game, step: str, players: Sequence[str]) -> dict[str, tup
     return out
 
 
+def _expected(game: Game, step: str, recorded: dict[str, Any], players: Sequence[str]) -> set[str]:
+    """The players a resolved step waited for: as its archive recorded them, or, for an
+    archive from before it did, from the state the step started from (every player when even
+    that cannot be read)."""
+    if "expects" in recorded:
+        return {str(p) for p in recorded["expects"]}
+    from ..workbook.master import read_master
+
+    try:
+        before = read_master(game.archive(step) / MASTER_NAME, game.ruleset)
+        return set(game.ruleset.current_step(before).expects)
+    except (RefassistError, OSError):
+        return set(players)
+
+
 def gather_input(game: Game, state: Any, players: Sequence[str]) -> ReportInput:
-    """Deadline, orders as understood and sheet status for the reports of ``state``."""
-    current = game.step(state).key
+    """Deadline, orders as understood and sheet status for the reports of ``state``; a
+    player the resolved step did not wait for is ``not due`` (never ``missing``)."""
+    awaited = game.step(state)
+    current = awaited.key
     step = resolved_step(game, current)
     orders: dict[str, tuple[str, ...]] = {}
     sheets: dict[str, str] = {}
+    recorded = manifest_or_empty(game, step) if step else {}
     if step:
         # Resolve kept the orders as it understood them; archives from before it did are
         # read again.
-        understood = manifest_or_empty(game, step).get("orders_understood", {})
+        understood = recorded.get("orders_understood", {})
         for player, (status, path) in _used_sheets(game, step, players).items():
             sheets[player] = status
             if status not in ("accepted", "with problems"):
@@ -129,8 +147,11 @@ def gather_input(game: Game, state: Any, players: Sequence[str]) -> ReportInput:
                 orders[player] = (f"(the sheet {path.name} could not be read again: {exc})",)
                 continue
             orders[player] = tuple(game.ruleset.orders_text(read.orders))
+        due = _expected(game, step, recorded, players)
         for player in players:
             cfg = game.config.player(player)
+            if player not in due:
+                sheets.setdefault(player, "not due")
             sheets.setdefault(player, "computer" if cfg and cfg.computer else "missing")
     return ReportInput(
         step=step,
@@ -138,10 +159,14 @@ def gather_input(game: Game, state: Any, players: Sequence[str]) -> ReportInput:
         orders=orders,
         sheets=sheets,
         house_rules=game.config.house_rules,
-        dice=dice_disclosure(game, step, state),
+        dice=dice_disclosure(game, step, state, unsealed=True),
         languages={p: game.language_of(p) for p in players},
         deadlines={p: game.deadline_text(current, game.words_for(p)) for p in players},
         language=game.config.language or game.ruleset.language,
+        step_label=str(recorded.get("label") or step),
+        step_say=recorded.get("label_say"),
+        package=game.ruleset.package,
+        awaited=None if game.ruleset.game_over(state) else awaited,
     )
 
 
@@ -255,6 +280,7 @@ def write_reports(
                     p: (game.words_for(p), game.deadline_text(step, game.words_for(p)))
                     for p in wanted
                 },
+                names={p: _step_names(info, p) for p in wanted},
             )
         made = [r.path for r in rendered] + [m.path for m in run.mailings]
         record(folder, made, mark)
@@ -263,6 +289,14 @@ def write_reports(
         run.sending = send_waiting(game, step, server, only=[m.path for m in run.mailings])
         run.sent = len(run.sending.sent)
     return run
+
+
+def _step_names(info: ReportInput, player: str) -> tuple[str, str]:
+    """The resolved step and the awaited one as ``player`` reads them, for the report mail
+    (the game's names, in the player's language; never the folder keys)."""
+    said = info.awaited_context(player)
+    awaited = said["awaited"]
+    return str(said["resolved_label"] or ""), str(awaited["label"] if awaited else info.step)
 
 
 def _prewarm(settings: RenderSettings, jobs: Sequence[Job]) -> None:

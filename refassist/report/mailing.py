@@ -122,10 +122,12 @@ def build_mailings(
     reports: Mapping[str, Path],
     sheets: Mapping[str, Path],
     readers: Mapping[str, tuple[Words, str]] | None = None,
+    names: Mapping[str, tuple[str, str]] | None = None,
 ) -> list[Mailing]:
     """Write one ``.eml`` per player who has a report; refuse players without an address.
     ``readers``: each player's translator and deadline in it (English and ``deadline``
-    for a player not named)."""
+    for a player not named); ``names``: the resolved step and the next as each player reads
+    them (`ReportInput.awaited_context`; else ``resolved`` and ``step``, the folder keys)."""
     for player in reports:
         if not addresses.get(player, ""):
             raise GameError(
@@ -136,6 +138,7 @@ def build_mailings(
     def mail(player: str) -> Mailing:
         pdf, to = reports[player], addresses[player]
         words, due = (readers or {}).get(player, (Words(), deadline))
+        was, now = (names or {}).get(player, (resolved, step))
         sheet = sheets.get(player)
         if sheet is not None and not sheet.exists():
             sheet = None
@@ -145,8 +148,8 @@ def build_mailings(
             sender_name=sender_name,
             to=to,
             to_name=player,
-            subject=report_subject(game_name, player, step, resolved, sheet is not None, words),
-            body=report_body(game_name, player, step, due, sheet, resolved, words),
+            subject=report_subject(game_name, player, now, was, sheet is not None, words),
+            body=report_body(game_name, player, now, due, sheet, was, words),
         )
         path = folder / MAIL_DIR / (pdf.stem + ".eml")
         path.parent.mkdir(parents=True, exist_ok=True)

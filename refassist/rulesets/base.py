@@ -36,6 +36,7 @@ import dataclasses
 import functools
 import importlib
 import operator
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -457,6 +458,21 @@ class RowProblems:
         return None
 
 
+@dataclass(frozen=True)
+class Secret:
+    """Something the rules hide from a reader, as text would tell it (`Ruleset.hidden_from`):
+    ``pattern`` (a regular expression) found anywhere in what the reader received means it
+    was told; ``what`` says it in words for the finding."""
+
+    pattern: str
+    what: str
+
+    @classmethod
+    def phrase(cls, text: str, what: str) -> Secret:
+        """A secret told by ``text`` itself, as a whole word or phrase."""
+        return cls(rf"(?<![\w-]){re.escape(text)}(?![\w-])", what)
+
+
 @dataclass
 class Resolution:
     """What `Ruleset.resolve` returns: the next state and what happened."""
@@ -482,7 +498,8 @@ class ReportInput:
     ``orders`` maps each player whose sheet for the resolved step was found to the orders as
     the referee understood them (`Ruleset.orders_text`), or to ``("could not be read: ...",)``;
     ``sheets`` gives each player's sheet status for that step (``accepted``, ``late``,
-    ``missing``).  ``step`` is the resolved step, ``deadline`` the next one's deadline text.
+    ``missing``, ``not due`` for a player the step did not wait for).  ``step`` is the resolved
+    step, ``deadline`` the next one's deadline text.
     """
 
     step: str
@@ -493,7 +510,7 @@ class ReportInput:
     house_rules: Mapping[str, Any] = field(default_factory=dict)
     #: Where the resolved step's dice came from (its seed, now revealed, or the referee's dice
     #: file) and the commitment to the next step's seed: `refassist.turns.dice_disclosure`.
-    dice: Mapping[str, str] = field(default_factory=dict)
+    dice: Mapping[str, Any] = field(default_factory=dict)
     #: What each player reads (``fr``), and the game's language (the referee's report and
     #: players who name none): `Game.language_of`.
     languages: Mapping[str, str] = field(default_factory=dict)
@@ -501,17 +518,67 @@ class ReportInput:
     #: The next deadline as each player writes dates (`Game.deadline_text` in the player's
     #: language); ``deadline`` for a reader not named.
     deadlines: Mapping[str, str] = field(default_factory=dict)
+    #: The resolved step as the game names it (``Week 3``; ``""`` before the first), and the
+    #: step the game waits for now (None once the game is over): what a report's cover says
+    #: was resolved and what is awaited, for each reader (`awaited_context`).
+    step_label: str = ""
+    awaited: Step | None = None
+    #: How the resolved step's label was said (``[template, values]``, when the game said
+    #: it with `i18n.said`), and the game's package: each reader reads both labels in the
+    #: reader's own language (`i18n.again`).
+    step_say: Sequence[Any] | None = None
+    package: str = ""
 
     def orders_context(self, player: str) -> dict[str, Any]:
         """What a report shows of ``player``'s sheet (`base/orders.html`'s
         ``orders_understood``): its orders as understood (None when none was read), whether
-        it never came, and its status."""
+        it was due and never came, and its status.  A player the resolved step did not wait
+        for (the other side's exchange, the referee's battles) is ``not due``: never told that
+        no sheet came."""
         orders = self.orders.get(player)
+        status = self.sheets.get(player, "")
         return {
             "orders": list(orders) if orders is not None else None,
-            "no_orders": orders is None and self.sheets.get(player) == "missing",
-            "sheet_status": self.sheets.get(player, ""),
+            "no_orders": orders is None and status == "missing",
+            "sheet_status": status,
         }
+
+    def results_of(self) -> str:
+        """What a report holds, for its title: ``results of Week 3``, or, before anything was
+        resolved, ``the start of the game`` (English: the titles of the games that are not
+        translated)."""
+        return (
+            f"results of {self.step_label or self.step}" if self.step else "the start of the game"
+        )
+
+    def awaited_context(self, player: str | None) -> dict[str, Any]:
+        """What the cover says was resolved and what is awaited now, true for ``player``
+        (None: the referee): ``resolved_label`` (``""`` at the game's start), and
+        ``awaited`` with the awaited step's ``label``, ``deadline`` (the reader's, and
+        ``deadline_set``), ``yours`` (the step waits for this reader's sheet), ``referee`` (it
+        waits for items the referee settles) and ``items`` (what it waits for); None when the
+        game is over.  `base/orders.html`'s ``awaited_line`` says it in one sentence."""
+        from ..i18n import again, words_for
+        from ..words import NO_DEADLINE
+
+        step = self.awaited
+        language = self.languages.get(player or "", "") or self.language
+        words = words_for(language, self.package)
+        awaited: dict[str, Any] | None = None
+        if step is not None:
+            deadline = self.deadlines.get(player or "", "") or self.deadline
+            unset = (NO_DEADLINE, words.gettext(NO_DEADLINE))
+            awaited = {
+                "key": step.key,
+                "label": again(step.label, words),
+                "deadline": deadline,
+                "deadline_set": deadline not in unset,
+                "yours": player is not None and player in step.expects,
+                "referee": step.waits_for_referee,
+                "items": list(step.expects),
+            }
+        resolved = again(self.step_label, words, self.step_say) if self.step_label else self.step
+        return {"resolved_label": resolved, "awaited": awaited}
 
 
 @dataclass
@@ -693,6 +760,14 @@ class Ruleset(abc.ABC, Generic[StateT, OrdersT]):
         finished: str = operator.attrgetter("finished")(state)
         return finished
 
+    def secret_public(self, state: StateT, secret: str) -> bool:
+        """Whether what the rules drew as ``secret`` (`Dice.draws_secret`) is public in
+        ``state``, so the seed of the step that drew it may be published: a step's seed lets
+        anyone replay its dice.  The default keeps every such seed until the game is over
+        (`turns.dice_disclosure` publishes them all then); a game whose secrets come out
+        during play says when."""
+        return False
+
     # -- master workbook ----------------------------------------------------------------------
     def schema(self) -> tuple[Table, ...]:
         """The tables of the master workbook, in sheet order."""
@@ -823,6 +898,18 @@ class Ruleset(abc.ABC, Generic[StateT, OrdersT]):
         """What one player may know of the state (fog of war; ranges are house rules)."""
         view = self.game_function("visibility", "player_view")
         return view(state, player, self.rules_with_defaults(house_rules or {}))
+
+    def hidden_from(
+        self, state: StateT, player: str, house_rules: Mapping[str, Any] | None = None
+    ) -> list[Secret]:
+        """What the rules hide from ``player`` in ``state``, as text would tell it: the
+        game's declaration of its fog of war for the engine's audit of everything a player
+        receives (`refassist.playeraudit`), ``visibility.hidden_from(state, player, rules)``
+        of the game's package.  Worked out from the same view as the reports (`player_view`),
+        so a page that shows more than the view is caught."""
+        hidden = self.game_function("visibility", "hidden_from")
+        found: list[Secret] = hidden(state, player, self.rules_with_defaults(house_rules or {}))
+        return found
 
     # -- reports ------------------------------------------------------------------------------
     def report_map(self, state: StateT) -> SectorMap | None:

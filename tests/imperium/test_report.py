@@ -14,7 +14,7 @@ from refassist.dice import Dice, Roll
 from refassist.report.build import RenderSettings, common_context, render_report
 from refassist.report.netdraw import network_svg
 from refassist.report.render import template_dirs
-from refassist.rulesets.base import Event, NewGame, PlayerSetup, ReportContent, ReportInput
+from refassist.rulesets.base import Event, NewGame, PlayerSetup, ReportContent, ReportInput, Step
 from refassist.rulesets.imperium_3m import RULESET
 from refassist.rulesets.imperium_3m.mapfile import default_map_text, default_scenario_text
 from refassist.rulesets.imperium_3m.report import (
@@ -33,6 +33,7 @@ INFO = ReportInput(
     deadline="Friday noon",
     orders={"Terra": ("SOL: T1 > ACE",)},
     sheets={"Terra": "accepted", "Empire": "missing"},
+    awaited=Step("2", "Turn 2", ("Terra", "Empire")),
     dice={
         "source": "seeded",
         "step": "1",
@@ -383,7 +384,10 @@ def test_a_report_without_a_deadline_still_reads() -> None:
         pdf, _ = render_report(content, common_context(info), settings)
         text = " ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages)
         text = re.sub(r"\s+", " ", text)
-        assert "Orders for turn 1 are due when the referee sets the deadline." in text
+        if reader:
+            assert "Next: Turn 2; your orders are due when the referee sets the deadline." in text
+        else:
+            assert "Next: Turn 2, sheets from Terra, Empire; no deadline is set." in text
         assert "due set by" not in text
     referee, _ = render(RULESET.report_content(start(), None, INFO))
     assert "Sheet for turn 1" in re.sub(r"\s+", " ", referee)

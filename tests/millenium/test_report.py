@@ -10,17 +10,19 @@ from refassist.rulesets.millenium.visibility import player_view
 from .situations import playing
 
 
-def _content(step: str, language: str = "fr"):
+def _content(step: str, language: str = "fr", status: str = "missing"):
     state = playing(2)
     info = ReportInput(
-        step=step, deadline="-", sheets={"Vera": "missing"}, languages={"Vera": language}
+        step=step, deadline="-", sheets={"Vera": status}, languages={"Vera": language}
     )
     return player_content(player_view(state, "Vera"), info)
 
 
 def test_no_sheet_is_missing_for_a_step_that_was_not_the_readers() -> None:
-    assert not _content("0-empire").context["no_orders"]  # the Empire's set-up
-    assert not _content("2").context["no_orders"]  # the Empire's game turn
+    """The engine marks a player a step did not wait for ``not due`` (`gather_input`, from
+    the step's archive): never told that no sheet came (tests/test_sheet_due.py)."""
+    assert not _content("0-empire", status="not due").context["no_orders"]
+    assert not _content("2", status="not due").context["no_orders"]
     assert _content("1").context["no_orders"]  # the Extraterrestrial's own turn
     assert _content("0-extraterrestre").context["no_orders"]
 

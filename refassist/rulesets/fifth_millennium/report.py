@@ -613,6 +613,7 @@ def player_content(view: PlayerView, public: SectorMap, info: ReportInput) -> Re
         "standing": standing(view),
         "finished": view.finished,
         **sheet,
+        **info.awaited_context(player),
         "no_orders": no_orders or sheet["no_orders"],  # or the event that none came
         "events": group_events(shown),
         "ledger": ledger,
@@ -707,6 +708,7 @@ def referee_content(state: State, public: SectorMap, info: ReportInput) -> Repor
     late = sorted(p for p, status in info.sheets.items() if status == "late")
     missing = sorted(p for p, status in info.sheets.items() if status == "missing")
     context = {
+        **info.awaited_context(None),
         "reader": "Referee",
         "referee": True,
         "game": state.game_name,

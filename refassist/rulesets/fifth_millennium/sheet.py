@@ -618,19 +618,19 @@ def _write_empire(
         (
             "YOUR FACILITIES (control centre, construction facility, depot, refueling stations)",
             _facility_lines(state, player),
-            "None.",
+            "(none)",
         ),
-        ("YOUR SQUADRONS AND PROBES ELSEWHERE", _elsewhere_lines(state, player), "None."),
+        ("YOUR SQUADRONS AND PROBES ELSEWHERE", _elsewhere_lines(state, player), "(none)"),
         (
             "YOUR FLEETS IN HYPERSPACE (turn - fleet - from - to - arrival)",
             _flight_lines(state, player),
-            "None.",
+            "(none)",
         ),
-        ("TREATIES, TRADE AGREEMENTS AND PROPOSALS", _relation_lines(state, player), "None."),
+        ("TREATIES, TRADE AGREEMENTS AND PROPOSALS", _relation_lines(state, player), "(none)"),
         (
             "OTHER SYSTEMS IN SIGHT (hex name class bases - owner - squadrons)",
             _sight_lines(state, player, rules),
-            "None.",
+            "(none)",
         ),
     ):
         page.block(title, lines, empty)

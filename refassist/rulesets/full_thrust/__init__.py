@@ -44,7 +44,8 @@ class FullThrustCampaign(Ruleset[State, Orders]):
             battles = tuple(b.id for b in state.battles)
             return Step(
                 key=f"{state.week}-battles",
-                label=f"Week {state.week}: {len(battles)} battle(s) for the tabletop",
+                # No count: a commander not in a battle may not learn how many were found.
+                label=f"Week {state.week}: battles for the tabletop",
                 expects=battles,
                 waits_for_referee=True,
                 dice_turn=2 * state.week + 1,

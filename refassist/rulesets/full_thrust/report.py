@@ -215,11 +215,12 @@ def player_content(view: PlayerView, info: ReportInput) -> ReportContent:
         "battles": battle_rows(view.battles, view.designs),
         "events": grouped_events(view.events),
         **info.orders_context(name),
+        **info.awaited_context(name),
     }
     return ReportContent(
         template=f"{TEMPLATE_DIR}/player.html",
         context=context,
-        title=f"{view.game_name}: {name}, results of {info.step}, orders for week {view.week}",
+        title=f"{view.game_name}: {name}, {info.results_of()}",
         network=player_network(view),
     )
 
@@ -258,6 +259,7 @@ def referee_content(state: State, info: ReportInput) -> ReportContent:
             }
         )
     context = {
+        **info.awaited_context(None),
         "game": state.game_name,
         "period": f"week {state.week}",
         "reader": "Referee",
@@ -278,7 +280,7 @@ def referee_content(state: State, info: ReportInput) -> ReportContent:
     return ReportContent(
         template=f"{TEMPLATE_DIR}/referee.html",
         context=context,
-        title=f"{state.game_name}: referee's report, results of {info.step}",
+        title=f"{state.game_name}: referee's report, {info.results_of()}",
         network=network,
     )
 

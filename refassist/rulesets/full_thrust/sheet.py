@@ -467,7 +467,7 @@ def _write_forces(ws: Any, st: SheetStyles, state: State, player: str) -> int:
             for (place, owner), points in sorted(state.stocks.items())
             if owner == player
         ],
-        "None.",
+        "(none)",
     )
     page.block(
         "YOUR FACILITIES AND PLANETS",
@@ -477,7 +477,7 @@ def _write_forces(ws: Any, st: SheetStyles, state: State, player: str) -> int:
             for s in state.systems.values()
             if s.owner == player
         ],
-        "None.",
+        "(none)",
     )
     commander = state.commander(player)
     if commander is not None:
@@ -490,12 +490,12 @@ def _write_forces(ws: Any, st: SheetStyles, state: State, player: str) -> int:
     page.block(
         "THE MAP (name square - Value - owner - belt, site)",
         [_system_line(s) for s in sorted(state.systems.values(), key=lambda s: s.name)],
-        "None.",
+        "(none)",
     )
     page.block(
         "DESIGNS (name mass cost size type hold FTL streamlined boxes)",
         [_design_line(d) for d in state.designs.values()],
-        "None.",
+        "(none)",
     )
     return page.rows
 
@@ -566,7 +566,7 @@ def _write_setup(state: State, player: str, path: Path, token: str, deadline: st
         listing.block(
             "name: mass, cost, size, type, hold (MASS; 50 points each), FTL, streamlined, boxes",
             [_design_line(d) for d in state.designs.values()],
-            "None.",
+            "(none)",
         )
         book.finish(
             footer=f"{state.game_name} - {player} - set-up",

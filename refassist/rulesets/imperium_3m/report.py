@@ -19,6 +19,7 @@ templates only lay out strings.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ...dice import Roll
@@ -142,11 +143,34 @@ def queue_rows(queue: Sequence[Queued], turn: int) -> list[dict[str, Any]]:
     ]
 
 
-def battle_lines(data: Mapping[str, Any]) -> list[str]:
+@dataclass(frozen=True)
+class Reader:
+    """Who reads a battle: a side and the systems it sees (None for the referee).  A fleet
+    that breaks off or retreats is followed to where it went only for its own side, or when
+    the reader sees that system: the enemy fleet has left the reader's sight otherwise."""
+
+    side: str
+    sight: frozenset[str]
+
+    def may_follow(self, fleet_side: str, to: str) -> bool:
+        return fleet_side == self.side or to in self.sight
+
+
+def battle_lines(data: Mapping[str, Any], reader: Reader | None = None) -> list[str]:
     """A space battle as a player reads it: the forces, then each round's initiative, moves,
     shots (dice and hits), counter-measures and damage, then the result.  Falls back to
-    `detail_lines` for data of another shape (an older archive, a hand-edited workbook)."""
+    `detail_lines` for data of another shape (an older archive, a hand-edited workbook).
+    ``reader``: whom it is for, so a departing enemy fleet is not followed out of sight."""
     try:
+        sides = {u["fleet"]: side for side, units in data["forces"].items() for u in units}
+
+        def gone(side: str, to: str) -> str:
+            if not to:
+                return "stayed"
+            if reader is None or reader.may_follow(side, to):
+                return f"to {to}"
+            return "out of sight"
+
         lines = ["Forces at the start:"]
         for side, units in sorted(data["forces"].items()):
             by_fleet: dict[str, list[str]] = {}
@@ -195,7 +219,7 @@ def battle_lines(data: Mapping[str, Any]) -> list[str]:
             for d in r.get("damage", []):
                 lines.append(f"  {d['unit']}: {counted(d['hits'], 'hit')}, {d['result']}")
             for b in r.get("break_off", []):
-                lines.append(f"  breaks off: {b}")
+                lines.append(f"  {b['fleet']} breaks off, {gone(b['side'], b['to'])}")
         if data.get("shortened"):
             lines.append(f"(shortened to fit the workbook: {data['shortened']} left out)")
         lost = [
@@ -203,21 +227,28 @@ def battle_lines(data: Mapping[str, Any]) -> list[str]:
         ]
         lines.append("Destroyed: " + ("; ".join(lost) if lost else "nothing"))
         for r in data.get("retreats", []):
-            lines.append(f"Retreat: {r['fleet']} " + (f"to {r['to']}" if r["to"] else "stayed"))
+            side = str(r.get("side") or sides.get(r["fleet"], ""))
+            lines.append(f"Retreat: {r['fleet']} {gone(side, r['to'])}")
         return lines
     except (KeyError, TypeError, AttributeError, IndexError):
         return detail_lines(dict(data))
 
 
-def event_view(event: Event, rolls: Mapping[int, Roll], names: Mapping[str, str]) -> dict[str, Any]:
-    """An event for the templates: where (by name), what, its details and its dice."""
+def event_view(
+    event: Event,
+    rolls: Mapping[int, Roll],
+    names: Mapping[str, str],
+    reader: Reader | None = None,
+) -> dict[str, Any]:
+    """An event for the templates: where (by name), what, its details and its dice, as
+    ``reader`` may know them (None: the referee)."""
     where = names.get(event.location, event.location)
     # Fights are shown in full (round by round, shot by shot); for every other kind the
     # sentence already says what the data holds, and repeating it field by field buries the
     # report (the master workbook keeps the data).
     details: list[str] = []
     if event.kind == "battle":
-        details = battle_lines(event.data)[:MAX_DETAIL_LINES]
+        details = battle_lines(event.data, reader)[:MAX_DETAIL_LINES]
     elif event.kind in ("bombardment", "landing", "surface battle", "evacuation"):
         try:
             details = planet_battle_lines(event.kind, event.data)[:MAX_DETAIL_LINES]
@@ -242,7 +273,10 @@ def event_view(event: Event, rolls: Mapping[int, Roll], names: Mapping[str, str]
 
 
 def grouped_events(
-    events: Sequence[Event], rolls: Mapping[int, Roll], names: Mapping[str, str]
+    events: Sequence[Event],
+    rolls: Mapping[int, Roll],
+    names: Mapping[str, str],
+    reader: Reader | None = None,
 ) -> list[tuple[str, list[dict[str, Any]]]]:
     """Events in the order of play, under a heading per part of the turn."""
     groups: dict[str, list[dict[str, Any]]] = {}
@@ -253,7 +287,7 @@ def grouped_events(
         )
         if e.phase.startswith("action") and e.phase != "action":
             heading = f"Action segment {e.phase.removeprefix('action').strip()}"
-        groups.setdefault(heading, []).append(event_view(e, rolls, names))
+        groups.setdefault(heading, []).append(event_view(e, rolls, names, reader))
     return list(groups.items())
 
 
@@ -406,7 +440,9 @@ def player_content(view: PlayerView, info: ReportInput) -> ReportContent:
         "resources": view.own.resources,
         "income": view.expected_income,
         "own": view.own,
-        "events": grouped_events(view.events, rolls, names),
+        "events": grouped_events(
+            view.events, rolls, names, Reader(view.side, frozenset(view.in_sight))
+        ),
         "fleets": fleet_rows(view.fleets, view.units, names),
         "planets": planet_rows(own_planets, view.units, names),
         "disputed": planet_rows(disputed, view.units + view.enemy_units, names),
@@ -417,12 +453,12 @@ def player_content(view: PlayerView, info: ReportInput) -> ReportContent:
         "enemy_fleets": fleet_rows(view.enemy_fleets, view.enemy_units, names, view.hidden_fleets),
         "enemy_planets": planet_rows(seen_boxes, view.enemy_units, names),
         **info.orders_context(player),
+        **info.awaited_context(player),
     }
     return ReportContent(
         template=f"{TEMPLATE_DIR}/player.html",
         context=context,
-        title=f"{view.game_name}: {player}, results of turn {info.step}, orders for turn "
-        f"{view.turn}",
+        title=f"{view.game_name}: {player}, {info.results_of()}",
         network=network,
     )
 
@@ -463,6 +499,7 @@ def referee_content(state: State, info: ReportInput) -> ReportContent:
     missing = [p for p, status in info.sheets.items() if status == "missing"]
     late = [p for p, status in info.sheets.items() if status == "late"]
     context = {
+        **info.awaited_context(None),
         **_calendar(state, info),
         "reader": "Referee",
         "sides": sides,
@@ -486,7 +523,7 @@ def referee_content(state: State, info: ReportInput) -> ReportContent:
     return ReportContent(
         template=f"{TEMPLATE_DIR}/referee.html",
         context=context,
-        title=f"{state.game_name}: referee's report, results of turn {info.step}",
+        title=f"{state.game_name}: referee's report, {info.results_of()}",
         network=network,
     )
 

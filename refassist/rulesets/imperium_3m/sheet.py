@@ -935,22 +935,22 @@ def _write_forces(
                 ws.write_string(row0, c, value, st.ref)
     page.rows = UNIT_FIRST_ROW + len(UNIT_TABLES[side]) + 1
     block = page.block
-    block("YOUR FLEETS (name at system: ships | carried units)", fleet_lines(state, side), "None.")
+    block("YOUR FLEETS (name at system: ships | carried units)", fleet_lines(state, side), "(none)")
     planets = planet_lines(view)
     block(
         "YOUR PLANETS (code name system type hexes marker: units in the box)",
         planets["own"],
-        "None.",
+        "(none)",
     )
     if planets["disputed"]:
         block(
             "DISPUTED PLANETS (neither side's until the fight ends: who holds the marker, "
             "both sides' units)",
             planets["disputed"],
-            "None.",
+            "(none)",
         )
     if planets["elsewhere"]:
-        block("YOUR UNITS ON OTHER PLANETS", planets["elsewhere"], "None.")
+        block("YOUR UNITS ON OTHER PLANETS", planets["elsewhere"], "(none)")
     block("UNDER CONSTRUCTION (turn record track)", queue_lines(state, side), "Nothing.")
     routes = [
         f"{r.a} - {r.b}" + (f" ({r.length})" if r.length != 1 else "") for r in state.map.routes
@@ -958,13 +958,13 @@ def _write_forces(
     block(
         "JUMP ROUTES (system - system (length, if not 1))",
         [", ".join(routes[i : i + 8]) for i in range(0, len(routes), 8)],
-        "None.",
+        "(none)",
     )
     block(
         "EVERY PLANET (the code to write on the sheet, name, system, type, hexes, marker "
         "as far as you know it)",
         planets["every"],
-        "None.",
+        "(none)",
     )
     return page.rows
 

@@ -19,12 +19,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from ...i18n import said
 from ...words import counted
 from ..base import Event, HouseRule, PlayerSetup, Ruleset, Scores, Standing, Step
 from .orders import Orders
 from .resolve import step_key
 from .rules import HOUSE_RULES
-from .state import ALIEN, EMPIRE, State, mover
+from .state import ALIEN, EMPIRE, State, mover, secret_public
 
 #: The dice number of each step: the set-ups 0 and 1, then game turn n is n + 1, and the
 #: battles of turn n fought on the table (house rule ``battles``) 100 + n: two steps never
@@ -56,24 +57,33 @@ class Millenium(Ruleset[State, Orders]):
     bounded_game: ClassVar[Mapping[str, Any]] = {"last_turn": 2}
 
     # -- life cycle ---------------------------------------------------------------------------
+    def secret_public(self, state: State, secret: str) -> bool:
+        return secret_public(state, secret)
+
     def current_step(self, state: State) -> Step:
         key = step_key(state)
         if state.held is not None:
             battles = tuple(b.id for b in state.held.battles)
             return Step(
                 key,
-                f"game turn {state.turn}: {len(battles)} battle(s) for the referee's table",
+                said("game turn {turn}: the battles for the referee's table", turn=state.turn),
                 battles,
                 waits_for_referee=True,
                 dice_turn=BATTLE_DICE + state.turn,
             )
+        # Said, not written: each reader reads the step's name in his language (`i18n.again`).
         if state.turn == 0:
             side = EMPIRE if not state.systems else ALIEN
-            label = "the Empire's set-up" if side == EMPIRE else "the Extraterrestrial's set-up"
+            if side == EMPIRE:
+                label = said("the Empire's set-up")
+            else:
+                label = said("the Extraterrestrial's set-up")
         else:
             side = mover(state.turn)
-            who = "the Extraterrestrial" if side == ALIEN else "the Empire"
-            label = f"game turn {state.turn} ({who})"
+            if side == ALIEN:
+                label = said("game turn {turn} (the Extraterrestrial)", turn=state.turn)
+            else:
+                label = said("game turn {turn} (the Empire)", turn=state.turn)
         expects = () if state.finished else (state.players[side],)
         return Step(key, label, expects, dice_turn=SETUP_DICE.get(key, state.turn + 1))
 

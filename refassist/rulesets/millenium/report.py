@@ -18,7 +18,7 @@ from ..base import MAP_ANCHOR, Event, ReportContent, ReportInput
 from .charts import Tables, tables_for
 from .geometry import zone_name
 from .names import SHIP_LABELS, SIDE_LABELS, ship_list
-from .state import ALIEN, EMPIRE, Fleet, State, mover
+from .state import ALIEN, EMPIRE, Fleet, State
 from .visibility import SideView
 from .zonemap import Counter, SystemMark, draw, legend
 
@@ -162,6 +162,7 @@ def player_content(view: SideView, info: ReportInput) -> ReportContent:
     w = _words(info, view.player)
     tables = tables_for(info.house_rules)
     sheet = info.orders_context(view.player)
+    awaited = info.awaited_context(view.player)
     marks = [
         SystemMark(
             s.letter, s.name, tuple(p.holder for p in s.planets) if s.planets is not None else None
@@ -176,11 +177,6 @@ def player_content(view: SideView, info: ReportInput) -> ReportContent:
     counters += [
         Counter(f.side, f.letter, f.position) for f in view.others if f.position is not None
     ]
-    next_side = (
-        mover(view.turn)
-        if view.turn > 0
-        else (ALIEN if view.systems and view.turn == 0 else EMPIRE)
-    )
     systems = [
         {
             "letter": s.letter,
@@ -202,7 +198,8 @@ def player_content(view: SideView, info: ReportInput) -> ReportContent:
         "reader": view.player,
         "deadline": info.deadlines.get(view.player, info.deadline),
         "side": w.gettext(SIDE_NAMES[view.side]),
-        "yours": next_side == view.side and not view.finished,
+        # Whose sheet the game waits for is the engine's to say (the referee's battles too).
+        "yours": bool(awaited["awaited"] and awaited["awaited"]["yours"]),
         "points": sum(view.points.values()),
         "programme": " ".join(view.programme),
         "imperial": view.imperial,
@@ -212,7 +209,7 @@ def player_content(view: SideView, info: ReportInput) -> ReportContent:
         "others": [{"letter": f.letter, "where": str(f.position or "")} for f in view.others],
         "systems": systems,
         **sheet,
-        "no_orders": sheet["no_orders"] and _mover_of(info.step) == view.side,
+        **awaited,
         "zone_pages": [
             _map_page(
                 view.map,
@@ -227,7 +224,7 @@ def player_content(view: SideView, info: ReportInput) -> ReportContent:
     return ReportContent(
         template=f"{TEMPLATE_DIR}/player.html",
         context=context,
-        title=f"{view.game_name}: {view.player}, {info.step}",
+        title=f"{view.game_name}: {view.player}, {context['period']}",
     )
 
 
@@ -235,15 +232,6 @@ def _planet_line(p: Any, w: Words) -> str:
     """``G1 (Empire)* bases 6``: holder, colonised (*), bases (the referee's listing)."""
     bases = w("bases {n}", n=p.bases)
     return f"{p.name} {_holder(p.holder, w)}{'*' if p.colonised else ''} {bases}"
-
-
-def _mover_of(step: str) -> str:
-    """Whose sheet the step ``step`` was (``0-empire``, ``0-extraterrestre``, a game turn)."""
-    if step == "0-empire":
-        return EMPIRE
-    if step == "0-extraterrestre":
-        return ALIEN
-    return mover(int(step)) if step.isdigit() and int(step) > 0 else ""
 
 
 def _holder(side: str, w: Words) -> str:
@@ -308,7 +296,7 @@ def referee_content(state: State, info: ReportInput) -> ReportContent:
     return ReportContent(
         template=f"{TEMPLATE_DIR}/referee.html",
         context=context,
-        title=f"{state.game_name}: {w.gettext('Referee')}, {info.step}",
+        title=f"{state.game_name}: {w.gettext('Referee')}, {context['period']}",
     )
 
 

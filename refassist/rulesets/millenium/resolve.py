@@ -44,7 +44,20 @@ from .orders import (
 from .production import lose_points_with, score_production, spend
 from .rules import complete
 from .setup import DEFAULT_FLEETS, PROGRAMME_LEAST, deal, random_deal
-from .state import ALIEN, EMPIRE, Fleet, HeldTurn, Planet, Ship, State, TableBattle, mover
+from .state import (
+    ALIEN,
+    CARDS,
+    EMPIRE,
+    IMPERIAL,
+    PROGRAMME,
+    Fleet,
+    HeldTurn,
+    Planet,
+    Ship,
+    State,
+    TableBattle,
+    mover,
+)
 from .strategic import check_path, hyperspace, jump_problem, stack_problem
 from .tablebattles import apply_losses, battle_fleets, hex_battle, opened, place_key, result_of
 from .tactical import fight
@@ -163,6 +176,7 @@ def _setup_empire(turn: _Turn, setup: Orders) -> None:
                 (EMPIRE,),
             )
         with turn.dice.at(phase="set-up"):
+            turn.dice.draws_secret(CARDS)
             dealt = random_deal(state.map, turn.dice)
     else:
         dealt = {letter: cards[n - 1] for letter, n in setup.cards.items()}
@@ -170,6 +184,7 @@ def _setup_empire(turn: _Turn, setup: Orders) -> None:
     planet = state.planet(setup.imperial) if setup.imperial else None
     if planet is None or state.systems[planet.system].loyalty != 6:
         sixes = [p.name for s in state.systems.values() if s.loyalty == 6 for p in s.planets]
+        turn.dice.draws_secret(IMPERIAL)
         choice = sixes[turn.dice.choice_index(len(sixes), "imperial planet")]
         turn.tell(
             "set-up",
@@ -222,6 +237,7 @@ def _setup_alien(turn: _Turn, setup: Orders) -> None:
         # A programme short of the rules' 18 is completed at random (the checker said so).
         left = [x for x in state.systems if x not in state.programme]
         with turn.dice.at(phase="set-up"):
+            turn.dice.draws_secret(PROGRAMME)
             while len(state.programme) < PROGRAMME_LEAST:
                 state.programme.append(left.pop(turn.dice.choice_index(len(left), "programme")))
         state.programme.sort()

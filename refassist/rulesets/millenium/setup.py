@@ -69,11 +69,13 @@ def deal(state: State, cards: Mapping[str, Card]) -> None:
 
 def random_deal(game_map: StrategicMap, dice: Dice) -> dict[str, Card]:
     """The cards dealt at random (house rule ``cards_dealt = "random"``), each draw a logged
-    die so the deal replays with the turn."""
+    die so the deal replays with the turn; the last card goes to the last system without a
+    die (a die of one side is no die, and the master's dice table refuses it)."""
     left = list(game_map.cards)
     dealt: dict[str, Card] = {}
     for letter in game_map.systems:
-        dealt[letter] = left.pop(dice.choice_index(len(left), f"card for system {letter}"))
+        pick = dice.choice_index(len(left), f"card for system {letter}") if len(left) > 1 else 0
+        dealt[letter] = left.pop(pick)
     return dealt
 
 

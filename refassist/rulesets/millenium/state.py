@@ -187,3 +187,21 @@ class State:
 
     def copy(self) -> State:
         return copy.deepcopy(self)
+
+
+#: What the set-up's dice may draw that the rules keep secret (`Dice.draws_secret`): the
+#: seed of a step that drew one is withheld until `secret_public` says it is public.
+CARDS = "the cards dealt to the systems"
+IMPERIAL = "the imperial planet"
+PROGRAMME = "the conquest programme"
+
+
+def secret_public(state: State, secret: str) -> bool:
+    """Whether a secret the dice drew is public now: the deal once the Extraterrestrial has
+    seen every card, the imperial planet once revealed (rule VII B); the programme only at
+    the end (the engine publishes every seed then)."""
+    if secret == CARDS:
+        return set(state.systems) <= state.revealed
+    if secret == IMPERIAL:
+        return state.imperial_revealed
+    return False

@@ -209,6 +209,7 @@ def player_content(view: State, info: ReportInput) -> ReportContent:
         "seen": [unit_line(u, view) for u in theirs],
         "lost": [unit_line(u, view) for u in view.lost if u.side == side.name],
         **info.orders_context(name),
+        **info.awaited_context(name),
     }
     board = hex_board(
         view,
@@ -223,7 +224,7 @@ def player_content(view: State, info: ReportInput) -> ReportContent:
     return ReportContent(
         template=f"{TEMPLATE_DIR}/player.html",
         context=context,
-        title=f"{view.game_name}: {name} ({side.name}), results of {info.step}",
+        title=f"{view.game_name}: {name} ({side.name}), {info.results_of()}",
         board=board,
     )
 
@@ -243,6 +244,7 @@ def referee_content(state: State, info: ReportInput) -> ReportContent:
         for s in state.sides
     ]
     context = _common(state, info) | {
+        **info.awaited_context(None),
         "reader": "Referee",
         "sides": sides,
         "units": [unit_line(u, state) for u in sorted(state.units, key=lambda u: u.id)],
@@ -262,7 +264,7 @@ def referee_content(state: State, info: ReportInput) -> ReportContent:
     return ReportContent(
         template=f"{TEMPLATE_DIR}/referee.html",
         context=context,
-        title=f"{state.game_name}: referee's report, results of {info.step}",
+        title=f"{state.game_name}: referee's report, {info.results_of()}",
         board=board,
     )
 

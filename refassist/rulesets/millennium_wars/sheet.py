@@ -240,7 +240,7 @@ def _write_purchases(page: Page, view: State, side: str, first: bool, bought: bo
     page.ask(
         f"C{BUY_FIRST_ROW}:C{last}",
         "Unit",
-        "The unit to bring in. " + ("Yours: " + " ".join(units) if units else "None."),
+        "The unit to bring in. " + ("Yours: " + " ".join(units) if units else "(none)"),
         units,
     )
     page.ask(
@@ -398,12 +398,12 @@ def _write_situation(ws: Any, st: SheetStyles, view: State, side: str, bought: b
     listing = Listing(ws, st, f"Situation of {side} - {view.point.key}")
     mine = sorted((u for u in view.units if u.side == side), key=lambda u: u.id)
     theirs = sorted((u for u in view.units if u.side != side), key=lambda u: u.id)
-    listing.block("Your units (attack-defence-speed)", [unit_line(u, view) for u in mine], "None.")
-    listing.block("Enemy units you see", [unit_line(u, view) for u in theirs], "None in sight.")
+    listing.block("Your units (attack-defence-speed)", [unit_line(u, view) for u in mine], "(none)")
+    listing.block("Enemy units you see", [unit_line(u, view) for u in theirs], "(none in sight)")
     listing.block(
         "Your eliminated units (a replacement brings one back)",
         [unit_line(u, view) for u in view.lost if u.side == side],
-        "None.",
+        "(none)",
     )
     objectives = []
     for hex_, points in sorted(view.scenario.objectives.items()):
@@ -411,13 +411,13 @@ def _write_situation(ws: Any, st: SheetStyles, view: State, side: str, bought: b
         name = f" {place.name} ({place.kind})" if place else ""
         held = view.held.get(hex_) or "no one"
         objectives.append(f"{hex_}{name}: {points} point(s), held by {held}")
-    listing.block("Objectives", objectives, "None.")
+    listing.block("Objectives", objectives, "(none)")
     due = [
         f"turn {r.turn}: {r.unit.id} {r.unit.type} at {r.unit.hex or 'your country'}"
         for r in view.scenario.reinforcements
         if r.unit.side == side and r.unit.id not in view.arrived
     ]
-    listing.block("Your reinforcements due", due, "None.")
+    listing.block("Your reinforcements due", due, "(none)")
     listing.block(
         "Prices this turn (political points; this turn's rally or protests included)",
         _prices(view, side, bought),
