@@ -151,6 +151,15 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         ("cancelled", "continue"),
     ),
     HouseRule(
+        "war_forfeit",
+        "production",
+        "6.31a: the victim of a declaration of war gains its trade of the turn, 'taken directly "
+        "from the agressor's production total': from the aggressor's income of the turn only, "
+        "not its stockpile, so the victim gains at most that income ('production'), or from "
+        "all the aggressor has that turn, stockpile, income and other trade ('whole-budget').",
+        ("production", "whole-budget"),
+    ),
+    HouseRule(
         "seat_exclusivity",
         "empire",
         "Appendix A: 'a Control Centre and/or a Construction Facility, or a Depot, but not "
