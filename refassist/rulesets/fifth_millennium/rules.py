@@ -110,6 +110,15 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         ("all-but-owner", "enemies"),
     ),
     HouseRule(
+        "minefield_wear",
+        "squadron-hits",
+        "What uses up a minefield point: App. B 'each hit on a squadron reduces the "
+        "minefield's effectiveness by one point', so a kill left with no squadron to strike "
+        "costs nothing ('squadron-hits'), or 5.0 step 0e 'each kill achieved reduces the "
+        "minefield by a point', every roll of 4-6 whether it strikes or not ('every-kill').",
+        ("squadron-hits", "every-kill"),
+    ),
+    HouseRule(
         "unowned_naval_base",
         "defends-after-first",
         "5.1: 'you do not need to defeat the defensive forces of a naval base if you are the "
