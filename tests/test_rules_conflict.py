@@ -317,6 +317,90 @@ def test_swept_to_exactly_zero_the_kkms_still_fire() -> None:
     assert [x["kind"] for x in one(r, "battle").data["step0"]] == ["sweep", "kkm"]
 
 
+def _mined_attack():
+    """Ann's F2 (no minesweeper) arrives at Bob's 1012, held by his F2 behind a 5-point
+    minefield."""
+    return _attack(
+        [force("1012", "Bob", F=2)],
+        {"F": 2},
+        facilities=[facility("1012", "Bob", "MINE", 5)],
+    )
+
+
+def test_a_minefield_loses_a_point_per_hit_on_a_squadron_not_per_kill() -> None:
+    """App. B: "Each hit on a squadron reduces the minefield's effectiveness by one point".
+    The five points roll 4, 5, 6, 1, 6: four kills, but Ann brought only two squadrons, so
+    two kills hit and two strike nothing.  The minefield loses 2 points (5 -> 3).  The battle
+    follows: Ann has CV 0 against Bob's 2 and nothing left to roll; Bob holds."""
+    r = resolve(_mined_attack(), dice=[4, 5, 6, 1, 6])
+    [mines] = one(r, "battle").data["step0"]
+    assert mines["kind"] == "mines"
+    assert [x["kill"] for x in mines["rolls"]] == [True, True, True, False, True]
+    assert mines["kills"] == [{"player": "Ann", "unit": "F", "count": 2}]
+    assert (mines["minefield_before"], mines["minefield_after"]) == (5, 3)
+    assert count(r.state, "1012", "Bob", "MINE") == 3
+    assert fleet_at(r.state, "1012", "Ann") == Fleet()
+    assert fleet_at(r.state, "1012", "Bob") == Fleet(F=2)
+    assert r.state.system("1012").owner == "Bob"
+
+
+def test_house_rule_every_kill_uses_up_a_mine_whether_it_strikes_or_not() -> None:
+    """minefield_wear = every-kill, 5.0 step 0e: "Each kill achieved reduces the minefield by
+    a point".  The same dice: four kills (4, 5, 6 and 6), two of them hitting Ann's squadrons;
+    the minefield loses all four points (5 -> 1)."""
+    r = resolve(_mined_attack(), dice=[4, 5, 6, 1, 6], minefield_wear="every-kill")
+    [mines] = one(r, "battle").data["step0"]
+    assert mines["kills"] == [{"player": "Ann", "unit": "F", "count": 2}]
+    assert (mines["minefield_before"], mines["minefield_after"]) == (5, 1)
+    assert count(r.state, "1012", "Bob", "MINE") == 1
+    assert fleet_at(r.state, "1012", "Ann") == Fleet()
+
+
+def test_when_every_kill_strikes_both_readings_use_up_the_same_points() -> None:
+    """Ann's F3 Ms2 against the 5-point minefield: the sweepers roll 1 and 1 (3 points left),
+    the points roll 4, 6, 1: two kills, both on the minesweepers (struck first), so both
+    readings leave 1 point.  No KKM; the battle: Ann's F3 (CV 3) beats Bob's F2 (CV 2), whose
+    two Fleet squadrons roll 1 and 1, no kill."""
+    s = _attack(
+        [force("1012", "Bob", F=2)],
+        {"F": 3, "Ms": 2},
+        facilities=[facility("1012", "Bob", "MINE", 5)],
+    )
+    for rules in ({}, {"minefield_wear": "every-kill"}):
+        r = resolve(s, dice=[1, 1, 4, 6, 1, 1, 1], **rules)
+        sweep, mines = one(r, "battle").data["step0"]
+        assert (sweep["minefield_before"], sweep["minefield_after"]) == (5, 3)
+        assert mines["kills"] == [{"player": "Ann", "unit": "Ms", "count": 2}]
+        assert mines["minefield_after"] == 1
+        assert r.state.system("1012").owner == "Ann"
+
+
+def test_a_partners_minefield_wears_by_hits_or_by_every_kill() -> None:
+    """App. B's minefield attacks a treaty partner's arriving squadrons too.  Ann's F1 arrives
+    at her partner Bob's 1012 (3-point minefield): the points roll 4, 4, 4, three kills; one
+    hits her Fleet squadron.  By hits the minefield keeps 3 - 1 = 2 points; by every kill it
+    loses all three and is gone."""
+
+    def run(**rules):
+        s = _attack(
+            [force("1012", "Bob", F=1)],
+            {"F": 1},
+            facilities=[facility("1012", "Bob", "MINE", 3)],
+            relations=[("treaty", "Ann", "Bob")],
+        )
+        return resolve(s, dice=[4, 4, 4], **rules)
+
+    hits = run()
+    assert one(hits, "minefield").data["lost"] == {"F": 1}
+    assert one(hits, "minefield").data["step0"][0]["minefield_after"] == 2
+    assert count(hits.state, "1012", "Bob", "MINE") == 2
+    kills = run(minefield_wear="every-kill")
+    assert one(kills, "minefield").data["step0"][0]["minefield_after"] == 0
+    assert count(kills.state, "1012", "Bob", "MINE") == 0
+    assert fleet_at(kills.state, "1012", "Ann") == Fleet()
+    assert events(kills, "battle") == []
+
+
 def test_three_players_arriving_together_strongest_holds_and_fights_strongest_first() -> None:
     def run(order: str, dice):
         s = state(

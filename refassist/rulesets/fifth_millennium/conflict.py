@@ -10,7 +10,8 @@ side fights each other side in turn (house rule ``battle_order``: strongest firs
 each battle is the rules' flowsheet:
 
 * Step 0 - the intruder's minesweepers reduce the minefield (one die each), the remaining
-  minefield points attack (4-6 kills; minesweepers are hit first, each kill uses up a point),
+  minefield points attack (4-6 kills; minesweepers are hit first, each hit on a squadron uses
+  up a point; house rule ``minefield_wear``: every kill does),
   the intruder's KKMs attack (4-6 kills, facilities first, all KKMs spent), and SFBA levels
   ordered to bomb the system do so if the intruder's CV is at least half the defender's.
 * Steps 1-4 - the higher CV wins; the defeated side rolls one die per unit against the kill
@@ -321,7 +322,10 @@ def _mine_attack(
     ctx: TurnContext, hex_: str, owner: str, mines: int, target: Side
 ) -> list[dict[str, Any]]:
     """Step 0 a-e against ``target``: its minesweepers roll, then the minefield points left
-    attack (4-6), minesweepers struck first; each kill that strikes uses up a point."""
+    attack (4-6), minesweepers struck first.
+
+    The points used up (`mines_used`) are the hits on squadrons by default (App. B), or every
+    kill rolled (5.0 step 0e) under house rule ``minefield_wear = "every-kill"``."""
     state = ctx.state
     record: list[dict[str, Any]] = []
     sweepers = [p for p in target.players if target.units[p]["Ms"]]
@@ -351,7 +355,7 @@ def _mine_attack(
             kills += kill
             rolls_m.append({"die": die, "target": "4-6", "kill": kill})
         hit, _ = apply_kills(target, kills, ("Ms", *PRECEDENCE))
-        used = sum(h["count"] for h in hit)
+        used = mines_used(ctx, kills, sum(h["count"] for h in hit))
         record.append(
             {
                 "kind": "mines",
@@ -365,6 +369,20 @@ def _mine_attack(
         mines -= used
     _set_facility(state, hex_, owner, "MINE", mines)
     return record
+
+
+def mines_used(ctx: TurnContext, kills: int, hits: int) -> int:
+    """Minefield points one attack uses up, from its ``kills`` (rolls of 4-6) and the ``hits``
+    they made on squadrons (fewer when the target ran out of squadrons).
+
+    The seed says it twice, not quite alike: 5.0 step 0e "Each kill achieved reduces the
+    minefield by a point", App. B "Each hit on a squadron reduces the minefield's
+    effectiveness by one point".  By default (house rule ``minefield_wear =
+    "squadron-hits"``) App. B's reading: its sentence is the minefield's own and names what a
+    point is spent on, and a kill with nothing left to strike achieves nothing, so 0e's words
+    fit it too.  ``"every-kill"`` takes 0e's kill as the roll of c) ("a kill has been
+    obtained"), so every 4-6 costs a point, struck or not."""
+    return kills if ctx.rules["minefield_wear"] == "every-kill" else hits
 
 
 def _carried(state: State, hex_: str, player: str, field_: str) -> int:

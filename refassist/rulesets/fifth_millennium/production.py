@@ -7,7 +7,8 @@ For each player still in the game, in game order:
    subsector of which the player owns every system.  A player whose homeworld has fallen gains
    nothing (trade included) unless it holds a Construction Facility or a Depot (section 7.0).
 2. Technology: the turn's income unlocks TL2 and TL3 at the house-rule thresholds.
-3. Trade (`trade`), and the forfeits of agreements broken by war.
+3. Trade (`trade`), and the forfeits of agreements broken by war, paid from the
+   aggressor's income of the turn (house rule ``war_forfeit``: or its whole budget).
 4. Refueling station upkeep: 1 point per squadron that refuelled there this turn, paid before
    anything is bought; a station whose upkeep cannot be paid is lost (App. B), the squadrons
    waiting at it stay in the empty hex (house rule ``station_loss``: or are lost with it).
@@ -218,21 +219,66 @@ def _one_sided_war(ctx: TurnContext, aggressor: str, victim: str) -> bool:
     return (aggressor, victim) in ctx.wars and (victim, aggressor) not in ctx.wars
 
 
-def _trade_gain(ctx: TurnContext, player: str, t: TradeResult, blocked: bool) -> int:
-    """What ``player`` gains from one trade before any war forfeit is paid to it."""
-    partner = t.b if player == t.a else t.a
-    if blocked or (t.broken and (player, partner) in ctx.wars):
+def _ordinary_trade(ctx: TurnContext, player: str, trades: list[TradeResult]) -> int:
+    """What ``player`` gains this turn from its agreements that no war broke.
+
+    A broken agreement is left out: its aggressor gains nothing from it, and what its victim
+    gains is the payment being decided alongside this one, so counting it could promise the
+    victim points its aggressor never receives."""
+    if income_blocked(ctx.state, player):
         return 0
-    return t.points[player]
+    return sum(t.points[player] for t in trades if player in (t.a, t.b) and not t.broken)
+
+
+def forfeit_means(ctx: TurnContext, aggressor: str, trades: list[TradeResult]) -> int:
+    """What an aggressor's war forfeits (6.31a) are paid from this turn.
+
+    "Taken directly from the agressor's production total": by default (house rule
+    ``war_forfeit = "production"``) the production total is the turn's income, the resource
+    points its systems and subsector bonuses yield (6.0 "the resource points are totalled"),
+    not the stockpile kept from earlier turns nor trade (6.3 calls that "resources (trade)",
+    apart from production); nothing when the homeworld has fallen and the income is blocked.
+    ``"whole-budget"`` (the earlier reading) pays from the stockpile, the income and the
+    trade of agreements no war broke.  Never below 0."""
+    state = ctx.state
+    p = state.player(aggressor)
+    if p is None:
+        return 0
+    blocked = bool(income_blocked(state, aggressor))
+    income = 0 if blocked else sum(points for _, points in income_lines(state, aggressor))
+    if ctx.rules["war_forfeit"] == "production":
+        return income
+    return max(0, p.stockpile + income + _ordinary_trade(ctx, aggressor, trades))
+
+
+def share_out(means: int, owed: Mapping[str, int]) -> dict[str, int]:
+    """Share ``means`` points among victims owed ``owed``: each in full when they fit, else pro
+    rata by what each is owed (largest remainder method).
+
+    6.31a gives no order among several victims of one aggressor, and any order (by name, by
+    sheet line) would favour one of them for no reason of the rules.  Each victim first gets
+    the whole points of its exact share ``means * owed / total``; the few points left go one
+    each to the largest fractions, equal fractions in name order, so a referee can check the
+    split by hand and every run gives the same one.  Nobody gets more than it is owed."""
+    total = sum(owed.values())
+    if total <= means:
+        return dict(owed)
+    shares = {victim: means * amount // total for victim, amount in owed.items()}
+    left = means - sum(shares.values())
+    by_fraction = sorted(owed, key=lambda victim: (-(means * owed[victim] % total), victim))
+    for victim in by_fraction[:left]:
+        shares[victim] += 1
+    return shares
 
 
 def war_payments(ctx: TurnContext, trades: list[TradeResult]) -> dict[tuple[str, str], int]:
     """6.31a: the victim of a declaration of war gains its trade of the turn "taken directly
-    from the aggressor's production total" (never negative).  What the aggressor can pay is its
-    stockpile, income and other trade of the turn; the victim gains only what is paid.
-    ``(aggressor, victim)`` -> points paid."""
+    from the aggressor's production total" (never negative, nothing while the victim's own
+    income is blocked).  The aggressor pays out of `forfeit_means`; several victims share it
+    (`share_out`) when it cannot pay them all.  ``(aggressor, victim)`` -> points paid, the
+    one figure both sides' ledgers use, so the victim gains exactly what the aggressor pays."""
     state = ctx.state
-    owed: dict[str, list[tuple[str, int]]] = {}
+    owed: dict[str, dict[str, int]] = {}
     for t in trades:
         if not t.broken:
             continue
@@ -241,22 +287,12 @@ def war_payments(ctx: TurnContext, trades: list[TradeResult]) -> dict[tuple[str,
                 # What the victim "would be entitled to normally": nothing while its own
                 # income is blocked (a fallen homeworld), never a negative amount.
                 entitled = 0 if income_blocked(state, victim) else max(0, t.points[victim])
-                owed.setdefault(aggressor, []).append((victim, entitled))
+                owed.setdefault(aggressor, {})[victim] = entitled
     payments: dict[tuple[str, str], int] = {}
     for aggressor, debts in sorted(owed.items()):
-        p = state.player(aggressor)
-        if p is None:
-            continue
-        blocked = bool(income_blocked(state, aggressor))
-        income = 0 if blocked else sum(points for _, points in income_lines(state, aggressor))
-        trade = sum(
-            _trade_gain(ctx, aggressor, t, blocked) for t in trades if aggressor in (t.a, t.b)
-        )
-        budget = max(0, p.stockpile + income + trade)
-        for victim, amount in sorted(debts):
-            paid = min(amount, budget)
+        shares = share_out(forfeit_means(ctx, aggressor, trades), debts)
+        for victim, paid in sorted(shares.items()):
             payments[(aggressor, victim)] = paid
-            budget -= paid
     return payments
 
 
@@ -338,9 +374,11 @@ def player_production(
     stockpile_before = p.stockpile
     budget = p.stockpile + income_total + sum(points for _, points in trade_lines)
     if forfeit:
-        paid = min(forfeit, budget)
-        budget -= paid
-        trade_lines.append(("taken by the victims of your declarations of war", -paid))
+        # Exactly what the victims were credited (`war_payments`): never more than this
+        # budget, as `forfeit_means` counts only points that are in it (the stockpile is
+        # never negative, nor is any trade line).
+        budget -= forfeit
+        trade_lines.append(("taken by the victims of your declarations of war", -forfeit))
     upkeep = _upkeep(ctx, player, budget)
     budget -= sum(points for _, points in upkeep)
     ledger = []

@@ -110,6 +110,15 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         ("all-but-owner", "enemies"),
     ),
     HouseRule(
+        "minefield_wear",
+        "squadron-hits",
+        "What uses up a minefield point: App. B 'each hit on a squadron reduces the "
+        "minefield's effectiveness by one point', so a kill left with no squadron to strike "
+        "costs nothing ('squadron-hits'), or 5.0 step 0e 'each kill achieved reduces the "
+        "minefield by a point', every roll of 4-6 whether it strikes or not ('every-kill').",
+        ("squadron-hits", "every-kill"),
+    ),
+    HouseRule(
         "unowned_naval_base",
         "defends-after-first",
         "5.1: 'you do not need to defeat the defensive forces of a naval base if you are the "
@@ -149,6 +158,15 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "every later line is cancelled ('cancelled'), or later lines are still bought if "
         "they fit ('continue').",
         ("cancelled", "continue"),
+    ),
+    HouseRule(
+        "war_forfeit",
+        "production",
+        "6.31a: the victim of a declaration of war gains its trade of the turn, 'taken directly "
+        "from the agressor's production total': from the aggressor's income of the turn only, "
+        "not its stockpile, so the victim gains at most that income ('production'), or from "
+        "all the aggressor has that turn, stockpile, income and other trade ('whole-budget').",
+        ("production", "whole-budget"),
     ),
     HouseRule(
         "seat_exclusivity",

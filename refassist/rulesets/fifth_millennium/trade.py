@@ -10,7 +10,8 @@ The seed's example reads a modified 11 as x1.5, which is the table's row 10; the
 (``tests/test_rules_trade.py`` records the discrepancy).
 
 An agreement broken by war this turn is still rolled once more: the aggressor gains nothing and
-the victim gains its entitlement, taken out of the aggressor's production.
+the victim gains its entitlement, taken out of the aggressor's production total, its income of
+the turn (`production.forfeit_means`, house rule ``war_forfeit``).
 """
 
 from __future__ import annotations
