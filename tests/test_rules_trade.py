@@ -311,7 +311,7 @@ def test_what_ending_a_trade_agreement_tells_each_side() -> None:
     waiting = (
         "Ann asked to end the trade agreement with Bob; it ends when Bob asks too (6.31b).  "
         "Until then it stands, and the two do not fight; declaring war breaks it at once, with "
-        "the aggressor's trade of the turn paid to the other (6.31a)."
+        "the other's trade of the turn taken from the aggressor's production (6.31a)."
     )
     assert _told(asked, "trade_agreement", "order_cancelled") == [
         (

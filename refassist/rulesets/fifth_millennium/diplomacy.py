@@ -155,7 +155,8 @@ def _end_trade(
         "end proposed",
         f"{player} asked to end the trade agreement with {other}; it ends when {other} asks "
         "too (6.31b).  Until then it stands, and the two do not fight; declaring war breaks it "
-        "at once, with the aggressor's trade of the turn paid to the other (6.31a).",
+        "at once, with the other's trade of the turn taken from the aggressor's production "
+        "(6.31a).",
     )
 
 
