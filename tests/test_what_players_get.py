@@ -64,6 +64,8 @@ def _said(game: Game, player: str, msgid: str) -> str:
 NONE_CAME = (
     "No orders were received from you",
     "No sheet was received from you",
+    "No orders were received from you.",
+    "No sheet was received from you for your last step: your fleets stood where they were.",
 )
 
 
@@ -172,11 +174,37 @@ def test_the_audit_has_teeth_the_referees_report_tells_secrets(game: Game) -> No
     assert found, f"no secret of any player is in the referee's report of {step}"
 
 
+def test_the_public_page_holds_no_withheld_seed_nor_program_text(
+    game: Game, tmp_path: Path
+) -> None:
+    """The players' public page (`refassist archive --public`) is read by every player: no
+    seed the reports withhold, no program text.  (What its announcements may tell, each in
+    its own turn, is audited by tests/test_archive_site.py.)"""
+    import html
+
+    from refassist.archive.public import write_public
+    from refassist.playeraudit import Received
+    from refassist.rulesets.base import Secret
+    from refassist.turns import secrets_public
+
+    page = write_public(game, tmp_path / "public")
+    text = html.unescape(re.sub(r"<[^>]+>", "\n", page.read_text(encoding="utf-8")))
+    state = game.load_state()
+    withheld = [
+        Secret.phrase(seed, f"the seed of {step}")
+        for step, (seed, names) in sealed_seeds(game).items()
+        if not secrets_public(game, state, names)
+    ]
+    received = Received(game.step(state).key, "everyone", "public page", page, text)
+    findings = told_secrets(received, withheld) + program_text(received)
+    assert not findings, "\n".join(map(str, findings[:20]))
+
+
 def _numbers(text: str) -> set[int]:
     return {int(n) for n in re.findall(r"\b\d{6,20}\b", text)}
 
 
-def test_no_seed_a_player_received_replays_a_secret_draw(game: Game) -> None:
+def test_no_seed_a_player_received_replays_a_secret_draw(game: Game, tmp_path: Path) -> None:
     """Every number any player received at any point, tried as the seed of each step whose
     dice drew a secret: none gives that step's dice, while its real seed does (so a player
     who had it would recompute the deal)."""
@@ -189,6 +217,9 @@ def test_no_seed_a_player_received_replays_a_secret_draw(game: Game) -> None:
     for files in step_files(game):
         for r in files.received:
             received |= _numbers(r.text)
+    from refassist.archive.public import write_public
+
+    received |= _numbers(write_public(game, tmp_path / "public").read_text(encoding="utf-8"))
     for step, (seed, _names) in sealed.items():
         rolls = _sealed_rolls(game, step)
         assert rolls and _first_rolls(int(seed), rolls) == [r for _, r in rolls]
