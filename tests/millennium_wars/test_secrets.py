@@ -20,7 +20,7 @@ from refassist.rulesets.millennium_wars.combat import Attack, Defence
 from refassist.rulesets.millennium_wars.orders import Orders
 from refassist.rulesets.millennium_wars.resolve import resolve_turn
 from refassist.rulesets.millennium_wars.state import State
-from refassist.rulesets.millennium_wars.visibility import player_view, side_view
+from refassist.rulesets.millennium_wars.visibility import player_view, side_view, sight
 
 from .test_resolve import start
 
@@ -73,6 +73,117 @@ def attacked(attack: Attack, reaction_dice: list[int], **placed: str) -> State:
         state.unit(uid.replace("_", "-")).hex = hex_
     state = step(state, [3], Ann=Orders(ANN, "1-1-1", attacks=[attack]))
     return step(state, reaction_dice)
+
+
+# -- combat --------------------------------------------------------------------------------------
+
+
+def test_the_attacker_is_not_told_where_a_defender_retreated_out_of_its_sight() -> None:
+    """11 to 4 on the Assault CRT is 2/1; a 6: DD.  S-3 is disrupted and retreats two hexes,
+    to 1104, beyond what Northland's units at 0804 and 0805 see."""
+    state = attacked(Attack(["N-1AR", "N-HT"], "0905", "assault"), [6], N_1AR="0804", N_HT="0805")
+    assert state.unit("S-3").hex == "1104" and "1104" not in sight(state, "Northland")
+    assert "S-3 is disrupted; S-3 retreats" in told(state, ANN)
+    assert "1104" not in told(state, ANN)
+    assert "S-3" not in {u.id for u in player_view(state, ANN).units}  # nor on its board
+    # Sarkand and the referee read where it went.
+    assert "What Northland was not told of the attack on 0905: S-3 retreats to 1104" in told(
+        state, BOB
+    )
+    assert "S-3 retreats to 1104" in everything(state)
+    # The reports as printed (the board prints every hex's number, so the phrase is looked
+    # for; the counters are text too).
+    assert "S-3 retreats" in report(state, ANN)
+    assert "retreats to 1104" not in report(state, ANN)
+    assert "retreats to 1104" in report(state, BOB)
+    assert "retreats to 1104" in report(state, None)
+
+
+def test_a_retreat_in_the_attackers_sight_is_told_to_it() -> None:
+    """The teeth: a 5 on the Raid CRT at 2/1 is DR, S-3 retreats one hex and N-HT advances
+    into 0905: the hex S-3 went to is next to it, so Northland is told, and nothing is
+    Sarkand's alone."""
+    state = attacked(
+        Attack(["N-1AR", "N-HT"], "0905", "raid", advance=["N-HT"]),
+        [5],
+        N_1AR="0804",
+        N_HT="0805",
+    )
+    assert "S-3 retreats to 1004; N-HT advances into 0905" in told(state, ANN)
+    assert not [e for e in state.events if e.kind == "attack_detail"]
+
+
+def test_the_defender_is_not_told_where_the_attacker_retreated() -> None:
+    """2 to 4 on the Raid CRT is 1/2; a 1: AD.  N-3LI is disrupted and retreats two hexes,
+    to 0603, out of every Sarkand unit's sight."""
+    state = attacked(Attack(["N-3LI"], "0905", "raid"), [1], N_3LI="0804")
+    assert state.unit("N-3LI").hex == "0603"
+    assert "N-3LI is disrupted; N-3LI retreats" in told(state, BOB)
+    assert "0603" not in told(state, BOB)
+    assert "N-3LI retreats to 0603" in told(state, ANN)
+    assert "N-3LI retreats to 0603" in everything(state)
+    assert "retreats to 0603" not in report(state, BOB)
+
+
+def test_an_intensive_assault_names_no_headquarters_the_defender_cannot_see() -> None:
+    """N-HQ at 0603 supports the attack on 0905 (3 hexes) out of Sarkand's sight: Sarkand
+    reads that an attacking headquarters was disrupted, not which or where."""
+    attack = Attack(["N-1AR", "N-HT"], "0905", "raid", intensive=True)
+    state = attacked(attack, [5], N_1AR="0804", N_HT="0805", N_HQ="0603")
+    assert state.unit("N-HQ").disrupted
+    assert "an attacking headquarters is disrupted by the intensive assault" in told(state, BOB)
+    assert "N-HQ" not in told(state, BOB) and "N-HQ" not in report(state, BOB)
+    assert "N-HQ is disrupted by the intensive assault" in told(state, ANN)
+    # Next to a Sarkand unit, the headquarters is seen, and named.
+    state = attacked(attack, [5], N_1AR="0804", N_HT="0805", N_HQ="0806")
+    assert "N-HQ is disrupted by the intensive assault" in told(state, BOB)
+
+
+def test_an_overstacked_stack_out_of_sight_is_its_owners_alone() -> None:
+    """Four Sarkand land units at 1105 (S-HQ, S-CY, S-1 and S-4) after an attack elsewhere:
+    they are disrupted, and only Sarkand is told, until Northland sees every enemy unit."""
+    attack = Attack(["N-1AR", "N-HT"], "0905", "raid", advance=["N-HT"])
+    placed = {"N_1AR": "0804", "N_HT": "0805", "S_1": "1105", "S_4": "1105"}
+    state = attacked(attack, [5], **placed)
+    line = "Sarkand's units in 1105 are overstacked and disrupted"
+    assert state.unit("S-1").disrupted
+    assert line in told(state, BOB) and line in everything(state)
+    assert line not in told(state, ANN) and line not in report(state, ANN)
+    # Northland holding the air: it sees the whole map, and is told.
+    state = start()
+    for uid, hex_ in placed.items():
+        state.unit(uid.replace("_", "-")).hex = hex_
+    state = step(state, [5], Ann=Orders(ANN, "1-1-1", attacks=[attack]))  # 5: superiority
+    state = step(state, [5])
+    assert line in told(state, ANN)
+
+
+def test_an_attack_that_does_not_take_place_is_the_attackers_alone() -> None:
+    """S-3 leaves 0905 before the combat (by hand, as a reserve might): the attack declared
+    on it is void, which tells Ann and not Bob (who never saw it declared)."""
+    state = start()
+    state.unit("N-1AR").hex = "0804"
+    state = step(state, [3], Ann=Orders(ANN, "1-1-1", attacks=[Attack(["N-1AR"], "0905", "raid")]))
+    assert player_view(state, BOB).pending == []
+    state.unit("S-3").hex = "1006"
+    state = step(state, [])
+    assert "The attack on 0905 does not take place" in told(state, ANN)
+    assert "0905" not in told(state, BOB)
+
+
+def test_the_political_points_a_side_lacked_are_its_own() -> None:
+    """Sarkand asks 2 political points for its defence and has 1: the shift it got is in the
+    odds both read; that it asked more than it had is Sarkand's."""
+    from fractions import Fraction
+
+    state = start()
+    state.unit("N-1AR").hex = "0804"
+    state.side("Sarkand").political_points = Fraction(1)
+    state = step(state, [3], Ann=Orders(ANN, "1-1-1", attacks=[Attack(["N-1AR"], "0905", "raid")]))
+    state = step(state, [5], Bob=Orders(BOB, "1-1-1r", defence=Defence(political_points=2)))
+    assert "Sarkand spends 1 political points" in told(state, ANN)
+    assert "Sarkand had only 1 of the 2 political points asked" in told(state, BOB)
+    assert "had only" not in told(state, ANN)
 
 
 # -- the view ------------------------------------------------------------------------------------

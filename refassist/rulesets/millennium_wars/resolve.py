@@ -13,6 +13,11 @@ What each exchange does, in the seed's sequence of play:
   turn's random event.
 * the ceasefire sheets: both accept and the game ends; one refuses and the Index moves 20
   toward the other; both refuse and nothing happens.
+
+Each event is told to whoever may know it, decided here when it is made (the reports only
+filter): an event both sides read says only what both may know, judged by what each side sees
+at that moment (`visibility.sight`), and the side that knows more gets the rest in an event of
+its own (an attack's retreats out of the enemy's sight).
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from .combat import (
     CombatError,
     Conditions,
     Defence,
+    Line,
     overstacking,
     resolve_attack,
 )
@@ -44,6 +50,7 @@ from .politics import in_band, shifted
 from .rules import complete
 from .sequence import Point, after
 from .state import SideState, State
+from .visibility import Sight, sight
 
 EVERYONE = ("*",)
 
@@ -183,6 +190,8 @@ def _combat(
                 home=state.scenario.countries,
             )
         except CombatError as exc:
+            # Told to the attacker alone: an attack never fought stays one of its plans, as
+            # the declared attacks are (the defender's view never holds them).
             events.append(
                 event(
                     state,
@@ -190,7 +199,7 @@ def _combat(
                     attack.hex,
                     "attack_void",
                     f"The attack on {attack.hex} does not take place: {exc}",
-                    EVERYONE,
+                    (enemy.player,),
                 )
             )
             continue
@@ -204,22 +213,23 @@ def _combat(
                 state.political_index, points, who == state.scenario.first
             )
         landed += [u.hex for u in board.units]
-        spent = _spend_points(outcome.odds.shifts, enemy, defender)
+        spent = [Line(text) for text in _spend_points(outcome.odds.shifts, enemy, defender)]
         short = [
-            f"{side.name} had only {got} of the {asked} political points asked"
+            Line(f"{side.name} had only {got} of the {asked} political points asked", side.name)
             for side, asked, got in (
                 (enemy, declared.political_points, attack.political_points),
                 (defender, defence.political_points, guard.political_points),
             )
             if got < asked
         ]
+        public, private = _told_apart(state, [*outcome.told, *spent, *short], rules)
         events.append(
             event(
                 state,
                 "combat",
                 attack.hex,
                 "attack",
-                "; ".join([*outcome.lines, *spent, *short]),
+                "; ".join(public),
                 EVERYONE,
                 odds=outcome.odds.describe(),
                 die=outcome.die,
@@ -230,13 +240,64 @@ def _combat(
                 political=outcome.political,
             )
         )
+        for side in state.sides:
+            if private.get(side.name):
+                unaware = _other(state, side.name).name
+                events.append(
+                    event(
+                        state,
+                        "combat",
+                        attack.hex,
+                        "attack_detail",
+                        f"What {unaware} was not told of the attack on {attack.hex}: "
+                        + "; ".join(private[side.name]),
+                        (side.player,),
+                    )
+                )
+    sights = _sights(state, rules)
     for line in overstacking(board, landed):
-        events.append(event(state, "combat", "", "overstacked", line, EVERYONE))
+        # The stack's owner is told; its enemy only where it sees the hex.
+        enemy_name = _other(state, line.side).name
+        seen_by_enemy = bool(line.read_by(enemy_name, sights[enemy_name]))
+        told = EVERYONE if seen_by_enemy else (state.side(line.side).player,)
+        events.append(event(state, "combat", "", "overstacked", line.text, told))
     for unit in board.units:
         if unit.id in state.moved:
             unit.ops_complete = True
     state.pending, state.moved = [], []
     return events
+
+
+def _other(state: State, side: str) -> SideState:
+    """The enemy of the side named ``side``."""
+    return state.second if side == state.first.name else state.first
+
+
+def _sights(state: State, rules: Mapping[str, Any]) -> dict[str, Sight]:
+    """What each side sees into now, by its name."""
+    return {side.name: sight(state, side.name, rules) for side in state.sides}
+
+
+def _told_apart(
+    state: State, lines: Sequence[Line], rules: Mapping[str, Any]
+) -> tuple[list[str], dict[str, list[str]]]:
+    """What both sides may read of an attack's ``lines`` as they see the board now, and, by
+    side, the lines whole that its enemy reads veiled or not at all (which that side alone is
+    told, beside)."""
+    sights = _sights(state, rules)
+    public: list[str] = []
+    private: dict[str, list[str]] = {}
+    for line in lines:
+        if not line.side:
+            public.append(line.text)
+            continue
+        other = _other(state, line.side).name
+        read = line.read_by(other, sights[other])
+        if read:
+            public.append(read)
+        if read != line.text:
+            private.setdefault(line.side, []).append(line.text)
+    return public, private
 
 
 def _spend_points(shifts: Sequence[Shift], attacker: SideState, defender: SideState) -> list[str]:
