@@ -17,9 +17,10 @@ from refassist.report.render import template_dirs
 from refassist.rulesets import find_ruleset
 from refassist.rulesets.base import ReportInput
 from refassist.rulesets.millennium_wars.combat import Attack, Defence
-from refassist.rulesets.millennium_wars.orders import Orders
+from refassist.rulesets.millennium_wars.orders import InformationAttack, Orders
 from refassist.rulesets.millennium_wars.resolve import resolve_turn
 from refassist.rulesets.millennium_wars.state import State
+from refassist.rulesets.millennium_wars.validate import validate_orders
 from refassist.rulesets.millennium_wars.visibility import player_view, side_view, sight
 
 from .test_resolve import start
@@ -184,6 +185,61 @@ def test_the_political_points_a_side_lacked_are_its_own() -> None:
     assert "Sarkand spends 1 political points" in told(state, ANN)
     assert "Sarkand had only 1 of the 2 political points asked" in told(state, BOB)
     assert "had only" not in told(state, ANN)
+
+
+# -- information warfare -------------------------------------------------------------------------
+
+
+def _disrupt(target: str) -> Orders:
+    attack = InformationAttack(["N-CY"], "disrupt", [target], cell="Orders!D19")
+    return Orders(ANN, "1-1-1", information=[attack])
+
+
+def test_the_checker_answers_alike_for_an_unseen_unit_and_no_unit() -> None:
+    """S-1 is a Sarkand unit Northland does not see, S-99 no unit at all: the checker refuses
+    both in the same words; S-5, seen in Northland's country, it accepts."""
+    state = start()
+    state.unit("S-5").hex = "0303"
+    problems = {
+        target: [p.message for p in validate_orders(state, ANN, _disrupt(target), {})]
+        for target in ("S-1", "S-99", "S-5")
+    }
+    assert problems["S-1"] == ["S-1 is not an enemy unit you see"]
+    assert problems["S-99"] == [m.replace("S-1", "S-99") for m in problems["S-1"]]
+    assert problems["S-5"] == []
+
+
+def test_a_disrupt_on_a_guessed_id_tells_nothing_of_it() -> None:
+    """The air roll 3 (parity), then the information warfare die 6 at +1: IS1, 'disrupt'.
+    Named S-1 (real, unseen) or S-99 (none), Ann reads the same but for the id, S-1 is not
+    disrupted, and Bob reads exactly the same either way."""
+    read: dict[str, tuple[str, str]] = {}
+    for target in ("S-1", "S-99"):
+        state = step(start(), [3, 6], Ann=_disrupt(target))
+        read[target] = (told(state, ANN), told(state, BOB))
+        assert not state.unit("S-1").disrupted
+    assert read["S-99"][0] == read["S-1"][0].replace("S-1", "S-99")
+    assert "disrupted: none" in read["S-1"][0]
+    assert read["S-1"][1] == read["S-99"][1] and "S-1" not in read["S-1"][1]
+    # The teeth: S-5 in Northland's country is seen, and disrupted.
+    state = start()
+    state.unit("S-5").hex = "0303"
+    state = step(state, [3, 6], Ann=_disrupt("S-5"))
+    assert state.unit("S-5").disrupted and "IS1; disrupted: S-5" in told(state, BOB)
+
+
+def test_neither_side_reads_the_information_warfare_differential() -> None:
+    """The differential is the strength of cybercadres each side may not see of the other's:
+    the referee reads it, the players the die and the result.  1D6 2 at +1: CM."""
+    state = step(
+        start(), [3, 2], Ann=Orders(ANN, "1-1-1", information=[InformationAttack(["N-CY"])])
+    )
+    assert "N-CY (attack 2) against S-CY (defence 1): differential +1" in everything(state)
+    for player in (ANN, BOB):
+        assert "differential" not in told(state, player)
+        assert "S-CY" not in told(state, ANN)
+    assert "1D6 2: CM; the attacking cybercadres are disrupted" in told(state, BOB)
+    assert "N-CY" not in told(state, BOB)
 
 
 # -- the view ------------------------------------------------------------------------------------

@@ -50,7 +50,7 @@ from .politics import in_band, shifted
 from .rules import complete
 from .sequence import Point, after
 from .state import SideState, State
-from .visibility import Sight, sight
+from .visibility import Sight, seen_enemies, sight
 
 EVERYONE = ("*",)
 
@@ -118,26 +118,26 @@ def _impulse(state: State, orders: Orders, dice: Dice, rules: Mapping[str, Any])
     if state.point.impulse == 1:
         bought = rules["reinforcements"] == "bought"
         events += _air(state, dice)
-        first_things = [
-            (
-                "reinforcements",
-                "reinforcement",
-                supply.place_reinforcements(state, board, side, bought=bought),
-            ),
-            (
-                "purchases",
-                "purchase",
-                supply.buy(state, board, side, orders.purchases, bought_reinforcements=bought),
-            ),
-            (
-                "information warfare",
-                "information_warfare",
-                supply.information_warfare(state, board, side, orders.information, dice),
-            ),
-        ]
-        for phase, kind, lines in first_things:
-            told = (side.player,) if kind != "information_warfare" else EVERYONE
-            events += [event(state, phase, "", kind, line, told) for line in lines]
+        mine = (side.player,)
+        for line in supply.place_reinforcements(state, board, side, bought=bought):
+            events.append(event(state, "reinforcements", "", "reinforcement", line, mine))
+        for line in supply.buy(state, board, side, orders.purchases, bought_reinforcements=bought):
+            events.append(event(state, "purchases", "", "purchase", line, mine))
+        # The targets it may name are the enemy units it sees now: after the air roll (which
+        # may let it examine them all) and its own units' arrival.
+        seen = seen_enemies(state, side.name, rules)
+        told = {supply.OWN: mine, supply.BOTH: EVERYONE, supply.REFEREE: ()}
+        for said in supply.information_warfare(state, board, side, orders.information, dice, seen):
+            events.append(
+                event(
+                    state,
+                    "information warfare",
+                    "",
+                    "information_warfare",
+                    said.text,
+                    told[said.to],
+                )
+            )
     events += _moves(state, board, orders, side.name, side.player, rules, reaction=False)
     state.pending = list(orders.attacks)
     if bool(rules["fast_play"]):

@@ -119,7 +119,8 @@ def write_sheet(
             first = kind == "impulse" and point.impulse == 1
             mine = [u for u in view.units if u.side == side.name]
             _write_purchases(page, view, side.name, first, rules["reinforcements"] == "bought")
-            _write_information(page, mine, first)
+            theirs = sorted(u.id for u in view.units if u.side != side.name)
+            _write_information(page, mine, theirs, first)
             _write_moves(page, mine, reaction=kind == "reaction")
             _write_attacks(page, view, side.name, kind == "impulse")
             _write_defence(page, mine, kind == "reaction" or fast, fast)
@@ -251,7 +252,7 @@ def _write_purchases(page: Page, view: State, side: str, first: bool, bought: bo
     )
 
 
-def _write_information(page: Page, mine: Sequence[Unit], first: bool) -> None:
+def _write_information(page: Page, mine: Sequence[Unit], seen: Sequence[str], first: bool) -> None:
     page.section(IW_SECTION_ROW, "INFORMATION WARFARE - cybercadres (first impulse only)")
     page.headers(IW_SECTION_ROW + 1, ("#", "Cybercadres", "If it wins", "Targets"))
     if not first:
@@ -277,7 +278,12 @@ def _write_information(page: Page, mine: Sequence[Unit], first: bool) -> None:
         IW_CHOICES,
         strict=True,
     )
-    page.ask(f"D{IW_FIRST_ROW}:D{last}", "Targets", "Enemy units to disrupt, if you choose it.")
+    page.ask(
+        f"D{IW_FIRST_ROW}:D{last}",
+        "Targets",
+        "Enemy units to disrupt, if you choose it: units you see, ids separated by spaces. "
+        + ("In sight: " + " ".join(seen) if seen else "You see none."),
+    )
 
 
 def _write_moves(page: Page, mine: Sequence[Unit], *, reaction: bool) -> None:
