@@ -19,6 +19,7 @@ from refassist.rulesets.base import ReportInput
 from refassist.rulesets.millennium_wars.combat import Attack, Defence
 from refassist.rulesets.millennium_wars.orders import InformationAttack, Orders
 from refassist.rulesets.millennium_wars.resolve import resolve_turn
+from refassist.rulesets.millennium_wars.sequence import Point
 from refassist.rulesets.millennium_wars.state import State
 from refassist.rulesets.millennium_wars.validate import validate_orders
 from refassist.rulesets.millennium_wars.visibility import player_view, side_view, sight
@@ -240,6 +241,77 @@ def test_neither_side_reads_the_information_warfare_differential() -> None:
         assert "S-CY" not in told(state, ANN)
     assert "1D6 2: CM; the attacking cybercadres are disrupted" in told(state, BOB)
     assert "N-CY" not in told(state, BOB)
+
+
+# -- objectives ----------------------------------------------------------------------------------
+
+
+def end_of_turn(state: State, rules: dict[str, object] | None = None) -> State:
+    """Resolve the last exchange of game turn 1 (Sarkand's second impulse's reaction) with
+    no orders; turn 2's random event is d66 54, no event."""
+    state.point = Point(1, 2, 2, reaction=True)
+    return step(state, [5, 4], rules)
+
+
+def test_an_objective_taken_out_of_sight_keeps_its_old_holder_for_the_loser(
+    tmp_path: Path,
+) -> None:
+    """S-2 stands on the Gap Depot (0704) at the end of the game turn, with no Northland unit
+    near: Sarkand holds it, and Northland's events, report and next sheet still say no one
+    holds it; Sarkand and the referee read Sarkand."""
+    state = start()
+    state.unit("S-2").hex = "0704"
+    assert "0704" not in sight(state, "Northland")
+    state = end_of_turn(state)
+    assert state.held["0704"] == "Sarkand"
+    assert side_view(state, "Northland").held["0704"] == ""
+    assert side_view(state, "Sarkand").held["0704"] == "Sarkand"
+    assert "The objective 0704 Gap Depot is held by Sarkand" in told(state, BOB)
+    assert "0704" not in told(state, ANN)
+    assert "0704 Gap Depot 3 no one" in report(state, ANN)
+    assert "0704 Gap Depot 3 Sarkand" in report(state, BOB)
+    assert "0704 Gap Depot 3 Sarkand" in report(state, None)
+    assert "0704 Gap Depot (facility): 3 point(s), held by no one" in situation(
+        state, ANN, tmp_path
+    )
+    # The master keeps the truth and each side's belief.
+    tables = RULESET.game_function("tables", "to_tables")(state)
+    row = next(r for r in tables["objectives"] if r["hex"] == "0704")
+    assert (row["held"], row["first_knows"], row["second_knows"]) == ("Sarkand", "", "Sarkand")
+    # The teeth: with N-2MI next to the depot (0604), Northland sees who stands there.
+    state = start()
+    state.unit("S-2").hex = "0704"
+    state.unit("N-2MI").hex = "0604"
+    state = end_of_turn(state)
+    assert "The objective 0704 Gap Depot is held by Sarkand" in told(state, ANN)
+    assert side_view(state, "Northland").held["0704"] == "Sarkand"
+
+
+def test_a_city_held_out_of_sight_moves_the_index_without_naming_the_unit() -> None:
+    """S-2 in Aldmark (0205, Northland's city) at the end of the game turn, Northland's units
+    moved away and the house rule see_home off: the Index moves toward Sarkand (public), and
+    Northland reads that a Sarkand unit holds one of its cities, not which unit nor which
+    city, and keeps Aldmark as its own objective."""
+    rules: dict[str, object] = {"see_home": False}
+    state = start()
+    for uid in ("N-HQ", "N-CY", "N-HT", "N-4AC"):
+        state.unit(uid).hex = "0101"
+    state.unit("S-2").hex = "0205"
+    state = end_of_turn(state, rules)
+    assert state.political_index == 49 and state.held["0205"] == "Sarkand"
+    ann = told(state, ANN, rules)
+    assert "A unit of Sarkand holds a city of Northland: the Index moves 1 toward Sarkand" in ann
+    assert "S-2" not in ann and "Aldmark" not in ann
+    assert side_view(state, "Northland", rules).held["0205"] == "Northland"
+    assert "S-2 holds Aldmark: the Index moves 1 toward Sarkand" in told(state, BOB, rules)
+    # With see_home on (the default) Northland sees S-2 in its country: it is told all.
+    state = start()
+    for uid in ("N-HQ", "N-CY", "N-HT", "N-4AC"):
+        state.unit(uid).hex = "0101"
+    state.unit("S-2").hex = "0205"
+    state = end_of_turn(state)
+    assert "S-2 holds Aldmark" in told(state, ANN)
+    assert "The objective 0205 Aldmark is held by Sarkand" in told(state, ANN)
 
 
 # -- the view ------------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ What each exchange does, in the seed's sequence of play:
 Each event is told to whoever may know it, decided here when it is made (the reports only
 filter): an event both sides read says only what both may know, judged by what each side sees
 at that moment (`visibility.sight`), and the side that knows more gets the rest in an event of
-its own (an attack's retreats out of the enemy's sight).
+its own (an attack's retreats out of the enemy's sight, an objective's new holder).
 """
 
 from __future__ import annotations
@@ -404,7 +404,7 @@ def _advance(state: State, dice: Dice, rules: Mapping[str, Any]) -> list[Event]:
     if nxt.player_turn != point.player_turn or nxt.turn != point.turn:
         events += _end_of_player_turn(state, dice, rules)
     if nxt.turn != point.turn:
-        events += _administrative(state)
+        events += _administrative(state, rules)
         if nxt.turn > (int(rules["last_turn"]) or state.scenario.turns):
             state.finished = _victory(state, "the game's last turn is over")
             events.append(event(state, "end", "", "game_over", state.finished, EVERYONE))
@@ -449,11 +449,13 @@ def _end_of_player_turn(state: State, dice: Dice, rules: Mapping[str, Any]) -> l
     return events
 
 
-def _administrative(state: State) -> list[Event]:
+def _administrative(state: State, rules: Mapping[str, Any]) -> list[Event]:
     events: list[Event] = []
     for unit in state.units:
         unit.ops_complete = False
-    # Each unit in an enemy city: one toward its owner.
+    # Each unit in an enemy city: one toward its owner.  The Index is public, so the enemy
+    # learns that a city of its own is held; the unit and the city only where it sees them.
+    sights = _sights(state, rules)
     for unit in state.units:
         place = state.scenario.places.get(unit.hex)
         country = state.scenario.countries.get(unit.hex, "")
@@ -461,24 +463,56 @@ def _administrative(state: State) -> list[Event]:
             state.political_index = shifted(
                 state.political_index, 1, unit.side == state.scenario.first
             )
+            text = f"{unit.id} holds {place.name}: the Index moves 1 toward {unit.side}"
+            other = _other(state, unit.side)
+            if unit.hex in sights[other.name]:
+                events.append(event(state, "administration", unit.hex, "city_held", text, EVERYONE))
+                continue
+            owner = state.side(unit.side).player
+            events.append(event(state, "administration", unit.hex, "city_held", text, (owner,)))
             events.append(
                 event(
                     state,
                     "administration",
-                    unit.hex,
+                    "",
                     "city_held",
-                    f"{unit.id} holds {place.name}: the Index moves 1 toward {unit.side}",
-                    EVERYONE,
+                    f"A unit of {unit.side} holds a city of {country}: the Index moves 1 "
+                    f"toward {unit.side}",
+                    (other.player,),
                 )
             )
     for hex_ in state.held:
         there = [u.side for u in state.units if u.hex == hex_ and not u.kind.naval]
         if there:
             state.held[hex_] = there[0]
+    events += _objectives_seen(state, sights)
     for side in state.sides:
         side.political_points += state.scenario.side(side.name).political_points
     state.bad_weather = False
     state.sees_all = []
+    return events
+
+
+def _objectives_seen(state: State, sights: Mapping[str, Sight]) -> list[Event]:
+    """What each side learns of the objectives' holders at the end of the game turn: the
+    holder of each objective where it sees a land unit standing (the one that holds it now).
+    An objective out of its sight, or empty, keeps the holder it last saw there, so a holder
+    that changed behind its back is not told (the seed makes no holder public; our reading,
+    docs/rules/millennium-wars.md)."""
+    learnt: dict[tuple[str, str], list[str]] = {}
+    for side in state.sides:
+        knows = state.known.setdefault(side.name, {})
+        for hex_, holder in sorted(state.held.items()):
+            standing = any(u.hex == hex_ and not u.kind.naval for u in state.units)
+            if standing and hex_ in sights[side.name] and knows.get(hex_, "") != holder:
+                knows[hex_] = holder
+                learnt.setdefault((hex_, holder), []).append(side.player)
+    events = []
+    for (hex_, holder), players in sorted(learnt.items()):
+        place = state.scenario.places.get(hex_)
+        where = f"{hex_} {place.name}" if place else hex_
+        text = f"The objective {where} is held by {holder}"
+        events.append(event(state, "administration", hex_, "objective", text, tuple(players)))
     return events
 
 

@@ -417,7 +417,11 @@ def _write_situation(ws: Any, st: SheetStyles, view: State, side: str, bought: b
         name = f" {place.name} ({place.kind})" if place else ""
         held = view.held.get(hex_) or "no one"
         objectives.append(f"{hex_}{name}: {points} point(s), held by {held}")
-    listing.block("Objectives", objectives, "None.")
+    listing.block(
+        "Objectives (each holder as you last saw it at the end of a game turn)",
+        objectives,
+        "None.",
+    )
     due = [
         f"turn {r.turn}: {r.unit.id} {r.unit.type} at {r.unit.hex or 'your country'}"
         for r in view.scenario.reinforcements

@@ -2,8 +2,8 @@
 (the ``see_home`` house rule, on by default), and every enemy unit while information or air
 superiority lets it examine them.  A side's view is a copy of the state without the enemy
 units it may not see, nor the enemy's pending attacks, moves, standing defence, arrived
-reinforcements or eliminated units, nor the events it was not told; reports and sheets are written
-from the view only.
+reinforcements or eliminated units, nor the events it was not told; the objectives it shows
+are held as the side last saw them.  Reports and sheets are written from the view only.
 
 `sight` is the same rule asked of a hex rather than of a unit: the resolution asks it when it
 decides what an event may tell the enemy of a unit (where a defender retreated, which stack
@@ -74,6 +74,9 @@ def side_view(state: State, side: str, rules: Mapping[str, Any] | None = None) -
             other.standing = Defence()
     mine = {due.unit.id for due in view.scenario.reinforcements if due.unit.side == side}
     view.arrived = [uid for uid in view.arrived if uid in mine]
+    knows = view.known.get(side, {})
+    view.held = {h: knows.get(h, "") for h in view.scenario.objectives}
+    view.known = {side: dict(view.held)}
     view.dice = []
     view.viewer = side
     return view
