@@ -51,5 +51,8 @@ def test_a_computer_side_answers_the_ceasefire_by_the_objectives() -> None:
     state.point = Point(2, ceasefire=True)
     assert computer_orders(state, "Ann", 1).ceasefire == "accept"  # 7 to 7: a tie
     state.held["0503"] = "Sarkand"
+    assert computer_orders(state, "Ann", 1).ceasefire == "accept"  # neither side saw it
+    for side in ("Northland", "Sarkand"):
+        state.known[side]["0503"] = "Sarkand"
     assert computer_orders(state, "Ann", 1).ceasefire == "refuse"  # Northland 5 to 9
     assert computer_orders(state, "Bob", 1).ceasefire == "accept"

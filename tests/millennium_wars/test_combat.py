@@ -13,6 +13,7 @@ from refassist.rulesets.millennium_wars.combat import (
     CombatError,
     Conditions,
     Defence,
+    Line,
     overstacking,
     resolve_attack,
 )
@@ -255,7 +256,7 @@ def test_overstacking_after_a_retreat_disrupts_the_hex() -> None:
         defence=Defence(retreat={"D": ["0104"]}),
     )
     lines = overstacking(b, ["0104"])
-    assert lines == ["Red's units in 0104 are overstacked and disrupted"]
+    assert lines == [Line("Red's units in 0104 are overstacked and disrupted", "Red", ("0104",))]
     assert all(u.disrupted for u in b.land_at("0104"))
 
 

@@ -182,6 +182,10 @@ def test_political_points_spent_on_shifts_come_out_of_each_sides_points() -> Non
     )
     assert "Northland spends 1 political points" in attack.text
     assert "Sarkand spends 1 political points" in attack.text
-    assert "Northland had only 1 of the 2 political points asked" in attack.text
+    # What Northland asked and did not have is its own: Sarkand is not told.
+    assert "had only" not in attack.text
+    detail = next(e for e in state.events if e.kind == "attack_detail")
+    assert detail.visible_to == ("Ann",)
+    assert "Northland had only 1 of the 2 political points asked" in detail.text
     assert state.side("Northland").political_points == Fraction(1, 2)
     assert state.side("Sarkand").political_points == 1

@@ -11,6 +11,10 @@ from refassist.rulesets.millennium_wars.orders import InformationAttack, Purchas
 from refassist.rulesets.millennium_wars.resolve import board_of
 from refassist.rulesets.millennium_wars.sequence import Point
 from refassist.rulesets.millennium_wars.supply import (
+    BOTH,
+    OWN,
+    REFEREE,
+    Told,
     buy,
     information_warfare,
     place_reinforcements,
@@ -72,45 +76,89 @@ def test_information_warfare() -> None:
     board = board_of(state, {})
     north = state.first
     # N-CY (attack 2) against S-CY (defence 1): +1.  1D6 4 on the +1 column: IS1; the
-    # player takes the Index: 1D6 5 x 1 toward Northland.
-    lines = information_warfare(
-        state, board, north, [InformationAttack(["N-CY"])], Dice.scripted([4, 5])
+    # player takes the Index: 1D6 5 x 1 toward Northland.  The differential is the referee's:
+    # it is the strength of cybercadres neither side may see of the other.
+    told = information_warfare(
+        state, board, north, [InformationAttack(["N-CY"])], Dice.scripted([4, 5]), set()
     )
-    assert lines == [
-        "information warfare, differential +1, 1D6 4: IS1; the Index moves 5 x 1 toward Northland"
+    assert told == [
+        Told(
+            "Northland's information warfare: N-CY (attack 2) against S-CY (defence 1): "
+            "differential +1",
+            REFEREE,
+        ),
+        Told(
+            "Northland's information warfare, 1D6 4: IS1; the Index moves 5 x 1 toward Northland",
+            BOTH,
+        ),
     ]
     assert state.political_index == 55
-    # 1D6 2: CM, the attacking cybercadre is disrupted.
+    # 1D6 2: CM, the attacking cybercadre is disrupted (its id is not told to the enemy).
     state = start()
     board = board_of(state, {})
-    lines = information_warfare(
-        state, board, state.first, [InformationAttack(["N-CY"])], Dice.scripted([2])
+    told = information_warfare(
+        state, board, state.first, [InformationAttack(["N-CY"])], Dice.scripted([2]), set()
     )
-    assert lines[0].endswith("CM; N-CY disrupted") and state.unit("N-CY").disrupted
+    assert told[1] == Told(
+        "Northland's information warfare, 1D6 2: CM; the attacking cybercadres are disrupted",
+        BOTH,
+    )
+    assert state.unit("N-CY").disrupted
     # 1D6 6 at +1: IS1; one of the named enemy units is disrupted.  At +2 (N-CY's attack 3):
-    # IS2, two.
+    # IS2, two.  The rest named are passed over, which Northland alone is told.
+    seen = {"S-1", "S-2", "S-3"}
     state = start()
     board = board_of(state, {})
     attack = InformationAttack(["N-CY"], "disrupt", ["S-1", "S-2", "S-3"])
-    lines = information_warfare(state, board, state.first, [attack], Dice.scripted([6]))
-    assert lines[0].endswith("IS1; disrupted: S-1")
+    told = information_warfare(state, board, state.first, [attack], Dice.scripted([6]), seen)
+    assert told[1:] == [
+        Told("Northland's information warfare, 1D6 6: IS1; disrupted: S-1", BOTH),
+        Told("not disrupted: S-2, S-3 (IS1 disrupts 1)", OWN),
+    ]
     state = start()
     board = board_of(state, {})
     state.unit("N-CY").attack = 3
-    lines = information_warfare(state, board, state.first, [attack], Dice.scripted([6]))
-    assert lines[0] == "information warfare, differential +2, 1D6 6: IS2; disrupted: S-1, S-2"
+    told = information_warfare(state, board, state.first, [attack], Dice.scripted([6]), seen)
+    assert told[1].text == "Northland's information warfare, 1D6 6: IS2; disrupted: S-1, S-2"
     # Only the scenario's number of attacks; a unit that is not a cybercadre cannot attack.
+    # Both are Northland's own business.
     state = start()
     board = board_of(state, {})
-    lines = information_warfare(
+    told = information_warfare(
         state,
         board,
         state.first,
         [InformationAttack(["N-1AR"]), InformationAttack(["N-CY"])],
         Dice.scripted([]),
+        set(),
     )
-    assert lines[0].startswith("an information warfare attack needs combat-effective cybercadres")
-    assert lines[1].startswith("only 1 information warfare attack(s) a player turn")
+    assert told[0].text.startswith("an information warfare attack needs combat-effective")
+    assert told[1].text.startswith("only 1 information warfare attack(s) a player turn")
+    assert {t.to for t in told} == {OWN}
+
+
+def test_a_disrupt_on_an_unseen_or_made_up_id_says_the_same() -> None:
+    """IS1 with 'disrupt' naming S-1 (a real Sarkand unit Northland does not see) or S-99
+    (no unit): neither is disrupted, and the words differ only by the id."""
+    said = {}
+    for target in ("S-1", "S-99"):
+        state = start()
+        board = board_of(state, {})
+        attack = InformationAttack(["N-CY"], "disrupt", [target])
+        told = information_warfare(state, board, state.first, [attack], Dice.scripted([6]), set())
+        assert told[1] == Told("Northland's information warfare, 1D6 6: IS1; disrupted: none", BOTH)
+        said[target] = told[2]
+        assert not any(u.disrupted for u in state.units)
+    assert said["S-1"] == Told(
+        "not disrupted: S-1 (not a combat-effective enemy unit Northland sees)", OWN
+    )
+    assert said["S-99"].text == said["S-1"].text.replace("S-1", "S-99")
+    # Seen, S-1 is disrupted (teeth: the same order hits a unit in sight).
+    state = start()
+    board = board_of(state, {})
+    attack = InformationAttack(["N-CY"], "disrupt", ["S-1"])
+    told = information_warfare(state, board, state.first, [attack], Dice.scripted([6]), {"S-1"})
+    assert told[1].text.endswith("IS1; disrupted: S-1") and state.unit("S-1").disrupted
 
 
 def test_bought_reinforcements_wait_to_be_paid_for() -> None:

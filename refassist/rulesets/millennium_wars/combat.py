@@ -23,11 +23,16 @@ Readings of the seed recorded in docs/rules/millennium-wars.md:
 * An advance after combat goes into the hex the enemy left (for the defenders: the hex of the
   first attacking unit that left or died there), for the units the player named, as long as
   the hex is empty of enemies, enterable and not overstacked by the advance.
+
+What an attack did is a list of `Line`s, each knowing whose unit it places where: the
+resolution tells the enemy of that unit a line only while it sees those hexes, and its veiled
+form otherwise (``S-3 retreats`` for ``S-3 retreats to 1006``), so that a combat never tells
+the attacker where a defender went out of its sight, nor the defender where the attacker did.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ...dice import Dice
@@ -79,6 +84,29 @@ class Conditions:
     supply: Mapping[str, str] = field(default_factory=dict)  # unit id -> full/partial/out
 
 
+@dataclass(frozen=True)
+class Line:
+    """One line of what an attack did, and who may read it.  A line that places ``side``'s
+    unit in ``hexes`` is that side's to read whole; its enemy reads it only while it sees every
+    one of those hexes, and reads ``veiled`` otherwise ("": nothing), because where a unit
+    went out of the enemy's sight is the unit's secret.  A line with a ``side`` and no hexes is
+    that side's alone (political points it asked and did not have).  A line with no ``side``
+    (the odds, the die, a unit disrupted where both sides see it) is everyone's."""
+
+    text: str
+    side: str = ""
+    hexes: tuple[str, ...] = ()
+    veiled: str = ""
+
+    def read_by(self, reader: str, seen: Container[str]) -> str:
+        """The line as side ``reader`` may read it, seeing into ``seen`` ("": not at all)."""
+        if not self.side or reader == self.side:
+            return self.text
+        if self.hexes and all(h in seen for h in self.hexes):
+            return self.text
+        return self.veiled
+
+
 @dataclass
 class Outcome:
     odds: Odds
@@ -86,10 +114,15 @@ class Outcome:
     reconstructed: bool  # the row used is our reconstruction, not the printed table
     die: int
     result: str
-    lines: list[str] = field(default_factory=list)
+    told: list[Line] = field(default_factory=list)
     eliminated: list[Unit] = field(default_factory=list)
     #: Political Index points gained, by side (the Political Point Table).
     political: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def lines(self) -> list[str]:
+        """Every line whole, as the referee reads them."""
+        return [line.text for line in self.told]
 
 
 class CombatError(ValueError):
@@ -241,9 +274,12 @@ def resolve_attack(
     die = dice.d6(f"{crt.name} CRT, attack on {attack.hex}")
     result = crt.result(found.column, die)
     out = Outcome(found, crt.name, die in crt.reconstructed, die, result)
-    out.lines.append(
-        f"{side} attacks {attack.hex} ({crt.name}): {found.describe()}; die {die}: {result}"
-        + (" (reconstructed row)" if out.reconstructed else "")
+    say = out.told.append
+    say(
+        Line(
+            f"{side} attacks {attack.hex} ({crt.name}): {found.describe()}; die {die}: {result}"
+            + (" (reconstructed row)" if out.reconstructed else "")
+        )
     )
     place = board.places.get(attack.hex, "")
     if place in ("city", "town"):
@@ -252,7 +288,15 @@ def resolve_attack(
         hq = _headquarters(board, attack, side)
         assert hq is not None
         hq.disrupted = True
-        out.lines.append(f"{hq.id} is disrupted by the intensive assault")
+        # The headquarters may stand out of the defender's sight: its id and place are ours.
+        say(
+            Line(
+                f"{hq.id} is disrupted by the intensive assault",
+                side,
+                (hq.hex,),
+                "an attacking headquarters is disrupted by the intensive assault",
+            )
+        )
     home = home or {}
     where_attackers = [u.hex for u in attackers]
 
@@ -262,7 +306,7 @@ def resolve_attack(
                 eliminate(u)
             else:
                 u.disrupted = True
-                out.lines.append(f"{u.id} is disrupted")
+                say(Line(f"{u.id} is disrupted"))  # in the fight, where both sides see it
 
     def hurt_one(units: Sequence[Unit], choice: str) -> None:
         alive = [u for u in units if u in board.units]
@@ -277,7 +321,7 @@ def resolve_attack(
     def eliminate(u: Unit) -> None:
         board.units.remove(u)
         out.eliminated.append(u)
-        out.lines.append(f"{u.id} is eliminated")
+        say(Line(f"{u.id} is eliminated"))  # the Political Index tells it to both anyway
         winner = enemy if u.side == side else side
         out.political[winner] = out.political.get(winner, 0) + (2 if u.nato else 1)
 
@@ -294,7 +338,7 @@ def resolve_attack(
             if len(board.land_at(into, u.side)) + 1 > board.limit(into):
                 continue
             u.hex = into
-            out.lines.append(f"{u.id} advances into {into}")
+            say(Line(f"{u.id} advances into {into}", u.side, (into,)))
 
     if result == "AE":
         for u in list(attackers):
@@ -340,6 +384,7 @@ def _retreat(
     kill: Callable[[Unit], None],
 ) -> None:
     """Move ``unit`` ``hexes`` hexes away, by the owner's path if it is legal step by step."""
+    say = out.told.append
     here = unit.hex
     path = list(asked[:hexes]) if len(asked) >= hexes else []
     at = here
@@ -366,37 +411,69 @@ def _retreat(
                 if n not in passed and board.can_enter(unit, n) and not board.enemy_in(n, unit.side)
             ]
             if not options:
-                out.lines.append(f"{unit.id} has nowhere to retreat from {at}")
+                say(
+                    Line(
+                        f"{unit.id} has nowhere to retreat from {at}",
+                        unit.side,
+                        (at,),
+                        f"{unit.id} has nowhere to retreat",
+                    )
+                )
                 kill(unit)
                 return
             best = max(score(n) for n in options)
             nxt = min(n for n in options if score(n) == best)
         if board.enemy_in(nxt, unit.side) or not board.can_enter(unit, nxt):
-            out.lines.append(f"{unit.id} cannot retreat into {nxt}")
+            say(
+                Line(
+                    f"{unit.id} cannot retreat into {nxt}",
+                    unit.side,
+                    (nxt,),
+                    f"{unit.id} cannot retreat",
+                )
+            )
             kill(unit)
             return
         passed.append(nxt)
         at = unit.hex = nxt
         if board.in_enemy_zoc(nxt, unit.side):
             if unit.disrupted:
-                out.lines.append(f"{unit.id} retreats through an enemy zone of control at {nxt}")
+                say(
+                    Line(
+                        f"{unit.id} retreats through an enemy zone of control at {nxt}",
+                        unit.side,
+                        (nxt,),
+                        f"{unit.id} retreats through an enemy zone of control",
+                    )
+                )
                 kill(unit)
                 return
             unit.disrupted = True
-            out.lines.append(f"{unit.id} is disrupted retreating through {nxt}")
-    out.lines.append(f"{unit.id} retreats to {unit.hex}")
+            say(
+                Line(
+                    f"{unit.id} is disrupted retreating through {nxt}",
+                    unit.side,
+                    (nxt,),
+                    f"{unit.id} is disrupted retreating through an enemy zone of control",
+                )
+            )
+    say(Line(f"{unit.id} retreats to {unit.hex}", unit.side, (unit.hex,), f"{unit.id} retreats"))
 
 
-def overstacking(board: Board, hexes: Sequence[str]) -> list[str]:
+def overstacking(board: Board, hexes: Sequence[str]) -> list[Line]:
     """At the end of the combat phase: every side overstacked in a hex has all its units there
-    disrupted (disrupted ones stay disrupted).  Returns what happened."""
+    disrupted (disrupted ones stay disrupted).  Returns what happened, each line the stack
+    owner's, told to its enemy only where it sees the hex (nothing otherwise: a stack out of
+    sight is not even there for it)."""
     lines = []
     for hex_ in sorted(set(hexes)):
         for side in sorted({u.side for u in board.land_at(hex_)}):
             if board.overstacked(hex_, side):
                 for u in board.land_at(hex_, side):
                     u.disrupted = True
-                lines.append(f"{side}'s units in {hex_} are overstacked and disrupted")
+                lines.append(
+                    Line(f"{side}'s units in {hex_} are overstacked and disrupted", side, (hex_,))
+                )
     return lines
 
 
@@ -407,6 +484,7 @@ __all__ = [
     "CombatError",
     "Conditions",
     "Defence",
+    "Line",
     "Outcome",
     "check_attack",
     "overstacking",

@@ -13,6 +13,11 @@ What each exchange does, in the seed's sequence of play:
   turn's random event.
 * the ceasefire sheets: both accept and the game ends; one refuses and the Index moves 20
   toward the other; both refuse and nothing happens.
+
+Each event is told to whoever may know it, decided here when it is made (the reports only
+filter): an event both sides read says only what both may know, judged by what each side sees
+at that moment (`visibility.sight`), and the side that knows more gets the rest in an event of
+its own (an attack's retreats out of the enemy's sight, an objective's new holder).
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from .combat import (
     CombatError,
     Conditions,
     Defence,
+    Line,
     overstacking,
     resolve_attack,
 )
@@ -44,6 +50,7 @@ from .politics import in_band, shifted
 from .rules import complete
 from .sequence import Point, after
 from .state import SideState, State
+from .visibility import Sight, seen_enemies, sight
 
 EVERYONE = ("*",)
 
@@ -111,26 +118,26 @@ def _impulse(state: State, orders: Orders, dice: Dice, rules: Mapping[str, Any])
     if state.point.impulse == 1:
         bought = rules["reinforcements"] == "bought"
         events += _air(state, dice)
-        first_things = [
-            (
-                "reinforcements",
-                "reinforcement",
-                supply.place_reinforcements(state, board, side, bought=bought),
-            ),
-            (
-                "purchases",
-                "purchase",
-                supply.buy(state, board, side, orders.purchases, bought_reinforcements=bought),
-            ),
-            (
-                "information warfare",
-                "information_warfare",
-                supply.information_warfare(state, board, side, orders.information, dice),
-            ),
-        ]
-        for phase, kind, lines in first_things:
-            told = (side.player,) if kind != "information_warfare" else EVERYONE
-            events += [event(state, phase, "", kind, line, told) for line in lines]
+        mine = (side.player,)
+        for line in supply.place_reinforcements(state, board, side, bought=bought):
+            events.append(event(state, "reinforcements", "", "reinforcement", line, mine))
+        for line in supply.buy(state, board, side, orders.purchases, bought_reinforcements=bought):
+            events.append(event(state, "purchases", "", "purchase", line, mine))
+        # The targets it may name are the enemy units it sees now: after the air roll (which
+        # may let it examine them all) and its own units' arrival.
+        seen = seen_enemies(state, side.name, rules)
+        told = {supply.OWN: mine, supply.BOTH: EVERYONE, supply.REFEREE: ()}
+        for said in supply.information_warfare(state, board, side, orders.information, dice, seen):
+            events.append(
+                event(
+                    state,
+                    "information warfare",
+                    "",
+                    "information_warfare",
+                    said.text,
+                    told[said.to],
+                )
+            )
     events += _moves(state, board, orders, side.name, side.player, rules, reaction=False)
     state.pending = list(orders.attacks)
     if bool(rules["fast_play"]):
@@ -183,6 +190,8 @@ def _combat(
                 home=state.scenario.countries,
             )
         except CombatError as exc:
+            # Told to the attacker alone: an attack never fought stays one of its plans, as
+            # the declared attacks are (the defender's view never holds them).
             events.append(
                 event(
                     state,
@@ -190,7 +199,7 @@ def _combat(
                     attack.hex,
                     "attack_void",
                     f"The attack on {attack.hex} does not take place: {exc}",
-                    EVERYONE,
+                    (enemy.player,),
                 )
             )
             continue
@@ -204,22 +213,23 @@ def _combat(
                 state.political_index, points, who == state.scenario.first
             )
         landed += [u.hex for u in board.units]
-        spent = _spend_points(outcome.odds.shifts, enemy, defender)
+        spent = [Line(text) for text in _spend_points(outcome.odds.shifts, enemy, defender)]
         short = [
-            f"{side.name} had only {got} of the {asked} political points asked"
+            Line(f"{side.name} had only {got} of the {asked} political points asked", side.name)
             for side, asked, got in (
                 (enemy, declared.political_points, attack.political_points),
                 (defender, defence.political_points, guard.political_points),
             )
             if got < asked
         ]
+        public, private = _told_apart(state, [*outcome.told, *spent, *short], rules)
         events.append(
             event(
                 state,
                 "combat",
                 attack.hex,
                 "attack",
-                "; ".join([*outcome.lines, *spent, *short]),
+                "; ".join(public),
                 EVERYONE,
                 odds=outcome.odds.describe(),
                 die=outcome.die,
@@ -230,13 +240,64 @@ def _combat(
                 political=outcome.political,
             )
         )
+        for side in state.sides:
+            if private.get(side.name):
+                unaware = _other(state, side.name).name
+                events.append(
+                    event(
+                        state,
+                        "combat",
+                        attack.hex,
+                        "attack_detail",
+                        f"What {unaware} was not told of the attack on {attack.hex}: "
+                        + "; ".join(private[side.name]),
+                        (side.player,),
+                    )
+                )
+    sights = _sights(state, rules)
     for line in overstacking(board, landed):
-        events.append(event(state, "combat", "", "overstacked", line, EVERYONE))
+        # The stack's owner is told; its enemy only where it sees the hex.
+        enemy_name = _other(state, line.side).name
+        seen_by_enemy = bool(line.read_by(enemy_name, sights[enemy_name]))
+        told = EVERYONE if seen_by_enemy else (state.side(line.side).player,)
+        events.append(event(state, "combat", "", "overstacked", line.text, told))
     for unit in board.units:
         if unit.id in state.moved:
             unit.ops_complete = True
     state.pending, state.moved = [], []
     return events
+
+
+def _other(state: State, side: str) -> SideState:
+    """The enemy of the side named ``side``."""
+    return state.second if side == state.first.name else state.first
+
+
+def _sights(state: State, rules: Mapping[str, Any]) -> dict[str, Sight]:
+    """What each side sees into now, by its name."""
+    return {side.name: sight(state, side.name, rules) for side in state.sides}
+
+
+def _told_apart(
+    state: State, lines: Sequence[Line], rules: Mapping[str, Any]
+) -> tuple[list[str], dict[str, list[str]]]:
+    """What both sides may read of an attack's ``lines`` as they see the board now, and, by
+    side, the lines whole that its enemy reads veiled or not at all (which that side alone is
+    told, beside)."""
+    sights = _sights(state, rules)
+    public: list[str] = []
+    private: dict[str, list[str]] = {}
+    for line in lines:
+        if not line.side:
+            public.append(line.text)
+            continue
+        other = _other(state, line.side).name
+        read = line.read_by(other, sights[other])
+        if read:
+            public.append(read)
+        if read != line.text:
+            private.setdefault(line.side, []).append(line.text)
+    return public, private
 
 
 def _spend_points(shifts: Sequence[Shift], attacker: SideState, defender: SideState) -> list[str]:
@@ -343,7 +404,7 @@ def _advance(state: State, dice: Dice, rules: Mapping[str, Any]) -> list[Event]:
     if nxt.player_turn != point.player_turn or nxt.turn != point.turn:
         events += _end_of_player_turn(state, dice, rules)
     if nxt.turn != point.turn:
-        events += _administrative(state)
+        events += _administrative(state, rules)
         if nxt.turn > (int(rules["last_turn"]) or state.scenario.turns):
             state.finished = _victory(state, "the game's last turn is over")
             events.append(event(state, "end", "", "game_over", state.finished, EVERYONE))
@@ -388,11 +449,13 @@ def _end_of_player_turn(state: State, dice: Dice, rules: Mapping[str, Any]) -> l
     return events
 
 
-def _administrative(state: State) -> list[Event]:
+def _administrative(state: State, rules: Mapping[str, Any]) -> list[Event]:
     events: list[Event] = []
     for unit in state.units:
         unit.ops_complete = False
-    # Each unit in an enemy city: one toward its owner.
+    # Each unit in an enemy city: one toward its owner.  The Index is public, so the enemy
+    # learns that a city of its own is held; the unit and the city only where it sees them.
+    sights = _sights(state, rules)
     for unit in state.units:
         place = state.scenario.places.get(unit.hex)
         country = state.scenario.countries.get(unit.hex, "")
@@ -400,24 +463,56 @@ def _administrative(state: State) -> list[Event]:
             state.political_index = shifted(
                 state.political_index, 1, unit.side == state.scenario.first
             )
+            text = f"{unit.id} holds {place.name}: the Index moves 1 toward {unit.side}"
+            other = _other(state, unit.side)
+            if unit.hex in sights[other.name]:
+                events.append(event(state, "administration", unit.hex, "city_held", text, EVERYONE))
+                continue
+            owner = state.side(unit.side).player
+            events.append(event(state, "administration", unit.hex, "city_held", text, (owner,)))
             events.append(
                 event(
                     state,
                     "administration",
-                    unit.hex,
+                    "",
                     "city_held",
-                    f"{unit.id} holds {place.name}: the Index moves 1 toward {unit.side}",
-                    EVERYONE,
+                    f"A unit of {unit.side} holds a city of {country}: the Index moves 1 "
+                    f"toward {unit.side}",
+                    (other.player,),
                 )
             )
     for hex_ in state.held:
         there = [u.side for u in state.units if u.hex == hex_ and not u.kind.naval]
         if there:
             state.held[hex_] = there[0]
+    events += _objectives_seen(state, sights)
     for side in state.sides:
         side.political_points += state.scenario.side(side.name).political_points
     state.bad_weather = False
     state.sees_all = []
+    return events
+
+
+def _objectives_seen(state: State, sights: Mapping[str, Sight]) -> list[Event]:
+    """What each side learns of the objectives' holders at the end of the game turn: the
+    holder of each objective where it sees a land unit standing (the one that holds it now).
+    An objective out of its sight, or empty, keeps the holder it last saw there, so a holder
+    that changed behind its back is not told (the seed makes no holder public; our reading,
+    docs/rules/millennium-wars.md)."""
+    learnt: dict[tuple[str, str], list[str]] = {}
+    for side in state.sides:
+        knows = state.known.setdefault(side.name, {})
+        for hex_, holder in sorted(state.held.items()):
+            standing = any(u.hex == hex_ and not u.kind.naval for u in state.units)
+            if standing and hex_ in sights[side.name] and knows.get(hex_, "") != holder:
+                knows[hex_] = holder
+                learnt.setdefault((hex_, holder), []).append(side.player)
+    events = []
+    for (hex_, holder), players in sorted(learnt.items()):
+        place = state.scenario.places.get(hex_)
+        where = f"{hex_} {place.name}" if place else hex_
+        text = f"The objective {where} is held by {holder}"
+        events.append(event(state, "administration", hex_, "objective", text, tuple(players)))
     return events
 
 

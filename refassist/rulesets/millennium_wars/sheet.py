@@ -22,6 +22,7 @@ from typing import Any
 
 from ...errors import InvalidOrder, NotATurnSheet, UsageError
 from ...message_text import MessageBudget
+from ...words import counted
 from ...workbook.sheetio import TurnSheetFile
 from ...workbook.sheetkit import SheetReader, SheetStyles, cell_rc, check_room
 from ...workbook.sheetpage import Listing, Page, typing_into
@@ -119,7 +120,8 @@ def write_sheet(
             first = kind == "impulse" and point.impulse == 1
             mine = [u for u in view.units if u.side == side.name]
             _write_purchases(page, view, side.name, first, rules["reinforcements"] == "bought")
-            _write_information(page, mine, first)
+            theirs = sorted(u.id for u in view.units if u.side != side.name)
+            _write_information(page, mine, theirs, first)
             _write_moves(page, mine, reaction=kind == "reaction")
             _write_attacks(page, view, side.name, kind == "impulse")
             _write_defence(page, mine, kind == "reaction" or fast, fast)
@@ -251,7 +253,7 @@ def _write_purchases(page: Page, view: State, side: str, first: bool, bought: bo
     )
 
 
-def _write_information(page: Page, mine: Sequence[Unit], first: bool) -> None:
+def _write_information(page: Page, mine: Sequence[Unit], seen: Sequence[str], first: bool) -> None:
     page.section(IW_SECTION_ROW, "INFORMATION WARFARE - cybercadres (first impulse only)")
     page.headers(IW_SECTION_ROW + 1, ("#", "Cybercadres", "If it wins", "Targets"))
     if not first:
@@ -277,7 +279,12 @@ def _write_information(page: Page, mine: Sequence[Unit], first: bool) -> None:
         IW_CHOICES,
         strict=True,
     )
-    page.ask(f"D{IW_FIRST_ROW}:D{last}", "Targets", "Enemy units to disrupt, if you choose it.")
+    page.ask(
+        f"D{IW_FIRST_ROW}:D{last}",
+        "Targets",
+        "Enemy units to disrupt, if you choose it: units you see, ids separated by spaces. "
+        + ("In sight: " + " ".join(seen) if seen else "You see none."),
+    )
 
 
 def _write_moves(page: Page, mine: Sequence[Unit], *, reaction: bool) -> None:
@@ -410,8 +417,12 @@ def _write_situation(ws: Any, st: SheetStyles, view: State, side: str, bought: b
         place = view.scenario.places.get(hex_)
         name = f" {place.name} ({place.kind})" if place else ""
         held = view.held.get(hex_) or "no one"
-        objectives.append(f"{hex_}{name}: {points} point(s), held by {held}")
-    listing.block("Objectives", objectives, "(none)")
+        objectives.append(f"{hex_}{name}: {counted(points, 'point')}, held by {held}")
+    listing.block(
+        "Objectives (each holder as you last saw it at the end of a game turn)",
+        objectives,
+        "(none)",
+    )
     due = [
         f"turn {r.turn}: {r.unit.id} {r.unit.type} at {r.unit.hex or 'your country'}"
         for r in view.scenario.reinforcements

@@ -55,6 +55,10 @@ class State:
     bad_weather: bool = False
     #: Objective hexes and the side that last held each ("" none yet).
     held: dict[str, str] = field(default_factory=dict)
+    #: By side: each objective's holder as that side last saw it (`held` where it saw a unit
+    #: standing at the end of a game turn, the start's holders otherwise), which is what its
+    #: reports and sheets show: a holder that changed out of its sight is not its to know.
+    known: dict[str, dict[str, str]] = field(default_factory=dict)
     #: Between an impulse sheet and its reaction: the attacks declared, the units that moved.
     pending: list[Attack] = field(default_factory=list)
     moved: list[str] = field(default_factory=list)
@@ -156,6 +160,8 @@ def new_state(
         sides,
         units,
         held=held,
+        # The start is the scenario's, which both players read: both know every holder.
+        known={side.name: dict(held) for side in sides},
     )
 
 

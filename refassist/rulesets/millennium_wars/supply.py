@@ -12,8 +12,8 @@ cybercadres; an ID result is worth an IS2 where a number is needed.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import replace
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, replace
 
 from ...dice import Dice
 from ...hexmap import distance
@@ -195,17 +195,42 @@ def _landing(
     return "" if replacement else _free_hex(state, board, unit, unit.hex)
 
 
+@dataclass(frozen=True)
+class Told:
+    """A line of information warfare and who is told it: ``OWN`` the attacking side alone,
+    ``BOTH`` sides, or ``REFEREE`` alone."""
+
+    text: str
+    to: str = "own"
+
+
+OWN, BOTH, REFEREE = "own", "both", "referee"
+
+
 def information_warfare(
-    state: State, board: Board, side: SideState, attacks: Sequence[InformationAttack], dice: Dice
-) -> list[str]:
-    """The player turn's information warfare attacks (at most the scenario's number)."""
+    state: State,
+    board: Board,
+    side: SideState,
+    attacks: Sequence[InformationAttack],
+    dice: Dice,
+    seen: Collection[str],
+) -> list[Told]:
+    """The player turn's information warfare attacks (at most the scenario's number).
+    ``seen``: the enemy units the side sees now, the only ones it may name to disrupt.
+
+    Both sides are told the die, the result and what it did; the differential only the
+    referee, since it is the sum of strengths of cybercadres each side may not see; what the
+    attacker ordered and could not do (an attack beyond the number, cybercadres not fit, a
+    target it named and did not hit), the attacker alone."""
     enemy = state.second if side is state.first else state.first
-    lines = []
+    told: list[Told] = []
     for n, attack in enumerate(attacks):
         if n >= state.scenario.iw_attacks:
-            lines.append(
-                f"only {state.scenario.iw_attacks} information warfare attack(s) a "
-                "player turn; the rest are not made"
+            told.append(
+                Told(
+                    f"only {state.scenario.iw_attacks} information warfare attack(s) a "
+                    "player turn; the rest are not made"
+                )
             )
             break
         units = [board.unit(u) for u in attack.units]
@@ -218,9 +243,11 @@ def information_warfare(
             and not u.disrupted
         ]
         if not mine or len(mine) != len(units):
-            lines.append(
-                "an information warfare attack needs combat-effective cybercadres "
-                f"of {side.name}'s: {' '.join(attack.units)} are not"
+            told.append(
+                Told(
+                    "an information warfare attack needs combat-effective cybercadres "
+                    f"of {side.name}'s: {' '.join(attack.units)} are not"
+                )
             )
             continue
         theirs = [
@@ -228,24 +255,40 @@ def information_warfare(
             for u in board.units
             if u.side == enemy.name and u.kind.information_warfare and not u.disrupted
         ]
-        differential = sum(u.attack for u in mine) - sum(u.defence for u in theirs)
+        attack_strength = sum(u.attack for u in mine)
+        defence_strength = sum(u.defence for u in theirs)
+        differential = attack_strength - defence_strength
         with dice.at(phase="information warfare", location=""):
             rolled = charts.information_warfare(dice, differential)
         result = rolled.result
-        line = f"information warfare, differential {differential:+d}, 1D6 {rolled.total}: {result}"
+        told.append(
+            Told(
+                f"{side.name}'s information warfare: {' '.join(u.id for u in mine)} (attack "
+                f"{attack_strength}) against {' '.join(u.id for u in theirs) or 'no cybercadre'}"
+                f" (defence {defence_strength}): differential {differential:+d}",
+                REFEREE,
+            )
+        )
+        line = f"{side.name}'s information warfare, 1D6 {rolled.total}: {result}"
         if result == "CM":
             for u in mine:
                 u.disrupted = True
-            line += f"; {', '.join(u.id for u in mine)} disrupted"
+            line += "; the attacking cybercadres are disrupted"
         elif result == "FB":
             with dice.at(phase="information warfare", location=""):
                 die = dice.d6("feedback")
             state.political_index = shifted(state.political_index, die, enemy is state.first)
             line += f"; the Index moves {die} toward {enemy.name}"
         elif result.startswith(("IS", "ID")):
-            line += "; " + _superiority(state, board, side, enemy, attack, result, theirs, dice)
-        lines.append(line)
-    return lines
+            effect, kept = _superiority(
+                state, board, side, enemy, attack, result, theirs, dice, seen
+            )
+            line += "; " + effect
+            told.append(Told(line, BOTH))
+            told += [Told(text) for text in kept]
+            continue
+        told.append(Told(line, BOTH))
+    return told
 
 
 def _superiority(
@@ -257,37 +300,65 @@ def _superiority(
     result: str,
     theirs: list[Unit],
     dice: Dice,
-) -> str:
+    seen: Collection[str],
+) -> tuple[str, list[str]]:
+    """What the side takes of an IS# or ID result: what both sides are told, and what the
+    side alone is told (the targets it named that were not disrupted)."""
     number = int(result[2:]) if result.startswith("IS") else 2
     choice = attack.choice
     if choice == "c4i" and result == "ID":
         enemy.c4i = max(0, enemy.c4i - 1)
-        return f"{enemy.name}'s C4I falls to {enemy.c4i}"
+        return f"{enemy.name}'s C4I falls to {enemy.c4i}", []
     if choice == "see":
         if side.name not in state.sees_all:
             state.sees_all.append(side.name)
-        return f"{side.name} sees every enemy unit for the rest of the game turn"
+        return f"{side.name} sees every enemy unit for the rest of the game turn", []
     if choice == "disrupt":
+        # A target the side does not see is passed over exactly as one that does not exist,
+        # with the same words, so that naming a guessed id tells nothing of it.
         hit: list[str] = []
+        missed: list[str] = []
+        beyond: list[str] = []
         for uid in attack.targets:
+            if len(hit) >= number:
+                beyond.append(uid)
+                continue
             unit = board.unit(uid)
             if (
                 unit is not None
                 and unit.side == enemy.name
+                and unit.id in seen
                 and not unit.disrupted
-                and len(hit) < number
             ):
                 unit.disrupted = True
                 hit.append(unit.id)
-        return "disrupted: " + (", ".join(hit) or "none (no combat-effective enemy unit named)")
+            else:
+                missed.append(uid)
+        kept = []
+        if missed:
+            kept.append(
+                f"not disrupted: {', '.join(missed)} (not a combat-effective enemy unit "
+                f"{side.name} sees)"
+            )
+        if beyond:
+            kept.append(f"not disrupted: {', '.join(beyond)} ({result} disrupts {number})")
+        return "disrupted: " + (", ".join(hit) or "none"), kept
     if choice == "disrupt-iw":
         for u in theirs:
             u.disrupted = True
-        return "the defending cybercadres are disrupted"
+        return "the defending cybercadres are disrupted", []
     with dice.at(phase="information warfare", location=""):
         die = dice.d6("information superiority")
     state.political_index = shifted(state.political_index, die * number, side is state.first)
-    return f"the Index moves {die} x {number} toward {side.name}"
+    return f"the Index moves {die} x {number} toward {side.name}", []
 
 
-__all__ = ["buy", "information_warfare", "place_reinforcements"]
+__all__ = [
+    "BOTH",
+    "OWN",
+    "REFEREE",
+    "Told",
+    "buy",
+    "information_warfare",
+    "place_reinforcements",
+]

@@ -164,9 +164,24 @@ OBJECTIVES = Table(
     (
         Column("hex", "Hex", "hex"),
         optional("held", "Held by", kind="text", refers=_SIDE),
+        optional(
+            "first_knows",
+            "First Player knows",
+            "the holder as the First Player last saw it: what its reports and sheets show",
+            kind="text",
+            refers=_SIDE,
+        ),
+        optional(
+            "second_knows",
+            "Second Player knows",
+            "the holder as the Second Player last saw it",
+            kind="text",
+            refers=_SIDE,
+        ),
     ),
     key=("hex",),
-    help="Each objective of the scenario and the side that last held it.",
+    help="Each objective of the scenario, the side that last held it, and who each side "
+    "believes holds it (a holder that changed out of a side's sight is not known to it).",
 )
 
 ATTACKS = Table(
@@ -242,7 +257,15 @@ def to_tables(state: State) -> dict[str, list[dict[str, Any]]]:
             for s in state.sides
         ],
         "units": [as_row(u) | {"hex": where} for u, where in on_map + lost],
-        "objectives": [{"hex": h, "held": side} for h, side in state.held.items()],
+        "objectives": [
+            {
+                "hex": h,
+                "held": side,
+                "first_knows": state.known.get(state.first.name, {}).get(h, ""),
+                "second_knows": state.known.get(state.second.name, {}).get(h, ""),
+            }
+            for h, side in state.held.items()
+        ],
         "attacks": [
             {
                 "order": n,
@@ -345,6 +368,12 @@ def from_tables(tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]
         )
     if problems:
         return None
+    objectives = list(tables.get("objectives", []))
+    second = next((r["name"] for r in tables.get("sides", []) if r["name"] != scenario.first), "")
+    known = {
+        name: {r["hex"]: str(r[column] or "") for r in objectives}
+        for name, column in ((scenario.first, "first_knows"), (second, "second_knows"))
+    }
     return State(
         game_name=s["game_name"],
         game_id=s["game_id"],
@@ -357,7 +386,8 @@ def from_tables(tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]
         air=str(s["air"] or ""),
         air_level=str(s["air_level"] or "parity"),
         bad_weather=bool(s["bad_weather"]),
-        held={r["hex"]: str(r["held"] or "") for r in tables.get("objectives", [])},
+        held={r["hex"]: str(r["held"] or "") for r in objectives},
+        known=known,
         events=rows_to_events(tables.get("events", [])),
         dice=rows_to_rolls(tables.get("dice", [])),
         finished=str(s["finished"] or ""),

@@ -5,7 +5,9 @@ Moves are tried one after the other on a copy of the view, so that an attack is 
 where the units will stand; a move that the checker cannot confirm because the player cannot
 see what stops it is confirmed at resolve time (where the rules stop it).  Attacks are checked
 as the combat will check them (`combat.check_attack`); a unit attacks once an impulse; the
-units named to retreat or advance must be among the attackers.
+units named to retreat or advance must be among the attackers.  The units an information
+warfare attack names to disrupt must be enemy units the side sees: one out of sight is refused
+in the same words as an id that is no unit, so a player learns nothing by guessing.
 """
 
 from __future__ import annotations
@@ -73,6 +75,7 @@ def validate_orders(
             )
     if phasing and point.impulse == 1:
         bought = rules["reinforcements"] == "bought"
+        seen = {u.id for u in view.units if u.side != side.name}
         for p in orders.purchases:
             _, problem = bought_unit(view, view.side(side.name), p, bought)
             if problem:
@@ -96,6 +99,18 @@ def validate_orders(
                     f"{a.choice!r} is not a choice",
                     f"Choose one of {', '.join(IW_CHOICES)}.",
                 )
+            if a.choice == "disrupt":
+                # Asked of the view: an enemy unit out of sight and an id that is no unit at
+                # all get the same answer, so the checker confirms no guess.
+                for uid in a.targets:
+                    if uid not in seen:
+                        check.error(
+                            a.cell,
+                            uid,
+                            f"{uid} is not an enemy unit you see",
+                            "Name enemy units listed under 'Enemy units you see' on the "
+                            "Situation page.",
+                        )
         for a in orders.information[max(0, view.scenario.iw_attacks) :]:
             check.error(
                 a.cell,

@@ -1,8 +1,13 @@
 """What a side may know: its own units, the enemy units next to them or in its home country
 (the ``see_home`` house rule, on by default), and every enemy unit while information or air
 superiority lets it examine them.  A side's view is a copy of the state without the enemy
-units it may not see, nor the enemy's pending attacks, moves or eliminated units, nor the
-events it was not told; reports and sheets are written from the view only.
+units it may not see, nor the enemy's pending attacks, moves, standing defence, arrived
+reinforcements or eliminated units, nor the events it was not told; the objectives it shows
+are held as the side last saw them.  Reports and sheets are written from the view only.
+
+`sight` is the same rule asked of a hex rather than of a unit: the resolution asks it when it
+decides what an event may tell the enemy of a unit (where a defender retreated, which stack
+was overstacked), so an event never places a unit where its enemy could not see it.
 """
 
 from __future__ import annotations
@@ -10,29 +15,48 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from ...hexmap import HexGrid
 from ..base import Secret
+from .combat import Defence
 from .rules import complete
 from .state import State
 
 
-def seen_enemies(state: State, side: str, rules: Mapping[str, Any] | None = None) -> set[str]:
-    """The ids of the enemy units ``side`` can see now."""
-    rules = complete(rules)
-    enemies = [u for u in state.units if u.side != side and u.hex]
+@dataclass(frozen=True)
+class Sight:
+    """The hexes a side sees into now (``everything`` while it may examine every enemy unit).
+    ``hex in sight`` is the question every caller asks."""
+
+    hexes: frozenset[str]
+    everything: bool = False
+
+    def __contains__(self, hex_: object) -> bool:
+        return self.everything or hex_ in self.hexes
+
+
+def sight(state: State, side: str, rules: Mapping[str, Any] | None = None) -> Sight:
+    """The hexes ``side`` sees into now: those of its units and next to them, its home
+    country (``see_home``), or every hex while information or air superiority lets it
+    examine the enemy."""
     if side in state.sees_all:
-        return {u.id for u in enemies}
-    grid = HexGrid(state.scenario.columns, state.scenario.rows)
+        return Sight(frozenset(), everything=True)
+    grid = state.scenario.grid
     near: set[str] = set()
     for unit in state.units:
         if unit.side == side and unit.hex:
             near.add(unit.hex)
             near.update(grid.neighbours(unit.hex))
-    home = bool(rules["see_home"])
-    countries = state.scenario.countries
-    return {u.id for u in enemies if u.hex in near or (home and countries.get(u.hex) == side)}
+    if complete(rules)["see_home"]:
+        near.update(h for h, owner in state.scenario.countries.items() if owner == side)
+    return Sight(frozenset(near))
+
+
+def seen_enemies(state: State, side: str, rules: Mapping[str, Any] | None = None) -> set[str]:
+    """The ids of the enemy units ``side`` can see now."""
+    seen = sight(state, side, rules)
+    return {u.id for u in state.units if u.side != side and u.hex and u.hex in seen}
 
 
 def side_view(state: State, side: str, rules: Mapping[str, Any] | None = None) -> State:
@@ -45,6 +69,16 @@ def side_view(state: State, side: str, rules: Mapping[str, Any] | None = None) -
     if view.phasing.name != side:
         view.pending, view.moved = [], []
     view.lost = [u for u in view.lost if u.side == side]
+    # The enemy's standing defence (fast play) is its plan for our attacks, as secret as its
+    # declared attacks; which of its reinforcements it has placed or bought is its own.
+    for other in view.sides:
+        if other.name != side:
+            other.standing = Defence()
+    mine = {due.unit.id for due in view.scenario.reinforcements if due.unit.side == side}
+    view.arrived = [uid for uid in view.arrived if uid in mine]
+    knows = view.known.get(side, {})
+    view.held = {h: knows.get(h, "") for h in view.scenario.objectives}
+    view.known = {side: dict(view.held)}
     view.dice = []
     view.viewer = side
     return view
@@ -62,20 +96,32 @@ def player_view(state: State, player: str, rules: Mapping[str, Any] | None = Non
 def hidden_from(state: State, player: str, rules: Mapping[str, Any] | None = None) -> list[Secret]:
     """What the rules hide from ``player``'s side, as a page would tell it (the engine's
     audit of what players receive, `Ruleset.hidden_from`): every enemy unit it cannot see,
-    by its id, unless an event told to the side named it (a combat it fought)."""
+    by its id, unless an event told to the side named it (a combat it fought); an objective
+    taken since the side last saw it, with its new holder (the sheets' "held by")."""
     side = state.side_of(player)
     if side is None:
         raise KeyError(f"{player!r} commands no side")
     seen = seen_enemies(state, side.name, rules)
     told = {m.group(0) for e in state.events if e.visible(player) for m in UNIT_ID.finditer(e.text)}
-    return [
+    out = [
         Secret.phrase(u.id, f"the enemy unit {u.id}, out of sight")
         for u in state.units
         if u.side != side.name and u.id not in seen and u.id not in told
     ]
+    believed = state.known.get(side.name, {})
+    for hex_, holder in state.held.items():
+        if holder and believed.get(hex_, holder) != holder:
+            out.append(
+                Secret(
+                    rf"(?<![\w-]){re.escape(hex_)}(?![\w-])[^\n]{{0,80}}held by "
+                    rf"{re.escape(holder)}(?![\w-])",
+                    f"that {holder} now holds the objective {hex_}, out of sight",
+                )
+            )
+    return out
 
 
 #: A unit's id as texts write it (``N-1AR``): the side's letter, a dash, the counter.
 UNIT_ID = re.compile(r"(?<![\w-])[A-Z]+-[A-Z0-9]+(?![\w-])")
 
-__all__ = ["hidden_from", "player_view", "seen_enemies", "side_view"]
+__all__ = ["Sight", "hidden_from", "player_view", "seen_enemies", "side_view", "sight"]
