@@ -578,7 +578,7 @@ def test_two_sheets_in_one_mail_get_one_reply(game: Game, tmp_path: Path) -> Non
     message = read_reply(eml)
     assert "2 files received" in str(message["Subject"])
     text = reply_text(eml)
-    assert "1. your turn sheet Ann.xlsx for 5001 is accepted" in text
+    assert "1. your turn sheet Ann.xlsx for Year 5001 is accepted" in text
     assert "2. the file Bob.xlsx you sent could not be used" in text
     assert text.count("Dear Ann,") == 1
 

@@ -55,9 +55,11 @@ def _ann_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, set_by_pango
     common = {**build.common_context(info), "generated": "2026-01-01 12:00 UTC"}
     pdf, refused = render_report(content, common, settings)
     assert refused == []
-    # The cover, the four map pages (the sector and three subsectors) and the three
+    # The cover, the map pages (the sector and each subsector Ann sees into) and the three
     # chapters that start a page.
-    assert len(chapters) == (8 if set_by_pango else 0)
+    maps = 1 + len(content.overlay.subsectors) if content.overlay is not None else 0
+    assert maps >= 2
+    assert len(chapters) == (1 + maps + 3 if set_by_pango else 0)
     return pdf
 
 
@@ -168,7 +170,7 @@ def test_map_pages_set_here_keep_their_maps_where_weasyprint_put_them(
         monkeypatch.setattr(build, "map_stamps", record)
         pdf = _ann_report(tmp_path / str(by_pango), monkeypatch, set_by_pango=by_pango)
         assert "map" in PdfReader(io.BytesIO(pdf)).named_destinations
-    assert len(found[True]) == 4
+    assert len(found[True]) >= 2  # the sector and at least one subsector
     assert found[True] == found[False]
 
 
@@ -191,8 +193,9 @@ def test_a_report_put_together_here_draws_its_pages_in_place_with_each_font_once
         for ref in resources.get("/Font", {}).values():
             name = str(ref.get_object()["/BaseFont"]).split("+")[-1]
             fonts.setdefault(name, set()).add(ref.idnum)
-    # The four map pages (the sector and three subsectors) carry their maps and heads.
-    assert len(stamped) == 4
+    # The map pages (the sector and each subsector Ann sees into, consecutive after the
+    # cover) carry their maps and heads; no other page paints one.
+    assert len(stamped) >= 2 and stamped == list(range(1, 1 + len(stamped)))
     assert "map" in reader.named_destinations
     assert {"DejaVuSans", "DejaVuSans-Bold"} <= set(fonts)
     assert all(len(objects) == 1 for objects in fonts.values()), fonts
