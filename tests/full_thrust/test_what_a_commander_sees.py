@@ -14,18 +14,24 @@ from pathlib import Path
 import openpyxl
 import pytest
 
+from refassist.dice import Dice
 from refassist.report.build import RenderSettings, common_context, render_report
 from refassist.report.render import template_dirs
 from refassist.rulesets import find_ruleset
 from refassist.rulesets.base import ReportInput
+from refassist.rulesets.full_thrust.orders import Orders
+from refassist.rulesets.full_thrust.resolve import resolve_turn
+from refassist.rulesets.full_thrust.rules import complete
 from refassist.rulesets.full_thrust.sheet import write_sheet
 from refassist.rulesets.full_thrust.state import Battle, InBattle, State
+from refassist.rulesets.full_thrust.validate import validate_orders
 from refassist.rulesets.full_thrust.visibility import player_view
 from tests.test_fog_of_war import pdf_pages
 
-from .situations import seed_map, ship
+from .situations import seed_map, ship, week_orders
 
 RULESET = find_ruleset("full-thrust-campaign")
+RULES = complete()
 INFO = ReportInput(step="1", deadline="Friday")
 BOB_FUEL, BOB_CARGO = 13, 337
 
@@ -175,3 +181,48 @@ def test_the_report_shows_what_the_sheet_shows(reports: dict[str, str]) -> None:
     assert "Far, Walled" in referee and "CLE-1" in referee
     assert f"{BOB_CARGO}/400" in referee and "2/6" in referee
     assert "disabled" in referee and "crack" in referee
+
+
+# -- what the checker tells a commander --------------------------------------------------------
+
+
+def far_orders(owner: str, ann_at_far: bool = False) -> tuple[State, Orders]:
+    """Ann's cruiser jumps from B to Far to invade it, her merchant to give Cleo its cargo
+    there; Far is held by ``owner``, out of Ann's sight unless ``ann_at_far``."""
+    state = seed_map()
+    state.systems["Far"].owner = owner
+    ship(state, "ANN-1", "Claymore cruiser", "Ann", "B")
+    ship(state, "ANN-2", "Packet merchant", "Ann", "B", cargo=100)
+    if ann_at_far:
+        ship(state, "ANN-3", "Lantern scout", "Ann", "Far")
+    orders = week_orders(
+        "Ann",
+        ANN_1=["jump Far", "invade"],
+        ANN_2=["jump Far", "land", "unload all to Cleo"],
+    )
+    return state, orders
+
+
+def checked(owner: str, ann_at_far: bool = False) -> list[tuple[str, str]]:
+    state, orders = far_orders(owner, ann_at_far)
+    return [(p.cell, p.message) for p in validate_orders(state, "Ann", orders, RULES)]
+
+
+def test_the_checker_says_nothing_of_a_holder_the_commander_cannot_see() -> None:
+    """Whoever holds Far, out of Ann's sight, her sheet is checked the same: no error of the
+    reply may tell her who holds it."""
+    assert checked("Cleo") == checked("") == checked("Bob") == []
+    # Teeth: with a ship of hers at Far she sees its holder, and the checker says so.
+    seen = dict(checked("Bob", ann_at_far=True))
+    assert "there is no neutral planet to invade here" in seen.values()
+    assert any("not a planet of Cleo's" in m for m in seen.values())
+
+
+def test_the_week_finds_out_what_the_checker_could_not() -> None:
+    """The gift the checker let through is refused at delivery, and Ann is told there."""
+    state, orders = far_orders("")
+    orders.timelines = orders.timelines[1:]
+    after = resolve_turn(state, {"Ann": orders}, Dice.scripted([]), RULES).state
+    refused = next(e for e in after.events if e.kind == "gift_refused")
+    assert refused.players == ("Ann",) and "not Cleo's planet now" in refused.text
+    assert after.ship("ANN-2").cargo == 100

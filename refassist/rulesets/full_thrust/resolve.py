@@ -24,6 +24,7 @@ from .setup import SETUP_WEEK
 from .state import NATIVES, BattleResult, Ship, State, event
 from .timeline import Position, run
 from .travel import Mover, run_week
+from .visibility import known_holders
 
 WEEK_HOURS = 100
 
@@ -108,6 +109,9 @@ def movers_of(state: State, orders: Mapping[str, Orders], rules: Mapping[str, An
     """Every ship in service as a mover: in the fleets and timelines ordered, or idle."""
     movers: list[Mover] = []
     taken: set[str] = set()
+    # Plans are judged by what each commander knows (`timeline.run`): the checker runs these
+    # same plans, and what it refuses is what the week skips.
+    known = {c.name: known_holders(state, c.name) for c in state.commanders}
     stations = {
         c.name: frozenset(
             f.place for f in state.facilities if f.owner == c.name and f.kind == "station"
@@ -143,7 +147,16 @@ def movers_of(state: State, orders: Mapping[str, Orders], rules: Mapping[str, An
                 captured=any(s.needs_refit for s in ships),
                 towing=next((f.id for f in state.facilities if f.towed_by == ships[0].id), ""),
             )
-            plan = run(state, c.name, design, start, activities, rules, stations=stations[c.name])
+            plan = run(
+                state,
+                c.name,
+                design,
+                start,
+                activities,
+                rules,
+                stations=stations[c.name],
+                holders=known[c.name],
+            )
             movers.append(
                 Mover(
                     name,
