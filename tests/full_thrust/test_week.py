@@ -400,5 +400,9 @@ def test_a_library_and_a_rivals_home_planet_give_half_cost_development() -> None
     ).state
     ann = taken.commander("Ann")
     assert ann.discoveries == ["Armour"] and ann.half_cost == ["Armour"]
+    # Bob is told his planet is taken, not which of his technologies Ann lacked.
     result = next(e for e in taken.events if e.kind == "battle_result")
-    assert "Ann may develop Armour at half cost (Bob's home planet taken)" in result.text
+    assert "Ann takes D" in result.text and "half cost" not in result.text
+    gained = next(e for e in taken.events if e.kind == "battle_aftermath")
+    assert gained.players == ("Ann",)
+    assert "Ann may develop Armour at half cost (Bob's home planet taken)" in gained.text

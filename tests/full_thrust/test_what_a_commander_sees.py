@@ -23,7 +23,7 @@ from refassist.rulesets.full_thrust.orders import Orders
 from refassist.rulesets.full_thrust.resolve import resolve_turn
 from refassist.rulesets.full_thrust.rules import complete
 from refassist.rulesets.full_thrust.sheet import write_sheet
-from refassist.rulesets.full_thrust.state import Battle, InBattle, State
+from refassist.rulesets.full_thrust.state import Battle, BattleResult, InBattle, State
 from refassist.rulesets.full_thrust.validate import validate_orders
 from refassist.rulesets.full_thrust.visibility import player_view
 from tests.test_fog_of_war import pdf_pages
@@ -226,3 +226,20 @@ def test_the_week_finds_out_what_the_checker_could_not() -> None:
     refused = next(e for e in after.events if e.kind == "gift_refused")
     assert refused.players == ("Ann",) and "not Cleo's planet now" in refused.text
     assert after.ship("ANN-2").cargo == 100
+
+
+def test_a_ship_that_becomes_crack_is_told_to_its_owner_only() -> None:
+    """Both sides read what the table showed; Bob alone that his merchant's crew is crack."""
+    state = campaign()
+    bob = state.ship("BOB-1")
+    assert bob is not None
+    bob.crack, bob.battles = False, 3
+    # The crack rolls, in the battle's order: ANN-1 a 6 (stays), BOB-1 a 1 (below 4).
+    result = BattleResult("B2-1", damage={"ANN-1": 1})
+    after = resolve_turn(state, {"B2-1": result}, Dice.scripted([6, 1]), RULES)
+    told = {e.kind: e for e in after.events if e.kind.startswith("battle")}
+    assert told["battle_result"].players == ("Ann", "Bob")
+    assert told["battle_result"].text == "The battle at B: ANN-1 loses 1 damage box"
+    assert told["battle_aftermath"].players == ("Bob",)
+    assert told["battle_aftermath"].text == "After the battle at B: BOB-1 becomes a crack ship"
+    assert after.state.ship("BOB-1").crack
