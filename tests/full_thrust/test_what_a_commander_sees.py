@@ -19,7 +19,7 @@ from refassist.report.build import RenderSettings, common_context, render_report
 from refassist.report.render import template_dirs
 from refassist.rulesets import find_ruleset
 from refassist.rulesets.base import ReportInput
-from refassist.rulesets.full_thrust.orders import Orders
+from refassist.rulesets.full_thrust.orders import Mission, Orders
 from refassist.rulesets.full_thrust.resolve import resolve_turn
 from refassist.rulesets.full_thrust.rules import complete
 from refassist.rulesets.full_thrust.sheet import write_sheet
@@ -243,3 +243,20 @@ def test_a_ship_that_becomes_crack_is_told_to_its_owner_only() -> None:
     assert told["battle_aftermath"].players == ("Bob",)
     assert told["battle_aftermath"].text == "After the battle at B: BOB-1 becomes a crack ship"
     assert after.state.ship("BOB-1").crack
+
+
+def test_spies_learn_the_fuel_and_cargo_that_sight_does_not_show() -> None:
+    """Ann's spies on Bob's fleet learn his merchant's fuel, on his industry the points in
+    its hold; Bob's report does not hear of it."""
+    state = seed_map()
+    ship(state, "BOB-1", "Packet merchant", "Bob", "B", fuel=BOB_FUEL, cargo=BOB_CARGO)
+    missions = [Mission(2, 0, "Bob", "fleet"), Mission(3, 1, "Bob", "industry")]
+    # Fleet: 2 x 10 = 20%, 1D100 20; industry: (3 x 10 + 15) x 2 = 90%, 1D100 90.
+    after = resolve_turn(
+        state, {"Ann": Orders("Ann", 1, missions=missions)}, Dice.scripted([20, 90]), RULES
+    ).state
+    fleet, industry = (e for e in after.events if e.kind == "espionage")
+    assert fleet.visible_to == industry.visible_to == ("Ann",)
+    assert fleet.data["found"] == [f"BOB-1 Packet merchant at B, fuel for {BOB_FUEL} parsecs"]
+    assert f"{BOB_CARGO} production points aboard BOB-1 at B" in industry.data["found"]
+    assert not any(e.kind == "espionage" for e in player_view(after, "Bob").events)

@@ -371,8 +371,8 @@ def _write_espionage(page: Page, view: PlayerView) -> None:
     page.choose(
         f"E{first}:E{last}",
         "Subject",
-        "fleet: where its ships are; research: what it found; industry: its stocks (chance "
-        "doubled); counter-espionage: catch spies sent against you.",
+        "fleet: where its ships are, their fuel; research: what it found; industry: its "
+        "stocks and holds (chance doubled); counter-espionage: catch spies sent against you.",
         SUBJECTS,
     )
     page.whole_number(
