@@ -25,6 +25,7 @@ from refassist.rulesets.full_thrust.rules import complete
 from refassist.rulesets.full_thrust.sheet import write_sheet
 from refassist.rulesets.full_thrust.state import Battle, BattleResult, InBattle, State
 from refassist.rulesets.full_thrust.validate import validate_orders
+from refassist.rulesets.full_thrust.view import PlaceView
 from refassist.rulesets.full_thrust.visibility import player_view
 from tests.test_fog_of_war import pdf_pages
 
@@ -122,6 +123,29 @@ def test_a_seen_ship_carries_no_more_than_sight_shows() -> None:
     )
     for hidden in ("fuel", "cargo", "damage", "crack", "drive", "ready_at", "ready_week"):
         assert not hasattr(seen, hidden), hidden
+
+
+def test_a_place_shows_its_holder_port_and_worked_out_belt_only_in_sight() -> None:
+    state = seed_map()
+    state.systems["C"].belt_worked_out = True
+
+    def places() -> dict[str, PlaceView]:
+        return {p.name: p for p in player_view(state, "Ann").places}
+
+    away = places()
+    assert away["C"].features() == ("Value 2", "rich belt")
+    assert away["D"].holder == "holder not known (not in sight)"
+    assert (away["D"].owner, away["D"].port, away["D"].features()) == ("", "", ("Value 1",))
+    assert away["A"].features() == ("Value 4", "starport") and away["A"].holder == "Ann"
+    assert away["Gate"].features() == ("wormhole",) and away["Gate"].holder == ""
+    ship(state, "ANN-1", "Lantern scout", "Ann", "C")
+    ship(state, "ANN-2", "Lantern scout", "Ann", "D")
+    ship(state, "ANN-3", "Lantern scout", "Ann", "Walled", ready_week=3)  # on the slip: blind
+    there = places()
+    assert there["C"].features() == ("Value 2", "rich belt (worked out)")
+    assert there["C"].holder == "neutral"
+    assert (there["D"].holder, there["D"].features()) == ("Bob", ("Value 1", "starport"))
+    assert not there["Walled"].in_sight
 
 
 def test_a_rivals_ship_in_a_battle_comes_without_its_condition() -> None:
