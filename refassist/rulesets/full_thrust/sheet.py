@@ -5,7 +5,9 @@ The weekly sheet keeps what has a fixed size on its first page ("Orders": fleets
 construction, research, espionage, allies, a message), so every cell there can be cited in
 docs/rules/full-thrust-campaign.md; the timelines, one block per ship (and a few blocks for
 fleets), are on the second page ("Timelines"), where their number moves nothing else; what the
-commander holds is listed on the third ("Your forces").  A timeline line is typed in three
+commander holds, and the map and the other commanders' ships as it knows them, are listed on
+the third ("Your forces").  Everything a commander's sheet says comes from its `player_view`,
+as its report does.  A timeline line is typed in three
 cells (at, activity, details) or whole in the activity cell: ``at 3.1 jump Brenn 60" b4``.
 
 The battle sheet lists both sides' ships as they came to the battle (damage, cargo, crack,
