@@ -291,6 +291,7 @@ def test_mining_construction_research_and_espionage() -> None:
         Facility("ANN-YARD", "shipyard", "Ann", "A"),
     ]
     state.stocks[("A", "Ann")] = 1000
+    ship(state, "BOB-1", "Packet merchant", "Bob", "D", cargo=120)
     orders = Orders(
         "Ann",
         1,
@@ -311,10 +312,14 @@ def test_mining_construction_research_and_espionage() -> None:
     assert "D has no shipyard of Ann" in cancelled.text
     assert after.commander("Ann").discoveries == ["Attack Fighters"]
     spied = next(e for e in after.events if e.kind == "espionage")
-    assert spied.data["chance"] == 90 and "50 production points at D" in spied.data["found"]
+    # Industry: Bob's stocks, and the points in his merchant's hold (cargo is not seen).
+    assert spied.data["chance"] == 90 and spied.data["found"] == [
+        "50 production points at D",
+        "120 production points aboard BOB-1 at D",
+    ]
     assert spied.visible_to == ("Ann",)
     nxt = resolve_turn(after, {}, Dice.scripted([3, 3, 3]), RULES).state
-    assert [s.ready_week for s in nxt.ships] == [0, 0]
+    assert [s.ready_week for s in nxt.ships if s.owner == "Ann"] == [0, 0]
     assert "ship_completed" in kinds(nxt)
 
 
@@ -400,5 +405,9 @@ def test_a_library_and_a_rivals_home_planet_give_half_cost_development() -> None
     ).state
     ann = taken.commander("Ann")
     assert ann.discoveries == ["Armour"] and ann.half_cost == ["Armour"]
+    # Bob is told his planet is taken, not which of his technologies Ann lacked.
     result = next(e for e in taken.events if e.kind == "battle_result")
-    assert "Ann may develop Armour at half cost (Bob's home planet taken)" in result.text
+    assert "Ann takes D" in result.text and "half cost" not in result.text
+    gained = next(e for e in taken.events if e.kind == "battle_aftermath")
+    assert gained.players == ("Ann",)
+    assert "Ann may develop Armour at half cost (Bob's home planet taken)" in gained.text

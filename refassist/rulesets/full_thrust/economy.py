@@ -10,8 +10,9 @@ ship carries them elsewhere.  Readings (docs/rules/full-thrust-campaign.md):
   shipyard any.  Spies, research and development are paid at the commander's home planet.
 * An Orbital Mining Platform at a belt produces into the stocks at the belt's place.
 * Espionage: the seed's list of missions is lost.  Ours: spies watch a rival's fleet (where
-  its ships are), its research (what it has found and developed) or its industry (its stocks,
-  a non-military subject: the chance doubles), or stay home on counter-espionage.  Counter-
+  its ships are, and their fuel), its research (what it has found and developed) or its
+  industry (its stocks and the points aboard its ships, a non-military subject: the chance
+  doubles), or stay home on counter-espionage.  Counter-
   espionage is rolled first, against each mission aimed at its commander; a mission caught
   loses its spies.  The chance is 10% a spy and 15% a master spy, +1% per 10 points spent, at
   most double; 1D100 at or under it succeeds.
@@ -478,19 +479,27 @@ def espionage(state: State, orders: Mapping[str, Orders], dice: Dice) -> list[Ev
 
 
 def _intelligence(state: State, m: Mission) -> list[str]:
+    """What a successful mission learns: what sight does not show.  Fleet (a military
+    subject): where each ship is and its fuel; research (scientific): the fields found and
+    developed; industry (the seed's merchant subject, L138): the production points stored at
+    each place and those aboard its ships, which are cargo."""
     target = state.commander(m.target)
     if target is None:
         return []
+    ships = [s for s in state.ships if s.owner == target.name]
     if m.subject == "fleet":
-        return [f"{s.id} {s.design} at {s.place}" for s in state.ships if s.owner == target.name]
+        return [f"{s.id} {s.design} at {s.place}, fuel for {s.fuel} parsecs" for s in ships]
     if m.subject == "research":
         return [f"discovered {f}" for f in target.discoveries] + [
             f"developed {f}" for f in target.developed
         ]
-    return [
+    stored = [
         f"{points} production points at {place}"
         for (place, owner), points in sorted(state.stocks.items())
         if owner == target.name
+    ]
+    return stored + [
+        f"{s.cargo} production points aboard {s.id} at {s.place}" for s in ships if s.cargo
     ]
 
 

@@ -13,9 +13,9 @@ from typing import Any
 
 from ...report.netmap import NetLink, NetMark, NetNode, NetOwner, NetworkMap
 from ..base import Event, ReportContent, ReportInput
-from .grid import square_code
-from .state import NATIVES, Battle, State, System
-from .visibility import PlaceView, PlayerView
+from .state import NATIVES, State
+from .view import BattleView, PlaceView, PlayerView, SeenShip
+from .visibility import battle_view, place_view
 
 TEMPLATE_DIR = "full-thrust-campaign"
 #: Event phases in the order of a week, with their headings.
@@ -51,13 +51,21 @@ def grouped_events(events: Iterable[Event]) -> list[tuple[str, list[dict[str, An
     return ordered
 
 
-def battle_rows(battles: Sequence[Battle], designs: dict[str, Any]) -> list[dict[str, Any]]:
+def battle_rows(battles: Sequence[BattleView], designs: dict[str, Any]) -> list[dict[str, Any]]:
+    """The battles waiting for the table, a row per ship.  A ship whose condition the reader
+    does not know (a rival's, in a commander's report) shows "?" for its boxes, cargo and
+    crew: the table finds them out."""
     rows = []
     for b in battles:
         ships = []
         for s in b.ships:
             design = designs.get(s.design)
-            boxes = f"{s.damage}/{design.boxes}" if design else "-"
+            known = s.condition
+            if known is None:
+                boxes, cargo, crack = "?", "?", ""
+            else:
+                boxes = f"{known.damage}/{design.boxes}" if design else "-"
+                cargo, crack = str(known.cargo), "crack" if known.crack else ""
             emergence = "landed" if s.inches == 0 else f'{s.inches}" b{s.bearing}'
             if s.deviation:
                 emergence += f' (deviated {s.deviation}" b{s.deviation_bearing})'
@@ -68,8 +76,8 @@ def battle_rows(battles: Sequence[Battle], designs: dict[str, Any]) -> list[dict
                     "design": s.design,
                     "boxes": boxes,
                     "turn": s.arrives,
-                    "cargo": s.cargo,
-                    "crack": "crack" if s.crack else "",
+                    "cargo": cargo,
+                    "crack": crack,
                     "emergence": emergence,
                 }
             )
@@ -91,30 +99,12 @@ def _owners(names: Iterable[str]) -> tuple[NetOwner, ...]:
     return tuple(NetOwner(name, name[:2].upper(), i) for i, name in enumerate(ordered))
 
 
-def _marks(value: int, belt: str, site: bool, kind: str) -> tuple[NetMark, ...]:
-    marks = []
-    if kind == "wormhole":
-        marks.append(NetMark("wormhole"))
-    elif value:
-        marks.append(NetMark(f"Value {value}"))
-    if belt:
-        marks.append(NetMark(f"{belt} belt"))
-    if site:
-        marks.append(NetMark("ancient site"))
-    return tuple(marks)
-
-
 def player_network(view: PlayerView) -> NetworkMap:
-    """The grid with what the commander knows: owners where in sight, its ships and those it
-    sees, its week's jumps as links."""
-    here: dict[str, list[str]] = {}
-    for s in view.ships:
-        here.setdefault(s.place, []).append(s.id)
-    for s in view.seen:
-        here.setdefault(s.place, []).append(f"{s.id} ({s.owner})")
+    """The grid with what the commander knows: owners and ports where in sight, its ships and
+    those it sees, its week's jumps as links."""
     battles = {e.location for e in view.events if e.kind in ("battle_opened", "battle_result")}
     nodes = tuple(
-        _node(p, here.get(p.name, []), not p.in_sight, p.name in battles) for p in view.places
+        _node(p, view.ships_at(p.name), not p.in_sight, p.name in battles) for p in view.places
     )
     jumps = {
         tuple(sorted(j))
@@ -131,26 +121,25 @@ def player_network(view: PlayerView) -> NetworkMap:
         subtitle=f"as known to {view.commander.name} at the start of week {view.week}",
         notes=(
             "One square is one parsec; lines are your ships' jumps this week.",
-            "Owners are shown where you have a ship or a planet; elsewhere the place is grey.",
+            "Owners and ports are shown where you have a ship or a planet; elsewhere the "
+            "place is grey.",
         ),
         grid=(view.columns, view.rows),
         blocked=tuple(view.obstacles),
     )
 
 
-def _node(p: PlaceView | System, lines: list[str], shaded: bool, battle: bool) -> NetNode:
+def _node(p: PlaceView, lines: list[str], shaded: bool, battle: bool) -> NetNode:
     c, r = p.square
     kind = "open" if p.kind == "wormhole" else ("home" if p.home else "place")
-    site = p.ancient_site
-    belt = p.belt if isinstance(p, PlaceView) else ("" if p.belt_worked_out else p.belt)
     return NetNode(
         code=p.name,
-        name=f"{p.name} {square_code(p.square)}",
+        name=p.label,
         x=c - 0.5,
         y=r - 0.5,
         kind=kind,
         owner=p.owner,
-        marks=_marks(p.value, belt, site, p.kind),
+        marks=tuple(NetMark(text) for text in p.features()),
         lines=tuple(lines),
         shaded=shaded,
         battle=battle,
@@ -185,6 +174,20 @@ def _ship_rows(ships: Iterable[Any], designs: dict[str, Any]) -> list[dict[str, 
     return rows
 
 
+def seen_rows(seen: Iterable[SeenShip]) -> list[dict[str, Any]]:
+    """Other commanders' ships as sight shows them: no fuel, cargo, damage or crew."""
+    return [
+        {
+            "id": s.id,
+            "owner": s.owner,
+            "design": s.design,
+            "place": s.place,
+            "status": "landed" if s.landed else "",
+        }
+        for s in seen
+    ]
+
+
 def player_content(view: PlayerView, info: ReportInput) -> ReportContent:
     c = view.commander
     name = c.name
@@ -200,7 +203,7 @@ def player_content(view: PlayerView, info: ReportInput) -> ReportContent:
         "points": sum(view.stocks.values()),
         "stocks": [{"place": p, "points": n} for p, n in view.stocks.items()],
         "ships": _ship_rows(view.ships, view.designs),
-        "seen": _ship_rows(view.seen, view.designs),
+        "seen": seen_rows(view.seen),
         "facilities": [{"id": f.id, "kind": f.kind, "place": f.place} for f in view.facilities],
         "planets": [
             {"name": p.name, "value": p.value, "port": p.port}
@@ -234,7 +237,7 @@ def referee_content(state: State, info: ReportInput) -> ReportContent:
     network = NetworkMap(
         title=state.map_title or "The campaign map",
         nodes=tuple(
-            _node(s, here.get(s.name, []), False, s.name in battles)
+            _node(place_view(s, True), here.get(s.name, []), False, s.name in battles)
             for s in sorted(state.systems.values(), key=lambda s: s.name)
         ),
         links=(),
@@ -267,7 +270,9 @@ def referee_content(state: State, info: ReportInput) -> ReportContent:
         "week": state.week,
         "deadline": info.deadline,
         "finished": state.finished,
-        "battles": battle_rows(state.battles, state.designs),
+        "battles": battle_rows(
+            [battle_view(b, lambda _: True) for b in state.battles], state.designs
+        ),
         "commanders": commanders,
         "events": grouped_events(state.events),
         "ships": _ship_rows(sorted(state.ships, key=lambda s: s.id), state.designs),
@@ -285,4 +290,11 @@ def referee_content(state: State, info: ReportInput) -> ReportContent:
     )
 
 
-__all__ = ["grouped_events", "player_content", "player_network", "referee_content"]
+__all__ = [
+    "battle_rows",
+    "grouped_events",
+    "player_content",
+    "player_network",
+    "referee_content",
+    "seen_rows",
+]

@@ -24,6 +24,7 @@ from .setup import SETUP_WEEK
 from .state import NATIVES, BattleResult, Ship, State, event
 from .timeline import Position, run
 from .travel import Mover, run_week
+from .visibility import known_holders
 
 WEEK_HOURS = 100
 
@@ -108,6 +109,9 @@ def movers_of(state: State, orders: Mapping[str, Orders], rules: Mapping[str, An
     """Every ship in service as a mover: in the fleets and timelines ordered, or idle."""
     movers: list[Mover] = []
     taken: set[str] = set()
+    # Plans are judged by what each commander knows (`timeline.run`): the checker runs these
+    # same plans, and what it refuses is what the week skips.
+    known = {c.name: known_holders(state, c.name) for c in state.commanders}
     stations = {
         c.name: frozenset(
             f.place for f in state.facilities if f.owner == c.name and f.kind == "station"
@@ -143,7 +147,16 @@ def movers_of(state: State, orders: Mapping[str, Orders], rules: Mapping[str, An
                 captured=any(s.needs_refit for s in ships),
                 towing=next((f.id for f in state.facilities if f.towed_by == ships[0].id), ""),
             )
-            plan = run(state, c.name, design, start, activities, rules, stations=stations[c.name])
+            plan = run(
+                state,
+                c.name,
+                design,
+                start,
+                activities,
+                rules,
+                stations=stations[c.name],
+                holders=known[c.name],
+            )
             movers.append(
                 Mover(
                     name,
@@ -221,7 +234,13 @@ def run_a_week(
 def finish_battles(
     state: State, results: Mapping[str, Any], dice: Dice, rules: Mapping[str, Any]
 ) -> list[Event]:
-    """Apply each battle's result as the referee entered it, roll for crack ships, end the week."""
+    """Apply each battle's result as the referee entered it, roll for crack ships, end the week.
+
+    What the table showed (ships destroyed, boxes lost, captures, who holds the planet) is
+    told to every side; what happens to a commander's own after it (its ships that become
+    crack, the technologies it may develop at half cost from a home planet taken) only to it,
+    in a ``battle_aftermath`` event: a rival learns a crew's quality on the table, not from
+    the report."""
     events: list[Event] = []
     for battle in state.battles:
         result = results.get(battle.id)
@@ -241,6 +260,7 @@ def finish_battles(
             )
             continue
         lines = []
+        private: dict[str, list[str]] = {}
         for entry in battle.ships:
             ship = state.ship(entry.ship)
             if ship is None:
@@ -270,12 +290,14 @@ def finish_battles(
             ship.battles += 1
             if crack and not ship.crack:
                 ship.crack = True
-                lines.append(f"{ship.id} becomes a crack ship")
+                private.setdefault(ship.owner, []).append(f"{ship.id} becomes a crack ship")
         system = state.systems[battle.place]
         if result.holder and system.planet and result.holder != NATIVES:
             if system.owner != result.holder:
                 lines.append(f"{result.holder} takes {battle.place}")
-                lines += _home_taken(state, battle.place, system.owner, result.holder)
+                gained = _home_taken(state, battle.place, system.owner, result.holder)
+                if gained:
+                    private.setdefault(result.holder, []).extend(gained)
             system.owner = result.holder
             if battle.invasion == result.holder:
                 system.indigenous = 0
@@ -292,6 +314,19 @@ def finish_battles(
                 notes=result.notes,
             )
         )
+        for owner, told in sorted(private.items()):
+            events.append(
+                event(
+                    state,
+                    "battles",
+                    battle.place,
+                    "battle_aftermath",
+                    f"After the battle at {battle.place}: " + "; ".join(told),
+                    [owner],
+                    battle=battle.id,
+                    lines=told,
+                )
+            )
     state.battles = []
     return events + end_week(state, rules)
 

@@ -5,7 +5,9 @@ The weekly sheet keeps what has a fixed size on its first page ("Orders": fleets
 construction, research, espionage, allies, a message), so every cell there can be cited in
 docs/rules/full-thrust-campaign.md; the timelines, one block per ship (and a few blocks for
 fleets), are on the second page ("Timelines"), where their number moves nothing else; what the
-commander holds is listed on the third ("Your forces").  A timeline line is typed in three
+commander holds, and the map and the other commanders' ships as it knows them, are listed on
+the third ("Your forces").  Everything a commander's sheet says comes from its `player_view`,
+as its report does.  A timeline line is typed in three
 cells (at, activity, details) or whole in the activity cell: ``at 3.1 jump Brenn 60" b4``.
 
 The battle sheet lists both sides' ships as they came to the battle (damage, cargo, crack,
@@ -34,13 +36,14 @@ from ..base import SheetRead
 from .charts import RESEARCH_FIELDS
 from .clock import time_text
 from .economy import FACILITIES, SPY_COST
-from .grid import square_code
 from .orders import SUBJECTS, FleetOrder, Mission, Orders, Purchase, ResearchOrder, Timeline
 from .parse import activity_text, parse_activity
 from .rules import complete
 from .setup import SETUP_WEEK
-from .state import NATIVES, Battle, BattleResult, State
+from .state import NATIVES, Battle, BattleResult, Ship, State
 from .timeline import KINDS
+from .view import PlaceView, PlayerView
+from .visibility import player_view
 
 RULESET_NAME = "full-thrust-campaign"
 GAME_TITLE = "Full Thrust campaign"
@@ -102,10 +105,8 @@ def block_row(block: int) -> int:
     return FIRST_BLOCK_ROW + block * BLOCK_HEIGHT
 
 
-def _ships_in_service(state: State, player: str) -> list[Any]:
-    return sorted(
-        (s for s in state.ships if s.owner == player and not s.ready_week), key=lambda s: s.id
-    )
+def _ships_in_service(view: PlayerView) -> list[Ship]:
+    return [s for s in view.ships if not s.ready_week]
 
 
 def _battle(state: State, name: str) -> Battle | None:
@@ -143,7 +144,11 @@ def write_sheet(
     house_rules: Mapping[str, Any] | None = None,
 ) -> None:
     """Write the sheet the current step asks of ``player`` (a commander, or a battle the
-    referee settles) to ``path`` (atomically)."""
+    referee settles) to ``path`` (atomically).
+
+    A commander's sheet is written from its `player_view` alone, as its report is: what the
+    sheet lists of the map and of other commanders is what the report shows, and nothing the
+    fog of war hides can reach it.  The battle sheet is the referee's, from the whole state."""
     rules = complete(house_rules)
     battle = _battle(state, player)
     if battle is not None:
@@ -151,36 +156,38 @@ def write_sheet(
     elif state.commander(player) is None:
         raise UsageError(f"{player!r} is not a commander of {state.game_name}")
     elif state.week == SETUP_WEEK:
-        _write_setup(state, player, path, token, deadline)
+        _write_setup(player_view(state, player, rules), path, token, deadline)
     else:
-        _write_orders(state, player, path, token, deadline, rules)
+        _write_orders(player_view(state, player, rules), path, token, deadline)
 
 
-def _meta(state: State, player: str, token: str, kind: str, **more: str) -> list[tuple[str, str]]:
-    step = str(state.week) + ("-battles" if kind == "battle" else "")
+def _meta(
+    game: tuple[str, str, int], player: str, token: str, kind: str, **more: str
+) -> list[tuple[str, str]]:
+    """The sheet's hidden metadata; ``game`` is the game's id, name and week."""
+    game_id, game_name, week = game
+    step = str(week) + ("-battles" if kind == "battle" else "")
     return [
         ("format_version", FORMAT_VERSION),
         ("ruleset", RULESET_NAME),
-        ("game_id", state.game_id),
-        ("game_name", state.game_name),
+        ("game_id", game_id),
+        ("game_name", game_name),
         ("player", player),
         ("step", step),
-        ("week", str(state.week)),
+        ("week", str(week)),
         ("kind", kind),
         ("token", token),
         *more.items(),
     ]
 
 
-def _write_orders(
-    state: State, player: str, path: Path, token: str, deadline: str, rules: Mapping[str, Any]
-) -> None:
-    commander = state.commander(player)
-    assert commander is not None
-    ships = _ships_in_service(state, player)
+def _write_orders(view: PlayerView, path: Path, token: str, deadline: str) -> None:
+    commander = view.commander
+    player = commander.name
+    ships = _ships_in_service(view)
     with turn_workbook(
         path,
-        title=f"{state.game_name} - week {state.week} - {player}",
+        title=f"{view.game_name} - week {view.week} - {player}",
         subject=f"{GAME_TITLE} order sheet",
         pages=(ORDERS_SHEET, TIMELINES_SHEET, FORCES_SHEET),
         widths=_COLUMN_WIDTHS,
@@ -191,22 +198,22 @@ def _write_orders(
         _header(
             page,
             "FULL THRUST CAMPAIGN - ORDERS",
-            f"Week {state.week}: orders for every ship and fleet, in decimal time (day.hour)",
+            f"Week {view.week}: orders for every ship and fleet, in decimal time (day.hour)",
             [
-                ("Game", GAME_CELL, state.game_name),
+                ("Game", GAME_CELL, view.game_name),
                 ("Commander", PLAYER_CELL, player),
-                ("Week", WEEK_CELL, state.week),
+                ("Week", WEEK_CELL, view.week),
                 ("Deadline", DEADLINE_CELL, deadline),
             ],
         )
-        total = sum(p for (_, owner), p in state.stocks.items() if owner == player)
+        total = sum(view.stocks.values())
         _figures(
             page,
             [
                 (
                     HOME_POINTS_CELL,
                     f"Points at {commander.home}",
-                    state.stock(commander.home, player),
+                    view.stocks.get(commander.home, 0),
                 ),
                 (ALL_POINTS_CELL, "Points everywhere", total),
                 (SPIES_CELL, "Spies / masters", f"{commander.spies} / {commander.master_spies}"),
@@ -219,9 +226,9 @@ def _write_orders(
             "back as .xlsx before the deadline.",
         )
         _write_fleets(page, ships)
-        _write_construction(page, state, player)
+        _write_construction(page, view)
         _write_research(page, commander)
-        _write_espionage(page, state, player)
+        _write_espionage(page, view)
         r, _ = cell_rc(ALLIES_CELL)
         orders_ws.merge_range(r, 0, r, 1, "Allied with", st.label)
         page.blank(ALLIES_CELL, st.input_text, through=f"G{r + 1}")
@@ -235,17 +242,17 @@ def _write_orders(
         r, c = cell_rc(MESSAGE_CELL)
         orders_ws.merge_range(r, c, MESSAGE_LAST_ROW - 1, page.width, "", st.input_text)
         page.ask(MESSAGE_CELL, "Message", f"Free text, at most {MAX_MESSAGE_LENGTH} characters.")
-        blocks = _write_timelines(Page(timelines_ws, st, book.lists), state, player, ships, rules)
-        forces_rows = _write_forces(forces_ws, st, state, player)
+        blocks = _write_timelines(Page(timelines_ws, st, book.lists), view, ships)
+        forces_rows = _write_forces(forces_ws, st, view)
         book.finish(
-            footer=f"{state.game_name} - {player} - week {state.week}",
+            footer=f"{view.game_name} - {player} - week {view.week}",
             print_areas=(
                 f"A1:G{ORDERS_PRINT_LAST_ROW}",
                 f"A1:G{block_row(blocks)}",
                 f"A1:A{max(1, forces_rows)}",
             ),
             meta=_meta(
-                state,
+                (view.game_id, view.game_name, view.week),
                 player,
                 token,
                 "orders",
@@ -255,7 +262,7 @@ def _write_orders(
         )
 
 
-def _write_fleets(page: Page, ships: list[Any]) -> None:
+def _write_fleets(page: Page, ships: list[Ship]) -> None:
     st = page.st
     page.section(
         FLEET_SECTION_ROW,
@@ -281,7 +288,7 @@ def _write_fleets(page: Page, ships: list[Any]) -> None:
     )
 
 
-def _write_construction(page: Page, state: State, player: str) -> None:
+def _write_construction(page: Page, view: PlayerView) -> None:
     st = page.st
     page.section(
         BUILD_SECTION_ROW,
@@ -299,13 +306,13 @@ def _write_construction(page: Page, state: State, player: str) -> None:
         "A design (costs on 'Your forces'); a facility: shipyard 500, omp (mining platform) "
         "500, station, at a yard; starport 1000, spaceport 500 on your planet; or spy / "
         "master spy (250 / 500, at home).",
-        [*state.designs, *FACILITIES, *SPY_COST],
+        [*view.designs, *FACILITIES, *SPY_COST],
         strict=True,
     )
     page.whole_number(f"C{BUILD_FIRST_ROW}:C{last}", "Count", "How many (blank = 1).", 1, MAX_COUNT)
+    player = view.commander.name
     yards = sorted(
-        state.yards(player)
-        | {s.name for s in state.systems.values() if s.owner == player and s.port == "starport"}
+        view.yards | {p.name for p in view.places if p.owner == player and p.port == "starport"}
     )
     page.ask(
         f"D{BUILD_FIRST_ROW}:D{last}",
@@ -345,7 +352,7 @@ def _write_research(page: Page, commander: Any) -> None:
     )
 
 
-def _write_espionage(page: Page, state: State, player: str) -> None:
+def _write_espionage(page: Page, view: PlayerView) -> None:
     st = page.st
     page.section(SPY_SECTION_ROW, "ESPIONAGE - counter-espionage is rolled first")
     page.headers(SPY_SECTION_ROW + 1, ("#", "Spies", "Master spies", "Target", "Subject", "Points"))
@@ -361,13 +368,13 @@ def _write_espionage(page: Page, state: State, player: str) -> None:
         f"D{first}:D{last}",
         "Target",
         "The commander spied on (for counter-espionage: blank, your own spies guard you).",
-        [c.name for c in state.commanders if c.name != player],
+        list(view.rivals),
     )
     page.choose(
         f"E{first}:E{last}",
         "Subject",
-        "fleet: where its ships are; research: what it found; industry: its stocks (chance "
-        "doubled); counter-espionage: catch spies sent against you.",
+        "fleet: where its ships are, their fuel; research: what it found; industry: its "
+        "stocks and holds (chance doubled); counter-espionage: catch spies sent against you.",
         SUBJECTS,
     )
     page.whole_number(
@@ -375,14 +382,13 @@ def _write_espionage(page: Page, state: State, player: str) -> None:
     )
 
 
-def _write_timelines(
-    page: Page, state: State, player: str, ships: list[Any], rules: Mapping[str, Any]
-) -> int:
+def _write_timelines(page: Page, view: PlayerView, ships: list[Ship]) -> int:
     ws, st = page.ws, page.st
+    player = view.commander.name
     for col, width in _COLUMN_WIDTHS.items():
         c = ord(col) - 65
         ws.set_column(c, c, width)
-    ws.merge_range(0, 0, 0, 6, f"TIMELINES - {player} - week {state.week}", st.title)
+    ws.merge_range(0, 0, 0, 6, f"TIMELINES - {player} - week {view.week}", st.title)
     page.note(
         "A2:G3",
         "One block per ship; a fleet's block takes the fleet's name. A line per activity, in "
@@ -398,7 +404,7 @@ def _write_timelines(
         "Details (target, amount, until ...)",
         st.header,
     )
-    units = [(s.id, _ship_line(state, s)) for s in ships] + [("", "")] * FLEET_BLOCKS
+    units = [(s.id, _ship_line(view, s)) for s in ships] + [("", "")] * FLEET_BLOCKS
     activities = [k for k in KINDS]
     for n, (unit, line) in enumerate(units):
         top = block_row(n)
@@ -437,8 +443,9 @@ def _write_timelines(
     return len(units)
 
 
-def _ship_line(state: State, ship: Any) -> str:
-    design = state.designs.get(ship.design)
+def _ship_line(view: PlayerView, ship: Ship) -> str:
+    """One of the commander's own ships: everything it knows of it."""
+    design = view.designs.get(ship.design)
     hold = f", cargo {ship.cargo}/{design.cargo_spaces}" if design and design.hold else ""
     where = "landed on" if ship.landed else "at"
     drive = "" if ship.drive == "ok" else f", FTL drive {ship.drive}"
@@ -446,66 +453,72 @@ def _ship_line(state: State, ship: Any) -> str:
     return f"{ship.design} {where} {ship.place}, fuel {ship.fuel}{hold}{drive}{ready}"
 
 
-def _write_forces(ws: Any, st: SheetStyles, state: State, player: str) -> int:
+def _write_forces(ws: Any, st: SheetStyles, view: PlayerView) -> int:
+    """The page 'Your forces': the commander's own ledger, then the map and the other
+    commanders' ships as its report shows them (`view.PlaceView.features`,
+    `PlayerView.ships_at`), and the design list."""
+    player = view.commander.name
     ws.set_column(0, 0, 110)
-    page = Listing(ws, st, f"{state.game_name} - {player} - week {state.week}")
-    own = [s for s in state.ships if s.owner == player]
+    page = Listing(ws, st, f"{view.game_name} - {player} - week {view.week}")
     page.block(
         "YOUR SHIPS (id design - place - fuel - cargo - damage)",
         [
-            f"{s.id} {_ship_line(state, s)}, damage {s.damage}"
+            f"{s.id} {_ship_line(view, s)}, damage {s.damage}"
             + (f" (in service week {s.ready_week})" if s.ready_week else "")
             + (" - crack" if s.crack else "")
-            for s in sorted(own, key=lambda s: s.id)
+            for s in view.ships
         ],
         "You have no ships.",
     )
     page.block(
         "YOUR STOCKS (production points stored)",
-        [
-            f"{place}: {points}"
-            for (place, owner), points in sorted(state.stocks.items())
-            if owner == player
-        ],
+        [f"{place}: {points}" for place, points in view.stocks.items()],
         "(none)",
     )
     page.block(
         "YOUR FACILITIES AND PLANETS",
-        [f"{f.id}: {f.kind} at {f.place}" for f in state.facilities if f.owner == player]
+        [f"{f.id}: {f.kind} at {f.place}" for f in view.facilities]
         + [
-            f"{s.name} ({s.value}){' ' + s.port if s.port else ''}"
-            for s in state.systems.values()
-            if s.owner == player
+            f"{p.name} ({p.value}){' ' + p.port if p.port else ''}"
+            for p in view.places
+            if p.owner == player
         ],
         "(none)",
     )
-    commander = state.commander(player)
-    if commander is not None:
-        page.block(
-            "RESEARCH (discovered; developed)",
-            [f"discovered {f}" for f in commander.discoveries]
-            + [f"developed {f}" for f in commander.developed],
-            "Nothing yet.",
-        )
+    commander = view.commander
     page.block(
-        "THE MAP (name square - Value - owner - belt, site)",
-        [_system_line(s) for s in sorted(state.systems.values(), key=lambda s: s.name)],
+        "RESEARCH (discovered; developed)",
+        [f"discovered {f}" for f in commander.discoveries]
+        + [f"developed {f}" for f in commander.developed],
+        "Nothing yet.",
+    )
+    page.block(
+        "THE MAP AS YOU KNOW IT (name square - Value - holder - belt, site, port - ships there; "
+        "holders and ports only where you have a ship or a planet)",
+        [_place_line(view, p) for p in view.places],
         "(none)",
     )
     page.block(
+        "OTHER COMMANDERS' SHIPS YOU SEE (id owner - design - place)",
+        [f"{s.tag} {s.design} {'landed on' if s.landed else 'at'} {s.place}" for s in view.seen],
+        "None in sight.",
+    )
+    page.block(
         "DESIGNS (name mass cost size type hold FTL streamlined boxes)",
-        [_design_line(d) for d in state.designs.values()],
+        [_design_line(d) for d in view.designs.values()],
         "(none)",
     )
     return page.rows
 
 
-def _system_line(s: Any) -> str:
-    parts = [f"{s.name} {square_code(s.square)}"]
-    parts.append("wormhole" if s.kind == "wormhole" else f"Value {s.value}")
-    parts.append(s.owner or "neutral")
-    extra = [f"{s.belt} belt" if s.belt else "", "ancient site" if s.ancient_site else "", s.port]
-    return " - ".join(parts + [e for e in extra if e])
+def _place_line(view: PlayerView, p: PlaceView) -> str:
+    """A place of the map as the commander's report shows it on its map page."""
+    value, *extra = p.features()
+    ships = view.ships_at(p.name)
+    parts = [p.label, value, p.holder, *extra]
+    if ships:
+        parts.append(f"ships: {', '.join(ships)}")
+    return " - ".join(part for part in parts if part)
 
 
 def _design_line(d: Any) -> str:
@@ -515,12 +528,12 @@ def _design_line(d: Any) -> str:
     )
 
 
-def _write_setup(state: State, player: str, path: Path, token: str, deadline: str) -> None:
-    commander = state.commander(player)
-    assert commander is not None
+def _write_setup(view: PlayerView, path: Path, token: str, deadline: str) -> None:
+    commander = view.commander
+    player = commander.name
     with turn_workbook(
         path,
-        title=f"{state.game_name} - set-up - {player}",
+        title=f"{view.game_name} - set-up - {player}",
         subject=f"{GAME_TITLE} set-up sheet",
         pages=(SETUP_SHEET, DESIGNS_SHEET),
         widths=_COLUMN_WIDTHS,
@@ -534,7 +547,7 @@ def _write_setup(state: State, player: str, path: Path, token: str, deadline: st
             f"Buy your starting fleet with {commander.points} points; it starts at "
             f"{commander.home}",
             [
-                ("Game", GAME_CELL, state.game_name),
+                ("Game", GAME_CELL, view.game_name),
                 ("Commander", PLAYER_CELL, player),
                 ("Home", WEEK_CELL, commander.home),
                 ("Deadline", DEADLINE_CELL, deadline),
@@ -557,7 +570,7 @@ def _write_setup(state: State, player: str, path: Path, token: str, deadline: st
             f"B{rows[0]}:B{rows[-1]}",
             "Design",
             "A design from the list.",
-            state.designs,
+            view.designs,
             strict=True,
         )
         page.whole_number(f"E{rows[0]}:E{rows[-1]}", "Count", "How many.", 1, MAX_COUNT)
@@ -565,13 +578,13 @@ def _write_setup(state: State, player: str, path: Path, token: str, deadline: st
         designs_ws.set_column(0, 0, 100)
         listing.block(
             "name: mass, cost, size, type, hold (MASS; 50 points each), FTL, streamlined, boxes",
-            [_design_line(d) for d in state.designs.values()],
+            [_design_line(d) for d in view.designs.values()],
             "(none)",
         )
         book.finish(
-            footer=f"{state.game_name} - {player} - set-up",
+            footer=f"{view.game_name} - {player} - set-up",
             print_areas=(f"A1:G{rows[-1]}", f"A1:A{listing.rows}"),
-            meta=_meta(state, player, token, "setup"),
+            meta=_meta((view.game_id, view.game_name, view.week), player, token, "setup"),
         )
 
 
@@ -686,7 +699,7 @@ def _write_battle(state: State, battle: Battle, path: Path, token: str, deadline
             print_areas=(f"A1:K{last}",),
             landscape=True,
             meta=_meta(
-                state,
+                (state.game_id, state.game_name, state.week),
                 battle.id,
                 token,
                 "battle",

@@ -13,6 +13,12 @@ after every jump, and it does so while the ship does other things (the example's
 loads and refuels through its recharge), so only a jump less than a day after the last
 arrival is hasty.  A jump includes getting clear of the planet: the example adds no time for
 it, so a jump is made from beyond 40 inches unless the order says ``from N"``.
+
+What depends on who holds a place (an invasion of a neutral planet, points given at another
+commander's planet) is judged by the holders the commander knows at the start of the week
+(``holders``, from `visibility.known_holders`): a place out of its sight is not refused, so
+that no error of the checker tells a commander more than its report; the week itself finds
+out when the ship is there.
 """
 
 from __future__ import annotations
@@ -187,13 +193,15 @@ def run(
     rules: Mapping[str, Any],
     *,
     stations: frozenset[str] = frozenset(),
+    holders: Mapping[str, str] | None = None,
 ) -> Plan:
     """Run ``activities`` for a ship of ``design`` belonging to ``owner`` from ``start``.
 
     ``stations`` are places where ``owner`` has a space station (cargo and fuel there without
-    landing) beyond those of the state.  An activity that is impossible is skipped (the ship
-    carries on with the next from where it stands), so that one mistake does not hide the
-    others.
+    landing) beyond those of the state.  ``holders``: who holds each place as ``owner`` knows
+    it (a place left out is not known); None: as the state says.  An activity that is
+    impossible is skipped (the ship carries on with the next from where it stands), so that
+    one mistake does not hide the others.
     """
     plan = Plan()
     now = 0
@@ -256,7 +264,8 @@ def run(
                 continue
             plan.legs.append(Leg(begin, end, a.kind, pos.place, i))
         else:
-            problem = _cannot(a, design, pos, system, at_station, works, state.designs)
+            holder = _holder(system, holders)
+            problem = _cannot(a, design, pos, system, holder, at_station, works, state.designs)
             if problem:
                 trouble(i, *problem)
                 if problem[2] == "error":
@@ -387,18 +396,30 @@ def _jump(
     )
 
 
+def _holder(system: Any, holders: Mapping[str, str] | None) -> str | None:
+    """Who holds the planet at ``system`` as the commander knows it: "" for none (or no
+    planet, which the map shows), None when it does not know."""
+    if system is None or not system.planet:
+        return ""
+    if holders is None:
+        return str(system.owner)
+    return holders.get(system.name)
+
+
 def _cannot(
     a: Activity,
     design: Design,
     pos: Position,
     system: Any,
+    holder: str | None,
     at_station: bool,
     works: Works,
     designs: Mapping[str, Design],
 ) -> tuple[str, str, str] | None:
     """Why the ship cannot do ``a`` where it stands (message, fix, severity), or None.  After
     a sale the hold's contents are known only at resolve time (the price is rolled then), so
-    an amount the plan cannot confirm is a warning: the ship moves what it has."""
+    an amount the plan cannot confirm is a warning: the ship moves what it has.  ``holder``
+    is who holds the planet as the commander knows it (None: not known, nothing refused)."""
     error = "error"
     if a.kind == "land":
         if pos.landed:
@@ -452,7 +473,7 @@ def _cannot(
         )
     if a.kind == "explore" and (system is None or not system.ancient_site):
         return "there is no ancient site here", "Explore where the map shows a site.", error
-    if a.kind == "invade" and (system is None or not system.planet or system.owner):
+    if a.kind == "invade" and (system is None or not system.planet or holder):
         return (
             "there is no neutral planet to invade here",
             "Invade a planet nobody owns (its Value and defenders are on the map).",
@@ -476,15 +497,13 @@ def _cannot(
                 "Use a tug of at least the facility's mass.",
                 error,
             )
-    if a.kind == "unload" and a.target:
-        holder = system.owner if system is not None and system.planet else ""
-        if holder != a.target:
-            return (
-                f"{pos.place} is not a planet of {a.target}'s: points are given at a planet "
-                "of the commander who receives them",
-                f"Take them to one of {a.target}'s planets, or unload them for yourself.",
-                error,
-            )
+    if a.kind == "unload" and a.target and holder is not None and holder != a.target:
+        return (
+            f"{pos.place} is not a planet of {a.target}'s: points are given at a planet of "
+            "the commander who receives them",
+            f"Take them to one of {a.target}'s planets, or unload them for yourself.",
+            error,
+        )
     if a.kind == "demolish" and a.target:
         found = works.facilities.get(a.target)
         if found is None or found[0] != pos.place:
