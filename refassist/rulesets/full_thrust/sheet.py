@@ -501,7 +501,7 @@ def _write_forces(ws: Any, st: SheetStyles, view: PlayerView) -> int:
     page.block(
         "OTHER COMMANDERS' SHIPS YOU SEE (id owner - design - place)",
         [f"{s.tag} {s.design} {'landed on' if s.landed else 'at'} {s.place}" for s in view.seen],
-        "None in sight.",
+        "(none in sight)",
     )
     page.block(
         "DESIGNS (name mass cost size type hold FTL streamlined boxes)",
