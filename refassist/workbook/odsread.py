@@ -65,6 +65,7 @@ _CELL = _TABLE + "table-cell"
 _COVERED = _TABLE + "covered-table-cell"
 _ROW = _TABLE + "table-row"
 _SHEET = _TABLE + "table"
+_SPREADSHEET = _OFFICE + "spreadsheet"
 _COLUMN = _TABLE + "table-column"
 _STYLE_ELEMENT = _STYLE + "style"
 #: Inside a paragraph: what stands for characters, and what is not the cell's text at all
@@ -191,27 +192,34 @@ class _ContentReader:
         self.column = 0  # the next column of the row, or of the column definitions
         self.row_repeat = 0  # 0: not inside a row
         self.entries: list[_Entry] = []
+        self.parents: list[str] = []  # the open elements, outermost first
+        self.ignored = 0  # depth of tables that are no worksheet
 
     def handle(self, event: str, element: Element) -> None:
         """One parser event: tables and rows on their start (their attributes), cells and
         styles on their end (their content)."""
         tag = element.tag
         if event == "start":
+            self.parents.append(tag)
             if tag == _SHEET:
-                self.start_sheet(element)
+                self.start_table(element)
             elif tag == _ROW and self.sheet is not None:
                 self.row_repeat = self.count(element, "number-rows-repeated")
                 self.column, self.entries = 0, []
             elif tag == _COLUMN and self.sheet is not None:
                 self.define_columns(element)
             return
+        self.parents.pop()
         if tag in (_CELL, _COVERED) and self.row_repeat:
             self.add_cell(element, covered=tag == _COVERED)
         elif tag == _ROW and self.sheet is not None:
             self.end_row()
             element.clear()
         elif tag == _SHEET:
-            self.sheet = None
+            if self.ignored:
+                self.ignored -= 1
+            else:
+                self.sheet = None
             element.clear()
         elif tag == _STYLE_ELEMENT:
             self.remember_style(element)
@@ -238,9 +246,17 @@ class _ContentReader:
             if width is not None:
                 self.column_widths[style] = width
 
-    def start_sheet(self, element: Element) -> None:
+    def start_table(self, element: Element) -> None:
+        """A worksheet, when the table is one of the spreadsheet's; a table elsewhere (the
+        cache of a DDE link) is no worksheet and is passed over, one in a worksheet refused."""
         if self.sheet is not None:
             raise _unreadable(self.name, "it has a table inside a table")
+        if self.ignored or self.parents[-2:-1] != [_SPREADSHEET]:
+            self.ignored += 1
+            return
+        self.start_sheet(element)
+
+    def start_sheet(self, element: Element) -> None:
         if len(self.sheets) >= MAX_SHEETS:
             raise too_big(
                 self.name,
@@ -344,8 +360,8 @@ def _cell(element: Element, name: str) -> OdsCell | None:
     if element.get(_CALCEXT + "value-type") == "error":
         value: CellValue | None = shown or "#VALUE!"
         return OdsCell(value, _excel_formula(formula) if formula else "", error=True)
-    if kind is None:
-        value = shown if shown is not None and formula is None else None
+    if kind is None or kind == "void":
+        value = shown if shown is not None and formula is None and kind is None else None
     elif kind == "string":
         given = element.get(_OFFICE + "string-value")
         # A formula's result is its string-value; typed text is what the paragraphs show.
