@@ -706,6 +706,25 @@ def _(ctx: Context, out: Path) -> None:
     edit_orders_xml(ann(ctx), out, edit)
 
 
+@case(
+    "merge-bomb",
+    "size",
+    "one merged range over every column of 99,800 rows (an object per cell in openpyxl)",
+    2,
+    "merges",
+    every_game=True,
+)
+def _(ctx: Context, out: Path) -> None:
+    merge = '<mergeCell ref="A200:XFD99999"/>'
+
+    def edit(xml: str) -> str:
+        if "<mergeCells" in xml:
+            return re.sub(r"<mergeCells( count=\"\d+\")?>", "<mergeCells>" + merge, xml, count=1)
+        return xml.replace("</sheetData>", f"</sheetData><mergeCells>{merge}</mergeCells>", 1)
+
+    edit_orders_xml(ann(ctx), out, edit)
+
+
 @case("thousands-of-sheets", "size", "a workbook with 3,000 worksheets", 2, "parts")
 def _(ctx: Context, out: Path) -> None:
     write_parts(out, minimal_workbook([(f"S{i}", "") for i in range(3000)]))
