@@ -33,6 +33,7 @@ from refassist.errors import NotATurnSheet
 from refassist.game import Game
 from refassist.inbox import intake
 from refassist.inbox_index import Index
+from refassist.report.game_reports import gather_input
 from refassist.rulesets import RULESETS
 from refassist.rulesets.base import Ruleset
 from refassist.turns import replay_step, resolve_game, state_after
@@ -248,6 +249,14 @@ def test_the_intake_files_the_ods_and_the_turn_resolves_as_with_the_xlsx(
     archived = sorted(p.name for p in (with_ods.archive(step) / "sheets").iterdir())
     assert archived == sorted(ods.name for ods in converted.ods.values())
     assert replay_step(with_ods, step) == state_after(with_ods, step)
+    # The reports say the same of each player's sheet and orders.
+    players = list(converted.ods)
+    reported, reported_xlsx = (
+        gather_input(with_ods, got, players),
+        gather_input(with_xlsx, expected, players),
+    )
+    assert reported.sheets == reported_xlsx.sheets == {p: "accepted" for p in players}
+    assert reported.orders == reported_xlsx.orders
 
 
 def test_an_ods_with_a_problem_gets_a_marked_xlsx_by_reply(
