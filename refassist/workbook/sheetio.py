@@ -608,7 +608,8 @@ def _is_entity_error(exc: BaseException) -> bool:
 
 
 def open_workbook(path: Path, *, data_only: bool = False) -> Workbook:
-    """A player's workbook opened safely with openpyxl (formulas as written by default)."""
+    """A player's workbook opened safely with openpyxl (formulas as written by default); an
+    ``.ods`` read into the same kind of workbook, so that its annotated copy is an ``.xlsx``."""
     data = read_checked_bytes(Path(path))
     return load_workbook_bytes(data, Path(path).name, data_only=data_only)
 
