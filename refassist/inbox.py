@@ -11,9 +11,10 @@ folder (`imap_intake`), and for every file received:
 * matches the sender's address to a player (``game.toml``) and the sheet's token to that player
   and the current step; a mismatch is refused and reported, never filed as someone's orders;
 * checks the sheet (`turnsheets.check_sheet`); a valid sheet becomes
-  ``inbox/<step>/accepted/<player>.xlsx`` (the only thing resolve reads), the newest valid one
-  winning; one received after the deadline goes to ``late/<player>.xlsx`` until the referee
-  accepts it (`accept_late`); an identical file received again is noted, not refiled;
+  ``inbox/<step>/accepted/<player>.xlsx`` (``.ods`` for a sheet sent as one: the only thing
+  resolve reads), the newest valid one winning; one received after the deadline goes to
+  ``late/<player>.xlsx`` until the referee accepts it (`accept_late`); an identical file
+  received again is noted, not refiled;
 * writes a reply per sheet into ``outbox/<step>/replies/``: accepted, with the orders as the
   referee read them, or the problems with an annotated copy of the sheet attached.
 
@@ -60,10 +61,10 @@ from .recovery import working
 from .rulesets.base import SHEETS_WITH_PROBLEMS
 from .sending import outgoing
 from .turn_seed import commitment
-from .turnsheets import CheckResult, check_sheet, sheet_filename
+from .turnsheets import CheckResult, check_sheet, filed_filename, sheet_filename
 from .words import counted
 from .workbook.annotate import annotate
-from .workbook.sheetio import sniff
+from .workbook.sheetio import TURN_SHEET_KINDS, sniff
 
 Progress = Callable[[int, int, str], None]
 
@@ -86,11 +87,13 @@ def accept_late(game: Game, step: str, players: Iterable[str] | None = None) -> 
         for player in wanted:
             info = index.late.pop(player)
             source = index.folder / str(info["file"])
-            target = index.folder / "accepted" / sheet_filename(player)
-            write_bytes(target, source.read_bytes())
+            data = source.read_bytes()
+            target = index.folder / "accepted" / filed_filename(player, data)
+            write_bytes(target, data)
             previous = index.accepted.get(player)
             if previous is not None:
                 index.entry(int(previous["entry"]))["status"] = "superseded"
+                _drop_replaced(index.folder, previous, target)
             entry = index.entry(int(info["entry"]))
             entry["status"] = "accepted"
             entry["accepted_late"] = True
@@ -104,6 +107,27 @@ def accept_late(game: Game, step: str, players: Iterable[str] | None = None) -> 
             done.append(player)
         index.save()
         return done
+
+
+def _copy_of_ods(data: bytes, w: Words) -> str:
+    """For a sheet sent as ``.ods``: what the marked copy is (an ``.xlsx`` of the sheet's
+    contents, without its formatting), so the player is not surprised by another format."""
+    if sniff(data).kind != "ods":
+        return ""
+    return " " + w.gettext(
+        "You sent an OpenDocument spreadsheet (.ods), so the marked copy is an Excel workbook "
+        "(.xlsx) of what your sheet holds, without its formatting: fix the cells in your own "
+        "sheet (or in the copy) and send it back as .ods or .xlsx."
+    )
+
+
+def _drop_replaced(folder: Path, replaced: dict[str, Any], kept: Path) -> None:
+    """Remove the filed sheet a newer one replaced when it had another name (an ``.xlsx``
+    replaced by an ``.ods``, or the other way): one sheet per player in ``accepted/`` and
+    ``late/``, as the referee expects.  The same name was simply overwritten."""
+    old = folder / str(replaced.get("file", ""))
+    if old.name and old != kept and old.parent == kept.parent:
+        old.unlink(missing_ok=True)
 
 
 @dataclass
@@ -622,10 +646,10 @@ class _Intake:
         w = self.game.words_for(player)
         if fix:
             advice = fix
-        elif sniff(item.data).kind == "xlsx":
+        elif sniff(item.data).kind in TURN_SHEET_KINDS:
             advice = w.gettext("Send the turn sheet that came with your last report.")
         else:
-            advice = ""  # the reason already says what the file is and to save it as .xlsx
+            advice = ""  # the reason says what the file is and to save it as .xlsx or .ods
         paragraphs = [
             w("Dear {player},", player=player),
             w(
@@ -697,6 +721,7 @@ class _Intake:
                 "({deadline}).",
                 deadline=self.game.deadline_text(self.step.key, w),
             )
+            + _copy_of_ods(item.data, w)
             + "\n"
         )
         reply = self.reply(
@@ -732,13 +757,14 @@ class _Intake:
             entry["status"] = "superseded"
             entry["note"] = f"a newer sheet (entry {current['entry']}) was already {folder}"
             return Outcome("superseded", player, item.name, entry["note"], None, entry)
-        target = self.index.folder / folder / sheet_filename(player)
+        target = self.index.folder / folder / filed_filename(player, item.data)
         write_bytes(target, item.data)
         if result.read is not None:
             # Resolve takes the read from here instead of opening the sheet again.
             sheetstore.keep(self.game, result.sha256, result.read)
         if current is not None:
             self.index.entry(int(current["entry"]))["status"] = "superseded"
+            _drop_replaced(self.index.folder, current, target)
         table[player] = {
             "file": f"{folder}/{target.name}",
             "entry": entry["number"],
@@ -879,7 +905,7 @@ def checks_ahead(job: _Intake, batches: Sequence[Batch]) -> Iterator[None]:
         item
         for batch in batches
         for item in batch.items
-        if isinstance(item, Received) and sniff(item.data).kind == "xlsx"
+        if isinstance(item, Received) and sniff(item.data).kind in TURN_SHEET_KINDS
     ]
     workers = default_workers()
     if len(sheets) < CHECK_AHEAD_FROM or workers < 2 or not can_fork():

@@ -44,14 +44,16 @@ def is_tnef(name: str, content_type: str) -> bool:
 
 def is_zip_archive(name: str, content_type: str, data: bytes) -> bool:
     """A zip the player made: zip bytes that are not themselves an Office document (an
-    ``.xlsx`` is a zip too, with ``[Content_Types].xml`` at its root)."""
+    ``.xlsx`` is a zip too, with ``[Content_Types].xml`` at its root, and so is an ``.ods``,
+    with a ``mimetype`` member: a mail program may send either typed as a zip)."""
     if not data.startswith(b"PK\x03\x04"):
         return False
     if not (name.lower().endswith(".zip") or content_type.lower() in ZIP_TYPES):
         return False
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            return "[Content_Types].xml" not in archive.namelist()
+            names = archive.namelist()
+            return "[Content_Types].xml" not in names and "mimetype" not in names
     except (zipfile.BadZipFile, ValueError, OSError):
         return True  # a damaged zip: unpack() says so
 

@@ -15,8 +15,9 @@ cut) or the disk fills up:
 3. resolve in memory (the ruleset's pure function, seeded or scripted dice);
 4. write the new master in full beside the old one (``.master-next.xlsx``), then the journal
    (``.refassist-journal.json``: the hashes of the old and the new master), then the archive of
-   what the turn started from: ``archive/<step>/master.xlsx``, ``sheets/<player>.xlsx``,
-   ``game.toml``, ``dice.txt`` (scripted dice only), and ``manifest.json`` last;
+   what the turn started from: ``archive/<step>/master.xlsx``, ``sheets/<player>.xlsx``
+   (``.ods`` for a sheet sent as one), ``game.toml``, ``dice.txt`` (scripted dice only), and
+   ``manifest.json`` last;
 5. rename the new master over ``master.xlsx``: the one instant that decides;
 6. write the next step's sheets into ``outbox/<next step>/`` and forget the journal.
 
@@ -68,9 +69,9 @@ from .recovery import move_archives, working
 from .rulesets.base import SHEETS_WITH_PROBLEMS, Event, Ruleset, SheetRead, Step
 from .turn_seed import commitment, game_turn_seed, turn_of
 from .turnsheets import (
+    filed_filename,
     open_genuine,
     orders_as_text,
-    sheet_filename,
     verify_identity,
     write_sheets,
 )
@@ -843,8 +844,9 @@ def write_archive(
     write_bytes(folder / CONFIG_NAME, (game.path / CONFIG_NAME).read_bytes())
     files: dict[str, dict[str, str]] = {}
     for filed in sheets:
-        target = folder / SHEETS_DIR / sheet_filename(filed.player)
-        write_bytes(target, filed.data if filed.data is not None else filed.path.read_bytes())
+        data = filed.data if filed.data is not None else filed.path.read_bytes()
+        target = folder / SHEETS_DIR / filed_filename(filed.player, data)
+        write_bytes(target, data)
         files[filed.player] = {
             "file": f"{SHEETS_DIR}/{target.name}",
             "sha256": sha256_file(target),

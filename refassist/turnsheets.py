@@ -34,6 +34,16 @@ def sheet_filename(player: str) -> str:
     return (cleaned.lstrip(".") or "player") + ".xlsx"
 
 
+def filed_filename(player: str, data: bytes) -> str:
+    """The name a player's sheet is filed and archived under: `sheet_filename`, ending as the
+    format the player sent it in (an ``.ods`` stays ``.ods``: a spreadsheet program opens a file
+    by its name, and resolve reads it by its bytes either way)."""
+    from .workbook.sheetio import sniff
+
+    name = sheet_filename(player)
+    return name.removesuffix(".xlsx") + ".ods" if sniff(data).kind == "ods" else name
+
+
 def write_sheets(game: Game, state: Any, players: list[str] | None = None) -> list[Path]:
     """Write the pre-filled turn sheet of every player the current step expects.
 

@@ -51,10 +51,12 @@ def rezip(source: Path, target: Path, change: dict[str, bytes | None]) -> Path:
     return target
 
 
-def ods_bytes() -> bytes:
+def odf_bytes(mimetype: str) -> bytes:
+    """A bare OpenDocument package of the given type (a spreadsheet is opened: see
+    test_ods.py; any other kind is refused by what it is)."""
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as zf:
-        zf.writestr(zipfile.ZipInfo("mimetype"), "application/vnd.oasis.opendocument.spreadsheet")
+        zf.writestr(zipfile.ZipInfo("mimetype"), mimetype)
         zf.writestr("content.xml", "<office:document-content/>")
         zf.writestr("META-INF/manifest.xml", "<manifest/>")
     return buf.getvalue()
@@ -64,7 +66,11 @@ def ods_bytes() -> bytes:
     ("name", "data", "words"),
     [
         ("orders.xlsx", OLE2 + b"\x00" * 600, "old-style Excel 97-2003 workbook (.xls)"),
-        ("orders.xlsx", ods_bytes(), "OpenDocument spreadsheet (.ods)"),
+        (
+            "orders.xlsx",
+            odf_bytes("application/vnd.oasis.opendocument.text"),
+            "OpenDocument file that is not a spreadsheet",
+        ),
         ("orders.xlsx", b"turn,fleet\n5001,F10 S3 A1\n", "text or CSV file"),
         ("orders.xlsx", b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n", "PDF document"),
         ("orders.xlsx", b"", "empty"),

@@ -21,6 +21,7 @@ from ..recovery import working
 from ..turnsheets import CheckResult, check_sheet, write_sheets
 from ..words import counted
 from ..workbook.annotate import annotate
+from ..workbook.sheetio import sniff
 from . import printable, shown
 
 
@@ -98,7 +99,8 @@ def check_command(
     """Check one turn sheet; exit 0 accepted, 1 problems, 2 not a usable turn sheet.
 
     Without --game only the notation is checked; with it, the sheet must be a genuine sheet of
-    that game for the current turn, and every order is checked against the game state.
+    that game for the current turn, and every order is checked against the game state.  The
+    sheet may be an .xlsx or LibreOffice's .ods; the annotated copy is always an .xlsx.
 
     \b
     Example:
@@ -106,6 +108,11 @@ def check_command(
       refassist check Ann.xlsx --game mygame --annotate Ann-checked.xlsx
       refassist check Ann.xlsx --json
     """
+    if annotate_out is not None and annotate_out.suffix.lower() == ".ods":
+        raise UsageError(
+            f"the annotated copy is an Excel workbook: name it .xlsx, not {annotate_out.name} "
+            "(it opens in LibreOffice too)"
+        )
     game = Game.open(game_path) if game_path is not None else None
     try:
         result = check_sheet(sheet, game)
@@ -133,7 +140,9 @@ def check_command(
     else:
         _print_result(result)
         if annotate_out is not None:
-            click.echo(f"Annotated copy: {shown(annotate_out)}")
+            ods = sniff(sheet.read_bytes()).kind == "ods"
+            made = " (an .xlsx of the .ods's contents, without its formatting)" if ods else ""
+            click.echo(f"Annotated copy{made}: {shown(annotate_out)}")
         if game is None:
             click.echo(
                 "Only the notation was checked: not whose sheet it is, nor the turn, nor the "

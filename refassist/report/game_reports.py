@@ -91,10 +91,13 @@ def _used_sheets(game: Game, step: str, players: Sequence[str]) -> dict[str, tup
     accepted = accepted_sheets(game, step)
     late = Index.of(game, step).late
     recorded = manifest_or_empty(game, step)
-    flagged = {p for p, info in recorded.get("sheets", {}).items() if "with_problems" in info}
+    archived_sheets = recorded.get("sheets", {})
+    flagged = {p for p, info in archived_sheets.items() if "with_problems" in info}
     unused = recorded.get("sheets_with_problems_unused", {})
     for player in players:
-        kept = archived / sheet_filename(player)
+        # The manifest names the archived copy (``.ods`` for a sheet sent as one).
+        file = str(archived_sheets.get(player, {}).get("file", "")) or sheet_filename(player)
+        kept = archived / Path(file).name
         if kept.is_file():
             out[player] = ("with problems" if player in flagged else "accepted", kept)
         elif player in unused:

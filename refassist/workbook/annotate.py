@@ -5,7 +5,10 @@ are not.  `annotate` writes a copy of the player's workbook with every problem c
 (errors) or amber (warnings) and a comment saying what is wrong and how to fix it, plus a
 "Problems" sheet listing them all (first, so it is what the player sees on opening).
 
-The copy stays a valid turn sheet: the player fixes the cells and sends it back.  So the
+The copy stays a valid turn sheet: the player fixes the cells and sends it back.  It is always
+an ``.xlsx``: for a sheet sent as ``.ods`` it is written from what the ``.ods`` holds (its
+sheets, values, merged cells and column widths, read by `sheetio`), not from its formatting,
+which no reader keeps.  So the
 annotation must be undone cleanly when the sheet is annotated again: the Problems sheet keeps,
 in a hidden column, each marked cell's original fill and comment, and a new annotation first
 restores them.  Nothing outside the marked cells, the comments and the Problems sheet changes.

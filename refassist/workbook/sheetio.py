@@ -4,9 +4,9 @@ A turn sheet arrives from outside: renamed, re-saved by another program, damaged
 built to hurt.  Before any spreadsheet library sees it this module
 
 * reads the real format from the bytes, not the name, and refuses anything but an ``.xlsx``
-  workbook with one sentence saying what the file is and what to do (an ``.ods`` or ``.xls``
-  from LibreOffice or old Excel, a CSV, a PDF print, an empty attachment, a password-protected
-  workbook);
+  workbook or an OpenDocument spreadsheet (``.ods``, LibreOffice's own format) with one
+  sentence saying what the file is and what to do (an ``.xls`` from old Excel, a CSV, a PDF
+  print, an empty attachment, a password-protected workbook);
 * checks the zip container's declared sizes (Python's ``zipfile`` never inflates a member
   beyond its declared size, so the declaration is a real bound) and refuses zip bombs, absurd
   compression ratios, files with thousands of members and two members of the same name (one
@@ -15,17 +15,20 @@ built to hurt.  Before any spreadsheet library sees it this module
   and cells and the last row it uses: a million cells cost seconds and hundreds of MB;
 * refuses macro-enabled workbooks whatever their extension (openpyxl would open one renamed
   ``.xlsx`` without a word), Excel 4.0 macro sheets, embedded OLE objects and ActiveX
-  controls, and XML with a document type declaration (entity expansion attacks; defusedxml
-  would also raise, this makes the refusal explicit and early);
-* then loads it with openpyxl and turns any failure into the same kind of refusal.
+  controls, an ``.ods`` carrying LibreOffice Basic, scripts or macros bound to events, and XML
+  with a document type declaration (entity expansion attacks; defusedxml would also raise,
+  this makes the refusal explicit and early);
+* then loads an ``.xlsx`` with openpyxl, or reads an ``.ods`` into the same openpyxl workbook
+  (`odsread`, which holds its rows and cells to the same limits while it reads them), and
+  turns any failure into the same kind of refusal.
 
 Everything refused raises `NotATurnSheet` (exit code 2).  Reading input cells goes through
 `TurnSheetFile.input_value`, which deals with formulas and error values: a formula typed into
 an input cell is read as its last computed value when that value is plain text or a number,
 with a warning naming the cell (the player sees one thing, the referee must read the same
 thing); a formula without a computed value, or an error value such as ``#REF!``, is an error on
-that cell.  The limits are the constants below; ``docs/security.md`` lists every threat and
-the test that shows its defence.
+that cell; an ``.ods`` gets the same answers.  The limits are the constants of `limits`;
+``docs/security.md`` lists every threat and the test that shows its defence.
 """
 
 from __future__ import annotations
@@ -44,6 +47,22 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import CellProblem, NotATurnSheet
+from .limits import (
+    MAX_FILE_BYTES,
+    MAX_INPUT_TEXT,
+    MAX_MEMBER_BYTES,
+    MAX_MEMBERS,
+    MAX_RATIO,
+    MAX_ROW_INDEX,
+    MAX_SHEET_CELLS,
+    MAX_SHEET_ROWS,
+    MAX_SHEETS,
+    MAX_TOTAL_BYTES,
+    MAX_XML_PART_BYTES,
+    RATIO_FLOOR,
+    far_row,
+    too_big,
+)
 
 # openpyxl (and the numpy it brings, a third of a second) is imported by the first workbook
 # opened: a command that names sheets but opens none (a report, a resolve taking the intake's
@@ -53,34 +72,6 @@ if TYPE_CHECKING:
     from openpyxl.worksheet.merge import MergedCellRange
     from openpyxl.worksheet.worksheet import Worksheet
 
-#: Largest file accepted at all (a turn sheet is about 20 kB).
-MAX_FILE_BYTES = 20 * 1024 * 1024
-#: Largest declared uncompressed size of one zip member, and of all of them together.
-MAX_MEMBER_BYTES = 25 * 1024 * 1024
-MAX_TOTAL_BYTES = 50 * 1024 * 1024
-#: Most members (parts) a workbook may have; an xlsx turn sheet has about 15.
-MAX_MEMBERS = 1000
-#: Largest compression ratio allowed for a member bigger than `RATIO_FLOOR` bytes.
-MAX_RATIO = 100
-RATIO_FLOOR = 1024 * 1024
-#: Largest declared size of one XML part (a turn sheet's biggest, the Orders sheet, is about
-#: 40 kB even after LibreOffice or Google Sheets re-saved it); the XML parser holds a whole
-#: part in memory, so this bounds what it can be made to build.
-MAX_XML_PART_BYTES = 5 * 1024 * 1024
-#: Most worksheets a workbook may list (a turn sheet has four).
-MAX_SHEETS = 50
-#: Most rows and cells one worksheet may hold, and the last row it may use: the spreadsheet
-#: library makes an object per cell, so a sheet of a million cells costs seconds and hundreds
-#: of MB before any order is read.  A turn sheet uses about 100 rows and 600 cells; Google
-#: Sheets pads its export to 1,000 rows.
-MAX_SHEET_ROWS = 5000
-#: The longest text any input cell may hold, refused on its cell before a game reads it: a
-#: bound on what any game scans.  Each game holds its own cells to less (a message to 2,000
-#: characters, an order line to a few hundred) and says so in its own words.
-MAX_INPUT_TEXT = 10_000
-MAX_SHEET_CELLS = 100_000
-MAX_ROW_INDEX = 100_000
-
 #: Name of the hidden sheet that carries a turn sheet's identity.
 META_SHEET = "_meta"
 #: Value of ``format`` in the meta sheet of every refassist turn sheet.
@@ -88,8 +79,11 @@ META_FORMAT = "refassist-turn-sheet"
 
 _OLE2 = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _SAVE_AS = (
-    "open it in your spreadsheet program, save it as an Excel workbook (.xlsx) and send it again"
+    "open it in your spreadsheet program, save it as an Excel workbook (.xlsx) or an "
+    "OpenDocument spreadsheet (.ods) and send it again"
 )
+#: What a turn sheet may be: the kinds of `sniff` that are opened, the rest is refused.
+TURN_SHEET_KINDS = frozenset({"xlsx", "ods"})
 
 
 @dataclass(frozen=True)
@@ -192,11 +186,17 @@ def _refusal(name: str, sniffed: Sniffed) -> NotATurnSheet:
             f"{name} is a macro-enabled workbook, which refassist never opens; save it as a "
             "plain Excel workbook (.xlsx, without macros) and send it again"
         )
+    if sniffed.kind == "ods-macro":
+        return NotATurnSheet(
+            f"{name} carries macros or scripts (LibreOffice Basic, or a macro bound to an "
+            "event), which refassist never opens; save a copy without them (the turn sheet "
+            "alone, as .ods or .xlsx) and send it again"
+        )
     if sniffed.kind == "embedded":
         return NotATurnSheet(
             f"{name} carries embedded objects or controls (OLE objects, ActiveX), which "
-            "refassist never opens; save a copy without them (a plain .xlsx of the turn sheet) "
-            "and send it again"
+            "refassist never opens; save a copy without them (a plain .xlsx or .ods of the "
+            "turn sheet) and send it again"
         )
     if sniffed.kind == "encrypted":
         return NotATurnSheet(
@@ -210,9 +210,11 @@ def _refusal(name: str, sniffed: Sniffed) -> NotATurnSheet:
     if sniffed.kind == "damaged":
         return NotATurnSheet(
             f"{name} is damaged or incomplete (its zip container cannot be read); save the "
-            "sheet again as .xlsx and send it again"
+            "sheet again as .xlsx or .ods and send it again"
         )
-    return NotATurnSheet(f"{name} is {sniffed.description}, not an .xlsx turn sheet; {_SAVE_AS}")
+    return NotATurnSheet(
+        f"{name} is {sniffed.description}, not an .xlsx or .ods turn sheet; {_SAVE_AS}"
+    )
 
 
 #: Parts that hold code or embedded programs; refassist never opens a workbook carrying them.
@@ -233,12 +235,28 @@ _CELL_RE = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?c\b([^>]*)>")
 _ROW_INDEX_RE = re.compile(rb"\br=\"(\d{1,12})\"")
 _CELL_ROW_RE = re.compile(rb"\br=\"\$?[A-Za-z]{1,3}\$?(\d{1,12})\"")
 _SHEET_ENTRY_RE = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?sheet\b")
-
-
-def _too_big(name: str, what: str) -> NotATurnSheet:
-    return NotATurnSheet(
-        f"{name} {what}, far more than a turn sheet; send the turn sheet you were given"
-    )
+_MERGE_RE = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?mergeCell\b([^>]*)>")
+_RANGE_RE = re.compile(
+    rb"\bref=\"\$?([A-Za-z]{1,3})\$?(\d{1,12}):\$?([A-Za-z]{1,3})\$?(\d{1,12})\""
+)
+#: Parts read as XML: each is held to `MAX_XML_PART_BYTES` and refused with a DTD.
+_XML_PARTS = (".xml", ".rels", ".vml", ".rdf")
+#: In an ``.ods``: folders of LibreOffice Basic and of other scripts, and of embedded objects
+#: (an OLE object or a chart is stored as ``Object 1/``; its picture in ``ObjectReplacements``).
+_ODS_MACRO_FOLDERS = ("basic/", "scripts/")
+_ODS_EMBEDDED_FOLDERS = ("object ", "objectreplacements/")
+#: In any XML part of an ``.ods`` (whatever namespace prefix it uses): a script element, a
+#: macro bound to an event (of the document, a sheet or a form control), an attribute linking
+#: to a macro, and embedded objects, applets and plugins.  Only markup is matched: text a
+#: player typed is escaped in XML, so typing these words in a cell is no refusal.
+_ODS_MACRO_RE = re.compile(
+    rb"<(?:[A-Za-z_][\w.-]*:)?(?:script|event-listener)\b"
+    rb"|=\s*[\"']\s*(?:vnd\.sun\.star\.script|macro):",
+    re.IGNORECASE,
+)
+_ODS_EMBEDDED_RE = re.compile(
+    rb"<(?:[A-Za-z_][\w.-]*:)?(?:object|object-ole|applet|plugin)\b", re.IGNORECASE
+)
 
 
 def _check_parts(name: str, infos: list[zipfile.ZipInfo]) -> None:
@@ -258,12 +276,12 @@ def _check_parts(name: str, infos: list[zipfile.ZipInfo]) -> None:
             raise NotATurnSheet(
                 f"{name} holds two parts with the same name ({info.filename}), so different "
                 "programs would read different orders from it; save the sheet again as .xlsx "
-                "and send it again"
+                "or .ods and send it again"
             )
         seen.add(lowered)
         total += info.file_size
         if info.file_size > MAX_MEMBER_BYTES:
-            raise _too_big(
+            raise too_big(
                 name,
                 f"holds a part ({info.filename}) that unpacks to "
                 f"{info.file_size // (1024 * 1024)} MB",
@@ -273,8 +291,8 @@ def _check_parts(name: str, infos: list[zipfile.ZipInfo]) -> None:
                 f"{name} holds a part ({info.filename}) compressed more than {MAX_RATIO} "
                 "times (a zip bomb); send the turn sheet you were given"
             )
-        if lowered.endswith((".xml", ".rels", ".vml")) and info.file_size > MAX_XML_PART_BYTES:
-            raise _too_big(
+        if lowered.endswith(_XML_PARTS) and info.file_size > MAX_XML_PART_BYTES:
+            raise too_big(
                 name,
                 f"holds a part ({info.filename}) of {info.file_size / (1024 * 1024):.0f} MB "
                 f"of XML (the limit is {MAX_XML_PART_BYTES // (1024 * 1024)} MB)",
@@ -284,7 +302,7 @@ def _check_parts(name: str, infos: list[zipfile.ZipInfo]) -> None:
         if lowered.startswith(_EMBEDDED_PARTS):
             raise _refusal(name, Sniffed("embedded", ""))
     if total > MAX_TOTAL_BYTES:
-        raise _too_big(
+        raise too_big(
             name,
             f"unpacks to {total // (1024 * 1024)} MB (limit {MAX_TOTAL_BYTES // (1024 * 1024)} MB)",
         )
@@ -294,14 +312,14 @@ def _check_sheet_xml(name: str, part: str, content: bytes) -> None:
     """Refuse a worksheet with more rows or cells than any turn sheet, before it is parsed."""
     rows = _ROW_RE.findall(content)
     if len(rows) > MAX_SHEET_ROWS:
-        raise _too_big(
+        raise too_big(
             name,
             f"has {len(rows):,} rows in one worksheet ({part}; a turn sheet has about 100, "
             f"the limit is {MAX_SHEET_ROWS:,})",
         )
     cells = _CELL_RE.findall(content)
     if len(cells) > MAX_SHEET_CELLS:
-        raise _too_big(
+        raise too_big(
             name,
             f"has {len(cells):,} cells in one worksheet ({part}; the limit is {MAX_SHEET_CELLS:,})",
         )
@@ -315,11 +333,36 @@ def _check_sheet_xml(name: str, part: str, content: bytes) -> None:
         if found:
             last = max(last, int(found.group(1)))
     if last > MAX_ROW_INDEX:
-        raise NotATurnSheet(
-            f"{name} has something written in row {last:,} of a worksheet ({part}), far "
-            f"outside a turn sheet (rows beyond {MAX_ROW_INDEX:,} are refused); delete it and "
-            "send the sheet again"
+        raise far_row(name, last, part)
+    merged = _merged_area(content)
+    if merged > MAX_SHEET_CELLS:
+        raise too_big(
+            name,
+            f"merges {merged:,} cells in one worksheet ({part}; the limit is {MAX_SHEET_CELLS:,})",
         )
+
+
+def _merged_area(content: bytes) -> int:
+    """How many cells a worksheet's merged ranges cover: openpyxl makes an object for each
+    (one range over every column of 100,000 rows took 30 s and 1.7 GB), and an ``.ods``
+    is held to the same bound (`odsread`)."""
+    total = 0
+    for attrs in _MERGE_RE.findall(content):
+        found = _RANGE_RE.search(attrs)
+        if found is None:
+            continue
+        first_col, first_row, last_col, last_row = found.groups()
+        rows = abs(int(last_row) - int(first_row)) + 1
+        columns = abs(_column_number(last_col) - _column_number(first_col)) + 1
+        total += rows * columns
+    return total
+
+
+def _column_number(letters: bytes) -> int:
+    number = 0
+    for letter in letters.upper():
+        number = number * 26 + letter - ord("A") + 1
+    return number
 
 
 def check_container(data: bytes, name: str) -> None:
@@ -327,8 +370,10 @@ def check_container(data: bytes, name: str) -> None:
 
     Everything here reads only declared sizes and parts bounded by them (Python's zipfile never
     inflates a member past its declared size), so a hostile file costs at most
-    `MAX_TOTAL_BYTES` of reading before it is refused.
+    `MAX_TOTAL_BYTES` of reading before it is refused.  An ``.ods`` gets the same checks of
+    its container, and its own for code (`_check_ods_part`).
     """
+    ods = sniff(data).kind == "ods"
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
     except _ZIP_ERRORS:
@@ -339,38 +384,83 @@ def check_container(data: bytes, name: str) -> None:
         except _ZIP_ERRORS:
             raise _refusal(name, Sniffed("damaged", "")) from None
         _check_parts(name, infos)
+        if ods:
+            _check_ods_names(name, infos)
         for info in infos:
             lowered = info.filename.lower()
-            if not lowered.endswith((".xml", ".rels", ".vml")):
+            if not lowered.endswith(_XML_PARTS):
                 continue
-            try:
-                content = zf.read(info)
-            except _ZIP_ERRORS as exc:
-                raise NotATurnSheet(
-                    f"{name} is damaged (part {info.filename} cannot be unpacked: {exc}); save "
-                    "the sheet again as .xlsx and send it again"
-                ) from None
-            if any(marker in content for marker in _DTD_MARKERS):
-                raise NotATurnSheet(
-                    f"{name} contains XML document type declarations (part {info.filename}), "
-                    "which spreadsheet programs never write and which can hide attacks; "
-                    "send the turn sheet you were given"
-                )
-            if lowered == "[content_types].xml":
-                types = content.lower()
-                if any(marker in types for marker in _MACRO_TYPES):
-                    raise _refusal(name, Sniffed("xlsm", ""))
-                if any(marker in types for marker in _EMBEDDED_TYPES):
-                    raise _refusal(name, Sniffed("embedded", ""))
-            elif lowered == "xl/workbook.xml":
-                sheets = len(_SHEET_ENTRY_RE.findall(content))
-                if sheets > MAX_SHEETS:
-                    raise _too_big(
-                        name,
-                        f"has {sheets} worksheets (a turn sheet has 4, the limit is {MAX_SHEETS})",
-                    )
-            elif lowered.startswith("xl/worksheets/"):
-                _check_sheet_xml(name, info.filename, content)
+            content = _xml_part(zf, info, name)
+            if ods:
+                _check_ods_part(name, info.filename, content)
+            else:
+                _check_xlsx_part(name, info.filename, content)
+
+
+def _xml_part(zf: zipfile.ZipFile, info: zipfile.ZipInfo, name: str) -> bytes:
+    """One XML part's bytes (bounded by its declared size), refused if it holds a DTD."""
+    try:
+        content = zf.read(info)
+    except _ZIP_ERRORS as exc:
+        raise NotATurnSheet(
+            f"{name} is damaged (part {info.filename} cannot be unpacked: {exc}); save "
+            "the sheet again as .xlsx or .ods and send it again"
+        ) from None
+    if any(marker in content for marker in _DTD_MARKERS):
+        raise NotATurnSheet(
+            f"{name} contains XML document type declarations (part {info.filename}), "
+            "which spreadsheet programs never write and which can hide attacks; "
+            "send the turn sheet you were given"
+        )
+    return content
+
+
+def _check_xlsx_part(name: str, part: str, content: bytes) -> None:
+    """An ``.xlsx`` part: macro or embedded content types, too many worksheets, and each
+    worksheet's rows and cells (`_check_sheet_xml`)."""
+    lowered = part.lower()
+    if lowered == "[content_types].xml":
+        types = content.lower()
+        if any(marker in types for marker in _MACRO_TYPES):
+            raise _refusal(name, Sniffed("xlsm", ""))
+        if any(marker in types for marker in _EMBEDDED_TYPES):
+            raise _refusal(name, Sniffed("embedded", ""))
+    elif lowered == "xl/workbook.xml":
+        sheets = len(_SHEET_ENTRY_RE.findall(content))
+        if sheets > MAX_SHEETS:
+            raise too_big(
+                name,
+                f"has {sheets} worksheets (a turn sheet has 4, the limit is {MAX_SHEETS})",
+            )
+    elif lowered.startswith("xl/worksheets/"):
+        _check_sheet_xml(name, part, content)
+
+
+def _check_ods_names(name: str, infos: list[zipfile.ZipInfo]) -> None:
+    """An ``.ods`` with a folder of macros or scripts, or of embedded objects, is refused by
+    the names of its parts, whatever its manifest says."""
+    for info in infos:
+        lowered = info.filename.lower()
+        if lowered.startswith(_ODS_MACRO_FOLDERS):
+            raise _refusal(name, Sniffed("ods-macro", ""))
+        if lowered.startswith(_ODS_EMBEDDED_FOLDERS):
+            raise _refusal(name, Sniffed("embedded", ""))
+
+
+def _check_ods_part(name: str, part: str, content: bytes) -> None:
+    """An ``.ods`` part: a manifest naming encrypted parts, scripts or Basic libraries, and
+    any part holding a script, a macro bound to an event or an embedded object.  The rows and
+    cells are counted while they are read (`odsread`)."""
+    if part.lower() == "meta-inf/manifest.xml":
+        manifest = content.lower()
+        if b"encryption-data" in manifest:
+            raise _refusal(name, Sniffed("encrypted", ""))
+        if re.search(rb'full-path="/?(?:basic|scripts)/', manifest):
+            raise _refusal(name, Sniffed("ods-macro", ""))
+    if _ODS_MACRO_RE.search(content):
+        raise _refusal(name, Sniffed("ods-macro", ""))
+    if _ODS_EMBEDDED_RE.search(content):
+        raise _refusal(name, Sniffed("embedded", ""))
 
 
 def read_checked_bytes(path: Path) -> bytes:
@@ -395,7 +485,7 @@ def read_checked_bytes(path: Path) -> bytes:
     except OSError as exc:
         raise NotATurnSheet(f"{path} cannot be read: {exc.strerror or exc}") from None
     sniffed = sniff(data)
-    if sniffed.kind != "xlsx":
+    if sniffed.kind not in TURN_SHEET_KINDS:
         raise _refusal(name, sniffed)
     check_container(data, name)
     return data
@@ -411,8 +501,11 @@ def load_workbook_bytes(
     errors for entities); whatever the cause, the answer to the player is the same.
 
     ``merged_borders=False`` is for a workbook that is only read, never saved: see
-    `_plain_merges`.
+    `_plain_merges`.  An ``.ods`` is read into the same kind of workbook (`odsread`); its
+    merged ranges never carry borders.
     """
+    if sniff(data).kind == "ods":
+        return _ods_workbook(data, name, data_only=data_only)
     import openpyxl
 
     try:
@@ -435,6 +528,19 @@ def load_workbook_bytes(
         detail = detail if len(detail) <= 120 else detail[:117] + "..."
         raise NotATurnSheet(
             f"{name} could not be read as an Excel workbook ({kind}: {detail}); {_SAVE_AS}"
+        ) from None
+
+
+def _ods_workbook(data: bytes, name: str, *, data_only: bool) -> Workbook:
+    """An ``.ods`` read into an openpyxl workbook; `odsread` refuses what it cannot read, and
+    running out of memory is a refusal too."""
+    from .odsread import ods_workbook
+
+    try:
+        return ods_workbook(data, name, data_only=data_only)
+    except MemoryError:
+        raise NotATurnSheet(
+            f"{name} is too large to read; send the turn sheet you were given"
         ) from None
 
 
@@ -502,7 +608,8 @@ def _is_entity_error(exc: BaseException) -> bool:
 
 
 def open_workbook(path: Path, *, data_only: bool = False) -> Workbook:
-    """A player's workbook opened safely with openpyxl (formulas as written by default)."""
+    """A player's workbook opened safely with openpyxl (formulas as written by default); an
+    ``.ods`` read into the same kind of workbook, so that its annotated copy is an ``.xlsx``."""
     data = read_checked_bytes(Path(path))
     return load_workbook_bytes(data, Path(path).name, data_only=data_only)
 

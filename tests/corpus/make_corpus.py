@@ -407,7 +407,8 @@ def lying_size_member(target: Path, parts: dict[str, bytes], name: str, real: in
 
 
 def ods_bytes() -> bytes:
-    """A small but well-formed OpenDocument spreadsheet (what LibreOffice saves by default)."""
+    """A small but well-formed OpenDocument spreadsheet (what LibreOffice saves by default),
+    not made from a turn sheet: one page of orders and no hidden identity sheet."""
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as zf:
         zf.writestr(zipfile.ZipInfo("mimetype"), "application/vnd.oasis.opendocument.spreadsheet")
@@ -541,12 +542,25 @@ def _(ctx: Context, out: Path) -> None:
     out.write_bytes(OLE2 + bytes(504) + b"Workbook" + bytes(3000))
 
 
-@case("ods-renamed", "format", "a LibreOffice .ods renamed .xlsx", 2, ".ods", "save it as")
+@case(
+    "ods-renamed",
+    "format",
+    "a home-made .ods (no hidden identity sheet) renamed .xlsx",
+    2,
+    "not a refassist turn sheet",
+)
 def _(ctx: Context, out: Path) -> None:
     out.write_bytes(ods_bytes())
 
 
-@case("ods-as-ods", "format", "a LibreOffice .ods under its own name", 2, ".ods", suffix=".ods")
+@case(
+    "ods-as-ods",
+    "format",
+    "a home-made .ods (no hidden identity sheet) under its own name",
+    2,
+    "not a refassist turn sheet",
+    suffix=".ods",
+)
 def _(ctx: Context, out: Path) -> None:
     out.write_bytes(ods_bytes())
 
@@ -688,6 +702,25 @@ def _(ctx: Context, out: Path) -> None:
         return xml.replace(
             "</sheetData>", '<row r="1048576"><c r="XFD1048576"><v>1</v></c></row></sheetData>'
         )
+
+    edit_orders_xml(ann(ctx), out, edit)
+
+
+@case(
+    "merge-bomb",
+    "size",
+    "one merged range over every column of 99,800 rows (an object per cell in openpyxl)",
+    2,
+    "merges",
+    every_game=True,
+)
+def _(ctx: Context, out: Path) -> None:
+    merge = '<mergeCell ref="A200:XFD99999"/>'
+
+    def edit(xml: str) -> str:
+        if "<mergeCells" in xml:
+            return re.sub(r"<mergeCells( count=\"\d+\")?>", "<mergeCells>" + merge, xml, count=1)
+        return xml.replace("</sheetData>", f"</sheetData><mergeCells>{merge}</mergeCells>", 1)
 
     edit_orders_xml(ann(ctx), out, edit)
 
@@ -1442,6 +1475,266 @@ def _(ctx: Context, out: Path) -> None:
     text += f"--b{depth - 1}\r\nContent-Type: text/plain\r\n\r\norders\r\n"
     text += "".join(f"--b{i}--\r\n" for i in reversed(range(depth)))
     out.write_bytes(text.encode())
+
+
+# -- ods: a turn sheet in LibreOffice's own format, held to the same rules -----------------------
+# A genuine sheet written as an .ods (its values, its hidden sheets; what LibreOffice saves,
+# tests/test_ods.py converts real ones), then made hostile the ways an .xlsx is.
+
+ODF_NAMESPACES = (
+    'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+    'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
+    'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" '
+    'xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" '
+    'xmlns:script="urn:oasis:names:tc:opendocument:xmlns:script:1.0" '
+    'xmlns:xlink="http://www.w3.org/1999/xlink" '
+    'xmlns:calcext="urn:org:documentfoundation:names:experimental:calc:xmlns:calcext:1.0"'
+)
+ODS_MIMETYPE = b"application/vnd.oasis.opendocument.spreadsheet"
+ODS_TEXT_CELL = '<table:table-cell office:value-type="string"><text:p>x</text:p></table:table-cell>'
+
+
+def ods_cell(value: object) -> str:
+    """One cell of content.xml holding ``value`` as LibreOffice writes it."""
+    if value is None:
+        return "<table:table-cell/>"
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return (
+            f'<table:table-cell office:value-type="float" office:value="{value}">'
+            f"<text:p>{value}</text:p></table:table-cell>"
+        )
+    paragraphs = "".join(f"<text:p>{_xml_escape(line)}</text:p>" for line in str(value).split("\n"))
+    return f'<table:table-cell office:value-type="string">{paragraphs}</table:table-cell>'
+
+
+def ods_parts(
+    sheet: Path,
+    cells: dict[str, str] | None = None,
+    first_rows: str = "",
+    scripts: str = "<office:scripts/>",
+    prolog: str = '<?xml version="1.0" encoding="UTF-8"?>',
+) -> dict[str, bytes]:
+    """The parts of an .ods holding what ``sheet`` holds: each worksheet's values, hidden ones
+    hidden.  ``cells`` replaces Orders cells by reference with the given XML, ``first_rows`` goes
+    before the Orders page's first row, ``scripts`` stands for the document's scripts."""
+    workbook = openpyxl.load_workbook(sheet)
+    tables = []
+    for ws in workbook.worksheets:
+        rows = []
+        for row in ws.iter_rows(min_row=1, max_row=ws.max_row, max_col=ws.max_column):
+            xml = "".join(
+                (cells or {}).get(c.coordinate, ods_cell(c.value))
+                if ws.title == "Orders"
+                else ods_cell(c.value)
+                for c in row
+            )
+            rows.append(f"<table:table-row>{xml}</table:table-row>")
+        style = "hidden" if ws.sheet_state != "visible" else "shown"
+        extra = first_rows if ws.title == "Orders" else ""
+        tables.append(
+            f'<table:table table:name="{_xml_escape(ws.title)}" table:style-name="{style}">'
+            f"{extra}{''.join(rows)}</table:table>"
+        )
+    styles = (
+        '<style:style style:name="shown" style:family="table"><style:table-properties '
+        'table:display="true"/></style:style><style:style style:name="hidden" '
+        'style:family="table"><style:table-properties table:display="false"/></style:style>'
+    )
+    content = (
+        f"{prolog}<office:document-content {ODF_NAMESPACES} office:version=\"1.3\">{scripts}"
+        f"<office:automatic-styles>{styles}</office:automatic-styles><office:body>"
+        f"<office:spreadsheet>{''.join(tables)}</office:spreadsheet></office:body>"
+        "</office:document-content>"
+    )
+    manifest = (
+        '<?xml version="1.0" encoding="UTF-8"?><manifest:manifest xmlns:manifest='
+        '"urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.3">'
+        '<manifest:file-entry manifest:full-path="/" manifest:media-type='
+        '"application/vnd.oasis.opendocument.spreadsheet"/><manifest:file-entry '
+        'manifest:full-path="content.xml" manifest:media-type="text/xml"/></manifest:manifest>'
+    )
+    return {
+        "mimetype": ODS_MIMETYPE,
+        "content.xml": content.encode("utf-8"),
+        "META-INF/manifest.xml": manifest.encode("utf-8"),
+    }
+
+
+def write_ods(target: Path, parts: dict[str, bytes]) -> Path:
+    """An .ods of ``parts``, its ``mimetype`` first and stored, as ODF requires."""
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in parts.items():
+            method = zipfile.ZIP_STORED if name == "mimetype" else zipfile.ZIP_DEFLATED
+            zf.writestr(name, data, compress_type=method)
+    return target
+
+
+def with_manifest_entry(parts: dict[str, bytes], entry: str) -> dict[str, bytes]:
+    manifest = parts["META-INF/manifest.xml"].replace(
+        b"</manifest:manifest>", entry.encode() + b"</manifest:manifest>"
+    )
+    return {**parts, "META-INF/manifest.xml": manifest}
+
+
+@case("ods-genuine", "format", "a genuine sheet saved as .ods", 0, "accepted", suffix=".ods", every_game=True)
+def _(ctx: Context, out: Path) -> None:
+    write_ods(out, ods_parts(ann(ctx)))
+
+
+@case("ods-renamed-xlsx", "format", "a genuine .ods renamed .xlsx (read by its bytes)", 0, "accepted")
+def _(ctx: Context, out: Path) -> None:
+    # With document properties, as LibreOffice writes them: other bytes than ods-genuine's.
+    meta = b'<office:document-meta xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"/>'
+    write_ods(out, {**ods_parts(ann(ctx)), "meta.xml": meta})
+
+
+@case(
+    "ods-basic-macro",
+    "macro",
+    "an .ods carrying a LibreOffice Basic library",
+    2,
+    "macros",
+    suffix=".ods",
+    every_game=True,
+)
+def _(ctx: Context, out: Path) -> None:
+    parts = with_manifest_entry(
+        ods_parts(ann(ctx)),
+        '<manifest:file-entry manifest:full-path="Basic/Standard/Module1.xml" '
+        'manifest:media-type="text/xml"/>',
+    )
+    parts["Basic/Standard/Module1.xml"] = b'<module name="Module1">Sub Main\nShell("calc")\nEnd Sub</module>'
+    write_ods(out, parts)
+
+
+@case("ods-macro-on-open", "macro", "an .ods running a macro when it is opened", 2, "macros", suffix=".ods")
+def _(ctx: Context, out: Path) -> None:
+    listener = (
+        '<office:scripts><office:event-listeners><script:event-listener script:language='
+        '"ooo:script" script:event-name="dom:load" xlink:href="vnd.sun.star.script:'
+        'Standard.Module1.Main?language=Basic&amp;location=document"/></office:event-listeners>'
+        "</office:scripts>"
+    )
+    write_ods(out, ods_parts(ann(ctx), scripts=listener))
+
+
+@case("ods-embedded-object", "macro", "an .ods with an embedded OLE object", 2, "embedded", suffix=".ods")
+def _(ctx: Context, out: Path) -> None:
+    parts = ods_parts(ann(ctx))
+    parts["Object 1/content.xml"] = b"<office:document-content/>"
+    write_ods(out, parts)
+
+
+@case("ods-password", "format", "an .ods saved with a password", 2, "password", suffix=".ods")
+def _(ctx: Context, out: Path) -> None:
+    parts = with_manifest_entry(ods_parts(ann(ctx)), "<manifest:encryption-data/>")
+    write_ods(out, parts)
+
+
+@case(
+    "ods-billion-laughs",
+    "xml",
+    "an .ods whose content.xml expands entities a billion times",
+    2,
+    "document type",
+    suffix=".ods",
+    every_game=True,
+)
+def _(ctx: Context, out: Path) -> None:
+    entities = '<!ENTITY a0 "ha">' + "".join(
+        f'<!ENTITY a{i} "&a{i - 1};&a{i - 1};&a{i - 1};&a{i - 1};&a{i - 1};">' for i in range(1, 14)
+    )
+    prolog = f'<?xml version="1.0"?><!DOCTYPE office:document-content [{entities}]>'
+    laughing = '<table:table-cell office:value-type="string"><text:p>&a13;</text:p></table:table-cell>'
+    write_ods(out, ods_parts(ann(ctx), cells={ctx.input_cell: laughing}, prolog=prolog))
+
+
+@case("ods-zip-bomb-300mb", "size", "an .ods whose content.xml unpacks to 300 MB", 2, "unpacks to", suffix=".ods")
+def _(ctx: Context, out: Path) -> None:
+    parts = ods_parts(ann(ctx))
+    row = f"<table:table-row>{ODS_TEXT_CELL}</table:table-row>".encode()
+    head, _, tail = parts["content.xml"].partition(b"<table:table-row>")
+    streamed_member(out, parts, "content.xml", head, row * 4096, 300 * MB, b"<table:table-row>" + tail)
+
+
+@case(
+    "ods-million-rows",
+    "size",
+    "an .ods row of text repeated a million times (one element)",
+    2,
+    "row 1,000,000",
+    suffix=".ods",
+    every_game=True,
+)
+def _(ctx: Context, out: Path) -> None:
+    row = f'<table:table-row table:number-rows-repeated="1000000">{ODS_TEXT_CELL}</table:table-row>'
+    write_ods(out, ods_parts(ann(ctx), first_rows=row))
+
+
+@case("ods-ten-thousand-rows", "size", "an .ods row of text repeated 10,000 times", 2, "rows", suffix=".ods")
+def _(ctx: Context, out: Path) -> None:
+    row = f'<table:table-row table:number-rows-repeated="10000">{ODS_TEXT_CELL}</table:table-row>'
+    write_ods(out, ods_parts(ann(ctx), first_rows=row))
+
+
+@case("ods-every-column", "size", "an .ods cell of text repeated over all 16,384 columns of 10 rows", 2, "cells", suffix=".ods")
+def _(ctx: Context, out: Path) -> None:
+    wide = ODS_TEXT_CELL.replace(">", ' table:number-columns-repeated="16384">', 1)
+    row = f'<table:table-row table:number-rows-repeated="10">{wide}</table:table-row>'
+    write_ods(out, ods_parts(ann(ctx), first_rows=row))
+
+
+@case(
+    "ods-formula-with-value",
+    "cell",
+    "an .ods formula in a quantity cell (its computed value is read)",
+    0,
+    "warning",
+    "D30",
+    "formula",
+    suffix=".ods",
+)
+def _(ctx: Context, out: Path) -> None:
+    formula = (
+        '<table:table-cell table:formula="of:=1+1" office:value-type="float" office:value="2">'
+        "<text:p>2</text:p></table:table-cell>"
+    )
+    cells = {"B30": ods_cell(ctx.homes["Ann"]), "C30": ods_cell("F"), "D30": formula}
+    write_ods(out, ods_parts(ann(ctx), cells=cells))
+
+
+@case(
+    "ods-first-input-formula",
+    "cell",
+    "an .ods formula never calculated in the first input cell",
+    1,
+    "{cell}",
+    "formula",
+    suffix=".ods",
+    every_game=True,
+)
+def _(ctx: Context, out: Path) -> None:
+    cells = {ctx.input_cell: '<table:table-cell table:formula="of:=NOW()"/>'}
+    write_ods(out, ods_parts(ann(ctx), cells=cells))
+
+
+@case(
+    "ods-first-input-error",
+    "cell",
+    "an .ods error value (#N/A) in the first input cell",
+    1,
+    "{cell}",
+    "#N/A",
+    suffix=".ods",
+    every_game=True,
+)
+def _(ctx: Context, out: Path) -> None:
+    error = (
+        '<table:table-cell table:formula="of:=NA()" office:value-type="string" '
+        'office:string-value="" calcext:value-type="error"><text:p>#N/A</text:p>'
+        "</table:table-cell>"
+    )
+    write_ods(out, ods_parts(ann(ctx), cells={ctx.input_cell: error}))
 
 
 # --------------------------------------------------------------------------------------------

@@ -317,6 +317,41 @@ def test_imperial_appeal_round_trip(imperial_sheet: Path) -> None:
     assert orders_text(got.orders) == ["Imperial Appeal: Finances"]
 
 
+def test_the_appeal_is_read_from_a_locked_cell_too(imperial_sheet: Path) -> None:
+    """A sheet saved as .ods or re-saved by Google Sheets says no cell is unlocked: the
+    Appeal typed there is read all the same."""
+    from openpyxl.styles import Protection
+
+    workbook = openpyxl.load_workbook(imperial_sheet)
+    cell = workbook["Orders"][layout.APPEAL_CELL]
+    cell.value, cell.protection = "Forces", Protection(locked=True)
+    workbook.save(imperial_sheet)
+    assert read_sheet(imperial_sheet).orders.appeal == "Forces"
+
+
+def test_the_appeal_cells_note_is_no_appeal(tmp_path: Path, state: State) -> None:
+    """In peacetime the cell holds a locked note, read as no Appeal; an Appeal typed over it
+    (the sheet unprotected) is read, and refused by the checker."""
+    state.war_turn = 0
+    path = tmp_path / "Empire.xlsx"
+    write_sheet(state, "Empire", path, token="tok-i", deadline="Friday 18:00")
+    assert (
+        openpyxl.load_workbook(path)["Orders"][layout.APPEAL_CELL].value
+        == "no Appeals in peacetime"
+    )
+    got = read_sheet(path)
+    assert got.orders.appeal == "" and got.problems == []
+    workbook = openpyxl.load_workbook(path)
+    workbook["Orders"][layout.APPEAL_CELL] = "Forces"
+    workbook.save(path)
+    typed = read_sheet(path).orders
+    assert typed.appeal == "Forces"
+    problems = validate_orders(state, "Empire", typed, RULES)
+    assert [p.message for p in problems if p.cell == layout.APPEAL_CELL] == [
+        "there are no Imperial Appeals in peacetime"
+    ]
+
+
 def test_imperial_standing_orders_round_trip(imperial_sheet: Path) -> None:
     orders = Orders(
         player="Empire",

@@ -98,6 +98,12 @@ PERMISSIONS_CELL = "F7"
 
 #: Administrative segment.
 APPEAL_CELL = "C11"
+#: What the Appeal cell says instead when there is no Appeal to choose (a locked note): the
+#: reader passes over these words rather than asking whether the cell is locked, which neither
+#: a sheet saved as ``.ods`` nor one re-saved by Google Sheets says.
+NO_APPEAL_TERRAN = "Imperial sheet only"
+NO_APPEAL_PEACE = "no Appeals in peacetime"
+NO_APPEAL_PROHIBITED = "further Appeals prohibited"
 BUILD_HEADER_ROW = 13
 BUILD_FIRST_ROW = 14
 BUILD_ROWS = 10
@@ -458,9 +464,9 @@ def _write_admin(page: Page, state: State, side: str, peace: bool) -> None:
         )
     else:
         why = (
-            "Imperial sheet only"
+            NO_APPEAL_TERRAN
             if side == TERRAN
-            else ("no Appeals in peacetime" if peace else "further Appeals prohibited")
+            else (NO_APPEAL_PEACE if peace else NO_APPEAL_PROHIBITED)
         )
         ws.write_string(r, c, why, st.locked_value)
     ws.merge_range(r, 3, r, 6, "", st.note)
@@ -1036,6 +1042,12 @@ def write_sheet(
 # --------------------------------------------------------------------------------------------
 
 
+#: The notes of the Appeal cell as the reader reads text (upper case, plain spaces).
+_NO_APPEAL_NOTES = frozenset(
+    normalise(note) for note in (NO_APPEAL_TERRAN, NO_APPEAL_PEACE, NO_APPEAL_PROHIBITED)
+)
+
+
 class _Reader(SheetReader):
     """Reads the input cells of one opened sheet into `Orders`, collecting problems."""
 
@@ -1052,12 +1064,9 @@ class _Reader(SheetReader):
     def appeal(self) -> None:
         if self.orders.side != IMPERIAL:
             return
-        cell = self.sheet.sheet(ORDERS_SHEET)[APPEAL_CELL]
-        if cell.protection is not None and cell.protection.locked:
-            return  # the locked note "no Appeals in peacetime" etc., not an input
         text = self.text(APPEAL_CELL)
-        if not text:
-            return
+        if not text or text in _NO_APPEAL_NOTES:
+            return  # blank, or the note "no Appeals in peacetime" etc.: not an input
         for choice in APPEALS:
             if choice and text == choice.upper():
                 self.orders.appeal = choice
