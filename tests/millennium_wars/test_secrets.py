@@ -271,9 +271,7 @@ def test_an_objective_taken_out_of_sight_keeps_its_old_holder_for_the_loser(
     assert "0704 Gap Depot 3 no one" in report(state, ANN)
     assert "0704 Gap Depot 3 Sarkand" in report(state, BOB)
     assert "0704 Gap Depot 3 Sarkand" in report(state, None)
-    assert "0704 Gap Depot (facility): 3 points, held by no one" in situation(
-        state, ANN, tmp_path
-    )
+    assert "0704 Gap Depot (facility): 3 points, held by no one" in situation(state, ANN, tmp_path)
     # The master keeps the truth and each side's belief.
     tables = RULESET.game_function("tables", "to_tables")(state)
     row = next(r for r in tables["objectives"] if r["hex"] == "0704")

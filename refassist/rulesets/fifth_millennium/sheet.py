@@ -363,8 +363,8 @@ def _write_header(
     page.note(
         "A7:G8",
         "Fill in the yellow cells only; everything else is locked. Send the sheet back as .xlsx "
-        "before the deadline. Your systems, fleets in hyperspace and the systems you can see "
-        "are on the sheet 'Your empire'.",
+        "or .ods before the deadline. Your systems, fleets in hyperspace and the systems you can "
+        "see are on the sheet 'Your empire'.",
     )
 
 

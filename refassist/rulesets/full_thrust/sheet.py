@@ -223,7 +223,7 @@ def _write_orders(view: PlayerView, path: Path, token: str, deadline: str) -> No
             "A7:G8",
             "Fill in the yellow cells only. Each ship's week goes on the sheet 'Timelines', a "
             "line per activity; ships, stocks and the map are on 'Your forces'. Send the sheet "
-            "back as .xlsx before the deadline.",
+            "back as .xlsx or .ods before the deadline.",
         )
         _write_fleets(page, ships)
         _write_construction(page, view)

@@ -441,7 +441,8 @@ def _write_header(page: Page, state: State, player: str, side: str, deadline: st
         "A8:G9",
         "Fill in the yellow cells only; everything else is locked. Unit ids, fleets and planets "
         "are listed on the sheet 'Your forces'. Notation and examples: in each column's input "
-        "message and in the turn-sheet guide. Send the sheet back as .xlsx before the deadline.",
+        "message and in the turn-sheet guide. Send the sheet back as .xlsx or .ods before the "
+        "deadline.",
     )
 
 
