@@ -84,6 +84,7 @@ def accept_late(game: Game, step: str, players: Iterable[str] | None = None) -> 
                 f"no late sheet from {', '.join(unknown)} for {step}; late sheets: {have}"
             )
         done = []
+        stale: list[Path] = []
         for player in wanted:
             info = index.late.pop(player)
             source = index.folder / str(info["file"])
@@ -93,7 +94,7 @@ def accept_late(game: Game, step: str, players: Iterable[str] | None = None) -> 
             previous = index.accepted.get(player)
             if previous is not None:
                 index.entry(int(previous["entry"]))["status"] = "superseded"
-                _drop_replaced(index.folder, previous, target)
+                stale += filter(None, [_replaced_file(index.folder, previous, target)])
             entry = index.entry(int(info["entry"]))
             entry["status"] = "accepted"
             entry["accepted_late"] = True
@@ -103,9 +104,10 @@ def accept_late(game: Game, step: str, players: Iterable[str] | None = None) -> 
                 "received": info.get("received", ""),
                 "sha256": info.get("sha256", ""),
             }
-            source.unlink(missing_ok=True)
+            stale.append(source)  # the late copy, once the index names the accepted one
             done.append(player)
         index.save()
+        _remove(stale)
         return done
 
 
@@ -121,13 +123,21 @@ def _copy_of_ods(data: bytes, w: Words) -> str:
     )
 
 
-def _drop_replaced(folder: Path, replaced: dict[str, Any], kept: Path) -> None:
-    """Remove the filed sheet a newer one replaced when it had another name (an ``.xlsx``
-    replaced by an ``.ods``, or the other way): one sheet per player in ``accepted/`` and
-    ``late/``, as the referee expects.  The same name was simply overwritten."""
+def _replaced_file(folder: Path, replaced: dict[str, Any], kept: Path) -> Path | None:
+    """The filed sheet a newer one replaced when it had another name (an ``.xlsx`` replaced
+    by an ``.ods``, or the other way), to remove once the index no longer names it (one
+    sheet per player in ``accepted/`` and ``late/``, as the referee expects; a crash between
+    the two leaves an extra file, never an index naming a removed one).  None when the same
+    name was simply overwritten."""
     old = folder / str(replaced.get("file", ""))
-    if old.name and old != kept and old.parent == kept.parent:
-        old.unlink(missing_ok=True)
+    return old if old.name and old != kept and old.parent == kept.parent else None
+
+
+def _remove(paths: list[Path]) -> None:
+    """Remove the replaced sheets once the index that named them is saved."""
+    for path in paths:
+        path.unlink(missing_ok=True)
+    paths.clear()
 
 
 @dataclass
@@ -368,6 +378,8 @@ class _Intake:
         self.state = game.load_state()
         self.step = game.step(self.state)
         self.index = Index.of(game, self.step.key)
+        #: Filed sheets replaced under another name, removed once the index is saved.
+        self.stale: list[Path] = []
         self.replies = game.outbox(self.step.key) / "replies"
         deadline = game.deadline(self.step.key)
         self.deadline = deadline.astimezone() if deadline is not None else None
@@ -679,6 +691,8 @@ class _Intake:
             attachments.append(annotated)
         except RefassistError as exc:
             entry["note"] = f"the annotated copy could not be written: {exc}"
+        except Exception as exc:  # the copy is a courtesy: the reply goes out without it
+            entry["note"] = f"the annotated copy could not be written ({type(exc).__name__})"
         w = self.game.words_for(player)
         found = w.gettext("found")
         warning = w.gettext("(warning)")
@@ -764,7 +778,7 @@ class _Intake:
             sheetstore.keep(self.game, result.sha256, result.read)
         if current is not None:
             self.index.entry(int(current["entry"]))["status"] = "superseded"
-            _drop_replaced(self.index.folder, current, target)
+            self.stale += filter(None, [_replaced_file(self.index.folder, current, target)])
         table[player] = {
             "file": f"{folder}/{target.name}",
             "entry": entry["number"],
@@ -958,6 +972,7 @@ def file_batches(
                     else:
                         report.outcomes.append(job.mail_without_sheet(item))
                     job.index.save()
+                    _remove(job.stale)
                 job.flush()  # the message's one reply
                 job.index.save()
             if batch.done is not None:

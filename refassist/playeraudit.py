@@ -96,15 +96,20 @@ class StepFiles:
     received: list[Received] = field(default_factory=list)
 
 
-def pdf_text(path: Path) -> str:
-    """The text of a PDF as a reader's viewer extracts it (pdfium)."""
+def pdf_pages(path: Path) -> list[str]:
+    """The text of each page of a PDF as a reader's viewer extracts it (pdfium)."""
     import pypdfium2 as pdfium
 
     document = pdfium.PdfDocument(str(path))
     try:
-        return "\n".join(document[i].get_textpage().get_text_range() for i in range(len(document)))
+        return [document[i].get_textpage().get_text_range() for i in range(len(document))]
     finally:
         document.close()
+
+
+def pdf_text(path: Path) -> str:
+    """The whole text of a PDF, its pages one after the other."""
+    return "\n".join(pdf_pages(path))
 
 
 def workbook_text(path: Path, *, visible_only: bool = False) -> str:

@@ -321,6 +321,11 @@ def read_orders(
         for problem in unread:
             text = str(problem.found or "") or current().gettext("the line")
             events.append(_drop_event(turn, player, text, problem.cell, problem.message))
+    if dropped and opened is None:  # opened once for all the lines it quotes
+        from .workbook.sheetio import open_turn_sheet
+
+        with contextlib.suppress(RefassistError, OSError):
+            opened = open_turn_sheet(path)
     for cell, item in dropped:
         at = order_cells(item) or {cell}
         reason = "; ".join(dict.fromkeys(p.message for p in problems if p.places() & at))

@@ -76,6 +76,6 @@ def _play(name: str, folder: Path) -> None:
         if sent:
             intake(game, computer_sheets(game, state, SEED + n, only=sent))
         outcome = resolve_game(game, force=True)
-        # Every player's report; the referee's only at the end (it is no player's).
-        write_reports(game, state=outcome.state, referee=n == steps - 1)
+        # Every player's report and its mail; the referee's only at the end (no player's).
+        write_reports(game, state=outcome.state, referee=n == steps - 1, mail=True)
     (folder / DONE).write_text("played\n", encoding="utf-8")

@@ -512,6 +512,18 @@ HOSTILE: dict[str, tuple[Callable[[bytes], bytes], tuple[str, ...]]] = {
         ),
         ("two worksheets are named",),
     ),
+    # A date with a time zone: openpyxl cannot write it back, so the annotated copy crashed
+    # the intake; no spreadsheet program writes one.
+    "date-with-a-time-zone": (
+        lambda d: rewrite(
+            d,
+            content=before_first_row(
+                '<table:table-row><table:table-cell office:value-type="date" '
+                'office:date-value="2026-01-01T00:00:00Z"/></table:table-row>'
+            ),
+        ),
+        ("time zone",),
+    ),
     "not-a-number": (
         lambda d: rewrite(
             d,

@@ -645,11 +645,18 @@ def test_what_a_report_shows_of_each_players_sheet() -> None:
         "orders": ["Build 1 F at 1827"],
         "no_orders": False,
         "sheet_status": "late",
+        "resolved_by_referee": False,
     }
     assert info.orders_context("Bob") == {
         "orders": None,
         "no_orders": True,
         "sheet_status": "missing",
+        "resolved_by_referee": False,
     }
     assert info.orders_context("Cat")["orders"] == []
-    assert info.orders_context("Dan") == {"orders": None, "no_orders": False, "sheet_status": ""}
+    assert info.orders_context("Dan") == {
+        "orders": None,
+        "no_orders": False,
+        "sheet_status": "",
+        "resolved_by_referee": False,
+    }

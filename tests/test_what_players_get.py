@@ -29,6 +29,7 @@ from refassist.game import Game
 from refassist.i18n import words_for
 from refassist.playeraudit import (
     audit,
+    pdf_pages,
     pdf_text,
     program_text,
     sealed_seeds,
@@ -112,22 +113,36 @@ def test_the_referee_lists_as_missing_only_those_a_step_waited_for(game: Game) -
 
 
 def test_every_cover_says_what_is_awaited_and_what_was_resolved(game: Game) -> None:
+    """The first page of every report: what was resolved (never an empty name) and what is
+    awaited, true for its reader: the reader's own sheet, the referee's table, or another
+    player's sheet, by the step's expectations (as archived, or the game's current step)."""
+    current = game.step(game.load_state())
     for step, player, pdf in _reports(game):
-        cover = " ".join(pdf_text(pdf).split("\n\n")[0].split())
+        cover = " ".join(pdf_pages(pdf)[0].split())
         assert "Results of ." not in cover and "Results of  " not in cover
-        before = manifest(game, step) if (game.archive(step) / "manifest.json").is_file() else None
-        if before is None:
-            continue  # the step still awaited: checked below against the game's own step
-        waits_for = set(before["expects"])
+        if (game.archive(step) / "manifest.json").is_file():
+            recorded = manifest(game, step)
+            waits_for, referee = set(recorded["expects"]), recorded["waits_for_referee"]
+        else:
+            assert step == current.key
+            waits_for, referee = set(current.expects), current.waits_for_referee
         if game.ruleset.name == "millenium":
             mine = _said(game, player, "Your sheet is next (deadline: %(deadline)s).")
+            table = _said(
+                game,
+                player,
+                "The game turn waits for the battles on the referee's table; you have "
+                "nothing to send.",
+            )
             assert (mine in cover) == (player in waits_for), (pdf, cover[:300])
+            assert (table in cover) == referee, (pdf, cover[:300])
             continue
         if player in waits_for:
             assert "your orders are due" in cover, (pdf, cover[:300])
         else:
             assert "you have nothing to send" in cover, (pdf, cover[:300])
             assert "Orders for" not in cover and "orders are due" not in cover
+            assert ("settled by the referee" in cover) == referee, (pdf, cover[:300])
 
 
 def test_no_page_holds_program_text(game: Game) -> None:
@@ -209,10 +224,11 @@ def test_no_seed_a_player_received_replays_a_secret_draw(game: Game, tmp_path: P
     dice drew a secret: none gives that step's dice, while its real seed does (so a player
     who had it would recompute the deal)."""
     sealed = sealed_seeds(game)
-    if game.ruleset.name == "millenium":
-        assert sealed, "the blank set-ups drew nothing secret"
-    if not sealed:
-        return
+    # The games whose audit game draws secrets with the dice: Millenium's blank set-ups (the
+    # deal, the imperial planet, the programme), the campaign's rolls told to one commander
+    # (ships turning crack after a battle).  The others draw none (their dice decide what
+    # every player concerned is told).
+    assert bool(sealed) == (game.ruleset.name in DRAWS_SECRETS), sorted(sealed)
     received: set[int] = set()
     for files in step_files(game):
         for r in files.received:
@@ -225,6 +241,10 @@ def test_no_seed_a_player_received_replays_a_secret_draw(game: Game, tmp_path: P
         assert rolls and _first_rolls(int(seed), rolls) == [r for _, r in rolls]
         for number in received:
             assert _first_rolls(number, rolls) != [r for _, r in rolls], (step, number)
+
+
+#: The rulesets whose audit game's dice draw secrets (`Dice.draws_secret`).
+DRAWS_SECRETS = {"millenium", "full-thrust-campaign"}
 
 
 def _sealed_rolls(game: Game, step: str) -> list[tuple[int, int]]:

@@ -64,6 +64,8 @@ class StateFacts:
     events: list[EventLine] = field(default_factory=list)
     highlights: str = ""
     finished: str = ""
+    #: The step awaited is the referee's (battles fought on the table), not players' sheets.
+    by_referee: bool = False
 
 
 @dataclass
@@ -172,6 +174,7 @@ def _facts_of(game: Game, state: Any) -> StateFacts:
     return StateFacts(
         step=step.key,
         step_label=step.label,
+        by_referee=step.waits_for_referee,
         players=list(ruleset.players(state)),
         in_game=list(ruleset.in_game(state)),
         measure=scores.measure if scores else "",

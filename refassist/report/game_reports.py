@@ -168,6 +168,7 @@ def gather_input(game: Game, state: Any, players: Sequence[str]) -> ReportInput:
         language=game.config.language or game.ruleset.language,
         step_label=str(recorded.get("label") or step),
         step_say=recorded.get("label_say"),
+        step_by_referee=bool(recorded.get("waits_for_referee")),
         package=game.ruleset.package,
         awaited=None if game.ruleset.game_over(state) else awaited,
     )
@@ -296,10 +297,11 @@ def write_reports(
 
 def _step_names(info: ReportInput, player: str) -> tuple[str, str]:
     """The resolved step and the awaited one as ``player`` reads them, for the report mail
-    (the game's names, in the player's language; never the folder keys)."""
+    (the game's names, in the player's language; never the folder keys); no awaited one once
+    the game is over."""
     said = info.awaited_context(player)
     awaited = said["awaited"]
-    return str(said["resolved_label"] or ""), str(awaited["label"] if awaited else info.step)
+    return str(said["resolved_label"] or ""), str(awaited["label"] if awaited else "")
 
 
 def _prewarm(settings: RenderSettings, jobs: Sequence[Job]) -> None:

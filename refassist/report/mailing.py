@@ -74,7 +74,9 @@ def report_body(
         # due from this player now, and saying "orders are due" would be wrong.
         lines += [
             "",
-            w("No sheet is due from you for {step}; the next one will come by mail.", step=step),
+            w("No sheet is due from you for {step}; the next one will come by mail.", step=step)
+            if step
+            else w.gettext("The game is over: no sheet will follow."),
         ]
     lines += ["", w("The referee")]
     return "\n".join(lines)

@@ -528,6 +528,9 @@ class ReportInput:
     #: reader's own language (`i18n.again`).
     step_say: Sequence[Any] | None = None
     package: str = ""
+    #: The resolved step waited for the referee (a battle fought on the table), not for
+    #: players' sheets.
+    step_by_referee: bool = False
 
     def orders_context(self, player: str) -> dict[str, Any]:
         """What a report shows of ``player``'s sheet (`base/orders.html`'s
@@ -541,6 +544,7 @@ class ReportInput:
             "orders": list(orders) if orders is not None else None,
             "no_orders": orders is None and status == "missing",
             "sheet_status": status,
+            "resolved_by_referee": self.step_by_referee,
         }
 
     def results_of(self) -> str:

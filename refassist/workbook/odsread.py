@@ -407,11 +407,16 @@ def _number(raw: str, name: str) -> int | float:
 
 
 def _date(raw: str, name: str) -> datetime:
-    """A date or date and time (openpyxl gives a datetime for either)."""
+    """A date or date and time (openpyxl gives a datetime for either).  A spreadsheet's dates
+    have no time zone, and LibreOffice never writes one: a date with an offset (``...Z``,
+    ``+02:00``) is refused, as the workbook could not be written back (the annotated copy)."""
     try:
-        return datetime.fromisoformat(raw.strip())
+        found = datetime.fromisoformat(raw.strip())
     except ValueError:
         raise _unreadable(name, f"a cell holds {raw[:30]!r}, which is not a date") from None
+    if found.tzinfo is not None:
+        raise _unreadable(name, f"a cell holds {raw[:30]!r}, a date with a time zone")
+    return found
 
 
 _DURATION = re.compile(

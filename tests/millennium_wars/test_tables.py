@@ -118,3 +118,24 @@ def test_a_referees_edit_of_a_waiting_attack_is_pinned_to_its_cell(tmp_path: Pat
         read_master(path, RULESET)
     problem = caught.value.problems[0]
     assert problem.sheet == "Attacks" and "UNIT: HEX HEX" in problem.message
+
+
+def test_a_master_from_before_the_sides_beliefs_starts_them_from_the_holders(
+    tmp_path: Path,
+) -> None:
+    """A game under way when the sides' beliefs about the objectives were added: its master
+    has no such columns, reads without a problem, and each side believes the holders as they
+    are (what every report showed until then)."""
+    state = mid_impulse()
+    path = tmp_path / "master.xlsx"
+    write_master(path, RULESET, state)
+    wb = openpyxl.load_workbook(path)
+    sheet = wb["Objectives"]
+    headers = [c.value for c in sheet[1]]
+    for header in ("Second Player knows", "First Player knows"):
+        sheet.delete_cols(headers.index(header) + 1)
+    wb.save(path)
+    again = read_master(path, RULESET)
+    assert again.held == state.held and any(again.held.values())
+    for side in (state.first.name, state.second.name):
+        assert again.known[side] == again.held

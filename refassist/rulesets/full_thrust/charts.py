@@ -23,6 +23,13 @@ HASTY_PROXIMITY = ((20, 4), (30, 2), (40, 1))
 HASTY_CRACK = -1
 HASTY_MERCHANT = 1
 
+#: What rolls a commander alone is told of draw (`Dice.draws_secret`): a ship turning crack,
+#: research and development, espionage, a mine's week, a sale's price, an ancient site.  They
+#: are rolled in an order every commander can work out (a battle's survivors in turn, the
+#: week's timeline), so the step's seed would let a rival replay them: it is withheld until
+#: the campaign ends (docs/dice.md).
+PRIVATE_ROLLS = "rolls told to one commander alone"
+
 
 @dataclass(frozen=True)
 class HastyJump:
@@ -122,6 +129,7 @@ def mining(
     week's 100 (a part week produces pro rata, rounded down).  3D6: 3-5 nothing, 6-12 normal,
     13-15 a rich vein (+50 points, or +50% under ``rich_vein`` = percent), 16 double, 17-18
     the belt is worked out for good (nothing this week)."""
+    dice.draws_secret(PRIVATE_ROLLS)
     rolled = dice.nd6(3, f"mining, {where}")
     total = sum(rolled)
     base = BELT_PRODUCTION[belt] * hours // 100
@@ -155,6 +163,7 @@ class Sale:
 def sale(dice: Dice, points: int, who: str) -> Sale:
     """Goods worth ``points`` sold: 1D6 for the price, rolled after the sale (each commander
     of a trade between two rolls separately); the proceeds rounded down."""
+    dice.draws_secret(PRIVATE_ROLLS)
     roll = dice.d6(f"sale price, {who}")
     percent = TRADE_PRICES[roll]
     return Sale(roll, percent, points * percent // 100)
@@ -210,6 +219,7 @@ def becomes_crack(dice: Dice, rules: Mapping[str, Any], *, survived: int, ship: 
     of battles it has survived (``survived`` counts earlier battles; the one just fought too
     under ``crack_counts_this_battle``)."""
     battles = survived + (1 if rules["crack_counts_this_battle"] else 0)
+    dice.draws_secret(PRIVATE_ROLLS)
     return dice.d6(f"crack ship, {ship}") < battles
 
 
@@ -252,6 +262,7 @@ def research(dice: Dice, rules: Mapping[str, Any], *, aimed_at: int = 0, who: st
     grant went on drink).  Aimed at a field declared beforehand, a roll within one of it
     finds that field and anything else finds nothing; a 20 finds nothing even for an aim at
     19 unless ``aimed_twenty_counts``."""
+    dice.draws_secret(PRIVATE_ROLLS)
     roll = dice.roll(20, f"research, {who}")
     if aimed_at:
         near = abs(roll - aimed_at) <= 1
@@ -287,6 +298,7 @@ def ancient_site(dice: Dice, rules: Mapping[str, Any], *, ship: str) -> SiteFind
     high technology (a free roll on the Research Table, which is what the seed's "Discovery
     Table" of that line must mean), 6 a library (a free research roll, developed at half
     cost)."""
+    dice.draws_secret(PRIVATE_ROLLS)
     two = dice.nd6(2, f"ancient site, {ship}")
     total = sum(two)
     if total <= 7:

@@ -369,6 +369,7 @@ def develop(
     worth = order.points * 2 if half else order.points
     chance = charts.development_chance(worth, factors[order.develop], rules)
     with dice.at(phase="research", location=home):
+        dice.draws_secret(charts.PRIVATE_ROLLS)
         roll = dice.roll(100, f"development of {order.develop}, {owner}")
     done = roll <= chance
     if done:
@@ -439,6 +440,7 @@ def espionage(state: State, orders: Mapping[str, Orders], dice: Dice) -> list[Ev
         guard = counters.get(m.target)
         if guard is not None:
             with dice.at(phase="espionage", location=m.target):
+                dice.draws_secret(charts.PRIVATE_ROLLS)
                 roll = dice.roll(100, f"counter-espionage of {m.target} against {owner}")
             if roll <= mission_chance(guard):
                 commander.spies -= m.spies
@@ -457,6 +459,7 @@ def espionage(state: State, orders: Mapping[str, Orders], dice: Dice) -> list[Ev
                 continue
         chance = mission_chance(m)
         with dice.at(phase="espionage", location=m.target):
+            dice.draws_secret(charts.PRIVATE_ROLLS)
             roll = dice.roll(100, f"espionage of {owner} on {m.target}")
         found = _intelligence(state, m) if roll <= chance else []
         text = f"{owner}'s spies on {m.target}'s {m.subject}: {chance}% chance, 1D100 {roll}: " + (

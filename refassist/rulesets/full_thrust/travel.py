@@ -617,6 +617,17 @@ def run_week(
     def invade(m: Mover, hour: int) -> None:
         place = m.place
         system = state.systems[place]
+        if system.owner and system.planet and system.owner != m.owner:
+            # Planned without knowing the holder (out of sight when the sheet was checked):
+            # found held on arrival, and told so (an invasion is of a neutral planet).
+            note(
+                "invasion",
+                place,
+                f"{place} is held by {system.owner}: {m.owner}'s invasion is not made",
+                [m.owner],
+                result="held",
+            )
+            return
         if system.owner or not system.planet or place in open_battle:
             return
         strength = sum(designs[s.design].cost for s in m.ships)

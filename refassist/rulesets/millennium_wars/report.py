@@ -22,7 +22,7 @@ from ...report.boardmap import (
     HexBoard,
 )
 from ..base import Event, ReportContent, ReportInput
-from .state import State, exchange_words, unit_line
+from .state import State, unit_line
 from .units import Unit
 
 TEMPLATE_DIR = "millennium-wars"
@@ -158,14 +158,24 @@ def hex_board(state: State, title: str, subtitle: str, notes: tuple[str, ...]) -
     )
 
 
+def _period(state: State) -> str:
+    """The exchange a report leads to, short enough for a page head: ``turn 1, impulse 2,
+    Sarkand's reaction``; ``turn 3, the ceasefire``; ``the end``."""
+    point = state.point
+    if state.finished:
+        return "the end"
+    if point.ceasefire:
+        return f"turn {point.turn}, the ceasefire"
+    words = f"turn {point.turn}, {state.phasing.name}'s impulse {point.impulse}"
+    return f"{words}, {state.reacting.name}'s reaction" if point.reaction else words
+
+
 def _common(state: State, info: ReportInput) -> dict[str, Any]:
-    nxt = state.point
     return {
         "game": state.game_name,
-        "period": f"exchange {nxt.key}",
+        # The page heads name the exchange in words, never by its folder key (1-1-2r).
+        "period": _period(state),
         "resolved": info.step,
-        "next_key": nxt.key,
-        "next_words": exchange_words(state),
         "deadline": info.deadline,
         "finished": state.finished,
         "index": state.political_index,

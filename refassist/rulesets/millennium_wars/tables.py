@@ -170,6 +170,7 @@ OBJECTIVES = Table(
             "the holder as the First Player last saw it: what its reports and sheets show",
             kind="text",
             refers=_SIDE,
+            added_later=True,
         ),
         optional(
             "second_knows",
@@ -177,6 +178,7 @@ OBJECTIVES = Table(
             "the holder as the Second Player last saw it",
             kind="text",
             refers=_SIDE,
+            added_later=True,
         ),
     ),
     key=("hex",),
@@ -371,9 +373,13 @@ def from_tables(tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]
     objectives = list(tables.get("objectives", []))
     second = next((r["name"] for r in tables.get("sides", []) if r["name"] != scenario.first), "")
     known = {
-        name: {r["hex"]: str(r[column] or "") for r in objectives}
+        name: {r["hex"]: str(r.get(column) or "") for r in objectives}
         for name, column in ((scenario.first, "first_knows"), (second, "second_knows"))
     }
+    if not any(v for beliefs in known.values() for v in beliefs.values()):
+        # A master written before the sides' beliefs were kept (or one whose two columns
+        # were emptied by hand): each side starts from the holders as they are.
+        known = {name: {r["hex"]: str(r["held"] or "") for r in objectives} for name in known}
     return State(
         game_name=s["game_name"],
         game_id=s["game_id"],
