@@ -31,7 +31,6 @@ import re
 from collections import Counter
 from pathlib import Path
 
-import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfReader
 
@@ -39,6 +38,7 @@ from refassist.demo import computer_sheets, create_demo_game
 from refassist.game import Game
 from refassist.hexmap import col_row, subsector_letter
 from refassist.inbox import intake
+from refassist.playeraudit import pdf_pages
 from refassist.report.game_reports import write_reports
 from refassist.report.mapmodel import owner_tags
 from refassist.rulesets.fifth_millennium.notation import move_text
@@ -182,15 +182,6 @@ def _orders_lines(pages: list[str]) -> list[str]:
 
 
 PLAYERS = 5
-
-
-def pdf_pages(path: Path) -> list[str]:
-    """The text of each page of a PDF, as pdfium extracts it."""
-    document = pdfium.PdfDocument(str(path))
-    try:
-        return [document[i].get_textpage().get_text_range() for i in range(len(document))]
-    finally:
-        document.close()
 
 
 def _northern_sector(target: Path) -> Path:
