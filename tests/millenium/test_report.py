@@ -32,3 +32,17 @@ def test_the_maps_legend_names_the_levels_in_the_readers_language() -> None:
     english = [item["label"] for item in _content("1", "en").context["zone_pages"][0]["legend"]]
     assert french[1] == "niveau 2: bleu" and english[1] == "level 2: blue"
     assert english[-2:] == ["the Extraterrestrial's fleets", "the Empire's fleets"]
+
+
+def test_the_page_heads_name_the_battles_a_turn_waits_for() -> None:
+    """While the referee's table holds a game turn, the page heads say so (not "after" the
+    turn before, as if the turn had not begun)."""
+    from refassist.rulesets.base import Step
+
+    state = playing(3)
+    waiting = Step("3-batailles", "game turn 3: battles", ("B3-1",), waits_for_referee=True)
+    info = ReportInput(step="3", deadline="-", languages={"Vera": "fr"}, awaited=waiting)
+    period = player_content(player_view(state, "Vera"), info).context["period"]
+    assert period == "tour de jeu 3 : les batailles sur la table de l'arbitre"
+    plain = ReportInput(step="3", deadline="-", languages={"Vera": "fr"})
+    assert "batailles" not in player_content(player_view(state, "Vera"), plain).context["period"]

@@ -137,7 +137,9 @@ def _common(
     reconstructed = sorted(tables.reconstructed)
     return {
         "game": view_game,
-        "period": w("after game turn {turn}", turn=turn - 1)
+        "period": w("game turn {turn}: the battles for the referee's table", turn=turn)
+        if info.awaited is not None and info.awaited.waits_for_referee and not finished
+        else w("after game turn {turn}", turn=turn - 1)
         if turn > 0 and not finished
         else w.gettext("set-up")
         if turn == 0
