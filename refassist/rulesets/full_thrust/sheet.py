@@ -106,7 +106,9 @@ def block_row(block: int) -> int:
 
 
 def _ships_in_service(view: PlayerView) -> list[Ship]:
-    return [s for s in view.ships if not s.ready_week]
+    """The ships the week's timelines may order: those already in service and those that
+    enter service as the week begins."""
+    return [s for s in view.ships if s.in_service(view.week)]
 
 
 def _battle(state: State, name: str) -> Battle | None:
@@ -464,7 +466,13 @@ def _write_forces(ws: Any, st: SheetStyles, view: PlayerView) -> int:
         "YOUR SHIPS (id design - place - fuel - cargo - damage)",
         [
             f"{s.id} {_ship_line(view, s)}, damage {s.damage}"
-            + (f" (in service week {s.ready_week})" if s.ready_week else "")
+            + (
+                f" (in service week {s.ready_week})"
+                if not s.in_service(view.week)
+                else " (enters service this week)"
+                if s.ready_week
+                else ""
+            )
             + (" - crack" if s.crack else "")
             for s in view.ships
         ],
