@@ -35,11 +35,13 @@ def grouped_events(events: Iterable[Event]) -> list[tuple[str, list[dict[str, An
     """Events under a heading per part of the week, in the order of play."""
     groups: dict[str, list[dict[str, Any]]] = {}
     for e in events:
+        timeline = e.kind == "timeline"
         view = {
             "kind": e.kind.replace("_", " "),
-            "where": e.location,
+            "who": timeline_of(e) if timeline else "",
+            "where": f"week ends at {e.location}" if timeline and e.location else e.location,
             "text": e.text,
-            "lines": [str(x) for x in e.data.get("lines", [])] if e.kind == "timeline" else [],
+            "lines": [str(x) for x in e.data.get("lines", [])] if timeline else [],
             "found": [str(x) for x in e.data.get("found", [])],
             "notes": str(e.data.get("notes", "")),
             "battle": e.kind.startswith("battle"),
@@ -49,6 +51,17 @@ def grouped_events(events: Iterable[Event]) -> list[tuple[str, list[dict[str, An
     ordered = [(known[p], groups.pop(p)) for p, _ in PHASES if p in groups]
     ordered += [(p.capitalize() or "Other", items) for p, items in groups.items()]
     return ordered
+
+
+def timeline_of(e: Event) -> str:
+    """Whose week a timeline event tells: the ship (or the fleet and its ships) and its
+    commander, ``ANN-1 (Ann)``, ``fleet Escort: ANN-2, ANN-3 (Ann)``; a heading that named
+    only the place left a referee with many ships guessing."""
+    unit = str(e.data.get("unit", ""))
+    ships = [str(s) for s in e.data.get("ships", [])]
+    owner = ", ".join(e.players)
+    name = f"fleet {unit}: {', '.join(ships)}" if ships and ships != [unit] else unit
+    return f"{name} ({owner})" if owner else name
 
 
 def battle_rows(battles: Sequence[BattleView], designs: dict[str, Any]) -> list[dict[str, Any]]:
@@ -297,4 +310,5 @@ __all__ = [
     "player_network",
     "referee_content",
     "seen_rows",
+    "timeline_of",
 ]

@@ -1,0 +1,54 @@
+"""What the campaign's reports say to the referee and the commanders: timelines named by
+ship and commander, the battle page's table notes, and the referee's map drawn legibly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from refassist.dice import Dice
+from refassist.report.build import RenderSettings, common_context, render_report
+from refassist.report.render import template_dirs
+from refassist.rulesets import find_ruleset
+from refassist.rulesets.base import ReportInput
+from refassist.rulesets.full_thrust.orders import FleetOrder
+from refassist.rulesets.full_thrust.resolve import resolve_turn
+from refassist.rulesets.full_thrust.rules import complete
+from refassist.rulesets.full_thrust.state import State
+from tests.test_fog_of_war import pdf_pages
+
+from .situations import seed_map, ship, week_orders
+
+RULESET = find_ruleset("full-thrust-campaign")
+RULES = complete()
+INFO = ReportInput(step="1", deadline="Friday")
+
+
+def pdf_text(state: State, reader: str | None, folder: Path) -> str:
+    """The report of ``reader`` (None: the referee) rendered to PDF and read back."""
+    content = RULESET.report_content(state, reader, INFO)
+    settings = RenderSettings(tuple(template_dirs(None)), None, None, True)
+    pdf, _ = render_report(content, common_context(INFO), settings)
+    path = folder / f"{reader or 'referee'}.pdf"
+    path.write_bytes(pdf)
+    return "\n".join(" ".join(page.split()) for page in pdf_pages(path))
+
+
+def test_a_timeline_names_its_ship_or_fleet_and_commander(tmp_path: Path) -> None:
+    """Issue 50: "TIMELINE Brenn" told nobody whose week it was."""
+    state = seed_map()
+    ship(state, "ANN-1", "Packet merchant", "Ann", "A")
+    ship(state, "ANN-2", "Claymore cruiser", "Ann", "A")
+    ship(state, "ANN-3", "Halberd frigate", "Ann", "A")
+    ship(state, "BOB-1", "Packet merchant", "Bob", "D")
+    orders = {
+        "Ann": week_orders("Ann", ANN_1=["jump B"], Escort=["jump C"]),
+        "Bob": week_orders("Bob", BOB_1=["jump C"]),
+    }
+    orders["Ann"].fleets.append(FleetOrder("Escort", ["ANN-2", "ANN-3"]))
+    after = resolve_turn(state, orders, Dice.scripted([1] * 30), RULES).state
+    referee = pdf_text(after, None, tmp_path)
+    assert "TIMELINE ANN-1 (Ann) week ends at B" in referee
+    assert "TIMELINE fleet Escort: ANN-2, ANN-3 (Ann) week ends at C" in referee
+    assert "TIMELINE BOB-1 (Bob) week ends at C" in referee
+    ann = pdf_text(after, "Ann", tmp_path)
+    assert "TIMELINE ANN-1 (Ann)" in ann and "TIMELINE BOB-1" not in ann
