@@ -55,7 +55,7 @@ from .mail import (
     read_outlook_msg,
     write_eml,
 )
-from .outbox import regenerate_advice, stale_files
+from .outbox import regenerate_advice, report_advice, stale_files
 from .processes import can_fork, default_workers, fork_context
 from .recovery import working
 from .rulesets.base import SHEETS_WITH_PROBLEMS
@@ -159,6 +159,8 @@ class StatusReport:
     stale: list[str] = field(default_factory=list)
     #: Messages of this step's outbox not yet sent (`sending.outgoing`).
     unsent: int = 0
+    #: Which reports the players are owed and when to send them (`outbox.report_advice`).
+    reports: list[str] = field(default_factory=list)
 
 
 def status(game: Game) -> StatusReport:
@@ -181,6 +183,7 @@ def status(game: Game) -> StatusReport:
         interrupted=describe(entry) if entry is not None else "",
         stale=regenerate_advice(game, stale_files(game, state)),
         unsent=sum(1 for item in outgoing(game, step.key) if not item.held),
+        reports=report_advice(game, step),
     )
 
 
