@@ -13,7 +13,7 @@ from refassist.rulesets.base import ReportInput
 from refassist.rulesets.full_thrust.orders import FleetOrder
 from refassist.rulesets.full_thrust.resolve import resolve_turn
 from refassist.rulesets.full_thrust.rules import complete
-from refassist.rulesets.full_thrust.state import State
+from refassist.rulesets.full_thrust.state import Battle, InBattle, State
 from tests.test_fog_of_war import pdf_pages
 
 from .situations import seed_map, ship, week_orders
@@ -52,3 +52,35 @@ def test_a_timeline_names_its_ship_or_fleet_and_commander(tmp_path: Path) -> Non
     assert "TIMELINE BOB-1 (Bob) week ends at C" in referee
     ann = pdf_text(after, "Ann", tmp_path)
     assert "TIMELINE ANN-1 (Ann)" in ann and "TIMELINE BOB-1" not in ann
+
+
+def test_the_referees_battle_page_carries_the_table_notes(tmp_path: Path) -> None:
+    """Issue 50: the printable battle page had none of the battle sheet's notes."""
+    state = seed_map(week=2)
+    ship(state, "ANN-1", "Claymore cruiser", "Ann", "D")
+    ship(state, "BOB-1", "Halberd frigate", "Bob", "D")
+    ship(state, "ANN-2", "Claymore cruiser", "Ann", "B")
+    state.battles += [
+        Battle(
+            "B2-1",
+            2,
+            "D",
+            5,
+            [
+                InBattle("ANN-1", "Ann", "Claymore cruiser"),
+                InBattle("BOB-1", "Bob", "Halberd frigate"),
+            ],
+        ),
+        Battle("B2-2", 2, "B", 7, [InBattle("ANN-2", "Ann", "Claymore cruiser")], invasion="Ann"),
+    ]
+    referee = pdf_text(state, None, tmp_path)
+    assert (
+        "For the table: D has a planet of Value 1. Its starport counts as superior sensors "
+        "with 1 fire-control unit. Bob defends a home system: its ramming is automatic."
+    ) in referee
+    assert (
+        "Ann invades: the defenders (300 points of book designs) break, and the planet "
+        "surrenders, at 50% of their damage points."
+    ) in referee
+    # The notes are the referee's: a commander's report of the same battle has none.
+    assert "For the table" not in pdf_text(state, "Bob", tmp_path)

@@ -167,7 +167,7 @@ def test_a_sheet_for_someone_else_is_refused(tmp_path: Path) -> None:
 def test_the_battle_sheet_notes_what_the_tabletop_needs() -> None:
     """The seed's battle notes (L97-104, L276-279): a port's sensors and fire control, ramming
     in defence of a home system, scans and screens, orphaned fighters, boarding pods."""
-    from refassist.rulesets.full_thrust.sheet import _table_notes
+    from refassist.rulesets.full_thrust.sheet import table_notes
     from refassist.rulesets.full_thrust.state import Battle, InBattle
 
     state = seed_map()
@@ -182,7 +182,7 @@ def test_the_battle_sheet_notes_what_the_tabletop_needs() -> None:
             InBattle("BOB-1", "Bob", "Claymore cruiser"),
         ],
     )
-    notes = _table_notes(state, battle)
+    notes = table_notes(state, battle)
     # A: Ann's home, Value 4, a starport: superior sensors, 4 // 2 = 2 fire-control units.
     assert notes[0] == "A has a planet of Value 4."
     assert notes[1] == "Its starport counts as superior sensors with 2 fire-control units."
@@ -199,7 +199,12 @@ def test_the_battle_sheet_notes_what_the_tabletop_needs() -> None:
         5,
         [InBattle("ANN-2", "Ann", "Halberd frigate"), InBattle("BOB-2", "Bob", "Halberd frigate")],
     )
-    assert len(_table_notes(state, plain)) == 1
+    assert len(table_notes(state, plain)) == 1
+    # D: Bob's home, Value 1, a starport: at least one unit, said in the singular.
+    at_d = Battle("B1-3", 1, "D", 5, [InBattle("BOB-3", "Bob", "Halberd frigate")])
+    assert table_notes(state, at_d)[1] == (
+        "Its starport counts as superior sensors with 1 fire-control unit."
+    )
 
 
 def test_a_ship_finished_last_week_is_ordered_on_this_weeks_sheet(tmp_path: Path) -> None:

@@ -8,11 +8,12 @@ puts the battles waiting for the tabletop first, then everything.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ...report.netmap import NetLink, NetMark, NetNode, NetOwner, NetworkMap
 from ..base import Event, ReportContent, ReportInput
+from .sheet import table_notes
 from .state import NATIVES, State
 from .view import BattleView, PlaceView, PlayerView, SeenShip
 from .visibility import battle_view, place_view
@@ -64,10 +65,15 @@ def timeline_of(e: Event) -> str:
     return f"{name} ({owner})" if owner else name
 
 
-def battle_rows(battles: Sequence[BattleView], designs: dict[str, Any]) -> list[dict[str, Any]]:
+def battle_rows(
+    battles: Sequence[BattleView],
+    designs: dict[str, Any],
+    notes: Mapping[str, list[str]] | None = None,
+) -> list[dict[str, Any]]:
     """The battles waiting for the table, a row per ship.  A ship whose condition the reader
     does not know (a rival's, in a commander's report) shows "?" for its boxes, cargo and
-    crew: the table finds them out."""
+    crew: the table finds them out.  ``notes``: each battle's table notes (`table_notes`),
+    for the referee's printable page."""
     rows = []
     for b in battles:
         ships = []
@@ -102,6 +108,7 @@ def battle_rows(battles: Sequence[BattleView], designs: dict[str, Any]) -> list[
                 "sides": ", ".join(b.sides),
                 "invasion": b.invasion,
                 "ships": ships,
+                "notes": list((notes or {}).get(b.id, [])),
             }
         )
     return rows
@@ -284,7 +291,9 @@ def referee_content(state: State, info: ReportInput) -> ReportContent:
         "deadline": info.deadline,
         "finished": state.finished,
         "battles": battle_rows(
-            [battle_view(b, lambda _: True) for b in state.battles], state.designs
+            [battle_view(b, lambda _: True) for b in state.battles],
+            state.designs,
+            {b.id: table_notes(state, b) for b in state.battles},
         ),
         "commanders": commanders,
         "events": grouped_events(state.events),

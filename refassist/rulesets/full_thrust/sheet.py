@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import InvalidOrder, NotATurnSheet, UsageError
+from ...i18n import Words
 from ...message_text import MessageBudget, escaped
 from ...words import counted
 from ...workbook.sheetio import TurnSheetFile
@@ -620,7 +621,7 @@ def _write_battle(state: State, battle: Battle, path: Path, token: str, deadline
                 ("Deadline", DEADLINE_CELL, deadline),
             ],
         )
-        notes = _table_notes(state, battle)
+        notes = table_notes(state, battle)
         page.note("E3:K7", " ".join(notes))
         ws.merge_range(8, 0, 8, 1, "System held by", st.label)
         page.blank(BATTLE_HOLDER_CELL, st.input_text, through="D9")
@@ -717,18 +718,19 @@ def _write_battle(state: State, battle: Battle, path: Path, token: str, deadline
         )
 
 
-def _table_notes(state: State, battle: Battle) -> list[str]:
-    """What the tabletop needs beyond the ships (the seed's notes for battles)."""
+def table_notes(state: State, battle: Battle) -> list[str]:
+    """What the tabletop needs beyond the ships (the seed's notes for battles): on the battle
+    sheet and on the referee's printable battle page alike."""
     system = state.systems[battle.place]
     notes = []
     if system.planet:
         notes.append(f"{system.name} has a planet of Value {system.value}.")
     if system.port:
         sensors = "superior" if system.port == "starport" else "enhanced"
-        notes.append(
-            f"Its {system.port} counts as {sensors} sensors with {max(1, system.value // 2)} "
-            "fire-control units."
+        units = Words().counted_as(
+            max(1, system.value // 2), "fire-control unit", "fire-control units"
         )
+        notes.append(f"Its {system.port} counts as {sensors} sensors with {units}.")
     if system.owner and system.owner in battle.sides and system.home:
         notes.append(f"{system.owner} defends a home system: its ramming is automatic.")
     if battle.invasion:
