@@ -7,6 +7,7 @@ from pathlib import Path
 
 from refassist.dice import Dice
 from refassist.report.build import RenderSettings, common_context, render_report
+from refassist.report.netlayout import star_box
 from refassist.report.render import template_dirs
 from refassist.rulesets import find_ruleset
 from refassist.rulesets.base import ReportInput
@@ -84,3 +85,77 @@ def test_the_referees_battle_page_carries_the_table_notes(tmp_path: Path) -> Non
     ) in referee
     # The notes are the referee's: a commander's report of the same battle has none.
     assert "For the table" not in pdf_text(state, "Bob", tmp_path)
+
+
+def crowded_kell() -> State:
+    """The shipped map (data/kell.toml) with eight commanders, each with a dozen ships at
+    home and ships at the places between them, and battles in the crowded west."""
+    from refassist.rulesets.base import NewGame
+
+    players = tuple(RULESET.demo_players(8))
+    state = RULESET.new_game(
+        NewGame("Crowded", "c", players, RULESET.default_house_rules()), Dice.for_turn(1, 0)
+    )
+    state.week = 3
+    state.ships.clear()
+    for n, c in enumerate(state.commanders):
+        for i in range(1, 13):
+            ship(state, f"{c.code}-{i}", "Halberd frigate", c.name, c.home)
+        for i, place in enumerate(sorted(state.systems)):
+            if (i + n) % 3 == 0 and place != c.home:
+                ship(state, f"{c.code}-{20 + i}", "Packet merchant", c.name, place)
+    for place in ("Lysse", "Kell", "Brenn"):
+        state.battles.append(Battle(f"B3-{place}", 3, place, 5, []))
+    return state
+
+
+def test_the_referees_map_labels_neither_overlap_nor_leave_the_page() -> None:
+    """Issue 50: on the referee's everything-map ship lists ran over their neighbours ("Lysse
+    0407" cut to "407"), and a battle's star sat on another place's label.  Every label box
+    is measured as drawn: none meets another, a place's symbol, a battle star or the grid's
+    numbers, none leaves the page, and each star touches its own place."""
+    from refassist.report.netdraw import HEIGHT, WIDTH, layout, network_svg
+
+    state = crowded_kell()
+    net = RULESET.report_content(state, None, INFO).network
+    assert net is not None
+    placed = layout(net)
+    labels = list(placed.labels.values())
+    assert {label.code for label in labels} == {n.code for n in net.nodes}
+    for i, a in enumerate(labels):
+        assert a.box.inside(WIDTH, HEIGHT), a
+        for b in labels[i + 1 :]:
+            assert not a.box.overlaps(b.box), (a.code, b.code)
+        for code, (x, y, r) in placed.symbols.items():
+            assert not a.box.meets_circle(x, y, r), (a.code, code)
+        for code, centre in placed.stars.items():
+            assert not a.box.overlaps(star_box(centre)), (a.code, code)
+        for fixed in placed.fixed:
+            assert not a.box.overlaps(fixed), a.code
+    # Every name is printed whole; the crowded ship lists are summed up, not cut.
+    for node in net.nodes:
+        label = placed.labels[node.code]
+        assert label.lines[0].text == node.name
+    assert any(label.lines[-1].text.endswith("more") for label in labels)
+    # The star of each battle is at its own place: nearer to it than to any other.
+    for battle in state.battles:
+        code = battle.place
+        sx, sy = placed.stars[code]
+        nearest = min(
+            placed.symbols,
+            key=lambda c: (placed.symbols[c][0] - sx) ** 2 + (placed.symbols[c][1] - sy) ** 2,
+        )
+        assert nearest == code
+    assert set(placed.stars) == {"Lysse", "Kell", "Brenn"}
+    svg = network_svg(net)
+    assert ">Lysse 0407<" in svg
+
+
+def test_the_campaigns_legend_calls_its_diamonds_wormholes() -> None:
+    from refassist.report.netdraw import legend
+
+    net = RULESET.report_content(crowded_kell(), None, INFO).network
+    assert net is not None
+    labels = [item["label"] for item in legend(net)]
+    assert "wormhole (diamond)" in labels
+    assert not any("open space" in label for label in labels)

@@ -19,6 +19,8 @@ from .view import BattleView, PlaceView, PlayerView, SeenShip
 from .visibility import battle_view, place_view
 
 TEMPLATE_DIR = "full-thrust-campaign"
+#: The map legend's words for the campaign's places: its diamonds are wormholes.
+KIND_NAMES = (("open", "wormhole (diamond)"),)
 #: Event phases in the order of a week, with their headings.
 PHASES = (
     ("set-up", "Set-up"),
@@ -146,6 +148,7 @@ def player_network(view: PlayerView) -> NetworkMap:
         ),
         grid=(view.columns, view.rows),
         blocked=tuple(view.obstacles),
+        kind_names=KIND_NAMES,
     )
 
 
@@ -266,6 +269,7 @@ def referee_content(state: State, info: ReportInput) -> ReportContent:
         notes=("One square is one parsec.",),
         grid=(state.columns, state.rows),
         blocked=tuple(sorted(state.obstacles)),
+        kind_names=KIND_NAMES,
     )
     commanders = []
     for c in state.commanders:
