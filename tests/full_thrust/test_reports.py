@@ -159,3 +159,14 @@ def test_the_campaigns_legend_calls_its_diamonds_wormholes() -> None:
     labels = [item["label"] for item in legend(net)]
     assert "wormhole (diamond)" in labels
     assert not any("open space" in label for label in labels)
+
+
+def test_the_ledger_prints_a_bulk_merchants_hold_whole(tmp_path: Path) -> None:
+    """Issue 50: "1500/15~" in the ledger: the hold of a full bulk merchant was cut."""
+    state = seed_map(week=2)
+    ship(state, "ANN-1", "Drayman bulk merchant", "Ann", "A", cargo=1500, drive="disabled")
+    ship(state, "ANN-2", "Bastion battleship", "Ann", "A", damage=12, crack=True, landed=True)
+    for reader in ("Ann", None):
+        text = pdf_text(state, reader, tmp_path)
+        assert "1500/1500" in text and "12/40" in text
+        assert "~" not in text

@@ -240,3 +240,21 @@ def test_a_ship_finished_last_week_is_ordered_on_this_weeks_sheet(tmp_path: Path
     ]
     week2 = resolve_turn(after, {"Ann": read.orders}, Dice.scripted([1] * 20), RULES).state
     assert week2.ship("ANN-1").place == "B"
+
+
+def test_the_design_list_gives_fire_control_and_ortillery(tmp_path: Path) -> None:
+    """Issue 50: the set-up sheet's design list left out what scans and invasions use."""
+    state = seed_map(week=0)
+    path = tmp_path / "setup.xlsx"
+    write_sheet(state, "Ann", path, token="t", deadline="Friday")
+    lines = [str(c.value) for c in openpyxl.load_workbook(path)["Designs"]["A"] if c.value]
+    assert any(line.endswith("boxes, fire control, ortillery") for line in lines)
+    assert (
+        "Partisan heavy cruiser: mass 80, cost 276, cruiser, warship, hold 0, FTL, 24 boxes, "
+        "3 fire-control units, 1 ortillery system" in lines
+    )
+    assert any(
+        line.startswith("Packet merchant:")
+        and line.endswith(", 1 fire-control unit, 0 ortillery systems")
+        for line in lines
+    )

@@ -513,7 +513,7 @@ def _write_forces(ws: Any, st: SheetStyles, view: PlayerView) -> int:
         "(none in sight)",
     )
     page.block(
-        "DESIGNS (name mass cost size type hold FTL streamlined boxes)",
+        "DESIGNS (name mass cost size type hold FTL streamlined boxes fire control ortillery)",
         [_design_line(d) for d in view.designs.values()],
         "(none)",
     )
@@ -531,9 +531,15 @@ def _place_line(view: PlayerView, p: PlaceView) -> str:
 
 
 def _design_line(d: Any) -> str:
+    """A design and every figure a commander buys it for, fire control and ortillery too
+    (they decide scans on the table and the support of an invasion)."""
+    words = Words()
+    fire = words.counted_as(d.fire_control, "fire-control unit", "fire-control units")
+    ortillery = words.counted_as(d.ortillery, "ortillery system", "ortillery systems")
     return (
         f"{d.name}: mass {d.mass}, cost {d.cost}, {d.size}, {d.kind}, hold {d.hold}"
         f"{', FTL' if d.ftl else ''}{', streamlined' if d.streamlined else ''}, {d.boxes} boxes"
+        f", {fire}, {ortillery}"
     )
 
 
@@ -586,7 +592,8 @@ def _write_setup(view: PlayerView, path: Path, token: str, deadline: str) -> Non
         listing = Listing(designs_ws, st, "DESIGNS")
         designs_ws.set_column(0, 0, 100)
         listing.block(
-            "name: mass, cost, size, type, hold (MASS; 50 points each), FTL, streamlined, boxes",
+            "name: mass, cost, size, type, hold (MASS; 50 points each), FTL, streamlined, "
+            "boxes, fire control, ortillery",
             [_design_line(d) for d in view.designs.values()],
             "(none)",
         )
