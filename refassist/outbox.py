@@ -236,6 +236,7 @@ def report_advice(game: Game, step: Step) -> list[str]:
     step that waits for the referee (a battle fought on the table) is resolved again before
     the players' next sheets, and the reports of the step before it are the only ones to tell
     its events: they go out before the table."""
+    from .sending import outgoing
     from .turns import manifest_or_empty
 
     steps = archived_before(game, step.key)
@@ -252,6 +253,19 @@ def report_advice(game: Game, step: Step) -> list[str]:
             f"the reports of {label(resolved)} (outbox/{owed}) were never written: "
             f"refassist report {game.path} writes them before the newer ones; send them first"
         )
+    # The step before: its reports' mail, written by a later `report` that owed them (or
+    # never sent), goes out before the newer.
+    if len(steps) > 1 and reports_written(game, steps[-1]):
+        waiting = [
+            item
+            for item in outgoing(game, steps[-1])
+            if item.name.startswith("mail/") and not item.held
+        ]
+        if waiting:
+            out.append(
+                f"the mail of the reports of {label(steps[-2])} (outbox/{steps[-1]}) is not yet "
+                f"sent: refassist send {game.path} --step {steps[-1]}; send it before the newer"
+            )
     what = f"the reports of {label(steps[-1])}"
     table = step.waits_for_referee
     if reports_written(game, step.key):

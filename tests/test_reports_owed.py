@@ -52,7 +52,9 @@ def game(tmp_path_factory: pytest.TempPathFactory) -> Game:
     ruleset = find_ruleset("full-thrust-campaign")
     people = [dataclasses.replace(p, computer=False) for p in ruleset.demo_players(2)]
     folder = tmp_path_factory.mktemp("owed") / "g"
-    opened = Game.create(folder, ruleset, people, name="T", seed=SEED, secret="s")
+    opened = Game.create(
+        folder, ruleset, people, name="T", seed=SEED, secret="s", referee_email="ref@example.org"
+    )
     play(opened, 2)
     run("report", str(folder), "-q")
     return opened
@@ -75,8 +77,9 @@ def test_the_weeks_reports_are_written_when_the_battles_were_settled_first(game:
     said = run("status", folder)
     assert "the reports of Week 2 (outbox/2-battles) were never written" in said
     assert "the reports of Week 2: battles for the tabletop are not yet written" in said
-    said = run("report", folder, "-q")
+    said = run("report", folder, "-q", "--mail")
     assert "reports for Week 2 (outbox/2-battles) were never written" in said
+    assert (game.outbox("2-battles") / "mail" / f"{names[0]}.eml").is_file()
     week = text(game.outbox("2-battles") / f"{names[0]}.pdf")
     battles = text(game.outbox("3") / f"{names[0]}.pdf")
     referee = text(game.outbox("2-battles") / "referee.pdf")
@@ -91,5 +94,9 @@ def test_the_weeks_reports_are_written_when_the_battles_were_settled_first(game:
     said = run("status", folder)
     assert "were never written" not in said
     assert "the reports of Week 2: battles for the tabletop are written (outbox/3)" in said
+    assert (
+        "the mail of the reports of Week 2 (outbox/2-battles) is not yet sent: refassist send "
+        f"{folder} --step 2-battles" in said
+    )
     # Written once: a second run owes nothing earlier.
     assert "never written" not in run("report", folder, "-q")
