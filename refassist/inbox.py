@@ -55,7 +55,7 @@ from .mail import (
     read_outlook_msg,
     write_eml,
 )
-from .outbox import regenerate_advice, stale_files
+from .outbox import regenerate_advice, report_advice, stale_files
 from .processes import can_fork, default_workers, fork_context
 from .recovery import working
 from .rulesets.base import SHEETS_WITH_PROBLEMS
@@ -159,6 +159,8 @@ class StatusReport:
     stale: list[str] = field(default_factory=list)
     #: Messages of this step's outbox not yet sent (`sending.outgoing`).
     unsent: int = 0
+    #: Which reports the players are owed and when to send them (`outbox.report_advice`).
+    reports: list[str] = field(default_factory=list)
 
 
 def status(game: Game) -> StatusReport:
@@ -181,6 +183,7 @@ def status(game: Game) -> StatusReport:
         interrupted=describe(entry) if entry is not None else "",
         stale=regenerate_advice(game, stale_files(game, state)),
         unsent=sum(1 for item in outgoing(game, step.key) if not item.held),
+        reports=report_advice(game, step),
     )
 
 
@@ -276,44 +279,82 @@ def _looks_like_mbox(path: Path) -> bool:
         return False
 
 
+#: What a plain folder given to the intake is read for: sheets and saved mail, each file as
+#: if it had been named on the command line.
+FOLDER_SUFFIXES = (".xlsx", ".ods", ".eml", ".msg", ".mbox")
+
+
+def _folder_files(path: Path) -> list[Path]:
+    """The files of a plain folder that the intake reads, by name: sheets and saved mail at
+    its top level (not its sub-folders, which may be anything); the lock files LibreOffice
+    and Excel leave beside an open sheet (``.~lock.*#``, ``~$*``) and hidden files are not
+    sheets."""
+    try:
+        entries = sorted(path.iterdir(), key=lambda p: p.name)
+    except OSError as exc:
+        raise UsageError(f"cannot read the folder {path}: {exc.strerror or exc}") from exc
+    files = [
+        p
+        for p in entries
+        if p.is_file()
+        and p.suffix.lower() in FOLDER_SUFFIXES
+        and not p.name.startswith((".", "~$"))
+    ]
+    if not files:
+        raise UsageError(
+            f"{path} is a folder with no sheet (.xlsx, .ods) or mail (.eml, .msg, .mbox) in it, "
+            "nor a Maildir (cur/, new/ and tmp/)"
+        )
+    return files
+
+
 def expand_sources(sources: Iterable[Path]) -> list[Received | Unfiled]:
     """Every item the sources hold: sheet files, and mail attachments (or whole mails that
-    carry nothing to file)."""
+    carry nothing to file).  A folder is a Maildir, or else a plain folder whose sheets and
+    mail files are read as if each had been given (`_folder_files`)."""
     items: list[Received | Unfiled] = []
     for source in sources:
         path = Path(source)
         if not path.exists():
             raise UsageError(
-                f"{path} does not exist; give sheet files, .eml/.mbox files or a Maildir"
+                f"{path} does not exist; give sheet files, .eml/.mbox files or a folder of "
+                "them, or a Maildir"
             )
         if path.is_dir():
-            if not is_maildir(path):
-                raise UsageError(
-                    f"{path} is a folder but not a Maildir (no cur/, new/ and tmp/); give the "
-                    "files inside it instead"
-                )
-            for mail in iter_maildir(path):
-                items.extend(items_of_mail("maildir", mail))
-        elif path.suffix.lower() == ".eml":
-            items.extend(items_of_mail("eml", read_eml(path)))
-        elif path.suffix.lower() == ".msg":
-            items.extend(items_of_mail("msg", read_outlook_msg(path)))
-        elif path.suffix.lower() == ".mbox" or _looks_like_mbox(path):
-            for mail in iter_mbox(path):
-                items.extend(items_of_mail("mbox", mail))
+            if is_maildir(path):
+                for mail in iter_maildir(path):
+                    items.extend(items_of_mail("maildir", mail))
+            else:
+                for inside in _folder_files(path):
+                    items.extend(_items_of_file(inside))
         else:
-            try:
-                data = path.read_bytes()
-            except OSError as exc:
-                raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from exc
-            items.append(
-                Received(
-                    name=clean_filename(path.name, "sheet.xlsx"),
-                    data=data,
-                    received=_file_time(path),
-                    source={"kind": "file", "path": str(path)},
-                )
+            items.extend(_items_of_file(path))
+    return items
+
+
+def _items_of_file(path: Path) -> list[Received | Unfiled]:
+    """What one file holds: a saved mail's sheets, or the file itself as a sheet."""
+    items: list[Received | Unfiled] = []
+    if path.suffix.lower() == ".eml":
+        items.extend(items_of_mail("eml", read_eml(path)))
+    elif path.suffix.lower() == ".msg":
+        items.extend(items_of_mail("msg", read_outlook_msg(path)))
+    elif path.suffix.lower() == ".mbox" or _looks_like_mbox(path):
+        for mail in iter_mbox(path):
+            items.extend(items_of_mail("mbox", mail))
+    else:
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from exc
+        items.append(
+            Received(
+                name=clean_filename(path.name, "sheet.xlsx"),
+                data=data,
+                received=_file_time(path),
+                source={"kind": "file", "path": str(path)},
             )
+        )
     return items
 
 

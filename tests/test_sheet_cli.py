@@ -120,8 +120,42 @@ def test_intake_usage_errors(game: Game, tmp_path: Path) -> None:
     assert code == 2 and "does not exist" in err
     folder = tmp_path / "not-a-maildir"
     folder.mkdir()
+    (folder / "notes.txt").write_text("no sheet here")
     code, _, err = run("intake", str(game.path), str(folder))
-    assert code == 2 and "not a Maildir" in err
+    assert code == 2 and "a folder with no sheet" in err and "nor a Maildir" in err
+
+
+def test_intake_takes_a_plain_folder_of_sheets(game: Game, tmp_path: Path) -> None:
+    """Issue 50: the README says intake takes a folder; a plain one (not a Maildir) is read
+    as if each sheet and mail file in it had been named, and nothing else in it is."""
+    run("sheets", str(game.path))
+    folder = tmp_path / "received"
+    folder.mkdir()
+    shutil.move(filled(game, "Ann", tmp_path), folder / "Ann.xlsx")
+    msg = EmailMessage()
+    msg["From"] = "Bob <bob@example.com>"
+    msg["To"] = "referee@example.com"
+    msg["Subject"] = "turn 1"
+    msg["Date"] = format_datetime(datetime(2030, 1, 2, 10, 0).astimezone())
+    msg.set_content("attached")
+    msg.add_attachment(
+        filled(game, "Bob", tmp_path).read_bytes(),
+        maintype="application",
+        subtype="vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        filename="Bob.xlsx",
+    )
+    (folder / "bob.eml").write_bytes(bytes(msg))
+    # What the office programs leave beside an open sheet, a note and a sub-folder: not read.
+    (folder / ".~lock.Ann.xlsx#").write_text("lock")
+    (folder / "~$Ann.xlsx").write_bytes(b"owner")
+    (folder / "notes.txt").write_text("Cleo is late")
+    (folder / "old").mkdir()
+    shutil.copy(filled(game, "Cleo", tmp_path), folder / "old" / "Cleo.xlsx")
+    code, out, err = run("intake", str(game.path), str(folder))
+    assert code == 0, err
+    assert "Intake for 5001: 2 items" in out
+    assert "accepted   Ann" in out and "accepted   Bob" in out
+    assert set(accepted_sheets(game, "5001")) == {"Ann", "Bob"}
 
 
 @pytest.mark.parametrize("command", ["sheets", "intake", "status"])

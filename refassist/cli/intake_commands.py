@@ -104,8 +104,8 @@ def intake_command(
     players: tuple[str, ...],
     quiet: bool,
 ) -> None:
-    """File received sheets: from .xlsx or .ods files, .eml files, an .mbox or a Maildir
-    folder, or straight from an IMAP folder (--imap).
+    """File received sheets: from .xlsx or .ods files, .eml files, an .mbox, a folder of
+    such files or a Maildir folder, or straight from an IMAP folder (--imap).
 
     Each file is archived under GAME/inbox/<step>/, checked, and filed as the player's
     accepted sheet (the newest valid one wins) or as late (judged by when the mail server
@@ -119,6 +119,7 @@ def intake_command(
     Example:
       refassist intake mygame ~/mail/turn-5003.mbox
       refassist intake mygame Ann.xlsx Bob.eml Cleo.ods ~/Maildir/.refassist
+      refassist intake mygame ~/Downloads/week-3/        # every sheet in the folder
       refassist intake mygame --imap imaps://referee@mail.example.org/Turns --send
       refassist intake mygame --imap --dry-run
       refassist intake mygame --accept-late --player Cleo

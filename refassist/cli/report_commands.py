@@ -16,6 +16,8 @@ from .send_commands import echo_send_result
 if TYPE_CHECKING:
     from rich.progress import Progress
 
+    from ..report.game_reports import ReportRun
+
 
 def _progress_bar() -> Progress:
     """rich is imported here, not at the top: only a report run at a terminal draws a bar."""
@@ -70,7 +72,9 @@ def report_command(
 
     Each player gets outbox/<step>/<player>.pdf (only what that player may know, with map
     pages) beside the next turn's sheet; the referee gets outbox/<step>/referee.pdf (every
-    player, fleet, event and die roll); archive/index.html lists every turn's files.
+    player, fleet, event and die roll); archive/index.html lists every turn's files.  The
+    reports of an earlier step never written (a step resolved again before they were, such as
+    a week whose battles came back from the table) are written first, in that step's folder.
 
     \b
     Examples:
@@ -102,6 +106,20 @@ def report_command(
             )
     if run.set_aside is not None:
         click.echo(f"stale files from the outbox moved to {shown(run.set_aside)}")
+    for done in run.earlier:
+        click.echo(
+            f"reports for {done.resolved_label or done.step} (outbox/{done.step}) were never "
+            "written, so its players have not read its events: written now, to send before "
+            "the newer ones"
+        )
+        _echo_run(done)
+    _echo_run(run)
+    if run.index:
+        click.echo(f"archive index: {shown(run.index)}")
+
+
+def _echo_run(run: ReportRun) -> None:
+    """What one step's run wrote and sent."""
     for r in run.reports:
         click.echo(f"{shown(r.path)} ({r.pages} pages)")
         if r.refused:
@@ -116,8 +134,6 @@ def report_command(
         click.echo(f"{len(run.mailings)} messages written to {shown(run.folder / 'mail')}")
     if run.sending is not None:
         echo_send_result(run.sending)
-    if run.index:
-        click.echo(f"archive index: {shown(run.index)}")
 
 
 def register(group: click.Group) -> None:

@@ -176,6 +176,8 @@ def status_command(game: Path) -> None:
         click.echo(printable(f"  {p.player:{width}}  {p.state:9}  {p.detail}"))
     waiting = [p.player for p in waiting_for(report.players)]
     click.echo(f"Waiting for: {', '.join(waiting)}" if waiting else "Every sheet is in.")
+    for advice in report.reports:
+        click.echo(printable(f"Reports: {advice}."))
     if report.unsent:
         click.echo(
             f"Mail not yet sent: {counted(report.unsent, 'message')} (refassist send {game})"

@@ -102,6 +102,13 @@ def resolve_command(game: Path, dice_file: Path | None, now: bool) -> None:
         click.echo(f"game over: {outcome.finished}")
     else:
         click.echo(f"  {counted(len(outcome.sheets), 'sheet')} for {outcome.next_step} written")
+        if outcome.state is not None and opened.step(outcome.state).waits_for_referee:
+            # Resolved again once the table's results are in: the reports of this step must
+            # be written and sent first, or its events reach the players late (issue 50).
+            click.echo(
+                f"  next: the reports of {outcome.label} (refassist report {shown(opened.path)}); "
+                f"send them before the table, then settle {outcome.next_step}"
+            )
 
 
 @click.command("rollback")

@@ -21,7 +21,7 @@ from ..archive.site import chart_of, map_image_for, write_site
 from ..errors import RefassistError
 from ..game import MASTER_NAME, Game, step_sort_key
 from ..mailserver import parse_server
-from ..outbox import record, set_aside_stale, state_mark
+from ..outbox import record, set_aside_stale, state_mark, unreported_steps
 from ..processes import default_workers
 from ..recovery import working
 from ..rulesets.base import ReportInput
@@ -61,6 +61,11 @@ class ReportRun:
     index: Path | None = None
     #: Where stale outbox files were moved before writing (None when there were none).
     set_aside: Path | None = None
+    #: The runs of earlier steps whose reports had never been written, oldest first
+    #: (`unreported_steps`).
+    earlier: list[ReportRun] = field(default_factory=list)
+    #: The step whose results the reports tell, as the game names it (``Week 3``).
+    resolved_label: str = ""
 
 
 def resolved_step(game: Game, current: str) -> str:
@@ -187,6 +192,13 @@ def next_sheets(game: Game, state: Any, players: Sequence[str]) -> dict[str, Pat
     return {p: folder / sheet_filename(p) for p in wanted}
 
 
+def _archived_state(game: Game, step: str) -> Any:
+    """The state the game was in while it waited for ``step``: what that step started from."""
+    from ..workbook.master import read_master
+
+    return read_master(game.archive(step) / MASTER_NAME, game.ruleset)
+
+
 def write_reports(
     game: Game,
     *,
@@ -200,7 +212,9 @@ def write_reports(
     sheets: bool = True,
     state: Any = None,
 ) -> ReportRun:
-    """Write the reports of the current state (see the module docstring).
+    """Write the reports of the current state (see the module docstring), after those of the
+    earlier steps never written (`unreported_steps`: each into its own outbox folder, in
+    ``ReportRun.earlier``), so no step's events go untold.
 
     ``players`` limits the run to some players (then the referee's report is skipped unless
     ``referee=True``); ``jobs`` is the number of processes (default: the machine's cores, at
@@ -223,76 +237,139 @@ def write_reports(
         # What the files are made from, worked out once (the whole state as JSON, hashed).
         mark = state_mark(game, state)
         run_aside = set_aside_stale(game, state, mark=mark)
-        folder = game.outbox(step)
-        folder.mkdir(parents=True, exist_ok=True)
-        info = gather_input(game, state, everyone)
-        public = ruleset.report_map(state)
-        dirs = tuple(template_dirs(game.path))
-        settings = RenderSettings(dirs, public, game.path / CACHE_DIR, fast)
-        report_jobs = [
-            Job(p, ruleset.report_content(state, p, info, public), folder / report_filename(p))
-            for p in wanted
-        ]
         history = read_history(game, state)
-        if referee:
-            content = ruleset.report_content(state, None, info, public)
-            # The standings over the whole game: the referee's alone (a player's report
-            # shows only what the fog of war leaves that player).
-            content.context["standings_chart"] = chart_of(history, "")
-            report_jobs.append(Job(None, content, folder / REFEREE_FILE))
         workers = default_workers() if jobs is None else max(1, jobs)
-        if fast:
-            _prewarm(settings, report_jobs)
-        common = common_context(info)
-        # The archive's image of the turn's map comes from the referee's report: its child
-        # starts now (loading PDFium while the reports are written) and makes the image as
-        # soon as that report is written (the first, in a pool), instead of after them all.
-        image = map_image_for(game, history, step) if referee else None
-        child = ImageChild([image], held=True) if image is not None else None
-
-        def written(done: int, total: int, label: str) -> None:
-            if child is not None and label == "referee":
-                child.release()
-            if progress:
-                progress(done, total, label)
-
-        try:
-            rendered = render_jobs(report_jobs, common, settings, workers=workers, progress=written)
-        except BaseException:
-            if child is not None:
-                child.cancel()
-            raise
-        # A finished game has no next turn, so no sheet; otherwise resolve wrote them already
-        # and only a missing one is written here.
-        finished = bool(ruleset.game_over(state))
-        written_sheets = next_sheets(game, state, wanted) if sheets and not finished else {}
-        run = ReportRun(step, folder, rendered, written_sheets, set_aside=run_aside)
-        if mail or smtp:
-            addresses = {p.name: p.email for p in game.config.players}
-            run.mailings = build_mailings(
-                folder=folder,
-                game_name=game.config.name,
-                step=step,
-                deadline=info.deadline,
-                sender=game.config.referee_email,
-                sender_name=game.config.sender_name,
-                resolved=info.step,
-                addresses=addresses,
-                reports={r.reader: r.path for r in rendered if r.reader in wanted},
-                sheets=written_sheets,
-                readers={
-                    p: (game.words_for(p), game.deadline_text(step, game.words_for(p)))
-                    for p in wanted
-                },
-                names={p: _step_names(info, p) for p in wanted},
+        earlier = []
+        for owed in unreported_steps(game, step):
+            before = _archived_state(game, owed)
+            readers = [p for p in wanted if p in ruleset.players(before)]
+            done, _ = _write_step(
+                game,
+                before,
+                readers,
+                referee=referee,
+                history=history,
+                workers=workers,
+                progress=progress,
+                mail=mail or bool(smtp),
+                fast=fast,
+                sheets=False,
+                image=False,
             )
-        made = [r.path for r in rendered] + [m.path for m in run.mailings]
-        record(folder, made, mark)
+            earlier.append(done)
+        run, child = _write_step(
+            game,
+            state,
+            wanted,
+            referee=referee,
+            history=history,
+            workers=workers,
+            progress=progress,
+            mail=mail or bool(smtp),
+            fast=fast,
+            sheets=sheets,
+            image=referee,
+            mark=mark,
+        )
+        run.set_aside = run_aside
+        run.earlier = earlier
         run.index = write_site(game, history, started=child)
     if server is not None:
+        for done in earlier:
+            done.sending = send_waiting(
+                game, done.step, server, only=[m.path for m in done.mailings]
+            )
+            done.sent = len(done.sending.sent)
         run.sending = send_waiting(game, step, server, only=[m.path for m in run.mailings])
         run.sent = len(run.sending.sent)
     return run
+
+
+def _write_step(
+    game: Game,
+    state: Any,
+    wanted: Sequence[str],
+    *,
+    referee: bool,
+    history: Any,
+    workers: int,
+    progress: Progress | None,
+    mail: bool,
+    fast: bool,
+    sheets: bool,
+    image: bool,
+    mark: str | None = None,
+) -> tuple[ReportRun, ImageChild | None]:
+    """The reports of ``state`` (the current one, or one the game was in while it waited for
+    an earlier step) in the outbox folder of the step it waits for, their mail, and the next
+    sheets (``sheets``); the child making the archive's image of the map (``image``), for
+    `write_site` to wait for."""
+    ruleset = game.ruleset
+    everyone = ruleset.players(state)
+    step = game.step(state).key
+    folder = game.outbox(step)
+    folder.mkdir(parents=True, exist_ok=True)
+    info = gather_input(game, state, everyone)
+    public = ruleset.report_map(state)
+    dirs = tuple(template_dirs(game.path))
+    settings = RenderSettings(dirs, public, game.path / CACHE_DIR, fast)
+    report_jobs = [
+        Job(p, ruleset.report_content(state, p, info, public), folder / report_filename(p))
+        for p in wanted
+    ]
+    if referee:
+        content = ruleset.report_content(state, None, info, public)
+        # The standings over the whole game: the referee's alone (a player's report
+        # shows only what the fog of war leaves that player).
+        content.context["standings_chart"] = chart_of(history, "")
+        report_jobs.append(Job(None, content, folder / REFEREE_FILE))
+    if fast:
+        _prewarm(settings, report_jobs)
+    common = common_context(info)
+    # The archive's image of the turn's map comes from the referee's report: its child
+    # starts now (loading PDFium while the reports are written) and makes the image as
+    # soon as that report is written (the first, in a pool), instead of after them all.
+    made = map_image_for(game, history, step) if image else None
+    child = ImageChild([made], held=True) if made is not None else None
+
+    def written(done: int, total: int, label: str) -> None:
+        if child is not None and label == "referee":
+            child.release()
+        if progress:
+            progress(done, total, label)
+
+    try:
+        rendered = render_jobs(report_jobs, common, settings, workers=workers, progress=written)
+    except BaseException:
+        if child is not None:
+            child.cancel()
+        raise
+    # A finished game has no next turn, so no sheet; otherwise resolve wrote them already
+    # and only a missing one is written here.
+    finished = bool(ruleset.game_over(state))
+    written_sheets = next_sheets(game, state, wanted) if sheets and not finished else {}
+    run = ReportRun(step, folder, rendered, written_sheets, resolved_label=info.step_label)
+    if mail:
+        addresses = {p.name: p.email for p in game.config.players}
+        run.mailings = build_mailings(
+            folder=folder,
+            game_name=game.config.name,
+            step=step,
+            deadline=info.deadline,
+            sender=game.config.referee_email,
+            sender_name=game.config.sender_name,
+            resolved=info.step,
+            addresses=addresses,
+            reports={r.reader: r.path for r in rendered if r.reader in wanted},
+            sheets=written_sheets,
+            readers={
+                p: (game.words_for(p), game.deadline_text(step, game.words_for(p))) for p in wanted
+            },
+            names={p: _step_names(info, p) for p in wanted},
+        )
+    files = [r.path for r in rendered] + [m.path for m in run.mailings]
+    record(folder, files, mark or state_mark(game, state))
+    return run, child
 
 
 def _step_names(info: ReportInput, player: str) -> tuple[str, str]:

@@ -18,6 +18,19 @@ from html import escape
 from .drawing import Hatch
 from .mapdraw import BATTLE, INK, SHADE, SOFT
 from .mapdraw import OWNER_STYLES as SECTOR_OWNER_STYLES
+from .netlayout import (
+    LINE_SIZE,
+    NAME_SIZE,
+    STAR_R,
+    Box,
+    LabelLine,
+    MapLayout,
+    PlacedLabel,
+    node_radius,
+    place_labels,
+    star_box,
+    star_centre,
+)
 from .netmap import NetNode, NetOwner, NetworkMap
 from .svgmap import svg_pattern
 
@@ -95,10 +108,84 @@ class _Frame:
         return self.ox + (x - self.x0) * self.scale, self.oy + (y - self.y0) * self.scale
 
 
-def network_svg(net: NetworkMap, prefix: str = "n") -> str:
-    """The whole map as one ``<svg>`` element (``prefix`` keeps pattern ids unique)."""
+def layout(net: NetworkMap) -> MapLayout:
+    """Where everything of the map is drawn: each place's symbol and battle mark, and each
+    label block placed clear of them, of the grid's numbers and of each other
+    (`netlayout.place_labels`)."""
     frame = _Frame.fit(net.nodes, net.grid)
-    where = {n.code: frame.at(n.x, n.y) for n in net.nodes}
+    points = {}
+    for node in net.nodes:
+        x, y = frame.at(node.x, node.y)
+        points[node.code] = (x, y, node_radius(node, NODE_R))
+    stars = {
+        n.code: star_centre(*points[n.code]) for n in net.nodes if n.battle and n.code in points
+    }
+    fixed = _grid_number_boxes(net, frame) + _link_label_boxes(net, points)
+    segments = [
+        (points[link.a][:2], points[link.b][:2])
+        for link in net.links
+        if link.a in points and link.b in points
+    ]
+    blocks = {n.code: _label_lines(n, net) for n in net.nodes}
+    colours = {n.code: SOFT if n.shaded else INK for n in net.nodes}
+    labels = place_labels(
+        blocks,
+        points,
+        [*fixed, *(star_box(c) for c in stars.values())],
+        [(x, y, r + 1.5) for x, y, r in points.values()],
+        segments,
+        (WIDTH, HEIGHT),
+        colours,
+    )
+    return MapLayout(labels, stars, points, tuple(fixed))
+
+
+def _grid_number_boxes(net: NetworkMap, frame: _Frame) -> list[Box]:
+    """The strips of column and row numbers round the grid (`_grid`), which labels leave
+    readable."""
+    if net.grid is None:
+        return []
+    columns, rows = net.grid
+    (x0, y0), (x1, y1) = frame.at(0, 0), frame.at(columns, rows)
+    return [Box(x0, y0 - 16, x1, y0 - 2), Box(x0 - 20, y0, x0 - 2, y1)]
+
+
+def _link_label_boxes(net: NetworkMap, points: dict[str, tuple[float, float, float]]) -> list[Box]:
+    """The boxes of the lengths printed on links (`network_svg`)."""
+    out = []
+    for link in net.links:
+        if link.text and link.a in points and link.b in points:
+            mx = (points[link.a][0] + points[link.b][0]) / 2
+            my = (points[link.a][1] + points[link.b][1]) / 2
+            w = 7.5 * len(link.text) + 8
+            out.append(Box(mx - w / 2, my - 8, mx + w / 2, my + 8))
+    return out
+
+
+def _label_lines(node: NetNode, net: NetworkMap) -> list[LabelLine]:
+    """A place's label block: its name, its marks (with their owners' tags and inks), then
+    its free lines, at most `MAX_LINES` of them (the rest summed up)."""
+    text_colour = SOFT if node.shaded else INK
+    lines: list[LabelLine] = []
+    for mark in node.marks:
+        mark_owner = net.owner(mark.owner) if mark.owner else None
+        tag = f" [{mark_owner.tag}]" if mark_owner else ""
+        colour = owner_style(mark_owner)[1] if mark_owner and not node.shaded else text_colour
+        lines.append(LabelLine(mark.text + tag, colour))
+    lines.extend(LabelLine(line, text_colour) for line in node.lines)
+    if len(lines) > MAX_LINES:
+        extra = len(lines) - (MAX_LINES - 1)
+        lines = [*lines[: MAX_LINES - 1], LabelLine(f"+ {extra} more", text_colour)]
+    return [LabelLine(node.name, text_colour, name=True), *lines]
+
+
+def network_svg(net: NetworkMap, prefix: str = "n") -> str:
+    """The whole map as one ``<svg>`` element (``prefix`` keeps pattern ids unique): the grid,
+    the links, the places with their battle marks, then the labels where `layout` put them,
+    each on a light ground so a link passing under it leaves it legible."""
+    frame = _Frame.fit(net.nodes, net.grid)
+    placed = layout(net)
+    where = {code: (x, y) for code, (x, y, _) in placed.symbols.items()}
     kinds = {n.code: n.kind for n in net.nodes}
     defs = [_pattern(f"{prefix}o{i}", *owner_style(o)) for i, o in enumerate(net.owners)]
     fills = {o.name: f"url(#{prefix}o{i})" for i, o in enumerate(net.owners)}
@@ -122,12 +209,35 @@ def network_svg(net: NetworkMap, prefix: str = "n") -> str:
                 f'font-weight="bold" fill="{INK}">{_e(link.text)}</text>'
             )
     for node in net.nodes:
-        body.append(_node(node, where[node.code], net, fills))
+        body.append(_node(node, where[node.code], net, fills, placed.stars.get(node.code)))
+    for node in net.nodes:
+        body.append(_label(placed.labels[node.code], node.shaded))
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="190mm" height="215mm" '
         f'viewBox="0 0 {_n(WIDTH)} {_n(HEIGHT)}" font-family="{_e(FONT)}">'
         f"<defs>{''.join(defs)}</defs>{''.join(body)}</svg>"
     )
+
+
+def _label(label: PlacedLabel, shaded: bool) -> str:
+    """A placed label block: a light ground, then its lines."""
+    box = label.box
+    out = [
+        f'<rect x="{_n(box.x0)}" y="{_n(box.y0)}" width="{_n(box.x1 - box.x0)}" '
+        f'height="{_n(box.y1 - box.y0)}" fill="#ffffff" fill-opacity="0.85" stroke="none"/>'
+    ]
+    italic = ' font-style="italic"' if shaded else ""
+    for line, baseline in zip(label.lines, label.baselines, strict=True):
+        weight = (
+            f' font-size="{_n(NAME_SIZE)}" font-weight="bold"{italic}'
+            if line.name
+            else (f' font-size="{_n(LINE_SIZE)}"')
+        )
+        out.append(
+            f'<text x="{_n(label.x)}" y="{_n(baseline)}"{weight} '
+            f'text-anchor="{label.anchor}" fill="{line.colour}">{_e(line.text)}</text>'
+        )
+    return "".join(out)
 
 
 def _grid(net: NetworkMap, frame: _Frame) -> list[str]:
@@ -184,12 +294,18 @@ def _star(x: float, y: float, r: float) -> str:
     )
 
 
-def _node(node: NetNode, pos: tuple[float, float], net: NetworkMap, fills: dict[str, str]) -> str:
+def _node(
+    node: NetNode,
+    pos: tuple[float, float],
+    net: NetworkMap,
+    fills: dict[str, str],
+    star: tuple[float, float] | None,
+) -> str:
+    """A place's symbol (and its battle mark at ``star``); its label is drawn apart."""
     x, y = pos
     owner = net.owner(node.owner) if node.owner else None
     _tint, ink, _hatch = owner_style(owner)
     fill = SHADE if node.shaded else fills.get(node.owner, "#ffffff")
-    text_colour = SOFT if node.shaded else INK
     out: list[str] = []
     if node.kind == "open":
         r = NODE_R * 0.7
@@ -198,7 +314,6 @@ def _node(node: NetNode, pos: tuple[float, float], net: NetworkMap, fills: dict[
             f'{_n(x - r)},{_n(y)}" fill="{fill}" stroke="{SOFT}" stroke-width="1.2" '
             f'stroke-dasharray="3 2"/>'
         )
-        r_label = r
     else:
         r = NODE_R
         stroke = ink if owner else INK
@@ -211,38 +326,13 @@ def _node(node: NetNode, pos: tuple[float, float], net: NetworkMap, fills: dict[
                 f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(r + 4)}" fill="none" '
                 f'stroke="{stroke}" stroke-width="1.6"/>'
             )
-            r += 4
         if owner is not None:
             out.append(
                 f'<text x="{_n(x)}" y="{_n(y + 5)}" font-size="14" font-weight="bold" '
                 f'text-anchor="middle" fill="{ink}">{_e(owner.tag)}</text>'
             )
-        r_label = r
-    if node.battle:
-        out.append(_star(x + r_label + 2, y - r_label - 2, 9))
-    # The label block under the place: name, then its marks, then free lines.
-    ty = y + r_label + 13
-    style = ' font-style="italic"' if node.shaded else ""
-    out.append(
-        f'<text x="{_n(x)}" y="{_n(ty)}" font-size="12.5" font-weight="bold" '
-        f'text-anchor="middle" fill="{text_colour}"{style}>{_e(node.name)}</text>'
-    )
-    lines: list[tuple[str, str]] = []
-    for mark in node.marks:
-        mark_owner = net.owner(mark.owner) if mark.owner else None
-        tag = f" [{mark_owner.tag}]" if mark_owner else ""
-        colour = owner_style(mark_owner)[1] if mark_owner and not node.shaded else text_colour
-        lines.append((mark.text + tag, colour))
-    lines.extend((line, text_colour) for line in node.lines)
-    if len(lines) > MAX_LINES:
-        extra = len(lines) - (MAX_LINES - 1)
-        lines = [*lines[: MAX_LINES - 1], (f"+ {extra} more", text_colour)]
-    for text, colour in lines:
-        ty += 11.5
-        out.append(
-            f'<text x="{_n(x)}" y="{_n(ty)}" font-size="10" text-anchor="middle" '
-            f'fill="{colour}">{_e(text)}</text>'
-        )
+    if star is not None:
+        out.append(_star(*star, STAR_R))
     return "".join(out)
 
 
@@ -275,7 +365,7 @@ def legend(net: NetworkMap) -> list[dict[str, str]]:
                 "svg": swatch + '<circle cx="12" cy="12" r="7" fill="#ffffff" stroke="#111" '
                 'stroke-width="1.4"/><circle cx="12" cy="12" r="10.5" fill="none" '
                 'stroke="#111" stroke-width="1.4"/></svg>',
-                "label": "home (double ring)",
+                "label": dict(net.kind_names).get("home", "home (double ring)"),
             }
         )
     if "open" in kinds:
@@ -283,7 +373,7 @@ def legend(net: NetworkMap) -> list[dict[str, str]]:
             {
                 "svg": swatch + '<polygon points="12,3 21,12 12,21 3,12" fill="#ffffff" '
                 'stroke="#555" stroke-width="1.2" stroke-dasharray="3 2"/></svg>',
-                "label": "open space (dashed links)",
+                "label": dict(net.kind_names).get("open", "open space (dashed links)"),
             }
         )
     if any(n.shaded for n in net.nodes):

@@ -93,6 +93,9 @@ class NetworkMap:
     grid: tuple[int, int] | None = None
     #: Squares of the grid drawn dark: what no route may cross.
     blocked: tuple[tuple[int, int], ...] = ()
+    #: What the legend calls a node kind in this game, where its default words do not fit
+    #: (``("open", "wormhole")``: the campaign's diamonds are wormholes, not open space).
+    kind_names: tuple[tuple[str, str], ...] = ()
 
     def node(self, code: str) -> NetNode | None:
         for n in self.nodes:

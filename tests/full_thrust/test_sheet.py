@@ -27,6 +27,7 @@ from refassist.rulesets.full_thrust.sheet import (
     write_sheet,
 )
 from refassist.rulesets.full_thrust.state import BattleResult, Facility
+from refassist.rulesets.full_thrust.validate import validate_orders
 
 from .situations import seed_map, ship, week_orders
 
@@ -166,7 +167,7 @@ def test_a_sheet_for_someone_else_is_refused(tmp_path: Path) -> None:
 def test_the_battle_sheet_notes_what_the_tabletop_needs() -> None:
     """The seed's battle notes (L97-104, L276-279): a port's sensors and fire control, ramming
     in defence of a home system, scans and screens, orphaned fighters, boarding pods."""
-    from refassist.rulesets.full_thrust.sheet import _table_notes
+    from refassist.rulesets.full_thrust.sheet import table_notes
     from refassist.rulesets.full_thrust.state import Battle, InBattle
 
     state = seed_map()
@@ -181,7 +182,7 @@ def test_the_battle_sheet_notes_what_the_tabletop_needs() -> None:
             InBattle("BOB-1", "Bob", "Claymore cruiser"),
         ],
     )
-    notes = _table_notes(state, battle)
+    notes = table_notes(state, battle)
     # A: Ann's home, Value 4, a starport: superior sensors, 4 // 2 = 2 fire-control units.
     assert notes[0] == "A has a planet of Value 4."
     assert notes[1] == "Its starport counts as superior sensors with 2 fire-control units."
@@ -198,4 +199,62 @@ def test_the_battle_sheet_notes_what_the_tabletop_needs() -> None:
         5,
         [InBattle("ANN-2", "Ann", "Halberd frigate"), InBattle("BOB-2", "Bob", "Halberd frigate")],
     )
-    assert len(_table_notes(state, plain)) == 1
+    assert len(table_notes(state, plain)) == 1
+    # D: Bob's home, Value 1, a starport: at least one unit, said in the singular.
+    at_d = Battle("B1-3", 1, "D", 5, [InBattle("BOB-3", "Bob", "Halberd frigate")])
+    assert table_notes(state, at_d)[1] == (
+        "Its starport counts as superior sensors with 1 fire-control unit."
+    )
+
+
+def test_a_ship_finished_last_week_is_ordered_on_this_weeks_sheet(tmp_path: Path) -> None:
+    """Issue 50: a frigate ordered in week 1 enters service as week 2 begins; the week-2
+    sheet gives it a timeline block, the checker takes its timeline and the week runs it.  A
+    ship laid down in week 2 is still being built on the same sheet."""
+    state = seed_map()
+    state.facilities.append(Facility("ANN-YARD", "shipyard", "Ann", "A"))
+    state.stocks[("A", "Ann")] = 1000
+    ordered = Orders("Ann", 1, purchases=[Purchase("Halberd frigate", 1, "A")])
+    after = resolve_turn(state, {"Ann": ordered}, Dice.scripted([1] * 10), RULES).state
+    assert (after.week, after.ship("ANN-1").ready_week) == (2, 2)
+    ship(after, "ANN-9", "Halberd frigate", "Ann", "A", ready_week=3)  # laid down this week
+    path = tmp_path / "week2.xlsx"
+    write_sheet(after, "Ann", path, token="t", deadline="Friday")
+    wb = openpyxl.load_workbook(path)
+    blocks = [str(c.value) for c in wb["Timelines"]["B"] if c.value]
+    assert "ANN-1" in blocks and "ANN-9" not in blocks
+    forces = " ".join(str(c.value) for c in wb["Your forces"]["A"] if c.value)
+    assert "ANN-1 Halberd frigate at A" in forces and "enters service this week" in forces
+    assert "ANN-9" in forces and "(in service week 3)" in forces
+    fill_sheet(path, week_orders("Ann", 2, ANN_1=["jump B"]))
+    read = read_sheet(path)
+    assert read.problems == []
+    assert validate_orders(after, "Ann", read.orders, RULES) == []
+    late = week_orders("Ann", 2, ANN_9=["jump B"])
+    assert [p.message for p in validate_orders(after, "Ann", late, RULES)] == [
+        "ANN-9 is not one of your ships in service nor a fleet of this sheet"
+    ]
+    fleet = Orders("Ann", 2, fleets=[FleetOrder("Pair", ["ANN-1", "ANN-9"])])
+    assert "ANN-9 is still being built" in [
+        p.message for p in validate_orders(after, "Ann", fleet, RULES)
+    ]
+    week2 = resolve_turn(after, {"Ann": read.orders}, Dice.scripted([1] * 20), RULES).state
+    assert week2.ship("ANN-1").place == "B"
+
+
+def test_the_design_list_gives_fire_control_and_ortillery(tmp_path: Path) -> None:
+    """Issue 50: the set-up sheet's design list left out what scans and invasions use."""
+    state = seed_map(week=0)
+    path = tmp_path / "setup.xlsx"
+    write_sheet(state, "Ann", path, token="t", deadline="Friday")
+    lines = [str(c.value) for c in openpyxl.load_workbook(path)["Designs"]["A"] if c.value]
+    assert any(line.endswith("boxes, fire control, ortillery") for line in lines)
+    assert (
+        "Partisan heavy cruiser: mass 80, cost 276, cruiser, warship, hold 0, FTL, 24 boxes, "
+        "3 fire-control units, 1 ortillery system" in lines
+    )
+    assert any(
+        line.startswith("Packet merchant:")
+        and line.endswith(", 1 fire-control unit, 0 ortillery systems")
+        for line in lines
+    )

@@ -98,7 +98,7 @@ def _week(state: State, player: str, rules: Mapping[str, Any], rng: random.Rando
     assert commander is not None
     orders = Orders(player, state.week)
     home = commander.home
-    mine = [s for s in state.ships if s.owner == player and not s.ready_week]
+    mine = [s for s in state.ships if s.owner == player and s.in_service(state.week)]
     ships = [s for s in mine if s.drive == "ok" and not s.needs_refit]
     yards = state.yards(player)
     for s in mine:

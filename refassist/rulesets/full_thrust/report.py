@@ -8,16 +8,19 @@ puts the battles waiting for the tabletop first, then everything.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ...report.netmap import NetLink, NetMark, NetNode, NetOwner, NetworkMap
 from ..base import Event, ReportContent, ReportInput
+from .sheet import table_notes
 from .state import NATIVES, State
 from .view import BattleView, PlaceView, PlayerView, SeenShip
 from .visibility import battle_view, place_view
 
 TEMPLATE_DIR = "full-thrust-campaign"
+#: The map legend's words for the campaign's places: its diamonds are wormholes.
+KIND_NAMES = (("open", "wormhole (diamond)"),)
 #: Event phases in the order of a week, with their headings.
 PHASES = (
     ("set-up", "Set-up"),
@@ -35,11 +38,13 @@ def grouped_events(events: Iterable[Event]) -> list[tuple[str, list[dict[str, An
     """Events under a heading per part of the week, in the order of play."""
     groups: dict[str, list[dict[str, Any]]] = {}
     for e in events:
+        timeline = e.kind == "timeline"
         view = {
             "kind": e.kind.replace("_", " "),
-            "where": e.location,
+            "who": timeline_of(e) if timeline else "",
+            "where": f"week ends at {e.location}" if timeline and e.location else e.location,
             "text": e.text,
-            "lines": [str(x) for x in e.data.get("lines", [])] if e.kind == "timeline" else [],
+            "lines": [str(x) for x in e.data.get("lines", [])] if timeline else [],
             "found": [str(x) for x in e.data.get("found", [])],
             "notes": str(e.data.get("notes", "")),
             "battle": e.kind.startswith("battle"),
@@ -51,10 +56,26 @@ def grouped_events(events: Iterable[Event]) -> list[tuple[str, list[dict[str, An
     return ordered
 
 
-def battle_rows(battles: Sequence[BattleView], designs: dict[str, Any]) -> list[dict[str, Any]]:
+def timeline_of(e: Event) -> str:
+    """Whose week a timeline event tells: the ship (or the fleet and its ships) and its
+    commander, ``ANN-1 (Ann)``, ``fleet Escort: ANN-2, ANN-3 (Ann)``; a heading that named
+    only the place left a referee with many ships guessing."""
+    unit = str(e.data.get("unit", ""))
+    ships = [str(s) for s in e.data.get("ships", [])]
+    owner = ", ".join(e.players)
+    name = f"fleet {unit}: {', '.join(ships)}" if ships and ships != [unit] else unit
+    return f"{name} ({owner})" if owner else name
+
+
+def battle_rows(
+    battles: Sequence[BattleView],
+    designs: dict[str, Any],
+    notes: Mapping[str, list[str]] | None = None,
+) -> list[dict[str, Any]]:
     """The battles waiting for the table, a row per ship.  A ship whose condition the reader
     does not know (a rival's, in a commander's report) shows "?" for its boxes, cargo and
-    crew: the table finds them out."""
+    crew: the table finds them out.  ``notes``: each battle's table notes (`table_notes`),
+    for the referee's printable page."""
     rows = []
     for b in battles:
         ships = []
@@ -89,6 +110,7 @@ def battle_rows(battles: Sequence[BattleView], designs: dict[str, Any]) -> list[
                 "sides": ", ".join(b.sides),
                 "invasion": b.invasion,
                 "ships": ships,
+                "notes": list((notes or {}).get(b.id, [])),
             }
         )
     return rows
@@ -126,6 +148,7 @@ def player_network(view: PlayerView) -> NetworkMap:
         ),
         grid=(view.columns, view.rows),
         blocked=tuple(view.obstacles),
+        kind_names=KIND_NAMES,
     )
 
 
@@ -246,6 +269,7 @@ def referee_content(state: State, info: ReportInput) -> ReportContent:
         notes=("One square is one parsec.",),
         grid=(state.columns, state.rows),
         blocked=tuple(sorted(state.obstacles)),
+        kind_names=KIND_NAMES,
     )
     commanders = []
     for c in state.commanders:
@@ -271,7 +295,9 @@ def referee_content(state: State, info: ReportInput) -> ReportContent:
         "deadline": info.deadline,
         "finished": state.finished,
         "battles": battle_rows(
-            [battle_view(b, lambda _: True) for b in state.battles], state.designs
+            [battle_view(b, lambda _: True) for b in state.battles],
+            state.designs,
+            {b.id: table_notes(state, b) for b in state.battles},
         ),
         "commanders": commanders,
         "events": grouped_events(state.events),
@@ -297,4 +323,5 @@ __all__ = [
     "player_network",
     "referee_content",
     "seen_rows",
+    "timeline_of",
 ]

@@ -120,7 +120,7 @@ def movers_of(state: State, orders: Mapping[str, Orders], rules: Mapping[str, An
     }
     for c in state.commanders:
         mine = orders.get(c.name, no_orders(c.name, state.week))
-        ready = {s.id: s for s in state.ships if s.owner == c.name and not s.ready_week}
+        ready = {s.id: s for s in state.ships if s.owner == c.name and s.in_service(state.week)}
         fleets = {}
         for f in mine.fleets:
             ships = [ready[i] for i in f.ships if i in ready and i not in taken]

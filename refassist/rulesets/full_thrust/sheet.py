@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import InvalidOrder, NotATurnSheet, UsageError
+from ...i18n import Words
 from ...message_text import MessageBudget, escaped
 from ...words import counted
 from ...workbook.sheetio import TurnSheetFile
@@ -106,7 +107,9 @@ def block_row(block: int) -> int:
 
 
 def _ships_in_service(view: PlayerView) -> list[Ship]:
-    return [s for s in view.ships if not s.ready_week]
+    """The ships the week's timelines may order: those already in service and those that
+    enter service as the week begins."""
+    return [s for s in view.ships if s.in_service(view.week)]
 
 
 def _battle(state: State, name: str) -> Battle | None:
@@ -464,7 +467,13 @@ def _write_forces(ws: Any, st: SheetStyles, view: PlayerView) -> int:
         "YOUR SHIPS (id design - place - fuel - cargo - damage)",
         [
             f"{s.id} {_ship_line(view, s)}, damage {s.damage}"
-            + (f" (in service week {s.ready_week})" if s.ready_week else "")
+            + (
+                f" (in service week {s.ready_week})"
+                if not s.in_service(view.week)
+                else " (enters service this week)"
+                if s.ready_week
+                else ""
+            )
             + (" - crack" if s.crack else "")
             for s in view.ships
         ],
@@ -504,7 +513,7 @@ def _write_forces(ws: Any, st: SheetStyles, view: PlayerView) -> int:
         "(none in sight)",
     )
     page.block(
-        "DESIGNS (name mass cost size type hold FTL streamlined boxes)",
+        "DESIGNS (name mass cost size type hold FTL streamlined boxes fire control ortillery)",
         [_design_line(d) for d in view.designs.values()],
         "(none)",
     )
@@ -522,9 +531,15 @@ def _place_line(view: PlayerView, p: PlaceView) -> str:
 
 
 def _design_line(d: Any) -> str:
+    """A design and every figure a commander buys it for, fire control and ortillery too
+    (they decide scans on the table and the support of an invasion)."""
+    words = Words()
+    fire = words.counted_as(d.fire_control, "fire-control unit", "fire-control units")
+    ortillery = words.counted_as(d.ortillery, "ortillery system", "ortillery systems")
     return (
         f"{d.name}: mass {d.mass}, cost {d.cost}, {d.size}, {d.kind}, hold {d.hold}"
         f"{', FTL' if d.ftl else ''}{', streamlined' if d.streamlined else ''}, {d.boxes} boxes"
+        f", {fire}, {ortillery}"
     )
 
 
@@ -577,7 +592,8 @@ def _write_setup(view: PlayerView, path: Path, token: str, deadline: str) -> Non
         listing = Listing(designs_ws, st, "DESIGNS")
         designs_ws.set_column(0, 0, 100)
         listing.block(
-            "name: mass, cost, size, type, hold (MASS; 50 points each), FTL, streamlined, boxes",
+            "name: mass, cost, size, type, hold (MASS; 50 points each), FTL, streamlined, "
+            "boxes, fire control, ortillery",
             [_design_line(d) for d in view.designs.values()],
             "(none)",
         )
@@ -612,7 +628,7 @@ def _write_battle(state: State, battle: Battle, path: Path, token: str, deadline
                 ("Deadline", DEADLINE_CELL, deadline),
             ],
         )
-        notes = _table_notes(state, battle)
+        notes = table_notes(state, battle)
         page.note("E3:K7", " ".join(notes))
         ws.merge_range(8, 0, 8, 1, "System held by", st.label)
         page.blank(BATTLE_HOLDER_CELL, st.input_text, through="D9")
@@ -709,18 +725,19 @@ def _write_battle(state: State, battle: Battle, path: Path, token: str, deadline
         )
 
 
-def _table_notes(state: State, battle: Battle) -> list[str]:
-    """What the tabletop needs beyond the ships (the seed's notes for battles)."""
+def table_notes(state: State, battle: Battle) -> list[str]:
+    """What the tabletop needs beyond the ships (the seed's notes for battles): on the battle
+    sheet and on the referee's printable battle page alike."""
     system = state.systems[battle.place]
     notes = []
     if system.planet:
         notes.append(f"{system.name} has a planet of Value {system.value}.")
     if system.port:
         sensors = "superior" if system.port == "starport" else "enhanced"
-        notes.append(
-            f"Its {system.port} counts as {sensors} sensors with {max(1, system.value // 2)} "
-            "fire-control units."
+        units = Words().counted_as(
+            max(1, system.value // 2), "fire-control unit", "fire-control units"
         )
+        notes.append(f"Its {system.port} counts as {sensors} sensors with {units}.")
     if system.owner and system.owner in battle.sides and system.home:
         notes.append(f"{system.owner} defends a home system: its ramming is automatic.")
     if battle.invasion:

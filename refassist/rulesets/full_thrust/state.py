@@ -72,6 +72,12 @@ class Ship:
     #: to build it, 10% of its cost); captured merchants are used at once.
     needs_refit: bool = False
 
+    def in_service(self, week: int) -> bool:
+        """Whether it serves in ``week``: one finished last week enters service as the week
+        begins (its resolution starts with that), so the week's sheet and checker already
+        count it although the state still notes when it was finished."""
+        return self.ready_week <= week
+
 
 @dataclass
 class Facility:

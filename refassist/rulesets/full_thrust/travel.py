@@ -681,6 +681,7 @@ def run_week(
                 f"{m.name}'s week: " + ("; ".join(m.ran) or "no activity"),
                 [m.owner],
                 unit=m.name,
+                ships=[s.id for s in m.ships],
                 lines=lines,
                 jumps=[list(j) for j in m.jumps],
             )

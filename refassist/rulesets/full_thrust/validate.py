@@ -94,7 +94,7 @@ class _Checker(OrderChecker):
                         f"{ship_id} is not one of your ships",
                         "Use the ids on 'Your forces'.",
                     )
-                elif ship.ready_week:
+                elif not ship.in_service(self.state.week):
                     self.error(
                         f.cell,
                         ship_id,
@@ -125,7 +125,11 @@ class _Checker(OrderChecker):
 
     def timelines(self, orders: Orders, rules: Mapping[str, Any]) -> None:
         fleet_ships = {s for f in orders.fleets for s in f.ships}
-        known = {s.id for s in self.state.ships if s.owner == self.player and not s.ready_week}
+        known = {
+            s.id
+            for s in self.state.ships
+            if s.owner == self.player and s.in_service(self.state.week)
+        }
         fleets = {f.name for f in orders.fleets}
         seen: set[str] = set()
         for t in orders.timelines:
