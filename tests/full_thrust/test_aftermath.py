@@ -333,3 +333,24 @@ def test_the_demos_stand_in_sends_the_losers_survivors_home() -> None:
     assert after.ship("BOB-2").place == "D"
     nxt = resolve_turn(after, {}, Dice.scripted([]), RULES).state
     assert not nxt.battles
+
+
+def test_ground_defences_do_not_withdraw_and_a_captured_ship_is_no_longer_scrapped() -> None:
+    state = seed_map()
+    state.facilities.append(Facility("BOB-YARD", "shipyard", "Bob", "D"))
+    ship(state, "ANN-1", "Claymore cruiser", "Ann", "A")
+    ship(state, "BOB-1", "Bastion battleship", "Bob", "D", scrapping=50)
+    orders = week_orders("Ann", ANN_1=["jump D"])
+    waiting = resolve_turn(state, {"Ann": orders}, Dice.scripted([1, 1]), RULES).state
+    (battle,) = waiting.battles
+    assert waiting.ship("BOB-1").scrapping == 50  # it was being scrapped when Ann came
+    taken = BattleResult(battle.id, captured={"BOB-1": "Ann"})
+    after = resolve_turn(waiting, {battle.id: taken}, Dice.scripted([1, 1]), RULES).state
+    assert (after.ship("BOB-1").owner, after.ship("BOB-1").scrapping) == ("Ann", 0)
+    # Without Bob's ship there, D's ground defences fight alone; they cannot jump away.
+    state.ships.remove(state.ship("BOB-1"))
+    waiting = resolve_turn(state, {"Ann": orders}, Dice.scripted([1, 1]), RULES).state
+    (battle,) = waiting.battles
+    refused = BattleResult(battle.id, withdrew={"D ground defences": "A"})
+    problems = [p.message for p in validate_orders(waiting, battle.id, refused, RULES)]
+    assert problems == ["D ground defences cannot jump away"]

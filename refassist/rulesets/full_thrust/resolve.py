@@ -289,6 +289,7 @@ def finish_battles(
             if captor:
                 ship.owner = captor
                 ship.fleet = ""
+                ship.scrapping = 0  # the captor's to scrap again, at a yard of its own
                 ship.needs_refit = not design.merchant
                 lines.append(
                     f"{ship.id} captured by {captor}"
@@ -360,6 +361,7 @@ def withdraw(state: State, ship: Ship, place: str, rules: Mapping[str, Any]) -> 
     parsecs = distance(here.square, there.square, rules)
     ship.fuel = max(0, ship.fuel - parsecs)
     ship.place, ship.landed, ship.inches, ship.bearing = place, False, 30, 6
+    ship.scrapping = 0  # it left the yard: the scrapping stops
     for f in state.facilities:
         if f.towed_by == ship.id:
             f.place = place

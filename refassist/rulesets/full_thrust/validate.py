@@ -480,8 +480,11 @@ def _withdrawal(
     one jump it could make: a working drive, in range, no obstacle, the fuel for it."""
     cell = result.withdrew_cells.get(ship_id, result.cells.get(ship_id, result.cell))
     ship = state.ship(ship_id)
-    if ship is None or ship_id not in {s.ship for s in battle.ships}:
+    if ship_id not in {s.ship for s in battle.ships}:
         check.error(cell, ship_id, f"{ship_id} was not in this battle", "Mark only its ships.")
+        return
+    if ship is None:
+        check.error(cell, place, f"{ship_id} cannot jump away", "Leave 'Withdrew to' blank for it.")
         return
     if ship_id in result.destroyed or ship_id in result.captured:
         check.error(
