@@ -232,6 +232,7 @@ def test_a_fleet_jumps_as_one() -> None:
 
 def test_the_battles_results_damage_capture_crack_and_the_end_of_the_week() -> None:
     state = seed_map()
+    state.systems["B"].owner = "Bob"  # a neutral planet changes hands only by invasion
     ship(state, "ANN-1", "Packet merchant", "Ann", "A", cargo=300)
     ship(state, "ANN-2", "Claymore cruiser", "Ann", "A", battles=2)
     ship(state, "BOB-1", "Falchion destroyer", "Bob", "B")

@@ -104,6 +104,7 @@ def test_a_captured_warship_waits_for_its_capture_refit() -> None:
     from refassist.rulesets.full_thrust.state import BattleResult
 
     state = seed_map()
+    state.systems["B"].owner = "Bob"  # a neutral planet changes hands only by invasion
     state.facilities.append(Facility("ANN-YARD", "shipyard", "Ann", "B"))
     ship(state, "ANN-1", "Claymore cruiser", "Ann", "A")
     ship(state, "BOB-1", "Falchion destroyer", "Bob", "B")

@@ -9,7 +9,9 @@ home; its yard lays down a warship when home can pay.  It is deterministic for a
 Where a battle would go to the table, the demo settles it with a stand-in that is NOT a Full
 Thrust battle: each side's strength (cost of its ships, less their damage) times 1D6; the
 weaker side loses half its ships (the cheapest first, rounded up) and every survivor on both
-sides loses a box.  The result says so in its notes, which every report prints.
+sides loses a box; the weaker side's survivors withdraw home (or to its nearest planet within
+a jump), so the forces do not meet again next week.  The result says so in its notes, which
+every report prints.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from .orders import FleetOrder, Orders, Purchase, ResearchOrder, Timeline
 from .parse import parse_activity
 from .rules import complete
 from .setup import SETUP_WEEK
-from .state import NATIVES, Battle, BattleResult, State
+from .state import NATIVES, Battle, BattleResult, Ship, State
 
 STAND_IN = "Stand-in result of the demo (strength x 1D6), not a Full Thrust battle"
 STRIKE_FLEET = "Strike"
@@ -37,7 +39,7 @@ def computer_orders(
     merged = complete(rules)
     battle = next((b for b in state.battles if b.id == player), None)
     if battle is not None:
-        return stand_in_result(state, battle, player_rng(seed, player, state.week))
+        return stand_in_result(state, battle, player_rng(seed, player, state.week), merged)
     rng = player_rng(seed, player, state.week)
     if state.week == SETUP_WEEK:
         return _set_up(state, player, rng)
@@ -98,7 +100,9 @@ def _week(state: State, player: str, rules: Mapping[str, Any], rng: random.Rando
     assert commander is not None
     orders = Orders(player, state.week)
     home = commander.home
-    mine = [s for s in state.ships if s.owner == player and s.in_service(state.week)]
+    mine = [
+        s for s in state.ships if s.owner == player and s.in_service(state.week) and not s.scrapping
+    ]
     ships = [s for s in mine if s.drive == "ok" and not s.needs_refit]
     yards = state.yards(player)
     for s in mine:
@@ -172,8 +176,28 @@ def _week(state: State, player: str, rules: Mapping[str, Any], rng: random.Rando
     return orders
 
 
-def stand_in_result(state: State, battle: Battle, rng: random.Random) -> BattleResult:
+def _retreat(state: State, ship: Ship, here: str, rules: Mapping[str, Any]) -> str:
+    """Where a loser's ship withdraws: its commander's home, else its nearest planet, within
+    one jump it can make (working drive, fuel); "" when there is none (it stays)."""
+    design = state.designs.get(ship.design)
+    commander = state.commander(ship.owner)
+    if design is None or not design.ftl or ship.drive != "ok" or commander is None:
+        return ""
+    mine = sorted(
+        (name != commander.home, p, name)
+        for name, system in state.systems.items()
+        if system.planet and system.owner == ship.owner and name != here
+        for p in [_reach(state, here, name, rules)]
+        if p is not None and p <= ship.fuel
+    )
+    return mine[0][2] if mine else ""
+
+
+def stand_in_result(
+    state: State, battle: Battle, rng: random.Random, rules: Mapping[str, Any] | None = None
+) -> BattleResult:
     """The demo's stand-in for the tabletop (module docstring): labelled as such."""
+    rules = complete(rules)
     strength: dict[str, float] = {}
     for s in battle.ships:
         design = state.designs.get(s.design)
@@ -208,6 +232,16 @@ def stand_in_result(state: State, battle: Battle, rng: random.Random) -> BattleR
     system = state.systems[battle.place]
     if system.planet and winner != NATIVES and (battle.invasion == winner or system.owner):
         result.holder = winner
+    # The loser's survivors jump away home (or to its nearest planet within a jump), so
+    # that the two forces are not left facing each other for next week.
+    for s in battle.ships:
+        if s.owner in (winner, NATIVES) or s.ship in result.destroyed:
+            continue
+        ship = state.ship(s.ship)
+        if ship is not None:
+            place = _retreat(state, ship, battle.place, rules)
+            if place:
+                result.withdrew[s.ship] = place
     # In the order of the battle sheet's rows, as the referee would enter them.
     order = {s.ship: n for n, s in enumerate(battle.ships)}
     result.destroyed.sort(key=order.__getitem__)

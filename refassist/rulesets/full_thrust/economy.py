@@ -20,7 +20,7 @@ ship carries them elsewhere.  Readings (docs/rules/full-thrust-campaign.md):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...dice import Dice
@@ -63,29 +63,40 @@ def produce(state: State) -> list[Event]:
     return events
 
 
-def mine(state: State, dice: Dice, rules: Mapping[str, Any]) -> list[Event]:
-    """Each mining platform at a belt not worked out rolls its week on the mining table."""
+def mine(
+    state: State,
+    dice: Dice,
+    rules: Mapping[str, Any],
+    before: Sequence[tuple[str, str, int]] = (),
+) -> list[Event]:
+    """Each mining platform at a belt not worked out rolls its week on the mining table, pro
+    rata for the hours it worked there: ``before`` holds the work of platforms before a tow
+    this week (id, place, hours), rolled first; then each rolls where it is, from the hour
+    it came to work there, unless it is still in tow."""
     events = []
-    for f in state.facilities:
-        system = state.systems.get(f.place)
-        if f.kind != "omp" or f.ready_week or f.towed_by:
+    stretches = [(fid, place, hours) for fid, place, hours in before]
+    stretches += [(f.id, f.place, 100 - f.active_from) for f in state.facilities if not f.towed_by]
+    by_id = {f.id: f for f in state.facilities}
+    for fid, place, hours in stretches:
+        f = by_id[fid]
+        system = state.systems.get(place)
+        if f.kind != "omp" or f.ready_week or hours <= 0:
             continue  # a platform works only where it is released, once built
         if system is None or not system.belt or system.belt_worked_out:
             continue
-        hours = 100 - f.active_from
-        with dice.at(phase="economy", location=f.place):
-            week = charts.mining(dice, rules, belt=system.belt, hours=hours, where=f.place)
+        with dice.at(phase="economy", location=place):
+            week = charts.mining(dice, rules, belt=system.belt, hours=hours, where=place)
         if week.points:
-            state.add_stock(f.place, f.owner, week.points)
+            state.add_stock(place, f.owner, week.points)
         if week.result == "exhausted":
             system.belt_worked_out = True
         events.append(
             event(
                 state,
                 "economy",
-                f.place,
+                place,
                 "mining",
-                f"{f.id} mines the {system.belt} belt at {f.place}: 3D6 {week.total} "
+                f"{f.id} mines the {system.belt} belt at {place}: 3D6 {week.total} "
                 f"({week.result}), {week.points} production points",
                 [f.owner],
                 dice=list(week.dice),

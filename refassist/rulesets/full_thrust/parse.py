@@ -7,7 +7,7 @@
     at 3.1 land
     load 200                    production points (unload, sell likewise; all: what fits
                                 or what is aboard)
-    refuel from DR-2            from a tender or merchant of yours here
+    refuel from DR-2            from another ship of yours here (its spare fuel moves)
     wait until 4.1              (guard likewise; guard alone lasts the week)
     tow ANN-OMP1 | release      a tug takes a facility in tow, and lets it go where it is
     unload 200 to Bob           points given to another commander, at a planet of his

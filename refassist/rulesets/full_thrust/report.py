@@ -178,6 +178,10 @@ def _ship_rows(ships: Iterable[Any], designs: dict[str, Any]) -> list[dict[str, 
             status.append(f"in service week {s.ready_week}")
         if s.drive != "ok":
             status.append(f"FTL drive {s.drive}")
+        if getattr(s, "scrapping", 0):
+            status.append(f"being scrapped, {s.scrapping} hours left")
+        if getattr(s, "item", 0):
+            status.append(f"ancient item worth {s.item} aboard")
         if s.landed:
             status.append("landed")
         if s.crack:

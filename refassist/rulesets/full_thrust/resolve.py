@@ -19,10 +19,11 @@ from ...words import counted
 from ..base import Event, Resolution
 from . import charts, economy
 from .designs import Design
+from .grid import distance
 from .orders import Orders, no_orders
 from .setup import SETUP_WEEK
 from .state import NATIVES, BattleResult, Ship, State, event
-from .timeline import Position, run
+from .timeline import Activity, Position, run
 from .travel import Mover, run_week
 from .visibility import known_holders
 
@@ -122,8 +123,10 @@ def movers_of(state: State, orders: Mapping[str, Orders], rules: Mapping[str, An
         mine = orders.get(c.name, no_orders(c.name, state.week))
         ready = {s.id: s for s in state.ships if s.owner == c.name and s.in_service(state.week)}
         fleets = {}
+        # A ship being scrapped since last week goes on being scrapped, whatever its orders.
+        scrapping = {i for i, s in ready.items() if s.scrapping}
         for f in mine.fleets:
-            ships = [ready[i] for i in f.ships if i in ready and i not in taken]
+            ships = [ready[i] for i in f.ships if i in ready and i not in taken | scrapping]
             if ships and all(
                 s.place == ships[0].place and s.landed == ships[0].landed for s in ships
             ):
@@ -134,6 +137,8 @@ def movers_of(state: State, orders: Mapping[str, Orders], rules: Mapping[str, An
         units += [(s.id, [s]) for s in ready.values() if s.id not in taken]
         for name, ships in units:
             activities = timelines.get(name, [])
+            if name in scrapping:
+                activities = [Activity("scrap", text="scrap (carried on)")]
             design = _unit_design(state, ships)
             start = Position(
                 place=ships[0].place,
@@ -142,7 +147,11 @@ def movers_of(state: State, orders: Mapping[str, Orders], rules: Mapping[str, An
                 landed=ships[0].landed,
                 inches=ships[0].inches,
                 ready_at=max(s.ready_at for s in ships),
-                drive="ok" if all(s.drive == "ok" for s in ships) else "disabled",
+                drive=next(
+                    (d for d in ("destroyed", "disabled") if any(s.drive == d for s in ships)),
+                    "ok",
+                ),
+                scrapping=ships[0].scrapping if len(ships) == 1 else 0,
                 damage=ships[0].damage if len(ships) == 1 else 0,
                 captured=any(s.needs_refit for s in ships),
                 towing=next((f.id for f in state.facilities if f.towed_by == ships[0].id), ""),
@@ -215,7 +224,7 @@ def run_a_week(
     movers = movers_of(state, orders, rules)
     week = run_week(state, movers, dice, rules, lambda s: state.designs[s.design].merchant)
     events += week.events
-    events += economy.mine(state, dice, rules)
+    events += economy.mine(state, dice, rules, before=week.worked)
     numbers: dict[str, int] = {}
     for c in state.commanders:
         mine = orders.get(c.name)
@@ -280,11 +289,14 @@ def finish_battles(
             if captor:
                 ship.owner = captor
                 ship.fleet = ""
+                ship.scrapping = 0  # the captor's to scrap again, at a yard of its own
                 ship.needs_refit = not design.merchant
                 lines.append(
                     f"{ship.id} captured by {captor}"
                     + (" (a capture refit before it can be used)" if ship.needs_refit else "")
                 )
+            if not captor and entry.ship in result.withdrew:
+                lines.append(withdraw(state, ship, result.withdrew[entry.ship], rules))
             with dice.at(phase="battles", location=battle.place):
                 crack = charts.becomes_crack(dice, rules, survived=ship.battles, ship=ship.id)
             ship.battles += 1
@@ -292,7 +304,17 @@ def finish_battles(
                 ship.crack = True
                 private.setdefault(ship.owner, []).append(f"{ship.id} becomes a crack ship")
         system = state.systems[battle.place]
-        if result.holder and system.planet and result.holder != NATIVES:
+        if (
+            result.holder
+            and system.planet
+            and not system.owner
+            and battle.invasion != result.holder
+        ):
+            # A neutral planet changes hands only by invasion (its natives' surrender, or
+            # their defeat in the war that follows): a fight between rivals there gives it
+            # to no one.
+            lines.append(f"{battle.place} stays neutral: {result.holder} did not invade it")
+        elif result.holder and system.planet and result.holder != NATIVES:
             if system.owner != result.holder:
                 lines.append(f"{result.holder} takes {battle.place}")
                 gained = _home_taken(state, battle.place, system.owner, result.holder)
@@ -329,6 +351,21 @@ def finish_battles(
             )
     state.battles = []
     return events + end_week(state, rules)
+
+
+def withdraw(state: State, ship: Ship, place: str, rules: Mapping[str, Any]) -> str:
+    """The seed's disengagement: a ship that jumped away from the battle is at ``place``
+    when the week ends (the referee rolled any hasty jump on the table), its fuel spent for
+    the jump and its drive recharged by the week's turn.  The line for the battle's report."""
+    here, there = state.systems[ship.place], state.systems[place]
+    parsecs = distance(here.square, there.square, rules)
+    ship.fuel = max(0, ship.fuel - parsecs)
+    ship.place, ship.landed, ship.inches, ship.bearing = place, False, 30, 6
+    ship.scrapping = 0  # it left the yard: the scrapping stops
+    for f in state.facilities:
+        if f.towed_by == ship.id:
+            f.place = place
+    return f"{ship.id} withdraws to {place}"
 
 
 def _home_taken(state: State, place: str, loser: str, captor: str) -> list[str]:

@@ -55,6 +55,21 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "no repair cost); our reconstruction.",
     ),
     HouseRule(
+        "drive_cost_percent",
+        10,
+        "The FTL drive's share of a ship's cost, for its repair and replacement (the design "
+        "list holds no systems): a disabled drive is repaired in a day for the repair share "
+        "of it, a destroyed one replaced in a week at a yard able to build the ship for twice "
+        "it (the seed: new systems cost double); our reconstruction.",
+    ),
+    HouseRule(
+        "tanker_reserve",
+        0,
+        "Parsecs of fuel a ship giving fuel to another keeps back for itself, beyond the jumps "
+        "still on its own timeline that week (0: it gives all the rest, as the seed's tankage "
+        "is all it carries).",
+    ),
+    HouseRule(
         "refit_floor_percent",
         25,
         "A refit to another design costs twice the difference in cost (the seed: new systems "

@@ -78,7 +78,7 @@ SETUP_FIRST_ROW, SETUP_ROWS = 12, 12
 
 #: The battle sheet: a row per ship from BATTLE_FIRST_ROW; the result columns.
 BATTLE_FIRST_ROW = 12
-DESTROYED_COL, LOST_COL, CAPTOR_COL = "I", "J", "K"
+DESTROYED_COL, LOST_COL, CAPTOR_COL, WITHDREW_COL = "I", "J", "K", "L"
 BATTLE_HOLDER_CELL = "C9"
 BATTLE_NOTES_CELL = "G9"
 
@@ -97,6 +97,7 @@ _BATTLE_WIDTHS = {
     "I": 11,
     "J": 10,
     "K": 13,
+    "L": 13,
 }
 YES = ("yes", "y", "x", "destroyed", "true", "1")
 
@@ -453,7 +454,11 @@ def _ship_line(view: PlayerView, ship: Ship) -> str:
     where = "landed on" if ship.landed else "at"
     drive = "" if ship.drive == "ok" else f", FTL drive {ship.drive}"
     ready = f", drive ready at {time_text(ship.ready_at)}" if ship.ready_at else ""
-    return f"{ship.design} {where} {ship.place}, fuel {ship.fuel}{hold}{drive}{ready}"
+    item = f", an ancient item worth {ship.item} aboard" if ship.item else ""
+    if ship.scrapping:
+        # It takes no orders: its block's lines are refused until the work is done.
+        ready = f", being scrapped ({ship.scrapping} hours left; no orders)"
+    return f"{ship.design} {where} {ship.place}, fuel {ship.fuel}{hold}{drive}{item}{ready}"
 
 
 def _write_forces(ws: Any, st: SheetStyles, view: PlayerView) -> int:
@@ -638,7 +643,12 @@ def _write_battle(state: State, battle: Battle, path: Path, token: str, deadline
             "Held by",
             "Who holds the system after the battle (blank: as before"
             + (f", {system.owner}" if system.owner else "")
-            + ").",
+            + ")."
+            + (
+                " A neutral planet goes only to its invader."
+                if system.planet and not system.owner
+                else ""
+            ),
             sides,
             strict=True,
         )
@@ -660,6 +670,7 @@ def _write_battle(state: State, battle: Battle, path: Path, token: str, deadline
                 "Destroyed",
                 "Boxes lost now",
                 "Captured by",
+                "Withdrew to",
             ),
         )
         rows = range(BATTLE_FIRST_ROW + 1, BATTLE_FIRST_ROW + 1 + len(battle.ships))
@@ -687,7 +698,7 @@ def _write_battle(state: State, battle: Battle, path: Path, token: str, deadline
                 strict=True,
             ):
                 page.value(f"{col}{row}", value, st.ref)
-            for col in (DESTROYED_COL, LOST_COL, CAPTOR_COL):
+            for col in (DESTROYED_COL, LOST_COL, CAPTOR_COL, WITHDREW_COL):
                 page.blank(f"{col}{row}", st.input_text)
         last = rows[-1] if rows else BATTLE_FIRST_ROW
         page.ask(
@@ -710,9 +721,15 @@ def _write_battle(state: State, battle: Battle, path: Path, token: str, deadline
             "The side that captured the ship, if one did.",
             [side for side in sides if side != NATIVES],
         )
+        page.ask(
+            f"{WITHDREW_COL}{rows[0]}:{WITHDREW_COL}{last}",
+            "Withdrew to",
+            "The place the ship jumped away to, within one jump (blank: it stayed here).",
+            sorted(name for name in state.systems if name != battle.place),
+        )
         book.finish(
             footer=f"{state.game_name} - battle {battle.id}",
-            print_areas=(f"A1:K{last}",),
+            print_areas=(f"A1:L{last}",),
             landscape=True,
             meta=_meta(
                 (state.game_id, state.game_name, state.week),
@@ -944,6 +961,11 @@ def _read_battle(sheet: TurnSheetFile, battle: str) -> SheetRead:
         captor = reader.raw(f"{CAPTOR_COL}{row}")
         if captor:
             result.captured[ship] = captor
+        # Sheets written before the column have nothing there: every ship stayed.
+        withdrew = reader.raw(f"{WITHDREW_COL}{row}")
+        if withdrew:
+            result.withdrew[ship] = withdrew
+            result.withdrew_cells[ship] = f"{BATTLE_SHEET}!{WITHDREW_COL}{row}"
     return SheetRead(orders=result, problems=reader.problems, meta=dict(sheet.meta))
 
 
@@ -1047,6 +1069,8 @@ def _fill_battle(path: Path, result: BattleResult) -> None:
             put(f"{LOST_COL}{rows[ship]}", lost)
         for ship, captor in result.captured.items():
             put(f"{CAPTOR_COL}{rows[ship]}", captor)
+        for ship, place in result.withdrew.items():
+            put(f"{WITHDREW_COL}{rows[ship]}", place)
         if result.holder:
             put(BATTLE_HOLDER_CELL, result.holder)
         if result.notes:
@@ -1062,6 +1086,7 @@ def orders_text(orders: Any) -> list[str]:
             for ship, lost in orders.damage.items()
         ]
         lines += [f"{ship} captured by {who}" for ship, who in orders.captured.items()]
+        lines += [f"{ship} withdrew to {place}" for ship, place in orders.withdrew.items()]
         if orders.holder:
             lines.append(f"{orders.holder} holds the system")
         return lines or ["No losses."]

@@ -71,6 +71,13 @@ class Ship:
     #: A captured warship its captor cannot use until a capture refit (a week at a yard able
     #: to build it, 10% of its cost); captured merchants are used at once.
     needs_refit: bool = False
+    #: Hours of scrapping work left (0: not being scrapped): a ship whose scrapping runs past
+    #: the week stays at the yard, takes no orders, and is scrapped when the work is done.
+    scrapping: int = 0
+    #: The worth in production points of an ancient site's item aboard (0: none): any ship
+    #: carries it; it becomes points at a planet of its commander's, and is lost or captured
+    #: with the ship.
+    item: int = 0
 
     def in_service(self, week: int) -> bool:
         """Whether it serves in ``week``: one finished last week enters service as the week
@@ -147,6 +154,10 @@ class BattleResult:
     notes: str = ""
     cell: str = ""
     cells: dict[str, str] = field(default_factory=dict)  # ship -> its result row's cell
+    #: Ships that jumped away from the battle (the seed's disengagement), ship -> the place
+    #: they withdrew to; the others stay where the battle was.
+    withdrew: dict[str, str] = field(default_factory=dict)
+    withdrew_cells: dict[str, str] = field(default_factory=dict)  # ship -> its cell
 
 
 @dataclass

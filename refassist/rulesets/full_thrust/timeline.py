@@ -93,6 +93,9 @@ class Leg:
     destination: str = ""
     parsecs: int = 0
     hasty: bool = False
+    #: scrap: hours of the work left for next week (a capital ship takes 150 hours, the
+    #: week 100); the leg itself ends with the week.
+    left: int = 0
 
 
 @dataclass(frozen=True)
@@ -120,6 +123,7 @@ class Position:
     damage: int = 0
     towing: str = ""  # the facility a tug has in tow
     captured: bool = False  # a captured warship not yet refitted: it can only be refitted
+    scrapping: int = 0  # hours of scrapping left from last week (it takes no orders)
 
 
 @dataclass
@@ -160,13 +164,24 @@ class Works:
         )
 
 
+def builds(works: Works, place: str, design: Design) -> bool:
+    """Whether the commander has a facility able to build ``design`` at ``place`` (a yard;
+    a starport for a streamlined ship): what a refit, scrapping and a new drive need."""
+    return place in works.yards or (works.ports.get(place) == "starport" and design.streamlined)
+
+
 def _hours(
-    kind: str, rules: Mapping[str, Any], at_station: bool, design: Design, pos: Position
+    kind: str,
+    rules: Mapping[str, Any],
+    at_station: bool,
+    design: Design,
+    pos: Position,
+    works: Works,
 ) -> int:
     if kind == "invade":
         return 0  # the fleet demands the planet's surrender on arrival
     if kind == "scrap":
-        return SCRAP_DAYS[design.size] * HOURS_PER_DAY
+        return pos.scrapping or SCRAP_DAYS[design.size] * HOURS_PER_DAY
     if kind == "refit":
         # The seed's capture refit "takes one week"; a refit to another design the same (its
         # time has no unit in the seed, and construction itself takes a week here).
@@ -174,7 +189,10 @@ def _hours(
     if kind == "demolish":
         return HOURS_PER_DAY  # setting the charges and taking the crew off (our reading)
     if kind == "repair":
-        return HOURS_PER_DAY * max(1, math.ceil(pos.damage / int(rules["repair_boxes_a_day"])))
+        if pos.drive == "destroyed" and builds(works, pos.place, design):
+            return WEEK  # a new drive is fitted like a refit: the whole week (our reading)
+        days = math.ceil(pos.damage / int(rules["repair_boxes_a_day"]))
+        return HOURS_PER_DAY * max(1, days + (1 if pos.drive == "disabled" else 0))
     if kind == "land":
         return HOURS_PER_DAY
     if kind == "lift":
@@ -213,12 +231,20 @@ def run(
         plan.troubles.append(Trouble(i, message, fix, severity))
 
     demolished = False
+    scrapped = False
     for i, a in enumerate(activities):
         if a.kind not in KINDS:
             trouble(i, f"{a.kind!r} is not an activity", "Choose one from the list.")
             continue
         if demolished:
             trouble(i, "the ship is demolished before this", "Take the line out.")
+            continue
+        if scrapped:
+            trouble(
+                i,
+                "the ship is being scrapped before this; it does nothing else",
+                "Take the line out.",
+            )
             continue
         if a.kind == "reserve":
             if len(activities) > 1 and any(b.kind not in ("reserve", "guard") for b in activities):
@@ -265,12 +291,16 @@ def run(
             plan.legs.append(Leg(begin, end, a.kind, pos.place, i))
         else:
             holder = _holder(system, holders)
-            problem = _cannot(a, design, pos, system, holder, at_station, works, state.designs)
+            problem = (
+                None  # last week's scrapping goes on where it began
+                if a.kind == "scrap" and pos.scrapping
+                else _cannot(a, design, pos, system, holder, at_station, works, state.designs)
+            )
             if problem:
                 trouble(i, *problem)
                 if problem[2] == "error":
                     continue
-            end = begin + _hours(a.kind, rules, at_station, design, pos)
+            end = begin + _hours(a.kind, rules, at_station, design, pos, works)
             if a.kind == "recharge":
                 end = max(begin, min(end, pos.ready_at))
                 if end == begin:
@@ -281,9 +311,18 @@ def run(
                         "after each jump, whatever else the ship does.",
                         "warning",
                     )
+            if a.kind == "scrap" and end > WEEK:
+                # Long work carries over, as construction does: the ship stays at the yard,
+                # being scrapped, and its points are released when the work is done.
+                plan.legs.append(Leg(begin, WEEK, a.kind, pos.place, i, left=end - WEEK))
+                pos = replace(pos, scrapping=end - WEEK)
+                scrapped = True
+                now = WEEK
+                continue
             plan.legs.append(Leg(begin, end, a.kind, pos.place, i))
-            pos = _after(a, pos, design)
+            pos = _after(a, pos, design, builds(works, pos.place, design))
             demolished = a.kind == "demolish" and not a.target
+            scrapped = a.kind == "scrap"
         if end > WEEK:
             trouble(
                 i,
@@ -321,8 +360,21 @@ def _jump(
     if not design.ftl:
         trouble(i, f"a {design.name} has no FTL drive", "Have a tug move it.")
         return None
+    if pos.drive == "disabled":
+        trouble(
+            i,
+            "the ship's FTL drive is disabled",
+            "Repair it first ('repair' at a shipyard or space station of yours, or at a port "
+            "of yours for a streamlined ship).",
+        )
+        return None
     if pos.drive != "ok":
-        trouble(i, f"the ship's FTL drive is {pos.drive}", "Repair it first.")
+        trouble(
+            i,
+            f"the ship's FTL drive is {pos.drive}",
+            "Have it replaced first ('repair' for the week at a shipyard of yours, or at your "
+            "starport for a streamlined ship); a tug may bring the ship there.",
+        )
         return None
     if pos.landed:
         trouble(i, "the ship is landed", "Lift off first (add 'lift' before the jump).")
@@ -464,11 +516,13 @@ def _cannot(
                 f"Write {a.kind} all to move whatever is aboard.",
                 "warning",
             )
-    if a.kind == "refuel" and not (pos.landed or at_station or a.target):
+    if a.kind == "refuel" and not (
+        pos.landed or at_station or a.target or works.ports.get(pos.place)
+    ):
         return (
             "there is nothing to refuel from here",
-            "Refuel landed at a planet, at your station, or from your tender or merchant "
-            "(refuel from SHIP).",
+            "Refuel landed at a planet, in orbit at a port of yours, at your station, or from "
+            "another ship of yours (refuel from SHIP).",
             error,
         )
     if a.kind == "explore" and (system is None or not system.ancient_site):
@@ -555,7 +609,7 @@ def _cannot(
     if a.kind in ("repair", "scrap", "refit"):
         port = works.ports.get(pos.place, "")
         yard = pos.place in works.yards
-        if a.kind == "repair" and not pos.damage:
+        if a.kind == "repair" and not pos.damage and pos.drive == "ok":
             return "the ship has no damage to repair", "Take the line out.", "warning"
         if a.kind == "repair" and not (
             yard or pos.place in works.stations or (port and design.streamlined)
@@ -565,6 +619,15 @@ def _cannot(
                 "streamlined ships)",
                 "Repair at one of your yards or stations.",
                 error,
+            )
+        if a.kind == "repair" and pos.drive == "destroyed" and not builds(works, pos.place, design):
+            # The seed: a facility capable only of repairs may not replace destroyed systems.
+            return (
+                "the destroyed FTL drive is replaced only at a shipyard of yours (a starport "
+                "for a streamlined ship)"
+                + ("; this repairs its damage boxes only" if pos.damage else ""),
+                "Have a tug bring the ship to one of your yards.",
+                "warning" if pos.damage else error,
             )
         if a.kind == "refit" and not (yard or (port == "starport" and design.streamlined)):
             return (
@@ -582,7 +645,7 @@ def _cannot(
     return None
 
 
-def _after(a: Activity, pos: Position, design: Design) -> Position:
+def _after(a: Activity, pos: Position, design: Design, can_build: bool = False) -> Position:
     if a.kind == "land":
         return replace(pos, landed=True, inches=0)
     if a.kind == "lift":
@@ -602,10 +665,11 @@ def _after(a: Activity, pos: Position, design: Design) -> Position:
     if a.kind == "release":
         return replace(pos, towing="")
     if a.kind == "repair":
-        return replace(pos, damage=0)
+        drive = "ok" if pos.drive == "disabled" or can_build else pos.drive
+        return replace(pos, damage=0, drive=drive)
     if a.kind == "refit":
         return replace(pos, captured=False)
     return pos
 
 
-__all__ = ["ALL", "KINDS", "Activity", "Leg", "Plan", "Position", "Trouble", "run"]
+__all__ = ["ALL", "KINDS", "Activity", "Leg", "Plan", "Position", "Trouble", "builds", "run"]

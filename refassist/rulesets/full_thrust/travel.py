@@ -37,8 +37,8 @@ from . import charts
 from .clock import time_text
 from .designs import FULL_TANK_PARSECS, MAX_JUMP
 from .grid import blocked_by, distance
-from .state import NATIVES, Battle, InBattle, Ship, State, event
-from .timeline import ALL, RECHARGE_HOURS, Activity, Leg, Plan
+from .state import NATIVES, Battle, Facility, InBattle, Ship, State, event
+from .timeline import ALL, RECHARGE_HOURS, Activity, Leg, Plan, Works, builds
 
 
 @dataclass
@@ -65,6 +65,9 @@ class Week:
 
     events: list[Event] = field(default_factory=list)
     battles: list[Battle] = field(default_factory=list)
+    #: Mining platforms' work before a tow this week: (facility id, place, hours), mined pro
+    #: rata by the economy with the hours after their release.
+    worked: list[tuple[str, str, int]] = field(default_factory=list)
 
 
 #: What happens first within one hour: activities end, then ships leave, then ships arrive
@@ -282,6 +285,19 @@ def run_week(
         leg = m.plan.legs[k]
         a = m.activities[leg.activity]
         if leg.kind == "jump":
+            fuel = min(s.fuel for s in m.ships)
+            if fuel < leg.parsecs:
+                # Planned on a full tank from a refuel, which another ship's tanks cut short.
+                m.stopped = True
+                note(
+                    "jump_void",
+                    m.place,
+                    f"{m.name} cannot jump from {m.place} to {leg.destination} at "
+                    f"{time_text(hour)}: fuel for {fuel} parsecs, {leg.parsecs} needed; it "
+                    "stays there for the rest of the week",
+                    [m.owner],
+                )
+                return
             if leg.hasty and not hasty(m, hour, a.jump_from):
                 return
             origin = m.place
@@ -305,6 +321,10 @@ def run_week(
             invade(m, hour)
             next_leg(m, k + 1)
         else:
+            if leg.kind == "tow":
+                for f in state.facilities:
+                    if f.id == a.target and f.owner == m.owner and f.place == m.place:
+                        stopping(f, hour)
 
             def done(at: int) -> None:
                 if m.stopped:
@@ -314,6 +334,13 @@ def run_week(
                 next_leg(m, k + 1)
 
             clock.at(leg.end, ENDS, done)
+
+    def stopping(f: Facility, hour: int) -> None:
+        """A platform stops working when its tow begins (the seed: inactive while moved, it
+        may function before and after): the hours it worked are mined pro rata."""
+        if f.kind == "omp" and not f.towed_by and hour > f.active_from:
+            week.worked.append((f.id, f.place, hour - f.active_from))
+        f.active_from = hour
 
     def end_jump(m: Mover, leg: Leg, a: Activity, hour: int) -> None:
         for s in m.ships:
@@ -325,6 +352,7 @@ def run_week(
         for s in m.ships:
             s.ready_at = m.ready_at
         arrive(m, leg.destination)
+        hand_over(m, leg.destination)
         contact(leg.destination, hour, m, a)
 
     def end_leg(m: Mover, leg: Leg, a: Activity, hour: int) -> None:
@@ -338,20 +366,9 @@ def run_week(
         elif leg.kind == "lift":
             for s in m.ships:
                 s.landed, s.inches = False, 40
+        elif leg.kind == "refuel" and a.target:
+            refuel_from(m, a.target, place, hour)
         elif leg.kind == "refuel":
-            source = a.target
-            if source and not any(
-                source == other.name or any(source == s.id for s in other.ships)
-                for other in present.get(place, [])
-                if other.owner == m.owner and other is not m
-            ):
-                note(
-                    "refuel_failed",
-                    place,
-                    f"{m.name} could not refuel at {place}: {source} was not there",
-                    [m.owner],
-                )
-                return
             for s in m.ships:
                 s.fuel = FULL_TANK_PARSECS
         elif leg.kind == "load":
@@ -391,6 +408,17 @@ def run_week(
                     note("released", place, f"{ship.id} releases {f.id} at {place}", [m.owner])
         elif leg.kind == "repair":
             repair(m, ship, place)
+        elif leg.kind == "scrap" and leg.left:
+            ship.scrapping = leg.left
+            m.stopped = True
+            note(
+                "scrapping",
+                place,
+                f"{ship.id} is being scrapped at {place}: the work carries on next week "
+                f"({leg.left} hours left)",
+                [m.owner],
+                left=leg.left,
+            )
         elif leg.kind == "scrap":
             scrap(m, ship, place)
         elif leg.kind == "refit" and a.target:
@@ -399,6 +427,78 @@ def run_week(
             refit(m, ship, place)
         elif leg.kind == "demolish":
             demolish(m, a.target, place)
+
+    def needs(giver: Mover, hour: int) -> int:
+        """The parsecs of jump still on ``giver``'s own timeline after ``hour``: fuel it keeps
+        (with the house rule's reserve) when another ship refuels from it."""
+        if giver.stopped:
+            return int(rules["tanker_reserve"])
+        later = sum(
+            leg.parsecs for leg in giver.plan.legs if leg.kind == "jump" and leg.start >= hour
+        )
+        return later + int(rules["tanker_reserve"])
+
+    def refuel_from(m: Mover, source: str, place: str, hour: int) -> None:
+        """Fuel moves from ship to ship: the giver's fuel units (25% of its mass, trebled for
+        tugs and tenders; the state keeps parsecs, a twentieth of the tankage each) go into the
+        receivers' tanks as far as they go, never below what the giver itself still needs."""
+        givers = [
+            (other, s)
+            for other in present.get(place, [])
+            if other.owner == m.owner and other is not m
+            for s in other.ships
+            if source in (other.name, s.id) and s not in m.ships
+        ]
+        if not givers:
+            note(
+                "refuel_failed",
+                place,
+                f"{m.name} could not refuel at {place}: {source} was not there",
+                [m.owner],
+            )
+            return
+        got = []
+        for s in m.ships:
+            tank = designs[s.design].tankage
+            for other, giver in givers:
+                gtank = designs[giver.design].tankage
+                spare = (giver.fuel - needs(other, hour)) * gtank // FULL_TANK_PARSECS
+                wanted = -(-(FULL_TANK_PARSECS - s.fuel) * tank // FULL_TANK_PARSECS)
+                units = max(0, min(spare, wanted))
+                if not units:
+                    continue
+                parsecs = min(FULL_TANK_PARSECS - s.fuel, units * FULL_TANK_PARSECS // tank)
+                giver.fuel -= -(-units * FULL_TANK_PARSECS // gtank)
+                s.fuel += parsecs if units < wanted else FULL_TANK_PARSECS - s.fuel
+            got.append(f"{s.id} {s.fuel}")
+        note(
+            "refuelled",
+            place,
+            f"{m.name} refuels from {source} at {place}: fuel for "
+            + ", ".join(got)
+            + " parsecs; "
+            + ", ".join(f"{g.id} keeps {g.fuel}" for _, g in givers),
+            [m.owner],
+        )
+
+    def hand_over(m: Mover, place: str) -> None:
+        """An ancient site's item aboard becomes production points at a planet of the ship's
+        commander's (its interface craft take it down), stored there."""
+        system = state.systems.get(place)
+        if system is None or not system.planet or system.owner != m.owner:
+            return
+        for s in m.ships:
+            if s.item:
+                state.add_stock(place, m.owner, s.item)
+                note(
+                    "item_delivered",
+                    place,
+                    f"{s.id} brings the ancient item to {place}: {s.item} production points "
+                    "stored there",
+                    [m.owner],
+                    points=s.item,
+                )
+                s.item = 0
 
     def give(m: Mover, ship: Ship, a: Activity, place: str) -> None:
         """Points given to another commander (the seed: points "may be traded, sold, given"),
@@ -494,20 +594,35 @@ def run_week(
         return True
 
     def repair(m: Mover, ship: Ship, place: str) -> None:
+        """Damage boxes at the repair share of the ship's cost; a disabled FTL drive at the
+        repair share of the drive's (house rule ``drive_cost_percent``); a destroyed one,
+        only where the ship could be built, at twice the drive's cost (new systems cost
+        double).  All paid together when the work ends, or nothing is done."""
         design = designs[ship.design]
-        cost = -(
-            -design.cost * ship.damage * int(rules["repair_cost_percent"]) // (100 * design.boxes)
-        )
+        percent = int(rules["repair_cost_percent"])
+        drive = design.cost * int(rules["drive_cost_percent"])
+        cost = -(-design.cost * ship.damage * percent // (100 * design.boxes))
+        work = [f"{ship.damage} boxes"] if ship.damage else []
+        fixed = ship.drive
+        if ship.drive == "disabled":
+            cost += -(-drive * percent // 10_000)
+            work.append("its disabled FTL drive")
+            fixed = "ok"
+        elif ship.drive == "destroyed" and builds(Works.of(state, m.owner, rules), place, design):
+            cost += -(-2 * drive // 100)
+            work.append("a new FTL drive")
+            fixed = "ok"
         if not paid(m, place, cost, "repair_unpaid", f"{ship.id}'s repair"):
             return
         note(
             "repaired",
             place,
-            f"{ship.id} is repaired at {place}: {ship.damage} boxes for {cost} points",
+            f"{ship.id} is repaired at {place}: {' and '.join(work)} for {cost} points",
             [m.owner],
             cost=cost,
         )
         ship.damage = 0
+        ship.drive = fixed
 
     def refit(m: Mover, ship: Ship, place: str) -> None:
         cost = -(-designs[ship.design].cost // 10)
@@ -600,9 +715,9 @@ def run_week(
             state.ships.remove(ship)
             m.ships.remove(ship)
             text += f"; {ship.id} is destroyed"
-        elif find.result == "item" and commander is not None:
-            state.add_stock(commander.home, m.owner, find.points)
-            text += f" worth {find.points} production points, stocked at {commander.home}"
+        elif find.result == "item":
+            ship.item += find.points
+            text += f" worth {find.points} production points, carried aboard {ship.id}"
         elif find.research is not None and commander is not None:
             found = find.research.field
             if found and found not in commander.discoveries + commander.developed:
@@ -613,6 +728,7 @@ def run_week(
                     commander.half_cost.append(found)
                 text += ", to be developed at half cost"
         note("ancient_site", place, text, [m.owner], rolls=list(find.rolls), result=find.result)
+        hand_over(m, place)
 
     def invade(m: Mover, hour: int) -> None:
         place = m.place
@@ -667,6 +783,8 @@ def run_week(
     for m in movers:
         arrive(m, m.place)
     started = {m.name: m.place for m in movers}
+    for m in movers:
+        hand_over(m, m.place)
     for place in sorted(present):
         contact(place, 0, None, None)
     for m in movers:

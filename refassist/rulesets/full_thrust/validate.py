@@ -17,12 +17,14 @@ from typing import Any
 from ...errors import CellProblem
 from ..checking import OrderChecker
 from .charts import RESEARCH_FIELDS
-from .designs import Design
+from .designs import MAX_JUMP, Design
 from .economy import FACILITIES, PORTS, SPY_COST, START_SPIES
+from .grid import blocked_by, distance
 from .orders import Orders, Purchase
 from .resolve import movers_of
+from .rules import complete
 from .setup import SETUP_WEEK
-from .state import NATIVES, BattleResult, State
+from .state import NATIVES, Battle, BattleResult, State
 
 #: A fleet's name: short and plain, since it heads a timeline block and every report's lines.
 MAX_FLEET_NAME = 20
@@ -101,6 +103,13 @@ class _Checker(OrderChecker):
                         f"{ship_id} is still being built",
                         "Leave it out this week.",
                     )
+                elif ship.scrapping:
+                    self.error(
+                        f.cell,
+                        ship_id,
+                        f"{ship_id} is being scrapped at {ship.place}",
+                        "Leave it out: it takes no orders until the work is done.",
+                    )
                 elif ship_id in seen:
                     self.error(f.cell, ship_id, f"{ship_id} is in two fleets", "Put it in one.")
                 else:
@@ -131,6 +140,7 @@ class _Checker(OrderChecker):
             if s.owner == self.player and s.in_service(self.state.week)
         }
         fleets = {f.name for f in orders.fleets}
+        scrapping = {s.id: s for s in self.state.ships if s.owner == self.player and s.scrapping}
         seen: set[str] = set()
         for t in orders.timelines:
             if t.unit in seen:
@@ -142,6 +152,14 @@ class _Checker(OrderChecker):
                     t.unit,
                     f"{t.unit} is not one of your ships in service nor a fleet of this sheet",
                     "Use the ids on 'Your forces', or form the fleet on the Orders page.",
+                )
+            elif scrapping.get(t.unit) and t.activities:
+                self.error(
+                    t.cell,
+                    t.unit,
+                    f"{t.unit} is being scrapped at {scrapping[t.unit].place} "
+                    f"({scrapping[t.unit].scrapping} hours of work left): it takes no orders",
+                    "Take its lines out; its points are released when the scrapping is done.",
                 )
             elif t.unit in fleet_ships:
                 self.error(
@@ -330,7 +348,7 @@ def validate_orders(
 ) -> list[CellProblem]:
     """Every problem of ``player``'s sheet that can be judged now."""
     if isinstance(orders, BattleResult):
-        return validate_result(state, orders)
+        return validate_result(state, orders, rules)
     if state.commander(player) is None:
         return [
             CellProblem(
@@ -354,9 +372,13 @@ def validate_orders(
     return check.problems
 
 
-def validate_result(state: State, result: BattleResult) -> list[CellProblem]:
+def validate_result(
+    state: State, result: BattleResult, rules: Mapping[str, Any] | None = None
+) -> list[CellProblem]:
     """A battle's result against the forces that fought: no ship destroyed that was not
-    there, no damage beyond a ship's boxes, captors and holder among the sides."""
+    there, no damage beyond a ship's boxes, captors and holder among the sides, a neutral
+    planet held only by its invader, withdrawals within a jump the ship could make."""
+    rules = complete(rules)
     check = OrderChecker()
     check.sheet = "Battle"
     battle = next((b for b in state.battles if b.id == result.battle), None)
@@ -429,7 +451,90 @@ def validate_result(state: State, result: BattleResult) -> list[CellProblem]:
             f"{result.holder!r} did not fight here",
             f"Choose one of {', '.join(sides)}, or leave it blank.",
         )
+    system = state.systems[battle.place]
+    if (
+        result.holder in sides
+        and result.holder != NATIVES
+        and system.planet
+        and not system.owner
+        and battle.invasion != result.holder
+    ):
+        check.error(
+            result.cell,
+            result.holder,
+            f"{battle.place} is a neutral planet and {result.holder} did not invade it: a "
+            "neutral planet changes hands only by invasion",
+            "Leave it blank; the commander may invade it next week.",
+        )
+    for ship, place in result.withdrew.items():
+        _withdrawal(check, state, battle, result, ship, place, rules)
     return check.problems
+
+
+def _withdrawal(
+    check: OrderChecker,
+    state: State,
+    battle: Battle,
+    result: BattleResult,
+    ship_id: str,
+    place: str,
+    rules: Mapping[str, Any],
+) -> None:
+    """A ship that jumped away from the battle (the seed's disengagement) went to a place in
+    one jump it could make: a working drive, in range, no obstacle, the fuel for it."""
+    cell = result.withdrew_cells.get(ship_id, result.cells.get(ship_id, result.cell))
+    ship = state.ship(ship_id)
+    if ship_id not in {s.ship for s in battle.ships}:
+        check.error(cell, ship_id, f"{ship_id} was not in this battle", "Mark only its ships.")
+        return
+    if ship is None:
+        check.error(cell, place, f"{ship_id} cannot jump away", "Leave 'Withdrew to' blank for it.")
+        return
+    if ship_id in result.destroyed or ship_id in result.captured:
+        check.error(
+            cell,
+            place,
+            f"{ship_id} is marked destroyed or captured; it did not withdraw",
+            "Leave 'Withdrew to' blank, or correct the other columns.",
+        )
+        return
+    design = state.designs[ship.design]
+    here, there = state.systems.get(battle.place), state.systems.get(place)
+    if there is None or here is None:
+        check.error(cell, place, f"there is no system called {place!r}", "Name one on the map.")
+        return
+    if there.name == here.name:
+        check.error(
+            cell,
+            place,
+            f"{ship_id} is at {place} already",
+            "Leave 'Withdrew to' blank for a ship that stayed.",
+        )
+        return
+    if not design.ftl or ship.drive != "ok":
+        check.error(
+            cell,
+            place,
+            f"{ship_id} has no working FTL drive to jump away with",
+            "Leave it blank: the ship stayed.",
+        )
+        return
+    parsecs = distance(here.square, there.square, rules)
+    if parsecs > MAX_JUMP or blocked_by(here.square, there.square, state.obstacles) is not None:
+        check.error(
+            cell,
+            place,
+            f"{place} is not within one jump of {battle.place} ({parsecs} parsecs, at most "
+            f"{MAX_JUMP}, no obstacle)",
+            "Name a place within one jump.",
+        )
+    elif parsecs > ship.fuel:
+        check.error(
+            cell,
+            place,
+            f"{ship_id} has fuel for {ship.fuel} parsecs; {place} is {parsecs} away",
+            "Name a nearer place, or leave it blank.",
+        )
 
 
 __all__ = ["validate_orders", "validate_result"]
