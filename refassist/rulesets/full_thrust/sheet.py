@@ -627,7 +627,12 @@ def _write_battle(state: State, battle: Battle, path: Path, token: str, deadline
             "Held by",
             "Who holds the system after the battle (blank: as before"
             + (f", {system.owner}" if system.owner else "")
-            + ").",
+            + ")."
+            + (
+                " A neutral planet goes only to its invader."
+                if system.planet and not system.owner
+                else ""
+            ),
             sides,
             strict=True,
         )

@@ -37,7 +37,7 @@ from . import charts
 from .clock import time_text
 from .designs import FULL_TANK_PARSECS, MAX_JUMP
 from .grid import blocked_by, distance
-from .state import NATIVES, Battle, InBattle, Ship, State, event
+from .state import NATIVES, Battle, Facility, InBattle, Ship, State, event
 from .timeline import ALL, RECHARGE_HOURS, Activity, Leg, Plan, Works, builds
 
 
@@ -335,7 +335,7 @@ def run_week(
 
             clock.at(leg.end, ENDS, done)
 
-    def stopping(f: Any, hour: int) -> None:
+    def stopping(f: Facility, hour: int) -> None:
         """A platform stops working when its tow begins (the seed: inactive while moved, it
         may function before and after): the hours it worked are mined pro rata."""
         if f.kind == "omp" and not f.towed_by and hour > f.active_from:
