@@ -63,8 +63,16 @@ def test_a_giver_keeps_the_fuel_of_its_own_jumps_and_a_dry_one_gives_nothing() -
     cruiser, tender = after.ship("ANN-1"), after.ship("ANN-2")
     assert (cruiser.place, cruiser.fuel) == ("B", 1)
     assert (tender.place, tender.fuel) == ("A", 0)
-    void = next(e.text for e in after.events if e.kind == "jump_void")
-    assert "fuel for 1 parsecs, 5 needed" in void
+    (void,) = [e for e in after.events if e.kind == "jump_void"]
+    assert void.location == "B"
+    assert void.text == (
+        "ANN-1 cannot jump from B to A at 1.0: fuel for 1 parsecs, 5 needed; it stays there "
+        "for the rest of the week"
+    )
+    lines = {e.data["unit"]: e.data["lines"] for e in after.events if e.kind == "timeline"}
+    assert lines["ANN-1"] == ["0.0-1.0 refuel from ANN-2 at B", "stopped there for the week"]
+    # Waiting is not an activity the report lists.
+    assert lines["ANN-2"] == ["2.0-2.5 jump B to A, 5 parsecs"]
     # A dry tender gives nothing; the house rule's reserve keeps fuel back too.
     state = seed_map()
     ship(state, "ANN-1", "Claymore cruiser", "Ann", "B", fuel=0)
@@ -200,6 +208,11 @@ def test_a_towed_platform_mines_before_its_tow_and_after_its_release() -> None:
     after = resolve_turn(state, {"Ann": orders}, Dice.scripted([3, 3, 3, 4, 4, 4]), RULES).state
     assert (after.stock("C", "Ann"), after.stock("B", "Ann")) == (150, 110)
     assert [e.data["points"] for e in after.events if e.kind == "mining"] == [150, 110]
+    # Another platform at C, not towed, mines the whole week there (500, rolled last).
+    state.facilities.append(Facility("ANN-OMP2", "omp", "Ann", "C"))
+    dice = Dice.scripted([3, 3, 3, 4, 4, 4, 3, 3, 4])
+    after = resolve_turn(state, {"Ann": orders}, dice, RULES).state
+    assert [e.data["points"] for e in after.events if e.kind == "mining"] == [150, 110, 500]
 
 
 def test_an_ancient_item_is_carried_aboard_and_becomes_points_at_home() -> None:

@@ -7,6 +7,7 @@ hasty only before their drive has recharged) and what they are told."""
 from __future__ import annotations
 
 from refassist.dice import Dice
+from refassist.rulesets.full_thrust.orders import FleetOrder
 from refassist.rulesets.full_thrust.resolve import resolve_turn
 from refassist.rulesets.full_thrust.rules import complete
 from refassist.rulesets.full_thrust.state import State, System
@@ -32,6 +33,8 @@ def test_a_hasty_jump_that_goes_well_carries_on() -> None:
     assert (first.location, second.location) == ("C", "A")
     assert first.text == "ANN-1 makes a hasty jump from C at 0.3: rolled 1, total 1, fine"
     assert (first.data["total"], first.data["modifiers"]) == (1, [])
+    (week,) = events(after, "timeline")
+    assert week.data["lines"][1] == "0.3-0.6 jump C to A, 3 parsecs (hasty)"
     rolls = [r for r in after.dice if r.purpose == "hasty jump, ANN-1"]
     assert [(r.phase, r.location, r.result) for r in rolls] == [
         ("travel", "C", 1),
@@ -144,3 +147,16 @@ def test_a_reserve_jumps_hastily_only_before_its_drive_has_recharged() -> None:
     assert after.ship("BOB-2").place == "B"
     (hasty,) = events(after, "hasty_jump")
     assert hasty.data["result"] == "fine"
+
+
+def test_the_timeline_goes_on_after_an_invasion() -> None:
+    state = seed_map()
+    ship(state, "ANN-1", "Bastion battleship", "Ann", "A")
+    ship(state, "ANN-2", "Bastion battleship", "Ann", "A")
+    orders = week_orders("Ann", Force=["jump B", "invade", "jump A"])
+    orders.timelines[0].unit = "Force"
+    orders.fleets.append(FleetOrder("Force", ["ANN-1", "ANN-2"]))
+    # 972 points, +4: 1D6 2 is 6, B surrenders at 0.5; home at once, hastily (1D6 1, fine).
+    after = resolve_turn(state, {"Ann": orders}, Dice.scripted([2, 1]), RULES).state
+    assert after.systems["B"].owner == "Ann"
+    assert [after.ship(i).place for i in ("ANN-1", "ANN-2")] == ["A", "A"]
