@@ -367,3 +367,36 @@ def test_ground_defences_do_not_withdraw_and_a_captured_ship_is_no_longer_scrapp
     refused = BattleResult(battle.id, withdrew={"D ground defences": "A"})
     problems = [p.message for p in validate_orders(waiting, battle.id, refused, RULES)]
     assert problems == ["D ground defences cannot jump away"]
+
+
+def test_a_platform_towed_twice_mines_each_stretch_and_one_left_in_tow_is_carried() -> None:
+    state = seed_map()
+    state.systems["B"].belt = "poor"
+    state.facilities.append(Facility("ANN-OMP", "omp", "Ann", "C"))
+    ship(state, "ANN-1", "Harness tug", "Ann", "C")
+    orders = week_orders(
+        "Ann",
+        ANN_1=["at 1.0 tow ANN-OMP", "release", "at 5.0 tow ANN-OMP", "jump B", "release"],
+    )
+    assert messages(state, "Ann", orders) == []
+    # At C 0.0-1.0 (10 hours: 50), towed 1.0-2.0 and released at C 2.0-3.0, mining 3.0-5.0
+    # (20 hours: 100); towed 5.0-6.0, C to B 6.0-6.6, released 6.6-7.6: 24 hours at B, 60.
+    dice = Dice.scripted([3, 3, 3] * 3)
+    after = resolve_turn(state, {"Ann": orders}, dice, RULES).state
+    assert [e.data["points"] for e in after.events if e.kind == "mining"] == [50, 100, 60]
+    # Left in tow at the week's end: it is where the tug is, and mines only before the tow.
+    orders = week_orders("Ann", ANN_1=["at 5.0 tow ANN-OMP", "jump B"])
+    after = resolve_turn(state, {"Ann": orders}, Dice.scripted([3, 3, 3]), RULES).state
+    platform = next(f for f in after.facilities if f.id == "ANN-OMP")
+    assert (platform.place, platform.towed_by) == ("B", "ANN-1")
+    assert [e.data["points"] for e in after.events if e.kind == "mining"] == [250]
+
+
+def test_a_ship_that_lifts_is_in_orbit_at_40_inches() -> None:
+    state = seed_map()
+    ship(state, "ANN-1", "Packet merchant", "Ann", "A", landed=True, inches=0)
+    after = resolve_turn(
+        state, {"Ann": week_orders("Ann", ANN_1=["lift"])}, Dice.scripted([]), RULES
+    ).state
+    merchant = after.ship("ANN-1")
+    assert (merchant.landed, merchant.inches) == (False, 40)
