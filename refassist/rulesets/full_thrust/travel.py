@@ -420,7 +420,6 @@ def run_week(
                 left=leg.left,
             )
         elif leg.kind == "scrap":
-            ship.scrapping = 0
             scrap(m, ship, place)
         elif leg.kind == "refit" and a.target:
             refit_to(m, ship, a.target, place)

@@ -1,0 +1,67 @@
+"""The week's smaller activities pinned to their figures (survivors of a mutation run on
+`travel.py`, docs/mutation-testing.md): loading and unloading a given amount, towing the
+facility named, a scrapping carried over."""
+
+from __future__ import annotations
+
+from refassist.dice import Dice
+from refassist.rulesets.full_thrust.resolve import resolve_turn
+from refassist.rulesets.full_thrust.rules import complete
+from refassist.rulesets.full_thrust.state import Facility
+
+from .situations import seed_map, ship, week_orders
+
+RULES = complete()
+
+
+def test_loading_an_amount_loads_that_amount() -> None:
+    state = seed_map()
+    state.stocks[("A", "Ann")] = 300
+    ship(state, "ANN-1", "Packet merchant", "Ann", "A", landed=True, inches=0)
+    orders = week_orders("Ann", ANN_1=["load 100"])
+    after = resolve_turn(state, {"Ann": orders}, Dice.scripted([]), RULES).state
+    # 300 + 200 produced at the week's start, 100 aboard.
+    assert (after.ship("ANN-1").cargo, after.stock("A", "Ann")) == (100, 400)
+
+
+def test_unloading_an_amount_unloads_that_amount() -> None:
+    state = seed_map()
+    ship(state, "ANN-1", "Packet merchant", "Ann", "A", landed=True, inches=0, cargo=300)
+    orders = week_orders("Ann", ANN_1=["unload 100"])
+    after = resolve_turn(state, {"Ann": orders}, Dice.scripted([]), RULES).state
+    assert (after.ship("ANN-1").cargo, after.stock("A", "Ann")) == (200, 200 + 100)
+
+
+def test_a_tug_takes_only_the_facility_named_and_both_ends_are_told() -> None:
+    state = seed_map()
+    state.facilities += [
+        Facility("ANN-OMP", "omp", "Ann", "C"),
+        Facility("ANN-OMP2", "omp", "Ann", "C"),
+        Facility("BOB-OMP", "omp", "Bob", "C"),
+    ]
+    ship(state, "ANN-1", "Harness tug", "Ann", "C")
+    orders = week_orders("Ann", ANN_1=["tow ANN-OMP", "jump A", "release"])
+    after = resolve_turn(state, {"Ann": orders}, Dice.scripted([3] * 9), RULES).state
+    assert {f.id: f.place for f in after.facilities} == {
+        "ANN-OMP": "A",
+        "ANN-OMP2": "C",
+        "BOB-OMP": "C",
+    }
+    told = [(e.kind, e.location, e.text) for e in after.events if e.kind in ("towed", "released")]
+    assert told == [
+        ("towed", "C", "ANN-1 takes ANN-OMP in tow at C"),
+        ("released", "A", "ANN-1 releases ANN-OMP at A"),
+    ]
+
+
+def test_a_scrapping_carried_over_is_told_and_stops_the_ship() -> None:
+    state = seed_map()
+    state.facilities.append(Facility("ANN-YARD", "shipyard", "Ann", "A"))
+    ship(state, "ANN-1", "Bastion battleship", "Ann", "A")
+    after = resolve_turn(
+        state, {"Ann": week_orders("Ann", ANN_1=["at 2.0 scrap"])}, Dice.scripted([]), RULES
+    ).state
+    (told,) = [e for e in after.events if e.kind == "scrapping"]
+    assert (told.location, told.data["left"]) == ("A", 70)
+    (week,) = [e for e in after.events if e.kind == "timeline"]
+    assert week.data["lines"] == ["2.0-10.0 scrap at A", "stopped there for the week"]
