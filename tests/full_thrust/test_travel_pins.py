@@ -1,6 +1,7 @@
 """The week's smaller activities pinned to their figures (survivors of a mutation run on
 `travel.py`, docs/mutation-testing.md): loading and unloading a given amount, towing the
-facility named, a scrapping carried over."""
+facility named, a scrapping carried over, fuel kept for a jump and given only between one's own
+ships, a ship's damage on the battle sheet."""
 
 from __future__ import annotations
 
@@ -65,3 +66,43 @@ def test_a_scrapping_carried_over_is_told_and_stops_the_ship() -> None:
     assert (told.location, told.data["left"]) == ("A", 70)
     (week,) = [e for e in after.events if e.kind == "timeline"]
     assert week.data["lines"] == ["2.0-10.0 scrap at A", "stopped there for the week"]
+
+
+def test_a_giver_keeps_the_fuel_of_a_jump_that_starts_as_the_refuelling_ends() -> None:
+    # The tender's jump to A (5) starts at 1.0, as the cruiser's refuelling ends: it keeps 5
+    # of its 6 parsecs, gives 1 (39 // 20 = 1 unit: 1 parsec for the cruiser), and goes.
+    state = seed_map()
+    ship(state, "ANN-1", "Claymore cruiser", "Ann", "B", fuel=0)
+    ship(state, "ANN-2", "Wellspring tender", "Ann", "B", fuel=6)
+    orders = week_orders("Ann", ANN_1=["refuel from ANN-2"], ANN_2=["at 1.0 jump A"])
+    after = resolve_turn(state, {"Ann": orders}, Dice.scripted([]), RULES).state
+    assert (after.ship("ANN-1").fuel, after.ship("ANN-2").place) == (1, "A")
+
+
+def test_fuel_comes_only_from_ones_own_ships() -> None:
+    state = seed_map()
+    state.commanders[0].allies = ["Bob"]
+    state.commanders[1].allies = ["Ann"]
+    ship(state, "ANN-1", "Claymore cruiser", "Ann", "B", fuel=0)
+    ship(state, "BOB-1", "Wellspring tender", "Bob", "B")
+    orders = {
+        "Ann": week_orders("Ann", ANN_1=["refuel from BOB-1"]),
+        "Bob": week_orders("Bob"),
+    }
+    orders["Ann"].allies = ["Bob"]
+    orders["Bob"].allies = ["Ann"]
+    after = resolve_turn(state, orders, Dice.scripted([]), RULES).state
+    assert (after.ship("ANN-1").fuel, after.ship("BOB-1").fuel) == (0, 20)
+    (failed,) = [e for e in after.events if e.kind == "refuel_failed"]
+    assert failed.visible_to == ("Ann",)
+    assert failed.text == "ANN-1 could not refuel at B: BOB-1 was not there"
+
+
+def test_a_ship_comes_to_a_battle_with_its_damage() -> None:
+    state = seed_map()
+    ship(state, "ANN-1", "Claymore cruiser", "Ann", "A", damage=4)
+    ship(state, "BOB-1", "Falchion destroyer", "Bob", "B", damage=1)
+    orders = {"Ann": week_orders("Ann", ANN_1=["jump B"])}
+    after = resolve_turn(state, orders, Dice.scripted([1, 1]), RULES).state
+    (battle,) = after.battles
+    assert {s.ship: s.damage for s in battle.ships} == {"ANN-1": 4, "BOB-1": 1}
