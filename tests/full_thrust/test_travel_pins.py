@@ -6,6 +6,7 @@ ships, a ship's damage on the battle sheet."""
 from __future__ import annotations
 
 from refassist.dice import Dice
+from refassist.rulesets.full_thrust.orders import FleetOrder
 from refassist.rulesets.full_thrust.resolve import resolve_turn
 from refassist.rulesets.full_thrust.rules import complete
 from refassist.rulesets.full_thrust.state import Facility
@@ -94,7 +95,7 @@ def test_fuel_comes_only_from_ones_own_ships() -> None:
     after = resolve_turn(state, orders, Dice.scripted([]), RULES).state
     assert (after.ship("ANN-1").fuel, after.ship("BOB-1").fuel) == (0, 20)
     (failed,) = [e for e in after.events if e.kind == "refuel_failed"]
-    assert failed.visible_to == ("Ann",)
+    assert (failed.location, failed.visible_to) == ("B", ("Ann",))
     assert failed.text == "ANN-1 could not refuel at B: BOB-1 was not there"
 
 
@@ -106,3 +107,53 @@ def test_a_ship_comes_to_a_battle_with_its_damage() -> None:
     after = resolve_turn(state, orders, Dice.scripted([1, 1]), RULES).state
     (battle,) = after.battles
     assert {s.ship: s.damage for s in battle.ships} == {"ANN-1": 4, "BOB-1": 1}
+
+
+def test_a_part_full_tank_is_topped_up_from_a_fleets_tankers_in_turn() -> None:
+    """A Claymore cruiser (13 units) with 7 parsecs wants 13 x 13 / 20 = 8.45, 9 units; the
+    fleet's first tender is dry, the second gives 9 units, 4.6, 5 parsecs of its range."""
+    state = seed_map()
+    ship(state, "ANN-1", "Claymore cruiser", "Ann", "B", fuel=7)
+    ship(state, "ANN-2", "Wellspring tender", "Ann", "B", fuel=0)
+    ship(state, "ANN-3", "Wellspring tender", "Ann", "B")
+    ship(state, "ANN-4", "Claymore cruiser", "Ann", "B")
+    orders = week_orders("Ann", Line=["refuel from Tankers"])
+    orders.fleets.append(FleetOrder("Tankers", ["ANN-2", "ANN-3"]))
+    orders.fleets.append(FleetOrder("Line", ["ANN-1", "ANN-4"]))
+    after = resolve_turn(state, {"Ann": orders}, Dice.scripted([]), RULES).state
+    assert [after.ship(i).fuel for i in ("ANN-1", "ANN-2", "ANN-3")] == [20, 0, 15]
+    (told,) = [e for e in after.events if e.kind == "refuelled"]
+    assert told.location == "B"
+    assert told.text == (
+        "Line refuels from Tankers at B: fuel for ANN-1 20, ANN-4 20 parsecs; ANN-2 keeps 0, "
+        "ANN-3 keeps 15"
+    )
+    # A tender with 5 parsecs to spare (9 units) gives the cruiser 9 x 20 // 13 = 13 parsecs
+    # on top of its 3; it wanted ceil(17 x 13 / 20) = 12 units, more than it got.
+    state = seed_map()
+    ship(state, "ANN-1", "Claymore cruiser", "Ann", "B", fuel=3)
+    ship(state, "ANN-2", "Wellspring tender", "Ann", "B", fuel=5)
+    orders = week_orders("Ann", ANN_1=["refuel from ANN-2"])
+    after = resolve_turn(state, {"Ann": orders}, Dice.scripted([]), RULES).state
+    assert (after.ship("ANN-1").fuel, after.ship("ANN-2").fuel) == (3 + 13, 0)
+
+
+def test_an_ancient_item_handed_over_is_told_and_points_given_all_are_given() -> None:
+    state = seed_map()
+    state.commanders[0].allies = ["Bob"]
+    state.commanders[1].allies = ["Ann"]
+    ship(state, "ANN-1", "Claymore cruiser", "Ann", "B", item=400)
+    ship(state, "ANN-2", "Packet merchant", "Ann", "D", landed=True, inches=0, cargo=300)
+    ann = week_orders("Ann", ANN_1=["jump A"], ANN_2=["unload all to Bob"])
+    ann.allies = ["Bob"]
+    bob = week_orders("Bob")
+    bob.allies = ["Ann"]
+    after = resolve_turn(state, {"Ann": ann, "Bob": bob}, Dice.scripted([]), RULES).state
+    (item,) = [e for e in after.events if e.kind == "item_delivered"]
+    assert (item.location, item.data["points"]) == ("A", 400)
+    assert item.text == "ANN-1 brings the ancient item to A: 400 production points stored there"
+    assert after.stock("A", "Ann") == 200 + 400
+    assert (after.ship("ANN-2").cargo, after.stock("D", "Bob")) == (0, 50 + 300)
+    (gift,) = [e for e in after.events if e.kind == "gift"]
+    assert gift.location == "D"
+    assert gift.text == "ANN-2 of Ann delivers 300 production points to Bob at D"
