@@ -1,7 +1,7 @@
 """The week's smaller activities pinned to their figures (survivors of a mutation run on
 `travel.py`, docs/mutation-testing.md): loading and unloading a given amount, towing the
 facility named, a scrapping carried over, fuel kept for a jump and given only between one's own
-ships, a ship's damage on the battle sheet."""
+ships, a ship's damage on the battle sheet, a demolition's roll."""
 
 from __future__ import annotations
 
@@ -157,3 +157,36 @@ def test_an_ancient_item_handed_over_is_told_and_points_given_all_are_given() ->
     (gift,) = [e for e in after.events if e.kind == "gift"]
     assert gift.location == "D"
     assert gift.text == "ANN-2 of Ann delivers 300 production points to Bob at D"
+
+
+def test_a_demolition_roll_is_logged_and_told_with_its_crack_bonus() -> None:
+    # Alone at the wormhole, crack: 1D6 4 +1 is 5, short of 6: the charges do not go off.
+    state = seed_map()
+    ship(state, "ANN-1", "Halberd frigate", "Ann", "Gate", crack=True)
+    orders = week_orders("Ann", ANN_1=["demolish"])
+    after = resolve_turn(state, {"Ann": orders}, Dice.scripted([4]), RULES).state
+    assert after.ship("ANN-1") is not None
+    (failed,) = [e for e in after.events if e.kind == "demolition_failed"]
+    assert failed.location == "Gate"
+    assert failed.text == (
+        "the demolition charges of ANN-1 at Gate did not go off (rolled 4 +1 crack; a 6 is "
+        "needed when the crew cannot be taken off)"
+    )
+    (roll,) = after.dice
+    assert (roll.phase, roll.location, roll.purpose) == (
+        "travel",
+        "Gate",
+        "demolition of ANN-1 at Gate",
+    )
+    # Not crack, a 6: it goes off, set by its own crew.
+    state = seed_map()
+    ship(state, "ANN-1", "Halberd frigate", "Ann", "Gate")
+    after = resolve_turn(state, {"Ann": orders}, Dice.scripted([6]), RULES).state
+    (done,) = [e for e in after.events if e.kind == "demolished"]
+    assert done.text == "ANN-1 is demolished at Gate (the charges set off by its crew)"
+    # Not crack, a 5: the text has no crack bonus.
+    state = seed_map()
+    ship(state, "ANN-1", "Halberd frigate", "Ann", "Gate")
+    after = resolve_turn(state, {"Ann": orders}, Dice.scripted([5]), RULES).state
+    (failed,) = [e for e in after.events if e.kind == "demolition_failed"]
+    assert "(rolled 5; a 6 is needed" in failed.text
