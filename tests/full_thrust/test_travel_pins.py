@@ -1,7 +1,7 @@
 """The week's smaller activities pinned to their figures (survivors of a mutation run on
 `travel.py`, docs/mutation-testing.md): loading and unloading a given amount, towing the
 facility named, a scrapping carried over, fuel kept for a jump and given only between one's own
-ships, a ship's damage on the battle sheet, a demolition's roll."""
+ships, a ship's damage on the battle sheet, a demolition's roll, a repair's cost."""
 
 from __future__ import annotations
 
@@ -190,3 +190,32 @@ def test_a_demolition_roll_is_logged_and_told_with_its_crack_bonus() -> None:
     after = resolve_turn(state, {"Ann": orders}, Dice.scripted([5]), RULES).state
     (failed,) = [e for e in after.events if e.kind == "demolition_failed"]
     assert "(rolled 5; a 6 is needed" in failed.text
+
+
+def test_a_repairs_cost_is_paid_to_the_last_point_and_told() -> None:
+    """A Bastion battleship (486, 40 boxes) with 39 boxes lost and its drive destroyed, at a
+    yard: 50% x 486 x 39/40 = 236.9, 237, and a drive at twice 10% of 486 = 97.2, 98: 335,
+    exactly the 135 stored and the 200 produced."""
+    state = seed_map()
+    state.facilities.append(Facility("ANN-YARD", "shipyard", "Ann", "A"))
+    state.stocks[("A", "Ann")] = 135
+    ship(state, "ANN-1", "Bastion battleship", "Ann", "A", damage=39, drive="destroyed")
+    orders = week_orders("Ann", ANN_1=["repair"])
+    after = resolve_turn(state, {"Ann": orders}, Dice.scripted([]), RULES).state
+    assert (after.ship("ANN-1").damage, after.stock("A", "Ann")) == (0, 0)
+    (told,) = [e for e in after.events if e.kind == "repaired"]
+    assert (told.location, told.data["cost"]) == ("A", 335)
+    # A disabled drive alone, at a station: 50% of 10% of 68 = 3.4, 4 points, and no boxes.
+    state = seed_map()
+    state.facilities.append(Facility("ANN-ST", "station", "Ann", "C"))
+    state.stocks[("C", "Ann")] = 3
+    ship(state, "ANN-1", "Halberd frigate", "Ann", "C", drive="disabled")
+    orders = week_orders("Ann", ANN_1=["repair"])
+    after = resolve_turn(state, {"Ann": orders}, Dice.scripted([]), RULES).state
+    assert after.ship("ANN-1").drive == "disabled"
+    (unpaid,) = [e for e in after.events if e.kind == "repair_unpaid"]
+    assert unpaid.text == "ANN-1's repair at C was not paid: it costs 4 and 3 points are there"
+    state.stocks[("C", "Ann")] = 4
+    after = resolve_turn(state, {"Ann": orders}, Dice.scripted([]), RULES).state
+    (told,) = [e for e in after.events if e.kind == "repaired"]
+    assert told.text == "ANN-1 is repaired at C: its disabled FTL drive for 4 points"
