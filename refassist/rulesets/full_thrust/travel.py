@@ -467,9 +467,9 @@ def run_week(
                 units = max(0, min(spare, wanted))
                 if not units:
                     continue
-                parsecs = min(FULL_TANK_PARSECS - s.fuel, units * FULL_TANK_PARSECS // tank)
+                # ``wanted`` is rounded up, so the units wanted always fill the tank.
                 giver.fuel -= -(-units * FULL_TANK_PARSECS // gtank)
-                s.fuel += parsecs if units < wanted else FULL_TANK_PARSECS - s.fuel
+                s.fuel += min(FULL_TANK_PARSECS - s.fuel, units * FULL_TANK_PARSECS // tank)
             got.append(f"{s.id} {s.fuel}")
         note(
             "refuelled",
