@@ -26,6 +26,7 @@ from typing import Any
 from ...dice import Dice
 from ..base import Event
 from . import charts
+from .designs import Design
 from .orders import Mission, Orders, Purchase, ResearchOrder
 from .state import Facility, Ship, State, event
 
@@ -40,6 +41,35 @@ PORTS = ("starport", "spaceport")
 FACILITIES = (*ORBITAL, *PORTS)
 START_SPIES = {"spy": 5, "master spy": 1}
 RESEARCH_ROLL_COST = 100
+
+
+#: The design kinds a native fleet is built from (the seed's "basic 'book' designs": the
+#: design list's fighting ships, not its merchants, tugs or tenders).
+NATIVE_KINDS = ("warship", "carrier")
+
+
+def native_fleet(designs: Mapping[str, Design], points: int) -> list[Design]:
+    """The ships of a neutral planet's indigenous fleet worth ``points`` (L129-130): the
+    dearest fighting design of the list the points left can pay for, again and again, until
+    none fits (ties by name).  No die: the fleet follows from the points, so the battle sheet,
+    the master workbook and a later invasion agree, and a fleet that lost ships is the same
+    rule applied to the points left (the choice of the others does not change)."""
+    book = sorted(
+        (d for d in designs.values() if d.kind in NATIVE_KINDS and d.cost > 0),
+        key=lambda d: (-d.cost, d.name),
+    )
+    fleet: list[Design] = []
+    left = points
+    for design in book:
+        while design.cost <= left:
+            fleet.append(design)
+            left -= design.cost
+    return fleet
+
+
+def native_ship_id(place: str, n: int) -> str:
+    """A native ship's name on the battle sheet: ``Brenn native 2``."""
+    return f"{place} native {n}"
 
 
 def produce(state: State) -> list[Event]:
@@ -506,4 +536,12 @@ def _intelligence(state: State, m: Mission) -> list[str]:
     ]
 
 
-__all__ = ["build", "espionage", "mine", "mission_chance", "next_ship_id", "produce", "research"]
+__all__ = [
+    "NATIVE_KINDS",
+    "build", "espionage", "mine", "mission_chance",
+    "native_fleet",
+    "native_ship_id",
+    "next_ship_id",
+    "produce",
+    "research",
+]

@@ -724,9 +724,12 @@ def _table_notes(state: State, battle: Battle) -> list[str]:
     if system.owner and system.owner in battle.sides and system.home:
         notes.append(f"{system.owner} defends a home system: its ramming is automatic.")
     if battle.invasion:
+        natives = [state.designs.get(s.design) for s in battle.ships if s.owner == NATIVES]
+        boxes = sum(d.boxes for d in natives if d is not None)
         notes.append(
-            f"{battle.invasion} invades: the defenders ({system.indigenous} points of book "
-            "designs) break, and the planet surrenders, at 50% of their damage points."
+            f"{battle.invasion} invades: the natives' {len(natives)} ships (book designs, "
+            f"{system.indigenous} points) break, and the planet surrenders, at 50% of their "
+            f"{boxes} damage boxes."
         )
     notes.append("Scans are limited by fire-control units; stacked screens count three levels.")
     designs = [state.designs.get(s.design) for s in battle.ships]

@@ -33,7 +33,7 @@ from typing import Any
 
 from ...dice import Dice
 from ..base import Event
-from . import charts
+from . import charts, economy
 from .clock import time_text
 from .designs import FULL_TANK_PARSECS, MAX_JUMP
 from .grid import blocked_by, distance
@@ -653,13 +653,11 @@ def run_week(
         )
         week.battles.append(battle)
         open_battle[place] = battle
-        battle.ships.append(
-            InBattle(
-                ship=f"{place} defenders",
-                owner=NATIVES,
-                design=f"{system.indigenous} points of book designs",
+        # The natives' fleet ship by ship, of the design list's fighting designs (L129-130).
+        for n, native in enumerate(economy.native_fleet(designs, system.indigenous), 1):
+            battle.ships.append(
+                InBattle(ship=economy.native_ship_id(place, n), owner=NATIVES, design=native.name)
             )
-        )
         for other in list(present.get(place, [])):
             in_battle(other, battle, hour, None)
 

@@ -1,0 +1,103 @@
+"""Issue 50's economy: natives' fleets ship by ship (unclaimed homes too), the items the seed
+prices (fortifications, ground weapons, silos, fighter squadrons, reloads, the Repair
+Facility), a trade between two commanders rolling on both sides, a secret won by espionage,
+and aimed research made public.  Every figure is counted by hand from the seed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import openpyxl
+
+from refassist.rulesets.base import NewGame, PlayerSetup
+from refassist.dice import Dice
+from refassist.rulesets.full_thrust.economy import native_fleet
+from refassist.rulesets.full_thrust.mapfile import parse_map
+from refassist.rulesets.full_thrust.orders import FleetOrder
+from refassist.rulesets.full_thrust.resolve import resolve_turn
+from refassist.rulesets.full_thrust.rules import complete
+from refassist.rulesets.full_thrust.setup import new_game
+from refassist.rulesets.full_thrust.sheet import write_sheet
+from refassist.rulesets.full_thrust.state import BattleResult
+
+from .situations import DESIGNS, seed_map, ship, week_orders
+
+RULES = complete()
+
+
+# -- 1. natives --------------------------------------------------------------------------------
+
+
+def test_a_native_fleet_is_the_dearest_book_designs_the_points_pay_for() -> None:
+    names = lambda points: [d.name for d in native_fleet(DESIGNS, points)]  # noqa: E731
+    # 600 (a Value 6 world): Bastion 486, 114 left: Falchion 104; 10 buy nothing.
+    assert names(600) == ["Bastion battleship", "Falchion destroyer"]
+    # 200: Claymore 172, 28 left: Lantern 26.  Merchants, tugs, tenders are never natives.
+    assert names(200) == ["Claymore cruiser", "Lantern scout"]
+    # 1000: two Bastions (972); 28: a Lantern.  25 points buy nothing at all.
+    assert names(1000) == ["Bastion battleship", "Bastion battleship", "Lantern scout"]
+    assert names(25) == [] and names(0) == []
+    # A carrier is a book design too: 448 buys the Aerie carrier.
+    assert names(448) == ["Aerie carrier"]
+
+
+def test_unclaimed_homes_keep_their_natives_and_the_map_file_sets_them() -> None:
+    text = {
+        "title": "T",
+        "columns": 5,
+        "rows": 5,
+        "system": [
+            {"name": "Ahome", "square": "0101", "value": 6, "home": True},
+            {"name": "Bhome", "square": "0303", "value": 6, "home": True},
+            {"name": "Chome", "square": "0505", "value": 6, "home": True, "indigenous": 250},
+            {"name": "Plain", "square": "0501", "value": 2, "indigenous": 0},
+        ],
+    }
+    found = parse_map(text, "t")
+    assert [found.systems[n].indigenous for n in ("Ahome", "Bhome", "Chome", "Plain")] == [
+        600,
+        600,
+        250,
+        0,
+    ]
+    # The kell map: two commanders claim Kell and Tiberis; the six other homes keep 100 x Value.
+    players = (
+        PlayerSetup("Ann", "ann@example.com", "Kell"),
+        PlayerSetup("Bob", "bob@example.com", "Tiberis"),
+    )
+    state = new_game(NewGame("M", "g", players, {}), Dice.scripted([]), RULES)
+    homes = [s for s in state.systems.values() if s.home]
+    assert {s.name: s.indigenous for s in homes if s.owner} == {"Kell": 0, "Tiberis": 0}
+    assert all(s.indigenous == 100 * s.value > 0 for s in homes if not s.owner)
+
+
+def test_an_invasion_lists_the_natives_ship_by_ship_and_survivors_keep_guard(
+    tmp_path: Path,
+) -> None:
+    state = seed_map()
+    state.systems["B"].indigenous = 600
+    ship(state, "ANN-1", "Bastion battleship", "Ann", "A")
+    ship(state, "ANN-2", "Partisan heavy cruiser", "Ann", "A")
+    fleet = week_orders("Ann", Force=["jump B", "invade"])
+    fleet.timelines[0].unit = "Force"
+    fleet.fleets.append(FleetOrder("Force", ["ANN-1", "ANN-2"]))
+    # 762 points: +2; 1D6 = 3: 5, war.
+    after = resolve_turn(state, {"Ann": fleet}, Dice.scripted([3]), RULES).state
+    (battle,) = after.battles
+    natives = [(s.ship, s.design) for s in battle.ships if s.owner == "natives"]
+    assert natives == [("B native 1", "Bastion battleship"), ("B native 2", "Falchion destroyer")]
+    path = tmp_path / "battle.xlsx"
+    write_sheet(after, battle.id, path, token="t", deadline="")
+    ws = openpyxl.load_workbook(path)["Battle"]
+    rows = {ws[f"A{r}"].value: ws[f"C{r}"].value for r in range(13, 17)}
+    assert rows["B native 1"] == "Bastion battleship" and rows["B native 2"] == "Falchion destroyer"
+    # 40 + 9 = 49 boxes of natives; they break at half.
+    assert "natives' 2 ships (book designs, 600 points)" in str(ws["E3"].value)
+    assert "49 damage boxes" in str(ws["E3"].value)
+    # Ann is beaten off and the destroyer is lost: the Bastion stays to guard B (600 - 104).
+    lost = BattleResult(battle.id, destroyed=["B native 2"])
+    final = resolve_turn(after, {battle.id: lost}, Dice.scripted([6, 6]), RULES).state
+    assert final.systems["B"].owner == "" and final.systems["B"].indigenous == 496
+    assert [d.name for d in native_fleet(final.designs, 496)] == ["Bastion battleship"]
+    told = next(e for e in final.events if e.kind == "battle_result")
+    assert "B native 2 (Falchion destroyer) destroyed" in told.text
