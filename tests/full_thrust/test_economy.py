@@ -101,3 +101,71 @@ def test_an_invasion_lists_the_natives_ship_by_ship_and_survivors_keep_guard(
     assert [d.name for d in native_fleet(final.designs, 496)] == ["Bastion battleship"]
     told = next(e for e in final.events if e.kind == "battle_result")
     assert "B native 2 (Falchion destroyer) destroyed" in told.text
+
+
+# -- 8. aimed research is public ---------------------------------------------------------------
+
+
+def test_aimed_research_is_told_to_every_commander_before_the_roll() -> None:
+    from refassist.rulesets.full_thrust.orders import Orders, ResearchOrder
+    from refassist.rulesets.full_thrust.visibility import player_view
+
+    state = seed_map()
+    state.stocks[("A", "Ann")] = 300
+    orders = {
+        "Ann": Orders("Ann", 1, research=ResearchOrder(rolls=2, aim=15)),
+        "Bob": Orders("Bob", 1, research=ResearchOrder(rolls=1)),
+    }
+    state.stocks[("D", "Bob")] = 100
+    # Ann: 1D20 3 and 14 (14 is within one of 15: Attack Fighters); Bob, unaimed: 1D20 20.
+    after = resolve_turn(state, orders, Dice.scripted([3, 14, 20]), RULES).state
+    kinds = [e.kind for e in after.events if e.phase == "research"]
+    assert kinds == ["research_aim", "research", "research", "research"]
+    aim = next(e for e in after.events if e.kind == "research_aim")
+    assert aim.text == "Ann aims research at Attack Fighters (field 15 of the Research Table)"
+    for reader in ("Ann", "Bob", "Cleo"):
+        assert aim in player_view(after, reader).events
+    # The rolls themselves stay Ann's; Bob's unaimed research declares nothing.
+    bob = player_view(after, "Bob").events
+    assert [e.text for e in bob if e.kind == "research"] == [
+        "Bob's research: 1D20 20, nothing found"
+    ]
+    assert after.commander("Ann").discoveries == ["Attack Fighters"]
+
+
+# -- 7. a secret gained by industrial espionage -------------------------------------------------
+
+
+def test_spies_on_a_rivals_research_steal_a_field_to_develop() -> None:
+    from refassist.rulesets.full_thrust.orders import Mission, Orders, ResearchOrder
+
+    state = seed_map()
+    state.commander("Bob").developed = ["Armour", "Rail Guns"]
+    state.commander("Bob").discoveries = ["Wave Guns"]
+    state.commander("Ann").developed = ["Rail Guns"]
+    spy = Orders("Ann", 1, missions=[Mission(2, 1, "Bob", "research")])
+    # 35%: 1D100 35 succeeds; Ann lacks Wave Guns (7) and Armour (18), in the table's order;
+    # the die (1D2) 2 picks Armour.
+    after = resolve_turn(state, {"Ann": spy}, Dice.scripted([35, 2]), RULES).state
+    ann = after.commander("Ann")
+    assert ann.discoveries == ["Armour"]
+    told = next(e for e in after.events if e.kind == "espionage")
+    assert told.data["secret"] == "Armour" and told.visible_to == ("Ann",)
+    assert "the secret of Armour is stolen" in told.text
+    assert after.dice[-1].purpose == "secret stolen by Ann from Bob"
+    # Next week she develops it like any discovery: 100 points, 100 / 0.5 = 20%; 1D100 20.
+    after.stocks[("A", "Ann")] = 100
+    develop = Orders("Ann", 2, research=ResearchOrder(develop="Armour", points=100))
+    done = resolve_turn(after, {"Ann": develop}, Dice.scripted([20]), RULES).state
+    assert done.commander("Ann").developed == ["Rail Guns", "Armour"]
+    # A failed mission (1D100 36) steals nothing; nothing left to steal rolls no die.
+    missed = resolve_turn(state, {"Ann": spy}, Dice.scripted([36]), RULES).state
+    assert missed.commander("Ann").discoveries == []
+    state.commander("Ann").discoveries = ["Wave Guns", "Armour"]
+    same = resolve_turn(state, {"Ann": spy}, Dice.scripted([1]), RULES).state
+    assert same.commander("Ann").discoveries == ["Wave Guns", "Armour"]
+    assert next(e for e in same.events if e.kind == "espionage").data["secret"] == ""
+    # A fleet mission steals no secret.
+    fleet = Orders("Ann", 1, missions=[Mission(2, 1, "Bob", "fleet")])
+    watched = resolve_turn(seed_map(), {"Ann": fleet}, Dice.scripted([1]), RULES).state
+    assert watched.commander("Ann").discoveries == []

@@ -326,6 +326,8 @@ def research(
         return []
     home = commander.home
     events = []
+    if order.aim and order.rolls:
+        events.append(aim_declared(state, owner, order.aim))
     for _ in range(order.rolls):
         if not _pay(state, home, owner, RESEARCH_ROLL_COST):
             events.append(
@@ -363,6 +365,23 @@ def research(
     if order.develop and order.points:
         events += develop(state, owner, order, dice, rules)
     return events
+
+
+def aim_declared(state: State, owner: str, aim: int) -> Event:
+    """L249: "You must publicly specify the object of your research before rolling": told to
+    every commander, before the roll.  No place is named (a commander's home is the referee's
+    map, but the line must not pair a place with its holder for rivals who do not see it)."""
+    field = charts.RESEARCH_FIELDS[aim][0]
+    return Event(
+        state.week,
+        "research",
+        "",
+        "research_aim",
+        f"{owner} aims research at {field} (field {aim} of the Research Table)",
+        (owner,),
+        ("*",),
+        {"aim": aim, "field": field},
+    )
 
 
 def develop(
@@ -495,6 +514,12 @@ def espionage(state: State, orders: Mapping[str, Orders], dice: Dice) -> list[Ev
         text = f"{owner}'s spies on {m.target}'s {m.subject}: {chance}% chance, 1D100 {roll}: " + (
             "success" if roll <= chance else "nothing learned"
         )
+        secret = ""
+        if roll <= chance and m.subject == "research":
+            with dice.at(phase="espionage", location=m.target):
+                secret = _secret_gained(state, owner, m.target, dice)
+            if secret:
+                text += f"; the secret of {secret} is stolen: it may be developed"
         events.append(
             event(
                 state,
@@ -506,9 +531,34 @@ def espionage(state: State, orders: Mapping[str, Orders], dice: Dice) -> list[Ev
                 chance=chance,
                 roll=roll,
                 found=found,
+                secret=secret,
             )
         )
     return events
+
+
+def _secret_gained(state: State, owner: str, target: str, dice: Dice) -> str:
+    """L248: development proceeds only from a discovery "or a secret gained by Industrial
+    Espionage or trade".  Our reading: a successful mission on a rival's research steals one
+    field the rival has developed or discovered that the spy's commander has neither
+    discovered nor developed; it becomes a discovery of the spy's commander.  Which one, when
+    there are several, is a die among them in the order of the Research Table (logged, and
+    told to the spy's commander alone).  Nothing to steal: nothing is gained."""
+    spy, rival = state.commander(owner), state.commander(target)
+    if spy is None or rival is None:
+        return ""
+    order = [name for name, _ in charts.RESEARCH_FIELDS.values()]
+    known = set(rival.developed) | set(rival.discoveries)
+    lacking = [f for f in order if f in known and f not in spy.discoveries + spy.developed]
+    if not lacking:
+        return ""
+    pick = (
+        dice.choice_index(len(lacking), f"secret stolen by {owner} from {target}")
+        if len(lacking) > 1
+        else 0
+    )
+    spy.discoveries.append(lacking[pick])
+    return lacking[pick]
 
 
 def _intelligence(state: State, m: Mission) -> list[str]:
@@ -538,6 +588,7 @@ def _intelligence(state: State, m: Mission) -> list[str]:
 
 __all__ = [
     "NATIVE_KINDS",
+    "aim_declared",
     "build", "espionage", "mine", "mission_chance",
     "native_fleet",
     "native_ship_id",
