@@ -169,3 +169,40 @@ def test_spies_on_a_rivals_research_steal_a_field_to_develop() -> None:
     fleet = Orders("Ann", 1, missions=[Mission(2, 1, "Bob", "fleet")])
     watched = resolve_turn(seed_map(), {"Ann": fleet}, Dice.scripted([1]), RULES).state
     assert watched.commander("Ann").discoveries == []
+
+
+# -- 6. a trade between two commanders ---------------------------------------------------------
+
+
+def test_a_sale_at_another_commanders_planet_rolls_for_both_and_a_gift_rolls_none() -> None:
+    state = seed_map()
+    ship(state, "ANN-1", "Packet merchant", "Ann", "D", cargo=300, landed=True, inches=0)
+    orders = {
+        "Ann": week_orders("Ann", ANN_1=["sell 200"]),
+        "Bob": week_orders("Bob"),
+    }
+    orders["Ann"].allies, orders["Bob"].allies = ["Bob"], ["Ann"]
+    # Ann rolls 1D6 5 (150%: 300 points of goods come aboard); Bob rolls separately 1D6 1
+    # (50%: the 200 points of goods he takes in are worth 100 to him, stored at D).
+    after = resolve_turn(state, orders, Dice.scripted([5, 1]), RULES).state
+    assert after.ship("ANN-1").cargo == 300 - 200 + 300
+    # D (Value 1) produced 50 for Bob this week; his side of the trade adds 100.
+    assert after.stock("D", "Bob") == 50 + 100
+    sale = next(e for e in after.events if e.kind == "sale")
+    trade = next(e for e in after.events if e.kind == "trade")
+    assert (sale.data["roll"], sale.visible_to) == (5, ("Ann",))
+    assert (trade.data["roll"], trade.data["points"], trade.visible_to) == (1, 100, ("Bob",))
+    assert "Bob takes in 200 production points of Ann's goods at D" in trade.text
+    assert [r.purpose for r in after.dice] == ["sale price, Ann", "sale price, Bob"]
+    # At a neutral planet only the seller rolls (B: Value 3, nobody's).
+    state.ships[0].place = "B"
+    sell = {"Ann": week_orders("Ann", ANN_1=["sell 200"])}
+    alone = resolve_turn(state, sell, Dice.scripted([3]), RULES)
+    assert [r.purpose for r in alone.state.dice] == ["sale price, Ann"]
+    assert "trade" not in [e.kind for e in alone.state.events]
+    # A gift (unload N to NAME) rolls nothing at all.
+    state.ships[0].place = "D"
+    gift = {"Ann": week_orders("Ann", ANN_1=["unload 200 to Bob"]), "Bob": week_orders("Bob")}
+    gift["Ann"].allies, gift["Bob"].allies = ["Bob"], ["Ann"]
+    given = resolve_turn(state, gift, Dice.scripted([]), RULES).state
+    assert given.stock("D", "Bob") == 50 + 200 and given.dice == []

@@ -133,6 +133,33 @@ def _pay(state: State, place: str, owner: str, cost: int) -> bool:
     return True
 
 
+def trade_buyer(state: State, dice: Dice, place: str, seller: str, amount: int) -> Event:
+    """The buyer's side of a trade between two commanders (L46: "If two Commanders are
+    trading they both roll separately on the table"): a sale at another commander's planet
+    (``sell N`` there) is a trade with that planet's holder.  The seller rolls for what his
+    goods fetch, as at a neutral planet; the holder rolls separately on the same table for
+    what the ``amount`` points of goods he takes in are worth to him, stored at the planet.
+    Neither side pays the other from its stocks: each registers its own profit or loss, as
+    the table does for a neutral planet's market.  Told to the holder alone, as the seller's
+    roll is told to the seller alone; both learn the trade was made."""
+    buyer = state.systems[place].owner
+    got = charts.sale(dice, amount, buyer)
+    state.add_stock(place, buyer, got.points)
+    return event(
+        state,
+        "travel",
+        place,
+        "trade",
+        f"{buyer} takes in {amount} production points of {seller}'s goods at {place}: 1D6 "
+        f"{got.roll}, {got.percent}%, {got.points} points stored there",
+        [buyer],
+        roll=got.roll,
+        percent=got.percent,
+        points=got.points,
+        seller=seller,
+    )
+
+
 def complete_facilities(state: State) -> list[Event]:
     """Facilities laid down last week start working; a port becomes the planet's."""
     events = []
@@ -595,4 +622,5 @@ __all__ = [
     "next_ship_id",
     "produce",
     "research",
+    "trade_buyer",
 ]

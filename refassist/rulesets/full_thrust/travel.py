@@ -583,6 +583,10 @@ def run_week(
             percent=got.percent,
             points=got.points,
         )
+        if system.owner:
+            # A sale at another commander's planet is a trade between two commanders.
+            with dice.at(phase="travel", location=place):
+                week.events.append(economy.trade_buyer(state, dice, place, m.owner, amount))
 
     def explore(m: Mover, ship: Ship, place: str) -> None:
         system = state.systems[place]
