@@ -8,17 +8,21 @@ from __future__ import annotations
 from pathlib import Path
 
 import openpyxl
+import pytest
 
-from refassist.rulesets.base import NewGame, PlayerSetup
 from refassist.dice import Dice
+from refassist.errors import MasterWorkbookError
+from refassist.rulesets.base import NewGame, PlayerSetup
+from refassist.rulesets.full_thrust import economy
 from refassist.rulesets.full_thrust.economy import native_fleet
 from refassist.rulesets.full_thrust.mapfile import parse_map
-from refassist.rulesets.full_thrust.orders import FleetOrder
+from refassist.rulesets.full_thrust.orders import FleetOrder, Orders, Purchase
 from refassist.rulesets.full_thrust.resolve import resolve_turn
 from refassist.rulesets.full_thrust.rules import complete
 from refassist.rulesets.full_thrust.setup import new_game
 from refassist.rulesets.full_thrust.sheet import write_sheet
-from refassist.rulesets.full_thrust.state import BattleResult
+from refassist.rulesets.full_thrust.state import BattleResult, Facility, State
+from refassist.rulesets.full_thrust.validate import validate_orders
 
 from .situations import DESIGNS, seed_map, ship, week_orders
 
@@ -206,3 +210,267 @@ def test_a_sale_at_another_commanders_planet_rolls_for_both_and_a_gift_rolls_non
     gift["Ann"].allies, gift["Bob"].allies = ["Bob"], ["Ann"]
     given = resolve_turn(state, gift, Dice.scripted([]), RULES).state
     assert given.stock("D", "Bob") == 50 + 200 and given.dice == []
+
+
+# -- 2. items the seed prices --------------------------------------------------------------------
+
+
+def _buy(commander: str, *lines: tuple[str, int, str]) -> Orders:
+    return Orders(
+        commander,
+        1,
+        purchases=[
+            Purchase(item, count, where, cell=f"Orders!B{21 + n}")
+            for n, (item, count, where) in enumerate(lines)
+        ],
+    )
+
+
+def _problems(state: State, orders: Orders) -> list[tuple[str, str, str]]:
+    return [(p.cell, p.severity, p.message) for p in validate_orders(state, "Ann", orders, RULES)]
+
+
+def test_a_planets_ground_defences_are_bought_within_the_seeds_limits() -> None:
+    state = seed_map()
+    state.stocks[("A", "Ann")] = 1000
+    state.systems["Walled"].owner = "Ann"  # Value 2, no port
+    state.stocks[("Walled", "Ann")] = 100
+    orders = _buy(
+        "Ann",
+        ("standard squadron", 2, "A"),  # 2 x 18, any case
+        ("silo", 3, ""),  # blank: home; 3 x silo_cost 10
+        ("ground weapons", 4, "A"),  # a port: 4 x weapon_space_cost 3
+        ("fortification", 3, "Walled"),  # 3 x 5
+        ("ground weapons", 3, "Walled"),  # housed by the fortifications just bought: 9
+    )
+    assert _problems(state, orders) == []
+    # A (Value 4) produces 200: 1000 + 200 - 36 - 30 - 12 = 1122; Walled (Value 2) 100:
+    # 100 + 100 - 15 - 9 = 176.
+    after = resolve_turn(state, {"Ann": orders}, Dice.scripted([]), RULES).state
+    assert after.systems["A"].defences == {
+        "Standard squadron": 2,
+        "silo": 3,
+        "ground weapons": 4,
+    }
+    assert after.systems["Walled"].defences == {"fortification": 3, "ground weapons": 3}
+    assert after.stock("A", "Ann") == 1122 and after.stock("Walled", "Ann") == 176
+    bought = [e.text for e in after.events if e.kind == "item_bought"]
+    assert bought[0] == "Ann buys 2 x Standard squadron for A (36 points)"
+    # The seed's limits, each pinned to its line, and the week refuses the same.
+    too_many = _buy(
+        "Ann",
+        ("Standard squadron", 3, "A"),  # 2 + 3 > Value 4
+        ("silo", 2, "A"),  # 3 + 2 > 4
+        ("silo", 1, "Walled"),  # no port: no fire control
+        ("Standard squadron", 1, "Walled"),  # no port to support fighters
+        ("ground weapons", 1, "Walled"),  # 3 fortification spaces hold 3 weapons already
+        ("Heavy squadron", 1, "A"),  # Heavy Fighters not developed
+        ("fortification", 1, "B"),  # not Ann's planet
+        ("mine", 1, "A"),  # reloads go to a ship
+    )
+    got = _problems(after, too_many)
+    assert [c for c, severity, _ in got if severity == "error"] == [f"B{n}" for n in range(21, 29)]
+    texts = [m for _, _, m in got]
+    assert texts[0] == "A (Value 4) may have at most 4 fighter squadrons; it has 2"
+    assert texts[1] == "A (Value 4) may have at most 4 missile silos; it has 3"
+    assert "no starport or spaceport to support fire control for its missiles" in texts[2]
+    assert "no starport or spaceport to support its fighter squadrons" in texts[3]
+    assert "weapons need fortification spaces to house them, and 0 are free" in texts[4]
+    assert texts[5] == "Heavy squadron needs Heavy Fighters developed"
+    assert texts[6] == "B is not a planet of Ann's"
+    assert texts[7] == "a mine is for a ship: write the ship's id under Where"
+    again = resolve_turn(after, {"Ann": too_many}, Dice.scripted([]), RULES).state
+    assert again.systems["A"].defences == after.systems["A"].defences
+    cancelled = [e.data["cell"] for e in again.events if e.kind == "order_cancelled"]
+    assert cancelled == [f"Orders!B{n}" for n in range(21, 29)]
+
+
+def test_carrier_squadrons_reloads_and_the_fleet_train() -> None:
+    state = seed_map()
+    state.facilities.append(Facility("ANN-YARD", "shipyard", "Ann", "A"))
+    state.stocks[("A", "Ann")] = 1000
+    ship(state, "ANN-1", "Aerie carrier", "Ann", "A")
+    ship(state, "ANN-2", "Claymore cruiser", "Ann", "A")
+    ship(state, "ANN-3", "Drayman bulk merchant", "Ann", "A", cargo=1390)
+    state.commander("Ann").developed = ["Heavy Fighters"]
+    orders = _buy(
+        "Ann",
+        ("Heavy squadron", 2, "ANN-1"),  # 2 x 30, at Ann's yard
+        ("mine", 4, "ANN-3"),  # the fleet train: 4 x 3; 4 x 13 cargo spaces
+        ("Heavy fighter", 2, "ANN-3"),  # 2 x 5; 2 x 25 cargo spaces
+    )
+    assert _problems(state, orders) == []
+    after = resolve_turn(state, {"Ann": orders}, Dice.scripted([]), RULES).state
+    assert after.ship("ANN-1").stores == {"Heavy squadron": 2}
+    assert after.ship("ANN-3").stores == {"mine": 4, "Heavy fighter": 2}
+    assert after.stock("A", "Ann") == 1000 + 200 - 60 - 12 - 10
+    # Its hold of 1500 less 52 + 50 for the stores: 1398 take production points; 1390 aboard.
+    refused = _problems(after, _buy("Ann", ("mine", 1, "ANN-3")))
+    assert refused[0][2] == "ANN-3's hold has room for 8 cargo spaces and they take 13"
+    refused = _problems(
+        after,
+        _buy(
+            "Ann",
+            ("Standard squadron", 5, "ANN-1"),  # Aerie MASS 120: 6 bought at most, 2 held
+            ("Standard squadron", 1, "ANN-2"),  # not a carrier
+            ("nuclear missile", 1, "ANN-2"),  # no station of Ann's at A
+            ("EMP missile", 1, "ANN-3"),  # EMP Missile not developed
+        ),
+    )
+    assert [m for _, _, m in refused] == [
+        "ANN-1 takes at most 6 squadrons bought for it; it has 2",
+        "new fighter squadrons are for carriers (or a planet of yours with a port)",
+        "ANN-2 is reloaded only at a space station of Ann's (a merchant of the fleet train "
+        "carries reloads anywhere)",
+        "EMP missile needs EMP Missile developed",
+    ]
+    # At a space station of Ann's a warship takes reloads aboard; no hangar, no fighters.
+    after.facilities.append(Facility("ANN-STATION1", "station", "Ann", "A"))
+    station = _buy("Ann", ("nuclear missile", 6, "ANN-2"), ("Standard fighter", 1, "ANN-2"))
+    assert [m for _, _, m in _problems(after, station)] == [
+        "a Claymore cruiser has no hangar for fighters"
+    ]
+    # A load of the fleet train's hold takes what its stores leave: unload all, load all.
+    after.ship("ANN-3").cargo = 0
+    week = week_orders("Ann", 2, ANN_3=["load all"])
+    after.stocks[("A", "Ann")] = 5000
+    loaded = resolve_turn(after, {"Ann": week}, Dice.scripted([]), RULES).state
+    assert loaded.ship("ANN-3").cargo == 1500 - 52 - 50
+
+
+def test_a_repair_facility_is_fitted_at_a_yard_and_repairs_where_its_ship_is() -> None:
+    state = seed_map()
+    state.facilities.append(Facility("ANN-YARD", "shipyard", "Ann", "A"))
+    state.stocks[("A", "Ann")] = 1000
+    ship(state, "ANN-1", "Drayman bulk merchant", "Ann", "A", cargo=900)
+    ship(state, "ANN-2", "Packet merchant", "Ann", "A")
+    ship(state, "ANN-3", "Lantern scout", "Ann", "A")
+    ship(state, "ANN-4", "Claymore cruiser", "Ann", "C", damage=4)
+    ship(state, "ANN-5", "Halberd frigate", "Ann", "C")
+    state.stocks[("C", "Ann")] = 100
+    refused = _problems(
+        state,
+        _buy(
+            "Ann",
+            ("Repair Facility", 1, "ANN-1"),  # 900 aboard of 1500: 600 free, 500 needed
+            ("Repair Facility", 1, "ANN-2"),  # a Packet's hold is 400
+            ("Repair Facility", 1, "ANN-3"),  # MASS 8
+            ("Repair Facility", 1, "ANN-5"),  # at C: no yard of Ann's
+        ),
+    )
+    assert [m for _, _, m in refused] == [
+        "ANN-2's hold has room for 400 cargo spaces and a Repair Facility takes 500 (MASS 10)",
+        "a Lantern scout (MASS 8) is too small for a Repair Facility",
+        "C has no yard of Ann's able to build a Halberd frigate to fit it",
+    ]
+    after = resolve_turn(
+        state, {"Ann": _buy("Ann", ("Repair Facility", 1, "ANN-1"))}, Dice.scripted([]), RULES
+    ).state
+    assert after.ship("ANN-1").stores == {"Repair Facility": 1}
+    assert after.stock("A", "Ann") == 1000 + 200 - 50
+    assert economy.hold_room(DESIGNS["Drayman bulk merchant"], after.ship("ANN-1")) == 1000
+    again = _problems(after, _buy("Ann", ("Repair Facility", 1, "ANN-1")))
+    assert again[0][2] == "ANN-1 takes one Repair Facility, a permanent fitting"
+    # At C, with no yard or station of Ann's, the cruiser cannot repair ...
+    mend = week_orders("Ann", 2, ANN_4=["repair"])
+    assert (
+        "there is no shipyard, space station or ship with a Repair Facility"
+        in (_problems(after, mend)[0][2])
+    )
+    # ... until the repair ship is there: 4 boxes of 15, 50% of 172: 23 points (rounded up).
+    after.ship("ANN-1").place = "C"
+    after.ship("ANN-1").cargo = 0
+    assert _problems(after, mend) == []
+    mended = resolve_turn(after, {"Ann": mend}, Dice.scripted([]), RULES).state
+    assert mended.ship("ANN-4").damage == 0
+    assert mended.stock("C", "Ann") == 100 - 23
+
+
+def test_the_battle_sheet_lists_what_was_bought_and_the_master_keeps_it(tmp_path: Path) -> None:
+    from refassist.rulesets.full_thrust import FullThrustCampaign
+    from refassist.workbook.master import read_master, write_master
+
+    state = seed_map()
+    state.systems["D"].defences = {"fortification": 2, "ground weapons": 2, "silo": 1}
+    ship(state, "BOB-1", "Falchion destroyer", "Bob", "D")
+    carrier = ship(state, "ANN-1", "Aerie carrier", "Ann", "A")
+    carrier.stores = {"Standard squadron": 2, "Repair Facility": 1}
+    # Bob has a destroyer at D: the planet's bought defences fight beside it, listed.
+    after = resolve_turn(
+        state, {"Ann": week_orders("Ann", ANN_1=["jump D"])}, Dice.scripted([2, 3]), RULES
+    ).state
+    (battle,) = after.battles
+    rows = {s.ship: s for s in battle.ships}
+    assert rows["D ground defences"].fittings == "2 x fortification, 2 x ground weapons, 1 x silo"
+    assert rows["ANN-1"].fittings == "1 x Repair Facility, 2 x Standard squadron"
+    assert rows["BOB-1"].fittings == ""
+    path = tmp_path / "battle.xlsx"
+    write_sheet(after, battle.id, path, token="t", deadline="")
+    ws = openpyxl.load_workbook(path)["Battle"]
+    designs = {ws[f"A{r}"].value: ws[f"C{r}"].value for r in range(13, 16)}
+    assert designs == {
+        "D ground defences": "planet of Value 1, starport (2 x fortification, 2 x ground "
+        "weapons, 1 x silo)",
+        "ANN-1": "Aerie carrier (1 x Repair Facility, 2 x Standard squadron)",
+        "BOB-1": "Falchion destroyer",
+    }
+    # The master workbook keeps a planet's defences, a ship's stores, a battle row's fittings.
+    ruleset = FullThrustCampaign()
+    master = tmp_path / "master.xlsx"
+    write_master(master, ruleset, after)
+    again = read_master(master, ruleset)
+    assert again.systems["D"].defences == state.systems["D"].defences
+    assert again.ship("ANN-1").stores == carrier.stores
+    assert again.battles[0].ships == battle.ships
+    assert ruleset.to_json(again) == ruleset.to_json(after)
+    # A master from before the three columns reads as nothing bought.
+    wb = openpyxl.load_workbook(master)
+    for title, header in (
+        ("Systems", "Defences"),
+        ("Ships", "Stores"),
+        ("Battle ships", "Fittings"),
+    ):
+        sheet = wb[title]
+        sheet.delete_cols([c.value for c in sheet[1]].index(header) + 1)
+    wb.save(master)
+    old = read_master(master, ruleset)
+    assert old.systems["D"].defences == {} and old.ship("ANN-1").stores == {}
+    # A hand edit that is not COUNT x ITEM is pinned to its cell.
+    write_master(master, ruleset, after)
+    wb = openpyxl.load_workbook(master)
+    sheet = wb["Ships"]
+    col = [c.value for c in sheet[1]].index("Stores") + 1
+    row = next(r for r in range(2, sheet.max_row + 1) if sheet.cell(r, 1).value == "ANN-1")
+    sheet.cell(row, col).value = "2 x warp cores"
+    wb.save(master)
+    with pytest.raises(MasterWorkbookError) as caught:
+        read_master(master, ruleset)
+    assert "'2 x warp cores' is not COUNT x ITEM" in str(caught.value)
+
+
+def test_the_order_sheet_offers_the_items_and_reads_them_back(tmp_path: Path) -> None:
+    from refassist.rulesets.full_thrust.sheet import fill_sheet, orders_text, read_sheet
+
+    state = seed_map()
+    state.systems["A"].defences = {"silo": 2}
+    ship(state, "ANN-1", "Aerie carrier", "Ann", "A", stores={"Standard squadron": 1})
+    path = tmp_path / "orders.xlsx"
+    write_sheet(state, "Ann", path, token="t", deadline="")
+    forces = [str(c.value) for c in openpyxl.load_workbook(path)["Your forces"]["A"] if c.value]
+    assert any("ANN-1 Aerie carrier" in line and "1 x Standard squadron" in line for line in forces)
+    assert any(line.startswith("A (4) starport - 2 x silo") for line in forces)
+    assert any(
+        "fortification 5, ground weapons 3, silo 10, Repair Facility 50" in line for line in forces
+    )
+    orders = _buy("Ann", ("Standard squadron", 1, "ANN-1"), ("silo", 2, "A"))
+    fill_sheet(path, orders)
+    read = read_sheet(path)
+    assert read.problems == []
+    assert [(p.design, p.count, p.place) for p in read.orders.purchases] == [
+        ("Standard squadron", 1, "ANN-1"),
+        ("silo", 2, "A"),
+    ]
+    assert orders_text(read.orders)[:2] == [
+        "Buy 1 x Standard squadron at ANN-1",
+        "Buy 2 x silo at A",
+    ]

@@ -345,7 +345,8 @@ def _natives_lost(state: State, battle: Battle, entry: InBattle, result: BattleR
     system = state.systems[battle.place]
     if design is not None:
         system.indigenous = max(0, system.indigenous - design.cost)
-    how = "destroyed" if entry.ship in result.destroyed else f"taken by {result.captured[entry.ship]}"
+    captor = result.captured.get(entry.ship, "")
+    how = "destroyed" if entry.ship in result.destroyed else f"taken by {captor}"
     return [f"{entry.ship} ({entry.design}) {how}"]
 
 

@@ -146,6 +146,7 @@ def run_week(
                     damage=ship.damage,
                     cargo=ship.cargo,
                     crack=ship.crack,
+                    fittings=economy.holdings_text(ship.stores),
                 )
             )
 
@@ -169,15 +170,19 @@ def run_week(
         week.battles.append(battle)
         open_battle[place] = battle
         holder = holder_of(place)
-        if holder and not any(m.owner == holder for m in present.get(place, [])):
-            # A rival's planet with none of its ships there: its ground defences fight alone.
-            system = state.systems[place]
+        system = state.systems[place]
+        if holder and (
+            system.defences or not any(m.owner == holder for m in present.get(place, []))
+        ):
+            # A rival's planet with none of its ships there: its ground defences fight alone;
+            # defences bought (fortifications, weapons, silos, squadrons) fight with its ships.
             battle.ships.append(
                 InBattle(
                     ship=f"{place} ground defences",
                     owner=holder,
                     design=f"planet of Value {system.value}, {system.port or 'no port'}",
                     inches=0,
+                    fittings=economy.holdings_text(system.defences),
                 )
             )
         for m in list(present.get(place, [])):
@@ -356,7 +361,7 @@ def run_week(
                 s.fuel = FULL_TANK_PARSECS
         elif leg.kind == "load":
             stock = state.stock(place, m.owner)
-            room = designs[ship.design].cargo_spaces - ship.cargo
+            room = economy.hold_room(designs[ship.design], ship) - ship.cargo
             wanted = room if a.amount == ALL else min(a.amount, room)
             taken = min(wanted, stock)
             state.add_stock(place, m.owner, -taken)
@@ -568,7 +573,7 @@ def run_week(
         with dice.at(phase="travel", location=place):
             got = charts.sale(dice, amount, m.owner)
         ship.cargo -= amount
-        room = designs[ship.design].cargo_spaces - ship.cargo
+        room = economy.hold_room(designs[ship.design], ship) - ship.cargo
         aboard = min(room, got.points)
         ship.cargo += aboard
         if got.points > aboard:
