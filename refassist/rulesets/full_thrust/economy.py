@@ -15,7 +15,11 @@ ship carries them elsewhere.  Readings (docs/rules/full-thrust-campaign.md):
   doubles), or stay home on counter-espionage.  Counter-
   espionage is rolled first, against each mission aimed at its commander; a mission caught
   loses its spies.  The chance is 10% a spy and 15% a master spy, +1% per 10 points spent, at
-  most double; 1D100 at or under it succeeds.
+  most double; 1D100 at or under it succeeds.  Spies on research steal a field to develop.
+* Research aimed at a field is declared to every commander before the roll.
+* Ground defences, squadrons, reloads and the Repair Facility are bought on the construction
+  lines (`item_refusal` judges them for the checker and the week alike).
+* A neutral planet's natives are ships of the design list (`native_fleet`).
 """
 
 from __future__ import annotations
