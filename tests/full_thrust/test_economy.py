@@ -474,3 +474,16 @@ def test_the_order_sheet_offers_the_items_and_reads_them_back(tmp_path: Path) ->
         "Buy 1 x Standard squadron at ANN-1",
         "Buy 2 x silo at A",
     ]
+
+
+def test_a_planet_without_native_ships_cannot_make_war() -> None:
+    state = seed_map()
+    state.systems["B"].indigenous = 25  # buys no ship: the cheapest, a Lantern scout, is 26
+    ship(state, "ANN-1", "Halberd frigate", "Ann", "A")
+    # 68 points: -1; 1D6 = 3: 2, war, but there is nobody to fight it: B surrenders.
+    orders = week_orders("Ann", ANN_1=["jump B", "invade"])
+    after = resolve_turn(state, {"Ann": orders}, Dice.scripted([3]), RULES).state
+    assert after.systems["B"].owner == "Ann" and not after.battles
+    told = next(e for e in after.events if e.kind == "invasion")
+    assert told.text.endswith("war; the natives have no ships to fight with and surrender")
+    assert told.data["result"] == "surrender"

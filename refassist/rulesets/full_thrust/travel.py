@@ -643,17 +643,22 @@ def run_week(
         ortillery = sum(designs[s.design].ortillery for s in m.ships)
         with dice.at(phase="travel", location=place):
             got = charts.invasion(dice, rules, strength=strength, ortillery=ortillery, where=place)
+        # The natives' fleet ship by ship, of the design list's fighting designs (L129-130);
+        # a planet whose natives have no ship (indigenous 0) has nothing to make war with.
+        natives = economy.native_fleet(designs, system.indigenous)
+        unarmed = got.result == "war" and not natives
         note(
             "invasion",
             place,
             f"{m.owner} invades {place} with {strength} points: 1D6 {got.roll}, total "
-            f"{got.total}: {got.result}",
+            f"{got.total}: {got.result}"
+            + ("; the natives have no ships to fight with and surrender" if unarmed else ""),
             [m.owner],
             roll=got.roll,
             total=got.total,
-            result=got.result,
+            result="surrender" if unarmed else got.result,
         )
-        if got.result == "surrender":
+        if got.result == "surrender" or unarmed:
             system.owner = m.owner
             system.indigenous = 0
             return
@@ -662,8 +667,7 @@ def run_week(
         )
         week.battles.append(battle)
         open_battle[place] = battle
-        # The natives' fleet ship by ship, of the design list's fighting designs (L129-130).
-        for n, native in enumerate(economy.native_fleet(designs, system.indigenous), 1):
+        for n, native in enumerate(natives, 1):
             battle.ships.append(
                 InBattle(ship=economy.native_ship_id(place, n), owner=NATIVES, design=native.name)
             )
