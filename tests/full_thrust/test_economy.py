@@ -487,3 +487,34 @@ def test_a_planet_without_native_ships_cannot_make_war() -> None:
     told = next(e for e in after.events if e.kind == "invasion")
     assert told.text.endswith("war; the natives have no ships to fight with and surrender")
     assert told.data["result"] == "surrender"
+
+
+def test_the_commanders_report_lists_its_defences_and_stores_and_no_rivals(
+    tmp_path: Path,
+) -> None:
+    from refassist.report.build import RenderSettings, common_context, render_report
+    from refassist.report.render import template_dirs
+    from refassist.rulesets import find_ruleset
+    from refassist.rulesets.base import ReportInput
+    from tests.test_fog_of_war import pdf_pages
+
+    state = seed_map()
+    state.systems["A"].defences = {"silo": 2, "Standard squadron": 1}
+    ship(state, "ANN-1", "Aerie carrier", "Ann", "A", stores={"Repair Facility": 1})
+    ship(state, "BOB-1", "Claymore cruiser", "Bob", "A", stores={"mine": 7})
+    info = ReportInput(step="1", deadline="Friday")
+    settings = RenderSettings(tuple(template_dirs(None)), None, None, True)
+    ruleset = find_ruleset("full-thrust-campaign")
+
+    def text(reader: str) -> str:
+        pdf, _ = render_report(
+            ruleset.report_content(state, reader, info), common_context(info), settings
+        )
+        path = tmp_path / f"{reader}.pdf"
+        path.write_bytes(pdf)
+        return " ".join(" ".join(pdf_pages(path)).split())
+
+    ann, bob = text("Ann"), text("Bob")
+    assert "Value 4, starport; 2 x silo, 1 x Standard squadron" in ann
+    assert "1 x Repair Facility" in ann and "7 x mine" not in ann
+    assert "7 x mine" in bob and "2 x silo" not in bob and "Repair Facility" not in bob
