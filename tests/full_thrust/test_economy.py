@@ -518,3 +518,209 @@ def test_the_commanders_report_lists_its_defences_and_stores_and_no_rivals(
     assert "Value 4, starport; 2 x silo, 1 x Standard squadron" in ann
     assert "1 x Repair Facility" in ann and "7 x mine" not in ann
     assert "7 x mine" in bob and "2 x silo" not in bob and "Repair Facility" not in bob
+
+
+# -- the items' rules, edge by edge (mutation testing of economy.py) ----------------------------
+
+
+def test_the_catalogue_and_the_holdings_cells_edge_by_edge() -> None:
+    from dataclasses import replace
+
+    # A design costing 0 is never a native (it would buy itself for ever); one costing 1 is.
+    designs = {
+        "Free": replace(DESIGNS["Lantern scout"], name="Free", cost=0),
+        "Pebble": replace(DESIGNS["Lantern scout"], name="Pebble", cost=1),
+    }
+    assert [d.name for d in native_fleet(designs, 3)] == ["Pebble"] * 3
+    assert economy.item_named("warp core") == "" and economy.item_named(" heavy  SQUADRON ") == (
+        "Heavy squadron"
+    )
+    assert economy.fields_needed("Long-range Torpedo squadron") == [
+        "Long Range Fighters",
+        "Torpedo Fighters",
+    ]
+    assert economy.fields_needed("Fast Interceptor fighter") == ["Fast Fighters", "Interceptors"]
+    assert economy.fields_needed("mine") == [] and economy.fields_needed("needle missile") == [
+        "Needle Missile"
+    ]
+    # A fighter 25, two mines 2 x 13, a Repair Facility 500, in any order.
+    assert economy.stores_space({"Heavy fighter": 1, "mine": 2, "Repair Facility": 1}) == 551
+    assert economy.stores_space({"mine": 2, "Repair Facility": 1, "Heavy fighter": 1}) == 551
+    tender = ship(seed_map(), "X-1", "Wellspring tender", "Ann", "A", stores={"mine": 4})
+    assert economy.hold_room(DESIGNS["Wellspring tender"], tender) == 1000  # not a merchant
+    packet = ship(seed_map(), "X-2", "Packet merchant", "Ann", "A", stores={"Repair Facility": 1})
+    assert economy.hold_room(DESIGNS["Packet merchant"], packet) == 0
+    assert economy.parse_holdings(
+        "silo, , 1 x silo, 2 x Standard squadron", economy.PLANET_ITEMS
+    ) == {
+        "silo": 2,
+        "Standard squadron": 2,
+    }
+    with pytest.raises(ValueError, match="'3 x mine' is not COUNT x ITEM"):
+        economy.parse_holdings("3 x mine", economy.PLANET_ITEMS)
+
+
+def test_each_limit_of_the_items_at_its_edge() -> None:
+    from dataclasses import replace
+
+    state = seed_map()
+    ann = state.commander("Ann")
+    refuse = lambda item, count, where: economy.item_refusal(  # noqa: E731
+        state, "Ann", item, count, where, RULES
+    )
+    # No fortification at all: no weapons without a port.
+    state.systems["Walled"].owner = "Ann"
+    assert refuse("ground weapons", 1, "Walled").endswith("and 0 are free")
+    # Exactly the Value is allowed, one more is not (A: Value 4).
+    assert refuse("silo", 4, "A") == "" and refuse("silo", 5, "A").startswith("A (Value 4)")
+    state.systems["A"].defences = {"silo": 1}
+    assert refuse("silo", 3, "A") == "" and refuse("silo", 4, "A") != ""
+    # A carrier: squadrons at Ann's yard at C (no port there), at most 6, and not at B.
+    state.facilities.append(Facility("ANN-YARD", "shipyard", "Ann", "C"))
+    ship(state, "ANN-1", "Aerie carrier", "Ann", "C")
+    assert refuse("Standard squadron", 6, "ANN-1") == ""
+    assert refuse("Standard squadron", 7, "ANN-1") != ""
+    ship(state, "ANN-2", "Aerie carrier", "Ann", "B")
+    assert refuse("Standard squadron", 1, "ANN-2") == (
+        "B has no shipyard, space station or port of Ann's to supply it"
+    )
+    # A warship far from a station: reloaded only at one.
+    ship(state, "ANN-3", "Claymore cruiser", "Ann", "B")
+    assert refuse("mine", 1, "ANN-3").startswith("ANN-3 is reloaded only at a space station")
+    # The fleet train at Ann's starport (A), at her station (Gate), not at Bob's port (D).
+    ship(state, "ANN-4", "Drayman bulk merchant", "Ann", "A", cargo=1000)
+    ship(state, "ANN-5", "Drayman bulk merchant", "Ann", "Gate")
+    ship(state, "ANN-6", "Drayman bulk merchant", "Ann", "D")
+    state.facilities.append(Facility("ANN-STATION1", "station", "Ann", "Gate"))
+    assert refuse("mine", 1, "ANN-5") == "" and refuse("mine", 1, "ANN-6") != ""
+    # Its hold: 500 free take exactly 20 fighters (25 each) or a Repair Facility (500).
+    assert refuse("Standard fighter", 20, "ANN-4") == ""
+    assert refuse("Standard fighter", 21, "ANN-4") != ""
+    # A Repair Facility: at a starport for a streamlined ship, one at a time, over MASS 10.
+    assert refuse("Repair Facility", 1, "ANN-4") == ""
+    assert refuse("Repair Facility", 2, "ANN-4") == (
+        "ANN-4 takes one Repair Facility, a permanent fitting"
+    )
+    state.designs["Skiff"] = replace(DESIGNS["Halberd frigate"], name="Skiff", mass=10)
+    state.designs["Cutter"] = replace(DESIGNS["Halberd frigate"], name="Cutter", mass=11)
+    ship(state, "ANN-7", "Skiff", "Ann", "C")
+    ship(state, "ANN-8", "Cutter", "Ann", "C")
+    assert refuse("Repair Facility", 1, "ANN-7").endswith("is too small for a Repair Facility")
+    assert refuse("Repair Facility", 1, "ANN-8") == ""
+    # At a station a warship takes missiles, a carrier fighters too.
+    ship(state, "ANN-9", "Claymore cruiser", "Ann", "Gate")
+    ship(state, "ANN-10", "Aerie carrier", "Ann", "Gate")
+    assert refuse("nuclear missile", 6, "ANN-9") == ""
+    assert refuse("Standard fighter", 1, "ANN-9") == "a Claymore cruiser has no hangar for fighters"
+    assert refuse("Standard fighter", 4, "ANN-10") == ""
+    ann.developed = []
+    assert refuse("Fast Torpedo squadron", 1, "A") == (
+        "Fast Torpedo squadron needs Fast Fighters and Torpedo Fighters developed"
+    )
+
+
+def test_an_item_not_paid_for_is_not_bought_and_the_events_say_so() -> None:
+    state = seed_map()
+    state.systems["A"].defences = {"silo": 1}
+    state.stocks[("A", "Ann")] = 0  # A produces 200 this week: 2 silos (20) paid, then not
+    orders = _buy("Ann", ("silo", 2, "A"), ("fortification", 40, "A"))
+    after = resolve_turn(state, {"Ann": orders}, Dice.scripted([]), RULES).state
+    assert after.systems["A"].defences == {"silo": 3}
+    bought = next(e for e in after.events if e.kind == "item_bought")
+    assert (bought.phase, bought.location, bought.visible_to) == ("economy", "A", ("Ann",))
+    assert bought.data == {"item": "silo", "count": 2, "cost": 20}
+    cancelled = next(e for e in after.events if e.kind == "order_cancelled")
+    assert (cancelled.location, cancelled.visible_to) == ("A", ("Ann",))
+    assert cancelled.data["reason"] == "it costs 200 and 180 points are stored at A"
+    assert after.stock("A", "Ann") == 180
+
+
+def test_the_events_of_a_trade_an_aim_and_a_stolen_secret() -> None:
+    from refassist.rulesets.full_thrust.orders import Mission
+
+    state = seed_map()
+    event = economy.trade_buyer(state, Dice.scripted([4]), "D", "Ann", 200)
+    assert (event.phase, event.location, event.visible_to) == ("travel", "D", ("Bob",))
+    assert event.data == {"roll": 4, "percent": 125, "points": 250, "seller": "Ann"}
+    assert state.stock("D", "Bob") == 250
+    aim = economy.aim_declared(state, "Ann", 3)
+    assert (aim.turn, aim.location, aim.players, aim.visible_to) == (1, "", ("Ann",), ("*",))
+    assert aim.data == {"aim": 3, "field": "Rail Guns"}
+    # One field to steal: no die for the choice; a mission on nobody steals nothing.
+    state.commander("Bob").developed = ["Armour"]
+    spy = Orders(
+        "Ann", 1, missions=[Mission(2, 1, "Bob", "research"), Mission(1, 0, "Zed", "research")]
+    )
+    after = resolve_turn(state, {"Ann": spy}, Dice.scripted([1, 1]), RULES).state
+    assert after.commander("Ann").discoveries == ["Armour"]
+    assert [r.purpose for r in after.dice] == [
+        "espionage of Ann on Bob",
+        "espionage of Ann on Zed",
+    ]
+
+
+def test_espionage_and_research_record_what_they_did_where() -> None:
+    from refassist.rulesets.full_thrust.orders import Mission, ResearchOrder
+
+    state = seed_map()
+    state.commander("Bob").developed = ["Armour"]
+    state.stocks[("A", "Ann")] = 100  # A produces 200: 300 at home
+    ann_orders = Orders(
+        "Ann",
+        1,
+        missions=[
+            Mission(9, 0, "Bob", "fleet"),  # more spies than Ann has: cancelled, next one runs
+            Mission(2, 1, "Bob", "research", points=300),  # 300 points: 35% + 30 = 65%
+            Mission(3, 0, "Cleo", "industry"),  # 30% doubled: 60%
+        ],
+    )
+    bob_orders = Orders("Bob", 1, missions=[Mission(0, 1, "Bob", "counter-espionage")])
+    # Bob's counter-espionage (15%) against the research mission: 1D100 16 misses; the mission
+    # 1D100 65 succeeds at exactly its chance.  Counter-espionage (15%) against nothing of
+    # Cleo's: the industry mission rolls 61 and fails.
+    after = resolve_turn(
+        state, {"Ann": ann_orders, "Bob": bob_orders}, Dice.scripted([16, 65, 61]), RULES
+    ).state
+    cancelled = next(e for e in after.events if e.kind == "order_cancelled")
+    assert (cancelled.phase, cancelled.location, cancelled.visible_to) == (
+        "espionage",
+        "A",
+        ("Ann",),
+    )
+    assert cancelled.data == {"order": "mission fleet", "cell": "", "reason": "not enough spies"}
+    spied = [e for e in after.events if e.kind == "espionage"]
+    assert [(e.phase, e.location, e.data["roll"], e.data["chance"]) for e in spied] == [
+        ("espionage", "Bob", 65, 65),
+        ("espionage", "Cleo", 61, 60),
+    ]
+    assert spied[0].text.endswith(
+        "1D100 65: success; the secret of Armour is stolen: it may be developed"
+    )
+    assert spied[1].text.endswith("1D100 61: nothing learned") and spied[1].data["found"] == []
+    assert spied[1].data["secret"] == ""
+    assert [(r.phase, r.location, r.sides, r.purpose) for r in after.dice] == [
+        ("espionage", "Bob", 100, "counter-espionage of Bob against Ann"),
+        ("espionage", "Bob", 100, "espionage of Ann on Bob"),
+        ("espionage", "Cleo", 100, "espionage of Ann on Cleo"),
+    ]
+    assert after.stock("A", "Ann") == 0  # the 300 points spent on the research mission
+    # Caught: Bob's counter-espionage 1D100 15 takes Ann's two spies and her master spy.
+    caught = resolve_turn(
+        state, {"Ann": ann_orders, "Bob": bob_orders}, Dice.scripted([15, 99]), RULES
+    ).state
+    ann = caught.commander("Ann")
+    assert (ann.spies, ann.master_spies) == (3, 0)
+    told = next(e for e in caught.events if e.kind == "spies_caught")
+    assert (told.phase, told.location, told.data["roll"]) == ("espionage", "Bob", 15)
+    assert told.visible_to == ("Ann", "Bob")
+    # Research paid to the last point: 300 at home pay three rolls exactly, the fourth is not.
+    research = Orders("Ann", 1, research=ResearchOrder(rolls=4, aim=3, points=50))
+    done = resolve_turn(state, {"Ann": research}, Dice.scripted([1, 1, 1]), RULES).state
+    unpaid = next(e for e in done.events if e.kind == "research_unpaid")
+    assert (unpaid.phase, unpaid.location, unpaid.visible_to) == ("research", "A", ("Ann",))
+    assert unpaid.text == "Ann cannot pay for a research roll at A"
+    rolls = [e.text for e in done.events if e.kind == "research"]
+    assert rolls == ["Ann's research aimed at Rail Guns: 1D20 1, nothing found"] * 3
+    # Points without a field to develop develop nothing (and cost nothing).
+    assert "development_refused" not in [e.kind for e in done.events]
+    assert done.stock("A", "Ann") == 0
