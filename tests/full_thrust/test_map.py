@@ -17,7 +17,10 @@ def test_the_shipped_map_seats_eight_and_every_place_is_reachable() -> None:
     m = load_map()
     assert (m.title, m.columns, m.rows, m.source) == ("The Kell Marches", 20, 14, "kell.toml")
     homes = [s for s in m.systems.values() if s.home]
-    assert len(homes) == 8 and all(s.port == "starport" and not s.indigenous for s in homes)
+    # L129: a home system's planet has its indigenous fleet too, until a commander claims it.
+    assert len(homes) == 8 and all(
+        s.port == "starport" and s.indigenous == 100 * s.value for s in homes
+    )
     assert m.systems["Halcyon"].indigenous == 500  # 100 x Value 5
     assert m.systems["The Eye"].kind == WORMHOLE
     rules = complete()

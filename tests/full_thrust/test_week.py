@@ -278,8 +278,9 @@ def test_invading_a_neutral_planet() -> None:
     after = resolve_turn(state, {"Ann": fleet}, Dice.scripted([3]), RULES).state
     (battle,) = after.battles
     assert battle.invasion == "Ann" and battle.sides == ["Ann", "natives"]
-    natives = next(s for s in battle.ships if s.owner == "natives")
-    assert natives.design == "300 points of book designs"
+    # 300 points of book designs: a Partisan heavy cruiser (276); 24 buy nothing more.
+    natives = [(s.ship, s.design) for s in battle.ships if s.owner == "natives"]
+    assert natives == [("B native 1", "Partisan heavy cruiser")]
     won = BattleResult(battle.id, holder="Ann")
     final = resolve_turn(after, {battle.id: won}, Dice.scripted([1, 1]), RULES).state
     assert final.systems["B"].owner == "Ann" and final.systems["B"].indigenous == 0

@@ -201,7 +201,7 @@ def stand_in_result(
     strength: dict[str, float] = {}
     for s in battle.ships:
         design = state.designs.get(s.design)
-        if s.owner == NATIVES:
+        if s.owner == NATIVES and design is None:  # a battle written before natives' ships
             system = state.systems[battle.place]
             strength[NATIVES] = strength.get(NATIVES, 0) + system.indigenous
             continue

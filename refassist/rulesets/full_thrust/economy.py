@@ -15,7 +15,11 @@ ship carries them elsewhere.  Readings (docs/rules/full-thrust-campaign.md):
   doubles), or stay home on counter-espionage.  Counter-
   espionage is rolled first, against each mission aimed at its commander; a mission caught
   loses its spies.  The chance is 10% a spy and 15% a master spy, +1% per 10 points spent, at
-  most double; 1D100 at or under it succeeds.
+  most double; 1D100 at or under it succeeds.  Spies on research steal a field to develop.
+* Research aimed at a field is declared to every commander before the roll.
+* Ground defences, squadrons, reloads and the Repair Facility are bought on the construction
+  lines (`item_refusal` judges them for the checker and the week alike).
+* A neutral planet's natives are ships of the design list (`native_fleet`).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from typing import Any
 from ...dice import Dice
 from ..base import Event
 from . import charts
+from .designs import CARGO_PER_MASS, Design
 from .orders import Mission, Orders, Purchase, ResearchOrder
 from .state import Facility, Ship, State, event
 
@@ -40,6 +45,316 @@ PORTS = ("starport", "spaceport")
 FACILITIES = (*ORBITAL, *PORTS)
 START_SPIES = {"spy": 5, "master spy": 1}
 RESEARCH_ROLL_COST = 100
+
+
+#: The design kinds a native fleet is built from (the seed's "basic 'book' designs": the
+#: design list's fighting ships, not its merchants, tugs or tenders).
+NATIVE_KINDS = ("warship", "carrier")
+
+
+def native_fleet(designs: Mapping[str, Design], points: int) -> list[Design]:
+    """The ships of a neutral planet's indigenous fleet worth ``points`` (L129-130): the
+    dearest fighting design of the list the points left can pay for, again and again, until
+    none fits (ties by name).  No die: the fleet follows from the points, so the battle sheet,
+    the master workbook and a later invasion agree, and a fleet that lost ships is the same
+    rule applied to the points left (the choice of the others does not change)."""
+    book = sorted(
+        (d for d in designs.values() if d.kind in NATIVE_KINDS and d.cost > 0),
+        key=lambda d: (-d.cost, d.name),
+    )
+    fleet: list[Design] = []
+    left = points
+    for design in book:
+        while design.cost <= left:
+            fleet.append(design)
+            left -= design.cost
+    return fleet
+
+
+def native_ship_id(place: str, n: int) -> str:
+    """A native ship's name on the battle sheet: ``Brenn native 2``."""
+    return f"{place} native {n}"
+
+
+# -- the items the seed prices beyond ships and facilities -------------------------------------
+
+FORTIFICATION = "fortification"
+GROUND_WEAPONS = "ground weapons"
+SILO = "silo"
+REPAIR_FACILITY = "Repair Facility"
+#: L142: "The cost is 5 points per space of weapons to be fitted".
+FORTIFICATION_COST = 5
+#: L158: "This costs 50 points and has a MASS of 10".
+REPAIR_FACILITY_COST = 50
+REPAIR_FACILITY_MASS = 10
+#: Fighter types: the cost of a new squadron (L174-193) and of one replacement fighter
+#: (L229-247), the seed's tables.
+FIGHTER_TYPES: dict[str, tuple[int, int]] = {
+    "Standard": (18, 3),
+    "Torpedo": (36, 6),
+    "Fast": (30, 5),
+    "Heavy": (30, 5),
+    "Interceptor": (18, 3),
+    "Attack": (24, 4),
+    "Long-range": (30, 5),
+    "Fast Torpedo": (48, 8),
+    "Fast Heavy": (42, 7),
+    "Fast Interceptor": (30, 5),
+    "Fast Attack": (36, 6),
+    "Fast Long-range": (42, 7),
+    "Heavy Torpedo": (48, 8),
+    "Heavy Interceptor": (30, 5),
+    "Heavy Attack": (36, 6),
+    "Long-range Heavy": (42, 7),
+    "Long-range Torpedo": (48, 8),
+    "Long-range Interceptor": (30, 5),
+    "Long-range Attack": (36, 6),
+}
+#: The research field each word of a fighter type needs developed (the Research Table's
+#: fighters): a Fast Torpedo squadron needs both Fast Fighters and Torpedo Fighters.
+FIGHTER_FIELDS = {
+    "Fast": "Fast Fighters",
+    "Heavy": "Heavy Fighters",
+    "Long-range": "Long Range Fighters",
+    "Torpedo": "Torpedo Fighters",
+    "Interceptor": "Interceptors",
+    "Attack": "Attack Fighters",
+}
+#: Ordnance reloads (L220-228): cost, cargo spaces one takes in a hold (half its MASS, L215:
+#: a missile's 1 is 25 spaces, a mine's 1/2 is 12.5, rounded up), the field it needs.
+ORDNANCE: dict[str, tuple[int, int, str]] = {
+    "nuclear missile": (4, 25, ""),
+    "needle missile": (4, 25, "Needle Missile"),
+    "EMP missile": (4, 25, "EMP Missile"),
+    "mine": (3, 13, ""),
+    "submunition pack": (3, 13, ""),
+    "scatterpack": (4, 13, ""),
+}
+#: A fighter carried in a hold takes 1/2 MASS, 25 cargo spaces (L216).
+FIGHTER_CARGO = 25
+SQUADRONS = {f"{kind} squadron": cost for kind, (cost, _) in FIGHTER_TYPES.items()}
+FIGHTERS = {f"{kind} fighter": cost for kind, (_, cost) in FIGHTER_TYPES.items()}
+#: What a planet of the commander's may be given, and what a ship may.
+PLANET_ITEMS = (FORTIFICATION, GROUND_WEAPONS, SILO, *SQUADRONS)
+SHIP_ITEMS = (REPAIR_FACILITY, *SQUADRONS, *ORDNANCE, *FIGHTERS)
+ITEMS = (FORTIFICATION, GROUND_WEAPONS, SILO, REPAIR_FACILITY, *SQUADRONS, *ORDNANCE, *FIGHTERS)
+_ITEM_NAMES = {item.lower(): item for item in ITEMS}
+
+
+def item_named(text: str) -> str:
+    """The item ``text`` names (any case, extra spaces), or "" for none."""
+    return _ITEM_NAMES.get(" ".join(text.split()).lower(), "")
+
+
+def item_cost(item: str, rules: Mapping[str, Any]) -> int:
+    """One item's price: the seed's tables; a space of ground weapons and a silo at the house
+    rules' "normal cost" (the design list holds no weapon systems to price them by)."""
+    if item == FORTIFICATION:
+        return FORTIFICATION_COST
+    if item == GROUND_WEAPONS:
+        return int(rules["weapon_space_cost"])
+    if item == SILO:
+        return int(rules["silo_cost"])
+    if item == REPAIR_FACILITY:
+        return REPAIR_FACILITY_COST
+    if item in SQUADRONS:
+        return SQUADRONS[item]
+    if item in FIGHTERS:
+        return FIGHTERS[item]
+    return ORDNANCE[item][0]
+
+
+def fields_needed(item: str) -> list[str]:
+    """The research fields an item needs developed (L270: no use of what is not understood)."""
+    if item in ORDNANCE:
+        return [ORDNANCE[item][2]] if ORDNANCE[item][2] else []
+    kind = item.rsplit(" ", 1)[0] if item in SQUADRONS or item in FIGHTERS else ""
+    return [FIGHTER_FIELDS[word] for word in kind.split() if word in FIGHTER_FIELDS]
+
+
+def stores_space(stores: Mapping[str, int]) -> int:
+    """Cargo spaces what a merchant of the fleet train carries takes from its hold: reloads
+    at half their MASS, fighters 25 each, a Repair Facility its 10 MASS (500)."""
+    space = 0
+    for item, count in stores.items():
+        if item == REPAIR_FACILITY:
+            space += count * REPAIR_FACILITY_MASS * CARGO_PER_MASS
+        elif item in ORDNANCE:
+            space += count * ORDNANCE[item][1]
+        elif item in FIGHTERS:
+            space += count * FIGHTER_CARGO
+    return space
+
+
+def hold_room(design: Design, ship: Ship) -> int:
+    """Production points a ship's hold takes: a merchant's is less what its stores fill."""
+    taken = stores_space(ship.stores) if design.merchant else 0
+    return max(0, design.cargo_spaces - taken)
+
+
+def squadrons(held: Mapping[str, int]) -> int:
+    """Fighter squadrons of every type among ``held``."""
+    return sum(count for item, count in held.items() if item in SQUADRONS)
+
+
+def holdings_text(held: Mapping[str, int]) -> str:
+    """``{"mine": 6, "Standard squadron": 2}`` as ``2 x Standard squadron, 6 x mine`` (items
+    in the order of `ITEMS`): the workbook's cell, the battle sheet's and the reports' line."""
+    return ", ".join(f"{held[item]} x {item}" for item in ITEMS if held.get(item))
+
+
+def parse_holdings(text: str, allowed: tuple[str, ...]) -> dict[str, int]:
+    """The reverse of `holdings_text`; `ValueError` saying what is wrong."""
+    held: dict[str, int] = {}
+    for part in (p.strip() for p in str(text or "").split(",")):
+        if not part:
+            continue
+        count, sep, name = part.partition(" x ")
+        if not sep:
+            count, name = "1", part
+        item = item_named(name)
+        if item not in allowed or not count.strip().isdigit():
+            raise ValueError(
+                f"{part!r} is not COUNT x ITEM with an item of: {', '.join(allowed[:4])}..."
+            )
+        held[item] = held.get(item, 0) + int(count)
+    return held
+
+
+def item_refusal(
+    state: State, owner: str, item: str, count: int, where: str, rules: Mapping[str, Any]
+) -> str:
+    """Why ``count`` x ``item`` for ``where`` (a planet, or a ship's id) cannot be bought by
+    ``owner`` now, or "" if it can: the seed's limits (L142-149, L158, L173, L219), judged the
+    same by the checker and by the week."""
+    commander = state.commander(owner)
+    if commander is None:
+        return f"{owner} is not a commander"
+    missing = [f for f in fields_needed(item) if f not in commander.developed]
+    if missing:
+        return f"{item} needs {' and '.join(missing)} developed"
+    where = where or commander.home
+    ship = state.ship(where)
+    if ship is not None and ship.owner == owner:
+        if item not in SHIP_ITEMS:
+            return f"a {item} is built on a planet of yours, not on a ship"
+        return _ship_refusal(state, owner, item, count, ship, rules)
+    system = state.systems.get(where)
+    if system is None:
+        return f"{where} is neither a place nor a ship of {owner}'s"
+    if item not in PLANET_ITEMS:
+        return f"a {item} is for a ship: write the ship's id under Where"
+    if system.owner != owner or not system.planet:
+        return f"{where} is not a planet of {owner}'s"
+    have = system.defences
+    if item == GROUND_WEAPONS and not system.port:
+        free = have.get(FORTIFICATION, 0) - have.get(GROUND_WEAPONS, 0)
+        if count > free:
+            return (
+                f"{where} has no port: weapons need fortification spaces to house them, and "
+                f"{max(0, free)} are free"
+            )
+    if item == SILO or item in SQUADRONS:
+        what = "missile silos" if item == SILO else "fighter squadrons"
+        if not system.port:
+            need = "fire control for its missiles" if item == SILO else "its fighter squadrons"
+            return f"{where} has no starport or spaceport to support {need}"
+        held = have.get(SILO, 0) if item == SILO else squadrons(have)
+        if held + count > system.value:
+            return (
+                f"{where} (Value {system.value}) may have at most {system.value} {what}; "
+                f"it has {held}"
+            )
+    return ""
+
+
+def _ship_refusal(
+    state: State, owner: str, item: str, count: int, ship: Ship, rules: Mapping[str, Any]
+) -> str:
+    design = state.designs[ship.design]
+    if ship.ready_week:
+        return f"{ship.id} is still being built"
+    place = ship.place
+    system = state.systems.get(place)
+    port = system.port if system is not None and system.owner == owner else ""
+    yard = place in state.yards(owner)
+    station = any(
+        f.owner == owner and f.kind == "station" and f.place == place and f.working(state.week)
+        for f in state.facilities
+    )
+    room = hold_room(design, ship) - ship.cargo
+    if item == REPAIR_FACILITY:
+        if ship.stores.get(REPAIR_FACILITY) or count > 1:
+            return f"{ship.id} takes one Repair Facility, a permanent fitting"
+        if not (yard or (port == "starport" and design.streamlined)):
+            return f"{place} has no yard of {owner}'s able to build a {design.name} to fit it"
+        need = REPAIR_FACILITY_MASS * CARGO_PER_MASS
+        if design.merchant and room < need:
+            return (
+                f"{ship.id}'s hold has room for {room} cargo spaces and a Repair Facility takes "
+                f"{need} (MASS {REPAIR_FACILITY_MASS})"
+            )
+        if not design.merchant and design.mass <= REPAIR_FACILITY_MASS:
+            return f"a {design.name} (MASS {design.mass}) is too small for a Repair Facility"
+        return ""
+    if not (yard or station or port) and (item in SQUADRONS or design.merchant):
+        return f"{place} has no shipyard, space station or port of {owner}'s to supply it"
+    if item in SQUADRONS:
+        if design.kind != "carrier":
+            return "new fighter squadrons are for carriers (or a planet of yours with a port)"
+        most = design.mass // int(rules["carrier_mass_per_squadron"])
+        held = squadrons(ship.stores)
+        if held + count > most:
+            return f"{ship.id} takes at most {most} squadrons bought for it; it has {held}"
+        return ""
+    if design.merchant:
+        per = ORDNANCE[item][1] if item in ORDNANCE else FIGHTER_CARGO
+        if count * per > room:
+            return f"{ship.id}'s hold has room for {room} cargo spaces and they take {count * per}"
+        return ""
+    if not station:
+        return (
+            f"{ship.id} is reloaded only at a space station of {owner}'s (a merchant of the "
+            "fleet train carries reloads anywhere)"
+        )
+    if item in FIGHTERS and design.kind != "carrier":
+        return f"a {design.name} has no hangar for fighters"
+    return ""
+
+
+def buy_item(
+    state: State, owner: str, purchase: Purchase, item: str, rules: Mapping[str, Any]
+) -> list[Event]:
+    """Items bought on a construction line: judged by `item_refusal`, paid from the points
+    stored where they go (the planet, or where the ship is), and theirs at once.  Bought
+    after the week's travel, they are in no battle of this week: in place from next week."""
+    commander = state.commander(owner)
+    assert commander is not None
+    where = purchase.place or commander.home
+    why = item_refusal(state, owner, item, purchase.count, where, rules)
+    ship = state.ship(where)
+    target = ship if ship is not None and ship.owner == owner else None
+    place = target.place if target is not None else where
+    cost = item_cost(item, rules) * purchase.count
+    if not why and not _pay(state, place, owner, cost):
+        why = f"it costs {cost} and {state.stock(place, owner)} points are stored at {place}"
+    if why:
+        return [_cancelled(state, owner, place, purchase, why)]
+    held = target.stores if target is not None else state.systems[where].defences
+    held[item] = held.get(item, 0) + purchase.count
+    return [
+        event(
+            state,
+            "economy",
+            place,
+            "item_bought",
+            f"{owner} buys {purchase.count} x {item} for {where} ({cost} points)",
+            [owner],
+            item=item,
+            count=purchase.count,
+            cost=cost,
+        )
+    ]
 
 
 def produce(state: State) -> list[Event]:
@@ -112,6 +427,33 @@ def _pay(state: State, place: str, owner: str, cost: int) -> bool:
         return False
     state.add_stock(place, owner, -cost)
     return True
+
+
+def trade_buyer(state: State, dice: Dice, place: str, seller: str, amount: int) -> Event:
+    """The buyer's side of a trade between two commanders (L46: "If two Commanders are
+    trading they both roll separately on the table"): a sale at another commander's planet
+    (``sell N`` there) is a trade with that planet's holder.  The seller rolls for what his
+    goods fetch, as at a neutral planet; the holder rolls separately on the same table for
+    what the ``amount`` points of goods he takes in are worth to him, stored at the planet.
+    Neither side pays the other from its stocks: each registers its own profit or loss, as
+    the table does for a neutral planet's market.  Told to the holder alone, as the seller's
+    roll is told to the seller alone; both learn the trade was made."""
+    buyer = state.systems[place].owner
+    got = charts.sale(dice, amount, buyer)
+    state.add_stock(place, buyer, got.points)
+    return event(
+        state,
+        "travel",
+        place,
+        "trade",
+        f"{buyer} takes in {amount} production points of {seller}'s goods at {place}: 1D6 "
+        f"{got.roll}, {got.percent}%, {got.points} points stored there",
+        [buyer],
+        roll=got.roll,
+        percent=got.percent,
+        points=got.points,
+        seller=seller,
+    )
 
 
 def complete_facilities(state: State) -> list[Event]:
@@ -199,6 +541,10 @@ def build(
     commander = state.commander(owner)
     if commander is None:
         return []
+    item = item_named(purchase.design)
+    if item:
+        assert rules is not None
+        return buy_item(state, owner, purchase, item, rules)
     if purchase.design in FACILITIES:
         assert rules is not None
         events = []
@@ -307,6 +653,8 @@ def research(
         return []
     home = commander.home
     events = []
+    if order.aim and order.rolls:
+        events.append(aim_declared(state, owner, order.aim))
     for _ in range(order.rolls):
         if not _pay(state, home, owner, RESEARCH_ROLL_COST):
             events.append(
@@ -344,6 +692,23 @@ def research(
     if order.develop and order.points:
         events += develop(state, owner, order, dice, rules)
     return events
+
+
+def aim_declared(state: State, owner: str, aim: int) -> Event:
+    """L249: "You must publicly specify the object of your research before rolling": told to
+    every commander, before the roll.  No place is named (a commander's home is the referee's
+    map, but the line must not pair a place with its holder for rivals who do not see it)."""
+    field = charts.RESEARCH_FIELDS[aim][0]
+    return Event(
+        state.week,
+        "research",
+        "",
+        "research_aim",
+        f"{owner} aims research at {field} (field {aim} of the Research Table)",
+        (owner,),
+        ("*",),
+        {"aim": aim, "field": field},
+    )
 
 
 def develop(
@@ -476,6 +841,12 @@ def espionage(state: State, orders: Mapping[str, Orders], dice: Dice) -> list[Ev
         text = f"{owner}'s spies on {m.target}'s {m.subject}: {chance}% chance, 1D100 {roll}: " + (
             "success" if roll <= chance else "nothing learned"
         )
+        secret = ""
+        if roll <= chance and m.subject == "research":
+            with dice.at(phase="espionage", location=m.target):
+                secret = _secret_gained(state, owner, m.target, dice)
+            if secret:
+                text += f"; the secret of {secret} is stolen: it may be developed"
         events.append(
             event(
                 state,
@@ -487,9 +858,34 @@ def espionage(state: State, orders: Mapping[str, Orders], dice: Dice) -> list[Ev
                 chance=chance,
                 roll=roll,
                 found=found,
+                secret=secret,
             )
         )
     return events
+
+
+def _secret_gained(state: State, owner: str, target: str, dice: Dice) -> str:
+    """L248: development proceeds only from a discovery "or a secret gained by Industrial
+    Espionage or trade".  Our reading: a successful mission on a rival's research steals one
+    field the rival has developed or discovered that the spy's commander has neither
+    discovered nor developed; it becomes a discovery of the spy's commander.  Which one, when
+    there are several, is a die among them in the order of the Research Table (logged, and
+    told to the spy's commander alone).  Nothing to steal: nothing is gained."""
+    spy, rival = state.commander(owner), state.commander(target)
+    if spy is None or rival is None:
+        return ""
+    order = [name for name, _ in charts.RESEARCH_FIELDS.values()]
+    known = set(rival.developed) | set(rival.discoveries)
+    lacking = [f for f in order if f in known and f not in spy.discoveries + spy.developed]
+    if not lacking:
+        return ""
+    pick = (
+        dice.choice_index(len(lacking), f"secret stolen by {owner} from {target}")
+        if len(lacking) > 1
+        else 0
+    )
+    spy.discoveries.append(lacking[pick])
+    return lacking[pick]
 
 
 def _intelligence(state: State, m: Mission) -> list[str]:
@@ -517,4 +913,27 @@ def _intelligence(state: State, m: Mission) -> list[str]:
     ]
 
 
-__all__ = ["build", "espionage", "mine", "mission_chance", "next_ship_id", "produce", "research"]
+__all__ = [
+    "ITEMS",
+    "NATIVE_KINDS",
+    "PLANET_ITEMS",
+    "SHIP_ITEMS",
+    "aim_declared",
+    "build",
+    "buy_item",
+    "espionage",
+    "hold_room",
+    "holdings_text",
+    "item_cost",
+    "item_named",
+    "item_refusal",
+    "mine",
+    "mission_chance",
+    "native_fleet",
+    "native_ship_id",
+    "next_ship_id",
+    "parse_holdings",
+    "produce",
+    "research",
+    "trade_buyer",
+]

@@ -134,7 +134,7 @@ def parse_map(data: dict[str, Any], source: str) -> CampaignMap:
             home = site = False
         if home and not value:
             problems.append(f"{where}: a home system needs a planet (a value from 1)")
-        indigenous = entry.get("indigenous", 0 if home else 100 * value)
+        indigenous = entry.get("indigenous", 100 * value)
         if not _whole(indigenous, 0, 100_000):
             problems.append(f"{where}: indigenous must be a whole number of points")
             indigenous = 0
@@ -146,7 +146,7 @@ def parse_map(data: dict[str, Any], source: str) -> CampaignMap:
             home=home,
             belt=belt,
             ancient_site=site,
-            indigenous=0 if home else indigenous,
+            indigenous=indigenous,
             port="starport" if home and not port else port,
         )
     obstacles: set[Square] = set()

@@ -13,6 +13,7 @@ from typing import Any
 
 from ...report.netmap import NetLink, NetMark, NetNode, NetOwner, NetworkMap
 from ..base import Event, ReportContent, ReportInput
+from .economy import holdings_text
 from .sheet import table_notes
 from .state import NATIVES, State
 from .view import BattleView, PlaceView, PlayerView, SeenShip
@@ -186,6 +187,8 @@ def _ship_rows(ships: Iterable[Any], designs: dict[str, Any]) -> list[dict[str, 
             status.append("landed")
         if s.crack:
             status.append("crack")
+        if s.stores:
+            status.append(holdings_text(s.stores))
         rows.append(
             {
                 "id": s.id,
@@ -233,7 +236,12 @@ def player_content(view: PlayerView, info: ReportInput) -> ReportContent:
         "seen": seen_rows(view.seen),
         "facilities": [{"id": f.id, "kind": f.kind, "place": f.place} for f in view.facilities],
         "planets": [
-            {"name": p.name, "value": p.value, "port": p.port}
+            {
+                "name": p.name,
+                "value": p.value,
+                "port": p.port,
+                "defences": holdings_text(p.defences),
+            }
             for p in view.places
             if p.owner == name
         ],

@@ -22,7 +22,7 @@ from .designs import Design
 from .grid import distance
 from .orders import Orders, no_orders
 from .setup import SETUP_WEEK
-from .state import NATIVES, BattleResult, Ship, State, event
+from .state import NATIVES, Battle, BattleResult, InBattle, Ship, State, event
 from .timeline import Activity, Position, run
 from .travel import Mover, run_week
 from .visibility import known_holders
@@ -272,6 +272,9 @@ def finish_battles(
         private: dict[str, list[str]] = {}
         for entry in battle.ships:
             ship = state.ship(entry.ship)
+            if entry.owner == NATIVES:
+                lines += _natives_lost(state, battle, entry, result)
+                continue
             if ship is None:
                 continue
             design = state.designs[ship.design]
@@ -366,6 +369,22 @@ def withdraw(state: State, ship: Ship, place: str, rules: Mapping[str, Any]) -> 
         if f.towed_by == ship.id:
             f.place = place
     return f"{ship.id} withdraws to {place}"
+
+
+def _natives_lost(state: State, battle: Battle, entry: InBattle, result: BattleResult) -> list[str]:
+    """A native ship destroyed (or captured: natives never change sides, and the ship is the
+    referee's to hand over in the master workbook) leaves the planet's fleet: its cost comes
+    off the indigenous points, so the survivors guard the planet (L132) and the fleet rebuilt
+    from the points left is the same ships (`economy.native_fleet`)."""
+    if entry.ship not in result.destroyed and entry.ship not in result.captured:
+        return []
+    design = state.designs.get(entry.design)
+    system = state.systems[battle.place]
+    if design is not None:
+        system.indigenous = max(0, system.indigenous - design.cost)
+    captor = result.captured.get(entry.ship, "")
+    how = "destroyed" if entry.ship in result.destroyed else f"taken by {captor}"
+    return [f"{entry.ship} ({entry.design}) {how}"]
 
 
 def _home_taken(state: State, place: str, loser: str, captor: str) -> list[str]:

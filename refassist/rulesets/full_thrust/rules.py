@@ -77,6 +77,25 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "the work (the design list holds no systems to price the change by); our reading.",
     ),
     HouseRule(
+        "weapon_space_cost",
+        3,
+        "Points a space (MASS) of weapons mounted on a planet costs, the seed's 'normal cost' "
+        "(the design list holds no weapon systems); fortifications without a port cost 5 a "
+        "space more.  Our reconstruction: replace it with your book's figure.",
+    ),
+    HouseRule(
+        "silo_cost",
+        10,
+        "Points a planet's missile silo costs, with its first missile (the seed: 'purchased "
+        "in the normal manner'); our reconstruction, replace it with your book's figure.",
+    ),
+    HouseRule(
+        "carrier_mass_per_squadron",
+        20,
+        "A carrier takes one new fighter squadron bought for it per this much of its MASS "
+        "(the design list holds no hangar bays); our reading.",
+    ),
+    HouseRule(
         "distance_counts_start",
         False,
         "A jump's parsecs count the square it starts from as well as every square the line "

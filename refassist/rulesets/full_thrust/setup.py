@@ -72,7 +72,10 @@ def new_game(setup: NewGame, dice: Dice, rules: Mapping[str, Any]) -> State:
         commanders.append(
             Commander(p.name, p.email, code=code, home=home, points=int(rules["starting_points"]))
         )
+        # A home claimed is the commander's: its natives are its own people, not defenders
+        # against it.  A home left unclaimed keeps its indigenous fleet (L129).
         found.systems[home].owner = p.name
+        found.systems[home].indigenous = 0
         if rules["home_shipyard"]:
             facilities.append(Facility(f"{code}-YARD", "shipyard", p.name, home))
     return State(

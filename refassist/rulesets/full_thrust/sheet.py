@@ -36,7 +36,7 @@ from ...workbook.turnbook import check_layout, meta_names, meta_number, turn_wor
 from ..base import SheetRead
 from .charts import RESEARCH_FIELDS
 from .clock import time_text
-from .economy import FACILITIES, SPY_COST
+from .economy import FACILITIES, ITEMS, SPY_COST, holdings_text, item_cost
 from .orders import SUBJECTS, FleetOrder, Mission, Orders, Purchase, ResearchOrder, Timeline
 from .parse import activity_text, parse_activity
 from .rules import complete
@@ -162,7 +162,7 @@ def write_sheet(
     elif state.week == SETUP_WEEK:
         _write_setup(player_view(state, player, rules), path, token, deadline)
     else:
-        _write_orders(player_view(state, player, rules), path, token, deadline)
+        _write_orders(player_view(state, player, rules), path, token, deadline, rules)
 
 
 def _meta(
@@ -185,7 +185,13 @@ def _meta(
     ]
 
 
-def _write_orders(view: PlayerView, path: Path, token: str, deadline: str) -> None:
+def _write_orders(
+    view: PlayerView,
+    path: Path,
+    token: str,
+    deadline: str,
+    rules: Mapping[str, Any] | None = None,
+) -> None:
     commander = view.commander
     player = commander.name
     ships = _ships_in_service(view)
@@ -247,7 +253,7 @@ def _write_orders(view: PlayerView, path: Path, token: str, deadline: str) -> No
         orders_ws.merge_range(r, c, MESSAGE_LAST_ROW - 1, page.width, "", st.input_text)
         page.ask(MESSAGE_CELL, "Message", f"Free text, at most {MAX_MESSAGE_LENGTH} characters.")
         blocks = _write_timelines(Page(timelines_ws, st, book.lists), view, ships)
-        forces_rows = _write_forces(forces_ws, st, view)
+        forces_rows = _write_forces(forces_ws, st, view, rules)
         book.finish(
             footer=f"{view.game_name} - {player} - week {view.week}",
             print_areas=(
@@ -307,10 +313,11 @@ def _write_construction(page: Page, view: PlayerView) -> None:
     page.ask(
         f"B{BUILD_FIRST_ROW}:B{last}",
         "Design",
-        "A design (costs on 'Your forces'); a facility: shipyard 500, omp (mining platform) "
-        "500, station, at a yard; starport 1000, spaceport 500 on your planet; or spy / "
-        "master spy (250 / 500, at home).",
-        [*view.designs, *FACILITIES, *SPY_COST],
+        "A design; a facility (shipyard 500, omp 500, station, starport 1000, spaceport 500); "
+        "spy 250 / master spy 500; for a planet: fortification 5 a space, ground weapons, "
+        "silo, squadrons; for a ship (its id under Where): squadrons, reloads, Repair "
+        "Facility 50. Prices on 'Your forces'.",
+        [*view.designs, *FACILITIES, *SPY_COST, *ITEMS],
         strict=True,
     )
     page.whole_number(f"C{BUILD_FIRST_ROW}:C{last}", "Count", "How many (blank = 1).", 1, MAX_COUNT)
@@ -321,8 +328,9 @@ def _write_construction(page: Page, view: PlayerView) -> None:
     page.ask(
         f"D{BUILD_FIRST_ROW}:D{last}",
         "Where",
-        "The place of your shipyard (any design) or starport (streamlined only); paid from the "
-        "points stored there. Blank: your home.",
+        "The place of your shipyard (any design) or starport (streamlined only), the planet "
+        "for its defences, or the ship's id for its stores; paid from the points stored there. "
+        "Blank: your home.",
         yards,
     )
 
@@ -461,7 +469,9 @@ def _ship_line(view: PlayerView, ship: Ship) -> str:
     return f"{ship.design} {where} {ship.place}, fuel {ship.fuel}{hold}{drive}{item}{ready}"
 
 
-def _write_forces(ws: Any, st: SheetStyles, view: PlayerView) -> int:
+def _write_forces(
+    ws: Any, st: SheetStyles, view: PlayerView, rules: Mapping[str, Any] | None = None
+) -> int:
     """The page 'Your forces': the commander's own ledger, then the map and the other
     commanders' ships as its report shows them (`view.PlaceView.features`,
     `PlayerView.ships_at`), and the design list."""
@@ -480,6 +490,7 @@ def _write_forces(ws: Any, st: SheetStyles, view: PlayerView) -> int:
                 else ""
             )
             + (" - crack" if s.crack else "")
+            + (f" - {holdings_text(s.stores)}" if s.stores else "")
             for s in view.ships
         ],
         "You have no ships.",
@@ -494,6 +505,7 @@ def _write_forces(ws: Any, st: SheetStyles, view: PlayerView) -> int:
         [f"{f.id}: {f.kind} at {f.place}" for f in view.facilities]
         + [
             f"{p.name} ({p.value}){' ' + p.port if p.port else ''}"
+            + (f" - {holdings_text(p.defences)}" if p.defences else "")
             for p in view.places
             if p.owner == player
         ],
@@ -520,6 +532,12 @@ def _write_forces(ws: Any, st: SheetStyles, view: PlayerView) -> int:
     page.block(
         "DESIGNS (name mass cost size type hold FTL streamlined boxes fire control ortillery)",
         [_design_line(d) for d in view.designs.values()],
+        "(none)",
+    )
+    prices = complete(rules)
+    page.block(
+        "ITEMS ON THE CONSTRUCTION LINES (points each; Where: a planet of yours, or a ship's id)",
+        [", ".join(f"{item} {item_cost(item, prices)}" for item in ITEMS)],
         "(none)",
     )
     return page.rows
@@ -688,7 +706,7 @@ def _write_battle(state: State, battle: Battle, path: Path, token: str, deadline
                 (
                     s.ship,
                     s.owner,
-                    s.design,
+                    f"{s.design} ({s.fittings})" if s.fittings else s.design,
                     boxes,
                     s.cargo,
                     "yes" if s.crack else "",
@@ -758,9 +776,12 @@ def table_notes(state: State, battle: Battle) -> list[str]:
     if system.owner and system.owner in battle.sides and system.home:
         notes.append(f"{system.owner} defends a home system: its ramming is automatic.")
     if battle.invasion:
+        natives = [state.designs.get(s.design) for s in battle.ships if s.owner == NATIVES]
+        boxes = sum(d.boxes for d in natives if d is not None)
         notes.append(
-            f"{battle.invasion} invades: the defenders ({system.indigenous} points of book "
-            "designs) break, and the planet surrenders, at 50% of their damage points."
+            f"{battle.invasion} invades: the natives' {len(natives)} ships (book designs, "
+            f"{system.indigenous} points) break, and the planet surrenders, at 50% of their "
+            f"{boxes} damage boxes."
         )
     notes.append("Scans are limited by fire-control units; stacked screens count three levels.")
     designs = [state.designs.get(s.design) for s in battle.ships]

@@ -42,6 +42,9 @@ class System:
     #: Points of indigenous ships defending a neutral planet (100 x Value by the seed).
     indigenous: int = 0
     port: str = ""  # "", starport, spaceport
+    #: The planet's ground defences bought (`economy.PLANET_ITEMS`): item -> count, e.g.
+    #: fortification spaces, ground weapon spaces, missile silos, fighter squadrons by type.
+    defences: dict[str, int] = field(default_factory=dict)
 
     @property
     def planet(self) -> bool:
@@ -78,6 +81,10 @@ class Ship:
     #: carries it; it becomes points at a planet of its commander's, and is lost or captured
     #: with the ship.
     item: int = 0
+
+    #: What was bought for the ship beyond its design (`economy.SHIP_ITEMS`): item -> count,
+    #: e.g. a carrier's new fighter squadrons, reloads carried, a Repair Facility.
+    stores: dict[str, int] = field(default_factory=dict)
 
     def in_service(self, week: int) -> bool:
         """Whether it serves in ``week``: one finished last week enters service as the week
@@ -138,6 +145,10 @@ class InBattle:
     damage: int = 0
     cargo: int = 0
     crack: bool = False
+    #: What it had bought beyond its design when it came (`economy.holdings_text`): a ship's
+    #: squadrons, reloads and Repair Facility, a planet's fortifications, weapons, silos and
+    #: squadrons.
+    fittings: str = ""
 
 
 @dataclass

@@ -33,6 +33,7 @@ from ..base import (
     whole,
 )
 from .designs import FULL_TANK_PARSECS, KINDS, SIZES, Design
+from .economy import PLANET_ITEMS, SHIP_ITEMS, holdings_text, parse_holdings
 from .grid import parse_square, square_code
 from .mapfile import BELTS, PORTS
 from .state import SYSTEM, WORMHOLE, Battle, Commander, Facility, InBattle, Ship, State, System
@@ -129,6 +130,14 @@ SYSTEMS = Table(
         flag("ancient_site", "Ancient site", "a site not yet explored"),
         whole("indigenous", "Indigenous", "points of native ships defending a neutral planet"),
         optional("port", "Port", choices=PORTS),
+        optional(
+            "defences",
+            "Defences",
+            "ground defences bought, e.g. 4 x fortification, 4 x ground weapons, 2 x silo, "
+            "1 x Standard squadron",
+            kind="text",
+            added_later=True,
+        ),
     ),
     key=("name",),
     help="Every place a ship may jump to, with its planet and its owner.",
@@ -202,6 +211,13 @@ SHIPS = Table(
             required=False,
             added_later=True,
         ),
+        optional(
+            "stores",
+            "Stores",
+            "bought beyond its design, e.g. 1 x Repair Facility, 2 x Standard squadron, 6 x mine",
+            kind="text",
+            added_later=True,
+        ),
     ),
     key=("id",),
     help="One row per ship.",
@@ -259,6 +275,13 @@ BATTLE_SHIPS = Table(
         whole("damage", "Damage", "damage boxes lost before the battle"),
         whole("cargo", "Cargo", "production points in its hold"),
         flag("crack", "Crack", "a crack ship"),
+        optional(
+            "fittings",
+            "Fittings",
+            "what it had bought beyond its design (a planet: its ground defences)",
+            kind="text",
+            added_later=True,
+        ),
     ),
     key=("battle", "ship"),
     help="The ships of each battle waiting, as the battle sheet shows them.",
@@ -296,6 +319,18 @@ SCHEMA: tuple[Table, ...] = (
 )
 
 
+def _holdings(
+    check: RowProblems, table: Table, r: Row, column: str, allowed: tuple[str, ...]
+) -> dict[str, int]:
+    """A cell of items bought (``2 x silo, 1 x Standard squadron``); a master from before the
+    column reads as none."""
+    try:
+        return parse_holdings(r.get(column) or "", allowed)
+    except ValueError as exc:
+        check.add(table, r, column, str(exc), "write COUNT x ITEM, separated by commas")
+        return {}
+
+
 def to_tables(state: State) -> dict[str, list[dict[str, Any]]]:
     return {
         "settings": [SETTINGS.row_of(state)],
@@ -303,10 +338,13 @@ def to_tables(state: State) -> dict[str, list[dict[str, Any]]]:
             as_row(c) | {k: ", ".join(getattr(c, k)) for k in COMMANDER_LISTS}
             for c in state.commanders
         ],
-        "systems": [as_row(s) | {"square": square_code(s.square)} for s in state.systems.values()],
+        "systems": [
+            as_row(s) | {"square": square_code(s.square), "defences": holdings_text(s.defences)}
+            for s in state.systems.values()
+        ],
         "obstacles": [{"square": square_code(q)} for q in sorted(state.obstacles)],
         "designs": [as_row(d) for d in state.designs.values()],
-        "ships": [as_row(s) for s in state.ships],
+        "ships": [as_row(s) | {"stores": holdings_text(s.stores)} for s in state.ships],
         "facilities": [as_row(f) for f in state.facilities],
         "stocks": [
             {"place": place, "owner": owner, "points": points}
@@ -348,7 +386,8 @@ def from_tables(tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]
     for r in tables.get("systems", []):
         square = square_of(SYSTEMS, r)
         if square is not None:
-            systems[r["name"]] = r.to(System, square=square)
+            defences = _holdings(check, SYSTEMS, r, "defences", PLANET_ITEMS)
+            systems[r["name"]] = r.to(System, square=square, defences=defences)
     obstacles = set()
     for r in tables.get("obstacles", []):
         square = square_of(OBSTACLES, r)
@@ -379,7 +418,7 @@ def from_tables(tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]
             )
         if r["landed"] and design is not None and not design.streamlined:
             check.add(SHIPS, r, "landed", "only streamlined ships land", "write no")
-        ships.append(r.to(Ship))
+        ships.append(r.to(Ship, stores=_holdings(check, SHIPS, r, "stores", SHIP_ITEMS)))
     battles = [r.to(Battle) for r in tables.get("battles", [])]
     by_id = {b.id: b for b in battles}
     for r in tables.get("battle_ships", []):

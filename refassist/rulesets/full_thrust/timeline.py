@@ -147,6 +147,9 @@ class Works:
     yards: frozenset[str] = frozenset()
     ports: Mapping[str, str] = field(default_factory=dict)
     facilities: Mapping[str, tuple[str, int]] = field(default_factory=dict)
+    #: Places where a ship of its with a Repair Facility is in service (L158): it repairs the
+    #: commander's ships there, itself included, as a space station does.
+    menders: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, state: State, owner: str, rules: Mapping[str, Any]) -> Works:
@@ -161,6 +164,11 @@ class Works:
                 for f in ready
                 if f.kind in masses and not f.towed_by
             },
+            menders=frozenset(
+                s.place
+                for s in state.ships
+                if s.owner == owner and s.stores.get("Repair Facility") and not s.ready_week
+            ),
         )
 
 
@@ -612,11 +620,14 @@ def _cannot(
         if a.kind == "repair" and not pos.damage and pos.drive == "ok":
             return "the ship has no damage to repair", "Take the line out.", "warning"
         if a.kind == "repair" and not (
-            yard or pos.place in works.stations or (port and design.streamlined)
+            yard
+            or pos.place in works.stations
+            or pos.place in works.menders
+            or (port and design.streamlined)
         ):
             return (
-                "there is no shipyard or space station of yours here (a port of yours repairs "
-                "streamlined ships)",
+                "there is no shipyard, space station or ship with a Repair Facility of yours "
+                "here (a port of yours repairs streamlined ships)",
                 "Repair at one of your yards or stations.",
                 error,
             )

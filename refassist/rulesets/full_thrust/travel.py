@@ -33,7 +33,7 @@ from typing import Any
 
 from ...dice import Dice
 from ..base import Event
-from . import charts
+from . import charts, economy
 from .clock import time_text
 from .designs import FULL_TANK_PARSECS, MAX_JUMP
 from .grid import blocked_by, distance
@@ -149,6 +149,7 @@ def run_week(
                     damage=ship.damage,
                     cargo=ship.cargo,
                     crack=ship.crack,
+                    fittings=economy.holdings_text(ship.stores),
                 )
             )
 
@@ -172,15 +173,19 @@ def run_week(
         week.battles.append(battle)
         open_battle[place] = battle
         holder = holder_of(place)
-        if holder and not any(m.owner == holder for m in present.get(place, [])):
-            # A rival's planet with none of its ships there: its ground defences fight alone.
-            system = state.systems[place]
+        system = state.systems[place]
+        if holder and (
+            system.defences or not any(m.owner == holder for m in present.get(place, []))
+        ):
+            # A rival's planet with none of its ships there: its ground defences fight alone;
+            # defences bought (fortifications, weapons, silos, squadrons) fight with its ships.
             battle.ships.append(
                 InBattle(
                     ship=f"{place} ground defences",
                     owner=holder,
                     design=f"planet of Value {system.value}, {system.port or 'no port'}",
                     inches=0,
+                    fittings=economy.holdings_text(system.defences),
                 )
             )
         for m in list(present.get(place, [])):
@@ -373,7 +378,7 @@ def run_week(
                 s.fuel = FULL_TANK_PARSECS
         elif leg.kind == "load":
             stock = state.stock(place, m.owner)
-            room = designs[ship.design].cargo_spaces - ship.cargo
+            room = economy.hold_room(designs[ship.design], ship) - ship.cargo
             wanted = room if a.amount == ALL else min(a.amount, room)
             taken = min(wanted, stock)
             state.add_stock(place, m.owner, -taken)
@@ -683,7 +688,7 @@ def run_week(
         with dice.at(phase="travel", location=place):
             got = charts.sale(dice, amount, m.owner)
         ship.cargo -= amount
-        room = designs[ship.design].cargo_spaces - ship.cargo
+        room = economy.hold_room(designs[ship.design], ship) - ship.cargo
         aboard = min(room, got.points)
         ship.cargo += aboard
         if got.points > aboard:
@@ -698,6 +703,10 @@ def run_week(
             percent=got.percent,
             points=got.points,
         )
+        if system.owner:
+            # A sale at another commander's planet is a trade between two commanders.
+            with dice.at(phase="travel", location=place):
+                week.events.append(economy.trade_buyer(state, dice, place, m.owner, amount))
 
     def explore(m: Mover, ship: Ship, place: str) -> None:
         system = state.systems[place]
@@ -750,17 +759,22 @@ def run_week(
         ortillery = sum(designs[s.design].ortillery for s in m.ships)
         with dice.at(phase="travel", location=place):
             got = charts.invasion(dice, rules, strength=strength, ortillery=ortillery, where=place)
+        # The natives' fleet ship by ship, of the design list's fighting designs (L129-130);
+        # a planet whose natives have no ship (indigenous 0) has nothing to make war with.
+        natives = economy.native_fleet(designs, system.indigenous)
+        unarmed = got.result == "war" and not natives
         note(
             "invasion",
             place,
             f"{m.owner} invades {place} with {strength} points: 1D6 {got.roll}, total "
-            f"{got.total}: {got.result}",
+            f"{got.total}: {got.result}"
+            + ("; the natives have no ships to fight with and surrender" if unarmed else ""),
             [m.owner],
             roll=got.roll,
             total=got.total,
-            result=got.result,
+            result="surrender" if unarmed else got.result,
         )
-        if got.result == "surrender":
+        if got.result == "surrender" or unarmed:
             system.owner = m.owner
             system.indigenous = 0
             return
@@ -769,13 +783,10 @@ def run_week(
         )
         week.battles.append(battle)
         open_battle[place] = battle
-        battle.ships.append(
-            InBattle(
-                ship=f"{place} defenders",
-                owner=NATIVES,
-                design=f"{system.indigenous} points of book designs",
+        for n, native in enumerate(natives, 1):
+            battle.ships.append(
+                InBattle(ship=economy.native_ship_id(place, n), owner=NATIVES, design=native.name)
             )
-        )
         for other in list(present.get(place, [])):
             in_battle(other, battle, hour, None)
 

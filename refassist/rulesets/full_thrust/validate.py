@@ -10,6 +10,7 @@ is left to it.
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -18,7 +19,17 @@ from ...errors import CellProblem
 from ..checking import OrderChecker
 from .charts import RESEARCH_FIELDS
 from .designs import MAX_JUMP, Design
-from .economy import FACILITIES, PORTS, SPY_COST, START_SPIES
+from .economy import (
+    FACILITIES,
+    GROUND_WEAPONS,
+    PORTS,
+    SILO,
+    SPY_COST,
+    START_SPIES,
+    item_cost,
+    item_named,
+    item_refusal,
+)
 from .grid import blocked_by, distance
 from .orders import Orders, Purchase
 from .resolve import movers_of
@@ -31,11 +42,25 @@ MAX_FLEET_NAME = 20
 FLEET_NAME = re.compile(rf"[^\W_](?:[\w' -]{{0,{MAX_FLEET_NAME - 1}}})")
 
 
+#: How to put right an item refused (`_Checker.item`).
+ITEM_FIX = (
+    "Check the limits: a planet's squadrons and silos up to its Value with a port; a carrier's "
+    "squadrons at your yard, station or port; reloads at your space station, or aboard a "
+    "merchant of the fleet train."
+)
+ITEM_FIXES = {
+    GROUND_WEAPONS: "Build fortification spaces first (5 points a space), or a port.",
+    SILO: "Buy no more than the planet's Value, at a planet with a starport or spaceport.",
+}
+
+
 class _Checker(OrderChecker):
     def __init__(self, state: State, player: str) -> None:
         super().__init__()
         self.state = state
         self.player = player
+        #: The state with the items of the lines checked so far bought (made when needed).
+        self.bought: State | None = None
 
     def design_of(self, p: Purchase) -> Design | None:
         """The design a purchase names, or None with the error on its cell."""
@@ -190,7 +215,7 @@ class _Checker(OrderChecker):
                             "Plan a refuel before the next long jump.",
                         )
 
-    def purchases(self, orders: Orders) -> None:
+    def purchases(self, orders: Orders, rules: Mapping[str, Any]) -> None:
         commander = self.state.commander(self.player)
         assert commander is not None
         for p in orders.purchases:
@@ -205,6 +230,10 @@ class _Checker(OrderChecker):
                     )
                 continue
             place = p.place or commander.home
+            item = item_named(p.design)
+            if item:
+                self.item(p, item, place, rules)
+                continue
             if p.design in FACILITIES:
                 self.facility(p, place)
                 continue
@@ -237,6 +266,33 @@ class _Checker(OrderChecker):
                     "Ship points there this week, or build fewer: ships that cannot be paid "
                     "are not laid down.",
                 )
+
+    def item(self, p: Purchase, item: str, where: str, rules: Mapping[str, Any]) -> None:
+        """An item the seed prices (fortifications, weapons, silos, squadrons, reloads, the
+        Repair Facility): refused by the week's own judge (`economy.item_refusal`), and a
+        warning when the points are not stored where it is paid."""
+        what = f"{p.count} x {item} for {where}"
+        # The lines are judged in order against what the lines above have bought, as the
+        # week buys them (fortification spaces, then the weapons they house).
+        if self.bought is None:
+            self.bought = copy.deepcopy(self.state)
+        why = item_refusal(self.bought, self.player, item, p.count, where, rules)
+        if why:
+            self.error(p.cell, what, why, ITEM_FIXES.get(item, ITEM_FIX))
+            return
+        ship = self.bought.ship(where)
+        held = ship.stores if ship is not None else self.bought.systems[where].defences
+        held[item] = held.get(item, 0) + p.count
+        place = ship.place if ship is not None else where
+        cost = item_cost(item, rules) * p.count
+        stock = self.state.stock(place, self.player)
+        if cost > stock:
+            self.warn(
+                p.cell,
+                what,
+                f"they cost {cost} and {stock} points are stored at {place} now",
+                "Ship points there this week, or buy fewer: what cannot be paid is not bought.",
+            )
 
     def facility(self, p: Any, place: str) -> None:
         system = self.state.systems.get(place)
@@ -365,7 +421,7 @@ def validate_orders(
         return check.problems
     check.fleets(orders)
     check.timelines(orders, rules)
-    check.purchases(orders)
+    check.purchases(orders, rules)
     check.research(orders)
     check.espionage(orders)
     check.allies(orders)

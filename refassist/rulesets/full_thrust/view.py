@@ -15,6 +15,7 @@ has no such fields, and a rival's ship in a battle waiting for the table carries
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,6 +41,9 @@ class PlaceView:
     owner: str  # known: "" when neutral or not in sight
     port: str  # known: "" when none or not in sight
     in_sight: bool
+    #: The ground defences bought for it (`economy.PLANET_ITEMS`): known for its own planets
+    #: only (a rival's are found out on the tabletop).
+    defences: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def planet(self) -> bool:

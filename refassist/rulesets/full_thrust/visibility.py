@@ -37,8 +37,9 @@ def known_holders(state: State, player: str) -> dict[str, str]:
     return {place: state.systems[place].owner for place in sight(state, player) if place}
 
 
-def place_view(system: System, in_sight: bool) -> PlaceView:
-    """``system`` as a commander knows it (the referee's map: every place in sight)."""
+def place_view(system: System, in_sight: bool, reader: str = "") -> PlaceView:
+    """``system`` as a commander (``reader``) knows it (the referee's map: every place in
+    sight); its ground defences only if it is the reader's own planet."""
     return PlaceView(
         name=system.name,
         square=system.square,
@@ -51,6 +52,7 @@ def place_view(system: System, in_sight: bool) -> PlaceView:
         owner=system.owner if in_sight else "",
         port=system.port if in_sight else "",
         in_sight=in_sight,
+        defences=dict(system.defences) if reader and system.owner == reader else {},
     )
 
 
@@ -95,7 +97,7 @@ def player_view(state: State, player: str, rules: Mapping[str, Any] | None = Non
         rows=state.rows,
         map_title=state.map_title,
         places=[
-            place_view(s, s.name in known)
+            place_view(s, s.name in known, player)
             for s in sorted(state.systems.values(), key=lambda s: s.name)
         ],
         obstacles=sorted(state.obstacles),
