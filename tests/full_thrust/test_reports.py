@@ -11,10 +11,11 @@ from refassist.report.netlayout import star_box
 from refassist.report.render import template_dirs
 from refassist.rulesets import find_ruleset
 from refassist.rulesets.base import ReportInput
+from refassist.rulesets.full_thrust import economy
 from refassist.rulesets.full_thrust.orders import FleetOrder
 from refassist.rulesets.full_thrust.resolve import resolve_turn
 from refassist.rulesets.full_thrust.rules import complete
-from refassist.rulesets.full_thrust.state import Battle, InBattle, State
+from refassist.rulesets.full_thrust.state import NATIVES, Battle, InBattle, State
 from tests.test_fog_of_war import pdf_pages
 
 from .situations import seed_map, ship, week_orders
@@ -74,14 +75,19 @@ def test_the_referees_battle_page_carries_the_table_notes(tmp_path: Path) -> Non
         ),
         Battle("B2-2", 2, "B", 7, [InBattle("ANN-2", "Ann", "Claymore cruiser")], invasion="Ann"),
     ]
+    natives = economy.native_fleet(state.designs, state.systems["B"].indigenous)
+    state.battles[1].ships += [
+        InBattle(economy.native_ship_id("B", n), NATIVES, d.name) for n, d in enumerate(natives, 1)
+    ]
+    boxes = sum(d.boxes for d in natives)
     referee = pdf_text(state, None, tmp_path)
     assert (
         "For the table: D has a planet of Value 1. Its starport counts as superior sensors "
         "with 1 fire-control unit. Bob defends a home system: its ramming is automatic."
     ) in referee
     assert (
-        "Ann invades: the defenders (300 points of book designs) break, and the planet "
-        "surrenders, at 50% of their damage points."
+        f"Ann invades: the natives' {len(natives)} ships (book designs, 300 points) break, and "
+        f"the planet surrenders, at 50% of their {boxes} damage boxes."
     ) in referee
     # The notes are the referee's: a commander's report of the same battle has none.
     assert "For the table" not in pdf_text(state, "Bob", tmp_path)
