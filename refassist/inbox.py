@@ -55,12 +55,19 @@ from .mail import (
     read_outlook_msg,
     write_eml,
 )
-from .outbox import regenerate_advice, report_advice, stale_files
+from .outbox import (
+    archived_before,
+    regenerate_advice,
+    reports_written,
+    stale_files,
+    unreported_steps,
+)
 from .processes import can_fork, default_workers, fork_context
 from .recovery import working
-from .rulesets.base import SHEETS_WITH_PROBLEMS
+from .rulesets.base import SHEETS_WITH_PROBLEMS, Step
 from .sending import outgoing
 from .turn_seed import commitment
+from .turns import manifest_or_empty
 from .turnsheets import CheckResult, check_sheet, filed_filename, sheet_filename
 from .words import counted
 from .workbook.annotate import annotate
@@ -159,7 +166,7 @@ class StatusReport:
     stale: list[str] = field(default_factory=list)
     #: Messages of this step's outbox not yet sent (`sending.outgoing`).
     unsent: int = 0
-    #: Which reports the players are owed and when to send them (`outbox.report_advice`).
+    #: Which reports the players are owed and when to send them (`report_advice`).
     reports: list[str] = field(default_factory=list)
 
 
@@ -1022,3 +1029,56 @@ def file_batches(
             progress(total, total, "")
         job.index.save()
     return report
+
+
+def report_advice(game: Game, step: Step) -> list[str]:
+    """What `status` says of the reports players are owed, and when to send them: those of
+    the step just resolved (written or not), and those of earlier steps never written.  A
+    step that waits for the referee (a battle fought on the table) is resolved again before
+    the players' next sheets, and the reports of the step before it are the only ones to tell
+    its events: they go out before the table."""
+    steps = archived_before(game, step.key)
+    if not steps:
+        return []
+
+    def label(key: str) -> str:
+        return str(manifest_or_empty(game, key).get("label") or key)
+
+    out = []
+    for owed in unreported_steps(game, step.key):
+        resolved = steps[steps.index(owed) - 1] if steps.index(owed) else owed
+        out.append(
+            f"the reports of {label(resolved)} (outbox/{owed}) were never written: "
+            f"refassist report {game.path} writes them before the newer ones; send them first"
+        )
+    # The step before: its reports' mail, written by a later `report` that owed them (or
+    # never sent), goes out before the newer.
+    if len(steps) > 1 and reports_written(game, steps[-1]):
+        waiting = [
+            item
+            for item in outgoing(game, steps[-1])
+            if item.name.startswith("mail/") and not item.held
+        ]
+        if waiting:
+            out.append(
+                f"the mail of the reports of {label(steps[-2])} (outbox/{steps[-1]}) is not yet "
+                f"sent: refassist send {game.path} --step {steps[-1]}; send it before the newer"
+            )
+    what = f"the reports of {label(steps[-1])}"
+    table = step.waits_for_referee
+    if reports_written(game, step.key):
+        out.append(
+            f"{what} are written (outbox/{step.key})"
+            + ("; send them before the table" if table else "")
+        )
+    else:
+        out.append(
+            f"{what} are not yet written: refassist report {game.path}"
+            + (
+                "; write and send them before the table, they alone tell the players what "
+                f"{label(steps[-1])} did"
+                if table
+                else ""
+            )
+        )
+    return out

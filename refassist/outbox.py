@@ -30,7 +30,6 @@ from .aside import ASIDE_DIR, stamp, unused
 from .atomic import write_text
 from .canonical import fingerprint
 from .game import Game, step_sort_key
-from .rulesets.base import Step
 
 RECORD_NAME = ".made-from.json"
 #: Sub-folders of ``outbox/<step>/`` whose files are made from the state (``replies`` is not).
@@ -228,59 +227,3 @@ def unreported_steps(game: Game, current: str) -> list[str]:
             return owed[::-1]
         owed.append(step)
     return []
-
-
-def report_advice(game: Game, step: Step) -> list[str]:
-    """What `status` says of the reports players are owed, and when to send them: those of
-    the step just resolved (written or not), and those of earlier steps never written.  A
-    step that waits for the referee (a battle fought on the table) is resolved again before
-    the players' next sheets, and the reports of the step before it are the only ones to tell
-    its events: they go out before the table."""
-    from .sending import outgoing
-    from .turns import manifest_or_empty
-
-    steps = archived_before(game, step.key)
-    if not steps:
-        return []
-
-    def label(key: str) -> str:
-        return str(manifest_or_empty(game, key).get("label") or key)
-
-    out = []
-    for owed in unreported_steps(game, step.key):
-        resolved = steps[steps.index(owed) - 1] if steps.index(owed) else owed
-        out.append(
-            f"the reports of {label(resolved)} (outbox/{owed}) were never written: "
-            f"refassist report {game.path} writes them before the newer ones; send them first"
-        )
-    # The step before: its reports' mail, written by a later `report` that owed them (or
-    # never sent), goes out before the newer.
-    if len(steps) > 1 and reports_written(game, steps[-1]):
-        waiting = [
-            item
-            for item in outgoing(game, steps[-1])
-            if item.name.startswith("mail/") and not item.held
-        ]
-        if waiting:
-            out.append(
-                f"the mail of the reports of {label(steps[-2])} (outbox/{steps[-1]}) is not yet "
-                f"sent: refassist send {game.path} --step {steps[-1]}; send it before the newer"
-            )
-    what = f"the reports of {label(steps[-1])}"
-    table = step.waits_for_referee
-    if reports_written(game, step.key):
-        out.append(
-            f"{what} are written (outbox/{step.key})"
-            + ("; send them before the table" if table else "")
-        )
-    else:
-        out.append(
-            f"{what} are not yet written: refassist report {game.path}"
-            + (
-                "; write and send them before the table, they alone tell the players what "
-                f"{label(steps[-1])} did"
-                if table
-                else ""
-            )
-        )
-    return out

@@ -67,6 +67,17 @@ def _set_up(state: State, player: str, rng: random.Random) -> Orders:
     return orders
 
 
+def _orders_accepted(
+    state: State, player: str, timeline: Timeline, rules: Mapping[str, Any]
+) -> bool:
+    """Whether the checker accepts ``timeline`` alone: a computer commander sends nothing it
+    would refuse from a human one."""
+    from .validate import validate_orders  # the checker imports the week, which is heavier
+
+    trial = Orders(player, state.week, timelines=[timeline])
+    return not [p for p in validate_orders(state, player, trial, rules) if p.severity == "error"]
+
+
 def _reach(state: State, a: str, b: str, rules: Mapping[str, Any]) -> int | None:
     here, there = state.systems[a], state.systems[b]
     parsecs = distance(here.square, there.square, rules)
@@ -158,8 +169,16 @@ def _week(state: State, player: str, rules: Mapping[str, Any], rng: random.Rando
             for s in group:
                 orders.timelines.append(Timeline(s.id, lines("guard")))
     for s in warships:
-        if s.place != home and s.fuel < 20 and _reach(state, s.place, home, rules) is not None:
-            orders.timelines.append(Timeline(s.id, lines(f"jump {home}", "guard")))
+        parsecs = _reach(state, s.place, home, rules) if s.place != home else None
+        if parsecs is None or s.fuel >= 20:
+            continue
+        # Home on the fuel aboard, or after refuelling here; a ship that can do neither (dry
+        # at a planet without a port of its own) guards where it is rather than send orders
+        # the checker refuses week after week.
+        for plan in ([f"jump {home}", "guard"], ["refuel", f"jump {home}", "guard"], ["guard"]):
+            if _orders_accepted(state, player, Timeline(s.id, lines(*plan)), rules):
+                orders.timelines.append(Timeline(s.id, lines(*plan)))
+                break
     # The yard lays down a warship when home can pay for it and keep a reserve.
     stock = state.stock(home, player)
     affordable = [
