@@ -91,6 +91,10 @@ def test_the_referees_battle_page_carries_the_table_notes(tmp_path: Path) -> Non
     ) in referee
     # The notes are the referee's: a commander's report of the same battle has none.
     assert "For the table" not in pdf_text(state, "Bob", tmp_path)
+    # A commander in two battles reads both places, joined as a sentence is.
+    assert "the week waits for the battles at D and B, fought on the tabletop" in pdf_text(
+        state, "Ann", tmp_path
+    )
 
 
 def crowded_kell() -> State:
