@@ -94,7 +94,7 @@ class NetworkMap:
     #: Squares of the grid drawn dark: what no route may cross.
     blocked: tuple[tuple[int, int], ...] = ()
     #: What the legend calls a node kind in this game, where its default words do not fit
-    #: (``("open", "wormhole")``: the campaign's diamonds are wormholes, not open space).
+    #: (``("open", "wormhole")``: a game whose diamond nodes are wormholes, not open space).
     kind_names: tuple[tuple[str, str], ...] = ()
 
     def node(self, code: str) -> NetNode | None:
