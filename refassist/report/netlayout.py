@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import cairocffi as cairo
 
+from .mapdraw import clip_segment
 from .netmap import NetNode
 
 #: The measuring font: the first family the drawing names (`netdraw.FONT`).
@@ -65,28 +66,8 @@ class Box:
         return self.x0 >= 0 and self.y0 >= 0 and self.x1 <= width and self.y1 <= height
 
     def crosses(self, a: tuple[float, float], b: tuple[float, float]) -> bool:
-        """Whether the segment a-b passes through the box (Liang-Barsky clipping)."""
-        (ax, ay), (bx, by) = a, b
-        dx, dy = bx - ax, by - ay
-        low, high = 0.0, 1.0
-        for p, q in (
-            (-dx, ax - self.x0),
-            (dx, self.x1 - ax),
-            (-dy, ay - self.y0),
-            (dy, self.y1 - ay),
-        ):
-            if p == 0:
-                if q < 0:
-                    return False
-                continue
-            t = q / p
-            if p < 0:
-                low = max(low, t)
-            else:
-                high = min(high, t)
-            if low > high:
-                return False
-        return True
+        """Whether the segment a-b passes through the box (the sector map's route clipping)."""
+        return clip_segment(a, b, (self.x0, self.y0, self.x1, self.y1)) is not None
 
 
 @dataclass(frozen=True)
