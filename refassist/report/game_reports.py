@@ -10,6 +10,7 @@ player sees the orders as the referee understood them.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -239,38 +240,25 @@ def write_reports(
         run_aside = set_aside_stale(game, state, mark=mark)
         history = read_history(game, state)
         workers = default_workers() if jobs is None else max(1, jobs)
-        earlier = []
-        for owed in unreported_steps(game, step):
-            before = _archived_state(game, owed)
-            readers = [p for p in wanted if p in ruleset.players(before)]
-            done, _ = _write_step(
-                game,
-                before,
-                readers,
-                referee=referee,
-                history=history,
-                workers=workers,
-                progress=progress,
-                mail=mail or bool(smtp),
-                fast=fast,
-                sheets=False,
-                image=False,
-            )
-            earlier.append(done)
-        run, child = _write_step(
+        # Earlier steps and the current one are written alike; only the state, the readers,
+        # the next sheets and the archive's image differ.
+        write_one = functools.partial(
+            _write_step,
             game,
-            state,
-            wanted,
             referee=referee,
             history=history,
             workers=workers,
             progress=progress,
             mail=mail or bool(smtp),
             fast=fast,
-            sheets=sheets,
-            image=referee,
-            mark=mark,
         )
+        earlier = []
+        for owed in unreported_steps(game, step):
+            before = _archived_state(game, owed)
+            readers = [p for p in wanted if p in ruleset.players(before)]
+            done, _ = write_one(before, readers, sheets=False, image=False)
+            earlier.append(done)
+        run, child = write_one(state, wanted, sheets=sheets, image=referee, mark=mark)
         run.set_aside = run_aside
         run.earlier = earlier
         run.index = write_site(game, history, started=child)
