@@ -123,8 +123,7 @@ def test_purchases_are_checked_as_the_resolution_makes_them() -> None:
         ],
     )
     free = {
-        p.cell: p.message
-        for p in validate_orders(state, "Ann", orders, {"reinforcements": "free"})
+        p.cell: p.message for p in validate_orders(state, "Ann", orders, {"reinforcements": "free"})
     }
     assert sorted(free) == ["B12", "B13", "B14"]
     assert "reinforcements arrive free" in free["B12"]
