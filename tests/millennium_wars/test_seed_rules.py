@@ -441,3 +441,29 @@ def test_combat_lines_give_the_odds_the_index_and_recovery_dice() -> None:
     state = step(state, [3])
     line = next(e.text for e in state.events if e.kind == "recovery")
     assert line == "N-1AR recovers (1D6 3 + 1)"
+
+
+def test_airmobile_units_retreat_over_prohibited_terrain_but_not_into_it() -> None:
+    """DD (Raid 3/1, a 6): a mechanized airborne unit's two-hex path over a mountain
+    (prohibited to mechanized units) to 0403 is followed; DR (Raid 2/1, a 5): a path ending on
+    the mountain is not (the rule retreats it elsewhere)."""
+    for retreat, result_die, end in ((["0303", "0403"], 6, "0403"), (["0303"], 5, "")):
+        b = board(
+            blue("A", "0202", 18 if end else 12),
+            red("D", "0203", 6, kind="mechanized airborne"),
+            terrain={"0303": "mountain"},
+        )
+        got = fight(b, Attack(["A"], "0203", "raid"), result_die, defence=Defence({"D": retreat}))
+        assert got.result == ("DD" if result_die == 6 else "DR")
+        if end:
+            assert b.unit("D").hex == end
+        else:
+            assert b.unit("D").hex not in ("0203", "0303")
+            assert "D's retreat 0303 cannot be followed" in " ".join(got.lines)
+
+
+def test_guerrilla_ids_keep_to_twelve_characters() -> None:
+    state = start()
+    state.unit("S-4").id = "S-PARAMILIT1"
+    made = supply.raise_guerrillas(state, "Sarkand", 2)
+    assert [u.id for u in made] == ["S-PARAMIL-G1", "S-PARAMIL-G2"]

@@ -109,7 +109,8 @@ def home_hexes(state: State, side: str) -> list[str]:
 
 def raise_guerrillas(state: State, side: str, count: int) -> list[Unit]:
     """``count`` new paramilitary units of ``side``, copies of its template with ids of their
-    own (``TEMPLATE-G1``, ...), waiting for their owner to place them."""
+    own (``TEMPLATE-G1``, ..., the template's id cut to keep 12 characters), waiting for their
+    owner to place them."""
     template = guerrilla_template(state, side)
     if template is None:
         return []
@@ -119,7 +120,8 @@ def raise_guerrillas(state: State, side: str, count: int) -> list[Unit]:
     n = 0
     while len(made) < count:
         n += 1
-        uid = f"{template.id}-G{n}"
+        suffix = f"-G{n}"
+        uid = template.id[: 12 - len(suffix)] + suffix  # ids are at most 12 characters
         if uid not in taken:
             made.append(
                 replace(
