@@ -158,10 +158,11 @@ def _reaction(state: State, orders: Orders, dice: Dice, rules: Mapping[str, Any]
 def _combat(
     state: State, board: Board, defence: Defence, dice: Dice, rules: Mapping[str, Any]
 ) -> list[Event]:
-    """The impulse's attacks in the order declared, then overstacking; the units that moved
-    or attacked are Ops Complete.  Political points spent for shifts come out of each side's
-    points as the attack is fought, so a side spends at most what it has left."""
-    enemy, _defender = state.phasing, state.reacting
+    """The impulse's attacks in the order declared, then overstacking where retreats ended;
+    the units that moved or attacked are Ops Complete.  Political points spent for shifts come
+    out of each side's points as the attack is fought, and a shift a side cannot pay for in
+    full is not taken (`combat.resolve_attack`)."""
+    enemy = state.phasing
     events: list[Event] = []
     landed: list[str] = []
     crts = {**CRTS, "assault": state.scenario.assault}
