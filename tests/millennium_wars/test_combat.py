@@ -228,12 +228,14 @@ def test_air_supply_nato_naval_intensive_and_political_shifts() -> None:
         "-1 NATO and non-NATO attacking together",
         "+1 naval support",
         "+2 intensive assault",
-        "+2 political points",
+        "+1 political points",
         "-1 defender's political points",
     ]
-    # 12 to 6 is 2/1 (5), +5: 6/1 (9); Assault with a 3: DD.
+    # 12 to 6 is 2/1 (5), +4: 6/1 (9); Assault with a 3: DD.
     assert (got.odds.label, got.result) == ("6/1", "DD")
     assert b.unit("HQ").disrupted and "HQ is disrupted by the intensive assault" in got.lines
+    # The seed's "One per Unit": the column costs a point for each unit taking part.
+    assert got.spent == {"Blue": 2, "Red": 1}
 
 
 def test_a_defender_in_a_town_or_city_gains_political_points_when_attacked() -> None:
@@ -271,9 +273,7 @@ def test_overstacking_after_a_retreat_disrupts_the_hex() -> None:
         (Attack(["A", "A"], "0203", "raid"), "A is named twice"),
         (Attack([], "0203", "raid"), "names no attacking unit"),
         (Attack(["A"], "0203", "air-land"), "at least half the attack strength High-Tech"),
-        (Attack(["A"], "0203", "raid", political_points=2), "one political point a unit"),
         (Attack(["A"], "0203", "assault", intensive=True), "needs a combat-effective headquarters"),
-        (Attack(["TIRED"], "0203", "raid"), "TIRED is disrupted and cannot attack"),
     ],
 )
 def test_attacks_that_cannot_be_made(declared: Attack, message: str) -> None:

@@ -135,18 +135,22 @@ def test_odds_columns_round_down_at_every_boundary(attack: int, defence: int, co
 
 
 def test_shifts_with_the_limits_last_or_first() -> None:
-    # 9 to 1 is 9/1, three columns beyond 6/1.  Two to the left: still 6/1 when the limits
-    # come last (our default); 4/1 when they come first.
+    # 9 to 1 is 9/1, three columns beyond 6/1.  Two to the left: 4/1 when the limits come
+    # first (the seed's order, our default); still 6/1 when they come last (the house rule).
     left = [Shift(-2, "city")]
-    assert odds(9, 1, left).label == "6/1"
-    assert odds(9, 1, left, limits_after_shifts=False).label == "4/1"
-    # 1 to 6 is two columns below 1/4: +1 leaves it at 1/4 either way, +3 reaches 1/3 only
-    # when the limits come last.
-    assert odds(1, 6, [Shift(1, "air superiority")]).label == "1/4"
-    assert odds(1, 6, [Shift(3, "x")]).label == "1/3"
-    assert odds(1, 6, [Shift(3, "x")], limits_after_shifts=False).label == "1/1"
+    assert odds(9, 1, left).label == "4/1"
+    assert odds(9, 1, left, limits_after_shifts=True).label == "6/1"
+    # 1 to 6 is two columns below 1/4: +1 leaves it at 1/4 when the limits come last, +3
+    # reaches 1/1 when they come first (1/4 + 3) and only 1/3 when they come last.
+    assert odds(1, 6, [Shift(1, "air superiority")], limits_after_shifts=True).label == "1/4"
+    assert odds(1, 6, [Shift(1, "air superiority")]).label == "1/3"
+    assert odds(1, 6, [Shift(3, "x")], limits_after_shifts=True).label == "1/3"
+    assert odds(1, 6, [Shift(3, "x")]).label == "1/1"
     # Shifts add: 12 to 5 is 2/1; +1 air superiority, -1 town, -2 river: 1/1.
     got = odds(12, 5, [Shift(1, "air superiority"), Shift(-1, "town"), Shift(-2, "river")])
     assert (got.raw, got.total_shift, got.label) == (5, -2, "1/1")
     assert got.describe() == "12 to 5: 2/1, +1 air superiority, -1 town, -2 river: 1/1"
-    assert odds(9, 1, left).describe() == "9 to 1: 6/1 (9/1 beyond the table), -2 city: 6/1"
+    assert odds(9, 1, left).describe() == "9 to 1: 6/1 (9/1 beyond the table), -2 city: 4/1"
+    # With no shift the column is said once.
+    assert odds(4, 7, []).describe() == "4 to 7: 1/2"
+    assert odds(9, 1, []).describe() == "9 to 1: 6/1 (9/1 beyond the table)"

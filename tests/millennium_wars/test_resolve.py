@@ -58,11 +58,16 @@ def test_moves_and_an_attack_fought_after_the_reaction() -> None:
     state = step(state, [3], Ann=ann)  # air: 3, parity
     assert state.point.key == "1-1-1r" and state.unit("N-2MI").hex == "0604"
     assert [a.hex for a in state.pending] == ["0905"]
-    # The reaction: nothing moves.  11 to 4 is 2/1; the Raid CRT with a 5: DR.  S-3 retreats
-    # one hex (out of the Northland units' zones of control where it can) and N-HT advances.
+    # The reaction: nothing moves.  11 to 4 is 2/1; N-1AR and N-HT stand four and more hexes
+    # from N-HQ (0205, support radius 3) outside Northland: partially out of supply, -1:
+    # 1.5/1.  The Raid CRT with a 5: DR.  S-3 retreats one hex (out of the Northland units'
+    # zones of control where it can) and N-HT advances.
     state = step(state, [5])
     attack = next(e for e in state.events if e.kind == "attack")
-    assert attack.data["odds"] == "11 to 4: 2/1: 2/1" and attack.data["result"] == "DR"
+    assert (attack.data["odds"], attack.data["result"]) == ("1.5/1", "DR")
+    assert attack.data["strengths"] == "11 to 4"
+    assert attack.data["shifts"] == ["-1 attacker out of supply"]
+    assert "11 to 4: 2/1, -1 attacker out of supply: 1.5/1; die 5: DR" in attack.text
     assert state.unit("N-HT").hex == "0905" and state.unit("S-3").hex != "0905"
     assert all(state.unit(u).ops_complete for u in ("N-1AR", "N-HT", "N-2MI"))
     assert state.point.key == "1-1-2" and state.pending == []
@@ -159,6 +164,9 @@ def test_impulses_without_the_c4i_reading() -> None:
 
 
 def test_political_points_spent_on_shifts_come_out_of_each_sides_points() -> None:
+    """The seed's "Political Point Expenditure, One per Unit (Optional): +1/-1": one column,
+    one point a unit taking part.  Northland's two attackers cost 2 and it has 3/2: no shift,
+    told to Northland alone; Sarkand's lone defender costs 1 of its 2."""
     from fractions import Fraction
 
     from refassist.rulesets.millennium_wars.combat import Defence
@@ -166,26 +174,62 @@ def test_political_points_spent_on_shifts_come_out_of_each_sides_points() -> Non
     state = start()
     state.unit("N-1AR").hex = "0804"
     state.unit("N-HT").hex = "0805"
-    state.side("Northland").political_points = Fraction(3, 2)  # one whole point to spend
+    state.unit("N-HQ").hex = "0603"  # its support radius keeps both attackers in supply
+    state.side("Northland").political_points = Fraction(3, 2)
     state.side("Sarkand").political_points = Fraction(2)
     ann = Orders(
         "Ann", "1-1-1", attacks=[Attack(["N-1AR", "N-HT"], "0905", "raid", political_points=2)]
     )
     state = step(state, [3], Ann=ann)  # air 3: parity
     bob = Orders("Bob", "1-1-1r", defence=Defence(political_points=1))
-    # 11 to 4 is 2/1; Northland's 1 point (of the 2 asked) +1, Sarkand's 1 point -1: 2/1.
-    # The Raid CRT at 2/1 with a 5: DR.
+    # 11 to 4 is 2/1; Sarkand's shift -1: 1.5/1.  The Raid CRT at 1.5/1 with a 5: DR.
     state = step(state, [5], Bob=bob)
     attack = next(e for e in state.events if e.kind == "attack")
-    assert attack.data["odds"] == (
-        "11 to 4: 2/1, +1 political points, -1 defender's political points: 2/1"
-    )
-    assert "Northland spends 1 political points" in attack.text
-    assert "Sarkand spends 1 political points" in attack.text
-    # What Northland asked and did not have is its own: Sarkand is not told.
+    assert attack.data["odds"] == "1.5/1"
+    assert attack.data["shifts"] == ["-1 defender's political points"]
+    assert "Sarkand spends 1 political point" in attack.text
+    assert "Northland spends" not in attack.text
+    # What Northland could not pay is its own: Sarkand is not told.
     assert "had only" not in attack.text
     detail = next(e for e in state.events if e.kind == "attack_detail")
     assert detail.visible_to == ("Ann",)
-    assert "Northland had only 1 of the 2 political points asked" in detail.text
-    assert state.side("Northland").political_points == Fraction(1, 2)
+    assert "Northland had only 3/2 of the 2 political points its shift costs" in detail.text
+    assert state.side("Northland").political_points == Fraction(3, 2)
     assert state.side("Sarkand").political_points == 1
+
+
+def test_political_points_a_column_each_or_none_as_house_rules() -> None:
+    """``political_shift = "per_point"`` (our former reading): each point a column, at most
+    one a unit; a side short of points spends what it has.  Northland asks 2 and has 3/2:
+    +1; Sarkand -1.  ``off``: no shift, nothing spent."""
+    from fractions import Fraction
+
+    from refassist.rulesets.millennium_wars.combat import Defence
+
+    for rule, shifts, left in (
+        (
+            "per_point",
+            ["+1 political points", "-1 defender's political points"],
+            (Fraction(1, 2), Fraction(1)),
+        ),
+        ("off", [], (Fraction(3, 2), Fraction(2))),
+    ):
+        state = start()
+        state.unit("N-1AR").hex = "0804"
+        state.unit("N-HT").hex = "0805"
+        state.unit("N-HQ").hex = "0603"
+        state.side("Northland").political_points = Fraction(3, 2)
+        state.side("Sarkand").political_points = Fraction(2)
+        rules = RULES | {"political_shift": rule}
+        ann = Orders(
+            "Ann",
+            "1-1-1",
+            attacks=[Attack(["N-1AR", "N-HT"], "0905", "raid", political_points=2)],
+        )
+        state = resolve_turn(state, {"Ann": ann}, Dice.scripted([3]), rules).state
+        bob = Orders("Bob", "1-1-1r", defence=Defence(political_points=1))
+        state = resolve_turn(state, {"Bob": bob}, Dice.scripted([5]), rules).state
+        attack = next(e for e in state.events if e.kind == "attack")
+        assert attack.data["shifts"] == shifts
+        points = [state.side(n).political_points for n in ("Northland", "Sarkand")]
+        assert tuple(points) == left

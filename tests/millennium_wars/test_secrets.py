@@ -69,7 +69,10 @@ def situation(state: State, player: str, folder: Path) -> str:
 
 def attacked(attack: Attack, reaction_dice: list[int], **placed: str) -> State:
     """Ann's first impulse declaring ``attack`` with the units ``placed`` by hand (air roll 3:
-    parity), then Bob's reaction with nothing, fought with ``reaction_dice``."""
+    parity), then Bob's reaction with nothing, fought with ``reaction_dice``.  N-HQ stands at
+    0603 unless placed elsewhere: its support radius (3) keeps the attackers at 0804 and 0805
+    in supply, out of Sarkand's sight."""
+    placed.setdefault("N_HQ", "0603")
     state = start()
     for uid, hex_ in placed.items():
         state.unit(uid.replace("_", "-")).hex = hex_
@@ -111,20 +114,21 @@ def test_a_retreat_in_the_attackers_sight_is_told_to_it() -> None:
         N_1AR="0804",
         N_HT="0805",
     )
-    assert "S-3 retreats to 1004; N-HT advances into 0905" in told(state, ANN)
+    assert "S-3 retreats to 1005; N-HT advances into 0905" in told(state, ANN)
     assert not [e for e in state.events if e.kind == "attack_detail"]
 
 
 def test_the_defender_is_not_told_where_the_attacker_retreated() -> None:
     """2 to 4 on the Raid CRT is 1/2; a 1: AD.  N-3LI is disrupted and retreats two hexes,
-    to 0603, out of every Sarkand unit's sight."""
+    to 0703, out of every Sarkand unit's sight."""
     state = attacked(Attack(["N-3LI"], "0905", "raid"), [1], N_3LI="0804")
-    assert state.unit("N-3LI").hex == "0603"
+    assert state.unit("N-3LI").hex == "0703"
+    assert "0703" not in sight(state, "Sarkand")
     assert "N-3LI is disrupted; N-3LI retreats" in told(state, BOB)
-    assert "0603" not in told(state, BOB)
-    assert "N-3LI retreats to 0603" in told(state, ANN)
-    assert "N-3LI retreats to 0603" in everything(state)
-    assert "retreats to 0603" not in report(state, BOB)
+    assert "0703" not in told(state, BOB)
+    assert "N-3LI retreats to 0703" in told(state, ANN)
+    assert "N-3LI retreats to 0703" in everything(state)
+    assert "retreats to 0703" not in report(state, BOB)
 
 
 def test_an_intensive_assault_names_no_headquarters_the_defender_cannot_see() -> None:
@@ -142,22 +146,23 @@ def test_an_intensive_assault_names_no_headquarters_the_defender_cannot_see() ->
 
 
 def test_an_overstacked_stack_out_of_sight_is_its_owners_alone() -> None:
-    """Four Sarkand land units at 1105 (S-HQ, S-CY, S-1 and S-4) after an attack elsewhere:
-    they are disrupted, and only Sarkand is told, until Northland sees every enemy unit."""
-    attack = Attack(["N-1AR", "N-HT"], "0905", "raid", advance=["N-HT"])
-    placed = {"N_1AR": "0804", "N_HT": "0805", "S_1": "1105", "S_4": "1105"}
-    state = attacked(attack, [5], **placed)
+    """S-3 retreats two hexes (Assault at 2/1, a 6: DD) by its written path into 1105, where
+    S-HQ, S-CY and S-1 stand: four Sarkand land units where a retreat ends are disrupted, and
+    only Sarkand is told, until Northland sees every enemy unit."""
+    attack = Attack(["N-1AR", "N-HT"], "0905", "assault")
+    placed = {"N-1AR": "0804", "N-HT": "0805", "N-HQ": "0603", "S-1": "1105"}
+    bob = Orders(BOB, "1-1-1r", defence=Defence(retreat={"S-3": ["1005", "1105"]}))
     line = "Sarkand's units in 1105 are overstacked and disrupted"
-    assert state.unit("S-1").disrupted
-    assert line in told(state, BOB) and line in everything(state)
-    assert line not in told(state, ANN) and line not in report(state, ANN)
-    # Northland holding the air: it sees the whole map, and is told.
-    state = start()
-    for uid, hex_ in placed.items():
-        state.unit(uid.replace("_", "-")).hex = hex_
-    state = step(state, [5], Ann=Orders(ANN, "1-1-1", attacks=[attack]))  # 5: superiority
-    state = step(state, [5])
-    assert line in told(state, ANN)
+    for air, ann_told in ((3, False), (6, True)):  # 6 - 1 (Air Defense): superiority
+        state = start()
+        for uid, hex_ in placed.items():
+            state.unit(uid).hex = hex_
+        state = step(state, [air], Ann=Orders(ANN, "1-1-1", attacks=[attack]))
+        state = step(state, [6], Bob=bob)
+        assert state.unit("S-3").hex == "1105" and state.unit("S-1").disrupted
+        assert line in told(state, BOB) and line in everything(state)
+        assert (line in told(state, ANN)) is ann_told
+    assert line not in report(state, ANN) or ann_told
 
 
 def test_an_attack_that_does_not_take_place_is_the_attackers_alone() -> None:
@@ -174,18 +179,21 @@ def test_an_attack_that_does_not_take_place_is_the_attackers_alone() -> None:
 
 
 def test_the_political_points_a_side_lacked_are_its_own() -> None:
-    """Sarkand asks 2 political points for its defence and has 1: the shift it got is in the
-    odds both read; that it asked more than it had is Sarkand's."""
+    """Sarkand asks the political points shift for its defence and has none: that it could
+    not pay is Sarkand's; with a point it pays one (S-3 alone defends) and both read it."""
     from fractions import Fraction
 
-    state = start()
-    state.unit("N-1AR").hex = "0804"
-    state.side("Sarkand").political_points = Fraction(1)
-    state = step(state, [3], Ann=Orders(ANN, "1-1-1", attacks=[Attack(["N-1AR"], "0905", "raid")]))
-    state = step(state, [5], Bob=Orders(BOB, "1-1-1r", defence=Defence(political_points=2)))
-    assert "Sarkand spends 1 political points" in told(state, ANN)
-    assert "Sarkand had only 1 of the 2 political points asked" in told(state, BOB)
-    assert "had only" not in told(state, ANN)
+    for points in (0, 1):
+        state = start()
+        state.unit("N-1AR").hex = "0804"
+        state.side("Sarkand").political_points = Fraction(points)
+        ann = Orders(ANN, "1-1-1", attacks=[Attack(["N-1AR"], "0905", "raid")])
+        state = step(state, [3], Ann=ann)
+        state = step(state, [5], Bob=Orders(BOB, "1-1-1r", defence=Defence(political_points=2)))
+        short = "Sarkand had only 0 of the 1 political points its shift costs (one a unit)"
+        assert (short in told(state, BOB)) is (points == 0)
+        assert "had only" not in told(state, ANN)
+        assert ("Sarkand spends 1 political point" in told(state, ANN)) is (points == 1)
 
 
 # -- information warfare -------------------------------------------------------------------------

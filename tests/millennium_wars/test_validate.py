@@ -122,13 +122,13 @@ def test_purchases_are_checked_as_the_resolution_makes_them() -> None:
             Purchase("air defence", cell="B15"),
         ],
     )
-    free = {p.cell: p.message for p in validate_orders(state, "Ann", orders, {})}
+    free = {
+        p.cell: p.message for p in validate_orders(state, "Ann", orders, {"reinforcements": "free"})
+    }
     assert sorted(free) == ["B12", "B13", "B14"]
     assert "reinforcements arrive free" in free["B12"]
-    bought = {
-        p.cell: p.message
-        for p in validate_orders(state, "Ann", orders, {"reinforcements": "bought"})
-    }
+    # Bought, as the seed prices the reinforcements "he is due" (the default).
+    bought = {p.cell: p.message for p in validate_orders(state, "Ann", orders, {})}
     assert sorted(bought) == ["B13", "B14"]
     assert "not one of Northland's reinforcements available" in bought["B13"]
     # The computer side buys what its points pay for: N-5AB is NATO non-mechanized
@@ -136,7 +136,7 @@ def test_purchases_are_checked_as_the_resolution_makes_them() -> None:
     state.first.political_points = 3
     mine = computer_orders(state, "Ann", 1, {"reinforcements": "bought"})
     assert [(p.kind, p.unit) for p in mine.purchases] == [("reinforcement", "N-5AB")]
-    assert computer_orders(state, "Ann", 1, {}).purchases == []
+    assert computer_orders(state, "Ann", 1, {"reinforcements": "free"}).purchases == []
 
 
 def test_political_points_beyond_what_the_side_has_are_a_warning() -> None:
@@ -151,4 +151,9 @@ def test_political_points_beyond_what_the_side_has_are_a_warning() -> None:
     )
     (found,) = validate_orders(state, "Ann", orders, {})
     assert (found.cell, found.severity) == ("B43", "warning")
-    assert found.message.startswith("Northland has 1 political points left for this attack")
+    assert found.message.startswith(
+        "the shift costs 2 political points (one a unit taking part) and Northland has 1"
+    )
+    # With 2 points the two units pay for the column: no warning.
+    state.first.political_points = 2
+    assert validate_orders(state, "Ann", orders, {}) == []

@@ -81,6 +81,19 @@ def air_result(total: int) -> str:
     return "first dominance"
 
 
+def air_defended(total: int, first_defence: int, second_defence: int) -> int:
+    """The Air Superiority total after both sides' Air Defense levels (the house rule
+    ``air_defence = "deny"``, ours: the seed prices the levels and gives them no effect).
+    Each level of a side takes one off the enemy's side of the roll, never past parity: the
+    First Player's levels raise a total of 2 or less toward 3, the Second Player's lower a
+    total of 5 or more toward 4.  Air defence denies the enemy the air; it never wins it."""
+    if total <= 2:
+        return min(total + first_defence, 3)
+    if total >= 5:
+        return max(total - second_defence, 4)
+    return total
+
+
 def air_superiority(dice: Dice, modifier: int) -> Rolled:
     """1D6 + the scenario's modifier."""
     roll = dice.d6("air superiority")
@@ -135,6 +148,7 @@ __all__ = [
     "IW_COLUMNS",
     "IW_TABLE",
     "Rolled",
+    "air_defended",
     "air_result",
     "air_superiority",
     "d66",

@@ -2,10 +2,9 @@
 
 An attack's odds are its attack strength against the defence strength, rounded down to one of
 ten columns (1/4 ... 6/1).  Shifts move the column: positive for the attacker, negative for the
-defender.  The seed says odds below 1/4 "remain 1/4" and above 6/1 "remain 6/1"; whether that
-limit comes before or after the shifts it does not say.  Our default reads the odds first and
-applies the limits last (a 9/1 attack shifted two to the left is still at 6/1), the
-``odds_limits`` house rule the other way.
+defender.  The seed's text under the tables says odds below 1/4 "remain 1/4" and above 6/1
+"remain 6/1" before it lists the shifts: the limits come first (a 9/1 attack shifted two to
+the left is at 4/1); the ``odds_limits`` house rule keeps our former order (limits last).
 
 The Raid and Air-Land Battle CRTs are printed whole in the seed.  The Assault CRT lost rows 4-6
 in conversion: we ship a reconstruction that continues rows 1-3 (every column one step further
@@ -174,6 +173,8 @@ class Shift:
 
     amount: int
     reason: str
+    #: The political points the shift costs (a political points shift; 0 for any other).
+    cost: int = 0
 
 
 @dataclass(frozen=True)
@@ -195,7 +196,8 @@ class Odds:
         return sum(s.amount for s in self.shifts)
 
     def describe(self) -> str:
-        """``12 to 5: 2/1, +1 air superiority, -1 town: 2/1`` as reports print it."""
+        """``12 to 5: 2/1, +1 air superiority, -1 town: 2/1`` as reports print it; with no
+        shift, just ``4 to 7: 1/2`` (the column once, not thrice)."""
         raw = COLUMNS[min(max(self.raw, 0), len(COLUMNS) - 1)]
         beyond = ""
         if self.raw > len(COLUMNS) - 1:
@@ -203,16 +205,21 @@ class Odds:
         elif self.raw < 0:
             beyond = " (below the table)"
         parts = [f"{self.attack} to {self.defence}: {raw}{beyond}"]
-        parts += [f"{s.amount:+d} {s.reason}" for s in self.shifts if s.amount]
-        return ", ".join(parts) + f": {self.label}"
+        moved = [f"{s.amount:+d} {s.reason}" for s in self.shifts if s.amount]
+        if not moved and self.column == min(max(self.raw, 0), len(COLUMNS) - 1):
+            return parts[0]
+        return ", ".join(parts + moved) + f": {self.label}"
 
 
 def odds(
-    attack: int, defence: int, shifts: Sequence[Shift], *, limits_after_shifts: bool = True
+    attack: int, defence: int, shifts: Sequence[Shift], *, limits_after_shifts: bool = False
 ) -> Odds:
-    """The column an attack is resolved on.  With ``limits_after_shifts`` (our default) the
-    odds beyond the table count before the shifts and the limits come last; otherwise the odds
-    are first held to 1/4 - 6/1 and the shifts then move within the table."""
+    """The column an attack is resolved on.  By default, as the seed's table text orders it
+    ("Odds less than 1/4 remain 1/4. Odds greater than 6/1 remain 6/1." before the shifts),
+    the odds are first held to 1/4 - 6/1 and the shifts then move within the table (9/1 into a
+    city is 6/1 - 2: 4/1).  With ``limits_after_shifts`` (the house rule ``odds_limits =
+    "after_shifts"``, our former reading) the odds beyond the table count before the shifts
+    and the limits come last."""
     raw = raw_column(attack, defence)
     total = sum(s.amount for s in shifts)
     start = raw if limits_after_shifts else min(max(raw, 0), len(COLUMNS) - 1)

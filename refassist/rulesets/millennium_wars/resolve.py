@@ -25,7 +25,6 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from math import floor
 from typing import Any
 
 from ...dice import Dice
@@ -34,8 +33,6 @@ from ..base import Event, Resolution
 from . import charts, supply
 from .board import Board
 from .combat import (
-    DEFENDER_POINTS_SHIFT,
-    POINTS_SHIFT,
     CombatError,
     Conditions,
     Defence,
@@ -43,7 +40,7 @@ from .combat import (
     overstacking,
     resolve_attack,
 )
-from .crt import CRTS, Shift
+from .crt import CRTS
 from .movement import make_moves
 from .orders import Orders, no_orders
 from .politics import in_band, shifted
@@ -117,8 +114,9 @@ def _impulse(state: State, orders: Orders, dice: Dice, rules: Mapping[str, Any])
     board = board_of(state, rules)
     if state.point.impulse == 1:
         bought = rules["reinforcements"] == "bought"
-        events += _air(state, dice)
+        events += _air(state, dice, rules)
         mine = (side.player,)
+        events += _place_guerrillas(state, board, orders)
         for line in supply.place_reinforcements(state, board, side, bought=bought):
             events.append(event(state, "reinforcements", "", "reinforcement", line, mine))
         for line in supply.buy(state, board, side, orders.purchases, bought_reinforcements=bought):
@@ -160,22 +158,15 @@ def _reaction(state: State, orders: Orders, dice: Dice, rules: Mapping[str, Any]
 def _combat(
     state: State, board: Board, defence: Defence, dice: Dice, rules: Mapping[str, Any]
 ) -> list[Event]:
-    """The impulse's attacks in the order declared, then overstacking; the units that moved
-    or attacked are Ops Complete.  Political points spent for shifts come out of each side's
-    points as the attack is fought, so a side spends at most what it has left."""
-    enemy, defender = state.phasing, state.reacting
+    """The impulse's attacks in the order declared, then overstacking where retreats ended;
+    the units that moved or attacked are Ops Complete.  Political points spent for shifts come
+    out of each side's points as the attack is fought, and a shift a side cannot pay for in
+    full is not taken (`combat.resolve_attack`)."""
+    enemy = state.phasing
     events: list[Event] = []
-    conditions = Conditions(air=state.air)
     landed: list[str] = []
     crts = {**CRTS, "assault": state.scenario.assault}
-    for declared in state.pending:
-        attack = replace(
-            declared, political_points=min(declared.political_points, floor(enemy.political_points))
-        )
-        guard = replace(
-            defence,
-            political_points=min(defence.political_points, floor(defender.political_points)),
-        )
+    for attack in state.pending:
         try:
             outcome = resolve_attack(
                 board,
@@ -183,11 +174,13 @@ def _combat(
                 enemy.name,
                 crts,
                 dice,
-                conditions,
-                guard,
+                combat_conditions(state, board),
+                defence,
                 limits_after_shifts=rules["odds_limits"] == "after_shifts",
                 disrupted_attack=bool(rules["disrupted_attack"]),
                 home=state.scenario.countries,
+                political=str(rules["political_shift"]),
+                points={s.name: s.political_points for s in state.sides},
             )
         except CombatError as exc:
             # Told to the attacker alone: an attack never fought stays one of its plans, as
@@ -208,21 +201,10 @@ def _combat(
             if unit is not None:
                 unit.ops_complete = True
         state.lost += outcome.eliminated
-        for who, points in outcome.political.items():
-            state.political_index = shifted(
-                state.political_index, points, who == state.scenario.first
-            )
-        landed += [u.hex for u in board.units]
-        spent = [Line(text) for text in _spend_points(outcome.odds.shifts, enemy, defender)]
-        short = [
-            Line(f"{side.name} had only {got} of the {asked} political points asked", side.name)
-            for side, asked, got in (
-                (enemy, declared.political_points, attack.political_points),
-                (defender, defence.political_points, guard.political_points),
-            )
-            if got < asked
-        ]
-        public, private = _told_apart(state, [*outcome.told, *spent, *short], rules)
+        index = [Line(text) for text in _index_moves(state, outcome.political)]
+        landed += outcome.retreat_ends
+        spent = [Line(text) for text in _spend_points(state, outcome.spent)]
+        public, private = _told_apart(state, [*outcome.told, *spent, *index], rules)
         events.append(
             event(
                 state,
@@ -231,7 +213,9 @@ def _combat(
                 "attack",
                 "; ".join(public),
                 EVERYONE,
-                odds=outcome.odds.describe(),
+                odds=outcome.odds.label,
+                strengths=f"{outcome.odds.attack} to {outcome.odds.defence}",
+                shifts=[f"{s.amount:+d} {s.reason}" for s in outcome.odds.shifts if s.amount],
                 die=outcome.die,
                 result=outcome.result,
                 crt=outcome.crt,
@@ -300,17 +284,39 @@ def _told_apart(
     return public, private
 
 
-def _spend_points(shifts: Sequence[Shift], attacker: SideState, defender: SideState) -> list[str]:
-    """Take the political points an attack's shifts used from each side; what was spent."""
+def _spend_points(state: State, spent: Mapping[str, int]) -> list[str]:
+    """Take the political points an attack's shifts cost from each side; what was spent."""
     lines = []
-    for shift in shifts:
-        if shift.reason == POINTS_SHIFT and shift.amount:
-            attacker.political_points -= shift.amount
-            lines.append(f"{attacker.name} spends {shift.amount} political points")
-        elif shift.reason == DEFENDER_POINTS_SHIFT and shift.amount:
-            defender.political_points += shift.amount
-            lines.append(f"{defender.name} spends {-shift.amount} political points")
+    for name, points in spent.items():
+        state.side(name).political_points -= points
+        lines.append(f"{name} spends {counted(points, 'political point')}")
     return lines
+
+
+def _index_moves(state: State, political: Mapping[str, int]) -> list[str]:
+    """Move the Political Index by what an attack gained each side (the Political Point
+    Table); how it moved, for the combat's line."""
+    lines = []
+    for who, points in political.items():
+        state.political_index = shifted(state.political_index, points, who == state.scenario.first)
+        lines.append(f"the Index moves {points} toward {who}, to {state.political_index}")
+    return lines
+
+
+def combat_conditions(state: State, board: Board) -> Conditions:
+    """What the turn brings to an attack fought now: the air, air dominance, the weather and
+    every unit's supply as the board stands (`supply.supply_status`)."""
+    dominance = state.air if state.air_level.endswith("dominance") else ""
+    conditions = Conditions(air=state.air, dominance=dominance, bad_weather=state.bad_weather)
+    return replace(conditions, supply=supply.supply_status(state.scenario, board, conditions))
+
+
+def _place_guerrillas(state: State, board: Board, orders: Orders) -> list[Event]:
+    """The phasing side's guerrillas waiting since a random event, placed at the start of its
+    first impulse (its sheet's ``guerrilla`` lines, the rule for the rest)."""
+    side = state.phasing
+    lines = supply.place_guerrillas(state, board, side, orders.purchases)
+    return [event(state, "guerrillas", "", "guerrillas", line, (side.player,)) for line in lines]
 
 
 def _moves(
@@ -370,13 +376,19 @@ def _moves(
 # -- the referee's dice between sheets ----------------------------------------------------------
 
 
-def _air(state: State, dice: Dice) -> list[Event]:
-    """The air superiority roll of a player turn (parity in bad weather)."""
+def _air(state: State, dice: Dice, rules: Mapping[str, Any]) -> list[Event]:
+    """The air superiority roll of a player turn (parity in bad weather), with both sides'
+    Air Defense levels (`charts.air_defended`, the house rule ``air_defence``)."""
     if state.bad_weather:
         state.air, state.air_level = "", "parity"
         return []
     with dice.at(phase="air", location=""):
         rolled = charts.air_superiority(dice, state.scenario.air_modifier)
+    total = rolled.total + state.scenario.air_modifier
+    defended = total
+    if rules["air_defence"] == "deny":
+        defended = charts.air_defended(total, state.first.air_defence, state.second.air_defence)
+        rolled = replace(rolled, result=charts.air_result(defended))
     state.air_level = rolled.result
     state.air = (
         state.first.name
@@ -387,7 +399,10 @@ def _air(state: State, dice: Dice) -> list[Event]:
     )
     if state.air and state.air not in state.sees_all:  # the holder may examine enemy stacks
         state.sees_all.append(state.air)
-    text = f"Air superiority: 1D6 {rolled.total} {state.scenario.air_modifier:+d}: {rolled.result}"
+    text = f"Air superiority: 1D6 {rolled.total} {state.scenario.air_modifier:+d}"
+    if defended != total:
+        text += f", {defended} after Air Defense"
+    text += f": {rolled.result}"
     if rolled.result.endswith("dominance"):
         loser = state.second if state.air == state.first.name else state.first
         loser.c4i = max(0, loser.c4i - 1)
@@ -419,6 +434,8 @@ def _advance(state: State, dice: Dice, rules: Mapping[str, Any]) -> list[Event]:
 
 def _end_of_player_turn(state: State, dice: Dice, rules: Mapping[str, Any]) -> list[Event]:
     side = state.phasing
+    if state.point.player_turn == 1:
+        _reserves_back(state)
     board = board_of(state, rules)
     events: list[Event] = []
     for unit in [u for u in state.units if u.side == side.name and u.disrupted]:
@@ -426,6 +443,7 @@ def _end_of_player_turn(state: State, dice: Dice, rules: Mapping[str, Any]) -> l
         ground = board.terrain_of(unit.hex).name
         with dice.at(phase="recovery", location=unit.hex):
             roll, back = charts.recovers(dice, unit.id, zoc, ground)
+        modifier = charts.recovery_modifier(zoc, ground)
         if back:
             unit.disrupted = False
         events.append(
@@ -434,7 +452,8 @@ def _end_of_player_turn(state: State, dice: Dice, rules: Mapping[str, Any]) -> l
                 "recovery",
                 unit.hex,
                 "recovery",
-                f"{unit.id} {'recovers' if back else 'stays disrupted'} (1D6 {roll})",
+                f"{unit.id} {'recovers' if back else 'stays disrupted'} (1D6 {roll} "
+                f"{'-' if modifier < 0 else '+'} {abs(modifier)})",
                 (side.player,),
                 roll=roll,
             )
@@ -523,6 +542,7 @@ def start_of_turn(state: State, dice: Dice) -> list[Event]:
     state.event = rolled.result
     roll = rolled.dice[0] * 10 + rolled.dice[1]
     text = f"Random event: d66 {roll}, {rolled.result}"
+    owner: list[Event] = []
     if rolled.result == "ceasefire":
         state.point = Point(state.point.turn, ceasefire=True)
         text += ": both players answer whether they comply"
@@ -537,6 +557,9 @@ def start_of_turn(state: State, dice: Dice) -> list[Event]:
         elif state.political_index <= 33:
             state.political_index = shifted(state.political_index, 10, True)
         text += f": the Index is {state.political_index}"
+    elif rolled.result.endswith("guerrillas"):
+        said, owner = _guerrillas(state, dice, rolled.result)
+        text += said
     elif rolled.result == "bad weather":
         state.bad_weather = True
         text += ": speeds -1, support radius 1, air parity this turn"
@@ -562,8 +585,46 @@ def start_of_turn(state: State, dice: Dice) -> list[Event]:
         if not applies:
             state.event = "no event"
     return [
-        event(state, "events", "", "random_event", text, EVERYONE, roll=roll, result=rolled.result)
+        event(state, "events", "", "random_event", text, EVERYONE, roll=roll, result=rolled.result),
+        *owner,
     ]
+
+
+def _guerrillas(state: State, dice: Dice, result: str) -> tuple[str, list[Event]]:
+    """First or Second Player Guerrillas: "Roll one die. The ... Player places that number of
+    paramilitary units in any hexes in their home country (if on the map) not containing an
+    enemy unit. This event may occur only if the ... Player has paramilitary units."  The units
+    wait for their owner's next first-impulse sheet (`supply.place_guerrillas`).  What the
+    event's public line adds, and the owner's event naming the new units (their ids are its
+    own, as its units out of the enemy's sight are)."""
+    side = state.first if result.startswith("first") else state.second
+    if supply.guerrilla_template(state, side.name) is None:
+        return f" (no effect: {side.name} has no paramilitary units)", []
+    if not supply.home_hexes(state, side.name):
+        return f" (no effect: {side.name}'s home country is not on the map)", []
+    with dice.at(phase="events", location=""):
+        die = dice.d6("guerrillas")
+    made = supply.raise_guerrillas(state, side.name, die)
+    said = (
+        f": 1D6 {die}, {side.name} places {counted(die, 'paramilitary unit')} in its home "
+        "country at its next first impulse"
+    )
+    text = (
+        f"Guerrillas to place on your next first-impulse sheet ('guerrilla' lines; those you "
+        f"do not place, the rule places): {' '.join(u.id for u in made)}"
+    )
+    return said, [event(state, "events", "", "guerrillas", text, (side.player,))]
+
+
+def _reserves_back(state: State) -> None:
+    """At the end of the First Player's turn the Second Player's units lose their Ops Complete
+    markers: the only ones they can carry are those of reserves that moved in the First
+    Player's reaction phases, and a reaction spends a reserve for the enemy's player turn, not
+    for its own (ours: the seed removes the markers in the administrative segment and never
+    says that a reaction places one)."""
+    for unit in state.units:
+        if unit.side == state.second.name:
+            unit.ops_complete = False
 
 
 def _ceasefire(state: State, orders: Mapping[str, Orders]) -> list[Event]:

@@ -1,5 +1,6 @@
-"""House rules of Millennium Wars: the seed's options (fast play, stacking) and our readings of
-what it leaves open.
+"""House rules of Millennium Wars: our options (fast play and a general stacking limit are
+ours, not the seed's) and our readings of what the seed leaves open; each default is the seed's
+plain words where it has any.
 
 Read from ``[house_rules]`` in ``game.toml`` over these defaults;
 ``docs/rules/millennium-wars.md`` explains each one and why the default was chosen.  The rules
@@ -22,25 +23,26 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
     ),
     HouseRule(
         "reinforcements",
-        "free",
-        "The scenario's reinforcements arrive free on their turn ('free', as the seed's 'places "
-        "any Reinforcements he is due'), or become available on their turn and arrive when the "
+        "bought",
+        "The scenario's reinforcements become available on their turn and arrive when the "
         "player buys them on a first-impulse sheet at the Reinforcements column's price, with "
-        "this turn's rally or protests ('bought').",
-        ("free", "bought"),
+        "this turn's rally or protests ('bought': the seed prices the 'Reinforcements and "
+        "Replacements he is due'), or arrive free on their turn ('free', our former reading).",
+        ("bought", "free"),
     ),
     HouseRule(
         "fast_play",
         False,
-        "Fast play: the defender's reaction orders stand on the phasing sheet (retreats, "
-        "advances, political points for its defence) and there is no reaction sheet; each "
-        "impulse's combat is fought as soon as the phasing sheet is in.",
+        "Fast play (ours, not in the seed): the defender's reaction orders stand on the "
+        "phasing sheet (retreats, advances, political points for its defence) and there is no "
+        "reaction sheet; each impulse's combat is fought as soon as the phasing sheet is in.",
     ),
     HouseRule(
         "stacking",
         3,
-        "Land units a side may have in a hex at the end of the combat phase (1 on a glacier); "
-        "more are all disrupted.  The seed's stacking option.",
+        "Land units of a side a hex may hold where a retreat ends, at the end of the combat "
+        "phase (1 on a glacier); more are all disrupted.  Ours: the seed speaks of "
+        "overstacking after a retreat and gives a limit only for a glacier (one land unit).",
     ),
     HouseRule(
         "impulse_c4i",
@@ -57,17 +59,35 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
     ),
     HouseRule(
         "odds_limits",
-        "after_shifts",
-        "The odds columns past 6/1 and below 1/4 are kept while the shifts are counted and "
-        "the limits come last ('after_shifts'), or the odds are cut to the table first "
-        "('before_shifts').",
-        ("after_shifts", "before_shifts"),
+        "before_shifts",
+        "The odds are cut to the table (1/4 to 6/1) before the shifts are counted, as the "
+        "seed's text orders it ('before_shifts'), or the columns past 6/1 and below 1/4 are "
+        "kept while the shifts are counted and the limits come last ('after_shifts', our "
+        "former reading).",
+        ("before_shifts", "after_shifts"),
     ),
     HouseRule(
         "disrupted_attack",
-        False,
-        "A disrupted unit may attack (false: it may not; the seed gives disruption no stated "
-        "effect, and we read it as the end of a unit's offensive power until it recovers).",
+        True,
+        "A disrupted unit may attack (true: the seed's AD, A1 and BB results speak of "
+        "'Disrupted Attacking units'; false: it may not, our former reading).",
+    ),
+    HouseRule(
+        "political_shift",
+        "per_unit",
+        "Political points bought column shifts: 'per_unit' (the seed's 'One per Unit "
+        "(Optional): +1/-1'): a side may buy one column, paying one point for each of its "
+        "units taking part; 'per_point' (our former reading): each point a column, at most one "
+        "a unit; 'off': no political shifts in this game.",
+        ("per_unit", "per_point", "off"),
+    ),
+    HouseRule(
+        "air_defence",
+        "deny",
+        "What an Air Defense level does (the seed prices it and gives it no effect): 'deny' "
+        "(ours): each level of a side takes one off the enemy's side of the Air Superiority "
+        "roll, never past parity; 'none': nothing.",
+        ("deny", "none"),
     ),
     HouseRule(
         "see_home",

@@ -53,6 +53,9 @@ class Side:
     c4i: int = 0
     air_defence: int = 0
     political_points: int = 0  # political points each game turn
+    #: The hexes its units trace supply to (ours: the seed prints supply shifts and no rule);
+    #: none listed: every hex of its home country.
+    supply: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -309,6 +312,9 @@ def parse_scenario(data: dict[str, Any], text: str, name: str) -> Scenario:
         elif where:
             places[where] = Place(where, str(place_name), str(kind))
 
+    for i, side in enumerate(sides):
+        side.supply = [h for v in side.supply if (h := on_map(("sides", i, "supply"), v))]
+
     overrides = grid_data.get("terrain_table", {})
     table = dict(TERRAIN)
     if not isinstance(overrides, dict):
@@ -463,7 +469,11 @@ def _sides(data: dict[str, Any], bad: _Problems, get: Any) -> list[Side]:
             "political points a game turn, 0-50",
             0,
         )
-        sides.append(Side(name, letter, bool(nato), c4i, defence, points))
+        sources = entry.get("supply", [])
+        if not isinstance(sources, list):
+            bad.add((*path, "supply"), 'supply must be a list of hexes, e.g. ["0101", "0102"]')
+            sources = []
+        sides.append(Side(name, letter, bool(nato), c4i, defence, points, list(sources)))
     if len(sides) == 2 and sides[0].name == sides[1].name:
         bad.add(
             ("sides", 1, "name"), "a scenario has two [[sides]] with different names and letters"

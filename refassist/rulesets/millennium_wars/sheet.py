@@ -66,7 +66,8 @@ MESSAGE_SECTION_ROW, MESSAGE_CELL, MESSAGE_LAST_ROW = 58, "B59", 62
 
 MAX_MESSAGE_LENGTH = 2000
 MAX_POINTS = 12
-BUY_KINDS = ("reinforcement", "replacement", "air defence")
+#: "guerrilla" places, free, a paramilitary unit a random event raised (offered only then).
+BUY_KINDS = ("reinforcement", "replacement", "air defence", "guerrilla")
 YES = ("yes", "y", "x", "true", "1", "intensive")
 _WIDTHS = {"A": 10, "B": 16, "C": 10, "D": 11, "E": 9, "F": 9, "G": 26, "H": 14, "I": 10}
 _LAST_COLUMN = 8  # I
@@ -226,17 +227,28 @@ def _write_purchases(page: Page, view: State, side: str, first: bool, bought: bo
         page.blank(f"C{row}", st.input_text)
         page.blank(f"D{row}", st.input_text)
     last = BUY_FIRST_ROW + BUY_ROWS - 1
-    kinds = BUY_KINDS if bought else BUY_KINDS[1:]
+    guerrillas = [u.id for u in view.placing if u.side == side]
+    kinds = tuple(
+        k
+        for k in BUY_KINDS
+        if (k != "reinforcement" or bought) and (k != "guerrilla" or guerrillas)
+    )
     page.ask(
         f"B{BUY_FIRST_ROW}:B{last}",
         "Buy",
         ("reinforcement (one available, see 'Situation'), " if bought else "")
         + "replacement (an eliminated unit back, in a free hex of your country) or air defence "
-        "(+1 level). This turn's prices are on 'Situation'.",
+        "(+1 level). This turn's prices are on 'Situation'."
+        + (
+            " guerrilla: place one of your guerrillas, free, in a hex of your country without "
+            "an enemy unit (those you do not place, the rule places)."
+            if guerrillas
+            else ""
+        ),
         kinds,
         strict=True,
     )
-    units = [u.id for u in view.lost if u.side == side]
+    units = [u.id for u in view.lost if u.side == side] + guerrillas
     if bought:
         units += [u.id for u in available_reinforcements(view, side)]
     page.ask(

@@ -68,6 +68,9 @@ class State:
     sees_all: list[str] = field(default_factory=list)
     #: Reinforcements of the scenario already placed.
     arrived: list[str] = field(default_factory=list)
+    #: Guerrillas raised by a random event, waiting for their owner's next first impulse
+    #: (no hex yet; the referee may place them by giving them one on the master workbook).
+    placing: list[Unit] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     dice: list[Any] = field(default_factory=list)
     finished: str = ""

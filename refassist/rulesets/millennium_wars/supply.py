@@ -1,5 +1,14 @@
-"""The first impulse's business: reinforcements due, purchases with political points, and
-information warfare.
+"""The first impulse's business: reinforcements due, purchases with political points,
+guerrillas to place and information warfare; and each unit's supply when combat is fought.
+
+Supply (ours: the seed prints the shifts "Partially Out of Supply: -1/+1" and "Totally Out of
+Supply: -2/+2" and no rule for them): a side's supply sources are the hexes its scenario
+lists (``supply`` in its ``[[sides]]``), or else every hex of its home country.  A unit traces
+a line to a source through land hexes free of enemy units and of enemy zones of control (a
+hex in one is open while a friendly land unit stands in it).  A unit on a source, or within
+the support radius (this turn's: `Conditions.support`) of a combat-effective logistics unit
+of its side that itself traces a line, is in supply; one that traces a line but is beyond
+every support radius is partially out; one that traces no line is totally out.
 
 Readings recorded in docs/rules/millennium-wars.md: the scenario's reinforcements arrive free
 on their turn at their hex, or, if an enemy holds it or it is full, at the nearest hex of
@@ -19,10 +28,182 @@ from ...dice import Dice
 from ...hexmap import distance
 from . import charts
 from .board import Board
+from .combat import Conditions
 from .orders import InformationAttack, Purchase
 from .politics import Cost, cost, price_class, shifted
+from .scenario import Scenario
 from .state import SideState, State
 from .units import Unit
+
+FULL, PARTIAL, OUT = "full", "partial", "out"
+
+
+def supply_sources(scenario: Scenario, side: str) -> set[str]:
+    """The hexes ``side``'s units trace supply to: the scenario's list, or its home country."""
+    listed = scenario.side(side).supply
+    if listed:
+        return set(listed)
+    return {h for h, owner in scenario.countries.items() if owner == side}
+
+
+def _traced(board: Board, side: str, sources: set[str]) -> set[str]:
+    """Every hex from which a line of supply reaches one of ``sources``: land hexes without
+    enemy units, not in an enemy zone of control unless a friendly land unit stands there."""
+
+    def open_(h: str) -> bool:
+        ground = board.terrain_of(h)
+        return (
+            ground.combat
+            and ground.cost(False) is not None
+            and not board.enemy_in(h, side)
+            and (not board.in_enemy_zoc(h, side) or bool(board.land_at(h, side)))
+        )
+
+    reached = {h for h in sources if board.grid.contains(h) and open_(h)}
+    frontier = sorted(reached)
+    while frontier:
+        here = frontier.pop()
+        for n in board.grid.neighbours(here):
+            if n not in reached and open_(n):
+                reached.add(n)
+                frontier.append(n)
+    return reached
+
+
+def supply_status(scenario: Scenario, board: Board, conditions: Conditions) -> dict[str, str]:
+    """Each land unit's supply as the board stands: ``full``, ``partial`` or ``out`` (the
+    module's docstring gives the rule)."""
+    status: dict[str, str] = {}
+    for side in scenario.sides:
+        sources = {
+            h for h in supply_sources(scenario, side.name) if not board.enemy_in(h, side.name)
+        }
+        traced = _traced(board, side.name, sources)
+        suppliers = [
+            u
+            for u in board.units
+            if u.side == side.name and u.kind.logistics and not u.disrupted and u.hex in traced
+        ]
+        for unit in board.units:
+            if unit.side != side.name or unit.kind.naval or not unit.hex:
+                continue
+            if unit.hex in sources or any(
+                distance(unit.hex, s.hex) <= conditions.support(s) for s in suppliers
+            ):
+                status[unit.id] = FULL
+            else:
+                status[unit.id] = PARTIAL if unit.hex in traced else OUT
+    return status
+
+
+def guerrilla_template(state: State, side: str) -> Unit | None:
+    """The paramilitary unit of ``side`` on the map that new guerrillas copy (the shortest
+    id, then the first): the event "may occur only if the player has paramilitary units"."""
+    para = [u for u in state.units if u.side == side and u.kind.paramilitary and u.hex]
+    return min(para, key=lambda u: (len(u.id), u.id)) if para else None
+
+
+def home_hexes(state: State, side: str) -> list[str]:
+    return sorted(h for h, owner in state.scenario.countries.items() if owner == side)
+
+
+def raise_guerrillas(state: State, side: str, count: int) -> list[Unit]:
+    """``count`` new paramilitary units of ``side``, copies of its template with ids of their
+    own (``TEMPLATE-G1``, ..., the template's id cut to keep 12 characters), waiting for their
+    owner to place them."""
+    template = guerrilla_template(state, side)
+    if template is None:
+        return []
+    taken = {u.id for u in (*state.units, *state.lost, *state.placing)}
+    taken |= {due.unit.id for due in state.scenario.reinforcements}
+    made: list[Unit] = []
+    n = 0
+    while len(made) < count:
+        n += 1
+        suffix = f"-G{n}"
+        uid = template.id[: 12 - len(suffix)] + suffix  # ids are at most 12 characters
+        if uid not in taken:
+            made.append(
+                replace(
+                    template, id=uid, hex="", disrupted=False, ops_complete=False, reserve=False
+                )
+            )
+    state.placing += made
+    return made
+
+
+def place_guerrillas(
+    state: State, board: Board, side: SideState, purchases: Sequence[Purchase]
+) -> list[str]:
+    """Put ``side``'s waiting guerrillas on the map at the start of its first impulse: each
+    at the hex its sheet names (a ``guerrilla`` line: the unit, or blank for the next one
+    waiting, and a hex of its home country without an enemy unit); the rest, and any whose
+    hex will not do, where the rule puts them (`_guerrilla_hexes`).  What happened, to say."""
+    waiting = [u for u in state.placing if u.side == side.name]
+    if not waiting:
+        return []
+    lines: list[str] = []
+
+    def fits(unit: Unit, h: str) -> bool:
+        most = board.terrain_of(h).stacking
+        return (
+            state.scenario.countries.get(h) == side.name
+            and board.can_enter(unit, h)
+            and not board.enemy_in(h, side.name)
+            and (most is None or len(board.land_at(h, side.name)) < most)
+        )
+
+    def put(unit: Unit, h: str) -> None:
+        waiting.remove(unit)
+        state.placing.remove(unit)
+        unit.hex = h
+        board.units.append(unit)
+        lines.append(f"{unit.id} (guerrillas) is placed at {h}")
+
+    for p in purchases:
+        if p.kind != "guerrilla":
+            continue
+        unit = next((u for u in waiting if u.id.lower() == p.unit.lower()), None)
+        if unit is None and not p.unit:
+            unit = waiting[0] if waiting else None
+        if unit is None:
+            lines.append(
+                f"{p.unit or 'guerrillas'}: no guerrilla of {side.name}'s waits to be placed"
+            )
+            continue
+        if not p.hex or not fits(unit, p.hex):
+            lines.append(
+                f"{unit.id} cannot be placed at {p.hex or 'no hex'} (a hex of {side.name}'s "
+                "country without an enemy unit): placed by the rule"
+            )
+            continue
+        put(unit, p.hex)
+    for unit in list(waiting):
+        where = _guerrilla_hexes(
+            board, unit, [h for h in home_hexes(state, side.name) if fits(unit, h)]
+        )
+        if not where:
+            waiting.remove(unit)
+            state.placing.remove(unit)
+            lines.append(f"{unit.id} cannot be placed: no hex of {side.name}'s country is free")
+            continue
+        put(unit, where)
+    return lines
+
+
+def _guerrilla_hexes(board: Board, unit: Unit, free: Sequence[str]) -> str:
+    """Where the rule places a guerrilla its owner did not: the free hex of its home country
+    nearest an enemy land unit (guerrillas rise against the invader), preferring a hex no
+    unit of its side holds yet, then the lowest id."""
+    enemies = [u.hex for u in board.units if u.side != unit.side and u.hex and not u.kind.naval]
+    if not free:
+        return ""
+
+    def score(h: str) -> tuple[bool, int, str]:
+        near = min((distance(h, e) for e in enemies), default=0)
+        return (bool(board.land_at(h, unit.side)), near, h)
+
+    return min(free, key=score)
 
 
 def available_reinforcements(state: State, side: str) -> list[Unit]:
@@ -102,6 +283,8 @@ def buy(
     and costs nothing."""
     lines = []
     for purchase in purchases:
+        if purchase.kind == "guerrilla":  # placed free, by `place_guerrillas`
+            continue
         unit, problem = bought_unit(state, side, purchase, bought_reinforcements)
         if problem:
             lines.append(problem)
@@ -355,10 +538,18 @@ def _superiority(
 
 __all__ = [
     "BOTH",
+    "FULL",
+    "OUT",
     "OWN",
+    "PARTIAL",
     "REFEREE",
     "Told",
     "buy",
+    "guerrilla_template",
     "information_warfare",
+    "place_guerrillas",
     "place_reinforcements",
+    "raise_guerrillas",
+    "supply_sources",
+    "supply_status",
 ]

@@ -153,9 +153,19 @@ UNITS = Table(
         flag("reserve", "Reserve"),
         flag("disrupted", "Disrupted"),
         flag("ops_complete", "Ops Complete"),
+        Column(
+            "to_place",
+            "To place",
+            "bool",
+            required=False,
+            help="guerrillas raised by a random event, waiting for their owner's next first "
+            "impulse (no hex); to place one yourself, give it a hex and clear this",
+            added_later=True,
+        ),
     ),
     key=("id",),
-    help="Every unit: on the map at its hex, or eliminated (no hex; a replacement brings it back).",
+    help="Every unit: on the map at its hex, eliminated (no hex; a replacement brings it "
+    "back), or guerrillas to place (no hex, To place).",
 )
 
 OBJECTIVES = Table(
@@ -231,6 +241,7 @@ def _retreats(retreat: Mapping[str, Sequence[str]]) -> str:
 def to_tables(state: State) -> dict[str, list[dict[str, Any]]]:
     on_map = [(u, u.hex) for u in state.units]
     lost = [(u, "") for u in state.lost]
+    placing = [as_row(u) | {"hex": "", "to_place": True} for u in state.placing]
     return {
         "settings": [
             SETTINGS.row_of(
@@ -258,7 +269,8 @@ def to_tables(state: State) -> dict[str, list[dict[str, Any]]]:
             }
             for s in state.sides
         ],
-        "units": [as_row(u) | {"hex": where} for u, where in on_map + lost],
+        "units": [as_row(u) | {"hex": where, "to_place": False} for u, where in on_map + lost]
+        + placing,
         "objectives": [
             {
                 "hex": h,
@@ -345,9 +357,10 @@ def from_tables(tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]
         sides.append(r.to(SideState, political_points=points, standing=standing))
     units: list[Unit] = []
     lost: list[Unit] = []
+    placing: list[Unit] = []
     for r in tables.get("units", []):
         unit = r.to(Unit, hex=r["hex"] or "")
-        (units if unit.hex else lost).append(unit)
+        (units if unit.hex else placing if r.get("to_place") else lost).append(unit)
     attacks = []
     for r in tables.get("attacks", []):
         try:
@@ -402,6 +415,7 @@ def from_tables(tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]
         lost=lost,
         sees_all=[r["name"] for r in tables.get("sides", []) if r["sees_all"]],
         arrived=str(s["arrived"] or "").split(),
+        placing=placing,
     )
 
 

@@ -6,7 +6,9 @@ shock troops under MECHANIZED in a garbled column; we read both as non-mechanize
 infantry walks by definition; the seed's shock symbol sits with the foot units on the printed
 counter sheet this list was taken from), and record it here.  Headquarters and political power
 nexuses are logistics units (they have a support radius); cybercadres are the information
-warfare units; a naval task force gives naval support and cannot enter land hexes.
+warfare units; a naval task force gives naval support and cannot enter land hexes.  The seed
+names "Airmobile units" without listing them: we read the units that move by air, air assault,
+airborne infantry and mechanized airborne, as airmobile.
 """
 
 from __future__ import annotations
@@ -23,6 +25,9 @@ class UnitType:
     high_tech: bool = False  # counts toward the Air-Land Battle CRT's condition
     naval: bool = False
     paramilitary: bool = False
+    #: Moves by air (helicopter or parachute): the seed's "Airmobile units may Retreat through
+    #: Prohibited Terrain, enemy ZOCs and enemy units at no penalty".
+    airmobile: bool = False
 
 
 UNIT_TYPES: dict[str, UnitType] = {
@@ -32,14 +37,14 @@ UNIT_TYPES: dict[str, UnitType] = {
         UnitType("mechanized infantry", True),
         UnitType("armored cavalry", True),
         UnitType("combined arms", True),
-        UnitType("mechanized airborne", True),
+        UnitType("mechanized airborne", True, airmobile=True),
         UnitType("high-tech strike force", True, high_tech=True),
         UnitType("headquarters", True, logistics=True),
         UnitType("light infantry", False),
         UnitType("shock", False),
         UnitType("special operations", False),
-        UnitType("airborne infantry", False),
-        UnitType("air assault", False),
+        UnitType("airborne infantry", False, airmobile=True),
+        UnitType("air assault", False, airmobile=True),
         UnitType("marine", False),
         UnitType("paramilitary", False, paramilitary=True),
         UnitType("cybercadre", False, information_warfare=True),

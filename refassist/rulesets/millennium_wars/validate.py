@@ -13,20 +13,23 @@ in the same words as an id that is no unit, so a player learns nothing by guessi
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
 from ...errors import CellProblem
 from ..checking import OrderChecker
-from .combat import CombatError, check_attack
+from .board import Board
+from .combat import Attack, CombatError, Conditions, check_attack, path_works
 from .crt import CRTS
 from .movement import make_moves
-from .orders import CEASEFIRE_CELL, IW_CHOICES, Orders
-from .resolve import board_of
+from .orders import CEASEFIRE_CELL, IW_CHOICES, Orders, Purchase
+from .resolve import board_of, combat_conditions
 from .rules import complete
+from .sheet import ORDERS_SHEET, RETREAT_CELL
 from .state import State
 from .supply import bought_unit
+from .units import Unit
 from .visibility import side_view
 
 
@@ -77,6 +80,9 @@ def validate_orders(
         bought = rules["reinforcements"] == "bought"
         seen = {u.id for u in view.units if u.side != side.name}
         for p in orders.purchases:
+            if p.kind == "guerrilla":
+                _check_guerrilla(check, view, board, side.name, p)
+                continue
             _, problem = bought_unit(view, view.side(side.name), p, bought)
             if problem:
                 check.error(p.cell, p.unit or p.kind, problem, "Change the purchase.")
@@ -131,15 +137,15 @@ def validate_orders(
     for move, got in zip(orders.moves, done, strict=True):
         if not got.ok:
             check.error(move.cell, " ".join(move.path), got.problems[0], "Change the path.")
-    for hex_ in sorted({u.hex for u in board.units if u.side == side.name and u.hex}):
-        if board.overstacked(hex_, side.name):
-            check.warn(
-                orders.moves[0].cell if orders.moves else "B2",
-                hex_,
-                f"{hex_} would hold {len(board.land_at(hex_, side.name))} land units, more than "
-                f"{board.limit(hex_)}: they would all be disrupted after the combat",
-                "Move a unit elsewhere.",
-            )
+    conditions = combat_conditions(view, board)
+    _check_retreats(
+        check,
+        board,
+        orders.defence.retreat,
+        side.name,
+        conditions,
+        f"{ORDERS_SHEET}!{RETREAT_CELL}",
+    )
     if reacting:
         for attack in orders.attacks:
             check.error(attack.cell, attack.hex, "a reaction makes no attacks", "Take it out.")
@@ -147,16 +153,8 @@ def validate_orders(
     crts = {**CRTS, "assault": view.scenario.assault}
     attacking: set[str] = set()
     left = view.side(side.name).political_points
+    political = str(rules["political_shift"])
     for attack in orders.attacks:
-        if attack.political_points > left:
-            check.warn(
-                attack.cell,
-                str(attack.political_points),
-                f"{side.name} has {left} political points left for this attack; it will "
-                f"spend what it has",
-                "Ask fewer political points.",
-            )
-        left = max(left - attack.political_points, Fraction(0))
         try:
             units = check_attack(
                 board,
@@ -164,10 +162,14 @@ def validate_orders(
                 side.name,
                 crts,
                 disrupted_attack=bool(rules["disrupted_attack"]),
+                conditions=conditions,
+                political=political,
             )
         except CombatError as exc:
             check.error(attack.cell, " ".join(attack.attackers), str(exc), "Change the attack.")
             continue
+        left = _check_points(check, attack, units, side.name, left, political)
+        _check_retreats(check, board, attack.retreat, side.name, conditions, attack.cell)
         ids = {u.id for u in units}
         for unit in units:
             if unit.id in attacking:
@@ -187,6 +189,102 @@ def validate_orders(
                     "Name only the attacking units.",
                 )
     return check.problems
+
+
+def _check_points(
+    check: OrderChecker,
+    attack: Attack,
+    units: Sequence[Unit],
+    side: str,
+    left: Fraction,
+    political: str,
+) -> Fraction:
+    """Warn of a political points shift the side cannot pay or may not buy; the points left
+    after it."""
+    if not attack.political_points:
+        return left
+    if political == "off":
+        check.warn(
+            attack.cell,
+            str(attack.political_points),
+            "political points buy no shifts in this game (the house rule political_shift)",
+            "Leave the political points out.",
+        )
+        return left
+    cost = len(units) if political == "per_unit" else min(attack.political_points, len(units))
+    if cost > left:
+        check.warn(
+            attack.cell,
+            str(attack.political_points),
+            f"the shift costs {cost} political points (one a unit taking part) and {side} has "
+            f"{left} left for this attack: it will not be taken",
+            "Leave the political points out, or attack with fewer units.",
+        )
+        return left
+    return left - cost
+
+
+def _check_retreats(
+    check: OrderChecker,
+    board: Board,
+    retreats: Mapping[str, Sequence[str]],
+    side: str,
+    conditions: Conditions,
+    cell: str,
+) -> None:
+    """Warn of a retreat written in advance that cannot work as the player sees the board (a
+    hex not next to the last, terrain the unit may not enter, an enemy unit it sees there):
+    the rule would retreat the unit its own way."""
+    for uid, path in retreats.items():
+        unit = board.unit(uid)
+        if unit is None or unit.side != side or not path:
+            continue
+        by_air = unit.kind.airmobile and conditions.airmobile(side)
+        # A one-hex retreat takes the first hex, a two-hex one both: each start must work.
+        for length in range(1, min(len(path), 2) + 1):
+            if not path_works(board, unit, unit.hex, path[:length], by_air):
+                check.warn(
+                    cell,
+                    f"{uid}: {' '.join(path)}",
+                    f"{uid}'s retreat {' '.join(path[:length])} cannot work from {unit.hex} as "
+                    "you see the board (hexes next to each other, free of enemy units, terrain "
+                    "it may enter): the rule would choose its retreat",
+                    "Write adjacent hexes it may enter, away from the enemy.",
+                )
+                break
+
+
+def _check_guerrilla(
+    check: OrderChecker, view: State, board: Board, side: str, purchase: Purchase
+) -> None:
+    """A guerrilla placed on the sheet: one of the side's waiting guerrillas, at a hex of its
+    home country without an enemy unit it sees."""
+    waiting = [u for u in view.placing if u.side == side]
+    unit = next((u for u in waiting if u.id.lower() == purchase.unit.lower()), None)
+    if unit is None and not purchase.unit:
+        unit = waiting[0] if waiting else None
+    if unit is None:
+        check.error(
+            purchase.cell,
+            purchase.unit or purchase.kind,
+            "no guerrilla of yours waits to be placed"
+            + (f" under that id (waiting: {' '.join(u.id for u in waiting)})" if waiting else ""),
+            "Take the line out.",
+        )
+        return
+    if (
+        not purchase.hex
+        or view.scenario.countries.get(purchase.hex) != side
+        or not board.can_enter(unit, purchase.hex)
+        or board.enemy_in(purchase.hex, side)
+    ):
+        check.warn(
+            purchase.cell,
+            purchase.hex or unit.id,
+            f"{unit.id} goes in a hex of {side}'s country without an enemy unit; otherwise the "
+            "rule places it",
+            "Write a hex of your country.",
+        )
 
 
 __all__ = ["validate_orders"]

@@ -69,6 +69,7 @@ def side_view(state: State, side: str, rules: Mapping[str, Any] | None = None) -
     if view.phasing.name != side:
         view.pending, view.moved = [], []
     view.lost = [u for u in view.lost if u.side == side]
+    view.placing = [u for u in view.placing if u.side == side]
     # The enemy's standing defence (fast play) is its plan for our attacks, as secret as its
     # declared attacks; which of its reinforcements it has placed or bought is its own.
     for other in view.sides:
