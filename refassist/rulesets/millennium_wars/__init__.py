@@ -49,7 +49,13 @@ class MillenniumWars(Ruleset[State, Orders]):
             expects = tuple(s.player for s in state.sides)
         else:
             expects = ((state.reacting if point.reaction else state.phasing).player,)
-        return Step(point.key, exchange_words(state), expects, dice_turn=point.dice_turn)
+        return Step(
+            point.key,
+            exchange_words(state),
+            expects,
+            dice_turn=point.dice_turn,
+            game_turn=point.turn,
+        )
 
     # -- the demo -----------------------------------------------------------------------------
     def scores(self, state: State) -> Scores:
@@ -81,6 +87,15 @@ class MillenniumWars(Ruleset[State, Orders]):
             f"{counted(moves, 'move')}, {counted(len(attacks), 'attack')} fought, "
             f"{counted(lost, 'unit')} eliminated, Political Index {state.political_index}"
         )
+
+    def status_notes(self, state: State) -> list[str]:
+        """The exchanges the last resolution skipped, each with why (the referee reads every
+        reason, including what only one side was told)."""
+        seen: dict[str, str] = {}
+        for e in state.events:
+            if e.kind == "exchange_skipped" and e.data.get("why"):
+                seen.setdefault(str(e.data["step"]), str(e.data["why"]))
+        return [f"Skipped {key}: {why}" for key, why in seen.items()]
 
     # -- information --------------------------------------------------------------------------
     def players(self, state: State) -> list[str]:
