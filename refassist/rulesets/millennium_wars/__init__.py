@@ -78,14 +78,16 @@ class MillenniumWars(Ruleset[State, Orders]):
         return {s.player: s.name for s in state.sides}
 
     def turn_highlights(self, state: State, events: Sequence[Event]) -> str:
-        """Moves made, attacks fought, units eliminated and where the Political Index
-        stands."""
+        """Moves made, attacks fought, units eliminated, where the Political Index stands, and
+        the exchanges skipped after it."""
         moves = sum(1 for e in events if e.kind == "move")
         attacks = [e for e in events if e.kind == "attack"]
         lost = sum(len(e.data.get("eliminated", ())) for e in attacks)
+        skipped = {e.data.get("step") for e in events if e.kind == "exchange_skipped"}
         return (
             f"{counted(moves, 'move')}, {counted(len(attacks), 'attack')} fought, "
             f"{counted(lost, 'unit')} eliminated, Political Index {state.political_index}"
+            + (f", {counted(len(skipped), 'exchange')} skipped" if skipped else "")
         )
 
     def status_notes(self, state: State) -> list[str]:

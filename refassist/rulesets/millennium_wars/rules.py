@@ -32,9 +32,9 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
     HouseRule(
         "fast_play",
         False,
-        "Fast play: the defender's reaction orders stand on the phasing sheet (retreats, "
-        "advances, political points for its defence) and there is no reaction sheet; each "
-        "impulse's combat is fought as soon as the phasing sheet is in.",
+        "Fast play (ours, not in the seed): the defender's reaction orders stand on the "
+        "phasing sheet (retreats, advances, political points for its defence) and there is no "
+        "reaction sheet; each impulse's combat is fought as soon as the phasing sheet is in.",
     ),
     HouseRule(
         "stacking",

@@ -194,8 +194,9 @@ def _header(page: Page, view: State, side: str, player: str, kind: str, deadline
         page.value(ref, value, st.value)
     text = {
         "impulse": "Fill in the yellow cells only: moves as the hexes entered, in order; attacks "
-        "on enemy hexes next to your units. 'Situation' lists your units and the enemy units "
-        "you see. Send the sheet back as .xlsx or .ods before the deadline.",
+        "on enemy hexes next to where your units stand after their moves. 'Situation' lists "
+        "your units and the enemy units you see. Send the sheet back as .xlsx or .ods before "
+        "the deadline.",
         "reaction": "Your reaction: move reserve units, and say how the units attacked this "
         "impulse retreat and advance. 'Situation' lists what you see after the enemy's moves.",
         "ceasefire": "The UN demands a ceasefire. Answer accept or refuse; the other side "
