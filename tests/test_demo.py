@@ -195,3 +195,13 @@ def test_demo_turns_counts_game_turns_and_status_says_what_was_skipped(tmp_path:
     status = runner.invoke(main, ["status", str(folder)])
     assert status.exit_code == 0, status.output
     assert "Skipped 1-2-" in status.output
+    # The exchanges replay alike from their archives, skipped ones included; an exchange
+    # rolled back and resolved again skips the same exchanges and leads to the same one.
+    verify = runner.invoke(main, ["verify", str(folder)])
+    assert verify.exit_code == 0 and "every turn comes out the same" in verify.output
+    exported = runner.invoke(main, ["export", str(folder), "--json"]).output
+    last = played[-1]
+    assert runner.invoke(main, ["rollback", str(folder), "--to", last]).exit_code == 0
+    again = runner.invoke(main, ["resolve", str(folder)])
+    assert again.exit_code == 0, again.output
+    assert runner.invoke(main, ["export", str(folder), "--json"]).output == exported
