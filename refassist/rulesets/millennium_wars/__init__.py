@@ -37,7 +37,7 @@ class MillenniumWars(Ruleset[State, Orders]):
     map_files: ClassVar[str] = "default map (the training scenario) or --scenario FILE"
     start_word: ClassVar[str] = "side"
     step_word: ClassVar[str] = "exchange"
-    #: One game turn of fast play: five exchanges of the training scenario.
+    #: One game turn of fast play: at most five exchanges of the training scenario.
     bounded_game: ClassVar[Mapping[str, Any]] = {"last_turn": 1, "fast_play": True}
 
     # -- life cycle ---------------------------------------------------------------------------
