@@ -67,6 +67,9 @@ class TurnSummary:
     seconds: float = 0.0
     #: The step the turn led to: its reports and sheets are in ``outbox/<next_step>/``.
     next_step: str = ""
+    #: The step closed a game turn: always for a game whose every step is a turn; for a game
+    #: whose turn is several exchanges (`Step.game_turn`), its last exchange.
+    closes_turn: bool = True
 
     def text(self) -> str:
         line = f"{self.label}: {self.highlights}"
@@ -83,7 +86,10 @@ class TurnSummary:
 class DemoResult:
     folder: Path
     game: Game
+    #: Every step played (a turn, or an exchange of a game whose turn is several).
     turns: list[TurnSummary] = field(default_factory=list)
+    #: Game turns played to their end (`TurnSummary.closes_turn`).
+    game_turns: int = 0
     finished: str = ""
     seconds: float = 0.0
 
@@ -236,6 +242,7 @@ def play_turn(game: Game, seed: int) -> TurnSummary:
 
     started = time.perf_counter()
     state = game.load_state()
+    game_turn = game.step(state).game_turn
     filled = computer_sheets(game, state, seed)
     report = intake(game, filled)
     outcome = resolve_game(game)
@@ -250,6 +257,8 @@ def play_turn(game: Game, seed: int) -> TurnSummary:
         len(filled) - report.count("accepted"),
     )
     summary.seconds = time.perf_counter() - started
+    if game_turn is not None and not outcome.finished:
+        summary.closes_turn = game.step(outcome.state).game_turn != game_turn
     return summary
 
 
@@ -264,7 +273,8 @@ def run_demo(
     scenario_file: Path | None = None,
     progress: Progress | None = None,
 ) -> DemoResult:
-    """Create a demo game in ``folder`` and play up to ``turns`` turns (fewer if it ends).
+    """Create a demo game in ``folder`` and play up to ``turns`` turns (fewer if it ends):
+    game turns, each of as many steps as it takes in a game whose turn is several exchanges.
 
     ``players`` defaults to `DEFAULT_PLAYERS` within the game's range; ``ruleset`` to the
     first registered one.
@@ -283,11 +293,12 @@ def run_demo(
     # One set of report processes for the whole game: a fresh one's first report costs
     # several warm ones, and the demo writes reports every turn.
     with kept_workers():
-        for done in range(1, turns + 1):
+        while result.game_turns < turns:
             summary = play_turn(game, seed)
             result.turns.append(summary)
+            result.game_turns += summary.closes_turn
             if progress is not None:
-                progress(done, turns, summary)
+                progress(result.game_turns, turns, summary)
             if summary.finished:
                 result.finished = summary.finished
                 break

@@ -168,6 +168,8 @@ class StatusReport:
     unsent: int = 0
     #: Which reports the players are owed and when to send them (`report_advice`).
     reports: list[str] = field(default_factory=list)
+    #: The game's own word on its sequence (`Ruleset.status_notes`): exchanges skipped, why.
+    notes: list[str] = field(default_factory=list)
 
 
 def status(game: Game) -> StatusReport:
@@ -191,6 +193,7 @@ def status(game: Game) -> StatusReport:
         stale=regenerate_advice(game, stale_files(game, state)),
         unsent=sum(1 for item in outgoing(game, step.key) if not item.held),
         reports=report_advice(game, step),
+        notes=game.ruleset.status_notes(state),
     )
 
 

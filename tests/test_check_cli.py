@@ -173,3 +173,14 @@ def test_every_independent_problem_in_one_pass_each_at_its_cell(
         or "Death Star" in by_cell[f"C{r}"]
     )
     assert "1000 is out of range" in by_cell[f"D{r + 1}"]
+
+
+def test_the_game_may_come_first_as_in_the_other_commands(small_game: Game, sheet: Path) -> None:
+    code, out, err = run("check", str(small_game.path), str(sheet))
+    assert code == 0, err
+    assert "Ann's sheet for 5001" in out and "accepted" in out
+    assert "Only the notation was checked" not in out
+    code, _, err = run("check", str(small_game.path), str(sheet), "--game", str(small_game.path))
+    assert code != 0 and "the game is named twice" in err
+    code, _, err = run("check", str(sheet), str(small_game.path))
+    assert code != 0 and "is a folder, not a sheet" in err

@@ -4,6 +4,7 @@ the sheet writer, the intake and resolve."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -115,11 +116,20 @@ def test_the_demo_plays_every_ruleset(ruleset: Ruleset, tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     count = demo_player_count(ruleset, None)
     assert ruleset.min_players <= count <= ruleset.max_players
-    assert f"played 1 {ruleset.step_word} with {count} computer players" in result.output
+    steps = 1
+    if ruleset.step_word == "turn":
+        assert f"played 1 turn with {count} computer players" in result.output
+    else:  # a game turn of several exchanges: --turns counts game turns
+        found = re.search(
+            rf"played 1 game turn \((\d+) {ruleset.step_word}s?\) with {count} computer players",
+            result.output,
+        )
+        assert found, result.output
+        steps = int(found.group(1))
     assert f"({ruleset.title})" in result.output
     game = Game.open(folder)
     assert game.ruleset is ruleset and len(game.config.players) == count
-    assert len(list((folder / "archive").glob("*/manifest.json"))) == 1
+    assert len(list((folder / "archive").glob("*/manifest.json"))) == steps
 
 
 def test_the_default_demo_player_count_fits_the_game() -> None:
@@ -167,3 +177,31 @@ def test_a_demo_turn_line_comes_from_the_ruleset(tmp_path: Path) -> None:
     game = create_demo_game(tmp_path / "demo", 2, 5, ruleset=Loud())
     line = play_turn(game, 5).text()
     assert ": loud " in line and line.endswith("; leader Nobody (1 thing)")
+
+
+def test_demo_turns_counts_game_turns_and_status_says_what_was_skipped(tmp_path: Path) -> None:
+    """Millennium Wars' game turn is several exchanges: ``--turns 1`` plays every exchange of
+    game turn 1 and stops at turn 2's first; ``status`` names the exchanges skipped last."""
+    folder = tmp_path / "mw"
+    runner = CliRunner()
+    args = ["demo", str(folder), "--ruleset", "millennium-wars", "--turns", "1", "--seed", "2"]
+    result = runner.invoke(main, args)
+    assert result.exit_code == 0, result.output
+    played = sorted(p.parent.name for p in (folder / "archive").glob("*/manifest.json"))
+    assert len(played) > 2 and all(key.startswith("1-") for key in played)
+    assert "played 1 game turn (" in result.output
+    game = Game.open(folder)
+    assert game.step(game.load_state()).key == "2-1-1"
+    status = runner.invoke(main, ["status", str(folder)])
+    assert status.exit_code == 0, status.output
+    assert "Skipped 1-2-" in status.output
+    # The exchanges replay alike from their archives, skipped ones included; an exchange
+    # rolled back and resolved again skips the same exchanges and leads to the same one.
+    verify = runner.invoke(main, ["verify", str(folder)])
+    assert verify.exit_code == 0 and "every turn comes out the same" in verify.output
+    exported = runner.invoke(main, ["export", str(folder), "--json"]).output
+    last = played[-1]
+    assert runner.invoke(main, ["rollback", str(folder), "--to", last]).exit_code == 0
+    again = runner.invoke(main, ["resolve", str(folder)])
+    assert again.exit_code == 0, again.output
+    assert runner.invoke(main, ["export", str(folder), "--json"]).output == exported

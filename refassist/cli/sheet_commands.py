@@ -74,12 +74,13 @@ def _print_result(result: CheckResult) -> None:
 
 
 @click.command("check")
-@click.argument("sheet", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option(
     "--game",
     "game_path",
     type=click.Path(file_okay=False, path_type=Path),
-    help="Check against this game: identity (token), turn and rules.",
+    help="Check against this game: identity (token), turn and rules.  The game may also come "
+    "first, as in the other commands: refassist check GAME SHEET.",
 )
 @click.option(
     "--annotate",
@@ -91,23 +92,27 @@ def _print_result(result: CheckResult) -> None:
 @click.pass_context
 def check_command(
     ctx: click.Context,
-    sheet: Path,
+    paths: tuple[Path, ...],
     game_path: Path | None,
     annotate_out: Path | None,
     as_json: bool,
 ) -> None:
     """Check one turn sheet; exit 0 accepted, 1 problems, 2 not a usable turn sheet.
 
-    Without --game only the notation is checked; with it, the sheet must be a genuine sheet of
-    that game for the current turn, and every order is checked against the game state.  The
-    sheet may be an .xlsx or LibreOffice's .ods; the annotated copy is always an .xlsx.
+    Without a game only the notation is checked; with one (--game GAME, or GAME before the
+    sheet as the other commands take it), the sheet must be a genuine sheet of that game for
+    the current turn, and every order is checked against the game state.  The sheet may be an
+    .xlsx or LibreOffice's .ods; the annotated copy is always an .xlsx.
 
     \b
     Example:
       refassist check Ann.xlsx --game mygame
+      refassist check mygame Ann.xlsx
       refassist check Ann.xlsx --game mygame --annotate Ann-checked.xlsx
       refassist check Ann.xlsx --json
     """
+    sheet = _sheet_and_game(paths, game_path)
+    game_path = game_path if len(paths) == 1 else paths[0]
     if annotate_out is not None and annotate_out.suffix.lower() == ".ods":
         raise UsageError(
             f"the annotated copy is an Excel workbook: name it .xlsx, not {annotate_out.name} "
@@ -152,6 +157,23 @@ def check_command(
     ctx.exit(result.exit_code)
 
 
+def _sheet_and_game(paths: tuple[Path, ...], game_path: Path | None) -> Path:
+    """The sheet ``check`` was given: ``SHEET`` (with or without ``--game``) or ``GAME SHEET``,
+    the order of the other commands, which take the game first."""
+    if len(paths) > 2:
+        raise UsageError("check takes one sheet: refassist check [GAME] SHEET")
+    if len(paths) == 2 and game_path is not None:
+        raise UsageError(
+            f"the game is named twice ({paths[0]} and --game {game_path}): name it once"
+        )
+    sheet = paths[-1]
+    if sheet.is_dir():
+        raise UsageError(
+            f"{sheet} is a folder, not a sheet: refassist check [GAME] SHEET, the sheet last"
+        )
+    return sheet
+
+
 @click.command("status")
 @click.argument("game", type=click.Path(file_okay=False, path_type=Path))
 def status_command(game: Path) -> None:
@@ -171,6 +193,8 @@ def status_command(game: Path) -> None:
     for advice in report.stale:
         click.echo(printable(f"Stale: {advice}."))
     click.echo(f"{report.label} - deadline {report.deadline}")
+    for note in report.notes:
+        click.echo(printable(f"  {note}"))
     width = max([len(p.player) for p in report.players] + [6])
     for p in report.players:
         click.echo(printable(f"  {p.player:{width}}  {p.state:9}  {p.detail}"))

@@ -256,7 +256,14 @@ def verify_command(
     help="How many computer players (default: 6, or the game's fewest or most if 6 is "
     "outside its range).",
 )
-@click.option("--turns", default=12, show_default=True, type=click.IntRange(1, 500))
+@click.option(
+    "--turns",
+    default=12,
+    show_default=True,
+    type=click.IntRange(1, 500),
+    help="Game turns to play (fewer if the game ends); a game whose turn is several "
+    "exchanges of sheets plays every exchange of each.",
+)
 @click.option("--seed", default=1, show_default=True, type=int, help="Game and map seed.")
 @click.option(
     "--map",
@@ -340,8 +347,11 @@ def demo_command(
             progress=progress,
         )
     last = result.turns[-1] if result.turns else None
+    played = counted(len(result.turns), ruleset.step_word)
+    if ruleset.step_word != "turn":  # a game turn of several exchanges: say both
+        played = f"{counted(result.game_turns, 'game turn')} ({played})"
     click.echo(
-        f"played {counted(len(result.turns), ruleset.step_word)} with {count} computer players in "
+        f"played {played} with {count} computer players in "
         f"{result.seconds:.1f} s ({ruleset.title}); the game is in {shown(result.folder)}"
     )
     if result.finished:

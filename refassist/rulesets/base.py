@@ -210,6 +210,10 @@ class Step:
     #: steps must never share one: they would roll the same dice).  None: the key's number,
     #: or the step's place in the archive.
     dice_turn: int | None = None
+    #: The game turn the step belongs to, for a game whose turn is several steps (exchanges
+    #: of sheets): ``refassist demo --turns`` counts game turns by it.  None: each step is a
+    #: turn of its own.
+    game_turn: int | None = None
 
 
 @dataclass(frozen=True)
@@ -890,6 +894,12 @@ class Ruleset(abc.ABC, Generic[StateT, OrdersT]):
         captures).
         """
         return f"{len(events)} event{'s' if len(events) != 1 else ''}"
+
+    def status_notes(self, state: StateT) -> list[str]:
+        """What ``refassist status`` tells the referee of the game's sequence beside whose
+        sheets it waits for (a game that skips exchanges says which and why); empty by
+        default."""
+        return []
 
     # -- information --------------------------------------------------------------------------
     @abc.abstractmethod

@@ -26,23 +26,25 @@ def step(state: State, dice: list[int], **orders: Orders) -> State:
     return resolve_turn(state, orders, Dice.scripted(dice), RULES).state
 
 
-def test_a_game_turn_without_orders() -> None:
+def test_a_game_turn_without_orders_skips_every_reaction() -> None:
     state = start()
-    keys = []
-    # Air rolls open each player turn (4: parity; 6: Northland's superiority); the turn ends
-    # with the administrative segment and turn 2's random event (d66 5 4 = 54: no event).
-    for dice in ([4], [], [], [], [], [], [6], [], [], [5, 4]):
+    keys: list[str] = []
+    skipped: set[str] = set()
+    # Nothing moves and nothing is attacked: no reaction sheet is sent.  The Second Player's
+    # air roll (6: Northland's superiority) ends 1-1-3, its last impulse; turn 2's random
+    # event (d66 5 4 = 54: no event) and the First Player's air roll (3: parity) end 1-2-2.
+    for dice in ([], [], [6], [], [5, 4, 3]):
         keys.append(state.point.key)
         state = step(state, dice)
-    assert keys == [
-        "1-1-1", "1-1-1r", "1-1-2", "1-1-2r", "1-1-3", "1-1-3r",
-        "1-2-1", "1-2-1r", "1-2-2", "1-2-2r",
-    ]  # fmt: skip
+        skipped |= {e.data["step"] for e in state.events if e.kind == "exchange_skipped"}
+    assert keys == ["1-1-1", "1-1-2", "1-1-3", "1-2-1", "1-2-2"]
+    # Sarkand's C4I 2 does not qualify it for a third impulse: said too.
+    assert skipped == {"1-1-1r", "1-1-2r", "1-1-3r", "1-2-1r", "1-2-2r", "1-2-3"}
     assert state.point == Point(2) and state.event == "no event"
     # Political points of the turn: Northland 2, Sarkand 3.
     assert [s.political_points for s in state.sides] == [2, 3]
-    air = [e for e in state.events if e.kind == "random_event"]
-    assert air and air[0].text == "Random event: d66 54, no event"
+    texts = [e.text for e in state.events if e.kind in ("random_event", "air")]
+    assert texts == ["Random event: d66 54, no event", "Air superiority: 1D6 3 +0: parity"]
 
 
 def test_moves_and_an_attack_fought_after_the_reaction() -> None:
@@ -55,7 +57,7 @@ def test_moves_and_an_attack_fought_after_the_reaction() -> None:
         moves=[Move("N-2MI", ["0504", "0604"])],
         attacks=[Attack(["N-1AR", "N-HT"], "0905", "raid", advance=["N-HT"])],
     )
-    state = step(state, [3], Ann=ann)  # air: 3, parity
+    state = step(state, [], Ann=ann)  # S-3 is attacked: Bob gets his reaction sheet
     assert state.point.key == "1-1-1r" and state.unit("N-2MI").hex == "0604"
     assert [a.hex for a in state.pending] == ["0905"]
     # The reaction: nothing moves.  11 to 4 is 2/1; N-1AR and N-HT stand four and more hexes
@@ -76,9 +78,7 @@ def test_moves_and_an_attack_fought_after_the_reaction() -> None:
 def test_an_attack_on_an_emptied_hex_is_void() -> None:
     state = start()
     state.unit("N-1AR").hex = "0804"
-    state = step(
-        state, [3], Ann=Orders("Ann", "1-1-1", attacks=[Attack(["N-1AR"], "0905", "raid")])
-    )
+    state = step(state, [], Ann=Orders("Ann", "1-1-1", attacks=[Attack(["N-1AR"], "0905", "raid")]))
     state.unit("S-3").hex = "1006"  # gone before the combat (by hand, as a reserve might)
     state = step(state, [])
     void = next(e for e in state.events if e.kind == "attack_void")
@@ -98,9 +98,14 @@ def test_ceasefire_answers() -> None:
     assert both.finished.startswith(
         "The game ends (both sides accepted the UN's ceasefire): a draw"
     )
-    one = step(base, [], Ann=Orders("Ann", "1-0-ceasefire", ceasefire="accept"))
+    # Play going on, the First Player's air roll ends the exchange (1, 2 after Northland's
+    # Air Defense: Sarkand's superiority).
+    one = step(base, [1], Ann=Orders("Ann", "1-0-ceasefire", ceasefire="accept"))
     # Bob sent nothing (refuses): the Index moves 20 toward Ann's Northland.
     assert one.political_index == 70 and not one.finished and one.point == Point(1)
+    assert one.air == "Sarkand" and one.events[-1].text == (
+        "Air superiority: 1D6 1 +0, 2 after Air Defense: second superiority"
+    )
 
 
 def test_the_game_ends_after_its_last_turn() -> None:
@@ -124,9 +129,10 @@ def test_a_new_game_rolls_turn_1s_random_event() -> None:
     assert [e.text for e in state.events] == [
         "Random event: d66 35, bad weather: speeds -1, support radius 1, air parity this turn"
     ]
-    # Its first impulse rolls no air superiority: parity.
+    # No air superiority is rolled in bad weather: parity; nothing moves, no reaction.
+    assert state.air_level == "parity" and state.air == ""
     after = step(state, [])
-    assert after.air_level == "parity" and after.point.key == "1-1-1r"
+    assert after.air_level == "parity" and after.point.key == "1-1-2"
 
 
 def test_fast_play_fights_with_the_defenders_standing_orders() -> None:
@@ -144,8 +150,8 @@ def test_fast_play_fights_with_the_defenders_standing_orders() -> None:
         attacks=[Attack(["N-1AR", "N-HT"], "0905", "raid")],
         defence=Defence(advance=["N-2MI"]),
     )
-    # Air 3 (parity); no reaction sheet: the Raid CRT at 2/1 with a 5 is DR at once.
-    after = resolve_turn(state, {"Ann": ann}, Dice.scripted([3, 5]), fast).state
+    # No reaction sheet: the Raid CRT at 2/1 with a 5 is DR at once.
+    after = resolve_turn(state, {"Ann": ann}, Dice.scripted([5]), fast).state
     attack = next(e for e in after.events if e.kind == "attack")
     assert attack.data["result"] == "DR" and after.unit("S-3").hex == "1005"
     # Northland's own defence now stands for Sarkand's turn; the next sheet is impulse 2.
@@ -157,8 +163,8 @@ def test_impulses_without_the_c4i_reading() -> None:
     # Sarkand's C4I is 2: by our reading it takes two impulses; with impulse_c4i off, three.
     state = start()
     state.point = Point(1, 2, 2, True)
-    # (Turn 2's random event: d66 54, no event.)
-    by_c4i = resolve_turn(state, {}, Dice.scripted([5, 4]), {}).state
+    # (Turn 2's random event: d66 54, no event; its First Player's air roll 3, parity.)
+    by_c4i = resolve_turn(state, {}, Dice.scripted([5, 4, 3]), {}).state
     every = resolve_turn(state, {}, Dice.scripted([]), {"impulse_c4i": False}).state
     assert by_c4i.point.key == "2-1-1" and every.point.key == "1-2-3"
 
@@ -180,7 +186,7 @@ def test_political_points_spent_on_shifts_come_out_of_each_sides_points() -> Non
     ann = Orders(
         "Ann", "1-1-1", attacks=[Attack(["N-1AR", "N-HT"], "0905", "raid", political_points=2)]
     )
-    state = step(state, [3], Ann=ann)  # air 3: parity
+    state = step(state, [], Ann=ann)
     bob = Orders("Bob", "1-1-1r", defence=Defence(political_points=1))
     # 11 to 4 is 2/1; Sarkand's shift -1: 1.5/1.  The Raid CRT at 1.5/1 with a 5: DR.
     state = step(state, [5], Bob=bob)

@@ -68,7 +68,7 @@ def situation(state: State, player: str, folder: Path) -> str:
 
 
 def attacked(attack: Attack, reaction_dice: list[int], **placed: str) -> State:
-    """Ann's first impulse declaring ``attack`` with the units ``placed`` by hand (air roll 3:
+    """Ann's first impulse declaring ``attack`` with the units ``placed`` by hand (air
     parity), then Bob's reaction with nothing, fought with ``reaction_dice``.  N-HQ stands at
     0603 unless placed elsewhere: its support radius (3) keeps the attackers at 0804 and 0805
     in supply, out of Sarkand's sight."""
@@ -76,7 +76,7 @@ def attacked(attack: Attack, reaction_dice: list[int], **placed: str) -> State:
     state = start()
     for uid, hex_ in placed.items():
         state.unit(uid.replace("_", "-")).hex = hex_
-    state = step(state, [3], Ann=Orders(ANN, "1-1-1", attacks=[attack]))
+    state = step(state, [], Ann=Orders(ANN, "1-1-1", attacks=[attack]))
     return step(state, reaction_dice)
 
 
@@ -153,16 +153,21 @@ def test_an_overstacked_stack_out_of_sight_is_its_owners_alone() -> None:
     placed = {"N-1AR": "0804", "N-HT": "0805", "N-HQ": "0603", "S-1": "1105"}
     bob = Orders(BOB, "1-1-1r", defence=Defence(retreat={"S-3": ["1005", "1105"]}))
     line = "Sarkand's units in 1105 are overstacked and disrupted"
-    for air, ann_told in ((3, False), (6, True)):  # 6 - 1 (Air Defense): superiority
+    for superiority in (False, True):
         state = start()
         for uid, hex_ in placed.items():
             state.unit(uid).hex = hex_
-        state = step(state, [air], Ann=Orders(ANN, "1-1-1", attacks=[attack]))
+        if superiority:
+            # (Rolled before Ann's sheet: Northland's air superiority shows it every stack.)
+            state.air, state.air_level = "Northland", "first superiority"
+            state.sees_all = ["Northland"]
+        state = step(state, [], Ann=Orders(ANN, "1-1-1", attacks=[attack]))
         state = step(state, [6], Bob=bob)
         assert state.unit("S-3").hex == "1105" and state.unit("S-1").disrupted
         assert line in told(state, BOB) and line in everything(state)
-        assert (line in told(state, ANN)) is ann_told
-    assert line not in report(state, ANN) or ann_told
+        assert (line in told(state, ANN)) is superiority
+        if not superiority:
+            assert line not in report(state, ANN)
 
 
 def test_an_attack_that_does_not_take_place_is_the_attackers_alone() -> None:
@@ -170,7 +175,7 @@ def test_an_attack_that_does_not_take_place_is_the_attackers_alone() -> None:
     on it is void, which tells Ann and not Bob (who never saw it declared)."""
     state = start()
     state.unit("N-1AR").hex = "0804"
-    state = step(state, [3], Ann=Orders(ANN, "1-1-1", attacks=[Attack(["N-1AR"], "0905", "raid")]))
+    state = step(state, [], Ann=Orders(ANN, "1-1-1", attacks=[Attack(["N-1AR"], "0905", "raid")]))
     assert player_view(state, BOB).pending == []
     state.unit("S-3").hex = "1006"
     state = step(state, [])
@@ -188,7 +193,7 @@ def test_the_political_points_a_side_lacked_are_its_own() -> None:
         state.unit("N-1AR").hex = "0804"
         state.side("Sarkand").political_points = Fraction(points)
         ann = Orders(ANN, "1-1-1", attacks=[Attack(["N-1AR"], "0905", "raid")])
-        state = step(state, [3], Ann=ann)
+        state = step(state, [], Ann=ann)
         state = step(state, [5], Bob=Orders(BOB, "1-1-1r", defence=Defence(political_points=2)))
         short = "Sarkand had only 0 of the 1 political points its shift costs (one a unit)"
         assert (short in told(state, BOB)) is (points == 0)
@@ -219,12 +224,12 @@ def test_the_checker_answers_alike_for_an_unseen_unit_and_no_unit() -> None:
 
 
 def test_a_disrupt_on_a_guessed_id_tells_nothing_of_it() -> None:
-    """The air roll 3 (parity), then the information warfare die 6 at +1: IS1, 'disrupt'.
+    """Air parity; the information warfare die 6 at +1: IS1, 'disrupt'.
     Named S-1 (real, unseen) or S-99 (none), Ann reads the same but for the id, S-1 is not
     disrupted, and Bob reads exactly the same either way."""
     read: dict[str, tuple[str, str]] = {}
     for target in ("S-1", "S-99"):
-        state = step(start(), [3, 6], Ann=_disrupt(target))
+        state = step(start(), [6], Ann=_disrupt(target))
         read[target] = (told(state, ANN), told(state, BOB))
         assert not state.unit("S-1").disrupted
     assert read["S-99"][0] == read["S-1"][0].replace("S-1", "S-99")
@@ -233,16 +238,14 @@ def test_a_disrupt_on_a_guessed_id_tells_nothing_of_it() -> None:
     # The teeth: S-5 in Northland's country is seen, and disrupted.
     state = start()
     state.unit("S-5").hex = "0303"
-    state = step(state, [3, 6], Ann=_disrupt("S-5"))
+    state = step(state, [6], Ann=_disrupt("S-5"))
     assert state.unit("S-5").disrupted and "IS1; disrupted: S-5" in told(state, BOB)
 
 
 def test_neither_side_reads_the_information_warfare_differential() -> None:
     """The differential is the strength of cybercadres each side may not see of the other's:
     the referee reads it, the players the die and the result.  1D6 2 at +1: CM."""
-    state = step(
-        start(), [3, 2], Ann=Orders(ANN, "1-1-1", information=[InformationAttack(["N-CY"])])
-    )
+    state = step(start(), [2], Ann=Orders(ANN, "1-1-1", information=[InformationAttack(["N-CY"])]))
     assert "N-CY (attack 2) against S-CY (defence 1): differential +1" in everything(state)
     for player in (ANN, BOB):
         assert "differential" not in told(state, player)
@@ -256,9 +259,9 @@ def test_neither_side_reads_the_information_warfare_differential() -> None:
 
 def end_of_turn(state: State, rules: dict[str, object] | None = None) -> State:
     """Resolve the last exchange of game turn 1 (Sarkand's second impulse's reaction) with
-    no orders; turn 2's random event is d66 54, no event."""
+    no orders; turn 2's random event is d66 54, no event, its first air roll 3, parity."""
     state.point = Point(1, 2, 2, reaction=True)
-    return step(state, [5, 4], rules)
+    return step(state, [5, 4, 3], rules)
 
 
 def test_an_objective_taken_out_of_sight_keeps_its_old_holder_for_the_loser(

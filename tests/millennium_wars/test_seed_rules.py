@@ -22,7 +22,12 @@ from refassist.rulesets.millennium_wars.combat import (
 from refassist.rulesets.millennium_wars.crt import CRTS
 from refassist.rulesets.millennium_wars.movement import Move
 from refassist.rulesets.millennium_wars.orders import Orders, Purchase
-from refassist.rulesets.millennium_wars.resolve import board_of, resolve_turn, start_of_turn
+from refassist.rulesets.millennium_wars.resolve import (
+    board_of,
+    open_game,
+    resolve_turn,
+    start_of_turn,
+)
 from refassist.rulesets.millennium_wars.scenario import default_scenario_text, parse_scenario
 from refassist.rulesets.millennium_wars.sequence import Point
 from refassist.rulesets.millennium_wars.state import State
@@ -345,12 +350,18 @@ def test_the_scenario_names_supply_sources() -> None:
 def test_air_defense_denies_the_enemy_the_air() -> None:
     assert [charts.air_defended(t, 1, 1) for t in range(0, 8)] == [1, 2, 3, 3, 4, 4, 5, 6]
     assert [charts.air_defended(t, 0, 2) for t in (5, 6, 7, 1)] == [4, 4, 5, 1]
+
     # Both sides of the training scenario have level 1: a 5 is parity, a 6 superiority.
-    state = start()
-    assert step(state, [5]).air_level == "parity"
-    assert step(state, [6]).air_level == "first superiority"
-    assert step(state, [5], {"air_defence": "none"}).air_level == "first superiority"
-    text = next(e.text for e in step(state, [5]).events if e.kind == "air")
+    def opened(air: int, rules: dict[str, object] | None = None) -> State:
+        """A new game: turn 1's random event (d66 54, no event), then the air roll."""
+        state = start()
+        state.events = open_game(state, Dice.scripted([5, 4, air]), rules)
+        return state
+
+    assert opened(5).air_level == "parity"
+    assert opened(6).air_level == "first superiority"
+    assert opened(5, {"air_defence": "none"}).air_level == "first superiority"
+    text = next(e.text for e in opened(5).events if e.kind == "air")
     assert text == "Air superiority: 1D6 5 +0, 4 after Air Defense: parity"
 
 
@@ -401,11 +412,12 @@ def test_a_reserve_that_reacts_may_move_in_its_own_player_turn() -> None:
     """Sarkand's reserve S-5 moves in Northland's first reaction; Northland's player turn
     ends (C4I 3: three impulses); in Sarkand's own turn S-5 is no longer Ops Complete."""
     state = start()
-    state = step(state, [3])  # 1-1-1, air parity
+    state.point = Point(1, 1, 1, reaction=True)  # Bob's reaction to Ann's first impulse
     state = step(state, [], Bob=Orders("Bob", "1-1-1r", moves=[Move("S-5", ["1103"])]))
     assert state.unit("S-5").hex == "1103" and state.unit("S-5").ops_complete
     while state.point.player_turn == 1:
-        state = step(state, [3] if not state.point.reaction and state.point.impulse == 1 else [])
+        # Ann orders nothing: no reactions; her third impulse ends with Sarkand's air roll.
+        state = step(state, [3] if state.point.impulse == 3 else [])
     assert state.point.key == "1-2-1" and not state.unit("S-5").ops_complete
 
 
@@ -417,7 +429,7 @@ def test_combat_lines_give_the_odds_the_index_and_recovery_dice() -> None:
     state.unit("N-3LI").hex = "0804"
     state.unit("N-HQ").hex = "0603"
     ann = Orders("Ann", "1-1-1", attacks=[Attack(["N-3LI"], "0905", "raid")])
-    state = step(state, [3], Ann=ann)
+    state = step(state, [], Ann=ann)
     # 2 to 4 is 1/2; the Raid CRT with a 6: D1, S-3 disrupted.  No Index move.
     state = step(state, [6])
     attack = next(e for e in state.events if e.kind == "attack")
@@ -429,7 +441,7 @@ def test_combat_lines_give_the_odds_the_index_and_recovery_dice() -> None:
     state.unit("N-HQ").hex = "0603"
     state.unit("S-3").defence = 1
     ann = Orders("Ann", "1-1-1", attacks=[Attack(["N-HT"], "0905", "air-land")])
-    state = step(state, [3], Ann=ann)
+    state = step(state, [], Ann=ann)
     index = state.political_index
     state = step(state, [6])  # 5 to 1: 5/1, a 6: DE
     text = next(e.text for e in state.events if e.kind == "attack")
@@ -438,7 +450,7 @@ def test_combat_lines_give_the_odds_the_index_and_recovery_dice() -> None:
     state = start()
     state.point = Point(1, 1, 3, True)
     state.unit("N-1AR").disrupted = True  # at 0303, out of every enemy zone of control: +1
-    state = step(state, [3])
+    state = step(state, [3, 3])  # recovery 3; then Sarkand's air roll
     line = next(e.text for e in state.events if e.kind == "recovery")
     assert line == "N-1AR recovers (1D6 3 + 1)"
 

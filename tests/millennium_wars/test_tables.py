@@ -66,7 +66,9 @@ def mid_impulse():  # type: ignore[no-untyped-def]
         "1-1-1",
         attacks=[Attack(["N-1AR"], "0905", "raid", retreat={"N-1AR": ["0704"]}, advance=["N-1AR"])],
     )
-    state = resolve_turn(state, {"Ann": orders}, Dice.scripted([6]), {}).state
+    # Rolled before the sheet: Northland's air superiority (6).
+    state.air, state.air_level = "Northland", "first superiority"
+    state = resolve_turn(state, {"Ann": orders}, Dice.scripted([]), {}).state
     lost = state.unit("S-4")
     state.units.remove(lost)
     lost.hex = ""

@@ -59,7 +59,7 @@ def test_sheets_out_of_turn_and_reactions() -> None:
     assert problems(state, "Bob", Orders("Bob", "1-1-1")) == {
         "B2": "this exchange (1-1-1) is not Sarkand's to order"
     }
-    state = resolve_turn(state, {}, Dice.scripted([3]), {}).state  # to 1-1-1r
+    state.point = Point(1, 1, 1, reaction=True)
     reaction = Orders(
         "Bob",
         "1-1-1r",

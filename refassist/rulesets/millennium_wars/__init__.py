@@ -37,7 +37,7 @@ class MillenniumWars(Ruleset[State, Orders]):
     map_files: ClassVar[str] = "default map (the training scenario) or --scenario FILE"
     start_word: ClassVar[str] = "side"
     step_word: ClassVar[str] = "exchange"
-    #: One game turn of fast play: five exchanges of the training scenario.
+    #: One game turn of fast play: at most five exchanges of the training scenario.
     bounded_game: ClassVar[Mapping[str, Any]] = {"last_turn": 1, "fast_play": True}
 
     # -- life cycle ---------------------------------------------------------------------------
@@ -49,7 +49,13 @@ class MillenniumWars(Ruleset[State, Orders]):
             expects = tuple(s.player for s in state.sides)
         else:
             expects = ((state.reacting if point.reaction else state.phasing).player,)
-        return Step(point.key, exchange_words(state), expects, dice_turn=point.dice_turn)
+        return Step(
+            point.key,
+            exchange_words(state),
+            expects,
+            dice_turn=point.dice_turn,
+            game_turn=point.turn,
+        )
 
     # -- the demo -----------------------------------------------------------------------------
     def scores(self, state: State) -> Scores:
@@ -72,15 +78,26 @@ class MillenniumWars(Ruleset[State, Orders]):
         return {s.player: s.name for s in state.sides}
 
     def turn_highlights(self, state: State, events: Sequence[Event]) -> str:
-        """Moves made, attacks fought, units eliminated and where the Political Index
-        stands."""
+        """Moves made, attacks fought, units eliminated, where the Political Index stands, and
+        the exchanges skipped after it."""
         moves = sum(1 for e in events if e.kind == "move")
         attacks = [e for e in events if e.kind == "attack"]
         lost = sum(len(e.data.get("eliminated", ())) for e in attacks)
+        skipped = {e.data.get("step") for e in events if e.kind == "exchange_skipped"}
         return (
             f"{counted(moves, 'move')}, {counted(len(attacks), 'attack')} fought, "
             f"{counted(lost, 'unit')} eliminated, Political Index {state.political_index}"
+            + (f", {counted(len(skipped), 'exchange')} skipped" if skipped else "")
         )
+
+    def status_notes(self, state: State) -> list[str]:
+        """The exchanges the last resolution skipped, each with why (the referee reads every
+        reason, including what only one side was told)."""
+        seen: dict[str, str] = {}
+        for e in state.events:
+            if e.kind == "exchange_skipped" and e.data.get("why"):
+                seen.setdefault(str(e.data["step"]), str(e.data["why"]))
+        return [f"Skipped {key}: {why}" for key, why in seen.items()]
 
     # -- information --------------------------------------------------------------------------
     def players(self, state: State) -> list[str]:

@@ -8,7 +8,10 @@ none left, the nearest enemy unit it sees) as far as its speed and the zones of 
 it, then attacks every enemy hex its units border where it has at least 3 to 2, on the
 Air-Land Battle CRT when its High-Tech strength allows, the Assault CRT at 3/1 or better, the
 Raid CRT otherwise, advancing with everything.  Its headquarters stay where they are.  It
-makes no reserve moves, and it accepts a ceasefire when it leads or ties on objectives.
+declares an impulse its last of the player turn when it has nothing to do in it, or when every
+unit that could still move or attack is busy in it (so no sheet is sent for impulses it would
+leave empty).  It makes no reserve moves, and it accepts a ceasefire when it leads or ties on
+objectives.
 """
 
 from __future__ import annotations
@@ -66,7 +69,26 @@ def computer_orders(
             orders.purchases = _reinforcements(view, side.name)
     orders.moves = _moves(view, board, side.name, rules, rng)
     orders.attacks = _attacks(board, side.name)
+    orders.last = _nothing_left(board, side.name, orders)
     return orders
+
+
+def _nothing_left(board: Board, side: str, orders: Orders) -> bool:
+    """Whether this impulse should be the side's last: it orders nothing, or no unit of its
+    is left free for a later impulse (every combat unit is Ops Complete or busy now)."""
+    if not orders.moves and not orders.attacks:
+        return True
+    busy = {m.unit for m in orders.moves} | {u for a in orders.attacks for u in a.attackers}
+    return not any(
+        u.side == side
+        and u.hex
+        and not u.ops_complete
+        and u.id not in busy
+        and not u.kind.logistics
+        and not u.kind.information_warfare
+        and (u.speed or u.attack)
+        for u in board.units
+    )
 
 
 def _reinforcements(view: State, side: str) -> list[Purchase]:

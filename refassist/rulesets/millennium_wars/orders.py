@@ -57,6 +57,9 @@ class Orders:
     #: reaction sheet; on the phasing sheet too when fast play is in use).
     defence: Defence = field(default_factory=Defence)
     ceasefire: str = ""  # on the ceasefire sheet: accept or refuse
+    #: On an impulse sheet: the phasing player takes no further impulse this player turn, so
+    #: the exchanges of its later impulses are skipped (no empty mail rounds).
+    last: bool = False
     message: str = ""
 
 

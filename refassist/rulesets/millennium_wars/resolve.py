@@ -3,11 +3,20 @@ function of its arguments (the state is copied).
 
 What each exchange does, in the seed's sequence of play:
 
-* the phasing player's impulse sheet: in a player turn's first impulse the air superiority roll
-  (the seed's "this Player Turn"), the purchases and the information warfare attacks; then the
-  moves.  Its attacks wait for the reaction.
-* the reaction sheet: the reacting player's reserve moves, then the impulse's attacks in the
-  order declared (an attack whose hex was emptied is void), then overstacking.  The units that
+* between sheets, when a player turn begins (at the end of the exchange before its first
+  impulse sheet, or when the game is made): the air superiority roll of "this Player Turn", so
+  that the sheet it informs shows it.
+* the phasing player's impulse sheet: in a player turn's first impulse the reinforcements, the
+  purchases and the information warfare attacks, before the moves (their results reach the
+  players on their next sheets).  Then the moves; then, if the other player has something to
+  react to (`reaction_skipped`), the attacks wait for his reaction sheet, else they are fought
+  at once and the reaction exchange is skipped.  A sheet that declares no further impulse
+  skips the player turn's later impulses.
+* the reaction sheet: the reacting player's reserve moves, then the impulse's combat.
+* the impulse's combat, after the moves and the reaction: the attacks in the order declared,
+  each judged on the board as it then stands (an attack on a hex that holds no enemy land
+  unit, emptied or never held, is void and the attacker told), then overstacking.  A unit that
+  moved may attack in the same impulse (movement phase, then combat phase); the units that
   moved or attacked are Ops Complete.  After the player turn's last impulse come recovery and
   C4I recovery; after the Second Player's, the administrative segment and the next game
   turn's random event.
@@ -45,7 +54,7 @@ from .movement import make_moves
 from .orders import Orders, no_orders
 from .politics import in_band, shifted
 from .rules import complete
-from .sequence import Point, after
+from .sequence import Point, after, impulses_skipped
 from .state import SideState, State
 from .visibility import Sight, seen_enemies, sight
 
@@ -74,16 +83,17 @@ def resolve_turn(
     state = copy.deepcopy(state)
     state.events = []
     point = state.point
+    react = True
     if point.ceasefire:
-        events = _ceasefire(state, orders)
+        events = _ceasefire(state, orders, dice, rules)
     elif not point.reaction:
         mine = orders.get(state.phasing.player) or no_orders(state.phasing.player, point.key)
-        events = _impulse(state, mine, dice, rules)
+        events, react = _impulse(state, mine, dice, rules)
     else:
         theirs = orders.get(state.reacting.player) or no_orders(state.reacting.player, point.key)
         events = _reaction(state, theirs, dice, rules)
     if not state.finished and not point.ceasefire:
-        events += _advance(state, dice, rules)
+        events += _advance(state, dice, rules, react=react)
     state.events = events
     state.dice = list(dice.log)
     return Resolution(state, events, _summary(point, events, len(state.pending)))
@@ -99,6 +109,9 @@ def _summary(point: Point, events: list[Event], declared: int) -> str:
         parts.append(f"{counted(kinds.count('order_cancelled'), 'move')} cancelled")
     if not point.reaction and declared:
         parts.append(f"{counted(declared, 'attack')} declared, fought after the reaction")
+    skipped = {e.data.get("step") for e in events if e.kind == "exchange_skipped"}
+    if skipped:
+        parts.append(f"{counted(len(skipped), 'exchange')} skipped")
     if "attack" in kinds or "attack_void" in kinds:
         parts.append(f"{counted(kinds.count('attack'), 'attack')} fought")
     return ", ".join(parts)
@@ -107,14 +120,17 @@ def _summary(point: Point, events: list[Event], declared: int) -> str:
 # -- the phasing player's sheet ----------------------------------------------------------------
 
 
-def _impulse(state: State, orders: Orders, dice: Dice, rules: Mapping[str, Any]) -> list[Event]:
+def _impulse(
+    state: State, orders: Orders, dice: Dice, rules: Mapping[str, Any]
+) -> tuple[list[Event], bool]:
+    """The phasing player's sheet; also whether its reaction sheet is sent (false: the
+    combat was fought at once and the reaction exchange is skipped)."""
     side = state.phasing
     events: list[Event] = []
     state.moved = []
     board = board_of(state, rules)
     if state.point.impulse == 1:
         bought = rules["reinforcements"] == "bought"
-        events += _air(state, dice, rules)
         mine = (side.player,)
         events += _place_guerrillas(state, board, orders)
         for line in supply.place_reinforcements(state, board, side, bought=bought):
@@ -138,11 +154,69 @@ def _impulse(state: State, orders: Orders, dice: Dice, rules: Mapping[str, Any])
             )
     events += _moves(state, board, orders, side.name, side.player, rules, reaction=False)
     state.pending = list(orders.attacks)
+    state.last_impulse = state.last_impulse or orders.last
     if bool(rules["fast_play"]):
         # No reaction sheet: the defender's standing orders from its own last phasing sheet.
         side.standing = orders.defence
         events += _combat(state, board, state.reacting.standing, dice, rules)
-    return events
+        return events, False
+    why = reaction_skipped(state, rules)
+    if not why:
+        return events, True
+    key = replace(state.point, reaction=True).key
+    other = state.reacting
+    events.append(
+        event(
+            state,
+            "reaction",
+            "",
+            "exchange_skipped",
+            f"No reaction sheet for {other.name} ({key}): {why}",
+            (other.player,),
+            step=key,
+            why=f"{other.name}'s reaction: {why}",
+        )
+    )
+    events.append(
+        event(
+            state,
+            "reaction",
+            "",
+            "exchange_skipped",
+            f"{other.name} has nothing to react to ({key} is skipped): the impulse's attacks "
+            "are fought at once",
+            (side.player,),
+            step=key,
+        )
+    )
+    return events + _combat(state, board, Defence(), dice, rules), False
+
+
+def reaction_skipped(state: State, rules: Mapping[str, Any]) -> str:
+    """Why the reacting player gets no reaction sheet after the phasing moves ("": he gets
+    one).  He gets one when an attack declared this impulse falls on a hex holding his land
+    units (he writes how they retreat, advance and which takes a D1, and may spend political
+    points on their defence), or when he has a reserve unit able to move and sees an enemy
+    unit that moved this impulse (a move he may answer).  Otherwise there is nothing to react
+    to: the reaction exchange is skipped and the combat fought at once, which changes nothing
+    he could have ordered (docs/rules/millennium-wars.md, "Exchanges that are skipped")."""
+    other = state.reacting
+    for attack in state.pending:
+        if any(
+            u.side == other.name and not u.kind.naval for u in state.units if u.hex == attack.hex
+        ):
+            return ""
+    reserves = [
+        u
+        for u in state.units
+        if u.side == other.name and u.reserve and u.hex and u.speed and not u.ops_complete
+    ]
+    if not reserves:
+        return "no attack on its units, and no reserve unit able to move"
+    seen = sight(state, other.name, rules)
+    if not any(u.id in state.moved and u.hex in seen for u in state.units):
+        return "no attack on its units, and no enemy move in its sight"
+    return ""
 
 
 # -- the reaction sheet and the impulse's combat ------------------------------------------------
@@ -377,8 +451,10 @@ def _moves(
 
 
 def _air(state: State, dice: Dice, rules: Mapping[str, Any]) -> list[Event]:
-    """The air superiority roll of a player turn (parity in bad weather), with both sides'
-    Air Defense levels (`charts.air_defended`, the house rule ``air_defence``)."""
+    """The air superiority roll of the player turn ``state.point`` opens (parity in bad
+    weather), with both sides' Air Defense levels (`charts.air_defended`, the house rule
+    ``air_defence``), made before its first impulse sheet is written so that the sheet shows
+    it."""
     if state.bad_weather:
         state.air, state.air_level = "", "parity"
         return []
@@ -410,13 +486,45 @@ def _air(state: State, dice: Dice, rules: Mapping[str, Any]) -> list[Event]:
     return [event(state, "air", "", "air", text, EVERYONE, roll=rolled.total, result=rolled.result)]
 
 
-def _advance(state: State, dice: Dice, rules: Mapping[str, Any]) -> list[Event]:
-    """Move the game on to its next exchange, with what happens between."""
+def _advance(
+    state: State, dice: Dice, rules: Mapping[str, Any], *, react: bool = True
+) -> list[Event]:
+    """Move the game on to its next exchange, with what happens between: the end of a player
+    turn, of a game turn, and the next player turn's air superiority roll (rolled here, so the
+    sheet it informs shows it).  ``react``: after an impulse sheet, whether its reaction
+    sheet is sent."""
     events: list[Event] = []
     point = state.point
     c4i = {1: state.first.c4i, 2: state.second.c4i}
-    nxt = after(point, c4i, fast_play=bool(rules["fast_play"]), by_c4i=bool(rules["impulse_c4i"]))
+    nxt = after(
+        point,
+        c4i,
+        fast_play=bool(rules["fast_play"]),
+        by_c4i=bool(rules["impulse_c4i"]),
+        react=react,
+        last=state.last_impulse,
+    )
     if nxt.player_turn != point.player_turn or nxt.turn != point.turn:
+        for skipped, why in impulses_skipped(
+            point,
+            c4i[point.player_turn],
+            by_c4i=bool(rules["impulse_c4i"]),
+            last=state.last_impulse,
+        ):
+            events.append(
+                event(
+                    state,
+                    "sequence",
+                    "",
+                    "exchange_skipped",
+                    f"{state.phasing.name}'s impulse {skipped.impulse} ({skipped.key}) is "
+                    f"skipped: {why}",
+                    EVERYONE,
+                    step=skipped.key,
+                    why=f"{state.phasing.name}'s impulse {skipped.impulse}: {why}",
+                )
+            )
+        state.last_impulse = False
         events += _end_of_player_turn(state, dice, rules)
     if nxt.turn != point.turn:
         events += _administrative(state, rules)
@@ -427,8 +535,12 @@ def _advance(state: State, dice: Dice, rules: Mapping[str, Any]) -> list[Event]:
             return events
         state.point = nxt
         events += start_of_turn(state, dice)
+        if not state.point.ceasefire:
+            events += _air(state, dice, rules)
         return events
     state.point = nxt
+    if nxt.player_turn != point.player_turn:
+        events += _air(state, dice, rules)
     return events
 
 
@@ -535,6 +647,17 @@ def _objectives_seen(state: State, sights: Mapping[str, Sight]) -> list[Event]:
     return events
 
 
+def open_game(state: State, dice: Dice, rules: Mapping[str, Any] | None = None) -> list[Event]:
+    """What happens before the first sheets of a game: turn 1's random event and, unless the
+    UN demands a ceasefire first, the First Player's air superiority roll (``rules``: the
+    house rules, the defaults for any not given)."""
+    rules = complete(rules)
+    events = start_of_turn(state, dice)
+    if not state.point.ceasefire:
+        events += _air(state, dice, rules)
+    return events
+
+
 def start_of_turn(state: State, dice: Dice) -> list[Event]:
     """The random event of a new game turn, and its immediate effects."""
     with dice.at(phase="events", location=""):
@@ -627,7 +750,11 @@ def _reserves_back(state: State) -> None:
             unit.ops_complete = False
 
 
-def _ceasefire(state: State, orders: Mapping[str, Orders]) -> list[Event]:
+def _ceasefire(
+    state: State, orders: Mapping[str, Orders], dice: Dice, rules: Mapping[str, Any]
+) -> list[Event]:
+    """Both players' answers to the UN; play going on, the First Player's turn opens with its
+    air superiority roll (the exchange's own dice)."""
     answers = {
         s.name: (orders.get(s.player) or no_orders(s.player, state.point.key)).ceasefire
         for s in state.sides
@@ -643,6 +770,8 @@ def _ceasefire(state: State, orders: Mapping[str, Orders]) -> list[Event]:
             state.political_index, 20, comply[0] == state.scenario.first
         )
     state.point = Point(state.point.turn)
+    if not state.finished:
+        events += _air(state, dice, rules)
     return events
 
 
@@ -660,4 +789,4 @@ def _victory(state: State, why: str) -> str:
     )
 
 
-__all__ = ["board_of", "resolve_turn"]
+__all__ = ["board_of", "open_game", "reaction_skipped", "resolve_turn"]

@@ -3,13 +3,17 @@
 A game turn is the First Player's turn, then the Second's.  Each player turn has up to three
 impulses; the first is always taken, the second and third only if the phasing player
 "qualifies", which we read as a C4I level at least the impulse's number (the house rule
-``impulse_c4i``, on by default; the seed never defines it).  Each impulse is two exchanges: the
-phasing player's sheet (moves, attacks; in the first impulse also purchases and information
-warfare), then the other player's reaction sheet (reserve moves, after seeing the phasing
-moves), after which the impulse's combat is fought.  With the ``fast_play`` house rule each
-player's defence stands on its own impulse sheet, the reaction exchange is skipped and the
-combat is fought at once.  A UN ceasefire
-event adds an exchange where both players answer in secret.
+``impulse_c4i``, on by default; the seed never defines it).  Each impulse is the phasing
+player's sheet (moves, attacks; in the first impulse also purchases and information warfare),
+then, when there is something to react to, the other player's reaction sheet (reserve moves and
+the defence of the units attacked, after seeing the phasing moves), after which the impulse's
+combat is fought.  A UN ceasefire event adds an exchange where both players answer in secret.
+
+Exchanges are skipped rather than sent empty (docs/rules/millennium-wars.md, "Exchanges that
+are skipped"): the reaction when the resolution finds nothing to react to (``react`` false;
+`resolve.reaction_skipped` decides), the phasing player's later impulses once he declares on
+his sheet that he takes no further impulse this player turn (``last``), and, with our
+``fast_play`` house rule, every reaction.
 
 Step keys read ``TURN-PLAYER-IMPULSE`` with ``r`` for the reaction (``3-1-2r``: turn 3, the
 First Player's second impulse, the reaction; ``3-0-ceasefire`` the ceasefire answers before
@@ -65,21 +69,48 @@ def qualifies(impulse: int, c4i: int, *, by_c4i: bool = True) -> bool:
 
 
 def after(
-    point: Point, c4i: dict[int, int], *, fast_play: bool = False, by_c4i: bool = True
+    point: Point,
+    c4i: dict[int, int],
+    *,
+    fast_play: bool = False,
+    by_c4i: bool = True,
+    react: bool = True,
+    last: bool = False,
 ) -> Point:
     """The exchange that follows ``point``.  ``c4i``: each player turn's (1, 2) phasing C4I
-    level as it will stand when the next impulse begins.  A new game turn's point is returned
-    even past the game's length; ending the game is the caller's."""
+    level as it will stand when the next impulse begins; ``react``: after an impulse sheet,
+    whether its reaction sheet is sent (false: skipped, the combat was fought at once);
+    ``last``: the phasing player declared that he takes no further impulse this player turn.
+    A new game turn's point is returned even past the game's length; ending the game is the
+    caller's."""
     if point.ceasefire:
         return Point(point.turn)
-    if not point.reaction and not fast_play:
+    if not point.reaction and not fast_play and react:
         return replace(point, reaction=True)
     nxt = point.impulse + 1
-    if nxt <= 3 and qualifies(nxt, c4i[point.player_turn], by_c4i=by_c4i):
+    if not last and nxt <= 3 and qualifies(nxt, c4i[point.player_turn], by_c4i=by_c4i):
         return Point(point.turn, point.player_turn, nxt)
     if point.player_turn == 1:
         return Point(point.turn, 2)
     return Point(point.turn + 1)
 
 
-__all__ = ["Point", "after", "parse_key", "qualifies"]
+def impulses_skipped(
+    point: Point, c4i: int, *, by_c4i: bool = True, last: bool = False
+) -> list[tuple[Point, str]]:
+    """The later impulses of ``point``'s player turn that will not be played once
+    ``point``'s impulse is over, each with the reason in a few words: the phasing player
+    declared no further impulse (``last``), or its C4I level ``c4i`` does not qualify."""
+    out = []
+    for impulse in range(point.impulse + 1, 4):
+        if not qualifies(impulse, c4i, by_c4i=by_c4i):
+            why = f"C4I {c4i} does not qualify for impulse {impulse}"
+        elif last:
+            why = "declared no further impulse this player turn"
+        else:
+            continue
+        out.append((Point(point.turn, point.player_turn, impulse), why))
+    return out
+
+
+__all__ = ["Point", "after", "impulses_skipped", "parse_key", "qualifies"]

@@ -55,6 +55,9 @@ SITUATION_SHEET = "Situation"
 
 GAME_CELL, SIDE_CELL, STEP_CELL, DEADLINE_CELL = "B3", "B4", "B5", "B6"
 INDEX_CELL, POINTS_CELL, C4I_CELL, AIR_CELL = "G3", "G4", "G5", "G6"
+#: On an impulse sheet: "yes" declares no further impulse this player turn (the later
+#: impulses' exchanges are skipped).
+LAST_CELL = "C9"
 
 BUY_SECTION_ROW, BUY_FIRST_ROW, BUY_ROWS = 10, 12, 4
 IW_SECTION_ROW, IW_FIRST_ROW, IW_ROWS = 17, 19, 2
@@ -69,6 +72,7 @@ MAX_POINTS = 12
 #: "guerrilla" places, free, a paramilitary unit a random event raised (offered only then).
 BUY_KINDS = ("reinforcement", "replacement", "air defence", "guerrilla")
 YES = ("yes", "y", "x", "true", "1", "intensive")
+LAST_YES = ("yes", "y", "x", "true", "1")
 _WIDTHS = {"A": 10, "B": 16, "C": 10, "D": 11, "E": 9, "F": 9, "G": 26, "H": 14, "I": 10}
 _LAST_COLUMN = 8  # I
 
@@ -120,6 +124,8 @@ def write_sheet(
         else:
             first = kind == "impulse" and point.impulse == 1
             mine = [u for u in view.units if u.side == side.name]
+            if kind == "impulse":
+                _write_last(page)
             _write_purchases(page, view, side.name, first, rules["reinforcements"] == "bought")
             theirs = sorted(u.id for u in view.units if u.side != side.name)
             _write_information(page, mine, theirs, first)
@@ -189,8 +195,9 @@ def _header(page: Page, view: State, side: str, player: str, kind: str, deadline
         page.value(ref, value, st.value)
     text = {
         "impulse": "Fill in the yellow cells only: moves as the hexes entered, in order; attacks "
-        "on enemy hexes next to your units. 'Situation' lists your units and the enemy units "
-        "you see. Send the sheet back as .xlsx or .ods before the deadline.",
+        "on enemy hexes next to where your units stand after their moves. 'Situation' lists "
+        "your units and the enemy units you see. Send the sheet back as .xlsx or .ods before "
+        "the deadline.",
         "reaction": "Your reaction: move reserve units, and say how the units attacked this "
         "impulse retreat and advance. 'Situation' lists what you see after the enemy's moves.",
         "ceasefire": "The UN demands a ceasefire. Answer accept or refuse; the other side "
@@ -198,6 +205,26 @@ def _header(page: Page, view: State, side: str, player: str, kind: str, deadline
         "moves 20 toward the side that complied.",
     }[kind]
     page.note("A7:I8", text + f" Random event this turn: {view.event or 'none'}.")
+
+
+def _write_last(page: Page) -> None:
+    """The declaration that this is the player's last impulse of the player turn: the
+    exchanges of its later impulses are then skipped instead of sent for nothing."""
+    r, c = cell_rc(LAST_CELL)
+    page.ws.merge_range(r, 0, r, c - 1, "Last impulse this turn?", page.st.label)
+    page.blank(LAST_CELL, page.st.input_text)
+    page.ask(
+        LAST_CELL,
+        "Last impulse",
+        "yes: you take no further impulse this player turn, and no sheet is sent for them.",
+        ("yes", "no"),
+        inline=True,
+    )
+    page.note(
+        f"D{r + 1}:I{r + 1}",
+        "yes: this is your last impulse this player turn (blank or no: you get the next one "
+        "if you qualify).",
+    )
 
 
 def _locked(page: Page, row: int, text: str) -> None:
@@ -333,7 +360,9 @@ def _write_moves(page: Page, mine: Sequence[Unit], *, reaction: bool) -> None:
 
 def _write_attacks(page: Page, view: State, side: str, phasing: bool) -> None:
     st = page.st
-    page.section(ATTACK_SECTION_ROW, "ATTACKS - fought in this order after the reaction")
+    page.section(
+        ATTACK_SECTION_ROW, "ATTACKS - fought in this order after your moves and any reaction"
+    )
     page.headers(
         ATTACK_SECTION_ROW + 1,
         (
@@ -362,7 +391,13 @@ def _write_attacks(page: Page, view: State, side: str, phasing: bool) -> None:
 
     page.ask(rows("B"), "Attackers", "Your units next to the hex, ids separated by spaces.")
     seen = sorted({u.hex for u in view.units if u.side != side and u.hex})
-    page.ask(rows("C"), "Hex", "The enemy hex attacked (every enemy land unit in it).", seen)
+    page.ask(
+        rows("C"),
+        "Hex",
+        "The enemy hex attacked (every enemy land unit in it). A hex you cannot see into yet "
+        "may be named if your moves bring the attackers next to it: void if no enemy is there.",
+        seen,
+    )
     page.ask(
         rows("D"),
         "CRT",
@@ -545,6 +580,9 @@ def read_opened(sheet: TurnSheetFile) -> SheetRead:
     fast = sheet.meta.get("fast_play") == "yes"
     if kind == "impulse" and impulse == 1:
         _read_first_impulse(reader, orders)
+    if kind == "impulse":
+        said = reader.choice(LAST_CELL, (*LAST_YES, "no", "n", "false", "0"), "yes or no")
+        orders.last = said in LAST_YES
     for row in range(MOVE_FIRST_ROW, MOVE_FIRST_ROW + MOVE_ROWS):
         unit = reader.parsed(f"B{row}", _one_unit)
         path = reader.parsed(f"C{row}", parse_path)
@@ -709,6 +747,8 @@ def fill_sheet(path: Path, orders: Orders) -> None:
         ):
             if value:
                 put(ref, value)
+        if orders.last:
+            put(LAST_CELL, "yes")
         if orders.message:
             put(MESSAGE_CELL, orders.message)
 
@@ -741,6 +781,8 @@ def orders_text(orders: Orders) -> list[str]:
             f"{' '.join(a.attackers)} attack {a.hex} on the {a.crt} CRT"
             + (f" ({more})" if more else "")
         )
+    if orders.last:
+        lines.append("No further impulse this player turn")
     d = orders.defence
     if d != Defence():
         parts = [

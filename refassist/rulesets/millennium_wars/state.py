@@ -62,6 +62,9 @@ class State:
     #: Between an impulse sheet and its reaction: the attacks declared, the units that moved.
     pending: list[Attack] = field(default_factory=list)
     moved: list[str] = field(default_factory=list)
+    #: The phasing player declared on an impulse sheet of this player turn that he takes no
+    #: further impulse: its later impulses are skipped (reset when the player turn ends).
+    last_impulse: bool = False
     #: Units eliminated so far (a replacement brings one back), and the sides that see every
     #: enemy unit for the rest of this game turn (information or air superiority).
     lost: list[Unit] = field(default_factory=list)

@@ -84,6 +84,11 @@ SETTINGS = Table(
         optional(
             "arrived", "Arrived", "reinforcements of the scenario already placed", kind="text"
         ),
+        flag(
+            "last_impulse",
+            "Last impulse",
+            "the phasing player declared no further impulse this player turn",
+        ),
         optional("finished", "Game over", "empty while it goes on", kind="text"),
     ),
     help="One row: where the game stands.",
@@ -416,6 +421,7 @@ def from_tables(tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]
         sees_all=[r["name"] for r in tables.get("sides", []) if r["sees_all"]],
         arrived=str(s["arrived"] or "").split(),
         placing=placing,
+        last_impulse=bool(s.get("last_impulse")),
     )
 
 

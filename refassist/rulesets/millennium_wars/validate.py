@@ -4,7 +4,11 @@ own view of the board, in sheet order, each problem pinned to its cell.
 Moves are tried one after the other on a copy of the view, so that an attack is checked from
 where the units will stand; a move that the checker cannot confirm because the player cannot
 see what stops it is confirmed at resolve time (where the rules stop it).  Attacks are checked
-as the combat will check them (`combat.check_attack`); a unit attacks once an impulse; the
+as the combat will check them (`combat.check_attack`), with one exception: a hex the player
+cannot see into before his moves may hold an enemy his moves find, so an attack on it is
+accepted with a note when its units will stand next to it (the combat, fought after the moves
+and the reaction, finds the defenders or declares the attack void); a unit attacks once an
+impulse; the
 units named to retreat or advance must be among the attackers.  The units an information
 warfare attack names to disrupt must be enemy units the side sees: one out of sight is refused
 in the same words as an id that is no unit, so a player learns nothing by guessing.
@@ -20,8 +24,8 @@ from typing import Any
 from ...errors import CellProblem
 from ..checking import OrderChecker
 from .board import Board
-from .combat import Attack, CombatError, Conditions, check_attack, path_works
-from .crt import CRTS
+from .combat import Attack, CombatError, Conditions, check_attack, defenders, path_works
+from .crt import CRT, CRTS
 from .movement import make_moves
 from .orders import CEASEFIRE_CELL, IW_CHOICES, Orders, Purchase
 from .resolve import board_of, combat_conditions
@@ -30,7 +34,7 @@ from .sheet import ORDERS_SHEET, RETREAT_CELL
 from .state import State
 from .supply import bought_unit
 from .units import Unit
-from .visibility import side_view
+from .visibility import Sight, side_view, sight
 
 
 def validate_orders(
@@ -124,6 +128,8 @@ def validate_orders(
                 f"only {view.scenario.iw_attacks} information warfare attack(s) a player turn",
                 "Take it out.",
             )
+    # What the player saw when writing the sheet, before his moves show him more.
+    seen_before = sight(view, side.name, rules)
     # Tried in order on the view, as the resolution makes them: a move that stops short
     # leaves its unit where it stops, for the attacks checked after.
     done = make_moves(
@@ -155,16 +161,38 @@ def validate_orders(
     left = view.side(side.name).political_points
     political = str(rules["political_shift"])
     for attack in orders.attacks:
+        disrupted_attack = bool(rules["disrupted_attack"])
         try:
-            units = check_attack(
-                board,
-                attack,
-                side.name,
-                crts,
-                disrupted_attack=bool(rules["disrupted_attack"]),
-                conditions=conditions,
-                political=political,
-            )
+            if _hidden(board, attack, side.name, seen_before):
+                enemy = next(s.name for s in view.sides if s.name != side.name)
+                units = _check_hidden(
+                    board,
+                    attack,
+                    side.name,
+                    enemy,
+                    crts,
+                    disrupted_attack=disrupted_attack,
+                    conditions=conditions,
+                    political=political,
+                )
+                check.warn(
+                    attack.cell,
+                    attack.hex,
+                    f"you cannot see into {attack.hex} yet: the attack is made if your moves "
+                    "find enemy land units there, and is void (you will be told) if none is "
+                    "there when the combat is fought",
+                    "Keep it if you expect the enemy there.",
+                )
+            else:
+                units = check_attack(
+                    board,
+                    attack,
+                    side.name,
+                    crts,
+                    disrupted_attack=disrupted_attack,
+                    conditions=conditions,
+                    political=political,
+                )
         except CombatError as exc:
             check.error(attack.cell, " ".join(attack.attackers), str(exc), "Change the attack.")
             continue
@@ -285,6 +313,37 @@ def _check_guerrilla(
             "rule places it",
             "Write a hex of your country.",
         )
+
+
+def _hidden(board: Board, attack: Attack, side: str, seen_before: Sight) -> bool:
+    """Whether the attack's hex may hold enemy units the player could not see when writing
+    the sheet: a hex of the map where combat is possible, out of his sight before his moves,
+    with no enemy land unit in his view."""
+    return (
+        board.grid.contains(attack.hex)
+        and board.terrain_of(attack.hex).combat
+        and attack.hex not in seen_before
+        and not defenders(board, attack, side)
+    )
+
+
+def _check_hidden(
+    board: Board,
+    attack: Attack,
+    side: str,
+    enemy: str,
+    crts: Mapping[str, CRT],
+    **checks: Any,
+) -> list[Unit]:
+    """`check_attack` for a hex the player cannot see into: everything but the defenders is
+    checked (the attackers next to the hex after his moves, the CRT, the points), as if an
+    enemy unit stood there; the combat judges the defenders.  ``checks``: `check_attack`'s own."""
+    stand_in = Unit("?", enemy, "light infantry", hex=attack.hex)
+    board.units.append(stand_in)
+    try:
+        return check_attack(board, attack, side, crts, **checks)
+    finally:
+        board.units.remove(stand_in)
 
 
 __all__ = ["validate_orders"]
