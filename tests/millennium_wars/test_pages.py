@@ -13,8 +13,10 @@ from refassist.dice import Dice
 from refassist.rulesets import find_ruleset
 from refassist.rulesets.millennium_wars.combat import Attack
 from refassist.rulesets.millennium_wars.orders import InformationAttack, Orders
+from refassist.rulesets.millennium_wars.report import roll_line
 from refassist.rulesets.millennium_wars.validate import validate_orders
 
+from .test_secrets import report
 from .test_sheet import start, type_cells, written
 
 RULESET = find_ruleset("millennium-wars")
@@ -95,3 +97,27 @@ def test_the_political_points_warning_is_on_its_own_cell(tmp_path: Path) -> None
     assert (found.cell, found.severity) == ("E44", "warning")
     ws = openpyxl.load_workbook(path)["Orders"]
     assert ws["E44"].value == 2
+
+
+# -- the referee's report ---------------------------------------------------------------------
+
+
+def test_the_referees_report_lists_every_die_of_the_exchange() -> None:
+    """An attack fought with fixed dice: every die the exchange rolled is in the referee's
+    PDF, with what it was for, and in no player's."""
+    state = start()
+    state.unit("N-1AR").hex = "0804"
+    state.unit("N-HT").hex = "0805"
+    ann = Orders(
+        "Ann",
+        "1-1-1",
+        attacks=[Attack(["N-1AR", "N-HT"], "0905", "raid")],
+        information=[InformationAttack(["N-CY"], "index")],
+    )
+    state = RULESET.resolve(state, {"Ann": ann}, Dice.scripted([3, 4, 2, 5, 1, 6] * 2), {}).state
+    assert len(state.dice) >= 2, "the impulse rolled for the air and the information attack"
+    text = report(state, None)
+    section = text[text.index("Every die") :]
+    for roll in state.dice:
+        assert roll_line(roll) in " ".join(section.split()), roll
+    assert "Every die" not in report(state, "Ann")

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from ...dice import Roll
 from ...report.boardmap import (
     BoardCounter,
     BoardEdge,
@@ -103,6 +104,13 @@ def combats(events: Iterable[Event]) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+def roll_line(roll: Roll) -> str:
+    """A die as the referee's report lists it: its number in the exchange, where and why it
+    was rolled, the die and what came up (``#3 combat 0905 CRT die: 4 (d6)``)."""
+    where = " ".join(p for p in (roll.phase, roll.location) if p)
+    return f"#{roll.seq} {where} {roll.purpose}: {roll.result} (d{roll.sides})".replace("  ", " ")
 
 
 def _counter(unit: Unit) -> BoardCounter:
@@ -262,6 +270,9 @@ def referee_content(state: State, info: ReportInput) -> ReportContent:
         "pending": [
             f"{' '.join(a.attackers)} attack {a.hex} on the {a.crt} CRT" for a in state.pending
         ],
+        # Every die the exchange rolled, in order: `report --help` promises the referee
+        # every roll, and a disputed result is checked against them.
+        "dice": [roll_line(r) for r in state.dice],
         "missing": [p for p, status in info.sheets.items() if status == "missing"],
         "late": [p for p, status in info.sheets.items() if status == "late"],
     }
@@ -279,4 +290,11 @@ def referee_content(state: State, info: ReportInput) -> ReportContent:
     )
 
 
-__all__ = ["combats", "grouped_events", "hex_board", "player_content", "referee_content"]
+__all__ = [
+    "combats",
+    "grouped_events",
+    "hex_board",
+    "player_content",
+    "referee_content",
+    "roll_line",
+]
