@@ -14,6 +14,7 @@ from refassist.rulesets import find_ruleset
 from refassist.rulesets.millennium_wars.combat import Attack
 from refassist.rulesets.millennium_wars.orders import InformationAttack, Orders
 from refassist.rulesets.millennium_wars.report import roll_line
+from refassist.rulesets.millennium_wars.state import State
 from refassist.rulesets.millennium_wars.validate import validate_orders
 
 from .test_secrets import report
@@ -121,3 +122,78 @@ def test_the_referees_report_lists_every_die_of_the_exchange() -> None:
     for roll in state.dice:
         assert roll_line(roll) in " ".join(section.split()), roll
     assert "Every die" not in report(state, "Ann")
+
+
+# -- the attacks on the reacting side's units ---------------------------------------------------
+
+
+def declared(rules: dict[str, object] | None = None) -> State:
+    """Ann's first impulse (air roll 3: parity) declaring an attack on 0905 from 0804 and
+    0805, with a political point and a retreat of her own she keeps to herself."""
+    state = start()
+    state.unit("N-1AR").hex = "0804"
+    state.unit("N-HT").hex = "0805"
+    ann = Orders(
+        "Ann",
+        "1-1-1",
+        attacks=[
+            Attack(
+                ["N-1AR", "N-HT"],
+                "0905",
+                "raid",
+                political_points=1,
+                retreat={"N-1AR": ["0803"]},
+                advance=["N-HT"],
+            )
+        ],
+    )
+    return RULESET.resolve(state, {"Ann": ann}, Dice.scripted([3]), rules or {}).state
+
+
+def situation_text(state: State, player: str, folder: Path, **rules: object) -> str:
+    ws = openpyxl.load_workbook(written(state, player, folder, **rules))["Situation"]
+    return "\n".join(str(c.value) for row in ws.iter_rows() for c in row if c.value)
+
+
+def test_the_reaction_sheet_tells_which_units_are_attacked_from_where_and_at_what_odds(
+    tmp_path: Path,
+) -> None:
+    state = declared()
+    assert state.point.reaction
+    text = situation_text(state, "Bob", tmp_path)
+    line = next(t for t in text.splitlines() if t.startswith("0905 ("))
+    assert line.startswith("0905 (S-3) attacked on the raid CRT by N-1AR from 0804, N-HT from 0805")
+    held = sum(u.defence for u in state.units if u.hex == "0905")
+    strength = state.unit("N-1AR").attack + state.unit("N-HT").attack
+    assert f"odds as you can reckon them {strength} to {held}" in line
+    # Not what Ann keeps to herself: her political point, her retreat, her advance.
+    view = RULESET.player_view(state, "Bob", {})
+    assert [(a.political_points, a.retreat, a.advance) for a in view.pending] == [(0, {}, [])]
+    assert "political point shift" not in line and "0803" not in line
+    assert "Attacks on your units" in text.splitlines()[1]
+
+
+def test_the_reacting_players_report_tells_the_attacks_and_the_attackers_does_not() -> None:
+    state = declared()
+    bob = " ".join(report(state, "Bob").split())
+    assert "Attacks on your units, fought after your reaction" in bob
+    assert "0905 (S-3) attacked on the raid CRT by N-1AR from 0804, N-HT from 0805" in bob
+    assert "Attacks on your units" not in report(state, "Ann")
+
+
+def test_no_attack_is_told_under_the_house_rule(tmp_path: Path) -> None:
+    rules: dict[str, object] = {"attacks_told": False}
+    state = declared(rules)
+    assert RULESET.player_view(state, "Bob", rules).pending == []
+    text = situation_text(state, "Bob", tmp_path, **rules)
+    assert "Not told (house rule)." in text and "0905 (S-3) attacked" not in text
+
+
+def test_an_attack_is_told_only_on_the_readers_own_units(tmp_path: Path) -> None:
+    """An impulse without attacks tells none; the referee still sees the declared attacks
+    whole."""
+    state = start()
+    state = RULESET.resolve(state, {}, Dice.scripted([3]), {}).state
+    assert "None declared." in situation_text(state, "Bob", tmp_path)
+    full = declared()
+    assert full.pending[0].political_points == 1 and full.pending[0].retreat

@@ -23,6 +23,7 @@ from ...report.boardmap import (
     HexBoard,
 )
 from ..base import Event, ReportContent, ReportInput
+from .attacked import attack_lines
 from .state import State, unit_line
 from .units import Unit
 
@@ -226,6 +227,8 @@ def player_content(view: State, info: ReportInput) -> ReportContent:
         "units": [unit_line(u, view) for u in mine],
         "seen": [unit_line(u, view) for u in theirs],
         "lost": [unit_line(u, view) for u in view.lost if u.side == side.name],
+        # Before the reaction: the attacks on this side's units, for its retreats.
+        "attacked": attack_lines(view, info.house_rules),
         **info.orders_context(name),
         **info.awaited_context(name),
     }

@@ -29,6 +29,7 @@ from ...workbook.sheetpage import Listing, Page, typing_into
 from ...workbook.sheetreads import read_remembered
 from ...workbook.turnbook import check_layout, meta_number, turn_workbook
 from ..base import SheetRead
+from .attacked import attack_lines
 from .combat import Attack, Defence
 from .movement import Move
 from .orders import CEASEFIRE_CELL, IW_CHOICES, InformationAttack, Orders, Purchase
@@ -134,9 +135,7 @@ def write_sheet(
                 MESSAGE_CELL, "Message", f"Free text, at most {MAX_MESSAGE_LENGTH} characters."
             )
             last = MESSAGE_LAST_ROW
-        rows = _write_situation(
-            situation_ws, st, view, side.name, rules["reinforcements"] == "bought"
-        )
+        rows = _write_situation(situation_ws, st, view, side.name, rules)
         book.finish(
             footer=f"{state.game_name} - {side.name} ({player}) - {point.key}",
             print_areas=(f"A1:I{last}", f"A1:A{max(1, rows)}"),
@@ -402,9 +401,20 @@ def _write_defence(page: Page, mine: Sequence[Unit], open_: bool, fast: bool) ->
         page.ws.write_string(r, 2, "On your reaction sheet.", st.note)
 
 
-def _write_situation(ws: Any, st: SheetStyles, view: State, side: str, bought: bool) -> int:
+def _write_situation(
+    ws: Any, st: SheetStyles, view: State, side: str, rules: Mapping[str, Any]
+) -> int:
+    bought = rules["reinforcements"] == "bought"
     ws.set_column(0, 0, 110)
     listing = Listing(ws, st, f"Situation of {side} - {view.point.key}")
+    if view.point.reaction and view.reacting.name == side:
+        # First, for the retreats and the reserve moves written on the Orders page.
+        listing.block(
+            "Attacks on your units, fought after your reaction (their retreats: Orders "
+            f"{RETREAT_CELL})",
+            attack_lines(view, rules),
+            "None declared." if rules["attacks_told"] else "Not told (house rule).",
+        )
     mine = sorted((u for u in view.units if u.side == side), key=lambda u: u.id)
     theirs = sorted((u for u in view.units if u.side != side), key=lambda u: u.id)
     listing.block("Your units (attack-defence-speed)", [unit_line(u, view) for u in mine], "(none)")
