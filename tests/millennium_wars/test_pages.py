@@ -5,17 +5,22 @@ are opened."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import openpyxl
 
 from refassist.dice import Dice
 from refassist.rulesets import find_ruleset
+from refassist.rulesets.base import Event
 from refassist.rulesets.millennium_wars.combat import Attack
+from refassist.rulesets.millennium_wars.crt import COLUMNS, RAID
 from refassist.rulesets.millennium_wars.orders import InformationAttack, Orders
+from refassist.rulesets.millennium_wars.planning import board_box, direction, turn_so_far
 from refassist.rulesets.millennium_wars.report import roll_line
 from refassist.rulesets.millennium_wars.state import State
 from refassist.rulesets.millennium_wars.validate import validate_orders
+from refassist.workbook.master import read_master, write_master
 
 from .test_secrets import report
 from .test_sheet import start, type_cells, written
@@ -197,3 +202,147 @@ def test_an_attack_is_told_only_on_the_readers_own_units(tmp_path: Path) -> None
     assert "None declared." in situation_text(state, "Bob", tmp_path)
     full = declared()
     assert full.pending[0].political_points == 1 and full.pending[0].retreat
+
+
+# -- the sheet: this game turn so far, the board, the tables -----------------------------------
+
+
+def two_exchanges() -> State:
+    """1-1-1: Ann moves N-2MI and attacks S-3 at 0905; 1-1-1r: Bob reacts, the attack is
+    fought (die 6).  The state then waits for Ann's second impulse."""
+    state = declared()
+    return RULESET.resolve(state, {}, Dice.scripted([6, 6, 6, 6]), {}).state
+
+
+def test_the_second_impulse_sheet_tells_every_exchange_of_the_game_turn(tmp_path: Path) -> None:
+    state = two_exchanges()
+    assert state.point.key == "1-1-2"
+    text = situation_text(state, "Ann", tmp_path)
+    so_far = text[text.index("This game turn so far") :].splitlines()[1:]
+    assert any(line.startswith("Northland attacks 0905") for line in so_far)
+    assert "Nothing yet." not in so_far
+    # Every exchange's events, the first's before the reaction's, and only this turn's.
+    first = [e.text for e in RULESET.player_view(state, "Ann", {}).earlier]
+    assert first and all(line in so_far for line in first)
+    assert so_far.index(first[0]) < next(
+        i for i, line in enumerate(so_far) if line.startswith("Northland attacks")
+    )
+
+
+def test_the_turn_so_far_keeps_what_the_other_side_was_not_told(tmp_path: Path) -> None:
+    """An event told to Ann alone in an earlier exchange stays out of Bob's sheet."""
+    state = two_exchanges()
+    ann_only = [e for e in [*state.earlier, *state.events] if e.visible_to == ("Ann",)]
+    secret = Event(1, "combat", "0303", "note", "Ann's own secret note", ("Ann",), ("Ann",))
+    state.earlier.append(secret)
+    state.point = replace(state.point, reaction=True)
+    bob = situation_text(state, "Bob", tmp_path)
+    assert "Ann's own secret note" not in bob
+    assert not [e for e in ann_only if e.text in bob]
+
+
+def test_earlier_exchanges_are_kept_in_the_master_and_an_older_master_reads(
+    tmp_path: Path,
+) -> None:
+    state = two_exchanges()
+    assert state.earlier, "the first impulse's events are carried"
+    path = tmp_path / "master.xlsx"
+    write_master(path, RULESET, state)
+    again = read_master(path, RULESET)
+    assert [e.text for e in again.earlier] == [e.text for e in state.earlier]
+    # A master written before the sheet existed reads, with no earlier events.
+    wb = openpyxl.load_workbook(path)
+    del wb["Earlier"]
+    wb.save(path)
+    assert read_master(path, RULESET).earlier == []
+
+
+def test_a_new_game_turn_starts_its_so_far_afresh() -> None:
+    state = two_exchanges()
+    state.earlier = [Event(0, "combat", "", "note", "last turn's", ("*",), ("*",))]
+    view = RULESET.player_view(state, "Ann", {})
+    assert "last turn's" not in turn_so_far(view)
+
+
+def board_cells(path: Path) -> dict[str, str]:
+    """The Board page's hex cells by hex id (the first word of each)."""
+    ws = openpyxl.load_workbook(path)["Board"]
+    cells = {}
+    for row in ws.iter_rows():
+        for c in row:
+            if isinstance(c.value, str) and c.value[:4].isdigit() and c.value[4:5] == " ":
+                cells[c.value[:4]] = c.value
+    return cells
+
+
+def test_the_board_page_draws_the_hexes_around_the_units_as_the_side_sees_them(
+    tmp_path: Path,
+) -> None:
+    state = declared()
+    path = written(state, "Bob", tmp_path)
+    cells = board_cells(path)
+    assert len(cells) == 12 * 8  # the whole training map fits a page
+    assert cells["0905"].splitlines()[:3] == [
+        "0905 plain (Sarkand)",
+        "yours: S-3",
+        "ENEMY ZOC, your ZOC",
+    ]
+    assert "ENEMY: N-1AR" in cells["0804"] and "road" in cells["0804"]
+    assert "Oran town *2 (Sarkand)" in cells["0906"]
+    assert "river SW" in cells["0701"] and "river NE" in cells["0601"]
+    # Neighbours touch: 0905's cell (odd column) spans the rows of 0804's and 0805's halves.
+    ws = openpyxl.load_workbook(path)["Board"]
+    spans = {
+        ws.cell(m.min_row, m.min_col).value[:4]: (m.min_col, m.min_row, m.max_row)
+        for m in ws.merged_cells.ranges
+        if isinstance(ws.cell(m.min_row, m.min_col).value, str)
+        and ws.cell(m.min_row, m.min_col).value[:4].isdigit()
+    }
+    col9, top9, _ = spans["0905"]
+    col8, top8a, _ = spans["0804"]
+    _, top8b, _ = spans["0805"]
+    assert col8 == col9 - 1 and top8a == top9 - 1 and top8b == top9 + 1
+    # The enemy's zone of control draws a red border.
+    assert ws.cell(top9, col9).border.left.color.rgb.endswith("C00000")
+    # What Bob does not see is not drawn, nor its zone of control.
+    seen = {u.id for u in RULESET.player_view(state, "Bob", {}).units}
+    hidden = [u for u in state.units if u.id not in seen]
+    assert hidden
+    text = "\n".join(cells.values())
+    for unit in hidden:
+        assert unit.id not in text.split()
+        assert "ENEMY" not in cells[unit.hex] or any(
+            u.hex == unit.hex for u in state.units if u.id in seen
+        )
+
+
+def test_the_board_page_has_the_terrain_effects_and_combat_tables(tmp_path: Path) -> None:
+    state = start()
+    state.air = "Northland"
+    ws = openpyxl.load_workbook(written(state, "Ann", tmp_path))["Board"]
+    rows = [[str(c.value) for c in row if c.value is not None] for row in ws.iter_rows()]
+    assert ["forest", "3", "2", "-1"] in rows
+    assert ["glacier", "prohibited", "3", "-2", "1"] in rows
+    raid = next(i for i, r in enumerate(rows) if r and r[0].startswith("RAID CRT"))
+    assert rows[raid + 1] == ["Die", *COLUMNS]
+    assert rows[raid + 2] == ["1", *RAID.rows[0]]
+    assert any(r and r[0].startswith("ASSAULT CRT") for r in rows)
+    assert any(r and r[0].startswith("AIR-LAND BATTLE CRT") for r in rows)
+    text = "\n".join(" ".join(r) for r in rows)
+    assert "this turn: +1 on your attacks, -1 on the enemy's (Northland holds the air)" in text
+    state.point = replace(state.point, reaction=True)
+    bob = openpyxl.load_workbook(written(state, "Bob", tmp_path))["Board"]
+    text = "\n".join(str(c.value) for row in bob.iter_rows() for c in row if c.value)
+    assert "this turn: -1 on your attacks, +1 on the enemy's (Northland holds the air)" in text
+
+
+def test_a_large_board_is_drawn_around_the_sides_units() -> None:
+    state = start()
+    state.scenario = replace(state.scenario, columns=40, rows=30)
+    for unit in state.units:
+        if unit.side == "Northland":
+            unit.hex = "2015"
+    assert board_box(state, "Northland") == (17, 23, 12, 18)
+    assert direction("0905", "0804") == "NW" and direction("0905", "0805") == "SW"
+    assert direction("0804", "0905") == "SE" and direction("0804", "0904") == "NE"
+    assert direction("0804", "0803") == "N" and direction("0804", "0805") == "S"

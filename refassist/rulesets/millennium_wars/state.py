@@ -69,6 +69,9 @@ class State:
     #: Reinforcements of the scenario already placed.
     arrived: list[str] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
+    #: The events of this game turn's exchanges before the last (its events are `events`):
+    #: what a sheet's "this game turn so far" tells, each side what it was told.
+    earlier: list[Event] = field(default_factory=list)
     dice: list[Any] = field(default_factory=list)
     finished: str = ""
     #: In a side's view (`visibility.side_view`): the side whose view it is; "" in the state.

@@ -68,6 +68,7 @@ def side_view(state: State, side: str, rules: Mapping[str, Any] | None = None) -
     view.units = [u for u in view.units if u.side == side or u.id in seen]
     player = view.side(side).player
     view.events = [e for e in view.events if e.visible(player)]
+    view.earlier = [e for e in view.earlier if e.visible(player)]
     if view.phasing.name != side:
         # The attacks on its units, without what the attacker keeps to himself (`attacked`).
         view.pending, view.moved = pending_told(state, side, rules), []
