@@ -5,19 +5,23 @@ are opened."""
 
 from __future__ import annotations
 
+import io
 from dataclasses import replace
 from pathlib import Path
 
 import openpyxl
+import pdfplumber
 
 from refassist.dice import Dice
+from refassist.report.build import RenderSettings, common_context, render_report
+from refassist.report.render import template_dirs
 from refassist.rulesets import find_ruleset
-from refassist.rulesets.base import Event
+from refassist.rulesets.base import Event, ReportInput
 from refassist.rulesets.millennium_wars.combat import Attack
 from refassist.rulesets.millennium_wars.crt import COLUMNS, RAID
 from refassist.rulesets.millennium_wars.orders import InformationAttack, Orders
 from refassist.rulesets.millennium_wars.planning import board_box, direction, turn_so_far
-from refassist.rulesets.millennium_wars.report import roll_line
+from refassist.rulesets.millennium_wars.report import hex_board, roll_line
 from refassist.rulesets.millennium_wars.state import State
 from refassist.rulesets.millennium_wars.validate import validate_orders
 from refassist.workbook.master import read_master, write_master
@@ -346,3 +350,54 @@ def test_a_large_board_is_drawn_around_the_sides_units() -> None:
     assert direction("0905", "0804") == "NW" and direction("0905", "0805") == "SW"
     assert direction("0804", "0905") == "SE" and direction("0804", "0904") == "NE"
     assert direction("0804", "0803") == "N" and direction("0804", "0805") == "S"
+
+
+# -- the board in the PDF report --------------------------------------------------------------
+
+
+def pdf_of(state: State, reader: str | None) -> bytes:
+    info = ReportInput(step="x", deadline="-", sheets={}, house_rules={})
+    content = RULESET.report_content(state, reader, info)
+    pdf, _ = render_report(
+        content, common_context(info), RenderSettings(tuple(template_dirs()), None)
+    )
+    return pdf
+
+
+def test_every_counter_of_a_stack_is_printed_whole_and_readable_at_a4() -> None:
+    """S-1, disrupted, stacked with S-HQ and S-CY at 1105: every id on the board page at 6
+    points or more, and no counter's id lies inside another counter of its stack."""
+    state = start()
+    state.unit("S-1").hex = "1105"
+    state.unit("S-1").disrupted = True
+    with pdfplumber.open(io.BytesIO(pdf_of(state, None))) as pdf:
+        page = next(p for p in pdf.pages if "The board" in (p.extract_text() or ""))
+        assert page.width < 600, "an A4 page"
+        words = page.extract_words(extra_attrs=["size"])
+        ids = {u.id for u in state.units}
+        printed = {w["text"]: w for w in words if w["text"] in ids}
+        assert set(printed) == ids
+        assert min(w["size"] for w in printed.values()) >= 6.0
+        stack = [printed[uid] for uid in ("S-1", "S-HQ", "S-CY")]
+        for a in stack:
+            for b in stack:
+                if a is not b:
+                    overlap_x = min(a["x1"], b["x1"]) - max(a["x0"], b["x0"])
+                    overlap_y = min(a["bottom"], b["bottom"]) - max(a["top"], b["top"])
+                    assert overlap_x <= 0 or overlap_y <= 0
+
+
+def test_the_zones_of_control_drawn_are_those_of_the_units_the_reader_sees() -> None:
+    state = declared()
+    view = RULESET.player_view(state, "Bob", {})
+    board = hex_board(view, "t", "", ())
+    seen = {u.hex for u in view.units if u.side == "Northland"}
+    hidden = {u.hex for u in state.units if u.side == "Northland"} - seen
+    assert "Northland" in board.zones["0904"]  # next to N-1AR at 0804
+    near_hidden = {n for h in hidden for n in state.scenario.grid.neighbours(h)} - {
+        n for h in seen for n in state.scenario.grid.neighbours(h)
+    }
+    assert near_hidden
+    assert not [h for h in near_hidden if "Northland" in board.zones.get(h, ())]
+    everything = hex_board(state, "t", "", ())
+    assert [h for h in near_hidden if "Northland" in everything.zones.get(h, ())]

@@ -97,15 +97,17 @@ def attacks_on(view: State, rules: Mapping[str, Any] | None = None) -> list[Atta
     return found
 
 
+#: What the odds told leave out, said once under the attacks.
+LEFT_OUT = (
+    "The odds leave out what the attacker keeps to himself until the combat (political "
+    "points, an intensive assault) and your own political points for the defence."
+)
+
+
 def attack_lines(view: State, rules: Mapping[str, Any] | None = None) -> list[str]:
     """`attacks_on` as lines of text, with what the odds leave out said once."""
     found = attacks_on(view, rules)
-    if not found:
-        return []
-    return [a.text for a in found] + [
-        "The odds leave out what the attacker keeps to himself until the combat (political "
-        "points, an intensive assault) and your own political points for the defence."
-    ]
+    return [a.text for a in found] + [LEFT_OUT] if found else []
 
 
 def pending_told(state: State, side: str, rules: Mapping[str, Any] | None = None) -> list[Attack]:
@@ -118,4 +120,4 @@ def pending_told(state: State, side: str, rules: Mapping[str, Any] | None = None
     return [told_attack(a) for a in state.pending if a.hex in mine]
 
 
-__all__ = ["AttackOnUs", "attack_lines", "attacks_on", "pending_told", "told_attack"]
+__all__ = ["LEFT_OUT", "AttackOnUs", "attack_lines", "attacks_on", "pending_told", "told_attack"]

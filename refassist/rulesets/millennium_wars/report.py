@@ -23,7 +23,7 @@ from ...report.boardmap import (
     HexBoard,
 )
 from ..base import Event, ReportContent, ReportInput
-from .attacked import attack_lines
+from .attacked import LEFT_OUT, attacks_on
 from .state import State, unit_line
 from .units import Unit
 
@@ -150,6 +150,14 @@ def hex_board(state: State, title: str, subtitle: str, notes: tuple[str, ...]) -
         key=lambda u: (u.hex, -(u.attack + u.defence), u.id),
     )
     fought = sorted({e.location for e in state.events if e.kind == "attack" and e.location})
+    # Every land unit drawn controls the six hexes around it (`board`): the zones drawn are
+    # those of the counters on this board, so a reader sees none cast by a unit he does not.
+    order = {s.name: s.style for s in sides}
+    zones: dict[str, set[str]] = {}
+    for unit in state.units:
+        if unit.hex and not unit.kind.naval:
+            for hex_ in scenario.grid.neighbours(unit.hex):
+                zones.setdefault(hex_, set()).add(unit.side)
     return HexBoard(
         title=title,
         cols=scenario.columns,
@@ -162,6 +170,7 @@ def hex_board(state: State, title: str, subtitle: str, notes: tuple[str, ...]) -
         roads=tuple(tuple(loc) for loc in scenario.locs),
         counters=tuple(_counter(u) for u in strongest),
         battles=tuple(fought),
+        zones={h: tuple(sorted(z, key=lambda s: order.get(s, 9))) for h, z in zones.items()},
         subtitle=subtitle,
         notes=notes,
     )
@@ -228,7 +237,8 @@ def player_content(view: State, info: ReportInput) -> ReportContent:
         "seen": [unit_line(u, view) for u in theirs],
         "lost": [unit_line(u, view) for u in view.lost if u.side == side.name],
         # Before the reaction: the attacks on this side's units, for its retreats.
-        "attacked": attack_lines(view, info.house_rules),
+        "attacked": [a.text for a in attacks_on(view, info.house_rules)],
+        "attacked_note": LEFT_OUT,
         **info.orders_context(name),
         **info.awaited_context(name),
     }
@@ -239,7 +249,9 @@ def player_content(view: State, info: ReportInput) -> ReportContent:
         (
             "Enemy units are shown only where you see them: next to your units, in your home "
             "country, or everywhere while information or air superiority lets you examine them.",
-            "Counters: size over the box, attack-defence-speed under it, the unit's id below.",
+            "Counters: the type and size on top, attack-defence-speed, the unit's id; every "
+            "counter of a stack side by side. A dashed band inside a hex: the zone of control "
+            "of the side of its colour.",
         ),
     )
     return ReportContent(
@@ -283,7 +295,11 @@ def referee_content(state: State, info: ReportInput) -> ReportContent:
         state,
         "The board: everything",
         f"before exchange {state.point.key}",
-        ("Counters: size over the box, attack-defence-speed under it, the unit's id below.",),
+        (
+            "Counters: the type and size on top, attack-defence-speed, the unit's id; every "
+            "counter of a stack side by side. A dashed band inside a hex: the zone of control "
+            "of the side of its colour.",
+        ),
     )
     return ReportContent(
         template=f"{TEMPLATE_DIR}/referee.html",
