@@ -391,7 +391,7 @@ def legend(board: HexBoard) -> list[dict[str, str]]:
         box = f'<rect x="4" y="2" width="20" height="20" fill="{tint}" stroke="{ink}"/>'
         shown.append((box, f"{side.name} ({side.tag})"))
     kinds = {p.kind for p in board.places}
-    marks = (
+    marks: list[tuple[bool, str, str]] = [
         ("city" in kinds, f'<rect x="10" y="8" width="8" height="8" fill="{INK}"/>', "city"),
         ("town" in kinds, f'<circle cx="14" cy="12" r="4" fill="{INK}"/>', "town"),
         (
@@ -414,7 +414,7 @@ def legend(board: HexBoard) -> list[dict[str, str]]:
             "has acted this turn",
         ),
         (bool(board.battles), _burst(14, 12, 10), "combat this exchange"),
-    )
+    ]
     for side in board.sides:
         if any(side.name in sides for sides in board.zones.values()):
             _, ink, _ = OWNER_STYLES[side.style % len(OWNER_STYLES)]
@@ -422,7 +422,7 @@ def legend(board: HexBoard) -> list[dict[str, str]]:
                 f'<polygon points="{hexagon}" fill="none" stroke="{ink}" stroke-width="2" '
                 'stroke-dasharray="4 2"/>'
             )
-            marks += ((True, band, f"zone of control of {side.name}"),)
+            marks.append((True, band, f"zone of control of {side.name}"))
     shown += [(svg, label) for present, svg, label in marks if present]
     return [{"svg": _SWATCH + svg + "</svg>", "label": label} for svg, label in shown]
 
