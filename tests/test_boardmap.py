@@ -55,8 +55,15 @@ def test_every_hex_counter_and_name_is_drawn_and_escaped() -> None:
     assert {"B-1", "B-2", "R-HQ", "6-6-6", "XX", "HQ", "F"} <= set(texts)
     assert "<Home & Hearth>" in texts and "&lt;Home &amp; Hearth&gt;" in svg
     assert "href" not in svg  # nothing outside the drawing is referred to
-    # The stack of two in 0202 carries its count.
-    assert "2" in texts
+    # The stack of two in 0202 lies side by side: each counter whole, none over the other.
+    boxes = [
+        (float(r.get("x", 0)), float(r.get("y", 0)), float(r.get("width", 0)))
+        for r in root.iter(f"{SVG}rect")
+        if r.get("stroke-width") == "1.2"
+    ]
+    assert len(boxes) == 3
+    (ax, ay, w), (bx, by, _) = sorted(boxes)[:2]
+    assert abs(ax - bx) >= w or abs(ay - by) >= w
 
 
 def test_a_hexside_is_drawn_between_the_two_hexes() -> None:
@@ -85,3 +92,34 @@ def test_no_board_no_page() -> None:
     (page,) = board_pages(board(subtitle="now", notes=("a note",)))
     assert page["title"] == "Test board" and page["notes"] == ["a note"]
     assert str(page["svg"]).startswith("<svg")
+
+
+def test_no_counter_of_a_stack_hides_another() -> None:
+    """Stacks of two to four lie side by side, two to a row, the counters' boxes apart; a
+    fifth is counted on a badge.  (Overlapped, a disrupted unit under another was unseen.)"""
+    from refassist.report.boarddraw import COUNTER_H, COUNTER_W, MAX_STACK, stack_boxes
+
+    r = 40.0
+    for count in range(1, MAX_STACK + 1):
+        boxes = stack_boxes(count, 100.0, 100.0, r)
+        assert len(boxes) == count
+        for i, (ax, ay) in enumerate(boxes):
+            for bx, by in boxes[i + 1 :]:
+                apart = abs(ax - bx) >= COUNTER_W * r or abs(ay - by) >= COUNTER_H * r
+                assert apart, (count, boxes)
+    five = tuple(
+        BoardCounter("0202", "Blue", "infantry", "X", "1-1-1", f"B-{n}", disrupted=n == 0)
+        for n in range(5)
+    )
+    texts = [t.text for t in ET.fromstring(board_svg(board(counters=five))).iter(f"{SVG}text")]
+    assert {"B-0", "B-1", "B-2", "B-3"} <= set(texts) and "B-4" not in texts and "+1" in texts
+
+
+def test_zones_of_control_are_drawn_and_in_the_legend() -> None:
+    zoned = board(zones={"0302": ("Red",), "0203": ("Blue", "Red")})
+    root = ET.fromstring(board_svg(zoned))
+    bands = [p for p in root.iter(f"{SVG}polygon") if p.get("stroke-dasharray") == "4 2"]
+    assert len(bands) == 3
+    labels = [item["label"] for item in legend(zoned)]
+    assert "zone of control of Red" in labels and "zone of control of Blue" in labels
+    assert not [x for x in legend(board()) if x["label"].startswith("zone of control")]

@@ -32,8 +32,12 @@ RIVER = "#1f6fb5"
 ROAD = "#7a4a1d"
 GRID = "#8c8c8c"
 ROOT3 = math.sqrt(3.0)
-#: Counters shown in one hex; more are counted on the badge.
-MAX_STACK = 3
+#: Counters drawn in one hex, side by side two to a row so that none hides another (a
+#: disrupted unit under a fresh one is seen); more are counted on a badge.
+MAX_STACK = 4
+#: A counter's size in hex radii: two side by side fit a hex's middle; its words are at
+#: least `TEXT` radii high, 6 points printed when a 12-column board fills an A4 page's width.
+COUNTER_W, COUNTER_H, TEXT = 0.8, 0.74, 0.22
 
 
 def _n(value: float) -> str:
@@ -106,6 +110,8 @@ def board_svg(board: HexBoard) -> str:
                     f'font-size="{_n(0.24 * r)}" fill="#444" text-anchor="middle">'
                     f"{_e(terrain.mark)}</text>"
                 )
+    for hex_, sides in sorted(board.zones.items()):
+        body.append(_zones(board, sides, frame, hex_))
     for edge in board.edges:
         x1, y1, x2, y2 = frame.hexside(edge.a, edge.b)
         style = (
@@ -129,7 +135,7 @@ def board_svg(board: HexBoard) -> str:
         body.append(_stack(board, stack, frame.centre(hex_), r))
     for hex_ in board.battles:
         x, y = frame.centre(hex_)
-        body.append(_burst(x + 0.62 * r, y - 0.42 * r, 0.2 * r))
+        body.append(_burst(x + 0.84 * r, y - 0.05 * r, 0.15 * r))
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="190mm" '
         f'height="{_n(frame.height / 4)}mm" viewBox="0 0 {_n(frame.width)} '
@@ -137,9 +143,26 @@ def board_svg(board: HexBoard) -> str:
     )
 
 
+def _zones(board: HexBoard, sides: Sequence[str], frame: _Frame, hex_: str) -> str:
+    """The bands of the zones of control over ``hex_``: a dashed hexagon inside its edge in
+    each side's ink, the first side's outermost (so two zones over a hex both show)."""
+    x, y = frame.centre(hex_)
+    out = []
+    for n, name in enumerate(sides):
+        side = board.side(name)
+        _, ink, _ = OWNER_STYLES[(side.style if side else 8) % len(OWNER_STYLES)]
+        corners = _Frame(frame.r * (0.9 - 0.09 * n), 0.0, 0.0).corners(x, y)
+        out.append(
+            f'<polygon points="{corners}" fill="none" stroke="{ink}" '
+            f'stroke-width="{_n(0.05 * frame.r)}" stroke-dasharray="4 2"/>'
+        )
+    return "".join(out)
+
+
 def _place(place: BoardPlace, at: tuple[float, float], r: float) -> str:
     x, y = at
-    sx = x - 0.66 * r
+    # The mark in the hex's upper left, clear of the counters in its middle.
+    sx, y = x - 0.5 * r, y - 0.55 * r
     s = 0.1 * r
     if place.kind == "city":
         mark = f'<rect x="{_n(sx - s)}" y="{_n(y - s)}" width="{_n(2 * s)}" height="{_n(2 * s)}" '
@@ -154,11 +177,15 @@ def _place(place: BoardPlace, at: tuple[float, float], r: float) -> str:
     weight = "bold" if place.kind == "city" else "normal"
     out = [
         mark,
-        f'<text x="{_n(x)}" y="{_n(y + 0.78 * r)}" font-size="{_n(0.2 * r)}" '
+        f'<text x="{_n(x)}" y="{_n(at[1] + 0.8 * r)}" font-size="{_n(TEXT * r)}" '
         f'font-weight="{weight}" text-anchor="middle" fill="{INK}">{_e(place.name)}</text>',
     ]
     if place.points:
-        out.append(_star(x + 0.66 * r, y + 0.05 * r, 0.17 * r, str(place.points)))
+        out.append(_star(x + 0.5 * r, y, 0.16 * r))
+        out.append(
+            f'<text x="{_n(x + 0.5 * r)}" y="{_n(y + 0.07 * r)}" font-size="{_n(0.18 * r)}" '
+            f'font-weight="bold" text-anchor="middle" fill="{INK}">{place.points}</text>'
+        )
     return "".join(out)
 
 
@@ -189,51 +216,77 @@ def _burst(x: float, y: float, r: float) -> str:
     )
 
 
+def stack_boxes(count: int, x: float, y: float, r: float) -> list[tuple[float, float]]:
+    """The top-left corners of the counters of a stack of ``count`` (at most `MAX_STACK`) in
+    the hex centred at (x, y): one in the middle, two side by side, three or four two to a
+    row.  No counter covers another."""
+    w, h, gap = COUNTER_W * r, COUNTER_H * r, 0.04 * r
+    if count <= 1:
+        return [(x - w / 2, y - h / 2)]
+    lefts = (x - w - gap / 2, x + gap / 2)
+    if count == 2:
+        return [(left, y - h / 2) for left in lefts]
+    tops = (y - h - gap / 2, y + gap / 2)
+    return [(lefts[n % 2], tops[n // 2]) for n in range(min(count, MAX_STACK))]
+
+
 def _stack(
     board: HexBoard, stack: Sequence[BoardCounter], at: tuple[float, float], r: float
 ) -> str:
     x, y = at
-    w, h = 0.78 * r, 0.98 * r
-    step = 0.09 * r
+    w, h = COUNTER_W * r, COUNTER_H * r
     shown = list(stack[:MAX_STACK])
-    out = []
-    for depth, counter in reversed(list(enumerate(shown))):
+    boxes = stack_boxes(len(shown), x, y, r)
+    out = [_counter(board, c, bx, by, w, h, r) for c, (bx, by) in zip(shown, boxes, strict=True)]
+    if len(stack) > len(shown):
+        bx, by = x + w, y - h
         out.append(
-            _counter(board, counter, x - w / 2 + depth * step, y - h / 2 - depth * step, w, h)
-        )
-    if len(stack) > 1:
-        bx, by = x + w / 2 + (len(shown) - 1) * step, y - h / 2 - (len(shown) - 1) * step
-        out.append(
-            f'<circle cx="{_n(bx)}" cy="{_n(by)}" r="{_n(0.13 * r)}" fill="{INK}"/>'
-            f'<text x="{_n(bx)}" y="{_n(by + 0.065 * r)}" font-size="{_n(0.17 * r)}" '
-            f'font-weight="bold" text-anchor="middle" fill="#ffffff">{len(stack)}</text>'
+            f'<circle cx="{_n(bx)}" cy="{_n(by)}" r="{_n(0.16 * r)}" fill="{INK}"/>'
+            f'<text x="{_n(bx)}" y="{_n(by + 0.08 * r)}" font-size="{_n(TEXT * r)}" '
+            f'font-weight="bold" text-anchor="middle" fill="#ffffff">'
+            f"+{len(stack) - len(shown)}</text>"
         )
     return "".join(out)
 
 
-def _counter(board: HexBoard, c: BoardCounter, x: float, y: float, w: float, h: float) -> str:
+def _fitted(text: str, size: float, width: float) -> float:
+    """``size``, or less for a text too long for ``width`` (DejaVu Sans Condensed's letters
+    are about 0.56 of the size wide): a long id keeps inside its counter."""
+    return min(size, width / max(0.56 * len(text), 1.0))
+
+
+def _counter(
+    board: HexBoard, c: BoardCounter, x: float, y: float, w: float, h: float, r: float
+) -> str:
+    """A counter: the type symbol and the size mark on its top line, the strength, then
+    the id, each at least `TEXT` radii high (shrunk only to keep a long text inside)."""
     side = board.side(c.side)
     tint, ink, _ = OWNER_STYLES[(side.style if side else 8) % len(OWNER_STYLES)]
+    size = TEXT * r
     out = [
         f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}" rx="{_n(w * 0.06)}" '
         f'fill="{tint}" stroke="{ink}" stroke-width="1.2"/>',
-        f'<text x="{_n(x + w / 2)}" y="{_n(y + h * 0.19)}" font-size="{_n(h * 0.16)}" '
-        f'font-weight="bold" text-anchor="middle" fill="{INK}">{_e(c.size)}</text>',
     ]
-    bx, by, bw, bh = x + w * 0.18, y + h * 0.24, w * 0.64, h * 0.32
+    bx, by, bw, bh = x + w * 0.06, y + h * 0.06, w * 0.42, h * 0.3
     out.append(
         f'<rect x="{_n(bx)}" y="{_n(by)}" width="{_n(bw)}" height="{_n(bh)}" fill="#ffffff" '
         f'stroke="{INK}" stroke-width="0.9"/>'
     )
     out.append(_symbol(c.symbol, bx, by, bw, bh))
+    inner = w * 0.92
     out.append(
-        f'<text x="{_n(x + w / 2)}" y="{_n(y + h * 0.75)}" font-size="{_n(h * 0.18)}" '
-        f'font-weight="bold" text-anchor="middle" fill="{INK}">{_e(c.strength)}</text>'
-        f'<text x="{_n(x + w / 2)}" y="{_n(y + h * 0.93)}" font-size="{_n(h * 0.14)}" '
+        f'<text x="{_n(x + w * 0.68)}" y="{_n(y + h * 0.3)}" '
+        f'font-size="{_n(_fitted(c.size, size, w * 0.5))}" font-weight="bold" '
+        f'text-anchor="middle" fill="{INK}">{_e(c.size)}</text>'
+        f'<text x="{_n(x + w / 2)}" y="{_n(y + h * 0.63)}" '
+        f'font-size="{_n(_fitted(c.strength, size * 1.05, inner))}" font-weight="bold" '
+        f'text-anchor="middle" fill="{INK}">{_e(c.strength)}</text>'
+        f'<text x="{_n(x + w / 2)}" y="{_n(y + h * 0.92)}" '
+        f'font-size="{_n(_fitted(c.label, size, inner))}" '
         f'text-anchor="middle" fill="{INK}">{_e(c.label)}</text>'
     )
     if c.spent:
-        s = w * 0.22
+        s = w * 0.16
         out.append(
             f'<polygon points="{_n(x + w - s)},{_n(y)} {_n(x + w)},{_n(y)} {_n(x + w)},'
             f'{_n(y + s)}" fill="{INK}"/>'
@@ -287,7 +340,7 @@ def _symbol(kind: str, x: float, y: float, w: float, h: float) -> str:
         "militia": "MIL",
     }.get(kind, kind[:3].upper())
     return (
-        f'<text x="{_n(x + w / 2)}" y="{_n(y + h * 0.75)}" font-size="{_n(h * 0.62)}" '
+        f'<text x="{_n(x + w / 2)}" y="{_n(y + h * 0.82)}" font-size="{_n(h * 0.8)}" '
         f'font-weight="bold" text-anchor="middle" fill="{INK}">{_e(short)}</text>'
     )
 
@@ -338,7 +391,7 @@ def legend(board: HexBoard) -> list[dict[str, str]]:
         box = f'<rect x="4" y="2" width="20" height="20" fill="{tint}" stroke="{ink}"/>'
         shown.append((box, f"{side.name} ({side.tag})"))
     kinds = {p.kind for p in board.places}
-    marks = (
+    marks: list[tuple[bool, str, str]] = [
         ("city" in kinds, f'<rect x="10" y="8" width="8" height="8" fill="{INK}"/>', "city"),
         ("town" in kinds, f'<circle cx="14" cy="12" r="4" fill="{INK}"/>', "town"),
         (
@@ -361,7 +414,15 @@ def legend(board: HexBoard) -> list[dict[str, str]]:
             "has acted this turn",
         ),
         (bool(board.battles), _burst(14, 12, 10), "combat this exchange"),
-    )
+    ]
+    for side in board.sides:
+        if any(side.name in sides for sides in board.zones.values()):
+            _, ink, _ = OWNER_STYLES[side.style % len(OWNER_STYLES)]
+            band = (
+                f'<polygon points="{hexagon}" fill="none" stroke="{ink}" stroke-width="2" '
+                'stroke-dasharray="4 2"/>'
+            )
+            marks.append((True, band, f"zone of control of {side.name}"))
     shown += [(svg, label) for present, svg, label in marks if present]
     return [{"svg": _SWATCH + svg + "</svg>", "label": label} for svg, label in shown]
 

@@ -110,6 +110,9 @@ class HexBoard:
     counters: tuple[BoardCounter, ...] = ()
     #: Hexes fought over since the reader's last report, marked on the board.
     battles: tuple[str, ...] = ()
+    #: Zones of control: hex -> the sides whose zone covers it (as the ruleset reckons it
+    #: from the counters this reader sees), each drawn as a band of its colour in the hex.
+    zones: dict[str, tuple[str, ...]] = field(default_factory=dict)
     subtitle: str = ""
     #: Notes printed under the legend (what the reader cannot see, and so on).
     notes: tuple[str, ...] = ()

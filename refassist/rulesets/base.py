@@ -334,6 +334,9 @@ class Table:
     columns: tuple[Column, ...]
     key: tuple[str, ...] = ()
     help: str = ""
+    #: A sheet added after masters of the game were written (the change that added it, for
+    #: the record): a master without it reads as having it empty.  "": always required.
+    since: str = ""
 
     def column(self, name: str) -> Column:
         for col in self.columns:

@@ -377,6 +377,11 @@ def read_tables(
     result: dict[str, list[Row]] = {}
     for table in tables:
         sheet_name = names.get(table.title.lower())
+        if sheet_name is None and table.since:
+            # A sheet added to the game after masters were written: an older master has
+            # none, and reads as an empty one.
+            result[table.name] = []
+            continue
         if sheet_name is None:
             problems.append(
                 CellProblem(

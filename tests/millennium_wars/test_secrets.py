@@ -172,11 +172,13 @@ def test_an_overstacked_stack_out_of_sight_is_its_owners_alone() -> None:
 
 def test_an_attack_that_does_not_take_place_is_the_attackers_alone() -> None:
     """S-3 leaves 0905 before the combat (by hand, as a reserve might): the attack declared
-    on it is void, which tells Ann and not Bob (who never saw it declared)."""
+    on it is void, which tells Ann and not Bob (who was told the attack declared, and
+    nothing of why it was not fought)."""
     state = start()
     state.unit("N-1AR").hex = "0804"
     state = step(state, [], Ann=Orders(ANN, "1-1-1", attacks=[Attack(["N-1AR"], "0905", "raid")]))
-    assert player_view(state, BOB).pending == []
+    assert player_view(state, BOB).pending == [Attack(["N-1AR"], "0905", "raid")]
+    assert player_view(state, BOB, {"attacks_told": False}).pending == []
     state.unit("S-3").hex = "1006"
     state = step(state, [])
     assert "The attack on 0905 does not take place" in told(state, ANN)

@@ -150,7 +150,7 @@ def test_political_points_beyond_what_the_side_has_are_a_warning() -> None:
         attacks=[Attack(["N-1AR", "N-HT"], "0905", "raid", political_points=2, cell="B43")],
     )
     (found,) = validate_orders(state, "Ann", orders, {})
-    assert (found.cell, found.severity) == ("B43", "warning")
+    assert (found.cell, found.severity) == ("E43", "warning")  # the points cell
     assert found.message.startswith(
         "the shift costs 2 political points (one a unit taking part) and Northland has 1"
     )

@@ -3,6 +3,7 @@ units next to its own, intruders in its home country, everything under superiori
 
 from __future__ import annotations
 
+from refassist.rulesets.millennium_wars.combat import Attack
 from refassist.rulesets.millennium_wars.visibility import seen_enemies, side_view
 
 from .test_resolve import start
@@ -30,11 +31,16 @@ def test_superiority_shows_everything_and_the_view_hides_the_enemys_plans() -> N
     state = start()
     state.sees_all = ["Sarkand"]
     assert len(seen_enemies(state, "Sarkand")) == 7  # every Northland unit on the map
-    state.pending = ["an attack"]  # type: ignore[list-item]
+    plan = Attack(["N-1AR"], "0905", "raid", 1, True, {"N-1AR": ["0803"]}, ["*"], "N-1AR")
+    elsewhere = Attack(["N-1AR"], "0101", "raid")  # no Sarkand unit there
+    state.pending = [plan, elsewhere]
     state.moved = ["N-2MI"]
     view = side_view(state, "Sarkand")
-    assert view.pending == [] and view.moved == [] and view.dice == []
-    assert side_view(state, "Northland").pending == ["an attack"]
+    # Of the attacks, only those on its units, without the attacker's own choices.
+    assert view.pending == [Attack(["N-1AR"], "0905", "raid")]
+    assert view.moved == [] and view.dice == []
+    assert side_view(state, "Sarkand", {"attacks_told": False}).pending == []
+    assert side_view(state, "Northland").pending == [plan, elsewhere]
 
 
 def test_a_players_view_is_its_sides_with_the_house_rules() -> None:

@@ -16,8 +16,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from ...dice import Dice
 from ...words import counted
-from ..base import Event, HouseRule, Ruleset, Scores, Standing, Step
+from ..base import Event, HouseRule, Resolution, Ruleset, Scores, Standing, Step
 from .orders import Orders
 from .rules import HOUSE_RULES
 from .state import State
@@ -56,6 +57,22 @@ class MillenniumWars(Ruleset[State, Orders]):
             dice_turn=point.dice_turn,
             game_turn=point.turn,
         )
+
+    def resolve(
+        self,
+        state: State,
+        orders: Mapping[str, Orders],
+        dice: Dice,
+        house_rules: Mapping[str, Any],
+    ) -> Resolution:
+        """The engine's resolution, with each player's unit ids first spelled as the state
+        spells them (`validate.with_state_ids`): the checker accepted ``n-1ar`` for ``N-1AR``,
+        so the resolution must carry it out."""
+        from .validate import with_state_ids
+
+        rules = self.rules_with_defaults(house_rules)
+        spelled = {p: with_state_ids(state, p, o, rules) for p, o in orders.items()}
+        return super().resolve(state, spelled, dice, house_rules)
 
     # -- the demo -----------------------------------------------------------------------------
     def scores(self, state: State) -> Scores:

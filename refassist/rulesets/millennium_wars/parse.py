@@ -92,9 +92,11 @@ def parse_retreats(text: str, cell: str = "") -> dict[str, list[str]]:
             continue
         uid, colon, hexes = part.partition(":")
         if not colon:
+            # The reader splits a message at its first "; " into what is wrong and how to
+            # fix it: the head comes first so that the example keeps its own ";".
             raise InvalidOrder(
-                "write each unit's retreat as UNIT: HEX HEX, separated by ;, "
-                "e.g. N-1AR: 0302 0301; N-2MI: 0403",
+                f"{part!r} names no unit before a colon; write each unit's retreat as "
+                "UNIT: HEX HEX, separated by ;, e.g. N-1AR: 0302 0301; N-2MI: 0403",
                 text,
                 cell,
             )

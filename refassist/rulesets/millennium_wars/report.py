@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from ...dice import Roll
 from ...report.boardmap import (
     BoardCounter,
     BoardEdge,
@@ -22,6 +23,7 @@ from ...report.boardmap import (
     HexBoard,
 )
 from ..base import Event, ReportContent, ReportInput
+from .attacked import LEFT_OUT, attacks_on
 from .state import State, unit_line
 from .units import Unit
 
@@ -105,6 +107,13 @@ def combats(events: Iterable[Event]) -> list[dict[str, Any]]:
     return rows
 
 
+def roll_line(roll: Roll) -> str:
+    """A die as the referee's report lists it: its number in the exchange, where and why it
+    was rolled, the die and what came up (``#3 combat 0905 CRT die: 4 (d6)``)."""
+    where = " ".join(p for p in (roll.phase, roll.location) if p)
+    return f"#{roll.seq} {where} {roll.purpose}: {roll.result} (d{roll.sides})".replace("  ", " ")
+
+
 def _counter(unit: Unit) -> BoardCounter:
     return BoardCounter(
         hex=unit.hex,
@@ -141,6 +150,14 @@ def hex_board(state: State, title: str, subtitle: str, notes: tuple[str, ...]) -
         key=lambda u: (u.hex, -(u.attack + u.defence), u.id),
     )
     fought = sorted({e.location for e in state.events if e.kind == "attack" and e.location})
+    # Every land unit drawn controls the six hexes around it (`board`): the zones drawn are
+    # those of the counters on this board, so a reader sees none cast by a unit he does not.
+    order = {s.name: s.style for s in sides}
+    zones: dict[str, set[str]] = {}
+    for unit in state.units:
+        if unit.hex and not unit.kind.naval:
+            for hex_ in scenario.grid.neighbours(unit.hex):
+                zones.setdefault(hex_, set()).add(unit.side)
     return HexBoard(
         title=title,
         cols=scenario.columns,
@@ -153,6 +170,7 @@ def hex_board(state: State, title: str, subtitle: str, notes: tuple[str, ...]) -
         roads=tuple(tuple(loc) for loc in scenario.locs),
         counters=tuple(_counter(u) for u in strongest),
         battles=tuple(fought),
+        zones={h: tuple(sorted(z, key=lambda s: order.get(s, 9))) for h, z in zones.items()},
         subtitle=subtitle,
         notes=notes,
     )
@@ -218,6 +236,9 @@ def player_content(view: State, info: ReportInput) -> ReportContent:
         "units": [unit_line(u, view) for u in mine],
         "seen": [unit_line(u, view) for u in theirs],
         "lost": [unit_line(u, view) for u in view.lost if u.side == side.name],
+        # Before the reaction: the attacks on this side's units, for its retreats.
+        "attacked": [a.text for a in attacks_on(view, info.house_rules)],
+        "attacked_note": LEFT_OUT,
         **info.orders_context(name),
         **info.awaited_context(name),
     }
@@ -228,7 +249,9 @@ def player_content(view: State, info: ReportInput) -> ReportContent:
         (
             "Enemy units are shown only where you see them: next to your units, in your home "
             "country, or everywhere while information or air superiority lets you examine them.",
-            "Counters: size over the box, attack-defence-speed under it, the unit's id below.",
+            "Counters: the type and size on top, attack-defence-speed, the unit's id; every "
+            "counter of a stack side by side. A dashed band inside a hex: the zone of control "
+            "of the side of its colour.",
         ),
     )
     return ReportContent(
@@ -262,6 +285,9 @@ def referee_content(state: State, info: ReportInput) -> ReportContent:
         "pending": [
             f"{' '.join(a.attackers)} attack {a.hex} on the {a.crt} CRT" for a in state.pending
         ],
+        # Every die the exchange rolled, in order: `report --help` promises the referee
+        # every roll, and a disputed result is checked against them.
+        "dice": [roll_line(r) for r in state.dice],
         "missing": [p for p, status in info.sheets.items() if status == "missing"],
         "late": [p for p, status in info.sheets.items() if status == "late"],
     }
@@ -269,7 +295,11 @@ def referee_content(state: State, info: ReportInput) -> ReportContent:
         state,
         "The board: everything",
         f"before exchange {state.point.key}",
-        ("Counters: size over the box, attack-defence-speed under it, the unit's id below.",),
+        (
+            "Counters: the type and size on top, attack-defence-speed, the unit's id; every "
+            "counter of a stack side by side. A dashed band inside a hex: the zone of control "
+            "of the side of its colour.",
+        ),
     )
     return ReportContent(
         template=f"{TEMPLATE_DIR}/referee.html",
@@ -279,4 +309,11 @@ def referee_content(state: State, info: ReportInput) -> ReportContent:
     )
 
 
-__all__ = ["combats", "grouped_events", "hex_board", "player_content", "referee_content"]
+__all__ = [
+    "combats",
+    "grouped_events",
+    "hex_board",
+    "player_content",
+    "referee_content",
+    "roll_line",
+]

@@ -81,6 +81,8 @@ def resolve_turn(
     the house rules, the defaults for any not given)."""
     rules = complete(rules)
     state = copy.deepcopy(state)
+    # This game turn's events so far, for the sheets' "this game turn so far".
+    state.earlier = [e for e in [*state.earlier, *state.events] if e.turn == state.point.turn]
     state.events = []
     point = state.point
     react = True

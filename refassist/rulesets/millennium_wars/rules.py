@@ -90,6 +90,14 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         ("deny", "none"),
     ),
     HouseRule(
+        "attacks_told",
+        True,
+        "The reacting player is told, on his reaction sheet and in his report, each attack "
+        "declared on his units: the hex, the attacking units and where from, the table and "
+        "the odds he can reckon (false: he writes his reaction and retreats without knowing "
+        "the attacks, as at the table, where the reaction comes before the combat phase).",
+    ),
+    HouseRule(
         "see_home",
         True,
         "A side sees every enemy unit in its own home country (false: only the enemy units "

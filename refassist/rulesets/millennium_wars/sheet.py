@@ -1,12 +1,15 @@
 """Millennium Wars' sheets: the phasing player's impulse sheet, the other player's reaction
 sheet, and the answer to the UN's demand for a ceasefire.
 
-Every sheet has two pages: "Orders", where every section keeps its rows whatever the exchange
-(so each cell can be cited in docs/rules/millennium-wars.md and a player finds the moves in
-the same place all game), and "Situation", what the side knows: its units, the enemy units it
-sees, its eliminated units, the objectives, the reinforcements due and what it was told of the
-game turn so far.  Sections that do not belong to the exchange (purchases after the first
-impulse, attacks on a reaction sheet) are written locked, with a note saying why.
+Every sheet has three pages: "Orders", where every section keeps its rows whatever the
+exchange (so each cell can be cited in docs/rules/millennium-wars.md and a player finds the
+moves in the same place all game); "Situation", what the side knows: on a reaction sheet the
+attacks on its units first (`attacked`), its units, the enemy units it sees, its eliminated
+units, the objectives, the reinforcements due and what it was told of the game turn so far,
+every exchange of it; and "Board", the map around its units as a grid of cells with the
+terrain, combat tables and shifts to plan with (`planning`).  Sections that do not belong to
+the exchange (purchases after the first impulse, attacks on a reaction sheet) are written
+locked, with a note saying why.
 
 Notation (one thing a cell, `parse`): a move is a unit and the hexes it enters, in order; an
 attack names its units, the hex, the CRT, political points, intensive combat, the retreats
@@ -29,6 +32,7 @@ from ...workbook.sheetpage import Listing, Page, typing_into
 from ...workbook.sheetreads import read_remembered
 from ...workbook.turnbook import check_layout, meta_number, turn_workbook
 from ..base import SheetRead
+from .attacked import attack_lines
 from .combat import Attack, Defence
 from .movement import Move
 from .orders import CEASEFIRE_CELL, IW_CHOICES, InformationAttack, Orders, Purchase
@@ -40,6 +44,7 @@ from .parse import (
     parse_retreats,
     parse_units,
 )
+from .planning import board_print_column, turn_so_far, write_board_page
 from .rules import complete
 from .state import State, exchange_words, unit_line
 from .supply import available_reinforcements, price
@@ -52,6 +57,7 @@ FORMAT_VERSION = "1"
 
 ORDERS_SHEET = "Orders"
 SITUATION_SHEET = "Situation"
+BOARD_SHEET = "Board"
 
 GAME_CELL, SIDE_CELL, STEP_CELL, DEADLINE_CELL = "B3", "B4", "B5", "B6"
 INDEX_CELL, POINTS_CELL, C4I_CELL, AIR_CELL = "G3", "G4", "G5", "G6"
@@ -59,6 +65,8 @@ INDEX_CELL, POINTS_CELL, C4I_CELL, AIR_CELL = "G3", "G4", "G5", "G6"
 #: impulses' exchanges are skipped).
 LAST_CELL = "C9"
 
+#: The column of an attack line where its political points are typed.
+POINTS_COLUMN = "E"
 BUY_SECTION_ROW, BUY_FIRST_ROW, BUY_ROWS = 10, 12, 4
 IW_SECTION_ROW, IW_FIRST_ROW, IW_ROWS = 17, 19, 2
 MOVE_SECTION_ROW, MOVE_FIRST_ROW, MOVE_ROWS = 22, 24, 16
@@ -111,10 +119,10 @@ def write_sheet(
         path,
         title=f"{state.game_name} - {point.key} - {player}",
         subject=f"{GAME_TITLE} {kind} sheet",
-        pages=(ORDERS_SHEET, SITUATION_SHEET),
+        pages=(ORDERS_SHEET, SITUATION_SHEET, BOARD_SHEET),
         widths=_WIDTHS,
     ) as book:
-        orders_ws, situation_ws = book.pages
+        orders_ws, situation_ws, board_ws = book.pages
         st = SheetStyles(book.wb)
         page = Page(orders_ws, st, book.lists, width=_LAST_COLUMN)
         _header(page, view, side.name, player, kind, deadline)
@@ -139,12 +147,15 @@ def write_sheet(
                 MESSAGE_CELL, "Message", f"Free text, at most {MAX_MESSAGE_LENGTH} characters."
             )
             last = MESSAGE_LAST_ROW
-        rows = _write_situation(
-            situation_ws, st, view, side.name, rules["reinforcements"] == "bought"
-        )
+        rows = _write_situation(situation_ws, st, view, side.name, rules)
+        board_rows = write_board_page(board_ws, book.wb, st, view, side.name, rules)
         book.finish(
             footer=f"{state.game_name} - {side.name} ({player}) - {point.key}",
-            print_areas=(f"A1:I{last}", f"A1:A{max(1, rows)}"),
+            print_areas=(
+                f"A1:I{last}",
+                f"A1:A{max(1, rows)}",
+                f"A1:{board_print_column(view, side.name)}{board_rows}",
+            ),
             meta=[
                 ("format_version", FORMAT_VERSION),
                 ("ruleset", RULESET_NAME),
@@ -447,9 +458,20 @@ def _write_defence(page: Page, mine: Sequence[Unit], open_: bool, fast: bool) ->
         page.ws.write_string(r, 2, "On your reaction sheet.", st.note)
 
 
-def _write_situation(ws: Any, st: SheetStyles, view: State, side: str, bought: bool) -> int:
+def _write_situation(
+    ws: Any, st: SheetStyles, view: State, side: str, rules: Mapping[str, Any]
+) -> int:
+    bought = rules["reinforcements"] == "bought"
     ws.set_column(0, 0, 110)
     listing = Listing(ws, st, f"Situation of {side} - {view.point.key}")
+    if view.point.reaction and view.reacting.name == side:
+        # First, for the retreats and the reserve moves written on the Orders page.
+        listing.block(
+            "Attacks on your units, fought after your reaction (their retreats: Orders "
+            f"{RETREAT_CELL})",
+            attack_lines(view, rules),
+            "None declared." if rules["attacks_told"] else "Not told (house rule).",
+        )
     mine = sorted((u for u in view.units if u.side == side), key=lambda u: u.id)
     theirs = sorted((u for u in view.units if u.side != side), key=lambda u: u.id)
     listing.block("Your units (attack-defence-speed)", [unit_line(u, view) for u in mine], "(none)")
@@ -482,8 +504,8 @@ def _write_situation(ws: Any, st: SheetStyles, view: State, side: str, bought: b
         "Nothing to buy.",
     )
     listing.block(
-        "This game turn so far (what you were told)",
-        [e.text for e in view.events],
+        "This game turn so far (what you were told, every exchange in order)",
+        turn_so_far(view),
         "Nothing yet.",
     )
     return listing.rows

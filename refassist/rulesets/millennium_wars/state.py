@@ -75,6 +75,9 @@ class State:
     #: (no hex yet; the referee may place them by giving them one on the master workbook).
     placing: list[Unit] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
+    #: The events of this game turn's exchanges before the last (its events are `events`):
+    #: what a sheet's "this game turn so far" tells, each side what it was told.
+    earlier: list[Event] = field(default_factory=list)
     dice: list[Any] = field(default_factory=list)
     finished: str = ""
     #: In a side's view (`visibility.side_view`): the side whose view it is; "" in the state.

@@ -7,13 +7,14 @@ workbook is loaded, so a referee who edits it there is checked as when the game 
 play changes has its own sheets: Settings (where the sequence of play stands, the Index, this
 turn's event, air and weather, the moves and defence of an impulse waiting for its reaction),
 Sides, Units (on the map, or lost), Objectives (who holds each), Attacks (declared, waiting for
-the reaction), Events and Dice.
+the reaction), Events, Earlier (the events of the game turn's earlier exchanges) and Dice.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -42,6 +43,15 @@ EVENTS_TABLE, DICE_TABLE = history_tables(
     "Dice turn",
     "the exchange's dice number: the game turn x 100, + 10 or 20 for the player turn, + twice "
     "the impulse, + 1 for the reaction",
+)
+#: The events of the game turn's earlier exchanges (the sheets' "this game turn so far").
+EARLIER_TABLE = replace(
+    EVENTS_TABLE,
+    name="earlier",
+    title="Earlier",
+    help="The events of this game turn's exchanges before the last, each told to whom the "
+    "Events sheet says: the sheets' 'this game turn so far'.",
+    since="issue 51",
 )
 
 _SIDE = Reference("sides", "name", "is not a side of this game", "write a side's name")
@@ -232,7 +242,17 @@ SCENARIO = Table(
     "with every check when the workbook is loaded.",
 )
 
-SCHEMA = (SETTINGS, SIDES, UNITS, OBJECTIVES, ATTACKS, SCENARIO, EVENTS_TABLE, DICE_TABLE)
+SCHEMA = (
+    SETTINGS,
+    SIDES,
+    UNITS,
+    OBJECTIVES,
+    ATTACKS,
+    SCENARIO,
+    EVENTS_TABLE,
+    EARLIER_TABLE,
+    DICE_TABLE,
+)
 
 
 def _points(value: Fraction) -> str:
@@ -305,6 +325,7 @@ def to_tables(state: State) -> dict[str, list[dict[str, Any]]]:
             for n, line in enumerate(state.scenario.text.splitlines(), start=1)
         ],
         "events": events_to_rows(state.events),
+        "earlier": events_to_rows(state.earlier),
         "dice": rolls_to_rows(state.dice),
     }
 
@@ -413,6 +434,7 @@ def from_tables(tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]
         held={r["hex"]: str(r["held"] or "") for r in objectives},
         known=known,
         events=rows_to_events(tables.get("events", [])),
+        earlier=rows_to_events(tables.get("earlier", [])),
         dice=rows_to_rolls(tables.get("dice", [])),
         finished=str(s["finished"] or ""),
         pending=attacks,

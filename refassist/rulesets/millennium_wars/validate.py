@@ -17,30 +17,113 @@ in the same words as an id that is no unit, so a player learns nothing by guessi
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
 from ...errors import CellProblem
 from ..checking import OrderChecker
 from .board import Board
-from .combat import Attack, CombatError, Conditions, check_attack, defenders, path_works
+from .combat import (
+    Attack,
+    CombatError,
+    Conditions,
+    Defence,
+    check_attack,
+    defenders,
+    path_works,
+)
 from .crt import CRT, CRTS
 from .movement import make_moves
 from .orders import CEASEFIRE_CELL, IW_CHOICES, Orders, Purchase
 from .resolve import board_of, combat_conditions
 from .rules import complete
-from .sheet import ORDERS_SHEET, RETREAT_CELL
+from .sheet import ORDERS_SHEET, POINTS_COLUMN, RETREAT_CELL
 from .state import State
 from .supply import bought_unit
 from .units import Unit
 from .visibility import Sight, side_view, sight
 
 
+def points_cell(cell: str) -> str:
+    """The political points cell of the attack line whose first cell is ``cell``
+    (``Orders!B43`` -> ``Orders!E43``): a warning about the points belongs on the cell the
+    player typed them in.  An order not read from a sheet keeps its own cell."""
+    sheet, bang, ref = cell.rpartition("!")
+    if not _ATTACK_REF.match(ref):
+        return cell
+    return f"{sheet}{bang}{POINTS_COLUMN}{ref[1:]}"
+
+
+_ATTACK_REF = re.compile(r"^B\d+$")
+
+
+def known_ids(state: State, side: str, rules: Mapping[str, Any] | None = None) -> dict[str, str]:
+    """Every unit id ``side`` may name, by its case-folded spelling: its own units on the
+    map, eliminated or due as reinforcements, and the enemy units it sees.  Asked of the
+    side's view, so that an id of an enemy unit out of sight is never recognised (its case
+    set right would tell the player it exists)."""
+    view = side_view(state, side, rules)
+    due = [r.unit for r in view.scenario.reinforcements if r.unit.side == side]
+    return {u.id.casefold(): u.id for u in [*view.units, *view.lost, *due]}
+
+
+def with_state_ids(
+    state: State, player: str, orders: Orders, rules: Mapping[str, Any] | None = None
+) -> Orders:
+    """``orders`` with every unit id spelled as the state spells it: ids are read without
+    regard to case, as `parse.parse_units` promises (``n-1ar`` is ``N-1AR``).  An id the side
+    does not know is left as typed, for the checker to refuse."""
+    side = state.side_of(player)
+    if side is None or state.point.ceasefire:
+        return orders
+    ids = known_ids(state, side.name, rules)
+
+    def one(uid: str) -> str:
+        return ids.get(uid.casefold(), uid)
+
+    def many(uids: list[str]) -> list[str]:
+        return [uid if uid == "*" else one(uid) for uid in uids]
+
+    def retreats(paths: Mapping[str, list[str]]) -> dict[str, list[str]]:
+        return {one(uid): list(path) for uid, path in paths.items()}
+
+    def defence(d: Defence) -> Defence:
+        return replace(
+            d,
+            retreat=retreats(d.retreat),
+            advance=many(d.advance),
+            ambush=one(d.ambush) if d.ambush else "",
+        )
+
+    return replace(
+        orders,
+        moves=[replace(m, unit=one(m.unit)) for m in orders.moves],
+        attacks=[
+            replace(
+                a,
+                attackers=many(a.attackers),
+                retreat=retreats(a.retreat),
+                advance=many(a.advance),
+                ambush=one(a.ambush) if a.ambush else "",
+            )
+            for a in orders.attacks
+        ],
+        purchases=[replace(p, unit=one(p.unit) if p.unit else "") for p in orders.purchases],
+        information=[
+            replace(i, units=many(i.units), targets=many(i.targets)) for i in orders.information
+        ],
+        defence=defence(orders.defence),
+    )
+
+
 def validate_orders(
     state: State, player: str, orders: Orders, rules: Mapping[str, Any]
 ) -> list[CellProblem]:
     rules = complete(rules)
+    orders = with_state_ids(state, player, orders, rules)
     check = OrderChecker()
     side = state.side_of(player)
     if side is None:
@@ -233,7 +316,7 @@ def _check_points(
         return left
     if political == "off":
         check.warn(
-            attack.cell,
+            points_cell(attack.cell),
             str(attack.political_points),
             "political points buy no shifts in this game (the house rule political_shift)",
             "Leave the political points out.",
@@ -242,7 +325,7 @@ def _check_points(
     cost = len(units) if political == "per_unit" else min(attack.political_points, len(units))
     if cost > left:
         check.warn(
-            attack.cell,
+            points_cell(attack.cell),
             str(attack.political_points),
             f"the shift costs {cost} political points (one a unit taking part) and {side} has "
             f"{left} left for this attack: it will not be taken",
@@ -346,4 +429,4 @@ def _check_hidden(
         board.units.remove(stand_in)
 
 
-__all__ = ["validate_orders"]
+__all__ = ["known_ids", "points_cell", "validate_orders", "with_state_ids"]

@@ -1,7 +1,8 @@
 """What a side may know: its own units, the enemy units next to them or in its home country
 (the ``see_home`` house rule, on by default), and every enemy unit while information or air
 superiority lets it examine them.  A side's view is a copy of the state without the enemy
-units it may not see, nor the enemy's pending attacks, moves, standing defence, arrived
+units it may not see, nor the enemy's pending attacks (but those on its own units, as
+`attacked` tells them: house rule ``attacks_told``), moves, standing defence, arrived
 reinforcements or eliminated units, nor the events it was not told; the objectives it shows
 are held as the side last saw them.  Reports and sheets are written from the view only.
 
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..base import Secret
+from .attacked import pending_told
 from .combat import Defence
 from .rules import complete
 from .state import State
@@ -66,8 +68,10 @@ def side_view(state: State, side: str, rules: Mapping[str, Any] | None = None) -
     view.units = [u for u in view.units if u.side == side or u.id in seen]
     player = view.side(side).player
     view.events = [e for e in view.events if e.visible(player)]
+    view.earlier = [e for e in view.earlier if e.visible(player)]
     if view.phasing.name != side:
-        view.pending, view.moved = [], []
+        # The attacks on its units, without what the attacker keeps to himself (`attacked`).
+        view.pending, view.moved = pending_told(state, side, rules), []
     view.lost = [u for u in view.lost if u.side == side]
     view.placing = [u for u in view.placing if u.side == side]
     # The enemy's standing defence (fast play) is its plan for our attacks, as secret as its
