@@ -210,7 +210,7 @@ def test_an_attack_is_told_only_on_the_readers_own_units(tmp_path: Path) -> None
     whole."""
     state = start()
     state.point = replace(state.point, reaction=True)  # a reaction to an impulse without attacks
-    assert "None declared." in situation_text(state, "Bob", tmp_path)
+    assert "No attack on your units." in situation_text(state, "Bob", tmp_path)
     full = declared()
     assert full.pending[0].political_points == 1 and full.pending[0].retreat
 

@@ -470,7 +470,7 @@ def _write_situation(
             "Attacks on your units, fought after your reaction (their retreats: Orders "
             f"{RETREAT_CELL})",
             attack_lines(view, rules),
-            "None declared." if rules["attacks_told"] else "Not told (house rule).",
+            "No attack on your units." if rules["attacks_told"] else "Not told (house rule).",
         )
     mine = sorted((u for u in view.units if u.side == side), key=lambda u: u.id)
     theirs = sorted((u for u in view.units if u.side != side), key=lambda u: u.id)
