@@ -168,9 +168,9 @@ def test_a_reaction_to_a_move_needs_a_reserve_able_to_move_and_the_move_in_sight
     spent = step(state, [], Ann=near)
     assert spent.point.key == "1-1-2"
     assert kinds(spent, "exchange_skipped") == [
-        "No reaction sheet for Sarkand (1-1-1r): no attack on its units, and no reserve unit "
+        "No reaction sheet for Sarkand this impulse: no attack on its units, and no reserve unit "
         "able to move",
-        "Sarkand has nothing to react to (1-1-1r is skipped): the impulse's attacks are "
+        "Sarkand has nothing to react to and gets no reaction sheet: the impulse's attacks are "
         "fought at once",
     ]
     told = {e.text: e.visible_to for e in spent.events if e.kind == "exchange_skipped"}
@@ -189,8 +189,8 @@ def test_a_declared_last_impulse_skips_the_rest_of_the_player_turn() -> None:
     state = step(state, [4], Ann=ann)
     assert state.point.key == "1-2-1" and not state.last_impulse
     assert kinds(state, "exchange_skipped")[-2:] == [
-        "Northland's impulse 2 (1-1-2) is skipped: declared no further impulse this player turn",
-        "Northland's impulse 3 (1-1-3) is skipped: declared no further impulse this player turn",
+        "Northland's impulse 2 is skipped: declared no further impulse this player turn",
+        "Northland's impulse 3 is skipped: declared no further impulse this player turn",
     ]
     assert RULESET.status_notes(state) == [
         "Skipped 1-1-1r: Sarkand's reaction: no attack on its units, and no enemy move in its "

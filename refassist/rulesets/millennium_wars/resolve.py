@@ -173,7 +173,7 @@ def _impulse(
             "reaction",
             "",
             "exchange_skipped",
-            f"No reaction sheet for {other.name} ({key}): {why}",
+            f"No reaction sheet for {other.name} this impulse: {why}",
             (other.player,),
             step=key,
             why=f"{other.name}'s reaction: {why}",
@@ -185,8 +185,8 @@ def _impulse(
             "reaction",
             "",
             "exchange_skipped",
-            f"{other.name} has nothing to react to ({key} is skipped): the impulse's attacks "
-            "are fought at once",
+            f"{other.name} has nothing to react to and gets no reaction sheet: the impulse's "
+            "attacks are fought at once",
             (side.player,),
             step=key,
         )
@@ -519,8 +519,7 @@ def _advance(
                     "sequence",
                     "",
                     "exchange_skipped",
-                    f"{state.phasing.name}'s impulse {skipped.impulse} ({skipped.key}) is "
-                    f"skipped: {why}",
+                    f"{state.phasing.name}'s impulse {skipped.impulse} is skipped: {why}",
                     EVERYONE,
                     step=skipped.key,
                     why=f"{state.phasing.name}'s impulse {skipped.impulse}: {why}",
