@@ -60,6 +60,11 @@ class Orders:
     #: On an impulse sheet: the phasing player takes no further impulse this player turn, so
     #: the exchanges of its later impulses are skipped (no empty mail rounds).
     last: bool = False
+    #: On an impulse sheet: the units the player holds in reserve for the enemy's coming
+    #: player turn (None: the sheet names none, an earlier naming or the reserves as they are
+    #: stand; an empty list: "none", no reserves).  The latest naming of the player turn
+    #: counts, at its end, for the units not Ops Complete (`resolve._reserves_named`).
+    reserves: list[str] | None = None
     message: str = ""
 
 

@@ -38,6 +38,7 @@ PHASES = (
     ("reaction", "Reserve moves"),
     ("combat", "Combat"),
     ("recovery", "Recovery"),
+    ("reserves", "Reserves for the enemy's turn"),
     ("administration", "Administrative segment"),
     ("end", "The end of the game"),
 )

@@ -17,9 +17,10 @@ What each exchange does, in the seed's sequence of play:
   each judged on the board as it then stands (an attack on a hex that holds no enemy land
   unit, emptied or never held, is void and the attacker told), then overstacking.  A unit that
   moved may attack in the same impulse (movement phase, then combat phase); the units that
-  moved or attacked are Ops Complete.  After the player turn's last impulse come recovery and
-  C4I recovery; after the Second Player's, the administrative segment and the next game
-  turn's random event.
+  moved or attacked are Ops Complete.  After the player turn's last impulse come recovery,
+  C4I recovery and the phasing player's reserves for the enemy's coming player turn (the units
+  his latest impulse sheet named that are not Ops Complete, `_reserves_named`); after the
+  Second Player's, the administrative segment and the next game turn's random event.
 * the ceasefire sheets: both accept and the game ends; one refuses and the Index moves 20
   toward the other; both refuse and nothing happens.
 
@@ -155,6 +156,8 @@ def _impulse(
                 )
             )
     events += _moves(state, board, orders, side.name, side.player, rules, reaction=False)
+    if orders.reserves is not None:  # the latest naming of the player turn counts
+        side.reserves_named = list(orders.reserves)
     state.pending = list(orders.attacks)
     state.last_impulse = state.last_impulse or orders.last
     if bool(rules["fast_play"]):
@@ -578,7 +581,30 @@ def _end_of_player_turn(state: State, dice: Dice, rules: Mapping[str, Any]) -> l
                 state, "recovery", "", "c4i", f"{side.name}'s C4I recovers to {side.c4i}", EVERYONE
             )
         )
-    return events
+    return events + _reserves_named(state, side)
+
+
+def _reserves_named(state: State, side: SideState) -> list[Event]:
+    """The reserves ``side`` holds for the enemy's coming player turn, at the end of its own:
+    the units its latest impulse sheet of the player turn named that stayed back (on the map,
+    not Ops Complete: they neither moved nor attacked this player turn) become reserves, and
+    its other units stop being reserves.  A player turn without a naming leaves the reserves
+    as they are (the scenario's ``reserve`` at the start).  The seed's reaction phases move
+    "any reserve units" and never say how a unit becomes one: ours, told to the owner."""
+    named = side.reserves_named
+    side.reserves_named = None
+    if named is None:
+        return []
+    mine = [u for u in state.units if u.side == side.name and u.hex]
+    spent = [u.id for u in mine if u.id in named and u.ops_complete]
+    for unit in mine:
+        unit.reserve = unit.id in named and not unit.ops_complete
+    held = [u.id for u in mine if u.reserve]
+    enemy = _other(state, side.name).name
+    text = f"{side.name}'s reserves for {enemy}'s player turn: {' '.join(held) or 'none'}"
+    if spent:
+        text += f" ({' '.join(spent)} moved or attacked this player turn: no reserve)"
+    return [event(state, "reserves", "", "reserves", text, (side.player,), units=held)]
 
 
 def _administrative(state: State, rules: Mapping[str, Any]) -> list[Event]:

@@ -64,6 +64,11 @@ INDEX_CELL, POINTS_CELL, C4I_CELL, AIR_CELL = "G3", "G4", "G5", "G6"
 #: On an impulse sheet: "yes" declares no further impulse this player turn (the later
 #: impulses' exchanges are skipped).
 LAST_CELL = "C9"
+#: On an impulse sheet: the units held in reserve for the enemy's coming player turn (ids, or
+#: "none"), under the moves.
+RESERVES_CELL = "C40"
+#: What may be typed in RESERVES_CELL for no reserves at all.
+NO_RESERVES = ("none", "no", "-")
 
 #: The column of an attack line where its political points are typed.
 POINTS_COLUMN = "E"
@@ -138,6 +143,7 @@ def write_sheet(
             theirs = sorted(u.id for u in view.units if u.side != side.name)
             _write_information(page, mine, theirs, first)
             _write_moves(page, mine, reaction=kind == "reaction")
+            _write_reserves(page, kind == "impulse" and not fast, fast)
             _write_attacks(page, view, side.name, kind == "impulse")
             _write_defence(page, mine, kind == "reaction" or fast, fast)
             page.section(MESSAGE_SECTION_ROW, "MESSAGE TO THE REFEREE")
@@ -366,6 +372,31 @@ def _write_moves(page: Page, mine: Sequence[Unit], *, reaction: bool) -> None:
         "Path",
         "The hexes entered, in order, separated by spaces. A move stops in the first enemy "
         "zone of control it enters.",
+    )
+
+
+def _write_reserves(page: Page, open_: bool, fast: bool) -> None:
+    """The units the player holds back as reserves for the enemy's coming player turn (the
+    seed's reaction phases move "any reserve units" and never say how a unit becomes one:
+    ours, docs/rules/millennium-wars.md)."""
+    st = page.st
+    r, c = cell_rc(RESERVES_CELL)
+    page.ws.merge_range(r, 0, r, c - 1, "Reserves for the enemy's turn", st.label)
+    if not open_:
+        why = (
+            "No reserve moves in fast play."
+            if fast
+            else "You name your reserves on your own impulse sheets."
+        )
+        page.ws.merge_range(r, c, r, page.width, why, st.note)
+        return
+    page.blank(RESERVES_CELL, st.input_text, through=f"I{r + 1}")
+    page.ask(
+        RESERVES_CELL,
+        "Reserves",
+        "Units you hold back to move in the enemy's reactions, ids separated by spaces, or "
+        "none. When your player turn ends those not Ops Complete become your reserves, your "
+        "other units not. Blank: no change ('Situation' marks your reserves now).",
     )
 
 
@@ -620,6 +651,8 @@ def read_opened(sheet: TurnSheetFile) -> SheetRead:
             )
     if kind == "impulse":
         _read_attacks(reader, orders)
+        if not fast:
+            orders.reserves = _read_reserves(reader)
     if kind == "reaction" or fast:
         orders.defence = reader.defence()
     message = reader.raw(MESSAGE_CELL)
@@ -633,6 +666,17 @@ def read_opened(sheet: TurnSheetFile) -> SheetRead:
     elif message:
         orders.message = MessageBudget().shape(message).text
     return SheetRead(orders=orders, problems=reader.problems, meta=dict(sheet.meta))
+
+
+def _read_reserves(reader: _Reader) -> list[str] | None:
+    """The reserves named: None for a blank cell (no naming), [] for "none"."""
+    text = reader.raw(RESERVES_CELL)
+    if not text:
+        return None
+    if text.lower() in NO_RESERVES:
+        return []
+    found = reader.parsed(RESERVES_CELL, parse_units)
+    return None if found is None else list(found)
 
 
 def _read_first_impulse(reader: _Reader, orders: Orders) -> None:
@@ -771,6 +815,8 @@ def fill_sheet(path: Path, orders: Orders) -> None:
                 put(ref, value)
         if orders.last:
             put(LAST_CELL, "yes")
+        if orders.reserves is not None:
+            put(RESERVES_CELL, " ".join(orders.reserves) or "none")
         if orders.message:
             put(MESSAGE_CELL, orders.message)
 
@@ -805,6 +851,9 @@ def orders_text(orders: Orders) -> list[str]:
         )
     if orders.last:
         lines.append("No further impulse this player turn")
+    if orders.reserves is not None:
+        held = " ".join(orders.reserves) or "none"
+        lines.append(f"Reserves for the enemy's turn: {held}")
     d = orders.defence
     if d != Defence():
         parts = [

@@ -36,6 +36,10 @@ class SideState:
     #: Fast play: the defence this side wrote on its last phasing sheet, which stands for
     #: every attack on its units until its next one.
     standing: Defence = field(default_factory=Defence)
+    #: The units this side's latest impulse sheet of its player turn named as reserves for
+    #: the enemy's coming player turn (None: none named yet; []: "none"), applied when the
+    #: player turn ends (`resolve._reserves_named`).
+    reserves_named: list[str] | None = None
 
 
 @dataclass

@@ -146,6 +146,15 @@ SIDES = Table(
             "fast play: political points it spends on each defence",
             maximum=12,
         ),
+        optional(
+            "reserves_named",
+            "Reserves named",
+            "the units this side's impulse sheets of its player turn named as reserves for the "
+            "enemy's coming player turn, made reserves when the turn ends if not Ops Complete "
+            "(empty: none named, the reserves stay; none: no reserves)",
+            kind="text",
+            added_later=True,
+        ),
     ),
     key=("name",),
     help="One row per side.",
@@ -165,7 +174,12 @@ UNITS = Table(
         whole("speed", "Speed", maximum=30),
         optional("hex", "Hex", "empty: eliminated", kind="hex"),
         whole("support", "Support", "a logistics unit's support radius", maximum=10),
-        flag("reserve", "Reserve"),
+        flag(
+            "reserve",
+            "Reserve",
+            "moves in the enemy's reaction phases; set by the scenario, then by its player's "
+            "naming on his impulse sheets (Sides, Reserves named)",
+        ),
         flag("disrupted", "Disrupted"),
         flag("ops_complete", "Ops Complete"),
         Column(
@@ -259,6 +273,14 @@ def _points(value: Fraction) -> str:
     return str(value) if value.denominator == 1 else f"{float(value):g}"
 
 
+def _named(reserves: Sequence[str] | None) -> str:
+    """The reserves named as the Sides sheet keeps them: empty for none named, "none" for
+    no reserves."""
+    if reserves is None:
+        return ""
+    return " ".join(reserves) or "none"
+
+
 def _retreats(retreat: Mapping[str, Sequence[str]]) -> str:
     return "; ".join(f"{u}: {' '.join(path)}" for u, path in retreat.items())
 
@@ -291,6 +313,7 @@ def to_tables(state: State) -> dict[str, list[dict[str, Any]]]:
                 "standing_advance": " ".join(s.standing.advance),
                 "standing_ambush": s.standing.ambush,
                 "standing_points": s.standing.political_points,
+                "reserves_named": _named(s.reserves_named),
             }
             for s in state.sides
         ],
@@ -380,7 +403,15 @@ def from_tables(tables: Mapping[str, Sequence[Row]], problems: list[CellProblem]
             str(r["standing_ambush"] or ""),
             r["standing_points"],
         )
-        sides.append(r.to(SideState, political_points=points, standing=standing))
+        named = str(r.get("reserves_named") or "").split()
+        sides.append(
+            r.to(
+                SideState,
+                political_points=points,
+                standing=standing,
+                reserves_named=None if not named else [] if named == ["none"] else named,
+            )
+        )
     units: list[Unit] = []
     lost: list[Unit] = []
     placing: list[Unit] = []

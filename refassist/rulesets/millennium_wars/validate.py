@@ -40,7 +40,7 @@ from .movement import make_moves
 from .orders import CEASEFIRE_CELL, IW_CHOICES, Orders, Purchase
 from .resolve import board_of, combat_conditions
 from .rules import complete
-from .sheet import ORDERS_SHEET, POINTS_COLUMN, RETREAT_CELL
+from .sheet import ORDERS_SHEET, POINTS_COLUMN, RESERVES_CELL, RETREAT_CELL
 from .state import State
 from .supply import bought_unit
 from .units import Unit
@@ -116,6 +116,7 @@ def with_state_ids(
             replace(i, units=many(i.units), targets=many(i.targets)) for i in orders.information
         ],
         defence=defence(orders.defence),
+        reserves=None if orders.reserves is None else many(orders.reserves),
     )
 
 
@@ -238,7 +239,15 @@ def validate_orders(
     if reacting:
         for attack in orders.attacks:
             check.error(attack.cell, attack.hex, "a reaction makes no attacks", "Take it out.")
+        if orders.reserves is not None:
+            check.error(
+                f"{ORDERS_SHEET}!{RESERVES_CELL}",
+                " ".join(orders.reserves) or "none",
+                "reserves are named on your own impulse sheets, not on a reaction sheet",
+                "Take them out.",
+            )
         return check.problems
+    _check_reserves(check, view, side.name, orders)
     crts = {**CRTS, "assault": view.scenario.assault}
     attacking: set[str] = set()
     left = view.side(side.name).political_points
@@ -300,6 +309,42 @@ def validate_orders(
                     "Name only the attacking units.",
                 )
     return check.problems
+
+
+def _check_reserves(check: OrderChecker, view: State, side: str, orders: Orders) -> None:
+    """The reserves named: units of the side on the map; a unit that moves or attacks this
+    impulse, or already did this player turn, will be Ops Complete when the player turn ends
+    and is then no reserve (a warning: the player may mean it for a later naming)."""
+    if not orders.reserves:
+        return
+    cell = f"{ORDERS_SHEET}!{RESERVES_CELL}"
+    mine = {u.id: u for u in view.units if u.side == side and u.hex}
+    acting = {m.unit for m in orders.moves} | {uid for a in orders.attacks for uid in a.attackers}
+    for uid in orders.reserves:
+        unit = mine.get(uid)
+        if unit is None:
+            check.error(
+                cell,
+                uid,
+                f"{uid} is not one of your units on the map",
+                "Name your own units listed on the Situation page.",
+            )
+        elif uid in acting:
+            check.warn(
+                cell,
+                uid,
+                f"{uid} moves or attacks this impulse: it will be Ops Complete and cannot be a "
+                "reserve",
+                "Leave it out, or keep it back.",
+            )
+        elif unit.ops_complete:
+            check.warn(
+                cell,
+                uid,
+                f"{uid} is Ops Complete (it moved or attacked this player turn) and cannot be a "
+                "reserve",
+                "Leave it out.",
+            )
 
 
 def _check_points(

@@ -76,9 +76,15 @@ def side_view(state: State, side: str, rules: Mapping[str, Any] | None = None) -
     view.placing = [u for u in view.placing if u.side == side]
     # The enemy's standing defence (fast play) is its plan for our attacks, as secret as its
     # declared attacks; which of its reinforcements it has placed or bought is its own.
+    # Which enemy units are held in reserve, and the reserves it has named for our coming
+    # turn, are its plans too (`resolve._reserves_named` tells them to their owner alone).
     for other in view.sides:
         if other.name != side:
             other.standing = Defence()
+            other.reserves_named = None
+    for unit in view.units:
+        if unit.side != side:
+            unit.reserve = False
     mine = {due.unit.id for due in view.scenario.reinforcements if due.unit.side == side}
     view.arrived = [uid for uid in view.arrived if uid in mine]
     knows = view.known.get(side, {})
