@@ -170,8 +170,7 @@ def test_a_reaction_to_a_move_needs_a_reserve_able_to_move_and_the_move_in_sight
     assert kinds(spent, "exchange_skipped") == [
         "No reaction sheet for Sarkand this impulse: no attack on its units, and no reserve unit "
         "able to move",
-        "Sarkand has nothing to react to and gets no reaction sheet: the impulse's attacks are "
-        "fought at once",
+        "No reaction sheet this impulse",
     ]
     told = {e.text: e.visible_to for e in spent.events if e.kind == "exchange_skipped"}
     assert sorted(told.values()) == [("Ann",), ("Bob",)]

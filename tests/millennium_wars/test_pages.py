@@ -22,7 +22,7 @@ from refassist.rulesets.millennium_wars.crt import COLUMNS, RAID
 from refassist.rulesets.millennium_wars.movement import Move
 from refassist.rulesets.millennium_wars.orders import InformationAttack, Orders
 from refassist.rulesets.millennium_wars.planning import board_box, direction, turn_so_far
-from refassist.rulesets.millennium_wars.report import hex_board, roll_line
+from refassist.rulesets.millennium_wars.report import combats, hex_board, roll_line
 from refassist.rulesets.millennium_wars.state import State
 from refassist.rulesets.millennium_wars.validate import validate_orders
 from refassist.workbook.master import read_master, write_master
@@ -408,3 +408,37 @@ def test_the_zones_of_control_drawn_are_those_of_the_units_the_reader_sees() -> 
     assert not [h for h in near_hidden if "Northland" in board.zones.get(h, ())]
     everything = hex_board(state, "t", "", ())
     assert [h for h in near_hidden if "Northland" in everything.zones.get(h, ())]
+
+
+def test_a_game_turns_first_sheet_begins_with_the_end_of_the_last() -> None:
+    """The last exchange of a game turn (its last combat, recovery, the administrative
+    segment) is read on the next game turn's first sheet, before its random event; what
+    came before that exchange is not."""
+    state = two_exchanges()
+    last_turn = Event(1, "recovery", "", "recovery", "N-1AR recovers (1D6 5 + 1)", ("*",), ("*",))
+    older = Event(1, "combat", "", "note", "an older exchange of turn 1", ("*",), ("*",))
+    new_turn = Event(2, "events", "", "random_event", "Random event: d66 54", ("*",), ("*",))
+    state.point = replace(state.point, turn=2, impulse=1)
+    state.earlier = [older]
+    state.events = [last_turn, new_turn]
+    so_far = turn_so_far(RULESET.player_view(state, "Ann", {}))
+    assert so_far == ["N-1AR recovers (1D6 5 + 1)", "Random event: d66 54"]
+
+
+def test_the_combat_table_gives_the_strengths_shifts_and_column() -> None:
+    """The report's combat table: "6 to 4, -1 attacker out of supply: 1/1", not the bare
+    column its event keeps under ``odds``."""
+    event = Event(
+        1,
+        "combat",
+        "0905",
+        "attack",
+        "Northland attacks 0905",
+        ("*",),
+        ("*",),
+        {"odds": "1/1", "strengths": "6 to 4", "shifts": ["-1 attacker out of supply"]},
+    )
+    (row,) = combats([event])
+    assert row["odds"] == "6 to 4, -1 attacker out of supply: 1/1"
+    event.data["shifts"] = []
+    assert combats([event])[0]["odds"] == "6 to 4: 1/1"

@@ -199,7 +199,7 @@ def test_political_points_spent_on_shifts_come_out_of_each_sides_points() -> Non
     assert "had only" not in attack.text
     detail = next(e for e in state.events if e.kind == "attack_detail")
     assert detail.visible_to == ("Ann",)
-    assert "Northland had only 3/2 of the 2 political points its shift costs" in detail.text
+    assert "Northland had only 1.5 of the 2 political points its shift costs" in detail.text
     assert state.side("Northland").political_points == Fraction(3, 2)
     assert state.side("Sarkand").political_points == 1
 

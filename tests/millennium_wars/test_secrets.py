@@ -197,7 +197,7 @@ def test_the_political_points_a_side_lacked_are_its_own() -> None:
         ann = Orders(ANN, "1-1-1", attacks=[Attack(["N-1AR"], "0905", "raid")])
         state = step(state, [], Ann=ann)
         state = step(state, [5], Bob=Orders(BOB, "1-1-1r", defence=Defence(political_points=2)))
-        short = "Sarkand had only 0 of the 1 political points its shift costs (one a unit)"
+        short = "Sarkand had only 0 of the 1 political point its shift costs (one a unit)"
         assert (short in told(state, BOB)) is (points == 0)
         assert "had only" not in told(state, ANN)
         assert ("Sarkand spends 1 political point" in told(state, ANN)) is (points == 1)

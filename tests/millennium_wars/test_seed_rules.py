@@ -5,6 +5,7 @@ Defense, overstacking and reserves, and what the combat lines say."""
 
 from __future__ import annotations
 
+import copy
 from fractions import Fraction
 from pathlib import Path
 
@@ -479,3 +480,18 @@ def test_guerrilla_ids_keep_to_twelve_characters() -> None:
     state.unit("S-4").id = "S-PARAMILIT1"
     made = supply.raise_guerrillas(state, "Sarkand", 2)
     assert [u.id for u in made] == ["S-PARAMIL-G1", "S-PARAMIL-G2"]
+
+
+def test_guerrillas_placed_by_the_rule_are_drawn_only_by_enemies_their_side_sees() -> None:
+    """The rule puts a guerrilla nearest an enemy land unit its side sees: an unseen one
+    must not draw it, or its hex would tell the owner where that enemy is."""
+    state = start()
+    state.unit("N-1AR").hex = "1207"  # deep in Sarkand's country
+    placed = {}
+    for seen in (set(), {"N-1AR"}):
+        trial = copy.deepcopy(state)
+        (unit,) = supply.raise_guerrillas(trial, "Sarkand", 1)
+        supply.place_guerrillas(trial, board_of(trial), trial.second, [], seen)
+        placed[bool(seen)] = trial.unit(unit.id).hex
+    assert placed[True] in {"1107", "1108", "1206", "1208"}  # next to N-1AR at 1207
+    assert placed[False] != placed[True]

@@ -141,3 +141,26 @@ def test_a_master_from_before_the_sides_beliefs_starts_them_from_the_holders(
     assert again.held == state.held and any(again.held.values())
     for side in (state.first.name, state.second.name):
         assert again.known[side] == again.held
+
+
+def test_a_master_from_before_the_by_mail_sequence_reads(tmp_path: Path) -> None:
+    """A game under way when the last impulse, the reserves named, the guerrillas to place and
+    the turn so far were added: its master has none of them and reads, as a game where no
+    one declared a last impulse, named reserves or waits to place guerrillas."""
+    state = mid_impulse()
+    path = tmp_path / "master.xlsx"
+    write_master(path, RULESET, state)
+    wb = openpyxl.load_workbook(path)
+    for sheet_name, header in (
+        ("Settings", "Last impulse"),
+        ("Sides", "Reserves named"),
+        ("Units", "To place"),
+    ):
+        sheet = wb[sheet_name]
+        headers = [c.value for c in sheet[1]]
+        sheet.delete_cols(headers.index(header) + 1)
+    del wb["Earlier"]
+    wb.save(path)
+    again = read_master(path, RULESET)
+    assert not again.last_impulse and again.earlier == [] and again.placing == []
+    assert [u.id for u in again.units] == [u.id for u in state.units]

@@ -35,6 +35,10 @@ def test_superiority_shows_everything_and_the_view_hides_the_enemys_plans() -> N
     elsewhere = Attack(["N-1AR"], "0101", "raid")  # no Sarkand unit there
     state.pending = [plan, elsewhere]
     state.moved = ["N-2MI"]
+    # N-1AR at 0303 is not next to 0905: the attack cannot be fought, and stays a plan.
+    assert side_view(state, "Sarkand").pending == []
+    state.unit("N-1AR").hex = "0804"
+    state.unit("N-HQ").hex = "0603"  # in support range of 0905, for the intensive assault
     view = side_view(state, "Sarkand")
     # Of the attacks, only those on its units, without the attacker's own choices.
     assert view.pending == [Attack(["N-1AR"], "0905", "raid")]

@@ -23,10 +23,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from .board import Board
-from .combat import Attack, Conditions, Defence, defenders, shifts
-from .crt import odds
+from .combat import Attack, CombatError, Defence, check_attack, defenders, shifts
+from .crt import CRTS, odds
 from .rules import complete
 from .state import State
+from .supply import combat_conditions
 
 
 def told_attack(attack: Attack) -> Attack:
@@ -76,9 +77,8 @@ def attacks_on(view: State, rules: Mapping[str, Any] | None = None) -> list[Atta
         units = [u for u in units if u.hex]
         if not held or not units:
             continue
-        moved = shifts(
-            board, attack, units, held, view.phasing.name, Conditions(air=view.air), Defence()
-        )
+        conditions = combat_conditions(view, board)
+        moved = shifts(board, attack, units, held, view.phasing.name, conditions, Defence())
         reckoned = odds(
             sum(u.attack for u in units),
             sum(u.defence for u in held),
@@ -110,14 +110,50 @@ def attack_lines(view: State, rules: Mapping[str, Any] | None = None) -> list[st
     return [a.text for a in found] + [LEFT_OUT] if found else []
 
 
+def fightable(state: State, rules: Mapping[str, Any] | None = None) -> list[Attack]:
+    """The attacks declared this impulse that can be fought as the board stands after the
+    phasing moves (`combat.check_attack`: the attackers next to the hex, not Ops Complete, an
+    enemy land unit there...).  Only these are told to the defender and call for a reaction
+    sheet: one that cannot be fought is void and stays its attacker's plan.  (An attack made
+    possible only by an earlier attack's advance is fought, without having been told.)"""
+    rules = complete(rules)
+    board = Board.of(state.scenario, state.units, int(rules["stacking"]))
+    conditions = combat_conditions(state, board)
+    crts = {**CRTS, "assault": state.scenario.assault}
+    found = []
+    for attack in state.pending:
+        try:
+            check_attack(
+                board,
+                attack,
+                state.phasing.name,
+                crts,
+                disrupted_attack=bool(rules["disrupted_attack"]),
+                conditions=conditions,
+                political=str(rules["political_shift"]),
+            )
+        except CombatError:
+            continue
+        found.append(attack)
+    return found
+
+
 def pending_told(state: State, side: str, rules: Mapping[str, Any] | None = None) -> list[Attack]:
     """What ``side``'s view keeps of the attacks declared by the other side: the attacks on
-    hexes that hold its land units, each as `told_attack` (none under ``attacks_told =
-    false``, nor while it is the phasing side's own)."""
+    hexes that hold its land units that can be fought (`fightable`), each as `told_attack`
+    (none under ``attacks_told = false``, nor while it is the phasing side's own)."""
     if state.phasing.name == side or not complete(rules)["attacks_told"]:
         return []
     mine = {u.hex for u in state.units if u.side == side and u.hex and not u.kind.naval}
-    return [told_attack(a) for a in state.pending if a.hex in mine]
+    return [told_attack(a) for a in fightable(state, rules) if a.hex in mine]
 
 
-__all__ = ["LEFT_OUT", "AttackOnUs", "attack_lines", "attacks_on", "pending_told", "told_attack"]
+__all__ = [
+    "LEFT_OUT",
+    "AttackOnUs",
+    "attack_lines",
+    "attacks_on",
+    "fightable",
+    "pending_told",
+    "told_attack",
+]

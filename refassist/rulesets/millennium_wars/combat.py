@@ -44,8 +44,10 @@ from fractions import Fraction
 
 from ...dice import Dice
 from ...hexmap import distance
+from ...words import counted
 from .board import Board
 from .crt import CRT, Odds, Shift, odds
+from .politics import points_text
 from .units import Unit
 
 PLACE_SHIFT = {"city": -2, "town": -1, "facility": 0}
@@ -489,17 +491,17 @@ def _paid_shifts(
         has = Fraction(0) if points is None else points.get(payer, Fraction(0))
         if political == "per_point" and points is not None and 0 < has < shift.cost:
             paid = int(has)
-            short.append(
-                Line(f"{payer} had only {paid} of the {shift.cost} political points asked", payer)
-            )
+            asked = counted(shift.cost, "political point")
+            short.append(Line(f"{payer} had only {paid} of the {asked} asked", payer))
             if paid:
                 kept.append(Shift(paid if shift.amount > 0 else -paid, shift.reason, paid))
             continue
         if shift.cost and points is not None and has < shift.cost:
             short.append(
                 Line(
-                    f"{payer} had only {points.get(payer, Fraction(0))} of the {shift.cost} "
-                    "political points its shift costs (one a unit): no shift",
+                    f"{payer} had only {points_text(has)} of the "
+                    f"{counted(shift.cost, 'political point')} its shift costs (one a unit): "
+                    "no shift",
                     payer,
                 )
             )

@@ -29,6 +29,7 @@ from .board import Board
 from .combat import PLACE_SHIFT, SUPPLY_SHIFT
 from .crt import COLUMNS, CRTS, RESULTS
 from .report import TERRAINS
+from .rules import complete
 from .state import State
 
 #: A board larger than this is drawn around the side's units only (`board_box`).
@@ -171,7 +172,7 @@ def write_board_page(
             fmt = cell_format(terrain, board.in_enemy_zoc(hex_, side))
             ws.merge_range(top, x, top + 1, x, text, fmt)
             last = max(last, top + 2)
-    return _tables(ws, st, view, side, last + 1)
+    return _tables(ws, st, view, side, last + 1, rules)
 
 
 def _block(ws: Any, st: Any, row: int, title: str, lines: Sequence[str]) -> int:
@@ -205,7 +206,7 @@ def _mp(value: Any) -> str:
     return "prohibited" if value is None else str(value)
 
 
-def _tables(ws: Any, st: Any, view: State, side: str, row: int) -> int:
+def _tables(ws: Any, st: Any, view: State, side: str, row: int, rules: Mapping[str, Any]) -> int:
     table = view.scenario.terrain_table
     row = _table(
         ws,
@@ -251,11 +252,27 @@ def _tables(ws: Any, st: Any, view: State, side: str, row: int) -> int:
             title += "; * our reconstruction of a lost row"
         row = _table(ws, st, row, title, ("Die", *COLUMNS), body)
     row = _block(ws, st, row, "COMBAT RESULTS", [f"{k}: {v}" for k, v in RESULTS.items()])
-    return _block(ws, st, row, "COLUMN SHIFTS (+ for the attacker)", shift_lines(view, side))
+    return _block(ws, st, row, "COLUMN SHIFTS (+ for the attacker)", shift_lines(view, side, rules))
 
 
-def shift_lines(view: State, side: str) -> list[str]:
-    """The shifts an attack may get, with this turn's air said for ``side``."""
+#: Where a player writes political points for a shift: the attack line's column, the defence's
+#: cell (sheet.py's POINTS_COLUMN and DEFENCE_POINTS_CELL, which import this module).
+POINTS_WHERE = "attack: Orders column E; defence: Orders C56"
+
+
+def shift_lines(view: State, side: str, rules: Mapping[str, Any] | None = None) -> list[str]:
+    """The shifts an attack may get, with this turn's air said for ``side`` and the political
+    points shift as the house rule ``political_shift`` has it."""
+    political = str(complete(rules)["political_shift"])
+    if political == "off":
+        points = "political points: no shift in this game (house rule)"
+    elif political == "per_point":
+        points = f"political points: one column a point, at most one a unit ({POINTS_WHERE})"
+    else:
+        points = (
+            "political points: one column for the side that asks, costing one point for each "
+            f"of its units taking part ({POINTS_WHERE})"
+        )
     if view.air == side:
         air = f"this turn: +1 on your attacks, -1 on the enemy's ({side} holds the air)"
     elif view.air:
@@ -275,15 +292,18 @@ def shift_lines(view: State, side: str) -> list[str]:
         "NATO and non-NATO units attacking together: -1",
         "naval support next to the hex attacked: +1 the attacker's, -1 the defender's",
         "intensive assault (a headquarters in support range, disrupted by it): +2",
-        "political points spent: in the spender's favour (attack: Orders column E; defence: C56)",
+        points,
     ]
 
 
 def turn_so_far(view: State) -> list[str]:
     """Every event of this game turn the side was told, exchange after exchange: the earlier
-    exchanges' (`State.earlier`) and the last one's."""
+    exchanges' (`State.earlier`) and the whole of the last one, which on a game turn's first
+    sheet also holds the end of the game turn before (its last combat, recovery, the
+    administrative segment): the sheet is the only place a player reads them before writing
+    his next orders."""
     turn = view.point.turn
-    seen: list[Event] = [e for e in [*view.earlier, *view.events] if e.turn == turn]
+    seen: list[Event] = [*(e for e in view.earlier if e.turn == turn), *view.events]
     return [e.text for e in seen]
 
 

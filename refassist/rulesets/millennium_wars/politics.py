@@ -99,6 +99,13 @@ def cost(
     return Cost(points, line)
 
 
+def points_text(value: Fraction | int) -> str:
+    """Political points as a player reads them: ``2``, or ``2.5`` for the half points
+    non-division units cost (never ``5/2``)."""
+    value = Fraction(value)
+    return str(value) if value.denominator == 1 else f"{float(value):g}"
+
+
 __all__ = [
     "HIGH",
     "LOW",
@@ -107,6 +114,7 @@ __all__ = [
     "Cost",
     "cost",
     "in_band",
+    "points_text",
     "price_class",
     "shifted",
 ]

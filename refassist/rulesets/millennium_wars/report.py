@@ -10,7 +10,7 @@ and every event.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ...dice import Roll
@@ -87,6 +87,16 @@ def grouped_events(events: Iterable[Event]) -> list[tuple[str, list[dict[str, An
     return ordered + [(p.capitalize() or "Other", items) for p, items in groups.items()]
 
 
+def _odds_text(data: Mapping[str, Any]) -> str:
+    """An attack's odds as the combat table prints them: the strengths, every shift taken and
+    the column used (``6 to 4, -1 attacker out of supply: 1/1``)."""
+    column = str(data.get("odds", ""))
+    parts = [str(data["strengths"])] if data.get("strengths") else []
+    shifts = data.get("shifts") or ()
+    parts += [shifts] if isinstance(shifts, str) else [str(s) for s in shifts]
+    return f"{', '.join(parts)}: {column}" if parts else column
+
+
 def combats(events: Iterable[Event]) -> list[dict[str, Any]]:
     """Each attack fought: the hex, the table, the odds with every shift, the die, the
     result, and what followed."""
@@ -98,7 +108,7 @@ def combats(events: Iterable[Event]) -> list[dict[str, Any]]:
             {
                 "hex": e.location,
                 "crt": str(e.data.get("crt", "")),
-                "odds": str(e.data.get("odds", "")),
+                "odds": _odds_text(e.data),
                 "die": e.data.get("die", ""),
                 "result": str(e.data.get("result", "")),
                 "reconstructed": bool(e.data.get("reconstructed")),

@@ -41,10 +41,10 @@ from ...dice import Dice
 from ...words import counted
 from ..base import Event, Resolution
 from . import charts, supply
+from .attacked import fightable
 from .board import Board
 from .combat import (
     CombatError,
-    Conditions,
     Defence,
     Line,
     overstacking,
@@ -135,7 +135,7 @@ def _impulse(
     if state.point.impulse == 1:
         bought = rules["reinforcements"] == "bought"
         mine = (side.player,)
-        events += _place_guerrillas(state, board, orders)
+        events += _place_guerrillas(state, board, orders, rules)
         for line in supply.place_reinforcements(state, board, side, bought=bought):
             events.append(event(state, "reinforcements", "", "reinforcement", line, mine))
         for line in supply.buy(state, board, side, orders.purchases, bought_reinforcements=bought):
@@ -188,8 +188,9 @@ def _impulse(
             "reaction",
             "",
             "exchange_skipped",
-            f"{other.name} has nothing to react to and gets no reaction sheet: the impulse's "
-            "attacks are fought at once",
+            "No reaction sheet this impulse: your attacks are fought at once"
+            if state.pending
+            else "No reaction sheet this impulse",
             (side.player,),
             step=key,
         )
@@ -199,14 +200,15 @@ def _impulse(
 
 def reaction_skipped(state: State, rules: Mapping[str, Any]) -> str:
     """Why the reacting player gets no reaction sheet after the phasing moves ("": he gets
-    one).  He gets one when an attack declared this impulse falls on a hex holding his land
-    units (he writes how they retreat, advance and which takes a D1, and may spend political
-    points on their defence), or when he has a reserve unit able to move and sees an enemy
-    unit that moved this impulse (a move he may answer).  Otherwise there is nothing to react
-    to: the reaction exchange is skipped and the combat fought at once, which changes nothing
-    he could have ordered (docs/rules/millennium-wars.md, "Exchanges that are skipped")."""
+    one).  He gets one when an attack declared this impulse that can be fought as the board
+    stands (`attacked.fightable`) falls on a hex holding his land units (he writes how they
+    retreat, advance and which takes a D1, and may spend political points on their defence),
+    or when he has a reserve unit able to move and sees an enemy unit that moved this impulse
+    (a move he may answer).  Otherwise there is nothing to react to: the reaction exchange is
+    skipped and the combat fought at once, which changes nothing he could have ordered
+    (docs/rules/millennium-wars.md, "Exchanges that are skipped")."""
     other = state.reacting
-    for attack in state.pending:
+    for attack in fightable(state, rules):
         if any(
             u.side == other.name and not u.kind.naval for u in state.units if u.hex == attack.hex
         ):
@@ -253,7 +255,7 @@ def _combat(
                 enemy.name,
                 crts,
                 dice,
-                combat_conditions(state, board),
+                supply.combat_conditions(state, board),
                 defence,
                 limits_after_shifts=rules["odds_limits"] == "after_shifts",
                 disrupted_attack=bool(rules["disrupted_attack"]),
@@ -382,19 +384,14 @@ def _index_moves(state: State, political: Mapping[str, int]) -> list[str]:
     return lines
 
 
-def combat_conditions(state: State, board: Board) -> Conditions:
-    """What the turn brings to an attack fought now: the air, air dominance, the weather and
-    every unit's supply as the board stands (`supply.supply_status`)."""
-    dominance = state.air if state.air_level.endswith("dominance") else ""
-    conditions = Conditions(air=state.air, dominance=dominance, bad_weather=state.bad_weather)
-    return replace(conditions, supply=supply.supply_status(state.scenario, board, conditions))
-
-
-def _place_guerrillas(state: State, board: Board, orders: Orders) -> list[Event]:
+def _place_guerrillas(
+    state: State, board: Board, orders: Orders, rules: Mapping[str, Any]
+) -> list[Event]:
     """The phasing side's guerrillas waiting since a random event, placed at the start of its
     first impulse (its sheet's ``guerrilla`` lines, the rule for the rest)."""
     side = state.phasing
-    lines = supply.place_guerrillas(state, board, side, orders.purchases)
+    seen = seen_enemies(state, side.name, rules)
+    lines = supply.place_guerrillas(state, board, side, orders.purchases, seen)
     return [event(state, "guerrillas", "", "guerrillas", line, (side.player,)) for line in lines]
 
 

@@ -535,7 +535,8 @@ def _write_situation(
         "Nothing to buy.",
     )
     listing.block(
-        "This game turn so far (what you were told, every exchange in order)",
+        "This game turn so far (what you were told, every exchange in order; a game turn's "
+        "first sheet begins with the end of the last)",
         turn_so_far(view),
         "Nothing yet.",
     )

@@ -133,12 +133,17 @@ def raise_guerrillas(state: State, side: str, count: int) -> list[Unit]:
 
 
 def place_guerrillas(
-    state: State, board: Board, side: SideState, purchases: Sequence[Purchase]
+    state: State,
+    board: Board,
+    side: SideState,
+    purchases: Sequence[Purchase],
+    seen: Collection[str] = (),
 ) -> list[str]:
     """Put ``side``'s waiting guerrillas on the map at the start of its first impulse: each
     at the hex its sheet names (a ``guerrilla`` line: the unit, or blank for the next one
     waiting, and a hex of its home country without an enemy unit); the rest, and any whose
-    hex will not do, where the rule puts them (`_guerrilla_hexes`).  What happened, to say."""
+    hex will not do, where the rule puts them (`_guerrilla_hexes`, near the enemy units in
+    ``seen``, the ids the side sees).  What happened, to say."""
     waiting = [u for u in state.placing if u.side == side.name]
     if not waiting:
         return []
@@ -180,7 +185,7 @@ def place_guerrillas(
         put(unit, p.hex)
     for unit in list(waiting):
         where = _guerrilla_hexes(
-            board, unit, [h for h in home_hexes(state, side.name) if fits(unit, h)]
+            board, unit, [h for h in home_hexes(state, side.name) if fits(unit, h)], seen
         )
         if not where:
             waiting.remove(unit)
@@ -191,11 +196,16 @@ def place_guerrillas(
     return lines
 
 
-def _guerrilla_hexes(board: Board, unit: Unit, free: Sequence[str]) -> str:
+def _guerrilla_hexes(board: Board, unit: Unit, free: Sequence[str], seen: Collection[str]) -> str:
     """Where the rule places a guerrilla its owner did not: the free hex of its home country
-    nearest an enemy land unit (guerrillas rise against the invader), preferring a hex no
-    unit of its side holds yet, then the lowest id."""
-    enemies = [u.hex for u in board.units if u.side != unit.side and u.hex and not u.kind.naval]
+    nearest an enemy land unit its side sees (guerrillas rise against the invader; one it
+    does not see must not draw them, or their hex would tell where it is), preferring a hex
+    no unit of its side holds yet, then the lowest id."""
+    enemies = [
+        u.hex
+        for u in board.units
+        if u.side != unit.side and u.hex and not u.kind.naval and u.id in seen
+    ]
     if not free:
         return ""
 
@@ -536,6 +546,14 @@ def _superiority(
     return f"the Index moves {die} x {number} toward {side.name}", []
 
 
+def combat_conditions(state: State, board: Board) -> Conditions:
+    """What the turn brings to an attack fought now: the air, air dominance, the weather and
+    every unit's supply as the board stands (`supply_status`)."""
+    dominance = state.air if state.air_level.endswith("dominance") else ""
+    conditions = Conditions(air=state.air, dominance=dominance, bad_weather=state.bad_weather)
+    return replace(conditions, supply=supply_status(state.scenario, board, conditions))
+
+
 __all__ = [
     "BOTH",
     "FULL",
@@ -545,6 +563,7 @@ __all__ = [
     "REFEREE",
     "Told",
     "buy",
+    "combat_conditions",
     "guerrilla_template",
     "information_warfare",
     "place_guerrillas",

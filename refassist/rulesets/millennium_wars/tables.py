@@ -32,6 +32,7 @@ from ..base import Column, Reference, Row, RowProblems, Table, as_row, flag, opt
 from .combat import Attack, Defence
 from .crt import CRTS
 from .parse import parse_retreats
+from .politics import points_text
 from .scenario import parse_scenario
 from .sequence import parse_key
 from .state import SideState, State
@@ -94,10 +95,12 @@ SETTINGS = Table(
         optional(
             "arrived", "Arrived", "reinforcements of the scenario already placed", kind="text"
         ),
-        flag(
+        optional(
             "last_impulse",
             "Last impulse",
             "the phasing player declared no further impulse this player turn",
+            kind="bool",
+            added_later=True,
         ),
         optional("finished", "Game over", "empty while it goes on", kind="text"),
     ),
@@ -270,7 +273,7 @@ SCHEMA = (
 
 
 def _points(value: Fraction) -> str:
-    return str(value) if value.denominator == 1 else f"{float(value):g}"
+    return points_text(value)
 
 
 def _named(reserves: Sequence[str] | None) -> str:

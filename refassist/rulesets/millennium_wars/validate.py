@@ -24,6 +24,7 @@ from fractions import Fraction
 from typing import Any
 
 from ...errors import CellProblem
+from ...words import counted
 from ..checking import OrderChecker
 from .board import Board
 from .combat import (
@@ -38,11 +39,12 @@ from .combat import (
 from .crt import CRT, CRTS
 from .movement import make_moves
 from .orders import CEASEFIRE_CELL, IW_CHOICES, Orders, Purchase
-from .resolve import board_of, combat_conditions
+from .politics import points_text
+from .resolve import board_of
 from .rules import complete
 from .sheet import ORDERS_SHEET, POINTS_COLUMN, RESERVES_CELL, RETREAT_CELL
 from .state import State
-from .supply import bought_unit
+from .supply import bought_unit, combat_conditions
 from .units import Unit
 from .visibility import Sight, side_view, sight
 
@@ -372,8 +374,8 @@ def _check_points(
         check.warn(
             points_cell(attack.cell),
             str(attack.political_points),
-            f"the shift costs {cost} political points (one a unit taking part) and {side} has "
-            f"{left} left for this attack: it will not be taken",
+            f"the shift costs {counted(cost, 'political point')} (one a unit taking part) and "
+            f"{side} has {points_text(left)} left for this attack: it will not be taken",
             "Leave the political points out, or attack with fewer units.",
         )
         return left

@@ -70,8 +70,10 @@ def side_view(state: State, side: str, rules: Mapping[str, Any] | None = None) -
     view.events = [e for e in view.events if e.visible(player)]
     view.earlier = [e for e in view.earlier if e.visible(player)]
     if view.phasing.name != side:
-        # The attacks on its units, without what the attacker keeps to himself (`attacked`).
+        # The attacks on its units, without what the attacker keeps to himself (`attacked`),
+        # and not whether the enemy means this impulse to be its last.
         view.pending, view.moved = pending_told(state, side, rules), []
+        view.last_impulse = False
     view.lost = [u for u in view.lost if u.side == side]
     view.placing = [u for u in view.placing if u.side == side]
     # The enemy's standing defence (fast play) is its plan for our attacks, as secret as its
@@ -118,6 +120,12 @@ def hidden_from(state: State, player: str, rules: Mapping[str, Any] | None = Non
         Secret.phrase(u.id, f"the enemy unit {u.id}, out of sight")
         for u in state.units
         if u.side != side.name and u.id not in seen and u.id not in told
+    ]
+    # The enemy's guerrillas still to place: how many rose is public, their ids are not.
+    out += [
+        Secret.phrase(u.id, f"the enemy guerrilla {u.id}, still to place")
+        for u in state.placing
+        if u.side != side.name and u.id not in told
     ]
     believed = state.known.get(side.name, {})
     for hex_, holder in state.held.items():
