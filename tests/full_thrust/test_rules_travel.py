@@ -480,3 +480,20 @@ def test_a_platform_whose_tow_is_cut_short_mines_from_the_hour_it_was_working() 
     assert (f.place, f.towed_by) == ("C", "")
     (mined,) = told(after, "mining")
     assert (mined.location, mined.data["points"]) == ("C", 500)
+
+
+def test_points_given_where_the_receiver_holds_no_planet_stay_aboard() -> None:
+    """Points are given at a planet of the commander who receives them: Ann plans a gift to
+    Bob at B, out of her sight when she writes it (the checker cannot refuse it); B is
+    neutral, so the gift is refused, told to her, and the 300 points stay aboard."""
+    state = seed_map()
+    ship(state, "ANN-1", "Packet merchant", "Ann", "A", cargo=300)
+    orders = week_orders("Ann", ANN_1=["jump B", "land", "unload all to Bob"])
+    after = run(state, {"Ann": orders}, [])
+    assert (after.ship("ANN-1").place, after.ship("ANN-1").cargo) == ("B", 300)
+    assert after.stock("B", "Bob") == 0
+    (refused,) = told(after, "gift_refused")
+    assert (refused.location, refused.visible_to) == ("B", ("Ann",))
+    assert refused.text == (
+        "ANN-1 could not deliver points to Bob at B: it is not Bob's planet now; they stay aboard"
+    )
