@@ -17,6 +17,7 @@ from refassist.rulesets.millenium.tactical import (
     _apply,
     _land,
     fight,
+    fire,
     planet_surrender,
     remove_losses,
     set_up,
@@ -55,6 +56,32 @@ def test_the_die_modifiers_a_to_g() -> None:
     three = complete({"double_system_targets": 3})
     assert modifier(laser_targets=1, both_systems_targets=2, rules=three) == (0, [])
     assert modifier(laser_targets=2, both_systems_targets=3, rules=three) == (-2, ["f"])
+
+
+def test_a_damaged_ship_fires_back_at_full_strength_in_defensive_fire() -> None:
+    """Modifier b (and a, c) is "-1 au résultat du dé en tir offensif": a damaged corvette at
+    range 2 (laser 7 against protection 2: 3/1) fires its defensive shot with no modifier, die 3
+    -> D (not RT, as the die 2 of a -1 would read), and its offensive shot at -1, die 3 -> RT."""
+    assert modifier(damaged=True, offensive=False) == (0, [])
+    assert modifier(reduced=True, destroyed=True, offensive=False) == (0, [])
+    battle = set_up(
+        TABLES,
+        ALIEN,
+        EMPIRE,
+        [("K", ships("corvette"))],
+        [("A", ships("corvette"))],
+        [],
+        "",
+        ORDERS,
+    )
+    (alien,), (empire,) = battle.ships_of(ALIEN), battle.ships_of(EMPIRE)
+    alien.hex, empire.hex, empire.damaged = (-2, 0), (0, 0), True
+    fire(battle, TABLES, EMPIRE, ORDERS[EMPIRE], "defensive", Dice.scripted([3]), RULES)
+    fire(battle, TABLES, EMPIRE, ORDERS[EMPIRE], "offensive", Dice.scripted([3]), RULES)
+    assert [(s.phase, s.column, s.die, s.modifier, s.why, s.result) for s in battle.shots] == [
+        ("defensive", "3/1", 3, 0, (), "D"),
+        ("offensive", "3/1", 3, -1, ("b",), "RT"),
+    ]
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,7 @@ stand off, which targets first, whether fire is focused on one target or spread,
 leave once the compulsory rounds are fought.  Our readings of what the seed leaves open are in
 docs/rules/millenium.md: a planet falls when its last base is destroyed (or it surrenders); an
 RT placed by offensive fire is removed at the same round's removal, so it does nothing; the
-a/b/c modifiers apply to every shot the ship fires.
+a/b/c modifiers apply to every shot the ship fires in offensive fire, never in defensive fire.
 """
 
 from __future__ import annotations
@@ -462,6 +462,7 @@ def fire(
             laser_targets=d.laser_targets,
             both_systems_targets=d.both_targets,
             rules=rules,
+            offensive=phase == "offensive",
         )
         die = dice.d6(f"{d.firer.key} {weapon} at {target.key}, range {d.distance}")
         attack, column, result = resolve_shot(
