@@ -59,6 +59,62 @@ def test_a_surrender_demand_won_on_the_die() -> None:
     assert (demand.data["column"], demand.data["die"]) == ("3/1", 3)
 
 
+LONG_WAY = ("32C4", "32S4", "33N4", "33C4")  # 4 points: no 2 left for a landing
+
+
+def test_a_surrender_is_occupied_only_with_the_landings_two_points() -> None:
+    """« la planète se rend, le joueur peut l'occuper, en respectant les règles du
+    débarquement »: a line marked to attack moves without the landing's 2 points (a battle
+    needs none), but a planet that surrenders to it is occupied only if they are left.  9
+    points against loyalty 3: 3/1, die 3 surrenders."""
+    state = playing(3)
+    place(state, ALIEN, "K", "32N4", "vaisseau", "vaisseau", "colonisation")
+    far = FleetMove(
+        "K", "move", "Orders!B12", tuple(at(p) for p in LONG_WAY), land="N1", attack=True
+    )
+    after = run(state, Orders(ALIEN, "3", moves=[far]), [3])
+    assert after.fleet(ALIEN, "K").position == at("33C4")  # type: ignore[union-attr]
+    n1 = after.planet("N1")
+    assert n1 is not None and (n1.holder, n1.colonised, n1.bases) == (EMPIRE, EMPIRE, 3)
+    assert "conquest" not in kinds(after) and "battle" not in kinds(after)
+    told = next(e for e in after.events if e.kind == "not_landed")
+    assert "2 movement points" in told.text and set(told.visible_to) == {VERA, IVO}
+    # One step to the planets keeps 4 points: the same surrender is occupied, attack or not.
+    near = playing(3)
+    place(near, ALIEN, "K", "33N4", "vaisseau", "vaisseau", "colonisation")
+    short = FleetMove("K", "move", "Orders!B12", (at("33C4"),), land="N1", attack=True)
+    taken = run(near, Orders(ALIEN, "3", moves=[short]), [3]).planet("N1")
+    assert taken is not None and (taken.holder, taken.colonised) == (ALIEN, ALIEN)
+
+
+def test_a_refusal_on_the_long_way_is_still_attacked() -> None:
+    """The landing's points are for occupying: a planet that refuses is attacked by a fleet
+    that spent all five (die 4 refuses at 3/1)."""
+    state = playing(3)
+    place(state, ALIEN, "K", "32N4", "vaisseau", "vaisseau", "colonisation")
+    far = FleetMove(
+        "K", "move", "Orders!B12", tuple(at(p) for p in LONG_WAY), land="N1", attack=True
+    )
+    after = run(state, Orders(ALIEN, "3", moves=[far]), [4], battles="referee")
+    assert after.held is not None and [b.planet for b in after.held.battles] == ["N1"]
+
+
+def test_a_demand_counts_the_demanding_fleets_ships_only() -> None:
+    """« la valeur totale des navires de sa flotte »: K's vaisseau (4 points) against N1's
+    loyalty 3 is 1/1, surrendering on a 1 only; δ's vaisseau standing with it does not make
+    it 8:3 = 2/1 (up to 2).  Die 2: refused."""
+    state = playing(3)
+    place(state, ALIEN, "K", "33N4", "vaisseau")
+    place(state, ALIEN, "δ", "33C4", "vaisseau")
+    orders = Orders(
+        ALIEN, "3", moves=[FleetMove("K", "move", "Orders!C12", (at("33C4"),), land="N1")]
+    )
+    after = run(state, orders, [2])
+    demand = next(e for e in after.events if e.kind == "demand")
+    assert (demand.data["points"], demand.data["column"], demand.data["die"]) == (4, "1/1", 2)
+    assert after.planet("N1").holder == EMPIRE  # type: ignore[union-attr]
+
+
 def test_no_attack_on_turn_1() -> None:
     state = playing(1)
     place(state, ALIEN, "K", "33N4", "vaisseau", "vaisseau", "colonisation")

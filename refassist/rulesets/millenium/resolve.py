@@ -58,7 +58,7 @@ from .state import (
     TableBattle,
     mover,
 )
-from .strategic import check_path, hyperspace, jump_problem, stack_problem
+from .strategic import can_land, check_path, hyperspace, jump_problem, stack_problem
 from .tablebattles import apply_losses, battle_fleets, hex_battle, opened, place_key, result_of
 from .tactical import fight
 from .victory import mark_turn_end, outcome, programme_score
@@ -584,6 +584,7 @@ def _strategic(
             turn.cancel(side, m.cell, said("fleet {fleet} cannot move now", fleet=m.fleet))
             continue
         check = check_path(state.map, fleet.position, m.path, landing=bool(m.land) and not m.attack)
+        landing = bool(m.land) and can_land(state.map, fleet.position, m.path)
         end = m.path[-1] if m.path else fleet.position
         crowd = [len(f.ships) for f in state.fleets_at(end, side) if f is not fleet] + [
             len(fleet.ships)
@@ -610,15 +611,21 @@ def _strategic(
             if side == ALIEN:
                 _reveal(turn, check.crossed)
         if m.land:
-            attack = _landing(turn, side, fleet, m)
+            attack = _landing(turn, side, fleet, m, landing)
             if attack is not None:
                 attacks.append(attack)
     return attacks
 
 
-def _landing(turn: _Turn, side: str, fleet: Fleet, m: FleetMove) -> tuple[Position, str] | None:
+def _landing(
+    turn: _Turn, side: str, fleet: Fleet, m: FleetMove, landing: bool
+) -> tuple[Position, str] | None:
     """A fleet at a system's planets takes, colonises or demands a planet; a refusal with
-    ``attack`` becomes a battle (not on turn 1 for the Extraterrestrial, rule VIII)."""
+    ``attack`` becomes a battle (not on turn 1 for the Extraterrestrial, rule VIII).
+    ``landing``: the fleet kept the landing's 2 movement points, without which it neither
+    occupies a planet (one that surrenders included: « en respectant les règles du
+    débarquement ») nor colonises one; only a line marked to attack gets this far without
+    them."""
     state = turn.state
     planet = state.planet(m.land)
     system = state.map.system_at(fleet.position) if fleet.position else None
@@ -631,7 +638,7 @@ def _landing(turn: _Turn, side: str, fleet: Fleet, m: FleetMove) -> tuple[Positi
         return None
     with_coloniser = fleet.has_colonisers()
     if planet.holder == side:
-        if with_coloniser and colonise(planet, side):
+        if with_coloniser and landing and colonise(planet, side):
             turn.tell(
                 "strategic",
                 planet.name,
@@ -642,12 +649,13 @@ def _landing(turn: _Turn, side: str, fleet: Fleet, m: FleetMove) -> tuple[Positi
             )
             _use_coloniser(turn, fleet)
         return None
-    here = [f for f in state.fleets_at(fleet.position, side)] if fleet.position else [fleet]
+    # « la valeur totale des navires de sa flotte »: the demanding fleet's own ships, not
+    # every fleet of its side that stands with it.
     with turn.dice.at(phase="conquest", location=planet.name):
         demand = surrender_demand(
             turn.tables,
             planet,
-            fleet_points(turn.tables, here),
+            fleet_points(turn.tables, [fleet]),
             turn.dice,
             backed=backed(state, planet, turn.rules),
         )
@@ -664,6 +672,21 @@ def _landing(turn: _Turn, side: str, fleet: Fleet, m: FleetMove) -> tuple[Positi
         die=demand.die,
         column=demand.column,
     )
+    if demand.surrendered and not landing:
+        turn.tell(
+            "conquest",
+            planet.name,
+            "not_landed",
+            said(
+                "fleet {fleet} has not the landing's 2 movement points left: {planet} is not "
+                "occupied",
+                fleet=fleet.letter,
+                planet=planet.name,
+            ),
+            told,
+            planet=planet.name,
+        )
+        return None
     if demand.surrendered:
         _taken(turn, side, planet, fleet, with_coloniser, planet.bases if planet.loyalty else 0)
         return None

@@ -95,6 +95,14 @@ def check_path(
     return result
 
 
+def can_land(game_map: StrategicMap, start: Position, path: Sequence[Position]) -> bool:
+    """Whether a fleet moving along ``path`` keeps the landing's 2 points and ends at a system
+    (rule VII B: a planet that surrenders is occupied « en respectant les règles du
+    débarquement »).  A line marked to attack moves without them, since a battle needs no
+    landing; the checker warns and the turn occupies a surrender only when this holds."""
+    return check_path(game_map, start, path, landing=True).ok
+
+
 def stack_problem(ships_by_fleet: Sequence[int]) -> str:
     """The stacking rule for one side's fleets in one sector and level: two or more fleets
     may stand together only up to 7 ships ("" if they may)."""
