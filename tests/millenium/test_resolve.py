@@ -7,7 +7,9 @@ from __future__ import annotations
 from refassist.dice import Dice
 from refassist.rulesets.millenium.orders import FleetMove, Orders, Purchase, ReserveEntry
 from refassist.rulesets.millenium.resolve import resolve_turn
+from refassist.rulesets.millenium.geometry import Position
 from refassist.rulesets.millenium.state import ALIEN, EMPIRE, Ship, State
+from refassist.rulesets.millenium.validate import validate_orders
 
 from .situations import at, place, playing
 
@@ -241,3 +243,36 @@ def test_a_scattered_fleet_waits_its_own_turns() -> None:
     )
     after = run(state, Orders(ALIEN, "3"), [])
     assert after.fleet(ALIEN, "K").wait == 0  # type: ignore[union-attr]
+
+
+def test_a_scattered_fleet_stands_still_one_own_turn_as_its_checker_says() -> None:
+    """« obligée de rester immobile pendant 1 tour »: K, scattered 1 zone off the map on an
+    earlier turn of its side (wait 1), stands still on turn 3, its side's next turn: the checker
+    refuses its step onto the map and the turn does not carry it out.  On turn 5 the checker
+    accepts the same step, by normal movement or as a reserve enters, and the turn makes it."""
+    state = playing(3)
+    place(state, ALIEN, "K", "11N4", "corvette")
+    fleet = state.fleet(ALIEN, "K")
+    assert fleet is not None
+    fleet.where, fleet.position, fleet.wait = "waiting", Position((1, 0), "S", 4), 1
+
+    def step_on(turn: int) -> Orders:
+        return Orders(ALIEN, str(turn), moves=[FleetMove("K", "move", "Orders!B12", (at("11N4"),))])
+
+    refused = validate_orders(state, VERA, step_on(3), {})
+    assert [(p.cell, p.severity) for p in refused] == [("B12", "error")]
+    assert "1 more turn" in refused[0].message
+    after = run(state, step_on(3), [])
+    k = after.fleet(ALIEN, "K")
+    assert k is not None and (k.where, k.wait) == ("waiting", 0)
+    assert [e.data["cell"] for e in after.events if e.kind == "order_cancelled"] == ["Orders!B12"]
+    after = run(after, Orders(EMPIRE, "4"), [])
+    assert after.turn == 5 and validate_orders(after, VERA, step_on(5), {}) == []
+    moved = run(after, step_on(5), []).fleet(ALIEN, "K")
+    assert moved is not None and (moved.where, moved.position) == ("map", at("11N4"))
+    # Or back as a reserve enters: a jump from the maximum distance toward zone 33, level 4
+    # (row 1 1 2 2 3 3 rolls; die 1: 1 zone, DR 3 = S: zone 34, SA 1 = N).
+    entry = Orders(ALIEN, "5", entries=[ReserveEntry("K", (3, 3), 4, "Orders!B20")])
+    assert validate_orders(after, VERA, entry, {}) == []
+    entered = run(after, entry, [1, 3, 1]).fleet(ALIEN, "K")
+    assert entered is not None and (entered.where, entered.position) == ("map", at("34N4"))

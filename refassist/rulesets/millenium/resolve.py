@@ -58,7 +58,14 @@ from .state import (
     TableBattle,
     mover,
 )
-from .strategic import can_land, check_path, hyperspace, jump_problem, stack_problem
+from .strategic import (
+    can_land,
+    check_path,
+    hyperspace,
+    jump_problem,
+    stack_problem,
+    waiting_over,
+)
 from .tablebattles import apply_losses, battle_fleets, hex_battle, opened, place_key, result_of
 from .tactical import fight
 from .victory import mark_turn_end, outcome, programme_score
@@ -75,6 +82,8 @@ class _Turn:
         self.rules = rules
         self.tables = tables_for(rules)
         self.events: list[Event] = []
+        #: The mover's fleets whose wait beyond the edge was over when the turn began.
+        self.ready: set[str] = set()
 
     def tell(
         self, phase: str, place: str, kind: str, text: str, told: tuple[str, ...], **data: Any
@@ -261,6 +270,9 @@ def _setup_alien(turn: _Turn, setup: Orders) -> None:
 def _game_turn(turn: _Turn, side: str, orders: Orders) -> None:
     state = turn.state
     state.tactics[side] = orders.tactics
+    # Who may come back is decided on the state the checker read; a fleet still waiting
+    # stands still this turn, which counts toward its wait.
+    turn.ready = {f.letter for f in state.fleets if f.side == side and waiting_over(f)}
     for fleet in state.fleets:
         if fleet.side == side and fleet.where == "waiting" and fleet.wait > 0:
             fleet.wait -= 1
@@ -435,7 +447,7 @@ def _reserve_entry(turn: _Turn, side: str, entries: list[ReserveEntry], moved: s
             and fleet.ships
             and (
                 (fleet.where == "reserve" and state.turn >= 2)
-                or (fleet.where == "waiting" and fleet.wait == 0)
+                or (fleet.where == "waiting" and fleet.letter in turn.ready)
             )
         )
         if fleet is None or not ready or not state.map.on_map(e.zone):
@@ -579,7 +591,7 @@ def _strategic(
             )
             moved.add(fleet.letter)
             continue
-        entering = fleet.where == "waiting" and fleet.wait == 0
+        entering = fleet.where == "waiting" and fleet.letter in turn.ready
         if fleet.position is None or not (fleet.on_map or entering):
             turn.cancel(side, m.cell, said("fleet {fleet} cannot move now", fleet=m.fleet))
             continue

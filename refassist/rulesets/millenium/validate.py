@@ -25,7 +25,7 @@ from .rules import complete
 from .setup import PROGRAMME_LEAST
 from .sheet import IMPERIAL_CELL, SETUP_FLEET_FIRST_ROW, SIDE_CELL, STEP_CELL, SYSTEM_FIRST_ROW
 from .state import ALIEN, Fleet, State, mover, other
-from .strategic import can_land, check_path, jump_problem, stack_problem
+from .strategic import can_land, check_path, jump_problem, stack_problem, waiting_over
 from .tablebattles import ships_in
 from .tactical import SURRENDER_BASES
 
@@ -382,9 +382,7 @@ class _Checker(OrderChecker):
             fleet = self.fleet(e.fleet, e.cell, ordered)
             if fleet is None:
                 continue
-            ready = (fleet.where == "reserve" and self.state.turn >= 2) or (
-                fleet.where == "waiting" and fleet.wait == 0
-            )
+            ready = (fleet.where == "reserve" and self.state.turn >= 2) or waiting_over(fleet)
             if not fleet.ships or not ready:
                 self.error(
                     e.cell,
@@ -500,7 +498,7 @@ class _Checker(OrderChecker):
                 w.gettext("A reserve enters with the order reserve."),
             )
             return
-        if entering and fleet.wait:
+        if entering and not waiting_over(fleet):
             self.error(
                 m.cell,
                 m.fleet,
