@@ -5,9 +5,9 @@ puts X in zone 35 at level 4, N in 33 at level 4, B in 21 at level 5."""
 from __future__ import annotations
 
 from refassist.dice import Dice
+from refassist.rulesets.millenium.geometry import Position
 from refassist.rulesets.millenium.orders import FleetMove, Orders, Purchase, ReserveEntry
 from refassist.rulesets.millenium.resolve import resolve_turn
-from refassist.rulesets.millenium.geometry import Position
 from refassist.rulesets.millenium.state import ALIEN, EMPIRE, Ship, State
 from refassist.rulesets.millenium.validate import validate_orders
 
@@ -276,3 +276,20 @@ def test_a_scattered_fleet_stands_still_one_own_turn_as_its_checker_says() -> No
     assert validate_orders(after, VERA, entry, {}) == []
     entered = run(after, entry, [1, 3, 1]).fleet(ALIEN, "K")
     assert entered is not None and (entered.where, entered.position) == ("map", at("34N4"))
+
+
+def test_a_planet_that_refused_the_strategic_demand_is_not_asked_again_in_round_1() -> None:
+    """« S'il échoue, il peut tenter à nouveau pendant le même tour, seulement s'il détruit une
+    autre base »: N1 (3 bases) refuses K's demand (8:3 = 2/1, die 6) and is attacked.  Every
+    shot of round 1 misses (die 1), so no base falls: no demand in round 1.  Round 2 (all
+    misses again) asks again, die 1: surrendered, with its 3 bases."""
+    state = playing(3)
+    place(state, ALIEN, "K", "33N4", "vaisseau", "vaisseau")
+    attack = FleetMove("K", "move", "Orders!B12", (at("33C4"),), land="N1", attack=True)
+    script = Dice.scripted([6] + [1] * 24 + [1])
+    after = resolve_turn(state, {VERA: Orders(ALIEN, "3", moves=[attack])}, script, {}).state
+    demands = [(r.phase, r.result) for r in script.log if "surrender" in r.purpose]
+    assert demands == [("conquest", 6), ("tactical round 2", 1)]
+    assert len(script.log) == 26
+    n1 = after.planet("N1")
+    assert n1 is not None and (n1.holder, n1.bases) == (ALIEN, 3)

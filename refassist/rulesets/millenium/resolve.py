@@ -67,7 +67,7 @@ from .strategic import (
     waiting_over,
 )
 from .tablebattles import apply_losses, battle_fleets, hex_battle, opened, place_key, result_of
-from .tactical import fight
+from .tactical import fight, refused_before
 from .victory import mark_turn_end, outcome, programme_score
 
 EVERYONE = ("*",)
@@ -84,6 +84,8 @@ class _Turn:
         self.events: list[Event] = []
         #: The mover's fleets whose wait beyond the edge was over when the turn began.
         self.ready: set[str] = set()
+        #: Planets that refused a strategic surrender demand this turn, and their bases then.
+        self.refused: dict[str, int] = {}
 
     def tell(
         self, phase: str, place: str, kind: str, text: str, told: tuple[str, ...], **data: Any
@@ -702,6 +704,7 @@ def _landing(
     if demand.surrendered:
         _taken(turn, side, planet, fleet, with_coloniser, planet.bases if planet.loyalty else 0)
         return None
+    turn.refused.setdefault(planet.name, planet.bases)
     if m.attack:
         if side == ALIEN and state.turn == 1:
             turn.cancel(side, m.cell, said("the Extraterrestrial may not attack planets on turn 1"))
@@ -796,6 +799,11 @@ def _fight(turn: _Turn, side: str, pos: Position, planet_name: str) -> None:
     )
     if not mine:
         return
+    planet = turn.state.planet(planet_name) if planet_name else None
+    if planet is not None:
+        # A planet is attacked only after refusing the strategic demand (rule VIII A); a
+        # battle left for the table and fought at --now falls back on its bases now.
+        refused_before(battle, turn.refused.get(planet.name, planet.bases))
     with turn.dice.at(phase="tactical", location=str(pos)):
         fight(battle, turn.tables, orders, turn.dice, turn.rules)
     table = TableBattle("", pos, planet_name, side)
