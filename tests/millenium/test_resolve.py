@@ -77,7 +77,8 @@ def test_a_surrender_is_occupied_only_with_the_landings_two_points() -> None:
     after = run(state, Orders(ALIEN, "3", moves=[far]), [3])
     assert after.fleet(ALIEN, "K").position == at("33C4")  # type: ignore[union-attr]
     n1 = after.planet("N1")
-    assert n1 is not None and (n1.holder, n1.colonised, n1.bases) == (EMPIRE, EMPIRE, 3)
+    # Not occupied; still the Empire's, no longer colonised by the rules (it was demanded).
+    assert n1 is not None and (n1.holder, n1.colonised, n1.bases) == (EMPIRE, "", 3)
     assert "conquest" not in kinds(after) and "battle" not in kinds(after)
     told = next(e for e in after.events if e.kind == "not_landed")
     assert "2 movement points" in told.text and set(told.visible_to) == {VERA, IVO}
@@ -293,3 +294,31 @@ def test_a_planet_that_refused_the_strategic_demand_is_not_asked_again_in_round_
     assert len(script.log) == 26
     n1 = after.planet("N1")
     assert n1 is not None and (n1.holder, n1.bases) == (ALIEN, 3)
+
+
+def test_a_demand_ends_the_empires_automatic_hold_on_that_planet() -> None:
+    """« automatiquement considérées comme conquises et colonisées ... tant que le joueur
+    extraterrestre n'essaie pas d'en prendre possession » (house rule
+    ``attempt_breaks_automatic``, default on): K demands H1 (loyalty 4: refused, no die).
+    H1 stays the Empire's but no longer produces: H scores nothing for the Empire at the end
+    of turn 5, until the Empire lands a colonisation ship there on turn 6."""
+    state = playing(5)
+    place(state, ALIEN, "K", "42N2", "vaisseau")
+    demand = FleetMove("K", "move", "Orders!B12", (at("42C2"),), land="H1")
+    after = run(state, Orders(ALIEN, "5", moves=[demand]), [])
+    h1 = after.planet("H1")
+    assert h1 is not None and (h1.holder, h1.colonised, h1.automatic) == (EMPIRE, "", False)
+    assert "H" not in after.points[EMPIRE] and "I" in after.points[EMPIRE]
+    lost = next(e for e in after.events if e.kind == "automatic_lost")
+    assert lost.data["planet"] == "H1" and set(lost.visible_to) == {VERA, IVO}
+    # The Empire colonises it again (K gone): it produces at the end of turn 6.
+    after.fleet(ALIEN, "K").where = "reserve"  # type: ignore[union-attr]
+    place(after, EMPIRE, "A", "42S2", "colonisation")
+    again = FleetMove("A", "move", "Orders!B12", (at("42C2"),), land="H1")
+    back = run(after, Orders(EMPIRE, "6", moves=[again]), [])
+    assert back.planet("H1").colonised == EMPIRE and back.points[EMPIRE]["H"] == 1  # type: ignore[union-attr]
+    # The other reading: only taking a planet of the system ends the hold.
+    kept = run(state, Orders(ALIEN, "5", moves=[demand]), [], attempt_breaks_automatic=False)
+    h1 = kept.planet("H1")
+    assert h1 is not None and (h1.colonised, h1.automatic) == (EMPIRE, True)
+    assert kept.points[EMPIRE]["H"] == 1

@@ -686,7 +686,11 @@ def _landing(
         die=demand.die,
         column=demand.column,
     )
-    if demand.surrendered and not landing:
+    if demand.surrendered and landing:
+        _taken(turn, side, planet, fleet, with_coloniser, planet.bases if planet.loyalty else 0)
+        return None
+    _attempted(turn, side, planet)
+    if demand.surrendered:
         turn.tell(
             "conquest",
             planet.name,
@@ -701,9 +705,6 @@ def _landing(
             planet=planet.name,
         )
         return None
-    if demand.surrendered:
-        _taken(turn, side, planet, fleet, with_coloniser, planet.bases if planet.loyalty else 0)
-        return None
     turn.refused.setdefault(planet.name, planet.bases)
     if m.attack:
         if side == ALIEN and state.turn == 1:
@@ -711,6 +712,29 @@ def _landing(
             return None
         return (fleet.position, planet.name)  # type: ignore[return-value]
     return None
+
+
+def _attempted(turn: _Turn, side: str, planet: Planet) -> None:
+    """House rule ``attempt_breaks_automatic`` (default, the seed's « tant que le joueur
+    extraterrestre n'essaie pas d'en prendre possession »): an Empire starting planet the
+    Extraterrestrial demanded, whatever the answer, no longer counts as conquered and colonised
+    by the rules; it stays the Empire's and produces once the Empire colonises it again.  A
+    planet that surrenders is taken just after, by `conquest.take_planet`."""
+    if side != ALIEN or not planet.automatic or not turn.rules["attempt_breaks_automatic"]:
+        return
+    planet.automatic = False
+    planet.colonised = ""
+    turn.tell(
+        "conquest",
+        planet.name,
+        "automatic_lost",
+        said(
+            "{planet} stays the Empire's but no longer produces until colonised again",
+            planet=planet.name,
+        ),
+        (ALIEN, EMPIRE),
+        planet=planet.name,
+    )
 
 
 def _use_coloniser(turn: _Turn, fleet: Fleet) -> None:
