@@ -22,6 +22,7 @@ from ...words import N_, counted
 from ..base import Event, Resolution
 from .charts import INTERCEPTORS_PER_CARRIER, Tables, tables_for
 from .conquest import (
+    Demand,
     backed,
     cards_shown,
     colonise,
@@ -57,8 +58,10 @@ from .state import (
     State,
     TableBattle,
     mover,
+    other,
 )
 from .strategic import (
+    Jump,
     can_land,
     check_path,
     hyperspace,
@@ -497,6 +500,7 @@ def _jump(
             free_direction=free_direction,
             free_sector=free_sector,
         )
+    _jump_dice(turn, side, fleet.letter, jump, phase)
     fleet.position = jump.arrival
     if jump.off_map:
         fleet.where, fleet.wait = "waiting", jump.wait
@@ -534,6 +538,59 @@ def _jump(
     turn.tell(phase, zone_name(zone), "jump", text, EVERYONE, fleet=fleet.letter, side=side)
     if side == ALIEN and fleet.on_map and fleet.position is not None:
         _reveal(turn, [fleet.position])
+
+
+def _jump_dice(turn: _Turn, side: str, letter: str, jump: Jump, phase: str) -> None:
+    """The strategic dice of a jump, told to the jumping side alone (the other sees where the
+    fleet came out, not how): TAB 3's deviation, rolled or not, then the roses DR and SA when
+    they were rolled.  One line each, under the jump's phase of the report."""
+    told = (side,)
+    zones = said("{zones} zones travelled", zones=jump.zones) if not jump.maximum else None
+    start = zones or said("from the maximum distance")
+    if jump.deviation_die is None:
+        line = said(
+            "fleet {fleet}, TAB 3 ({start}): no die needed, deviation {n}",
+            fleet=letter,
+            start=start,
+            n=jump.deviation,
+        )
+    else:
+        line = said(
+            "fleet {fleet}, TAB 3 ({start}): die {die}, deviation {n}",
+            fleet=letter,
+            start=start,
+            die=jump.deviation_die,
+            n=jump.deviation,
+        )
+    turn.tell(phase, letter, "dice", line, told, fleet=letter)
+    if jump.direction_die is not None:
+        turn.tell(
+            phase,
+            letter,
+            "dice",
+            said(
+                "fleet {fleet}, rose DR: die {die}, toward {way}",
+                fleet=letter,
+                die=jump.direction_die,
+                way=jump.direction,
+            ),
+            told,
+            fleet=letter,
+        )
+    if jump.arrival_die is not None and jump.arrival is not None:
+        turn.tell(
+            phase,
+            letter,
+            "dice",
+            said(
+                "fleet {fleet}, rose SA: die {die}, sector {sector}",
+                fleet=letter,
+                die=jump.arrival_die,
+                sector=jump.arrival.sector,
+            ),
+            told,
+            fleet=letter,
+        )
 
 
 def _reveal(turn: _Turn, crossed: list[Position]) -> None:
@@ -686,6 +743,8 @@ def _landing(
         die=demand.die,
         column=demand.column,
     )
+    if demand.die is not None:
+        _demand_dice(turn, side, planet, demand)
     if demand.surrendered and landing:
         _taken(turn, side, planet, fleet, with_coloniser, planet.bases if planet.loyalty else 0)
         return None
@@ -712,6 +771,35 @@ def _landing(
             return None
         return (fleet.position, planet.name)  # type: ignore[return-value]
     return None
+
+
+def _demand_dice(turn: _Turn, side: str, planet: Planet, demand: Demand) -> None:
+    """The die of a surrender demand on TAB 2: the demanding side reads the ratio it was rolled
+    at (its fleet's points, which are its own to know) and the die; the planet's side only the
+    die, since the points would tell it the strength of a fleet whose ships it does not see."""
+    turn.tell(
+        "conquest",
+        planet.name,
+        "dice",
+        said(
+            "{planet}, TAB 2 surrender demand at {points}:{loyalty} (column {column}): die {die}",
+            planet=planet.name,
+            points=demand.points,
+            loyalty=demand.loyalty,
+            column=demand.column,
+            die=demand.die,
+        ),
+        (side,),
+        planet=planet.name,
+    )
+    turn.tell(
+        "conquest",
+        planet.name,
+        "dice",
+        said("{planet}, TAB 2 surrender demand: die {die}", planet=planet.name, die=demand.die),
+        (other(side),),
+        planet=planet.name,
+    )
 
 
 def _attempted(turn: _Turn, side: str, planet: Planet) -> None:
