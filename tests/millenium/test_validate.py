@@ -151,3 +151,23 @@ def test_the_extraterrestrials_set_up_needs_18_systems_and_edges() -> None:
     found = problems(state, "Vera", short)
     assert "17 systems" in found[("C12", "error")]
     assert "beyond an edge" in found[("B46", "error")]
+
+
+def test_an_attack_line_without_the_landings_points_is_warned_of_a_lost_surrender() -> None:
+    """The checker says what the turn does (`strategic.can_land`): marked to attack, a move
+    of 4 points to N1 is accepted, with a warning that a surrender would not be occupied; one
+    step to the planets has no such warning."""
+    state = playing(3)
+    place(state, ALIEN, "K", "32N4", "vaisseau", "vaisseau", "colonisation")
+    way = tuple(at(p) for p in ("32C4", "32S4", "33N4", "33C4"))
+    far = Orders(
+        ALIEN, "3", moves=[FleetMove("K", "move", "Orders!B12", way, land="N1", attack=True)]
+    )
+    found = problems(state, "Vera", far)
+    assert list(found) == [("E12", "warning")] and "does not occupy" in found[("E12", "warning")]
+    with speaking_to("fr", PACKAGE):
+        french = validate_orders(state, "Vera", far, {})
+    assert "ne l'occupe pas" in french[0].message
+    place(state, ALIEN, "K", "33N4", "vaisseau", "vaisseau", "colonisation")
+    near = FleetMove("K", "move", "Orders!B12", (at("33C4"),), land="N1", attack=True)
+    assert problems(state, "Vera", Orders(ALIEN, "3", moves=[near])) == {}

@@ -22,6 +22,7 @@ from ...words import N_, counted
 from ..base import Event, Resolution
 from .charts import INTERCEPTORS_PER_CARRIER, Tables, tables_for
 from .conquest import (
+    Demand,
     backed,
     cards_shown,
     colonise,
@@ -57,10 +58,19 @@ from .state import (
     State,
     TableBattle,
     mover,
+    other,
 )
-from .strategic import check_path, hyperspace, jump_problem, stack_problem
+from .strategic import (
+    Jump,
+    can_land,
+    check_path,
+    hyperspace,
+    jump_problem,
+    stack_problem,
+    waiting_over,
+)
 from .tablebattles import apply_losses, battle_fleets, hex_battle, opened, place_key, result_of
-from .tactical import fight
+from .tactical import fight, refused_before
 from .victory import mark_turn_end, outcome, programme_score
 
 EVERYONE = ("*",)
@@ -75,6 +85,10 @@ class _Turn:
         self.rules = rules
         self.tables = tables_for(rules)
         self.events: list[Event] = []
+        #: The mover's fleets whose wait beyond the edge was over when the turn began.
+        self.ready: set[str] = set()
+        #: Planets that refused a strategic surrender demand this turn, and their bases then.
+        self.refused: dict[str, int] = {}
 
     def tell(
         self, phase: str, place: str, kind: str, text: str, told: tuple[str, ...], **data: Any
@@ -261,6 +275,9 @@ def _setup_alien(turn: _Turn, setup: Orders) -> None:
 def _game_turn(turn: _Turn, side: str, orders: Orders) -> None:
     state = turn.state
     state.tactics[side] = orders.tactics
+    # Who may come back is decided on the state the checker read; a fleet still waiting
+    # stands still this turn, which counts toward its wait.
+    turn.ready = {f.letter for f in state.fleets if f.side == side and waiting_over(f)}
     for fleet in state.fleets:
         if fleet.side == side and fleet.where == "waiting" and fleet.wait > 0:
             fleet.wait -= 1
@@ -435,7 +452,7 @@ def _reserve_entry(turn: _Turn, side: str, entries: list[ReserveEntry], moved: s
             and fleet.ships
             and (
                 (fleet.where == "reserve" and state.turn >= 2)
-                or (fleet.where == "waiting" and fleet.wait == 0)
+                or (fleet.where == "waiting" and fleet.letter in turn.ready)
             )
         )
         if fleet is None or not ready or not state.map.on_map(e.zone):
@@ -483,6 +500,7 @@ def _jump(
             free_direction=free_direction,
             free_sector=free_sector,
         )
+    _jump_dice(turn, side, fleet.letter, jump, phase)
     fleet.position = jump.arrival
     if jump.off_map:
         fleet.where, fleet.wait = "waiting", jump.wait
@@ -520,6 +538,59 @@ def _jump(
     turn.tell(phase, zone_name(zone), "jump", text, EVERYONE, fleet=fleet.letter, side=side)
     if side == ALIEN and fleet.on_map and fleet.position is not None:
         _reveal(turn, [fleet.position])
+
+
+def _jump_dice(turn: _Turn, side: str, letter: str, jump: Jump, phase: str) -> None:
+    """The strategic dice of a jump, told to the jumping side alone (the other sees where the
+    fleet came out, not how): TAB 3's deviation, rolled or not, then the roses DR and SA when
+    they were rolled.  One line each, under the jump's phase of the report."""
+    told = (side,)
+    zones = said("{zones} zones travelled", zones=jump.zones) if not jump.maximum else None
+    start = zones or said("from the maximum distance")
+    if jump.deviation_die is None:
+        line = said(
+            "fleet {fleet}, TAB 3 ({start}): no die needed, deviation {n}",
+            fleet=letter,
+            start=start,
+            n=jump.deviation,
+        )
+    else:
+        line = said(
+            "fleet {fleet}, TAB 3 ({start}): die {die}, deviation {n}",
+            fleet=letter,
+            start=start,
+            die=jump.deviation_die,
+            n=jump.deviation,
+        )
+    turn.tell(phase, letter, "dice", line, told, fleet=letter)
+    if jump.direction_die is not None:
+        turn.tell(
+            phase,
+            letter,
+            "dice",
+            said(
+                "fleet {fleet}, rose DR: die {die}, toward {way}",
+                fleet=letter,
+                die=jump.direction_die,
+                way=jump.direction,
+            ),
+            told,
+            fleet=letter,
+        )
+    if jump.arrival_die is not None and jump.arrival is not None:
+        turn.tell(
+            phase,
+            letter,
+            "dice",
+            said(
+                "fleet {fleet}, rose SA: die {die}, sector {sector}",
+                fleet=letter,
+                die=jump.arrival_die,
+                sector=jump.arrival.sector,
+            ),
+            told,
+            fleet=letter,
+        )
 
 
 def _reveal(turn: _Turn, crossed: list[Position]) -> None:
@@ -579,11 +650,12 @@ def _strategic(
             )
             moved.add(fleet.letter)
             continue
-        entering = fleet.where == "waiting" and fleet.wait == 0
+        entering = fleet.where == "waiting" and fleet.letter in turn.ready
         if fleet.position is None or not (fleet.on_map or entering):
             turn.cancel(side, m.cell, said("fleet {fleet} cannot move now", fleet=m.fleet))
             continue
         check = check_path(state.map, fleet.position, m.path, landing=bool(m.land) and not m.attack)
+        landing = bool(m.land) and can_land(state.map, fleet.position, m.path)
         end = m.path[-1] if m.path else fleet.position
         crowd = [len(f.ships) for f in state.fleets_at(end, side) if f is not fleet] + [
             len(fleet.ships)
@@ -610,15 +682,21 @@ def _strategic(
             if side == ALIEN:
                 _reveal(turn, check.crossed)
         if m.land:
-            attack = _landing(turn, side, fleet, m)
+            attack = _landing(turn, side, fleet, m, landing)
             if attack is not None:
                 attacks.append(attack)
     return attacks
 
 
-def _landing(turn: _Turn, side: str, fleet: Fleet, m: FleetMove) -> tuple[Position, str] | None:
+def _landing(
+    turn: _Turn, side: str, fleet: Fleet, m: FleetMove, landing: bool
+) -> tuple[Position, str] | None:
     """A fleet at a system's planets takes, colonises or demands a planet; a refusal with
-    ``attack`` becomes a battle (not on turn 1 for the Extraterrestrial, rule VIII)."""
+    ``attack`` becomes a battle (not on turn 1 for the Extraterrestrial, rule VIII).
+    ``landing``: the fleet kept the landing's 2 movement points, without which it neither
+    occupies a planet (one that surrenders included: « en respectant les règles du
+    débarquement ») nor colonises one; only a line marked to attack gets this far without
+    them."""
     state = turn.state
     planet = state.planet(m.land)
     system = state.map.system_at(fleet.position) if fleet.position else None
@@ -631,7 +709,7 @@ def _landing(turn: _Turn, side: str, fleet: Fleet, m: FleetMove) -> tuple[Positi
         return None
     with_coloniser = fleet.has_colonisers()
     if planet.holder == side:
-        if with_coloniser and colonise(planet, side):
+        if with_coloniser and landing and colonise(planet, side):
             turn.tell(
                 "strategic",
                 planet.name,
@@ -642,12 +720,13 @@ def _landing(turn: _Turn, side: str, fleet: Fleet, m: FleetMove) -> tuple[Positi
             )
             _use_coloniser(turn, fleet)
         return None
-    here = [f for f in state.fleets_at(fleet.position, side)] if fleet.position else [fleet]
+    # « la valeur totale des navires de sa flotte »: the demanding fleet's own ships, not
+    # every fleet of its side that stands with it.
     with turn.dice.at(phase="conquest", location=planet.name):
         demand = surrender_demand(
             turn.tables,
             planet,
-            fleet_points(turn.tables, here),
+            fleet_points(turn.tables, [fleet]),
             turn.dice,
             backed=backed(state, planet, turn.rules),
         )
@@ -664,15 +743,86 @@ def _landing(turn: _Turn, side: str, fleet: Fleet, m: FleetMove) -> tuple[Positi
         die=demand.die,
         column=demand.column,
     )
-    if demand.surrendered:
+    if demand.die is not None:
+        _demand_dice(turn, side, planet, demand)
+    if demand.surrendered and landing:
         _taken(turn, side, planet, fleet, with_coloniser, planet.bases if planet.loyalty else 0)
         return None
+    _attempted(turn, side, planet)
+    if demand.surrendered:
+        turn.tell(
+            "conquest",
+            planet.name,
+            "not_landed",
+            said(
+                "fleet {fleet} has not the landing's 2 movement points left: {planet} is not "
+                "occupied",
+                fleet=fleet.letter,
+                planet=planet.name,
+            ),
+            told,
+            planet=planet.name,
+        )
+        return None
+    turn.refused.setdefault(planet.name, planet.bases)
     if m.attack:
         if side == ALIEN and state.turn == 1:
             turn.cancel(side, m.cell, said("the Extraterrestrial may not attack planets on turn 1"))
             return None
         return (fleet.position, planet.name)  # type: ignore[return-value]
     return None
+
+
+def _demand_dice(turn: _Turn, side: str, planet: Planet, demand: Demand) -> None:
+    """The die of a surrender demand on TAB 2: the demanding side reads the ratio it was rolled
+    at (its fleet's points, which are its own to know) and the die; the planet's side only the
+    die, since the points would tell it the strength of a fleet whose ships it does not see."""
+    turn.tell(
+        "conquest",
+        planet.name,
+        "dice",
+        said(
+            "{planet}, TAB 2 surrender demand at {points}:{loyalty} (column {column}): die {die}",
+            planet=planet.name,
+            points=demand.points,
+            loyalty=demand.loyalty,
+            column=demand.column,
+            die=demand.die,
+        ),
+        (side,),
+        planet=planet.name,
+    )
+    turn.tell(
+        "conquest",
+        planet.name,
+        "dice",
+        said("{planet}, TAB 2 surrender demand: die {die}", planet=planet.name, die=demand.die),
+        (other(side),),
+        planet=planet.name,
+    )
+
+
+def _attempted(turn: _Turn, side: str, planet: Planet) -> None:
+    """House rule ``attempt_breaks_automatic`` (default, the seed's « tant que le joueur
+    extraterrestre n'essaie pas d'en prendre possession »): an Empire starting planet the
+    Extraterrestrial demanded, whatever the answer, no longer counts as conquered and colonised
+    by the rules; it stays the Empire's and produces once the Empire colonises it again.  A
+    planet that surrenders is taken just after, by `conquest.take_planet`."""
+    if side != ALIEN or not planet.automatic or not turn.rules["attempt_breaks_automatic"]:
+        return
+    planet.automatic = False
+    planet.colonised = ""
+    turn.tell(
+        "conquest",
+        planet.name,
+        "automatic_lost",
+        said(
+            "{planet} stays the Empire's but no longer produces until colonised again",
+            planet=planet.name,
+        ),
+        (ALIEN, EMPIRE),
+        planet=planet.name,
+    )
 
 
 def _use_coloniser(turn: _Turn, fleet: Fleet) -> None:
@@ -761,6 +911,11 @@ def _fight(turn: _Turn, side: str, pos: Position, planet_name: str) -> None:
     )
     if not mine:
         return
+    planet = turn.state.planet(planet_name) if planet_name else None
+    if planet is not None:
+        # A planet is attacked only after refusing the strategic demand (rule VIII A); a
+        # battle left for the table and fought at --now falls back on its bases now.
+        refused_before(battle, turn.refused.get(planet.name, planet.bases))
     with turn.dice.at(phase="tactical", location=str(pos)):
         fight(battle, turn.tables, orders, turn.dice, turn.rules)
     table = TableBattle("", pos, planet_name, side)

@@ -25,7 +25,7 @@ from .rules import complete
 from .setup import PROGRAMME_LEAST
 from .sheet import IMPERIAL_CELL, SETUP_FLEET_FIRST_ROW, SIDE_CELL, STEP_CELL, SYSTEM_FIRST_ROW
 from .state import ALIEN, Fleet, State, mover, other
-from .strategic import check_path, jump_problem, stack_problem
+from .strategic import can_land, check_path, jump_problem, stack_problem, waiting_over
 from .tablebattles import ships_in
 from .tactical import SURRENDER_BASES
 
@@ -382,9 +382,7 @@ class _Checker(OrderChecker):
             fleet = self.fleet(e.fleet, e.cell, ordered)
             if fleet is None:
                 continue
-            ready = (fleet.where == "reserve" and self.state.turn >= 2) or (
-                fleet.where == "waiting" and fleet.wait == 0
-            )
+            ready = (fleet.where == "reserve" and self.state.turn >= 2) or waiting_over(fleet)
             if not fleet.ships or not ready:
                 self.error(
                     e.cell,
@@ -500,7 +498,7 @@ class _Checker(OrderChecker):
                 w.gettext("A reserve enters with the order reserve."),
             )
             return
-        if entering and fleet.wait:
+        if entering and not waiting_over(fleet):
             self.error(
                 m.cell,
                 m.fleet,
@@ -525,11 +523,15 @@ class _Checker(OrderChecker):
         if stacked:
             self.error(m.cell, m.fleet, stacked, w.gettext("End the move elsewhere."))
             return
+        landing = bool(m.land) and can_land(state.map, fleet.position, m.path)
         fleet.position, fleet.where = end, "map"
         if m.land:
-            self.landing(m, fleet)
+            self.landing(m, fleet, landing)
 
-    def landing(self, m: FleetMove, fleet: Fleet) -> None:
+    def landing(self, m: FleetMove, fleet: Fleet, landing: bool) -> None:
+        """A landing line: the planet at the move's end, no attack on turn 1, and (for a line
+        marked to attack, which moves without them) the landing's 2 points for occupying a
+        planet that surrenders, as the turn holds it (`strategic.can_land`)."""
         w = current()
         state = self.state
         cell = m.cell.replace("!B", "!E")
@@ -549,6 +551,16 @@ class _Checker(OrderChecker):
                 "oui",
                 w.gettext("the Extraterrestrial may not attack planets on turn 1"),
                 w.gettext("Land without attacking, or wait for turn 3."),
+            )
+        if m.attack and not landing:
+            self.warn(
+                cell,
+                m.land,
+                w.gettext(
+                    "the move leaves fewer than the landing's 2 points: if the planet "
+                    "surrenders, the fleet does not occupy it"
+                ),
+                w.gettext("Shorten the move to keep 2 points for the landing."),
             )
         if planet.holder == self.side and (
             planet.colonised == self.side or not fleet.has_colonisers()
