@@ -48,6 +48,10 @@ SITUATION_SHEET = "Situation"
 #: Column A holds the header's labels ("Date limite") as well as the line numbers.
 _WIDTHS = {"A": 11, "B": 12, "C": 13, "D": 24, "E": 11, "F": 12, "G": 13, "H": 11, "I": 12}
 _LAST_COLUMN = 8  # I
+#: The Situation page's one column, in characters: about an A4 page's printable width, so the
+#: page prints whole (its lines are in column A; a print area of column A at its default width
+#: cut every line after a dozen characters).  Longer lines wrap inside it.
+SITUATION_WIDTH = 100
 
 GAME_CELL, SIDE_CELL, STEP_CELL, DEADLINE_CELL = "B3", "B4", "B5", "B6"
 POINTS_CELL = "G3"
@@ -172,7 +176,7 @@ def write_sheet(
         widths=_WIDTHS,
     ) as book:
         orders_ws, situation_ws = book.pages
-        st = SheetStyles(book.wb)
+        st = _Styles(book.wb)
         page = Page(orders_ws, st, book.lists, width=_LAST_COLUMN)
         _header(page, view, kind, deadline)
         if kind == "turn":
@@ -479,10 +483,10 @@ def _write_message(page: Page, row: int) -> int:
 
 
 def _write_situation(
-    ws: Any, st: SheetStyles, view: SideView, kind: str, rules: Mapping[str, Any]
+    ws: Any, st: _Styles, view: SideView, kind: str, rules: Mapping[str, Any]
 ) -> int:
     w = current()
-    page = Listing(ws, st, w.gettext("Situation"))
+    page = _SituationListing(ws, st, w.gettext("Situation"))
     where = {
         "map": w.gettext("on the map"),
         "reserve": w.gettext("in reserve"),
@@ -560,6 +564,29 @@ def _write_situation(
         w.gettext("What you were told"), [e.text for e in view.events], w.gettext("Nothing.")
     )
     return page.rows
+
+
+class _SituationListing(Listing):
+    """The Situation page: one column as wide as the printed page, its lines wrapping in it
+    (Excel and LibreOffice size a wrapped row's height when they open the sheet)."""
+
+    def __init__(self, ws: Any, st: _Styles, title: str) -> None:
+        super().__init__(ws, st, title)
+        ws.set_column(0, 0, SITUATION_WIDTH)
+        self.wrapped = st.wrapped_line
+
+    def line(self, text: str, fmt: Any = None) -> None:
+        super().line(text, fmt if fmt is not None else self.wrapped)
+
+
+class _Styles(SheetStyles):
+    """The common formats, and the Situation page's wrapping line."""
+
+    def __init__(self, wb: Any) -> None:
+        super().__init__(wb)
+        self.wrapped_line = wb.add_format(
+            {**self.base, "font_name": "Consolas", "font_size": 9, "text_wrap": True}
+        )
 
 
 def _holder(side: str) -> str:

@@ -1,0 +1,181 @@
+"""What a Millenium player plans with (issue 52): the map in the report (counters visible on
+every level's colour, the map using its page), the printed Situation page of the sheet, the
+Empire's set-up map and TAB 1, whose fleet a sentence names, where a waiting fleet enters, the
+stacking note and the notation echoed as typed.  Real sheets are written and read back, real
+PDFs opened."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import openpyxl
+import pdfplumber
+import pytest
+
+from refassist.i18n import speaking_to
+from refassist.report.build import RenderSettings, common_context, render_report
+from refassist.report.render import template_dirs
+from refassist.rulesets import find_ruleset
+from refassist.rulesets.base import ReportInput
+from refassist.rulesets.millenium import sheet, zonemap
+from refassist.rulesets.millenium.state import ALIEN, EMPIRE, State
+from tests.libreoffice import through_libreoffice
+
+from .situations import MAP, TABLES, place, playing
+
+PACKAGE = "refassist.rulesets.millenium"
+RULESET = find_ruleset("millenium")
+
+
+# -- colours ----------------------------------------------------------------------------------
+
+
+def _luminance(colour: str) -> float:
+    """WCAG 2 relative luminance of ``#rrggbb``."""
+    channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def _contrast(a: str, b: str) -> float:
+    high, low = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def _over(colour: str, opacity: float, paper: str) -> str:
+    """``colour`` laid at ``opacity`` over ``paper``, as the map draws a system."""
+    mixed = [
+        round(opacity * int(colour[i : i + 2], 16) + (1 - opacity) * int(paper[i : i + 2], 16))
+        for i in (1, 3, 5)
+    ]
+    return "#" + "".join(f"{c:02x}" for c in mixed)
+
+
+def _attr(element: str, name: str) -> str:
+    found = re.search(rf'\b{name}="([^"]*)"', element)
+    assert found, (name, element)
+    return found.group(1)
+
+
+def _map_svg() -> str:
+    """The referee's map with an Extraterrestrial fleet on a level-4 (green) system's planets
+    and an Empire fleet on a level-5 (yellow) one's: where the counters vanished."""
+    state = playing(3)
+    green = next(s for s in MAP.systems.values() if s.level == 4)
+    yellow = next(s for s in MAP.systems.values() if s.level == 5)
+    place(state, ALIEN, "K", str(green.position), "vaisseau")
+    place(state, EMPIRE, "δ", str(yellow.position), "fregate")
+    info = ReportInput(step="3", deadline="-", sheets={}, house_rules={})
+    return RULESET.report_content(state, None, info).context["zone_pages"][0]["svg"]
+
+
+def test_every_counter_stands_out_on_every_levels_colour() -> None:
+    """Each counter's edge (dark) or its halo (white) contrasts 3:1 or more (WCAG's least for
+    a graphic) with every level's colour as the map lays it, and with the paper; the letter
+    reads on its side's colour.  Before: a green counter on a green system, 1.8:1 at best."""
+    svg = _map_svg()
+    counters = re.findall(r'<rect class="counter"[^>]*>', svg)
+    halos = re.findall(r'<rect class="halo"[^>]*>', svg)
+    systems = re.findall(r'<rect class="system"[^>]*>', svg)
+    assert len(counters) == len(halos) == 2 and systems
+    opacity = float(_attr(systems[0], "fill-opacity"))
+    grounds = [_over(c, opacity, zonemap.PAPER) for c in TABLES.level_rgb]
+    grounds += [zonemap.PAPER, *TABLES.level_rgb]  # the paper; a level shown at full strength
+    for counter, halo in zip(counters, halos, strict=True):
+        edge, ring, fill = _attr(counter, "stroke"), _attr(halo, "stroke"), _attr(counter, "fill")
+        assert float(_attr(counter, "stroke-width")) >= 1 and float(_attr(halo, "stroke-width")) > 2
+        for ground in grounds:
+            assert max(_contrast(edge, ground), _contrast(ring, ground)) >= 3, (fill, ground)
+        assert _contrast(edge, ring) >= 7  # the two rings apart from each other
+        assert _contrast("#000000", fill) >= 4.5  # the fleet's letter on its counter
+
+
+def _pdf_page(reader: str | None, state: State) -> pdfplumber.page.Page:
+    info = ReportInput(step="3", deadline="-", sheets={}, house_rules={}, languages={})
+    content = RULESET.report_content(state, reader, info)
+    pdf, _ = render_report(
+        content, common_context(info), RenderSettings(tuple(template_dirs()), None)
+    )
+    return pdf
+
+
+def test_the_map_fills_its_a4_page() -> None:
+    """The zone names of the map's corners lie across at least 85% of the page's width and 60%
+    of its height (before: the 6 x 5 square zones took the top 40% of the page)."""
+    state = playing(3)
+    place(state, ALIEN, "K", "33N5", "vaisseau")
+    with pdfplumber.open(io.BytesIO(_pdf_page(None, state))) as pdf:
+        page = next(p for p in pdf.pages if "strategic map" in (p.extract_text() or ""))
+        words = {w["text"]: w for w in page.extract_words()}
+        first, last = words["11"], words["65"]
+        width = words["61"]["x0"] + (words["61"]["x0"] - first["x0"]) / 5 - first["x0"]
+        height = last["top"] + (last["top"] - first["top"]) / 4 - first["top"]
+        assert width >= 0.85 * (page.width - 2 * 28)
+        assert height >= 0.6 * page.height
+
+
+# -- the sheet's Situation page ---------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def states() -> list[State]:
+    """The Empire's set-up, the Extraterrestrial's, then game turns 1 and 2."""
+    from refassist.rulesets.millenium.setup import new_state
+
+    from .test_secrets import PLAYERS, play
+
+    return [new_state("g", "Orion", MAP, PLAYERS, TABLES.fleets), *play(5)[:3]]
+
+
+def _sheet(state: State, folder: Path, language: str = "fr", name: str = "sheet.xlsx") -> Path:
+    from refassist.rulesets.millenium.state import mover
+
+    side = (EMPIRE if not state.systems else ALIEN) if state.turn == 0 else mover(state.turn)
+    path = folder / name
+    with speaking_to(language, PACKAGE):
+        sheet.write_sheet(state, state.players[side], path, token="t", deadline="-")
+    return path
+
+
+def test_the_situation_page_prints_at_the_pages_width(states: list[State], tmp_path: Path) -> None:
+    """The Situation page's lines are in column A: its print area is that column, now as wide
+    as an A4 page's print (before: the default dozen characters, every line cut), fitted to one
+    page wide, and a line longer than the column wraps in it."""
+    path = _sheet(states[3], tmp_path)
+    ws = openpyxl.load_workbook(path)["Situation"]
+    area = re.fullmatch(r"'Situation'!\$A\$1:\$A\$(\d+)", str(ws.print_area))
+    assert area and int(area.group(1)) >= ws.max_row
+    assert ws.column_dimensions["A"].width >= 90
+    assert ws.sheet_properties.pageSetUpPr.fitToPage
+    assert ws.page_setup.fitToWidth in (None, 1) and ws.page_setup.fitToHeight == 0
+    lines = [c for c in ws["A"][2:] if c.value and c.font.name == "Consolas"]
+    assert lines and all(c.alignment.wrap_text for c in lines)
+
+
+@pytest.mark.libreoffice
+def test_the_printed_situation_page_has_every_line_whole(
+    states: list[State], tmp_path: Path
+) -> None:
+    """Printed through LibreOffice, the end of the Situation page's longest line is inked on
+    the page, not only in the PDF's text under a clip (before: the page showed each line's
+    first dozen characters; the rest was clipped away at column A's edge)."""
+    path = _sheet(states[3], tmp_path)
+    ws = openpyxl.load_workbook(path)["Situation"]
+    lines = [str(c.value) for c in ws["A"][2:] if c.value and c.font.name == "Consolas"]
+    longest = max(lines, key=len)
+    assert len(longest) > 60
+    last_word = longest.split()[-1]
+    pdf_path = through_libreoffice(path, tmp_path, "pdf")
+    with pdfplumber.open(pdf_path) as pdf:
+        page = next(p for p in pdf.pages if "Situation" in (p.extract_text() or "")[:40])
+        found = page.search(re.escape(last_word))
+        assert found, last_word
+        box = found[-1]
+        assert box["x1"] < page.width - 20  # inside the page's margins
+        image = page.crop((box["x0"], box["top"], box["x1"], box["bottom"])).to_image(
+            resolution=150
+        )
+        darkest = min(image.original.convert("L").getdata())
+        assert darkest < 128, f"{last_word!r} is not printed"
