@@ -179,3 +179,62 @@ def test_the_printed_situation_page_has_every_line_whole(
         )
         darkest = min(image.original.convert("L").getdata())
         assert darkest < 128, f"{last_word!r} is not printed"
+
+
+# -- whose fleet ------------------------------------------------------------------------------
+
+
+def _told(state: State, kind: str, language: str) -> list[str]:
+    from refassist.i18n import again, words_for
+
+    w = words_for(language, PACKAGE)
+    return [again(e.text, w, e.data.get("say")) for e in state.events if e.kind == kind]
+
+
+def test_a_fleets_letters_say_whose_fleet_it_is() -> None:
+    """Both sides have a fleet δ (TAB 1): every sentence naming a fleet says whose, in each
+    reader's language, and so does a fleet lost on the referee's table."""
+    from refassist.dice import Dice
+    from refassist.rulesets.millenium.orders import (
+        BattleResult,
+        FleetMove,
+        Orders,
+        ShipResult,
+    )
+    from refassist.rulesets.millenium.resolve import resolve_turn
+
+    from .situations import at
+
+    state = playing(2)
+    place(state, EMPIRE, "δ", "23C4", "fregate")
+    move = FleetMove("δ", "move", "Orders!B12", (at("23N4"),))
+    after = resolve_turn(state, {"Ivo": Orders(EMPIRE, "2", moves=[move])}, Dice.scripted([]), {})
+    moved = after.state
+    assert _told(moved, "move", "fr") == ["la flotte δ de l'Empire s'est déplacée en 23N4"]
+    assert _told(moved, "move", "en") == ["fleet δ of the Empire moved to 23N4"]
+
+    state = playing(3)
+    place(state, ALIEN, "K", "33C4", "vaisseau", "vaisseau", "colonisation")
+    state.fleet(ALIEN, "K").position = at("33N4")
+    land = FleetMove("K", "move", "Orders!B12", (at("33C4"),), land="N1", attack=True)
+    place(state, EMPIRE, "A", "33C4", "fregate")
+    rules = {"battles": "referee"}
+    held = resolve_turn(state, {"Vera": Orders(ALIEN, "3", moves=[land])}, Dice.scripted([]), rules)
+    [battle] = held.state.held.battles
+    result = BattleResult(
+        battle.id,
+        "3-batailles",
+        "",
+        ships=[ShipResult(EMPIRE, "A", 0, "fregate", "destroyed", "Battle!F23")],
+    )
+    fought = resolve_turn(held.state, {battle.id: result}, Dice.scripted([]), rules).state
+    assert _told(fought, "fleet_destroyed", "fr") == ["la flotte A de l'Empire est détruite"]
+    assert _told(fought, "fleet_destroyed", "en") == ["fleet A of the Empire destroyed"]
+    [log] = [e.data for e in fought.events if e.kind == "battle"]
+    from refassist.i18n import again, words_for
+
+    fr = [
+        again(t, words_for("fr", PACKAGE), s)
+        for t, s in zip(log["log"], log["log_say"], strict=True)
+    ]
+    assert any(line.startswith("A de l'Empire") for line in fr), fr
