@@ -238,3 +238,42 @@ def test_a_fleets_letters_say_whose_fleet_it_is() -> None:
         for t, s in zip(log["log"], log["log_say"], strict=True)
     ]
     assert any(line.startswith("A de l'Empire") for line in fr), fr
+
+
+# -- where a waiting fleet enters -------------------------------------------------------------
+
+
+def test_a_waiting_fleet_is_shown_where_it_will_enter(tmp_path: Path) -> None:
+    """A fleet beyond the west edge at 03E4 steps on at 13W4: its line on the sheet's
+    Situation page and in the report says so (before: only "waiting outside 03E4"), and a
+    fleet on the map says no more than where it stands."""
+    state = playing(1)
+    place(state, ALIEN, "K", "03E4", "vaisseau")
+    place(state, ALIEN, "δ", "23C4", "fregate")
+    state.fleet(ALIEN, "K").where = "waiting"
+    assert MAP.entry_point(at_("03E4")) == at_("13W4")
+    assert MAP.entry_point(at_("23C4")) is None
+    assert MAP.entry_point(at_("16N4")) == at_("15S4")  # below the bottom edge
+    assert MAP.entry_point(at_("16S4")) is None  # touching no sector of the map
+    path = _sheet(state, tmp_path, "fr")
+    ws = openpyxl.load_workbook(path)["Situation"]
+    lines = [str(c.value) for c in ws["A"] if c.value]
+    assert any(
+        line.startswith("K: en attente hors de la carte 03E4, entre sur la carte en 13W4 - ")
+        for line in lines
+    ), lines
+    assert any(line.startswith("δ: sur la carte 23C4 - ") for line in lines), lines
+    path = _sheet(state, tmp_path, "en", "en.xlsx")
+    lines = [str(c.value) for c in openpyxl.load_workbook(path)["Situation"]["A"] if c.value]
+    assert any(line.startswith("K: waiting outside 03E4, enters at 13W4 - ") for line in lines)
+    info = ReportInput(step="1", deadline="-", sheets={}, house_rules={}, languages={"Vera": "en"})
+    context = RULESET.report_content(state, "Vera", info).context
+    where = {f["letter"]: f["where"] for f in context["fleets"]}
+    assert where["K"] == "waiting outside 03E4, enters at 13W4"
+    assert where["δ"] == "on the map 23C4"
+
+
+def at_(text: str):
+    from .situations import at
+
+    return at(text)

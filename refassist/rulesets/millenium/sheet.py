@@ -32,7 +32,7 @@ from ..base import SheetRead
 from . import parse
 from .battlesheet import battle_of, fill_battle, read_battle, result_text, write_battle_sheet
 from .charts import SHIP_TYPES, load_tables
-from .geometry import SYSTEM_LETTERS, MapSystem, StrategicMap, zone_name
+from .geometry import SYSTEM_LETTERS, MapSystem, Position, StrategicMap, zone_name
 from .names import SHIP_LABELS, SIDE_LABELS, ship_list
 from .orders import BattleResult, FleetMove, FleetSetup, Orders, Purchase, ReserveEntry
 from .resolve import step_key
@@ -496,7 +496,7 @@ def _write_situation(
     page.block(
         w.gettext("Your fleets"),
         [
-            f"{f.letter}: {where[f.where]} {f.position or ''} - "
+            f"{f.letter}: {_place(where[f.where], f.position, view.map)} - "
             f"{ship_list([s.kind for s in f.ships])}"
             + (
                 " (" + w("{n} damaged", n=sum(s.damaged for s in f.ships)) + ")"
@@ -510,7 +510,10 @@ def _write_situation(
     )
     page.block(
         w.gettext("The other side's fleets"),
-        [f"{f.letter}: {where.get(f.where, f.where)} {f.position or ''}" for f in view.others],
+        [
+            f"{f.letter}: {_place(where.get(f.where, f.where), f.position, view.map)}"
+            for f in view.others
+        ],
         w.gettext("None seen."),
     )
     lines = []
@@ -564,6 +567,17 @@ def _write_situation(
         w.gettext("What you were told"), [e.text for e in view.events], w.gettext("Nothing.")
     )
     return page.rows
+
+
+def _place(where: str, position: Position | None, game_map: StrategicMap) -> str:
+    """Where a fleet stands as a line shows it: a fleet waiting beyond an edge says the
+    sector of the map it enters at, the first step its player writes."""
+    entry = game_map.entry_point(position) if position is not None else None
+    if entry is None:
+        return f"{where} {position or ''}".strip()
+    return current()(
+        "{where} {place}, enters at {entry}", where=where, place=position, entry=entry
+    ).strip()
 
 
 class _SituationListing(Listing):
