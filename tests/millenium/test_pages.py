@@ -277,3 +277,27 @@ def at_(text: str):
     from .situations import at
 
     return at(text)
+
+
+# -- the order of the lines -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("fr", ("de haut en bas", "7 navires", "avant celle qui y entre")),
+        ("en", ("from top to bottom", "7 ships", "before one entering it")),
+    ],
+)
+def test_the_turn_sheet_says_the_lines_order_decides_stacking(
+    states: list[State], tmp_path: Path, language: str, words: tuple[str, ...]
+) -> None:
+    """Moves are carried out in sheet order and each is held to the stacking limit where the
+    other fleets stand by then: the note under the fleet lines says so, between the last fleet
+    line and the purchases, and the sheet still reads back."""
+    path = _sheet(states[2], tmp_path, language)
+    ws = openpyxl.load_workbook(path)["Orders"]
+    note = str(ws[f"A{sheet.STACKING_NOTE_ROW}"].value or "")
+    assert all(word in note for word in words), note
+    assert sheet.FLEET_FIRST_ROW + sheet.FLEET_ROWS == sheet.STACKING_NOTE_ROW
+    assert sheet.read_sheet(path).problems == []

@@ -60,6 +60,8 @@ POINTS_CELL = "G3"
 FLEET_SECTION_ROW = 10
 FLEET_FIRST_ROW = 12
 FLEET_ROWS = 12
+#: The note under the fleet lines: their order matters for stacking.
+STACKING_NOTE_ROW = 24
 BUY_SECTION_ROW = 25
 BUY_FIRST_ROW = 27
 BUY_ROWS = 6
@@ -273,6 +275,18 @@ def _write_fleet_orders(page: Page, view: SideView) -> None:
         for col in "BCDEFGH":
             page.blank(f"{col}{row}", st.input_text)
     last = FLEET_FIRST_ROW + FLEET_ROWS - 1
+    # The turn carries the lines out in order, each move's stacking counted against where
+    # the side's other fleets stand after the lines above it: the order can cancel a move.
+    page.note(
+        f"A{STACKING_NOTE_ROW}:I{STACKING_NOTE_ROW}",
+        w.gettext(
+            "The lines are carried out from top to bottom, and each move's stacking (at most 7 "
+            "ships of your fleets together in a sector and level) is counted where your fleets "
+            "stand after the lines above it: write a fleet leaving a sector before one entering "
+            "it. A move that would break the limit is cancelled and its fleet stays."
+        ),
+    )
+    page.ws.set_row(STACKING_NOTE_ROW - 1, 38)
     letters = [f.letter for f in view.fleets if f.ships]
     page.ask(
         f"B{FLEET_FIRST_ROW}:B{last}", w.gettext("Fleet"), w.gettext("One of your fleets."), letters
