@@ -301,3 +301,45 @@ def test_the_turn_sheet_says_the_lines_order_decides_stacking(
     assert all(word in note for word in words), note
     assert sheet.FLEET_FIRST_ROW + sheet.FLEET_ROWS == sheet.STACKING_NOTE_ROW
     assert sheet.read_sheet(path).problems == []
+
+
+# -- the notation echoed as typed -------------------------------------------------------------
+
+
+def test_positions_typed_with_o_and_i_come_back_as_typed(tmp_path: Path) -> None:
+    """A French player who writes 23O4 and 23I4 reads them so in the orders as understood and
+    in the checker's problems (before: 23W4 and 23C4, letters he never typed); one who writes
+    W and C reads W and C."""
+    from refassist.rulesets.millenium.sheet import ORDERS_SHEET
+    from refassist.rulesets.millenium.validate import validate_orders
+    from refassist.workbook.sheetpage import typing_into
+
+    state = playing(2)
+    place(state, EMPIRE, "δ", "23C4", "fregate")
+    place(state, EMPIRE, "A", "33C4", "fregate")
+    path = _sheet(state, tmp_path, "fr")
+    with typing_into(path, ORDERS_SHEET) as (put, _):
+        put("B12", "δ")
+        put("C12", "mouvement")
+        put("D12", "23o4 13E4")
+        put("B13", "A")
+        put("C13", "mouvement")
+        put("D13", "33-O-4 43O4")
+    read = sheet.read_sheet(path)
+    assert read.problems == []
+    with speaking_to("fr", PACKAGE):
+        lines = sheet.orders_text(read.orders)
+        problems = validate_orders(state, "Ivo", read.orders)
+    assert lines[0] == "δ se déplace 23O4 13E4"
+    assert lines[1] == "A se déplace 33O4 43O4"
+    [problem] = problems
+    assert "43O4" in problem.message and "33O4" in problem.message, problem.message
+    assert "W4" not in problem.message
+
+    english = _sheet(state, tmp_path, "en", "en.xlsx")
+    with typing_into(english, ORDERS_SHEET) as (put, _):
+        put("B12", "δ")
+        put("C12", "move")
+        put("D12", "23W4 23C4 23E4")
+    with speaking_to("en", PACKAGE):
+        assert sheet.orders_text(sheet.read_sheet(english).orders)[0] == "δ moves 23W4 23C4 23E4"

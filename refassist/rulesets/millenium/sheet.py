@@ -695,6 +695,7 @@ def _read_fleet_orders(reader: SheetReader, orders: Orders, game_map: StrategicM
         letter = reader.raw(f"B{row}")
         order = _order_word(reader, f"C{row}")
         target = reader.raw(f"D{row}")
+        orders.sectors_typed.update(parse.sectors_typed(target))
         land = reader.raw(f"E{row}").upper()
         attack = bool(reader.parsed(f"F{row}", parse.yes_no))
         way = (
@@ -825,6 +826,7 @@ def _read_setup(reader: SheetReader, kind: str, game_map: StrategicMap, setup: O
             for k, col in zip(SHIP_TYPES, "CDEFG", strict=True)
         }
         start = reader.parsed(f"H{row}", parse.position, game_map)
+        setup.sectors_typed.update(parse.sectors_typed(reader.raw(f"H{row}")))
         if not letter and not any(counts.values()) and start is None:
             continue
         if not letter:
@@ -1007,6 +1009,7 @@ def orders_text(orders: Orders | BattleResult) -> list[str]:
                 fleet=p.fleet,
             )
         )
+    lines = [parse.as_typed(line, orders.sectors_typed) for line in lines]
     t = orders.tactics
     if t == TacticalOrders():  # the standing orders as the sheet pre-fills them: nothing new
         return lines or [w.gettext("No orders.")]
