@@ -343,3 +343,91 @@ def test_positions_typed_with_o_and_i_come_back_as_typed(tmp_path: Path) -> None
         put("D12", "23W4 23C4 23E4")
     with speaking_to("en", PACKAGE):
         assert sheet.orders_text(sheet.read_sheet(english).orders)[0] == "δ moves 23W4 23C4 23E4"
+
+
+# -- the map page and TAB 1 on the sheet ------------------------------------------------------
+
+
+def _grid(ws) -> dict[str, tuple[int, int]]:
+    """Each zone's name cell (row, column), 1-based, from the map page read back."""
+    from refassist.rulesets.millenium.mappage import GRID_ROW
+
+    return {
+        str(ws.cell(GRID_ROW + 1 + 3 * (r - 1), 1 + 3 * (c - 1)).value): (
+            GRID_ROW + 1 + 3 * (r - 1),
+            1 + 3 * (c - 1),
+        )
+        for c, r in MAP.zones()
+    }
+
+
+def test_the_empires_set_up_sheet_has_the_map_and_tab_1(
+    states: list[State], tmp_path: Path
+) -> None:
+    """The Empire places its fleets before it ever had a report: its set-up sheet carries a
+    map page (every zone, its sectors, each system's letter and level in the level's colour)
+    and TAB 1 as the game's tables have it, in the reader's language, printed on one page wide
+    (before: no map, no TAB 1 on the sheet)."""
+    from refassist.rulesets.millenium.charts import SHIP_TYPES
+    from refassist.rulesets.millenium.mappage import _tint
+
+    path = _sheet(states[0], tmp_path, "fr")
+    book = openpyxl.load_workbook(path)
+    assert book.sheetnames[:3] == ["Orders", "Situation", "Carte"]
+    ws = book["Carte"]
+    grid = _grid(ws)
+    assert set(grid) == {f"{c}{r}" for c, r in MAP.zones()}
+    for system in MAP.systems.values():
+        top, left = grid[f"{system.zone[0]}{system.zone[1]}"]
+        centre = ws.cell(top + 1, left + 1)
+        assert centre.value == f"{system.letter} · niveau {system.level}"
+        colour = _tint(TABLES.level_rgb[system.level - 1])
+        assert centre.fill.fgColor.rgb.endswith(colour[1:])
+        assert ws.cell(top + 1, left).value == "O"  # the west sector, as French writes it
+        assert ws.cell(top, left + 1).value == "N"
+    text = [str(c.value) for row in ws.iter_rows() for c in row if c.value is not None]
+    assert "TAB 1 - les navires et les flottes de la partie" in text
+    assert "niveau 5: jaune" in text or "niveau 5 : jaune" in text
+    for kind in SHIP_TYPES:
+        ship = TABLES.ships[kind]
+        row = next(r for r in ws.iter_rows() if r[0].value == sheet.SHIP_LABELS[kind])
+        numbers = [c.value for c in row[5:16] if c.value is not None]
+        assert numbers == [ship.starting, ship.per_fleet, ship.in_play, ship.cost], kind
+    capacities = next(t for t in text if t.startswith("Les flottes et le nombre"))
+    assert all(f"{letter} {n}" in capacities for letter, n in TABLES.fleets.items())
+    area = re.fullmatch(r"'Carte'!\$A\$1:\$R\$(\d+)", str(ws.print_area))
+    assert area and int(area.group(1)) >= ws.max_row - 1
+    assert ws.sheet_properties.pageSetUpPr.fitToPage and ws.page_setup.fitToHeight == 0
+    assert sheet.read_sheet(path).problems == []  # the extra page changes nothing read
+
+
+def test_the_map_page_marks_the_fleets_the_side_knows(tmp_path: Path) -> None:
+    """On a turn sheet the map page shows the side's fleets as ``δ4`` and the other side's
+    as ``[K5]`` in their sectors, and a fleet waiting beyond an edge under the map with the
+    sector it enters at."""
+    state = playing(2)
+    place(state, EMPIRE, "δ", "23N4", "fregate")
+    place(state, EMPIRE, "A", "23N4", "corvette")
+    place(state, ALIEN, "K", "33C5", "vaisseau")
+    place(state, EMPIRE, "B", "03E4", "corvette")
+    state.fleet(EMPIRE, "B").where = "waiting"
+    ws = openpyxl.load_workbook(_sheet(state, tmp_path, "en"))["Map"]
+    grid = _grid(ws)
+    top, left = grid["23"]
+    assert ws.cell(top, left + 1).value == "A4 δ4"  # the N sector
+    top, left = grid["33"]
+    assert str(ws.cell(top + 1, left + 1).value).endswith("\n[K5]")  # the inner sector
+    text = [str(c.value) for row in ws.iter_rows() for c in row if c.value is not None]
+    assert "Waiting beyond the edges: B4 at 03E4, enters at 13W4" in text
+
+
+@pytest.mark.libreoffice
+def test_the_map_page_prints(states: list[State], tmp_path: Path) -> None:
+    """Through LibreOffice the map page prints on one page: every system and TAB 1's rows."""
+    path = _sheet(states[0], tmp_path, "fr")
+    with pdfplumber.open(through_libreoffice(path, tmp_path, "pdf")) as pdf:
+        page = next(p for p in pdf.pages if "LA CARTE" in (p.extract_text() or ""))
+        printed = page.extract_text() or ""
+    for system in MAP.systems.values():
+        assert f"{system.letter} · niveau {system.level}" in printed
+    assert "navire de colonisation" in printed and "TAB 1" in printed

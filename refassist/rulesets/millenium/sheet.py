@@ -19,6 +19,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from xlsxwriter.utility import xl_col_to_name
+
 from ...errors import NotATurnSheet, UsageError
 from ...i18n import current
 from ...message_text import MessageBudget
@@ -31,8 +33,9 @@ from ...workbook.turnbook import check_layout, meta_number, turn_workbook
 from ..base import SheetRead
 from . import parse
 from .battlesheet import battle_of, fill_battle, read_battle, result_text, write_battle_sheet
-from .charts import SHIP_TYPES, load_tables
+from .charts import SHIP_TYPES, load_tables, tables_for
 from .geometry import SYSTEM_LETTERS, MapSystem, Position, StrategicMap, zone_name
+from .mappage import write_map_page
 from .names import SHIP_LABELS, SIDE_LABELS, ship_list
 from .orders import BattleResult, FleetMove, FleetSetup, Orders, Purchase, ReserveEntry
 from .resolve import step_key
@@ -174,10 +177,10 @@ def write_sheet(
         path,
         title=f"{state.game_name} - {key} - {player}",
         subject=w.gettext("Millenium turn sheet"),
-        pages=(ORDERS_SHEET, SITUATION_SHEET),
+        pages=(ORDERS_SHEET, SITUATION_SHEET, w.gettext("Map")),
         widths=_WIDTHS,
     ) as book:
-        orders_ws, situation_ws = book.pages
+        orders_ws, situation_ws, map_ws = book.pages
         st = _Styles(book.wb)
         page = Page(orders_ws, st, book.lists, width=_LAST_COLUMN)
         _header(page, view, kind, deadline)
@@ -191,9 +194,14 @@ def write_sheet(
         _write_tactics(page, TACTICS_ROW[block], state.tactics.get(side, TacticalOrders()))
         last = _write_message(page, MESSAGE_ROW[block])
         rows = _write_situation(situation_ws, st, view, kind, rules)
+        map_rows, map_cols = write_map_page(map_ws, book.wb, st, view, tables_for(rules))
         book.finish(
             footer=f"{state.game_name} - {w.gettext(SIDE_LABELS[side])} ({player}) - {key}",
-            print_areas=(f"A1:I{last}", f"A1:A{max(1, rows)}"),
+            print_areas=(
+                f"A1:I{last}",
+                f"A1:A{max(1, rows)}",
+                f"A1:{xl_col_to_name(map_cols)}{map_rows + 1}",
+            ),
             meta=[
                 ("format_version", FORMAT_VERSION),
                 ("ruleset", RULESET_NAME),
