@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...i18n import current
+from ...i18n import Said, current, said
 from ...words import N_
 from .charts import SHIP_TYPES
 from .state import ALIEN, EMPIRE
@@ -19,6 +19,15 @@ SHIP_LABELS = {
     "colonisation": N_("navire de colonisation"),
 }
 SIDE_LABELS = {ALIEN: N_("the Extraterrestrial"), EMPIRE: N_("the Empire")}
+#: A fleet as a sentence names it: both sides have fleets of the same letters (TAB 1), so the
+#: letter alone leaves the reader guessing whose fleet δ was destroyed.
+FLEET_OF = {ALIEN: N_("{letter} of the Extraterrestrial"), EMPIRE: N_("{letter} of the Empire")}
+
+
+def fleet_of(side: str, letter: str) -> Said:
+    """The fleet ``letter`` of ``side`` as a sentence's ``{fleet}`` (said again in each
+    reader's language): "fleet δ of the Empire", « la flotte δ de l'Empire »."""
+    return said(FLEET_OF[side], letter=letter)
 
 
 def ship_list(kinds: Sequence[str]) -> str:
@@ -28,4 +37,4 @@ def ship_list(kinds: Sequence[str]) -> str:
     return ", ".join(shown) or w.gettext("no ships")
 
 
-__all__ = ["SHIP_LABELS", "SIDE_LABELS", "ship_list"]
+__all__ = ["FLEET_OF", "SHIP_LABELS", "SIDE_LABELS", "fleet_of", "ship_list"]

@@ -113,6 +113,10 @@ class Orders:
     programme: list[str] = field(default_factory=list)
     programme_cell: str = ""
     fleets: list[FleetSetup] = field(default_factory=list)
+    #: The letters the player typed for the sectors W and C when he wrote the French O and I
+    #: (``{"W": "O"}``): the orders as understood and the checker's problems show positions
+    #: as he typed them (`parse.as_typed`).
+    sectors_typed: dict[str, str] = field(default_factory=dict)
 
 
 #: What became of a ship in a battle fought on the table ("": as it came, damage kept).

@@ -32,7 +32,7 @@ from .conquest import (
     take_planet,
 )
 from .geometry import Position, zone_name
-from .names import SHIP_LABELS
+from .names import SHIP_LABELS, fleet_of
 from .orders import (
     BattleResult,
     FleetMove,
@@ -372,7 +372,7 @@ def _entered(turn: _Turn, battle: TableBattle, result: BattleResult) -> None:
     if result.rounds:
         log.append(said("{n} round(s)", n=result.rounds))
     log += [
-        said(fates[r.fate], fleet=r.fleet, kind=said(SHIP_LABELS[r.kind]))
+        said(fates[r.fate], fleet=fleet_of(r.side, r.fleet), kind=said(SHIP_LABELS[r.kind]))
         for r in result.ships
         if r.fate in fates
     ]
@@ -399,7 +399,7 @@ def _settle(
             "tactical",
             fleet.letter,
             "fleet_destroyed",
-            said("fleet {fleet} destroyed", fleet=fleet.letter),
+            said("fleet {fleet} destroyed", fleet=fleet_of(fleet.side, fleet.letter)),
             EVERYONE,
         )
     outcome = result.planet[0] if result.planet else None
@@ -456,7 +456,9 @@ def _reserve_entry(turn: _Turn, side: str, entries: list[ReserveEntry], moved: s
             )
         )
         if fleet is None or not ready or not state.map.on_map(e.zone):
-            turn.cancel(side, e.cell, said("fleet {fleet} cannot enter now", fleet=e.fleet))
+            turn.cancel(
+                side, e.cell, said("fleet {fleet} cannot enter now", fleet=fleet_of(side, e.fleet))
+            )
             continue
         start = fleet.position or Position(e.zone, "C", e.level)
         _jump(
@@ -508,7 +510,7 @@ def _jump(
         fleet.ships = [s for s in fleet.ships if not s.damaged]
         text = said(
             "fleet {fleet} scattered {off} zone(s) off the map; it waits {wait} turn(s)",
-            fleet=fleet.letter,
+            fleet=fleet_of(side, fleet.letter),
             off=jump.off_map_by,
             wait=jump.wait,
         )
@@ -521,7 +523,7 @@ def _jump(
                 said(
                     "{n} damaged ship(s) of fleet {fleet} lost off the map",
                     n=len(lost),
-                    fleet=fleet.letter,
+                    fleet=fleet_of(side, fleet.letter),
                 ),
                 (side,),
             )
@@ -531,7 +533,7 @@ def _jump(
         fleet.where = "map"
         text = said(
             "fleet {fleet} jumped to {place} (deviation {n})",
-            fleet=fleet.letter,
+            fleet=fleet_of(side, fleet.letter),
             place=jump.arrival,
             n=jump.deviation,
         )
@@ -624,12 +626,16 @@ def _strategic(
     for m in moves:
         fleet = state.fleet(side, m.fleet)
         if fleet is None or fleet.letter in moved or not fleet.ships:
-            turn.cancel(side, m.cell, said("fleet {fleet} cannot move now", fleet=m.fleet))
+            turn.cancel(
+                side, m.cell, said("fleet {fleet} cannot move now", fleet=fleet_of(side, m.fleet))
+            )
             continue
         if m.kind == "jump":
             if not fleet.on_map or fleet.position is None or m.zone is None:
                 turn.cancel(
-                    side, m.cell, said("fleet {fleet} is not on the map to jump", fleet=m.fleet)
+                    side,
+                    m.cell,
+                    said("fleet {fleet} is not on the map to jump", fleet=fleet_of(side, m.fleet)),
                 )
                 continue
             problem = jump_problem(state.map, turn.tables, fleet.position, m.zone, m.level)
@@ -652,7 +658,9 @@ def _strategic(
             continue
         entering = fleet.where == "waiting" and fleet.letter in turn.ready
         if fleet.position is None or not (fleet.on_map or entering):
-            turn.cancel(side, m.cell, said("fleet {fleet} cannot move now", fleet=m.fleet))
+            turn.cancel(
+                side, m.cell, said("fleet {fleet} cannot move now", fleet=fleet_of(side, m.fleet))
+            )
             continue
         check = check_path(state.map, fleet.position, m.path, landing=bool(m.land) and not m.attack)
         landing = bool(m.land) and can_land(state.map, fleet.position, m.path)
@@ -663,7 +671,9 @@ def _strategic(
         problem = "; ".join(check.problems) or stack_problem(crowd)
         if problem:
             turn.cancel(
-                side, m.cell, said("fleet {fleet}: {problem}", fleet=m.fleet, problem=problem)
+                side,
+                m.cell,
+                said("fleet {fleet}: {problem}", fleet=fleet_of(side, m.fleet), problem=problem),
             )
             continue
         if m.path:
@@ -673,7 +683,9 @@ def _strategic(
                 "strategic",
                 str(end),
                 "move",
-                said("fleet {fleet} moved to {place}", fleet=fleet.letter, place=end),
+                said(
+                    "fleet {fleet} moved to {place}", fleet=fleet_of(side, fleet.letter), place=end
+                ),
                 EVERYONE,
                 fleet=fleet.letter,
                 side=side,
@@ -704,7 +716,11 @@ def _landing(
         turn.cancel(
             side,
             m.cell,
-            said("fleet {fleet} is not at planet {planet}", fleet=fleet.letter, planet=m.land),
+            said(
+                "fleet {fleet} is not at planet {planet}",
+                fleet=fleet_of(side, fleet.letter),
+                planet=m.land,
+            ),
         )
         return None
     with_coloniser = fleet.has_colonisers()
@@ -879,7 +895,7 @@ def _merge_replacements(turn: _Turn, side: str) -> None:
                 "strategic",
                 str(home.position),
                 "joined",
-                said("replacement ships joined fleet {fleet}", fleet=home.letter),
+                said("replacement ships joined fleet {fleet}", fleet=fleet_of(side, home.letter)),
                 (side,),
             )
 
@@ -982,7 +998,9 @@ def _repairs(turn: _Turn, side: str, moved: set[str]) -> None:
                 system.letter,
                 "repaired",
                 said(
-                    "fleet {fleet} repaired at {system}", fleet=fleet.letter, system=system.letter
+                    "fleet {fleet} repaired at {system}",
+                    fleet=fleet_of(side, fleet.letter),
+                    system=system.letter,
                 ),
                 (side,),
             )
@@ -1010,7 +1028,11 @@ def _production(turn: _Turn, side: str, purchases: list[Purchase]) -> None:
             turn.cancel(
                 side,
                 p.cell,
-                said("no {kind} can be bought for fleet {fleet}", kind=p.kind, fleet=p.fleet),
+                said(
+                    "no {kind} can be bought for fleet {fleet}",
+                    kind=p.kind,
+                    fleet=fleet_of(side, p.fleet),
+                ),
             )
             continue
         problem = purchase_problem(state, tables, side, p)
@@ -1047,7 +1069,12 @@ def _production(turn: _Turn, side: str, purchases: list[Purchase]) -> None:
             "production",
             fleet.letter,
             "purchase",
-            said("{n} {kind} bought for fleet {fleet}", n=p.count, kind=p.kind, fleet=fleet.letter),
+            said(
+                "{n} {kind} bought for fleet {fleet}",
+                n=p.count,
+                kind=p.kind,
+                fleet=fleet_of(side, fleet.letter),
+            ),
             (side,),
         )
 

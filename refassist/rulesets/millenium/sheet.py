@@ -19,6 +19,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from xlsxwriter.utility import xl_col_to_name
+
 from ...errors import NotATurnSheet, UsageError
 from ...i18n import current
 from ...message_text import MessageBudget
@@ -31,8 +33,9 @@ from ...workbook.turnbook import check_layout, meta_number, turn_workbook
 from ..base import SheetRead
 from . import parse
 from .battlesheet import battle_of, fill_battle, read_battle, result_text, write_battle_sheet
-from .charts import SHIP_TYPES, load_tables
-from .geometry import SYSTEM_LETTERS, MapSystem, StrategicMap, zone_name
+from .charts import SHIP_TYPES, load_tables, tables_for
+from .geometry import SYSTEM_LETTERS, MapSystem, Position, StrategicMap, zone_name
+from .mappage import write_map_page
 from .names import SHIP_LABELS, SIDE_LABELS, ship_list
 from .orders import BattleResult, FleetMove, FleetSetup, Orders, Purchase, ReserveEntry
 from .resolve import step_key
@@ -48,6 +51,10 @@ SITUATION_SHEET = "Situation"
 #: Column A holds the header's labels ("Date limite") as well as the line numbers.
 _WIDTHS = {"A": 11, "B": 12, "C": 13, "D": 24, "E": 11, "F": 12, "G": 13, "H": 11, "I": 12}
 _LAST_COLUMN = 8  # I
+#: The Situation page's one column, in characters: about an A4 page's printable width, so the
+#: page prints whole (its lines are in column A; a print area of column A at its default width
+#: cut every line after a dozen characters).  Longer lines wrap inside it.
+SITUATION_WIDTH = 100
 
 GAME_CELL, SIDE_CELL, STEP_CELL, DEADLINE_CELL = "B3", "B4", "B5", "B6"
 POINTS_CELL = "G3"
@@ -56,6 +63,8 @@ POINTS_CELL = "G3"
 FLEET_SECTION_ROW = 10
 FLEET_FIRST_ROW = 12
 FLEET_ROWS = 12
+#: The note under the fleet lines: their order matters for stacking.
+STACKING_NOTE_ROW = 24
 BUY_SECTION_ROW = 25
 BUY_FIRST_ROW = 27
 BUY_ROWS = 6
@@ -168,11 +177,11 @@ def write_sheet(
         path,
         title=f"{state.game_name} - {key} - {player}",
         subject=w.gettext("Millenium turn sheet"),
-        pages=(ORDERS_SHEET, SITUATION_SHEET),
+        pages=(ORDERS_SHEET, SITUATION_SHEET, w.gettext("Map")),
         widths=_WIDTHS,
     ) as book:
-        orders_ws, situation_ws = book.pages
-        st = SheetStyles(book.wb)
+        orders_ws, situation_ws, map_ws = book.pages
+        st = _Styles(book.wb)
         page = Page(orders_ws, st, book.lists, width=_LAST_COLUMN)
         _header(page, view, kind, deadline)
         if kind == "turn":
@@ -185,9 +194,14 @@ def write_sheet(
         _write_tactics(page, TACTICS_ROW[block], state.tactics.get(side, TacticalOrders()))
         last = _write_message(page, MESSAGE_ROW[block])
         rows = _write_situation(situation_ws, st, view, kind, rules)
+        map_rows, map_cols = write_map_page(map_ws, book.wb, st, view, tables_for(rules))
         book.finish(
             footer=f"{state.game_name} - {w.gettext(SIDE_LABELS[side])} ({player}) - {key}",
-            print_areas=(f"A1:I{last}", f"A1:A{max(1, rows)}"),
+            print_areas=(
+                f"A1:I{last}",
+                f"A1:A{max(1, rows)}",
+                f"A1:{xl_col_to_name(map_cols)}{map_rows + 1}",
+            ),
             meta=[
                 ("format_version", FORMAT_VERSION),
                 ("ruleset", RULESET_NAME),
@@ -269,6 +283,18 @@ def _write_fleet_orders(page: Page, view: SideView) -> None:
         for col in "BCDEFGH":
             page.blank(f"{col}{row}", st.input_text)
     last = FLEET_FIRST_ROW + FLEET_ROWS - 1
+    # The turn carries the lines out in order, each move's stacking counted against where
+    # the side's other fleets stand after the lines above it: the order can cancel a move.
+    page.note(
+        f"A{STACKING_NOTE_ROW}:I{STACKING_NOTE_ROW}",
+        w.gettext(
+            "The lines are carried out from top to bottom, and each move's stacking (at most 7 "
+            "ships of your fleets together in a sector and level) is counted where your fleets "
+            "stand after the lines above it: write a fleet leaving a sector before one entering "
+            "it. A move that would break the limit is cancelled and its fleet stays."
+        ),
+    )
+    page.ws.set_row(STACKING_NOTE_ROW - 1, 38)
     letters = [f.letter for f in view.fleets if f.ships]
     page.ask(
         f"B{FLEET_FIRST_ROW}:B{last}", w.gettext("Fleet"), w.gettext("One of your fleets."), letters
@@ -479,10 +505,10 @@ def _write_message(page: Page, row: int) -> int:
 
 
 def _write_situation(
-    ws: Any, st: SheetStyles, view: SideView, kind: str, rules: Mapping[str, Any]
+    ws: Any, st: _Styles, view: SideView, kind: str, rules: Mapping[str, Any]
 ) -> int:
     w = current()
-    page = Listing(ws, st, w.gettext("Situation"))
+    page = _SituationListing(ws, st, w.gettext("Situation"))
     where = {
         "map": w.gettext("on the map"),
         "reserve": w.gettext("in reserve"),
@@ -492,7 +518,7 @@ def _write_situation(
     page.block(
         w.gettext("Your fleets"),
         [
-            f"{f.letter}: {where[f.where]} {f.position or ''} - "
+            f"{f.letter}: {_place(where[f.where], f.position, view.map)} - "
             f"{ship_list([s.kind for s in f.ships])}"
             + (
                 " (" + w("{n} damaged", n=sum(s.damaged for s in f.ships)) + ")"
@@ -506,7 +532,10 @@ def _write_situation(
     )
     page.block(
         w.gettext("The other side's fleets"),
-        [f"{f.letter}: {where.get(f.where, f.where)} {f.position or ''}" for f in view.others],
+        [
+            f"{f.letter}: {_place(where.get(f.where, f.where), f.position, view.map)}"
+            for f in view.others
+        ],
         w.gettext("None seen."),
     )
     lines = []
@@ -560,6 +589,40 @@ def _write_situation(
         w.gettext("What you were told"), [e.text for e in view.events], w.gettext("Nothing.")
     )
     return page.rows
+
+
+def _place(where: str, position: Position | None, game_map: StrategicMap) -> str:
+    """Where a fleet stands as a line shows it: a fleet waiting beyond an edge says the
+    sector of the map it enters at, the first step its player writes."""
+    entry = game_map.entry_point(position) if position is not None else None
+    if entry is None:
+        return f"{where} {position or ''}".strip()
+    return current()(
+        "{where} {place}, enters at {entry}", where=where, place=position, entry=entry
+    ).strip()
+
+
+class _SituationListing(Listing):
+    """The Situation page: one column as wide as the printed page, its lines wrapping in it
+    (Excel and LibreOffice size a wrapped row's height when they open the sheet)."""
+
+    def __init__(self, ws: Any, st: _Styles, title: str) -> None:
+        super().__init__(ws, st, title)
+        ws.set_column(0, 0, SITUATION_WIDTH)
+        self.wrapped = st.wrapped_line
+
+    def line(self, text: str, fmt: Any = None) -> None:
+        super().line(text, fmt if fmt is not None else self.wrapped)
+
+
+class _Styles(SheetStyles):
+    """The common formats, and the Situation page's wrapping line."""
+
+    def __init__(self, wb: Any) -> None:
+        super().__init__(wb)
+        self.wrapped_line = wb.add_format(
+            {**self.base, "font_name": "Consolas", "font_size": 9, "text_wrap": True}
+        )
 
 
 def _holder(side: str) -> str:
@@ -640,6 +703,7 @@ def _read_fleet_orders(reader: SheetReader, orders: Orders, game_map: StrategicM
         letter = reader.raw(f"B{row}")
         order = _order_word(reader, f"C{row}")
         target = reader.raw(f"D{row}")
+        orders.sectors_typed.update(parse.sectors_typed(target))
         land = reader.raw(f"E{row}").upper()
         attack = bool(reader.parsed(f"F{row}", parse.yes_no))
         way = (
@@ -770,6 +834,7 @@ def _read_setup(reader: SheetReader, kind: str, game_map: StrategicMap, setup: O
             for k, col in zip(SHIP_TYPES, "CDEFG", strict=True)
         }
         start = reader.parsed(f"H{row}", parse.position, game_map)
+        setup.sectors_typed.update(parse.sectors_typed(reader.raw(f"H{row}")))
         if not letter and not any(counts.values()) and start is None:
             continue
         if not letter:
@@ -952,6 +1017,7 @@ def orders_text(orders: Orders | BattleResult) -> list[str]:
                 fleet=p.fleet,
             )
         )
+    lines = [parse.as_typed(line, orders.sectors_typed) for line in lines]
     t = orders.tactics
     if t == TacticalOrders():  # the standing orders as the sheet pre-fills them: nothing new
         return lines or [w.gettext("No orders.")]

@@ -11,6 +11,7 @@ jump's deviation) it leaves to the turn.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from ...errors import CellProblem
@@ -19,6 +20,7 @@ from ..checking import OrderChecker
 from .battlesheet import BASES_CELL, BATTLE_CELL, BATTLE_SHEET, CONQUERED_CELL, LEFT_CELL, battle_of
 from .charts import SHIP_TYPES, Tables, tables_for
 from .orders import BattleResult, FleetMove, FleetSetup, Orders
+from .parse import as_typed
 from .production import turn_production
 from .resolve import purchase_problem, step_key
 from .rules import complete
@@ -52,7 +54,14 @@ def validate_orders(
         check.setup(orders)
     else:
         check.turn(orders)
-    return check.problems
+    return _as_typed(check.problems, orders.sectors_typed)
+
+
+def _as_typed(problems: list[CellProblem], typed: Mapping[str, str]) -> list[CellProblem]:
+    """The problems with their positions in the sector letters the player typed (O, I)."""
+    return [
+        replace(p, message=as_typed(p.message, typed), fix=as_typed(p.fix, typed)) for p in problems
+    ]
 
 
 def validate_result(
