@@ -57,6 +57,22 @@ def load_state(game: Game) -> Any:
     return state
 
 
+def read_written(game: Game, path: Path) -> Any:
+    """The state a master just written at ``path`` holds, read as the next command will read
+    the game's master (`read_master`: its types, keys, references and the ruleset's own
+    checks), and kept under its bytes so that command need not read it again.  Raises
+    `MasterWorkbookError` with every cell at fault: resolve calls it before the new master
+    replaces the old one, so no step can leave a game the next command refuses."""
+    data = path.read_bytes()
+    sha = hashlib.sha256(data).hexdigest()
+    name = STATES_DIR / f"{sha}.state"
+    key = f"{keptstore.code_stamp()} {game.ruleset.name} {sha}"
+    state = read_master(path, game.ruleset, data)
+    if keptstore.keep(game, name, key, state):
+        keptstore.keep_newest(game.path / STATES_DIR, KEEP)
+    return state
+
+
 def read_back(game: Game) -> Callable[[], None]:
     """Read the master just written in a forked process, which keeps its state for the next
     command; returns the wait for that process.  Where processes cannot fork, nothing is

@@ -21,7 +21,7 @@ from .battlesheet import battle_of
 from .charts import Tables, tables_for
 from .geometry import Position
 from .orders import BattleResult, FleetMove, FleetSetup, Orders, Purchase, ReserveEntry
-from .resolve import purchase_problem, step_key
+from .resolve import composed, purchase_problem, step_key
 from .rules import complete
 from .setup import DEFAULT_FLEETS
 from .state import ALIEN, EMPIRE, Fleet, Ship, State, TableBattle, mover
@@ -97,12 +97,13 @@ def _setup(state: State, side: str, key: str, rng: random.Random) -> Orders:
             for i, (letter, ships) in enumerate(fleets.items())
         ]
         return Orders(side, key, is_setup=True, cards=cards, imperial=imperial, fleets=setups)
+    if state.systems:  # the placement, once the Empire's fleets stand
+        edges = game_map.edge_positions(4)
+        rng.shuffle(edges)
+        places = [FleetSetup(f.letter, {}, edges[i], "") for i, f in enumerate(composed(state))]
+        return Orders(side, key, is_setup=True, fleets=places)
     programme = rng.sample(letters, 18)
-    edges = game_map.edge_positions(4)
-    rng.shuffle(edges)
-    setups = [
-        FleetSetup(letter, ships, edges[i], "") for i, (letter, ships) in enumerate(fleets.items())
-    ]
+    setups = [FleetSetup(letter, ships, None, "") for letter, ships in fleets.items()]
     return Orders(side, key, is_setup=True, programme=sorted(programme), fleets=setups)
 
 
