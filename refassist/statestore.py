@@ -60,17 +60,20 @@ def load_state(game: Game) -> Any:
 def read_written(game: Game, path: Path) -> Any:
     """The state a master just written at ``path`` holds, read as the next command will read
     the game's master (`read_master`: its types, keys, references and the ruleset's own
-    checks), and kept under its bytes so that command need not read it again.  Raises
-    `MasterWorkbookError` with every cell at fault: resolve calls it before the new master
-    replaces the old one, so no step can leave a game the next command refuses."""
-    data = path.read_bytes()
-    sha = hashlib.sha256(data).hexdigest()
+    checks).  Raises `MasterWorkbookError` with every cell at fault: resolve calls it before
+    the new master replaces the old one, so no step can leave a game the next command
+    refuses; once the new master is in place it keeps the state (`keep_read`)."""
+    return read_master(path, game.ruleset, path.read_bytes())
+
+
+def keep_read(game: Game, sha: str, state: Any) -> None:
+    """Keep ``state``, read from the master whose bytes have SHA-256 ``sha``, for the next
+    command that reads those bytes (the read-back of `read_written`, once they are the game's
+    master: kept earlier, a failed resolve would leave a file behind)."""
     name = STATES_DIR / f"{sha}.state"
     key = f"{keptstore.code_stamp()} {game.ruleset.name} {sha}"
-    state = read_master(path, game.ruleset, data)
     if keptstore.keep(game, name, key, state):
         keptstore.keep_newest(game.path / STATES_DIR, KEEP)
-    return state
 
 
 def read_back(game: Game) -> Callable[[], None]:

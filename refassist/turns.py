@@ -789,7 +789,7 @@ def _commit(
     try:
         old_sha = sha256_file(game.master_path)
         write_master(staged, game.ruleset, new_state, title=game.config.name)
-        _check_written(game, step, staged)
+        read = _check_written(game, step, staged)
         new_sha = sha256_file(staged)
         journal.begin(game.path, "resolve", step.key, old_master=old_sha, new_master=new_sha)
         archive = write_archive(
@@ -805,6 +805,8 @@ def _commit(
             f"{step.label} was not resolved: {os_detail(exc)}. Nothing was changed; free some "
             "disk space or make the game folder writable, then run refassist resolve again"
         ) from exc
+    with contextlib.suppress(OSError, RefassistError):  # a cache: the next command reads
+        statestore.keep_read(game, new_sha, read)
     return archive
 
 
@@ -812,15 +814,17 @@ class UnreadableStep(GameError):
     """A step resolved to a state whose master workbook the next command would refuse."""
 
 
-def _check_written(game: Game, step: Step, staged: Path) -> None:
+def _check_written(game: Game, step: Step, staged: Path) -> Any:
     """Read the staged master back as the next command will (`statestore.read_written`),
     and ask the game for its next step, before it replaces the old master: a state the
     next command would refuse (a value out of its column's range, a broken reference) is
-    a fault of the rules' code, and committing it would lock the game for good.  The read
-    state is kept, so the next command does not read the master again."""
+    a fault of the rules' code, and committing it would lock the game for good.  Returns the
+    state read, which `_commit` keeps once the new master is in place, so the next command
+    does not read the master again."""
     try:
         state = statestore.read_written(game, staged)
         game.step(state)
+        return state
     except MasterWorkbookError as exc:
         cells = "\n".join(f"  - {p}" for p in exc.problems[:20])
         raise UnreadableStep(

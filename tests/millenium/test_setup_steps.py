@@ -298,3 +298,13 @@ def test_a_jump_ending_on_its_own_stack_comes_out_beside_it() -> None:
     delta = after.fleet(EMPIRE, "δ")
     assert delta is not None and str(delta.position) == "53E4"
     assert any(e.kind == "stack_moved" for e in after.events)
+
+
+def test_the_extraterrestrials_two_set_up_sheets_read_as_they_were_meant() -> None:
+    """Its compositions have no place yet, its placement no ships: the orders as understood
+    say neither "starting at -" nor "no ships"."""
+    composed = Orders(ALIEN, "0-empire", is_setup=True, fleets=_alien_setup().fleets[:1])
+    assert sheet.orders_text(composed) == ["Fleet K: 1 vaisseau, 1 navire de colonisation"]
+    placed = FleetSetup("K", {}, MAP.edge_positions(4)[0], "")
+    placement = Orders(ALIEN, "0-extraterrestre", is_setup=True, fleets=[placed])
+    assert sheet.orders_text(placement) == ["Fleet K waits at 10S4"]

@@ -977,14 +977,19 @@ def orders_text(orders: Orders | BattleResult) -> list[str]:
             lines.append(w("Programme: {systems}", systems=" ".join(s.programme)))
         for f in s.fleets:
             ships = ship_list([k for k, n in f.ships.items() for _ in range(n)])
-            lines.append(
-                w(
-                    "Fleet {fleet}: {ships}, starting at {start}",
-                    fleet=f.fleet,
-                    ships=ships,
-                    start=str(f.start or "-"),
+            if not f.ships:  # the Extraterrestrial's placement: its ships are already fixed
+                lines.append(w("Fleet {fleet} waits at {start}", fleet=f.fleet, start=f.start))
+            elif f.start is None:  # the Extraterrestrial's compositions, placed later
+                lines.append(w("Fleet {fleet}: {ships}", fleet=f.fleet, ships=ships))
+            else:
+                lines.append(
+                    w(
+                        "Fleet {fleet}: {ships}, starting at {start}",
+                        fleet=f.fleet,
+                        ships=ships,
+                        start=str(f.start),
+                    )
                 )
-            )
     for m in orders.moves:
         if m.kind == "jump":
             lines.append(
