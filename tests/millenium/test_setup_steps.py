@@ -308,3 +308,21 @@ def test_the_extraterrestrials_two_set_up_sheets_read_as_they_were_meant() -> No
     placed = FleetSetup("K", {}, MAP.edge_positions(4)[0], "")
     placement = Orders(ALIEN, "0-extraterrestre", is_setup=True, fleets=[placed])
     assert sheet.orders_text(placement) == ["Fleet K waits at 10S4"]
+
+
+def test_the_computer_players_keep_their_moves_within_seven_ships() -> None:
+    """The computer's plan is cut where the checker would refuse it (the demo's sheets are
+    filed through the checker): the second fleet heading for the same sector stops short."""
+    from refassist.rulesets.millenium.ai import _within_stacking
+
+    state = playing(3)
+    place(state, ALIEN, "K", "23W4", "vaisseau", "fregate", "fregate", "corvette", "corvette")
+    place(state, ALIEN, "δ", "13C4", "fregate", "fregate", "corvette")
+    moves = [
+        FleetMove("K", "move", "", (at("23C4"),)),
+        FleetMove("δ", "move", "", (at("13E4"), at("23W4"), at("23C4")), land="G1"),
+    ]
+    kept = _within_stacking(state, ALIEN, moves)
+    assert kept[0] == moves[0]
+    assert kept[1] == FleetMove("δ", "move", "", (at("13E4"), at("23W4")))
+    assert not validate_orders(state, "Vera", Orders(ALIEN, "3", moves=kept), {})

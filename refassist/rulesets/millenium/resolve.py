@@ -1,13 +1,14 @@
 """A step of Millenium resolved: ``resolve_turn(state, orders, dice, rules)`` is the next
 state, a pure function of its arguments (the state is copied).
 
-The steps: the Empire's set-up, the Extraterrestrial's set-up (after seeing where the Empire's
-fleets stand), then game turns 1-20, the Extraterrestrial moving on odd turns and the Empire on
-even ones.  A game turn runs the mover's phases in the seed's order (rule V): reserve entry;
-the strategic phase (moves and jumps, cards shown, surrender demands and landings); the
-tactical phase (planets attacked and enemy fleets met in one sector, in the order the mover
-wrote them); production, scored by both sides, spent by the mover; then the end-of-turn marks,
-the imperial planet and, after the last turn, the programme's score.
+The steps: the set-up (the Empire's cards and placement, and at the same time the
+Extraterrestrial's programme and compositions), the Extraterrestrial's placement (after seeing
+where the Empire's fleets stand), then game turns 1-20, the Extraterrestrial moving on odd
+turns and the Empire on even ones.  A game turn runs the mover's phases in the seed's order
+(rule V): reserve entry; the strategic phase (moves and jumps, cards shown, surrender demands
+and landings); the tactical phase (planets attacked and enemy fleets met in one sector, in the
+order the mover wrote them); production, scored by both sides, spent by the mover; then the
+end-of-turn marks, the imperial planet and, after the last turn, the programme's score.
 """
 
 from __future__ import annotations

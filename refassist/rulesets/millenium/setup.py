@@ -1,9 +1,9 @@
 """A new game of Millenium: the systems dealt their cards, the Empire's starting hold, the
 fleets' counters.
 
-The set-up sheets (the Empire's cards, imperial planet and fleets; then the
-Extraterrestrial's programme, fleets and entry edges) fill in what `new_state` leaves open;
-`deal` is the one place a card becomes a system's planets, whoever dealt it.
+The set-up sheets (the Empire's cards, imperial planet and fleets, and the Extraterrestrial's
+programme and fleets; then the Extraterrestrial's entry edges) fill in what `new_state` leaves
+open; `deal` is the one place a card becomes a system's planets, whoever dealt it.
 """
 
 from __future__ import annotations
@@ -125,7 +125,7 @@ def sides_of(players: Sequence[PlayerSetup]) -> dict[str, str]:
 
 def new_game(setup: NewGame, dice: Dice, rules: Mapping[str, Any]) -> State:
     """The engine's entry (`Ruleset.new_game`): the shipped map or the referee's
-    (``--map FILE``), the tables checked, the Empire's set-up sheet awaited."""
+    (``--map FILE``), the tables checked, both sides' set-up sheets awaited."""
     if setup.scenario_file is not None:
         raise SetupError("Millenium has no scenario file: the set-up sheets compose the forces")
     game_map = load_map(setup.map_file)

@@ -1,5 +1,6 @@
 """Millenium's sheets, in the reader's language (`i18n.current`, French by default): the
-Empire's set-up sheet, the Extraterrestrial's set-up sheet, and the mover's turn sheet.
+Empire's set-up sheet, the Extraterrestrial's set-up sheet (its programme and fleets, written at
+the same step) and its placement sheet, and the mover's turn sheet.
 
 Each has two pages: "Ordres" / "Orders" with the input cells at fixed rows (cited in
 docs/rules/millenium.md), and "Situation", what the side knows (its fleets and their ships, the
