@@ -326,3 +326,17 @@ def test_the_computer_players_keep_their_moves_within_seven_ships() -> None:
     assert kept[0] == moves[0]
     assert kept[1] == FleetMove("δ", "move", "", (at("13E4"), at("23W4")))
     assert not validate_orders(state, "Vera", Orders(ALIEN, "3", moves=kept), {})
+
+
+def test_a_game_set_up_before_the_change_still_gets_its_extraterrestrial_fleets() -> None:
+    """A game whose step 0-empire was resolved when only the Empire wrote at it: its
+    placement step completes the programme and composes the fleets as a blank set-up does,
+    rather than leaving the Extraterrestrial without a fleet."""
+    state = new_state("g", "Orion", MAP, {ALIEN: "Vera", EMPIRE: "Ivo"}, TABLES.fleets)
+    from refassist.rulesets.millenium.setup import deal
+
+    deal(state, dict(zip(MAP.systems, MAP.cards, strict=True)))
+    after = resolve_turn(state, {}, Dice.for_turn(4, 1), {}).state
+    assert after.turn == 1 and len(after.programme) == 18
+    waiting = [f for f in after.fleets if f.side == ALIEN and f.where == "waiting"]
+    assert len(waiting) == 6 and all(f.ships for f in waiting)

@@ -14,6 +14,7 @@ end-of-turn marks, the imperial planet and, after the last turn, the programme's
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
@@ -337,6 +338,10 @@ def _place_alien(turn: _Turn, setup: Orders) -> None:
     edges; they enter at level 4 by normal movement on turn 1 (rule III).  A fleet the sheet
     does not place (or places where no fleet may wait) waits at a place drawn at random."""
     state = turn.state
+    if not state.programme:
+        # A game whose set-up began before the Extraterrestrial composed at step 0-empire:
+        # its programme completed and its fleets composed now, as a blank set-up's are.
+        _setup_alien(turn, dataclasses.replace(setup, fleets=[f for f in setup.fleets if f.ships]))
     _keep_tactics(turn, ALIEN, setup)
     edges = state.map.edge_positions(4)
     chosen = {
