@@ -154,7 +154,9 @@ def test_occupying_the_imperial_planet_wins_at_once() -> None:
     )
     after = run(state, orders, [])
     assert after.winner == ALIEN and "imperial planet B1" in after.finished
-    assert after.turn == 3  # the game is over
+    # The game is over and moved past the turn it ended on: no step is awaited, and the
+    # reports tell turn 3 (its dice seed too), not the turn before.
+    assert after.turn == 4 and after.finished
 
 
 def test_the_programme_is_scored_after_the_last_turn() -> None:

@@ -89,6 +89,11 @@ class FleetSetup:
     start: Position | None
     cell: str
 
+    @property
+    def cells(self) -> tuple[str, ...]:
+        """The line's cells: a problem pinned to its start (H) drops the line too."""
+        return row_cells(self.cell, "BCDEFGH")
+
 
 @dataclass
 class Orders:
@@ -172,6 +177,7 @@ class BattleResult:
     notes: str = ""
 
 
-def no_orders(side: str, step: str) -> Orders:
-    """The orders of a side that sent none: its fleets stand, its standing orders hold."""
-    return Orders(side, step)
+def no_orders(side: str, step: str, tactics: TacticalOrders | None = None) -> Orders:
+    """The orders of a side that sent none: its fleets stand, its standing orders
+    (``tactics``, the side's latest) hold."""
+    return Orders(side, step, tactics=tactics or TacticalOrders())

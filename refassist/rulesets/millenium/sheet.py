@@ -1,5 +1,6 @@
 """Millenium's sheets, in the reader's language (`i18n.current`, French by default): the
-Empire's set-up sheet, the Extraterrestrial's set-up sheet, and the mover's turn sheet.
+Empire's set-up sheet, the Extraterrestrial's set-up sheet (its programme and fleets, written at
+the same step) and its placement sheet, and the mover's turn sheet.
 
 Each has two pages: "Ordres" / "Orders" with the input cells at fixed rows (cited in
 docs/rules/millenium.md), and "Situation", what the side knows (its fleets and their ships, the
@@ -127,9 +128,14 @@ TACTIC_SHOWN = {
 ORDER_CHOICES = ("mouvement", "saut", "entree", "reserve", "move", "jump", "enter")
 
 
-def _kind(state: State) -> str:
+def _kind(state: State, side: str) -> str:
+    """The sheet ``side`` fills in the step awaited: at set-up the Empire's, the
+    Extraterrestrial's programme and compositions (written at the same time, rule III), then
+    the Extraterrestrial's placement once the Empire's fleets stand; then turn sheets."""
+    if state.turn == 0 and not state.systems:
+        return "setup-empire" if side == EMPIRE else "setup-alien"
     if state.turn == 0:
-        return "setup-empire" if not state.systems else "setup-alien"
+        return "placement-alien"
     return "turn"
 
 
@@ -165,11 +171,15 @@ def write_sheet(
         side = state.side_of(player)
     except KeyError:
         raise UsageError(f"{player!r} plays no side of {state.game_name}") from None
-    kind = _kind(state)
+    kind = _kind(state, side)
     expected = (
-        EMPIRE if kind == "setup-empire" else ALIEN if kind == "setup-alien" else mover(state.turn)
+        (EMPIRE, ALIEN)
+        if kind in ("setup-empire", "setup-alien")
+        else (ALIEN,)
+        if kind == "placement-alien"
+        else (mover(state.turn),)
     )
-    if side != expected:
+    if side not in expected:
         raise UsageError(f"{step_key(state)} is not {side}'s step to order")
     view = player_view(state, player, rules)
     key = step_key(state)
@@ -225,6 +235,7 @@ def _header(page: Page, view: SideView, kind: str, deadline: str) -> None:
     title = {
         "setup-empire": w.gettext("MILLENIUM - THE EMPIRE'S SET-UP"),
         "setup-alien": w.gettext("MILLENIUM - THE EXTRATERRESTRIAL'S SET-UP"),
+        "placement-alien": w.gettext("MILLENIUM - THE EXTRATERRESTRIAL'S PLACEMENT"),
         "turn": w.gettext("MILLENIUM - ORDERS"),
     }[kind]
     ws.merge_range(0, 0, 0, page.width, title, st.title)
@@ -250,9 +261,13 @@ def _header(page: Page, view: SideView, kind: str, deadline: str) -> None:
             "within TAB 1's limits and place them on the map (e.g. 23N4, or a system's letter)."
         ),
         "setup-alien": w.gettext(
-            "Mark the systems of your conquest programme (at least 18), compose six fleets and "
-            "choose where each waits beyond an edge (the places are on 'Situation'); they enter "
-            "at level 4 on turn 1."
+            "Mark the systems of your conquest programme (at least 18) and compose six fleets "
+            "within TAB 1's limits. You place them beyond the edges on your next sheet, once "
+            "the Empire has placed its own."
+        ),
+        "placement-alien": w.gettext(
+            "Choose where each of your fleets waits beyond an edge (the places are on "
+            "'Situation'); they enter the map at level 4 by normal movement on turn 1."
         ),
         "turn": w.gettext(
             "One line per fleet: move (the sectors entered, e.g. 23C4 23E4 33W4; a level "
@@ -372,6 +387,9 @@ def _write_purchases(page: Page, view: SideView) -> None:
 def _write_setup(page: Page, view: SideView, kind: str, rules: Mapping[str, Any]) -> None:
     w = current()
     st = page.st
+    if kind == "placement-alien":
+        _write_placement(page, view)
+        return
     empire = kind == "setup-empire"
     title = (
         w.gettext("CARDS - the card dealt to each system")
@@ -423,7 +441,7 @@ def _write_setup(page: Page, view: SideView, kind: str, rules: Mapping[str, Any]
         "#",
         w.gettext("Fleet"),
         *[w.gettext(SHIP_LABELS[k]) for k in SHIP_TYPES],
-        w.gettext("Start"),
+        *((w.gettext("Start"),) if empire else ()),
     )
     page.headers(SETUP_FLEET_SECTION_ROW + 1, headers)
     page.ws.set_row(SETUP_FLEET_SECTION_ROW, 26)  # ship names wrap on two lines
@@ -431,7 +449,8 @@ def _write_setup(page: Page, view: SideView, kind: str, rules: Mapping[str, Any]
         page.blank(f"B{row}", st.input_text)
         for col in "CDEFG":
             page.blank(f"{col}{row}", st.input_number)
-        page.blank(f"H{row}", st.input_text, through=f"I{row}")
+        if empire:
+            page.blank(f"H{row}", st.input_text, through=f"I{row}")
     last = SETUP_FLEET_FIRST_ROW + SETUP_FLEET_ROWS - 1
     page.ask(
         f"B{SETUP_FLEET_FIRST_ROW}:B{last}",
@@ -446,15 +465,54 @@ def _write_setup(page: Page, view: SideView, kind: str, rules: Mapping[str, Any]
         0,
         7,
     )
-    where = (
-        w.gettext("Where it starts on the map: a position (23N4) or a system's letter.")
-        if empire
-        else w.gettext(
-            "Where it waits beyond an edge: one of the places on 'Situation' (e.g. 03E4)."
+    if empire:
+        page.ask(
+            f"H{SETUP_FLEET_FIRST_ROW}:H{last}",
+            w.gettext("Start"),
+            w.gettext("Where it starts on the map: a position (23N4) or a system's letter."),
         )
+
+
+def _write_placement(page: Page, view: SideView) -> None:
+    """The Extraterrestrial's placement sheet: its programme and fleets as its set-up sheet
+    fixed them (shown, not asked), and beside each fleet the place beyond an edge it waits
+    at (rule III: placed after the Empire's fleets, composed before)."""
+    w = current()
+    st = page.st
+    page.section(
+        SYSTEM_SECTION_ROW, w.gettext("CONQUEST PROGRAMME - as your set-up sheet wrote it")
     )
-    edges = [str(p) for p in view.map.edge_positions(4)] if not empire else None
-    page.ask(f"H{SETUP_FLEET_FIRST_ROW}:H{last}", w.gettext("Start"), where, edges)
+    page.headers(SYSTEM_SECTION_ROW + 1, ("#", w.gettext("System"), w.gettext("Programme")))
+    for row, system in zip(
+        page.numbered(SYSTEM_FIRST_ROW, SYSTEM_ROWS), view.map.systems.values(), strict=False
+    ):
+        page.value(f"B{row}", f"{system.letter} {system.name}", st.value)
+        page.value(f"C{row}", w.gettext("yes") if system.letter in view.programme else "", st.value)
+    page.section(SETUP_FLEET_SECTION_ROW, w.gettext("FLEETS - where each waits beyond an edge"))
+    headers = (
+        "#",
+        w.gettext("Fleet"),
+        *[w.gettext(SHIP_LABELS[k]) for k in SHIP_TYPES],
+        w.gettext("Start"),
+    )
+    page.headers(SETUP_FLEET_SECTION_ROW + 1, headers)
+    page.ws.set_row(SETUP_FLEET_SECTION_ROW, 26)  # ship names wrap on two lines
+    fleets = [f for f in view.fleets if f.ships and f.where == "reserve"]
+    for row, fleet in zip(
+        page.numbered(SETUP_FLEET_FIRST_ROW, SETUP_FLEET_ROWS), fleets, strict=False
+    ):
+        page.value(f"B{row}", fleet.letter, st.value)
+        kinds = [s.kind for s in fleet.ships]
+        for kind, col in zip(SHIP_TYPES, "CDEFG", strict=True):
+            page.value(f"{col}{row}", kinds.count(kind) or "", st.value)
+        page.blank(f"H{row}", st.input_text, through=f"I{row}")
+    last = SETUP_FLEET_FIRST_ROW + SETUP_FLEET_ROWS - 1
+    page.ask(
+        f"H{SETUP_FLEET_FIRST_ROW}:H{last}",
+        w.gettext("Start"),
+        w.gettext("Where it waits beyond an edge: one of the places on 'Situation' (e.g. 03E4)."),
+        [str(p) for p in view.map.edge_positions(4)],
+    )
 
 
 def _write_tactics(page: Page, row: int, standing: TacticalOrders) -> None:
@@ -566,7 +624,7 @@ def _write_situation(
             ],
             "",
         )
-    if kind == "setup-alien":
+    if kind == "placement-alien":
         page.block(
             w.gettext("Places beyond the edges"),
             [" ".join(str(p) for p in view.map.edge_positions(4))],
@@ -665,7 +723,7 @@ def read_opened(sheet: TurnSheetFile) -> SheetRead:
     if (
         not player
         or not step
-        or kind not in ("setup-empire", "setup-alien", "turn")
+        or kind not in ("setup-empire", "setup-alien", "placement-alien", "turn")
         or side not in (ALIEN, EMPIRE)
     ):
         raise NotATurnSheet(f"{sheet.name}: the sheet's kind, player or step is damaged")
@@ -811,6 +869,9 @@ def _read_setup(reader: SheetReader, kind: str, game_map: StrategicMap, setup: O
     """A set-up sheet's choices into ``setup`` (its orders)."""
     w = current()
     setup.is_setup = True
+    if kind == "placement-alien":
+        _read_placement(reader, game_map, setup)
+        return
     letters = list(game_map.systems)
     for row, letter in zip(
         range(SYSTEM_FIRST_ROW, SYSTEM_FIRST_ROW + SYSTEM_ROWS), letters, strict=False
@@ -833,8 +894,11 @@ def _read_setup(reader: SheetReader, kind: str, game_map: StrategicMap, setup: O
             k: reader.parsed(f"{col}{row}", parse.count) or 0
             for k, col in zip(SHIP_TYPES, "CDEFG", strict=True)
         }
-        start = reader.parsed(f"H{row}", parse.position, game_map)
-        setup.sectors_typed.update(parse.sectors_typed(reader.raw(f"H{row}")))
+        start = (
+            reader.parsed(f"H{row}", parse.position, game_map) if kind == "setup-empire" else None
+        )
+        if kind == "setup-empire":
+            setup.sectors_typed.update(parse.sectors_typed(reader.raw(f"H{row}")))
         if not letter and not any(counts.values()) and start is None:
             continue
         if not letter:
@@ -848,6 +912,16 @@ def _read_setup(reader: SheetReader, kind: str, game_map: StrategicMap, setup: O
         setup.fleets.append(
             FleetSetup(letter, {k: n for k, n in counts.items() if n}, start, _cell(f"B{row}"))
         )
+
+
+def _read_placement(reader: SheetReader, game_map: StrategicMap, setup: Orders) -> None:
+    """The Extraterrestrial's placement: each fleet's place beyond an edge (its ships were
+    fixed by the set-up sheet; the counts shown beside it are not read)."""
+    for row in range(SETUP_FLEET_FIRST_ROW, SETUP_FLEET_FIRST_ROW + SETUP_FLEET_ROWS):
+        letter = reader.raw(f"B{row}")
+        start = reader.parsed(f"H{row}", parse.position, game_map)
+        if letter and start is not None:
+            setup.fleets.append(FleetSetup(letter, {}, start, _cell(f"B{row}")))
 
 
 def _read_tactics(reader: SheetReader, row: int) -> TacticalOrders:
@@ -970,14 +1044,19 @@ def orders_text(orders: Orders | BattleResult) -> list[str]:
             lines.append(w("Programme: {systems}", systems=" ".join(s.programme)))
         for f in s.fleets:
             ships = ship_list([k for k, n in f.ships.items() for _ in range(n)])
-            lines.append(
-                w(
-                    "Fleet {fleet}: {ships}, starting at {start}",
-                    fleet=f.fleet,
-                    ships=ships,
-                    start=str(f.start or "-"),
+            if not f.ships:  # the Extraterrestrial's placement: its ships are already fixed
+                lines.append(w("Fleet {fleet} waits at {start}", fleet=f.fleet, start=f.start))
+            elif f.start is None:  # the Extraterrestrial's compositions, placed later
+                lines.append(w("Fleet {fleet}: {ships}", fleet=f.fleet, ships=ships))
+            else:
+                lines.append(
+                    w(
+                        "Fleet {fleet}: {ships}, starting at {start}",
+                        fleet=f.fleet,
+                        ships=ships,
+                        start=str(f.start),
+                    )
                 )
-            )
     for m in orders.moves:
         if m.kind == "jump":
             lines.append(
