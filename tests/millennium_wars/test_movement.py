@@ -3,7 +3,7 @@ speed in bad weather, zones of control, enemy hexes, reserves in a reaction, Ops
 
 from __future__ import annotations
 
-from refassist.rulesets.millennium_wars.movement import Move, check_move, make_moves
+from refassist.rulesets.millennium_wars.movement import Move, _a, check_move, make_moves, speed_of
 
 from .situations import blue, board, red
 
@@ -132,3 +132,39 @@ def test_at_resolve_time_a_move_that_meets_an_enemy_stops_where_the_rules_stop_i
     b = board(blue("A", "0101"), terrain={"0201": "mountain"})
     (got,) = make_moves(b, [Move("A", ["0201"])], "Blue")
     assert not got.stopped and b.unit("A").hex == "0101"
+
+
+# -- edges mutation testing found unguarded -------------------------------------------------------
+
+
+def test_bad_weather_never_takes_a_unit_below_one_point() -> None:
+    assert (speed_of(2, True), speed_of(1, True), speed_of(0, True)) == (1, 1, 0)
+    assert speed_of(2, False) == 2
+
+
+def test_a_move_that_names_no_hex_says_so() -> None:
+    assert moved(board(blue("A", "0101")), "A").problems == ["A's move names no hex"]
+
+
+def test_an_a_or_an_before_the_units_type() -> None:
+    assert _a("infantry") == "an infantry" and _a("mechanized") == "a mechanized"
+
+
+def test_moves_carried_out_in_fair_weather_by_default_and_in_bad_weather_when_told() -> None:
+    path = ["0201", "0301", "0401", "0501", "0601", "0602"]
+    fair = board(blue("A", "0101"))
+    assert [m.ok for m in make_moves(fair, [Move("A", path)], "Blue")] == [True]
+    assert fair.unit("A").hex == "0602"
+    bad = board(blue("A", "0101"))
+    (got,) = make_moves(bad, [Move("A", path)], "Blue", bad_weather=True)
+    assert got.problems == [
+        "the move costs 6 movement points by 0602; A's speed is 5 (bad weather)"
+    ]
+    assert bad.unit("A").hex == "0101"
+
+
+def test_a_second_move_in_an_impulse_is_named_first_among_its_problems() -> None:
+    b = board(blue("A", "0101"))
+    done = make_moves(b, [Move("A", ["0201"]), Move("A", ["0501"])], "Blue")
+    assert done[1].problems == ["A moves once an impulse", "0501 is not next to 0201"]
+    assert b.unit("A").hex == "0201"
