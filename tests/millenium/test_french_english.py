@@ -247,3 +247,12 @@ def test_only_the_extraterrestrial_reads_your_programme() -> None:
         assert state.players[side] == player
         context = player_content(player_view(state, player), info).context
         assert context["programme_is_yours"] is yours
+
+
+def test_the_referees_terminal_prints_french_typography_as_it_is() -> None:
+    """The check command prints a French sheet's orders: its no-break spaces before the colons
+    are printed, not escaped as ``\\xa0``; a direction-changing character still is."""
+    from refassist.cli import printable
+
+    assert printable(f"Tactique{NB}: au contact") == f"Tactique{NB}: au contact"
+    assert printable("x\u202ey") == "x\\u202ey"
