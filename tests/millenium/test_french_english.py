@@ -256,3 +256,16 @@ def test_the_referees_terminal_prints_french_typography_as_it_is() -> None:
 
     assert printable(f"Tactique{NB}: au contact") == f"Tactique{NB}: au contact"
     assert printable("x\u202ey") == "x\\u202ey"
+
+
+def test_the_demos_language_option_names_a_language_refassist_speaks() -> None:
+    from refassist.cli.turn_commands import language_option
+    from refassist.errors import UsageError
+
+    assert (language_option("English"), language_option("fr"), language_option("")) == (
+        "en",
+        "fr",
+        "",
+    )
+    with pytest.raises(UsageError, match="klingon"):
+        language_option("klingon")
