@@ -269,3 +269,33 @@ def test_the_demos_language_option_names_a_language_refassist_speaks() -> None:
     )
     with pytest.raises(UsageError, match="klingon"):
         language_option("klingon")
+
+
+def test_the_annotated_copy_of_a_french_sheet_speaks_french(
+    states: list[State], tmp_path: Path
+) -> None:
+    """The copy sent back with a reply marks each problem in the player's language: the tab,
+    its headers, each problem's severity and the cells' comments (they were English)."""
+    from refassist.errors import CellProblem
+    from refassist.workbook.annotate import annotate
+
+    path = tmp_path / "sheet.xlsx"
+    _written(states[2], path, "fr")
+    problem = CellProblem("Ordres", "C12", "voler", "'voler' n'est pas un ordre", "", "error")
+    out = annotate(path, [problem], tmp_path / "annotated.xlsx", words_for("fr"))
+    book = openpyxl.load_workbook(out)
+    assert book.sheetnames[0] == "Problèmes"
+    ws = book["Problèmes"]
+    assert [c.value for c in ws[1]][:6] == [
+        "Gravité",
+        "Onglet",
+        "Case",
+        "Trouvé",
+        "Problème",
+        "Comment corriger",
+    ]
+    assert ws["A2"].value == "erreur"
+    assert book["Ordres"]["C12"].comment.text.startswith("ERREUR : 'voler'")
+    again_out = annotate(out, [], tmp_path / "again.xlsx", words_for("en"))
+    assert openpyxl.load_workbook(again_out).sheetnames[0] == "Problems"  # the French one undone
+    assert "Problèmes" not in openpyxl.load_workbook(again_out).sheetnames
