@@ -57,6 +57,25 @@ def load_state(game: Game) -> Any:
     return state
 
 
+def read_written(game: Game, path: Path) -> Any:
+    """The state a master just written at ``path`` holds, read as the next command will read
+    the game's master (`read_master`: its types, keys, references and the ruleset's own
+    checks).  Raises `MasterWorkbookError` with every cell at fault: resolve calls it before
+    the new master replaces the old one, so no step can leave a game the next command
+    refuses; once the new master is in place it keeps the state (`keep_read`)."""
+    return read_master(path, game.ruleset, path.read_bytes())
+
+
+def keep_read(game: Game, sha: str, state: Any) -> None:
+    """Keep ``state``, read from the master whose bytes have SHA-256 ``sha``, for the next
+    command that reads those bytes (the read-back of `read_written`, once they are the game's
+    master: kept earlier, a failed resolve would leave a file behind)."""
+    name = STATES_DIR / f"{sha}.state"
+    key = f"{keptstore.code_stamp()} {game.ruleset.name} {sha}"
+    if keptstore.keep(game, name, key, state):
+        keptstore.keep_newest(game.path / STATES_DIR, KEEP)
+
+
 def read_back(game: Game) -> Callable[[], None]:
     """Read the master just written in a forked process, which keeps its state for the next
     command; returns the wait for that process.  Where processes cannot fork, nothing is

@@ -52,7 +52,14 @@ from . import __version__, journal, sheetstore, statestore
 from .atomic import read_record, write_bytes, write_text
 from .config import GameConfig, load_config
 from .dice import LEGACY_SEED_SCHEME, SEED_SCHEME, Dice, seed_commitment
-from .errors import CellProblem, GameError, NotATurnSheet, RefassistError, UsageError
+from .errors import (
+    CellProblem,
+    GameError,
+    MasterWorkbookError,
+    NotATurnSheet,
+    RefassistError,
+    UsageError,
+)
 from .game import CONFIG_NAME, MASTER_NAME, Game
 from .i18n import current, said, said_as
 from .inbox_index import (
@@ -782,19 +789,56 @@ def _commit(
     try:
         old_sha = sha256_file(game.master_path)
         write_master(staged, game.ruleset, new_state, title=game.config.name)
+        read = _check_written(game, step, staged)
         new_sha = sha256_file(staged)
         journal.begin(game.path, "resolve", step.key, old_master=old_sha, new_master=new_sha)
         archive = write_archive(
             game, step, used, dice_file, when, with_orders, turn=turn, unused=unused, sealed=sealed
         )
         journal.replace_file(staged, game.master_path)
+    except UnreadableStep:
+        _undo_commit(game, step.key)
+        raise
     except (OSError, RefassistError) as exc:
         _undo_commit(game, step.key)
         raise GameError(
             f"{step.label} was not resolved: {os_detail(exc)}. Nothing was changed; free some "
             "disk space or make the game folder writable, then run refassist resolve again"
         ) from exc
+    with contextlib.suppress(OSError, RefassistError):  # a cache: the next command reads
+        statestore.keep_read(game, new_sha, read)
     return archive
+
+
+class UnreadableStep(GameError):
+    """A step resolved to a state whose master workbook the next command would refuse."""
+
+
+def _check_written(game: Game, step: Step, staged: Path) -> Any:
+    """Read the staged master back as the next command will (`statestore.read_written`),
+    and ask the game for its next step, before it replaces the old master: a state the
+    next command would refuse (a value out of its column's range, a broken reference) is
+    a fault of the rules' code, and committing it would lock the game for good.  Returns the
+    state read, which `_commit` keeps once the new master is in place, so the next command
+    does not read the master again."""
+    try:
+        state = statestore.read_written(game, staged)
+        game.step(state)
+        return state
+    except MasterWorkbookError as exc:
+        cells = "\n".join(f"  - {p}" for p in exc.problems[:20])
+        raise UnreadableStep(
+            f"{step.label} was not resolved: the master workbook it would leave could not be "
+            f"read back, so every later command would refuse the game:\n{cells}\n"
+            "Nothing was changed (the old master is in place, nothing was archived). This is "
+            f"a fault of the {game.ruleset.title} rules' code: report it with the game folder."
+        ) from exc
+    except RefassistError as exc:
+        raise UnreadableStep(
+            f"{step.label} was not resolved: the game it would leave cannot go on ({exc}). "
+            "Nothing was changed (the old master is in place, nothing was archived). This is "
+            f"a fault of the {game.ruleset.title} rules' code: report it with the game folder."
+        ) from exc
 
 
 def _undo_commit(game: Game, step: str) -> None:

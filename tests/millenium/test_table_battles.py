@@ -414,6 +414,11 @@ def test_a_referee_game_waits_for_the_battle_sheet_and_reports_it(tmp_path: Path
     assert check.exit_code == 0, check.output
     assert "conquise" in check.output or "tient avec" in check.output  # the result as read
     intake(game, [filled])
+    for other in step.expects[1:]:  # any other battle of the turn, fought by the computer
+        more = tmp_path / f"{other}.xlsx"
+        more.write_bytes((game.outbox(step.key) / sheet_filename(other)).read_bytes())
+        sheet.fill_sheet(more, computer_orders(state, other, 5, REFEREE))
+        intake(game, [more])
     outcome = resolve_game(game)
     assert not game.step(outcome.state).waits_for_referee
     run = write_reports(game, state=outcome.state, referee=True, jobs=1)

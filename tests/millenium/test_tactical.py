@@ -17,7 +17,9 @@ from refassist.rulesets.millenium.tactical import (
     _apply,
     _land,
     fight,
+    fire,
     planet_surrender,
+    refused_before,
     remove_losses,
     set_up,
     wants_to_leave,
@@ -55,6 +57,32 @@ def test_the_die_modifiers_a_to_g() -> None:
     three = complete({"double_system_targets": 3})
     assert modifier(laser_targets=1, both_systems_targets=2, rules=three) == (0, [])
     assert modifier(laser_targets=2, both_systems_targets=3, rules=three) == (-2, ["f"])
+
+
+def test_a_damaged_ship_fires_back_at_full_strength_in_defensive_fire() -> None:
+    """Modifier b (and a, c) is "-1 au résultat du dé en tir offensif": a damaged corvette at
+    range 2 (laser 7 against protection 2: 3/1) fires its defensive shot with no modifier, die 3
+    -> D (not RT, as the die 2 of a -1 would read), and its offensive shot at -1, die 3 -> RT."""
+    assert modifier(damaged=True, offensive=False) == (0, [])
+    assert modifier(reduced=True, destroyed=True, offensive=False) == (0, [])
+    battle = set_up(
+        TABLES,
+        ALIEN,
+        EMPIRE,
+        [("K", ships("corvette"))],
+        [("A", ships("corvette"))],
+        [],
+        "",
+        ORDERS,
+    )
+    (alien,), (empire,) = battle.ships_of(ALIEN), battle.ships_of(EMPIRE)
+    alien.hex, empire.hex, empire.damaged = (-2, 0), (0, 0), True
+    fire(battle, TABLES, EMPIRE, ORDERS[EMPIRE], "defensive", Dice.scripted([3]), RULES)
+    fire(battle, TABLES, EMPIRE, ORDERS[EMPIRE], "offensive", Dice.scripted([3]), RULES)
+    assert [(s.phase, s.column, s.die, s.modifier, s.why, s.result) for s in battle.shots] == [
+        ("defensive", "3/1", 3, 0, (), "D"),
+        ("offensive", "3/1", 3, -1, ("b",), "RT"),
+    ]
 
 
 @pytest.mark.parametrize(
@@ -160,6 +188,63 @@ def test_an_undefended_planet_is_asked_to_surrender_once_its_bases_are_three_or_
     battle.bases_of("M1")[0].gone = True
     planet_surrender(battle, TABLES, Dice.scripted([4]))  # 8:1 -> 6/1, up to 5
     assert battle.conquered and battle.surrendered and battle.bases_left == 1
+
+
+def test_a_refusal_holds_for_its_round_only_unless_a_base_falls() -> None:
+    """« pendant le même tour, seulement s'il détruit une autre base »: a tactical « tour » is
+    a round.  8:2 = 4/1 surrenders on 1-4.  Refused in round 4 (die 6), the same round asks
+    again only once a base more falls; round 5 asks again with the same 2 bases."""
+    battle = set_up(
+        TABLES,
+        ALIEN,
+        EMPIRE,
+        [("K", ships("vaisseau", "vaisseau"))],
+        [],
+        [("M1", EMPIRE, 2)],
+        "M1",
+        ORDERS,
+    )
+    for p in battle.ships_of(ALIEN):
+        p.hex = (-4, 0)
+    battle.round = 4
+    planet_surrender(battle, TABLES, Dice.scripted([6]))
+    none = Dice.scripted([])
+    planet_surrender(battle, TABLES, none)
+    assert none.log == [] and not battle.conquered
+    battle.round = 5
+    planet_surrender(battle, TABLES, Dice.scripted([6]))  # asked again: refused again
+    assert (battle.demand_after, battle.demand_round, battle.conquered) == (2, 5, False)
+    battle.round = 6
+    planet_surrender(battle, TABLES, Dice.scripted([4]))
+    assert battle.conquered and battle.surrendered and battle.bases_left == 2
+
+
+def test_the_strategic_refusal_counts_as_round_1s() -> None:
+    """Attacked after refusing the strategic demand with 3 bases: round 1 asks again only if a
+    base has fallen (8:2 = 4/1, die 5 refuses), and round 2 may ask in any case."""
+    battle = set_up(
+        TABLES,
+        ALIEN,
+        EMPIRE,
+        [("K", ships("vaisseau", "vaisseau"))],
+        [],
+        [("M1", EMPIRE, 3)],
+        "M1",
+        ORDERS,
+    )
+    for p in battle.ships_of(ALIEN):
+        p.hex = (-4, 0)
+    refused_before(battle, 3)
+    battle.round = 1
+    none = Dice.scripted([])
+    planet_surrender(battle, TABLES, none)
+    assert none.log == []
+    battle.bases_of("M1")[0].gone = True
+    planet_surrender(battle, TABLES, Dice.scripted([5]))
+    assert (battle.demand_after, battle.demand_round) == (2, 1)
+    battle.round = 2
+    planet_surrender(battle, TABLES, Dice.scripted([4]))
+    assert battle.conquered and battle.bases_left == 2
 
 
 def test_a_defended_planet_never_surrenders_and_falls_only_when_its_fleet_is_gone() -> None:

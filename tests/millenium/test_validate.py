@@ -10,7 +10,7 @@ from refassist.rulesets.millenium.setup import new_state
 from refassist.rulesets.millenium.state import ALIEN, EMPIRE
 from refassist.rulesets.millenium.validate import validate_orders
 
-from .situations import MAP, TABLES, at, place, playing
+from .situations import MAP, TABLES, at, place, playing, ships
 
 PACKAGE = "refassist.rulesets.millenium"
 
@@ -122,18 +122,16 @@ def test_the_empires_set_up_is_held_to_the_cards_and_tab_1() -> None:
     assert any("start on the map" in m for m in messages)
 
 
-def test_the_extraterrestrials_set_up_needs_18_systems_and_edges() -> None:
+def test_the_extraterrestrials_set_up_needs_18_systems_and_no_placement() -> None:
+    """The programme and the compositions are written at the same time as the Empire's
+    set-up (rule III), before any card is dealt: no place is asked of them."""
     state = new_state("g", "Orion", MAP, {ALIEN: "Vera", EMPIRE: "Ivo"}, TABLES.fleets)
-    from refassist.rulesets.millenium.setup import deal
-
-    deal(state, dict(zip(MAP.systems, MAP.cards, strict=True)))
     fleets = [
-        FleetSetup(x, {"corvette": 1}, MAP.edge_positions(4)[i], f"Orders!B{41 + i}")
-        for i, x in enumerate("KωδεκA")
+        FleetSetup(x, {"corvette": 1}, None, f"Orders!B{41 + i}") for i, x in enumerate("KωδεκA")
     ]
     ok = Orders(
         ALIEN,
-        "0-extraterrestre",
+        "0-empire",
         is_setup=True,
         programme=list(MAP.systems)[:18],
         programme_cell="Orders!C12",
@@ -142,12 +140,65 @@ def test_the_extraterrestrials_set_up_needs_18_systems_and_edges() -> None:
     assert problems(state, "Vera", ok) == {}
     short = Orders(
         ALIEN,
-        "0-extraterrestre",
+        "0-empire",
         is_setup=True,
         programme=list(MAP.systems)[:17],
         programme_cell="Orders!C12",
-        fleets=[*fleets[:5], FleetSetup("A", {"corvette": 1}, at("23N4"), "Orders!B46")],
+        fleets=fleets,
     )
-    found = problems(state, "Vera", short)
-    assert "17 systems" in found[("C12", "error")]
-    assert "beyond an edge" in found[("B46", "error")]
+    assert "17 systems" in problems(state, "Vera", short)[("C12", "error")]
+
+
+def test_an_attack_line_without_the_landings_points_is_warned_of_a_lost_surrender() -> None:
+    """The checker says what the turn does (`strategic.can_land`): marked to attack, a move
+    of 4 points to N1 is accepted, with a warning that a surrender would not be occupied; one
+    step to the planets has no such warning."""
+    state = playing(3)
+    place(state, ALIEN, "K", "32N4", "vaisseau", "vaisseau", "colonisation")
+    way = tuple(at(p) for p in ("32C4", "32S4", "33N4", "33C4"))
+    far = Orders(
+        ALIEN, "3", moves=[FleetMove("K", "move", "Orders!B12", way, land="N1", attack=True)]
+    )
+    found = problems(state, "Vera", far)
+    assert list(found) == [("E12", "warning")] and "does not occupy" in found[("E12", "warning")]
+    with speaking_to("fr", PACKAGE):
+        french = validate_orders(state, "Vera", far, {})
+    assert "ne l'occupe pas" in french[0].message
+    place(state, ALIEN, "K", "33N4", "vaisseau", "vaisseau", "colonisation")
+    near = FleetMove("K", "move", "Orders!B12", (at("33C4"),), land="N1", attack=True)
+    assert problems(state, "Vera", Orders(ALIEN, "3", moves=[near])) == {}
+
+
+def test_the_extraterrestrials_placement_is_its_composed_fleets_beyond_the_edges() -> None:
+    state = new_state("g", "Orion", MAP, {ALIEN: "Vera", EMPIRE: "Ivo"}, TABLES.fleets)
+    from refassist.rulesets.millenium.setup import deal
+
+    deal(state, dict(zip(MAP.systems, MAP.cards, strict=True)))
+    for letter in "Kωδ":
+        fleet = state.fleet(ALIEN, letter)
+        assert fleet is not None
+        fleet.ships = ships("corvette")
+    edges = MAP.edge_positions(4)
+    good = Orders(
+        ALIEN,
+        "0-extraterrestre",
+        is_setup=True,
+        fleets=[FleetSetup(x, {}, edges[i], f"Orders!B{41 + i}") for i, x in enumerate("Kωδ")],
+    )
+    assert problems(state, "Vera", good) == {}
+    bad = Orders(
+        ALIEN,
+        "0-extraterrestre",
+        is_setup=True,
+        fleets=[
+            FleetSetup("K", {}, edges[0], "Orders!B41"),
+            FleetSetup("K", {}, edges[1], "Orders!B42"),
+            FleetSetup("A", {}, edges[2], "Orders!B43"),
+            FleetSetup("ω", {}, at("23N4"), "Orders!B44"),
+        ],
+    )
+    found = problems(state, "Vera", bad)
+    assert "placed twice" in found[("B42", "error")]
+    assert "not a fleet composed" in found[("B43", "error")]
+    assert "beyond an edge" in found[("H44", "error")]
+    assert "fleet δ is not placed" in found[("B41", "warning")]

@@ -154,3 +154,61 @@ def test_shifts_with_the_limits_last_or_first() -> None:
     # With no shift the column is said once.
     assert odds(4, 7, []).describe() == "4 to 7: 1/2"
     assert odds(9, 1, []).describe() == "9 to 1: 6/1 (9/1 beyond the table)"
+
+
+# -- the table's edges, as mutation testing found them unguarded ---------------------------------
+
+
+@pytest.mark.parametrize(("column", "die"), [(-1, 1), (10, 1), (0, 0), (0, 7), (10, 7)])
+def test_a_result_outside_the_table_is_refused_by_name(column: int, die: int) -> None:
+    """Ten columns (0-9) and six rows (1-6): anything else is a program error, named."""
+    with pytest.raises(ValueError, match=f"no Raid result for column {column}, die {die}"):
+        RAID.result(column, die)
+
+
+def test_the_corner_cells_are_inside_the_table() -> None:
+    assert RAID.result(0, 1) == "AD"
+    assert RAID.result(9, 6) == "DD"
+
+
+@pytest.mark.parametrize("die", [1, 6])
+def test_the_referee_may_replace_the_first_and_last_rows(die: int) -> None:
+    printed = ["NE"] * len(COLUMNS)
+    table = ASSAULT.with_rows({die: printed})
+    assert table.rows[die - 1] == tuple(printed)
+    assert table.name == "Assault"
+    assert table.reconstructed == frozenset({4, 5, 6}) - {die}
+    other = RAID.with_rows({die: printed})
+    assert other.condition == RAID.condition
+    assert other.condition.startswith("if at least half")
+
+
+@pytest.mark.parametrize("die", [0, 7])
+def test_a_row_outside_the_table_is_refused(die: int) -> None:
+    with pytest.raises(ValueError, match=f"the Assault CRT has no row {die}"):
+        ASSAULT.with_rows({die: ["NE"] * len(COLUMNS)})
+
+
+@pytest.mark.parametrize(("attack", "defence"), [(-1, 3), (3, -1)])
+def test_a_negative_strength_is_refused(attack: int, defence: int) -> None:
+    with pytest.raises(ValueError, match="strengths are not negative"):
+        raw_column(attack, defence)
+
+
+@pytest.mark.parametrize(
+    ("attack", "defence", "column"),
+    [(0, 5, -100), (0, 0, 0), (5, 0, len(COLUMNS) - 1), (1, 5, -1), (6, 1, 9), (7, 1, 10)],
+)
+def test_the_raw_column_at_nothing_and_beyond(attack: int, defence: int, column: int) -> None:
+    """No attack strength is hopeless (-100, so no shift can lift it into the table); no
+    defence is the last column; nothing against nothing is the first."""
+    assert raw_column(attack, defence) == column
+
+
+def test_odds_are_described_as_reports_print_them() -> None:
+    assert odds(1, 4, []).describe() == "1 to 4: 1/4"
+    assert odds(1, 5, []).describe() == "1 to 5: 1/4 (below the table)"
+    assert odds(7, 1, []).describe() == "7 to 1: 6/1 (7/1 beyond the table)"
+    assert odds(6, 1, []).describe() == "6 to 1: 6/1"
+    balanced = odds(4, 2, [Shift(1, "air superiority"), Shift(-1, "town")])
+    assert balanced.describe() == "4 to 2: 2/1, +1 air superiority, -1 town: 2/1"

@@ -7,7 +7,8 @@ strategic map of zones, sectors and levels), ``strategic`` (moves, stacking, hyp
 ``victory``, ``resolve`` (a step), ``setup``, ``sheet``/``parse``/``validate`` (the sheets),
 ``tables`` (the master workbook), ``visibility``, ``report``/``zonemap``, ``ai``.
 
-Its steps: the Empire's set-up (``0-empire``), the Extraterrestrial's (``0-extraterrestre``),
+Its steps: the set-up (``0-empire``: the Empire's cards and placement, the Extraterrestrial's
+programme and compositions), the Extraterrestrial's placement (``0-extraterrestre``),
 then game turns 1-20, the Extraterrestrial moving on odd turns and the Empire on even ones;
 each step expects the mover's sheet alone.  With the house rule ``battles = "referee"`` a turn
 that opens battles stops after its strategic phase, and a step ``<turn>-batailles`` waits for
@@ -20,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from ...i18n import said
-from ...words import counted
+from ...words import N_, counted
 from ..base import Event, HouseRule, PlayerSetup, Ruleset, Scores, Standing, Step
 from .orders import Orders
 from .resolve import step_key
@@ -31,6 +32,9 @@ from .state import ALIEN, EMPIRE, State, mover, secret_public
 #: battles of turn n fought on the table (house rule ``battles``) 100 + n: two steps never
 #: share a number (a game has at most 99 turns, the Settings sheet's limit).
 SETUP_DICE = {"0-empire": 0, "0-extraterrestre": 1}
+#: The set-up steps' names before the Extraterrestrial composed at the Empire's set-up (issue
+#: 52): archived steps keep them, and their reports still say them in the reader's language.
+FORMER_LABELS = (N_("the Empire's set-up"), N_("the Extraterrestrial's set-up"))
 BATTLE_DICE = 100
 
 
@@ -72,12 +76,18 @@ class Millenium(Ruleset[State, Orders]):
                 dice_turn=BATTLE_DICE + state.turn,
             )
         # Said, not written: each reader reads the step's name in his language (`i18n.again`).
+        if state.finished:
+            # The game moved past its last step (`resolve._end`): nothing is awaited.
+            return Step(str(state.turn), said("the end"), (), dice_turn=state.turn + 1)
+        if state.turn == 0 and not state.systems:
+            # Rule III: the Empire's cards and placement, and at the same time the
+            # Extraterrestrial's programme and compositions, each in secret.
+            expects: tuple[str, ...] = (state.players[EMPIRE], state.players[ALIEN])
+            key = step_key(state)
+            return Step(key, said("the set-up"), expects, dice_turn=SETUP_DICE[key])
         if state.turn == 0:
-            side = EMPIRE if not state.systems else ALIEN
-            if side == EMPIRE:
-                label = said("the Empire's set-up")
-            else:
-                label = said("the Extraterrestrial's set-up")
+            side = ALIEN
+            label = said("the Extraterrestrial's placement")
         else:
             side = mover(state.turn)
             if side == ALIEN:

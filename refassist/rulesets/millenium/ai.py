@@ -21,11 +21,11 @@ from .battlesheet import battle_of
 from .charts import Tables, tables_for
 from .geometry import Position
 from .orders import BattleResult, FleetMove, FleetSetup, Orders, Purchase, ReserveEntry
-from .resolve import purchase_problem, step_key
+from .resolve import composed, purchase_problem, step_key
 from .rules import complete
 from .setup import DEFAULT_FLEETS
 from .state import ALIEN, EMPIRE, Fleet, Ship, State, TableBattle, mover
-from .strategic import MOVE_POINTS, affordable, cheapest_path, jump_problem
+from .strategic import MOVE_POINTS, affordable, cheapest_path, jump_problem, stack_problem
 from .tablebattles import hex_battle, result_of
 from .tactical import TacticalOrders, fight
 
@@ -57,9 +57,34 @@ def computer_orders(
         _alien_moves(state, orders, tables, rng)
     else:
         _empire_moves(state, orders, tables)
+    orders.moves = _within_stacking(state, side, orders.moves)
     _entries(state, side, orders, rng)
     _purchases(state, side, orders, tables)
     return orders
+
+
+def _within_stacking(state: State, side: str, moves: list[FleetMove]) -> list[FleetMove]:
+    """The moves cut short, in sheet order, where their end would put more than seven ships
+    of the side's fleets together (the checker refuses such a line): the longest start of
+    the path that keeps the limit, else no move (a landing or attack at the end is dropped
+    with the steps it needed)."""
+    where = {f.letter: f.position for f in state.fleets if f.side == side and f.ships}
+    ships = {f.letter: len(f.ships) for f in state.fleets if f.side == side and f.ships}
+    out = []
+    for m in moves:
+        if m.kind == "jump" or not m.path:
+            out.append(m)
+            continue
+        for cut in range(len(m.path), 0, -1):
+            end = m.path[cut - 1]
+            crowd = [ships[x] for x, at in where.items() if at == end and x != m.fleet]
+            if not stack_problem([*crowd, ships.get(m.fleet, 0)]):
+                if cut < len(m.path):
+                    m = FleetMove(m.fleet, m.kind, m.cell, m.path[:cut])
+                where[m.fleet] = end
+                out.append(m)
+                break
+    return out
 
 
 def _table_result(
@@ -97,12 +122,13 @@ def _setup(state: State, side: str, key: str, rng: random.Random) -> Orders:
             for i, (letter, ships) in enumerate(fleets.items())
         ]
         return Orders(side, key, is_setup=True, cards=cards, imperial=imperial, fleets=setups)
+    if state.systems:  # the placement, once the Empire's fleets stand
+        edges = game_map.edge_positions(4)
+        rng.shuffle(edges)
+        places = [FleetSetup(f.letter, {}, edges[i], "") for i, f in enumerate(composed(state))]
+        return Orders(side, key, is_setup=True, fleets=places)
     programme = rng.sample(letters, 18)
-    edges = game_map.edge_positions(4)
-    rng.shuffle(edges)
-    setups = [
-        FleetSetup(letter, ships, edges[i], "") for i, (letter, ships) in enumerate(fleets.items())
-    ]
+    setups = [FleetSetup(letter, ships, None, "") for letter, ships in fleets.items()]
     return Orders(side, key, is_setup=True, programme=sorted(programme), fleets=setups)
 
 

@@ -24,16 +24,19 @@ def shot_modifier(
     laser_targets: int,
     both_systems_targets: int,
     rules: Mapping[str, Any],
+    offensive: bool = True,
 ) -> tuple[int, list[str]]:
     """The die modifier of one shot and the letters of the rules that make it:
 
     a/b/c the firer is under a temporary reduction, damaged or destroyed this round: -1, once
-    however many apply; d a missile at a target with counter-measures X -1, Y -2; e lasers at
+    however many apply, and only in offensive fire (``offensive``): the seed says "en tir
+    offensif" for each, so a damaged ship fires back in the defensive phase at full strength;
+    d a missile at a target with counter-measures X -1, Y -2; e lasers at
     several targets -1; f both weapon systems at several targets -2 (``double_system_targets``:
     the rules text says several, TAB 2's heading three); g one target: nothing.
     """
     total, why = 0, []
-    if reduced or damaged or destroyed:
+    if offensive and (reduced or damaged or destroyed):
         total -= 1
         why.append("a" if reduced else "b" if damaged else "c")
     if weapon == "missile" and counter:

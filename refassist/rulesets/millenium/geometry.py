@@ -144,6 +144,14 @@ class StrategicMap:
             Position(beyond, OPPOSITE[pos.sector], pos.level),
         ]
 
+    def entry_point(self, pos: Position) -> Position | None:
+        """For a fleet waiting beyond an edge at ``pos``: the map's sector its entry steps on
+        first (``03E4`` enters at ``13W4``), which its player writes first on the line; None
+        for a position on the map, or one touching no sector of it."""
+        if self.on_map(pos.zone):
+            return None
+        return next((n for n in self.neighbours(pos) if self.on_map(n.zone)), None)
+
     def step_cost(self, a: Position, b: Position) -> int | None:
         """Points a single step from ``a`` to ``b`` costs: 1 to an adjacent sector, 2 a level
         up or down in place; None if it is not one step."""

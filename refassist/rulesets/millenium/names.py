@@ -27,6 +27,18 @@ SHIP_LABELS = {
 #: By the sides' keys (`state.ALIEN`, `state.EMPIRE`, written out: the state imports the
 #: tactical module, which names its pieces here).
 SIDE_LABELS = {"extraterrestre": N_("the Extraterrestrial"), "empire": N_("the Empire")}
+#: A fleet as a sentence names it: both sides have fleets of the same letters (TAB 1), so the
+#: letter alone leaves the reader guessing whose fleet δ was destroyed.
+FLEET_OF = {
+    "extraterrestre": N_("{letter} of the Extraterrestrial"),
+    "empire": N_("{letter} of the Empire"),
+}
+
+
+def fleet_of(side: str, letter: str) -> Said:
+    """The fleet ``letter`` of ``side`` as a sentence's ``{fleet}`` (said again in each
+    reader's language): "fleet δ of the Empire", « la flotte δ de l'Empire »."""
+    return said(FLEET_OF[side], letter=letter)
 
 
 #: ``n`` ships of a type by the catalog's plural forms (written out, so the extractor sees each).
@@ -157,6 +169,7 @@ def piece_destroyed(round_: int, key: str) -> Said:
 
 
 __all__ = [
+    "FLEET_OF",
     "PIECE_DESTROYED",
     "PIECE_NAMES",
     "SHIP_DAMAGED",
@@ -165,6 +178,7 @@ __all__ = [
     "SHIP_LOST",
     "SHIP_LOST_NUMBERED",
     "SIDE_LABELS",
+    "fleet_of",
     "kind_said",
     "piece_destroyed",
     "piece_name",

@@ -89,6 +89,11 @@ class FleetSetup:
     start: Position | None
     cell: str
 
+    @property
+    def cells(self) -> tuple[str, ...]:
+        """The line's cells: a problem pinned to its start (H) drops the line too."""
+        return row_cells(self.cell, "BCDEFGH")
+
 
 @dataclass
 class Orders:
@@ -113,6 +118,10 @@ class Orders:
     programme: list[str] = field(default_factory=list)
     programme_cell: str = ""
     fleets: list[FleetSetup] = field(default_factory=list)
+    #: The letters the player typed for the sectors W and C when he wrote the French O and I
+    #: (``{"W": "O"}``): the orders as understood and the checker's problems show positions
+    #: as he typed them (`parse.as_typed`).
+    sectors_typed: dict[str, str] = field(default_factory=dict)
 
 
 #: What became of a ship in a battle fought on the table ("": as it came, damage kept).
@@ -168,6 +177,7 @@ class BattleResult:
     notes: str = ""
 
 
-def no_orders(side: str, step: str) -> Orders:
-    """The orders of a side that sent none: its fleets stand, its standing orders hold."""
-    return Orders(side, step)
+def no_orders(side: str, step: str, tactics: TacticalOrders | None = None) -> Orders:
+    """The orders of a side that sent none: its fleets stand, its standing orders
+    (``tactics``, the side's latest) hold."""
+    return Orders(side, step, tactics=tactics or TacticalOrders())

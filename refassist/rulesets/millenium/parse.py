@@ -8,6 +8,7 @@ the reply say what was wrong where the player typed it.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Mapping
 
@@ -174,6 +175,27 @@ def position(game_map: StrategicMap, text: str, cell: str = "") -> Position:
             cell,
         )
     return found
+
+
+#: A position written with the French sector letters (``23O4``, ``23-I-4``).
+_FRENCH_SECTOR = re.compile(r"\d\d\s*-?\s*([OI])\s*-?\s*\d", re.IGNORECASE)
+#: A position as the tool writes it with the English letters W and C.
+_SHOWN_SECTOR = re.compile(r"\b(\d\d)([WC])(\d)\b")
+FRENCH_SECTORS = {"O": "W", "I": "C"}
+
+
+def sectors_typed(text: str) -> dict[str, str]:
+    """The French sector letters ``text`` uses, by the letter the tool reads them as
+    (``23O4 23I4``: ``{"W": "O", "C": "I"}``)."""
+    return {FRENCH_SECTORS[m.upper()]: m.upper() for m in _FRENCH_SECTOR.findall(str(text))}
+
+
+def as_typed(text: str, typed: Mapping[str, str]) -> str:
+    """``text`` with its positions in the sector letters the player typed (``23W4`` as
+    ``23O4`` for a player who wrote O): a player is answered in his own notation."""
+    if not typed:
+        return text
+    return _SHOWN_SECTOR.sub(lambda m: m[1] + typed.get(m[2], m[2]) + m[3], text)
 
 
 def path(game_map: StrategicMap, text: str, cell: str = "") -> tuple[Position, ...]:

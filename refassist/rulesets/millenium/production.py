@@ -4,8 +4,9 @@ per system, spent from any system on ships.
 The Empire's schedule counts game turns (turn 1 is the Extraterrestrial's first): nothing at
 the end of turn 1, loyalty-6 systems at the end of turn 2, 5-6 at turn 3, 4-6 from turn 4.  A
 system produces for a side that holds a planet there which it has colonised (the Empire's
-starting planets count as colonised until the Extraterrestrial takes a planet of the system);
-loyalty is the planet's, so a planet the Empire retook at loyalty 4 produces as a 4.
+starting planets count as colonised until the Extraterrestrial tries to take them or takes a
+planet of the system); loyalty is the planet's, so a planet the Empire retook at loyalty 4
+produces as a 4.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from ...i18n import Words, again, words_for
 from ...words import N_
 from ..base import MAP_ANCHOR, Event, ReportContent, ReportInput
 from .charts import Tables, tables_for
-from .geometry import zone_name
+from .geometry import Position, StrategicMap, zone_name
 from .names import SHIP_LABELS, SIDE_LABELS, piece_name, ship_list
 from .state import ALIEN, EMPIRE, Fleet, State
 from .visibility import SideView
@@ -115,7 +115,7 @@ def _shot(shot: Any, w: Words) -> Any:
     return named
 
 
-def _fleet_line(f: Fleet, w: Words) -> dict[str, str]:
+def _fleet_line(f: Fleet, w: Words, game_map: StrategicMap) -> dict[str, str]:
     where = {
         "map": w.gettext("on the map"),
         "reserve": w.gettext("in reserve"),
@@ -125,11 +125,19 @@ def _fleet_line(f: Fleet, w: Words) -> dict[str, str]:
     damaged = sum(1 for s in f.ships if s.damaged)
     return {
         "letter": f.letter,
-        "where": f"{where.get(f.where, f.where)} {f.position or ''}".strip(),
+        "where": _place(where.get(f.where, f.where), f.position, game_map, w),
         "ships": ship_list([s.kind for s in f.ships], w),
         "damaged": str(damaged) if damaged else "",
         "interceptors": str(sum(s.interceptors for s in f.ships if s.kind == "porte_intercepteur")),
     }
+
+
+def _place(where: str, position: Position | None, game_map: StrategicMap, w: Words) -> str:
+    """Where a fleet stands; one waiting beyond an edge also where it enters the map."""
+    entry = game_map.entry_point(position) if position is not None else None
+    if entry is None:
+        return f"{where} {position or ''}".strip()
+    return w("{where} {place}, enters at {entry}", where=where, place=position, entry=entry).strip()
 
 
 def _map_page(
@@ -245,8 +253,12 @@ def player_content(view: SideView, info: ReportInput) -> ReportContent:
         "imperial": view.imperial,
         "events": event_lines(view.events, w),
         "battles": battles(view.events, w),
-        "fleets": [_fleet_line(f, w) for f in view.fleets if f.ships or f.where != "reserve"],
-        "others": [{"letter": f.letter, "where": str(f.position or "")} for f in view.others],
+        "fleets": [
+            _fleet_line(f, w, view.map) for f in view.fleets if f.ships or f.where != "reserve"
+        ],
+        "others": [
+            {"letter": f.letter, "where": _place("", f.position, view.map, w)} for f in view.others
+        ],
         "systems": systems,
         **sheet,
         **awaited,
@@ -323,7 +335,7 @@ def referee_content(state: State, info: ReportInput) -> ReportContent:
         "events": event_lines(state.events, w),
         "battles": battles(state.events, w),
         "fleets": [
-            dict(_fleet_line(f, w), side=w.gettext(SIDE_NAMES[f.side]))
+            dict(_fleet_line(f, w, state.map), side=w.gettext(SIDE_NAMES[f.side]))
             for f in state.fleets
             if f.ships or f.where != "reserve"
         ],

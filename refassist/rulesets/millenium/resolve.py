@@ -1,18 +1,20 @@
 """A step of Millenium resolved: ``resolve_turn(state, orders, dice, rules)`` is the next
 state, a pure function of its arguments (the state is copied).
 
-The steps: the Empire's set-up, the Extraterrestrial's set-up (after seeing where the Empire's
-fleets stand), then game turns 1-20, the Extraterrestrial moving on odd turns and the Empire on
-even ones.  A game turn runs the mover's phases in the seed's order (rule V): reserve entry;
-the strategic phase (moves and jumps, cards shown, surrender demands and landings); the
-tactical phase (planets attacked and enemy fleets met in one sector, in the order the mover
-wrote them); production, scored by both sides, spent by the mover; then the end-of-turn marks,
-the imperial planet and, after the last turn, the programme's score.
+The steps: the set-up (the Empire's cards and placement, and at the same time the
+Extraterrestrial's programme and compositions), the Extraterrestrial's placement (after seeing
+where the Empire's fleets stand), then game turns 1-20, the Extraterrestrial moving on odd
+turns and the Empire on even ones.  A game turn runs the mover's phases in the seed's order
+(rule V): reserve entry; the strategic phase (moves and jumps, cards shown, surrender demands
+and landings); the tactical phase (planets attacked and enemy fleets met in one sector, in the
+order the mover wrote them); production, scored by both sides, spent by the mover; then the
+end-of-turn marks, the imperial planet and, after the last turn, the programme's score.
 """
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
@@ -22,6 +24,7 @@ from ...words import N_, counted
 from ..base import Event, Resolution
 from .charts import INTERCEPTORS_PER_CARRIER, Tables, tables_for
 from .conquest import (
+    Demand,
     backed,
     cards_shown,
     colonise,
@@ -30,8 +33,8 @@ from .conquest import (
     surrender_demand,
     take_planet,
 )
-from .geometry import Position, zone_name
-from .names import SHIP_DAMAGED, SHIP_LOST, kind_said, ships_said
+from .geometry import OUTER, Position, zone_name
+from .names import SHIP_DAMAGED, SHIP_LOST, fleet_of, kind_said, ships_said
 from .orders import (
     BattleResult,
     FleetMove,
@@ -43,7 +46,7 @@ from .orders import (
 )
 from .production import lose_points_with, score_production, spend
 from .rules import complete
-from .setup import DEFAULT_FLEETS, PROGRAMME_LEAST, deal, random_deal
+from .setup import DEFAULT_FLEETS, PROGRAMME_LEAST, deal, pick, random_deal
 from .state import (
     ALIEN,
     CARDS,
@@ -57,10 +60,20 @@ from .state import (
     State,
     TableBattle,
     mover,
+    other,
 )
-from .strategic import check_path, hyperspace, jump_problem, stack_problem
+from .strategic import (
+    STACK_LIMIT,
+    Jump,
+    can_land,
+    check_path,
+    hyperspace,
+    jump_problem,
+    stack_problem,
+    waiting_over,
+)
 from .tablebattles import apply_losses, battle_fleets, hex_battle, opened, place_key, result_of
-from .tactical import fight
+from .tactical import fight, refused_before
 from .victory import mark_turn_end, outcome, programme_score
 
 EVERYONE = ("*",)
@@ -75,6 +88,10 @@ class _Turn:
         self.rules = rules
         self.tables = tables_for(rules)
         self.events: list[Event] = []
+        #: The mover's fleets whose wait beyond the edge was over when the turn began.
+        self.ready: set[str] = set()
+        #: Planets that refused a strategic surrender demand this turn, and their bases then.
+        self.refused: dict[str, int] = {}
 
     def tell(
         self, phase: str, place: str, kind: str, text: str, told: tuple[str, ...], **data: Any
@@ -101,23 +118,32 @@ def resolve_turn(
     state = copy.deepcopy(state)
     state.events = []
     turn = _Turn(state, dice, rules)
-    if state.turn == 0:
-        side = EMPIRE if not state.systems else ALIEN
-        mine = orders.get(state.players[side]) or no_orders(side, step_key(state))
-        if side == EMPIRE:
-            _setup_empire(turn, mine)
-        else:
-            _setup_alien(turn, mine)
-            state.turn = 1
+    if state.turn == 0 and not state.systems:
+        # Rule III: the Empire deals its cards and places its fleets while the
+        # Extraterrestrial, in secret, writes its programme and composes its fleets; only
+        # the Extraterrestrial's placement waits for the Empire's.
+        _setup_empire(turn, _orders_of(state, orders, EMPIRE))
+        _setup_alien(turn, _orders_of(state, orders, ALIEN))
+    elif state.turn == 0:
+        _place_alien(turn, _orders_of(state, orders, ALIEN))
+        state.turn = 1
     elif state.held is not None:
         _table_results(turn, state.held, orders)
     else:
         side = mover(state.turn)
-        mine = orders.get(state.players[side]) or no_orders(side, step_key(state))
-        _game_turn(turn, side, mine)
+        _game_turn(turn, side, _orders_of(state, orders, side))
     state.events = turn.events
     state.dice = list(dice.log)
     return Resolution(state, turn.events, _summary(turn.events))
+
+
+def _orders_of(state: State, orders: Mapping[str, Orders], side: str) -> Orders:
+    """The side's orders, or, with no sheet from it, none: its fleets stand and its standing
+    tactical orders hold (not the defaults: a lazy step does not undo a side's choices)."""
+    mine = orders.get(state.players[side])
+    if mine is not None:
+        return mine
+    return no_orders(side, step_key(state), state.tactics.get(side))
 
 
 def step_key(state: State) -> str:
@@ -158,10 +184,18 @@ def _fleet_from(turn: _Turn, side: str, letter: str, ships: Mapping[str, int]) -
     return fleet
 
 
+def _keep_tactics(turn: _Turn, side: str, setup: Orders) -> None:
+    """The standing tactical orders a set-up sheet carries are the side's from now on, as a
+    game turn's are: the next sheet comes back with them pre-filled, and a battle before the
+    side's first game turn (the Empire's fleets attacked on turn 1) is fought with them."""
+    turn.state.tactics[side] = setup.tactics
+
+
 def _setup_empire(turn: _Turn, setup: Orders) -> None:
     """The Empire deals the cards (or the tool at random), chooses the imperial planet among
     the loyalty-6 systems' planets and places six fleets on the map."""
     state, rules = turn.state, turn.rules
+    _keep_tactics(turn, EMPIRE, setup)
     cards = state.map.cards
     complete_deal = set(setup.cards) == set(state.map.systems) and sorted(
         setup.cards.values()
@@ -185,7 +219,7 @@ def _setup_empire(turn: _Turn, setup: Orders) -> None:
     if planet is None or state.systems[planet.system].loyalty != 6:
         sixes = [p.name for s in state.systems.values() if s.loyalty == 6 for p in s.planets]
         turn.dice.draws_secret(IMPERIAL)
-        choice = sixes[turn.dice.choice_index(len(sixes), "imperial planet")]
+        choice = sixes[pick(turn.dice, len(sixes), "imperial planet")]
         turn.tell(
             "set-up",
             "",
@@ -199,47 +233,97 @@ def _setup_empire(turn: _Turn, setup: Orders) -> None:
     fleets = setup.fleets[:6] or _default_fleets(turn, EMPIRE)
     for f in fleets:
         fleet = _fleet_from(turn, EMPIRE, f.fleet, f.ships)
-        if fleet is not None and f.start is not None and state.map.on_map(f.start.zone):
-            fleet.where, fleet.position = "map", f.start
+        if fleet is None or f.start is None or not state.map.on_map(f.start.zone):
+            continue
+        start = f.start
+        if _overstacked(state, fleet, start):
+            # « jamais » more than seven ships together: the checker refuses such a line; a
+            # referee resolving with it anyway sees the fleet placed as a blank one is.
+            start = _random_place(turn, fleet, _empire_places(state))
+            turn.tell(
+                "set-up",
+                fleet.letter,
+                "stack_moved",
+                said(
+                    "fleet {fleet} would have made more than {most} ships at {place}: placed "
+                    "at {start}, chosen at random",
+                    fleet=fleet.letter,
+                    most=STACK_LIMIT,
+                    place=f.start,
+                    start=start,
+                ),
+                (EMPIRE,),
+            )
+        fleet.where, fleet.position = "map", start
     turn.tell("set-up", "", "setup", said("the Empire's fleets stand on the map"), EVERYONE)
 
 
-def _default_fleets(turn: _Turn, side: str) -> list[FleetSetup]:
-    """A side's six fleets when its set-up composes none: the default composition, placed
-    at random (the Empire at its systems of loyalty 4 and more, the Extraterrestrial beyond the
-    edges)."""
+def _overstacked(state: State, fleet: Fleet, place: Position) -> bool:
+    """Whether ``fleet`` at ``place`` would stand with fleets of its side holding more than
+    seven ships in all (rule VII A 1: « jamais »)."""
+    crowd = [len(f.ships) for f in state.fleets_at(place, fleet.side) if f is not fleet]
+    return bool(stack_problem([*crowd, len(fleet.ships)]))
+
+
+def _empire_places(state: State) -> list[Position]:
+    """Where the tool places an Empire fleet the set-up sheet does not place: its systems of
+    loyalty 4 and more, else (a referee's map with few) every system."""
+    strong = [state.map.systems[x].position for x, s in state.systems.items() if s.loyalty >= 4]
+    return strong or [state.map.systems[x].position for x in state.systems]
+
+
+def _random_place(turn: _Turn, fleet: Fleet, places: list[Position]) -> Position:
+    """One of ``places`` drawn with the dice, among those where ``fleet`` keeps the stacking
+    rule, those without a fleet of its side first (every place when none is free)."""
     state = turn.state
-    if side == EMPIRE:
-        places = [state.map.systems[x].position for x, s in state.systems.items() if s.loyalty >= 4]
-    else:
-        places = state.map.edge_positions(4)
+    empty = [p for p in places if not state.fleets_at(p, fleet.side)]
+    legal = [p for p in places if not _overstacked(state, fleet, p)]
+    choices = empty or legal or places
+    with turn.dice.at(phase="set-up"):
+        return choices[pick(turn.dice, len(choices), f"start of fleet {fleet.letter}")]
+
+
+def _default_fleets(turn: _Turn, side: str) -> list[FleetSetup]:
+    """A side's six fleets when its set-up composes none: the default composition; the
+    Empire's placed at random at its systems of loyalty 4 and more (the Extraterrestrial's
+    are placed once the Empire's stand, `_place_alien`)."""
+    state = turn.state
+    places = _empire_places(state) if side == EMPIRE else []
     out = []
     with turn.dice.at(phase="set-up"):
         for letter, ships in DEFAULT_FLEETS.items():
-            start = places.pop(turn.dice.choice_index(len(places), f"start of fleet {letter}"))
+            start = None
+            if places:
+                start = places.pop(pick(turn.dice, len(places), f"start of fleet {letter}"))
+                if not places:  # fewer places than fleets on a referee's map: start again
+                    places = _empire_places(state)
             out.append(FleetSetup(letter, ships, start, ""))
     turn.tell(
         "set-up",
         "",
         "fleets_random",
-        said("no fleet was composed: six fleets placed at random"),
+        said("no fleet was composed: six fleets placed at random")
+        if side == EMPIRE
+        else said("no fleet was composed: the six fleets of the default composition"),
         (side,),
     )
     return out
 
 
 def _setup_alien(turn: _Turn, setup: Orders) -> None:
-    """The Extraterrestrial writes its programme and composes six fleets placed beyond the
-    edges; they enter at level 4 by normal movement on turn 1 (rule III)."""
+    """The Extraterrestrial writes its programme and composes six fleets, in secret and
+    without knowing the Empire's set-up (rule III's order: programme, composition, then
+    placement); the fleets wait off the map, unplaced, for `_place_alien`."""
     state = turn.state
-    state.programme = [x for x in dict.fromkeys(setup.programme) if x in state.systems]
+    _keep_tactics(turn, ALIEN, setup)
+    state.programme = [x for x in dict.fromkeys(setup.programme) if x in state.map.systems]
     if len(state.programme) < PROGRAMME_LEAST:
         # A programme short of the rules' 18 is completed at random (the checker said so).
-        left = [x for x in state.systems if x not in state.programme]
+        left = [x for x in state.map.systems if x not in state.programme]
         with turn.dice.at(phase="set-up"):
             turn.dice.draws_secret(PROGRAMME)
             while len(state.programme) < PROGRAMME_LEAST:
-                state.programme.append(left.pop(turn.dice.choice_index(len(left), "programme")))
+                state.programme.append(left.pop(pick(turn.dice, len(left), "programme")))
         state.programme.sort()
         turn.tell(
             "set-up",
@@ -249,9 +333,54 @@ def _setup_alien(turn: _Turn, setup: Orders) -> None:
             (ALIEN,),
         )
     for f in setup.fleets[:6] or _default_fleets(turn, ALIEN):
-        fleet = _fleet_from(turn, ALIEN, f.fleet, f.ships)
-        if fleet is not None and f.start is not None:
-            fleet.where, fleet.position, fleet.wait = "waiting", f.start.at_level(4), 0
+        _fleet_from(turn, ALIEN, f.fleet, f.ships)
+    turn.tell(
+        "set-up",
+        "",
+        "setup",
+        said("the Extraterrestrial has written its set-up"),
+        EVERYONE,
+    )
+
+
+def composed(state: State) -> list[Fleet]:
+    """The Extraterrestrial's fleets composed at set-up and not yet placed beyond an edge."""
+    return [f for f in state.fleets if f.side == ALIEN and f.ships and f.where == "reserve"]
+
+
+def _place_alien(turn: _Turn, setup: Orders) -> None:
+    """After the Empire's placement the Extraterrestrial places its six fleets beyond the
+    edges; they enter at level 4 by normal movement on turn 1 (rule III).  A fleet the sheet
+    does not place (or places where no fleet may wait) waits at a place drawn at random."""
+    state = turn.state
+    if not state.programme:
+        # A game whose set-up began before the Extraterrestrial composed at step 0-empire:
+        # its programme completed and its fleets composed now, as a blank set-up's are.
+        _setup_alien(turn, dataclasses.replace(setup, fleets=[f for f in setup.fleets if f.ships]))
+    _keep_tactics(turn, ALIEN, setup)
+    edges = state.map.edge_positions(4)
+    chosen = {
+        f.fleet: f.start.at_level(4)
+        for f in setup.fleets
+        if f.start is not None and f.start.at_level(4) in edges
+    }
+    for fleet in composed(state):
+        place = chosen.get(fleet.letter)
+        if place is None:
+            with turn.dice.at(phase="set-up"):
+                place = edges[pick(turn.dice, len(edges), f"start of fleet {fleet.letter}")]
+            turn.tell(
+                "set-up",
+                fleet.letter,
+                "fleets_random",
+                said(
+                    "fleet {fleet} was not placed: it waits at {place}",
+                    fleet=fleet.letter,
+                    place=place,
+                ),
+                (ALIEN,),
+            )
+        fleet.where, fleet.position, fleet.wait = "waiting", place, 0
     turn.tell(
         "set-up", "", "setup", said("the Extraterrestrial's fleets wait beyond the edges"), EVERYONE
     )
@@ -261,12 +390,17 @@ def _setup_alien(turn: _Turn, setup: Orders) -> None:
 def _game_turn(turn: _Turn, side: str, orders: Orders) -> None:
     state = turn.state
     state.tactics[side] = orders.tactics
+    # Who may come back is decided on the state the checker read; a fleet still waiting
+    # stands still this turn, which counts toward its wait.
+    turn.ready = {f.letter for f in state.fleets if f.side == side and waiting_over(f)}
     for fleet in state.fleets:
         if fleet.side == side and fleet.where == "waiting" and fleet.wait > 0:
             fleet.wait -= 1
     moved: set[str] = set()
     _reserve_entry(turn, side, orders.entries, moved)
     attacks = _strategic(turn, side, orders.moves, moved)
+    if side == ALIEN and state.turn == 1:
+        _enter_the_rest(turn, moved)
     _merge_replacements(turn, side)
     if turn.rules["battles"] == "referee" and not state.finished:
         found = opened(state, side, attacks, turn.rules["fight_across_levels"])
@@ -352,7 +486,7 @@ def _entered(turn: _Turn, battle: TableBattle, result: BattleResult) -> None:
     if result.rounds:
         log.append(said_plural("{n} round", "{n} rounds", result.rounds))
     log += [
-        said(fates[r.fate][r.kind], fleet=r.fleet)
+        said(fates[r.fate][r.kind], fleet=fleet_of(r.side, r.fleet))
         for r in result.ships
         if r.fate in fates and r.kind in fates[r.fate]
     ]
@@ -379,7 +513,7 @@ def _settle(
             "tactical",
             fleet.letter,
             "fleet_destroyed",
-            said("fleet {fleet} destroyed", fleet=fleet.letter),
+            said("fleet {fleet} destroyed", fleet=fleet_of(fleet.side, fleet.letter)),
             EVERYONE,
         )
     outcome = result.planet[0] if result.planet else None
@@ -421,22 +555,84 @@ def _settle(
                 _retreat(turn, leaving, fleet)
 
 
+def entry_ready(state: State, fleet: Fleet) -> bool:
+    """Whether ``fleet`` may enter by hyperspace this turn (an order ``reserve``): a reserve
+    from turn 2, a fleet scattered off the map once its wait is over; never on turn 1."""
+    if state.turn < 2:
+        return False
+    return fleet.where == "reserve" or waiting_over(fleet)
+
+
+def entry_paths(state: State, fleet: Fleet) -> list[tuple[Position, ...]]:
+    """Where a set-up fleet waiting beyond an edge steps onto the map when its player gives
+    it no order on turn 1 (rule III: « Elles entreront toutes sur la carte, au niveau 4, en
+    mouvement stratégique normal uniquement, pendant le 1er tour »): the edge sector it
+    faces, else, when the stacking rule forbids it there, that zone's inner sector; the
+    first such path the stacking rule allows is taken."""
+    assert fleet.position is not None
+    paths = []
+    for first in state.map.neighbours(fleet.position):
+        if state.map.on_map(first.zone):
+            paths.append((first,))
+            paths.append((first, Position(first.zone, "C", first.level)))
+    return paths
+
+
+def default_entry(state: State, fleet: Fleet) -> tuple[Position, ...] | None:
+    """The first of `entry_paths` the stacking rule allows (None: none does)."""
+    for path in entry_paths(state, fleet):
+        if not _overstacked(state, fleet, path[-1]):
+            return path
+    return None
+
+
+def _enter_the_rest(turn: _Turn, moved: set[str]) -> None:
+    """Turn 1: every Extraterrestrial fleet still beyond an edge after the ordered moves
+    (none ordered, or its order cancelled) enters by normal movement at level 4, so no fleet
+    waits outside for ever; told to both sides as any move is."""
+    state = turn.state
+    for fleet in state.fleets:
+        if fleet.side != ALIEN or fleet.where != "waiting" or not fleet.ships:
+            continue
+        path = default_entry(state, fleet)
+        if path is not None:
+            fleet.position, fleet.where = path[-1], "map"
+            moved.add(fleet.letter)
+            turn.tell(
+                "strategic",
+                str(path[-1]),
+                "move",
+                said(
+                    "fleet {fleet} had no order to enter: it entered at {place}",
+                    fleet=fleet_of(ALIEN, fleet.letter),
+                    place=path[-1],
+                ),
+                EVERYONE,
+                fleet=fleet.letter,
+                side=ALIEN,
+                path=[str(p) for p in path],
+            )
+            _reveal(turn, list(path))
+
+
 def _reserve_entry(turn: _Turn, side: str, entries: list[ReserveEntry], moved: set[str]) -> None:
     """Reserves enter from turn 2 by hyperspace from the maximum distance (rule VI); a fleet
-    waiting outside may enter so too once its wait is over."""
+    waiting outside may enter so too once its wait is over, but not on turn 1, when the
+    waiting fleets are the Extraterrestrial's set-up fleets, which enter « en mouvement
+    stratégique normal uniquement » (rule III)."""
     state = turn.state
     for e in entries:
         fleet = state.fleet(side, e.fleet)
         ready = (
             fleet is not None
-            and fleet.ships
-            and (
-                (fleet.where == "reserve" and state.turn >= 2)
-                or (fleet.where == "waiting" and fleet.wait == 0)
-            )
+            and bool(fleet.ships)
+            and state.turn >= 2
+            and (fleet.where == "reserve" or fleet.letter in turn.ready)
         )
         if fleet is None or not ready or not state.map.on_map(e.zone):
-            turn.cancel(side, e.cell, said("fleet {fleet} cannot enter now", fleet=e.fleet))
+            turn.cancel(
+                side, e.cell, said("fleet {fleet} cannot enter now", fleet=fleet_of(side, e.fleet))
+            )
             continue
         start = fleet.position or Position(e.zone, "C", e.level)
         _jump(
@@ -480,6 +676,40 @@ def _jump(
             free_direction=free_direction,
             free_sector=free_sector,
         )
+    _jump_dice(turn, side, fleet.letter, jump, phase)
+    if not jump.off_map and jump.arrival is not None and _overstacked(state, fleet, jump.arrival):
+        beside = _room_beside(state, fleet, jump.arrival)
+        if beside is None:
+            turn.tell(
+                phase,
+                zone_name(jump.arrival.zone),
+                "jump",
+                said(
+                    "fleet {fleet} found no sector of zone {zone} with room under the stacking "
+                    "limit: it did not jump",
+                    fleet=fleet_of(side, fleet.letter),
+                    zone=zone_name(jump.arrival.zone),
+                ),
+                EVERYONE,
+                fleet=fleet.letter,
+                side=side,
+            )
+            return
+        turn.tell(
+            phase,
+            str(beside),
+            "stack_moved",
+            said(
+                "fleet {fleet} would have made more than {most} ships at {place}: it came out "
+                "at {beside}",
+                fleet=fleet_of(side, fleet.letter),
+                most=STACK_LIMIT,
+                place=jump.arrival,
+                beside=beside,
+            ),
+            EVERYONE,
+        )
+        jump.arrival = beside
     fleet.position = jump.arrival
     if jump.off_map:
         fleet.where, fleet.wait = "waiting", jump.wait
@@ -487,7 +717,7 @@ def _jump(
         fleet.ships = [s for s in fleet.ships if not s.damaged]
         text = said(
             "fleet {fleet} scattered {off} off the map; it waits {wait}",
-            fleet=fleet.letter,
+            fleet=fleet_of(side, fleet.letter),
             off=said_plural("{n} zone", "{n} zones", jump.off_map_by),
             wait=said_plural("{n} turn", "{n} turns", jump.wait),
         )
@@ -501,7 +731,7 @@ def _jump(
                     "{n} damaged ship of fleet {fleet} lost off the map",
                     "{n} damaged ships of fleet {fleet} lost off the map",
                     len(lost),
-                    fleet=fleet.letter,
+                    fleet=fleet_of(side, fleet.letter),
                 ),
                 (side,),
             )
@@ -511,13 +741,83 @@ def _jump(
         fleet.where = "map"
         text = said(
             "fleet {fleet} jumped to {place} (deviation {n})",
-            fleet=fleet.letter,
+            fleet=fleet_of(side, fleet.letter),
             place=jump.arrival,
             n=jump.deviation,
         )
     turn.tell(phase, zone_name(zone), "jump", text, EVERYONE, fleet=fleet.letter, side=side)
     if side == ALIEN and fleet.on_map and fleet.position is not None:
         _reveal(turn, [fleet.position])
+
+
+def _jump_dice(turn: _Turn, side: str, letter: str, jump: Jump, phase: str) -> None:
+    """The strategic dice of a jump, told to the jumping side alone (the other sees where the
+    fleet came out, not how): TAB 3's deviation, rolled or not, then the roses DR and SA when
+    they were rolled.  One line each, under the jump's phase of the report."""
+    told = (side,)
+    zones = (
+        said_plural("{n} zone travelled", "{n} zones travelled", jump.zones)
+        if not jump.maximum
+        else None
+    )
+    start = zones or said("from the maximum distance")
+    if jump.deviation_die is None:
+        line = said(
+            "fleet {fleet}, TAB 3 ({start}): no die needed, deviation {n}",
+            fleet=letter,
+            start=start,
+            n=jump.deviation,
+        )
+    else:
+        line = said(
+            "fleet {fleet}, TAB 3 ({start}): die {die}, deviation {n}",
+            fleet=letter,
+            start=start,
+            die=jump.deviation_die,
+            n=jump.deviation,
+        )
+    turn.tell(phase, letter, "dice", line, told, fleet=letter)
+    if jump.direction_die is not None:
+        turn.tell(
+            phase,
+            letter,
+            "dice",
+            said(
+                "fleet {fleet}, rose DR: die {die}, toward {way}",
+                fleet=letter,
+                die=jump.direction_die,
+                way=jump.direction,
+            ),
+            told,
+            fleet=letter,
+        )
+    if jump.arrival_die is not None and jump.arrival is not None:
+        turn.tell(
+            phase,
+            letter,
+            "dice",
+            said(
+                "fleet {fleet}, rose SA: die {die}, sector {sector}",
+                fleet=letter,
+                die=jump.arrival_die,
+                sector=jump.arrival.sector,
+            ),
+            told,
+            fleet=letter,
+        )
+
+
+def _room_beside(state: State, fleet: Fleet, arrival: Position) -> Position | None:
+    """Where a jump that would end on more than seven ships of the fleet's side (« jamais »,
+    rule VII A 1) comes out instead: the next outer sector of the arrival zone, on the same
+    level, clockwise from the one the rose gave (N, E, S, W), that keeps the limit; None
+    when none does."""
+    turned = OUTER.index(arrival.sector) if arrival.sector in OUTER else 0
+    for n in range(1, len(OUTER)):
+        place = Position(arrival.zone, OUTER[(turned + n) % len(OUTER)], arrival.level)
+        if not _overstacked(state, fleet, place):
+            return place
+    return None
 
 
 def _reveal(turn: _Turn, crossed: list[Position]) -> None:
@@ -551,12 +851,16 @@ def _strategic(
     for m in moves:
         fleet = state.fleet(side, m.fleet)
         if fleet is None or fleet.letter in moved or not fleet.ships:
-            turn.cancel(side, m.cell, said("fleet {fleet} cannot move now", fleet=m.fleet))
+            turn.cancel(
+                side, m.cell, said("fleet {fleet} cannot move now", fleet=fleet_of(side, m.fleet))
+            )
             continue
         if m.kind == "jump":
             if not fleet.on_map or fleet.position is None or m.zone is None:
                 turn.cancel(
-                    side, m.cell, said("fleet {fleet} is not on the map to jump", fleet=m.fleet)
+                    side,
+                    m.cell,
+                    said("fleet {fleet} is not on the map to jump", fleet=fleet_of(side, m.fleet)),
                 )
                 continue
             problem = jump_problem(state.map, turn.tables, fleet.position, m.zone, m.level)
@@ -577,11 +881,14 @@ def _strategic(
             )
             moved.add(fleet.letter)
             continue
-        entering = fleet.where == "waiting" and fleet.wait == 0
+        entering = fleet.where == "waiting" and fleet.letter in turn.ready
         if fleet.position is None or not (fleet.on_map or entering):
-            turn.cancel(side, m.cell, said("fleet {fleet} cannot move now", fleet=m.fleet))
+            turn.cancel(
+                side, m.cell, said("fleet {fleet} cannot move now", fleet=fleet_of(side, m.fleet))
+            )
             continue
         check = check_path(state.map, fleet.position, m.path, landing=bool(m.land) and not m.attack)
+        landing = bool(m.land) and can_land(state.map, fleet.position, m.path)
         end = m.path[-1] if m.path else fleet.position
         crowd = [len(f.ships) for f in state.fleets_at(end, side) if f is not fleet] + [
             len(fleet.ships)
@@ -589,7 +896,9 @@ def _strategic(
         problem = "; ".join(check.problems) or stack_problem(crowd)
         if problem:
             turn.cancel(
-                side, m.cell, said("fleet {fleet}: {problem}", fleet=m.fleet, problem=problem)
+                side,
+                m.cell,
+                said("fleet {fleet}: {problem}", fleet=fleet_of(side, m.fleet), problem=problem),
             )
             continue
         if m.path:
@@ -599,7 +908,9 @@ def _strategic(
                 "strategic",
                 str(end),
                 "move",
-                said("fleet {fleet} moved to {place}", fleet=fleet.letter, place=end),
+                said(
+                    "fleet {fleet} moved to {place}", fleet=fleet_of(side, fleet.letter), place=end
+                ),
                 EVERYONE,
                 fleet=fleet.letter,
                 side=side,
@@ -608,15 +919,21 @@ def _strategic(
             if side == ALIEN:
                 _reveal(turn, check.crossed)
         if m.land:
-            attack = _landing(turn, side, fleet, m)
+            attack = _landing(turn, side, fleet, m, landing)
             if attack is not None:
                 attacks.append(attack)
     return attacks
 
 
-def _landing(turn: _Turn, side: str, fleet: Fleet, m: FleetMove) -> tuple[Position, str] | None:
+def _landing(
+    turn: _Turn, side: str, fleet: Fleet, m: FleetMove, landing: bool
+) -> tuple[Position, str] | None:
     """A fleet at a system's planets takes, colonises or demands a planet; a refusal with
-    ``attack`` becomes a battle (not on turn 1 for the Extraterrestrial, rule VIII)."""
+    ``attack`` becomes a battle (not on turn 1 for the Extraterrestrial, rule VIII).
+    ``landing``: the fleet kept the landing's 2 movement points, without which it neither
+    occupies a planet (one that surrenders included: « en respectant les règles du
+    débarquement ») nor colonises one; only a line marked to attack gets this far without
+    them."""
     state = turn.state
     planet = state.planet(m.land)
     system = state.map.system_at(fleet.position) if fleet.position else None
@@ -624,12 +941,16 @@ def _landing(turn: _Turn, side: str, fleet: Fleet, m: FleetMove) -> tuple[Positi
         turn.cancel(
             side,
             m.cell,
-            said("fleet {fleet} is not at planet {planet}", fleet=fleet.letter, planet=m.land),
+            said(
+                "fleet {fleet} is not at planet {planet}",
+                fleet=fleet_of(side, fleet.letter),
+                planet=m.land,
+            ),
         )
         return None
     with_coloniser = fleet.has_colonisers()
     if planet.holder == side:
-        if with_coloniser and colonise(planet, side):
+        if with_coloniser and landing and colonise(planet, side):
             turn.tell(
                 "strategic",
                 planet.name,
@@ -640,12 +961,13 @@ def _landing(turn: _Turn, side: str, fleet: Fleet, m: FleetMove) -> tuple[Positi
             )
             _use_coloniser(turn, fleet)
         return None
-    here = [f for f in state.fleets_at(fleet.position, side)] if fleet.position else [fleet]
+    # « la valeur totale des navires de sa flotte »: the demanding fleet's own ships, not
+    # every fleet of its side that stands with it.
     with turn.dice.at(phase="conquest", location=planet.name):
         demand = surrender_demand(
             turn.tables,
             planet,
-            fleet_points(turn.tables, here),
+            fleet_points(turn.tables, [fleet]),
             turn.dice,
             backed=backed(state, planet, turn.rules),
         )
@@ -662,15 +984,86 @@ def _landing(turn: _Turn, side: str, fleet: Fleet, m: FleetMove) -> tuple[Positi
         die=demand.die,
         column=demand.column,
     )
-    if demand.surrendered:
+    if demand.die is not None:
+        _demand_dice(turn, side, planet, demand)
+    if demand.surrendered and landing:
         _taken(turn, side, planet, fleet, with_coloniser, planet.bases if planet.loyalty else 0)
         return None
+    _attempted(turn, side, planet)
+    if demand.surrendered:
+        turn.tell(
+            "conquest",
+            planet.name,
+            "not_landed",
+            said(
+                "fleet {fleet} has not the landing's 2 movement points left: {planet} is not "
+                "occupied",
+                fleet=fleet.letter,
+                planet=planet.name,
+            ),
+            told,
+            planet=planet.name,
+        )
+        return None
+    turn.refused.setdefault(planet.name, planet.bases)
     if m.attack:
         if side == ALIEN and state.turn == 1:
             turn.cancel(side, m.cell, said("the Extraterrestrial may not attack planets on turn 1"))
             return None
         return (fleet.position, planet.name)  # type: ignore[return-value]
     return None
+
+
+def _demand_dice(turn: _Turn, side: str, planet: Planet, demand: Demand) -> None:
+    """The die of a surrender demand on TAB 2: the demanding side reads the ratio it was rolled
+    at (its fleet's points, which are its own to know) and the die; the planet's side only the
+    die, since the points would tell it the strength of a fleet whose ships it does not see."""
+    turn.tell(
+        "conquest",
+        planet.name,
+        "dice",
+        said(
+            "{planet}, TAB 2 surrender demand at {points}:{loyalty} (column {column}): die {die}",
+            planet=planet.name,
+            points=demand.points,
+            loyalty=demand.loyalty,
+            column=demand.column,
+            die=demand.die,
+        ),
+        (side,),
+        planet=planet.name,
+    )
+    turn.tell(
+        "conquest",
+        planet.name,
+        "dice",
+        said("{planet}, TAB 2 surrender demand: die {die}", planet=planet.name, die=demand.die),
+        (other(side),),
+        planet=planet.name,
+    )
+
+
+def _attempted(turn: _Turn, side: str, planet: Planet) -> None:
+    """House rule ``attempt_breaks_automatic`` (default, the seed's « tant que le joueur
+    extraterrestre n'essaie pas d'en prendre possession »): an Empire starting planet the
+    Extraterrestrial demanded, whatever the answer, no longer counts as conquered and colonised
+    by the rules; it stays the Empire's and produces once the Empire colonises it again.  A
+    planet that surrenders is taken just after, by `conquest.take_planet`."""
+    if side != ALIEN or not planet.automatic or not turn.rules["attempt_breaks_automatic"]:
+        return
+    planet.automatic = False
+    planet.colonised = ""
+    turn.tell(
+        "conquest",
+        planet.name,
+        "automatic_lost",
+        said(
+            "{planet} stays the Empire's but no longer produces until colonised again",
+            planet=planet.name,
+        ),
+        (ALIEN, EMPIRE),
+        planet=planet.name,
+    )
 
 
 def _use_coloniser(turn: _Turn, fleet: Fleet) -> None:
@@ -730,7 +1123,7 @@ def _merge_replacements(turn: _Turn, side: str) -> None:
                 "strategic",
                 str(home.position),
                 "joined",
-                said("replacement ships joined fleet {fleet}", fleet=home.letter),
+                said("replacement ships joined fleet {fleet}", fleet=fleet_of(side, home.letter)),
                 (side,),
             )
 
@@ -762,6 +1155,11 @@ def _fight(turn: _Turn, side: str, pos: Position, planet_name: str) -> None:
     )
     if not mine:
         return
+    planet = turn.state.planet(planet_name) if planet_name else None
+    if planet is not None:
+        # A planet is attacked only after refusing the strategic demand (rule VIII A); a
+        # battle left for the table and fought at --now falls back on its bases now.
+        refused_before(battle, turn.refused.get(planet.name, planet.bases))
     with turn.dice.at(phase="tactical", location=str(pos)):
         fight(battle, turn.tables, orders, turn.dice, turn.rules)
     table = TableBattle("", pos, planet_name, side)
@@ -828,7 +1226,9 @@ def _repairs(turn: _Turn, side: str, moved: set[str]) -> None:
                 system.letter,
                 "repaired",
                 said(
-                    "fleet {fleet} repaired at {system}", fleet=fleet.letter, system=system.letter
+                    "fleet {fleet} repaired at {system}",
+                    fleet=fleet_of(side, fleet.letter),
+                    system=system.letter,
                 ),
                 (side,),
             )
@@ -859,7 +1259,7 @@ def _production(turn: _Turn, side: str, purchases: list[Purchase]) -> None:
                 said(
                     "no {kind} can be bought for fleet {fleet}",
                     kind=kind_said(p.kind),
-                    fleet=p.fleet,
+                    fleet=fleet_of(side, p.fleet),
                 ),
             )
             continue
@@ -900,7 +1300,7 @@ def _production(turn: _Turn, side: str, purchases: list[Purchase]) -> None:
             said(
                 "{ships} bought for fleet {fleet}",
                 ships=ships_said(p.kind, p.count),
-                fleet=fleet.letter,
+                fleet=fleet_of(side, fleet.letter),
             ),
             (side,),
         )
@@ -953,5 +1353,7 @@ def _end(turn: _Turn) -> None:
             lines=[line.__dict__ for line in lines],
             programme=list(state.programme),
         )
-    if not state.finished:
-        state.turn += 1
+    # The step after the last is no one's (`Millenium.current_step`): a finished game moves on
+    # like a running one, so the step just resolved (the last turn, or the turn the imperial
+    # planet fell) is the one its reports and dice seed tell, not the step before it.
+    state.turn += 1

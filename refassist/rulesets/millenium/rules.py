@@ -47,10 +47,12 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
     ),
     HouseRule(
         "attempt_breaks_automatic",
-        False,
+        True,
         "An Empire starting planet stops counting as conquered and colonised as soon as the "
-        "Extraterrestrial tries to take it, by a surrender demand or an attack (false: only "
-        "once a planet of its system is taken).",
+        "Extraterrestrial tries to take it, by a surrender demand (an attack follows one): "
+        "the seed's 'tant que le joueur extraterrestre n'essaie pas d'en prendre "
+        "possession'.  It stays the Empire's and produces again once colonised.  False: only "
+        "once a planet of its system is taken.",
     ),
     HouseRule(
         "colonisers_used_up",

@@ -1,9 +1,9 @@
 """A new game of Millenium: the systems dealt their cards, the Empire's starting hold, the
 fleets' counters.
 
-The set-up sheets (the Empire's cards, imperial planet and fleets; then the
-Extraterrestrial's programme, fleets and entry edges) fill in what `new_state` leaves open;
-`deal` is the one place a card becomes a system's planets, whoever dealt it.
+The set-up sheets (the Empire's cards, imperial planet and fleets, and the Extraterrestrial's
+programme and fleets; then the Extraterrestrial's entry edges) fill in what `new_state` leaves
+open; `deal` is the one place a card becomes a system's planets, whoever dealt it.
 """
 
 from __future__ import annotations
@@ -67,6 +67,13 @@ def deal(state: State, cards: Mapping[str, Card]) -> None:
         state.systems[letter] = system
 
 
+def pick(dice: Dice, count: int, purpose: str) -> int:
+    """A uniform pick among ``count`` choices (0-based), a logged die when there is a choice:
+    one choice needs no die (a die of one side is no die, and the master's Dice sheet refuses
+    it, so the next command could not read the game)."""
+    return dice.choice_index(count, purpose) if count > 1 else 0
+
+
 def random_deal(game_map: StrategicMap, dice: Dice) -> dict[str, Card]:
     """The cards dealt at random (house rule ``cards_dealt = "random"``), each draw a logged
     die so the deal replays with the turn; the last card goes to the last system without a
@@ -74,8 +81,7 @@ def random_deal(game_map: StrategicMap, dice: Dice) -> dict[str, Card]:
     left = list(game_map.cards)
     dealt: dict[str, Card] = {}
     for letter in game_map.systems:
-        pick = dice.choice_index(len(left), f"card for system {letter}") if len(left) > 1 else 0
-        dealt[letter] = left.pop(pick)
+        dealt[letter] = left.pop(pick(dice, len(left), f"card for system {letter}"))
     return dealt
 
 
@@ -119,7 +125,7 @@ def sides_of(players: Sequence[PlayerSetup]) -> dict[str, str]:
 
 def new_game(setup: NewGame, dice: Dice, rules: Mapping[str, Any]) -> State:
     """The engine's entry (`Ruleset.new_game`): the shipped map or the referee's
-    (``--map FILE``), the tables checked, the Empire's set-up sheet awaited."""
+    (``--map FILE``), the tables checked, both sides' set-up sheets awaited."""
     if setup.scenario_file is not None:
         raise SetupError("Millenium has no scenario file: the set-up sheets compose the forces")
     game_map = load_map(setup.map_file)

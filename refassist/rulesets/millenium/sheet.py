@@ -1,5 +1,6 @@
 """Millenium's sheets, in the reader's language (`i18n.current`, French by default): the
-Empire's set-up sheet, the Extraterrestrial's set-up sheet, and the mover's turn sheet.
+Empire's set-up sheet, the Extraterrestrial's set-up sheet (its programme and fleets, written at
+the same step) and its placement sheet, and the mover's turn sheet.
 
 Each has two pages: "Ordres" / "Orders" with the input cells at fixed rows (cited in
 docs/rules/millenium.md), and "Situation", what the side knows (its fleets and their ships, the
@@ -19,6 +20,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from xlsxwriter.utility import xl_col_to_name
+
 from ...errors import NotATurnSheet, UsageError
 from ...i18n import again, current
 from ...message_text import MessageBudget
@@ -31,8 +34,9 @@ from ...workbook.turnbook import check_layout, meta_number, turn_workbook
 from ..base import SheetRead
 from . import parse
 from .battlesheet import battle_of, fill_battle, read_battle, result_text, write_battle_sheet
-from .charts import SHIP_TYPES, load_tables
-from .geometry import SYSTEM_LETTERS, MapSystem, StrategicMap, zone_name
+from .charts import SHIP_TYPES, load_tables, tables_for
+from .geometry import SYSTEM_LETTERS, MapSystem, Position, StrategicMap, zone_name
+from .mappage import write_map_page
 from .names import SHIP_LABELS, SIDE_LABELS, ship_list, ships_counted
 from .orders import BattleResult, FleetMove, FleetSetup, Orders, Purchase, ReserveEntry
 from .resolve import step_key
@@ -48,6 +52,10 @@ SITUATION_SHEET = "Situation"
 #: Column A holds the header's labels ("Date limite") as well as the line numbers.
 _WIDTHS = {"A": 11, "B": 12, "C": 13, "D": 24, "E": 11, "F": 12, "G": 13, "H": 11, "I": 12}
 _LAST_COLUMN = 8  # I
+#: The Situation page's one column, in characters: about an A4 page's printable width, so the
+#: page prints whole (its lines are in column A; a print area of column A at its default width
+#: cut every line after a dozen characters).  Longer lines wrap inside it.
+SITUATION_WIDTH = 100
 
 GAME_CELL, SIDE_CELL, STEP_CELL, DEADLINE_CELL = "B3", "B4", "B5", "B6"
 POINTS_CELL = "G3"
@@ -56,6 +64,8 @@ POINTS_CELL = "G3"
 FLEET_SECTION_ROW = 10
 FLEET_FIRST_ROW = 12
 FLEET_ROWS = 12
+#: The note under the fleet lines: their order matters for stacking.
+STACKING_NOTE_ROW = 24
 BUY_SECTION_ROW = 25
 BUY_FIRST_ROW = 27
 BUY_ROWS = 6
@@ -173,9 +183,14 @@ TACTIC_SHOWN = {
 ORDER_VALUES = ("move", "jump", "enter", "reserve")
 
 
-def _kind(state: State) -> str:
+def _kind(state: State, side: str) -> str:
+    """The sheet ``side`` fills in the step awaited: at set-up the Empire's, the
+    Extraterrestrial's programme and compositions (written at the same time, rule III), then
+    the Extraterrestrial's placement once the Empire's fleets stand; then turn sheets."""
+    if state.turn == 0 and not state.systems:
+        return "setup-empire" if side == EMPIRE else "setup-alien"
     if state.turn == 0:
-        return "setup-empire" if not state.systems else "setup-alien"
+        return "placement-alien"
     return "turn"
 
 
@@ -211,11 +226,15 @@ def write_sheet(
         side = state.side_of(player)
     except KeyError:
         raise UsageError(f"{player!r} plays no side of {state.game_name}") from None
-    kind = _kind(state)
+    kind = _kind(state, side)
     expected = (
-        EMPIRE if kind == "setup-empire" else ALIEN if kind == "setup-alien" else mover(state.turn)
+        (EMPIRE, ALIEN)
+        if kind in ("setup-empire", "setup-alien")
+        else (ALIEN,)
+        if kind == "placement-alien"
+        else (mover(state.turn),)
     )
-    if side != expected:
+    if side not in expected:
         raise UsageError(f"{step_key(state)} is not {side}'s step to order")
     view = player_view(state, player, rules)
     key = step_key(state)
@@ -223,11 +242,11 @@ def write_sheet(
         path,
         title=f"{state.game_name} - {key} - {player}",
         subject=w.gettext("Millenium turn sheet"),
-        pages=(orders_tab(w.language), SITUATION_SHEET),
+        pages=(orders_tab(w.language), SITUATION_SHEET, w.gettext("Map")),
         widths=_WIDTHS,
     ) as book:
-        orders_ws, situation_ws = book.pages
-        st = SheetStyles(book.wb)
+        orders_ws, situation_ws, map_ws = book.pages
+        st = _Styles(book.wb)
         page = Page(orders_ws, st, book.lists, width=_LAST_COLUMN)
         _header(page, view, kind, deadline)
         if kind == "turn":
@@ -240,9 +259,14 @@ def write_sheet(
         _write_tactics(page, TACTICS_ROW[block], state.tactics.get(side, TacticalOrders()))
         last = _write_message(page, MESSAGE_ROW[block])
         rows = _write_situation(situation_ws, st, view, kind, rules)
+        map_rows, map_cols = write_map_page(map_ws, book.wb, st, view, tables_for(rules))
         book.finish(
             footer=f"{state.game_name} - {w.gettext(SIDE_LABELS[side])} ({player}) - {key}",
-            print_areas=(f"A1:I{last}", f"A1:A{max(1, rows)}"),
+            print_areas=(
+                f"A1:I{last}",
+                f"A1:A{max(1, rows)}",
+                f"A1:{xl_col_to_name(map_cols)}{map_rows + 1}",
+            ),
             meta=[
                 ("format_version", FORMAT_VERSION),
                 ("ruleset", RULESET_NAME),
@@ -266,6 +290,7 @@ def _header(page: Page, view: SideView, kind: str, deadline: str) -> None:
     title = {
         "setup-empire": w.gettext("MILLENIUM - THE EMPIRE'S SET-UP"),
         "setup-alien": w.gettext("MILLENIUM - THE EXTRATERRESTRIAL'S SET-UP"),
+        "placement-alien": w.gettext("MILLENIUM - THE EXTRATERRESTRIAL'S PLACEMENT"),
         "turn": w.gettext("MILLENIUM - ORDERS"),
     }[kind]
     ws.merge_range(0, 0, 0, page.width, title, st.title)
@@ -291,9 +316,13 @@ def _header(page: Page, view: SideView, kind: str, deadline: str) -> None:
             "within TAB 1's limits and place them on the map (e.g. 23N4, or a system's letter)."
         ),
         "setup-alien": w.gettext(
-            "Mark the systems of your conquest programme (at least 18), compose six fleets and "
-            "choose where each waits beyond an edge (the places are on 'Situation'); they enter "
-            "at level 4 on turn 1."
+            "Mark the systems of your conquest programme (at least 18) and compose six fleets "
+            "within TAB 1's limits. You place them beyond the edges on your next sheet, once "
+            "the Empire has placed its own."
+        ),
+        "placement-alien": w.gettext(
+            "Choose where each of your fleets waits beyond an edge (the places are on "
+            "'Situation'); they enter the map at level 4 by normal movement on turn 1."
         ),
         "turn": w.gettext(
             "One line per fleet: move (the sectors entered, e.g. 23C4 23E4 33W4; a level "
@@ -307,12 +336,14 @@ def _header(page: Page, view: SideView, kind: str, deadline: str) -> None:
 
 def _step_name(kind: str, turn: int) -> str:
     """The step as the header names it: a set-up by whose it is ("mise en place de
-    l'Empire"), a game turn by its number."""
+    l'Empire"), the Extraterrestrial's placement, a game turn by its number."""
     w = current()
     if kind == "setup-empire":
         return w.gettext("set-up of the Empire")
     if kind == "setup-alien":
         return w.gettext("set-up of the Extraterrestrial")
+    if kind == "placement-alien":
+        return w.gettext("placement of the Extraterrestrial")
     return str(turn)
 
 
@@ -336,6 +367,18 @@ def _write_fleet_orders(page: Page, view: SideView) -> None:
         for col in "BCDEFGH":
             page.blank(f"{col}{row}", st.input_text)
     last = FLEET_FIRST_ROW + FLEET_ROWS - 1
+    # The turn carries the lines out in order, each move's stacking counted against where
+    # the side's other fleets stand after the lines above it: the order can cancel a move.
+    page.note(
+        f"A{STACKING_NOTE_ROW}:I{STACKING_NOTE_ROW}",
+        w.gettext(
+            "The lines are carried out from top to bottom, and each move's stacking (at most 7 "
+            "ships of your fleets together in a sector and level) is counted where your fleets "
+            "stand after the lines above it: write a fleet leaving a sector before one entering "
+            "it. A move that would break the limit is cancelled and its fleet stays."
+        ),
+    )
+    page.ws.set_row(STACKING_NOTE_ROW - 1, 38)
     letters = [f.letter for f in view.fleets if f.ships]
     page.ask(
         f"B{FLEET_FIRST_ROW}:B{last}", w.gettext("Fleet"), w.gettext("One of your fleets."), letters
@@ -413,6 +456,9 @@ def _write_purchases(page: Page, view: SideView) -> None:
 def _write_setup(page: Page, view: SideView, kind: str, rules: Mapping[str, Any]) -> None:
     w = current()
     st = page.st
+    if kind == "placement-alien":
+        _write_placement(page, view)
+        return
     empire = kind == "setup-empire"
     title = (
         w.gettext("CARDS - the card dealt to each system")
@@ -464,7 +510,7 @@ def _write_setup(page: Page, view: SideView, kind: str, rules: Mapping[str, Any]
         "#",
         w.gettext("Fleet"),
         *[w.gettext(SHIP_LABELS[k]) for k in SHIP_TYPES],
-        w.gettext("Start"),
+        *((w.gettext("Start"),) if empire else ()),
     )
     page.headers(SETUP_FLEET_SECTION_ROW + 1, headers)
     page.ws.set_row(SETUP_FLEET_SECTION_ROW, 26)  # ship names wrap on two lines
@@ -472,7 +518,8 @@ def _write_setup(page: Page, view: SideView, kind: str, rules: Mapping[str, Any]
         page.blank(f"B{row}", st.input_text)
         for col in "CDEFG":
             page.blank(f"{col}{row}", st.input_number)
-        page.blank(f"H{row}", st.input_text, through=f"I{row}")
+        if empire:
+            page.blank(f"H{row}", st.input_text, through=f"I{row}")
     last = SETUP_FLEET_FIRST_ROW + SETUP_FLEET_ROWS - 1
     page.ask(
         f"B{SETUP_FLEET_FIRST_ROW}:B{last}",
@@ -487,15 +534,54 @@ def _write_setup(page: Page, view: SideView, kind: str, rules: Mapping[str, Any]
         0,
         7,
     )
-    where = (
-        w.gettext("Where it starts on the map: a position (23N4) or a system's letter.")
-        if empire
-        else w.gettext(
-            "Where it waits beyond an edge: one of the places on 'Situation' (e.g. 03E4)."
+    if empire:
+        page.ask(
+            f"H{SETUP_FLEET_FIRST_ROW}:H{last}",
+            w.gettext("Start"),
+            w.gettext("Where it starts on the map: a position (23N4) or a system's letter."),
         )
+
+
+def _write_placement(page: Page, view: SideView) -> None:
+    """The Extraterrestrial's placement sheet: its programme and fleets as its set-up sheet
+    fixed them (shown, not asked), and beside each fleet the place beyond an edge it waits
+    at (rule III: placed after the Empire's fleets, composed before)."""
+    w = current()
+    st = page.st
+    page.section(
+        SYSTEM_SECTION_ROW, w.gettext("CONQUEST PROGRAMME - as your set-up sheet wrote it")
     )
-    edges = [str(p) for p in view.map.edge_positions(4)] if not empire else None
-    page.ask(f"H{SETUP_FLEET_FIRST_ROW}:H{last}", w.gettext("Start"), where, edges)
+    page.headers(SYSTEM_SECTION_ROW + 1, ("#", w.gettext("System"), w.gettext("Programme")))
+    for row, system in zip(
+        page.numbered(SYSTEM_FIRST_ROW, SYSTEM_ROWS), view.map.systems.values(), strict=False
+    ):
+        page.value(f"B{row}", f"{system.letter} {system.name}", st.value)
+        page.value(f"C{row}", w.gettext("yes") if system.letter in view.programme else "", st.value)
+    page.section(SETUP_FLEET_SECTION_ROW, w.gettext("FLEETS - where each waits beyond an edge"))
+    headers = (
+        "#",
+        w.gettext("Fleet"),
+        *[w.gettext(SHIP_LABELS[k]) for k in SHIP_TYPES],
+        w.gettext("Start"),
+    )
+    page.headers(SETUP_FLEET_SECTION_ROW + 1, headers)
+    page.ws.set_row(SETUP_FLEET_SECTION_ROW, 26)  # ship names wrap on two lines
+    fleets = [f for f in view.fleets if f.ships and f.where == "reserve"]
+    for row, fleet in zip(
+        page.numbered(SETUP_FLEET_FIRST_ROW, SETUP_FLEET_ROWS), fleets, strict=False
+    ):
+        page.value(f"B{row}", fleet.letter, st.value)
+        kinds = [s.kind for s in fleet.ships]
+        for kind, col in zip(SHIP_TYPES, "CDEFG", strict=True):
+            page.value(f"{col}{row}", kinds.count(kind) or "", st.value)
+        page.blank(f"H{row}", st.input_text, through=f"I{row}")
+    last = SETUP_FLEET_FIRST_ROW + SETUP_FLEET_ROWS - 1
+    page.ask(
+        f"H{SETUP_FLEET_FIRST_ROW}:H{last}",
+        w.gettext("Start"),
+        w.gettext("Where it waits beyond an edge: one of the places on 'Situation' (e.g. 03E4)."),
+        [str(p) for p in view.map.edge_positions(4)],
+    )
 
 
 def _write_tactics(page: Page, row: int, standing: TacticalOrders) -> None:
@@ -548,10 +634,10 @@ def _write_message(page: Page, row: int) -> int:
 
 
 def _write_situation(
-    ws: Any, st: SheetStyles, view: SideView, kind: str, rules: Mapping[str, Any]
+    ws: Any, st: _Styles, view: SideView, kind: str, rules: Mapping[str, Any]
 ) -> int:
     w = current()
-    page = Listing(ws, st, w.gettext("Situation"))
+    page = _SituationListing(ws, st, w.gettext("Situation"))
     where = {
         "map": w.gettext("on the map"),
         "reserve": w.gettext("in reserve"),
@@ -564,7 +650,7 @@ def _write_situation(
             w(
                 "{fleet}: {where} - {ships}",
                 fleet=f.letter,
-                where=f"{where[f.where]} {f.position or ''}".strip(),
+                where=_place(where[f.where], f.position, view.map),
                 ships=ship_list([s.kind for s in f.ships], w),
             )
             + (" (" + _damaged(sum(s.damaged for s in f.ships)) + ")" if damaged else "")
@@ -580,7 +666,7 @@ def _write_situation(
             w(
                 "{fleet}: {where}",
                 fleet=f.letter,
-                where=f"{where.get(f.where, f.where)} {f.position or ''}".strip(),
+                where=_place(where.get(f.where, f.where), f.position, view.map),
             )
             for f in view.others
         ],
@@ -623,7 +709,7 @@ def _write_situation(
             ],
             "",
         )
-    if kind == "setup-alien":
+    if kind == "placement-alien":
         page.block(
             w.gettext("Places beyond the edges"),
             [" ".join(str(p) for p in view.map.edge_positions(4))],
@@ -653,6 +739,40 @@ def _write_situation(
 def _damaged(n: int) -> str:
     """``2 damaged``: how many ships of a fleet are damaged, by the catalog's plural forms."""
     return current().ngettext("{n} damaged", "{n} damaged", n).format(n=n)
+
+
+def _place(where: str, position: Position | None, game_map: StrategicMap) -> str:
+    """Where a fleet stands as a line shows it: a fleet waiting beyond an edge says the
+    sector of the map it enters at, the first step its player writes."""
+    entry = game_map.entry_point(position) if position is not None else None
+    if entry is None:
+        return f"{where} {position or ''}".strip()
+    return current()(
+        "{where} {place}, enters at {entry}", where=where, place=position, entry=entry
+    ).strip()
+
+
+class _SituationListing(Listing):
+    """The Situation page: one column as wide as the printed page, its lines wrapping in it
+    (Excel and LibreOffice size a wrapped row's height when they open the sheet)."""
+
+    def __init__(self, ws: Any, st: _Styles, title: str) -> None:
+        super().__init__(ws, st, title)
+        ws.set_column(0, 0, SITUATION_WIDTH)
+        self.wrapped = st.wrapped_line
+
+    def line(self, text: str, fmt: Any = None) -> None:
+        super().line(text, fmt if fmt is not None else self.wrapped)
+
+
+class _Styles(SheetStyles):
+    """The common formats, and the Situation page's wrapping line."""
+
+    def __init__(self, wb: Any) -> None:
+        super().__init__(wb)
+        self.wrapped_line = wb.add_format(
+            {**self.base, "font_name": "Consolas", "font_size": 9, "text_wrap": True}
+        )
 
 
 def _holder(side: str) -> str:
@@ -702,7 +822,7 @@ def read_opened(sheet: TurnSheetFile) -> SheetRead:
     if (
         not player
         or not step
-        or kind not in ("setup-empire", "setup-alien", "turn")
+        or kind not in ("setup-empire", "setup-alien", "placement-alien", "turn")
         or side not in (ALIEN, EMPIRE)
     ):
         raise NotATurnSheet(f"{sheet.name}: the sheet's kind, player or step is damaged")
@@ -741,6 +861,7 @@ def _read_fleet_orders(reader: SheetReader, orders: Orders, game_map: StrategicM
         letter = parse.fleet_letter(reader.raw(f"B{row}"))
         order = _order_word(reader, f"C{row}")
         target = reader.raw(f"D{row}")
+        orders.sectors_typed.update(parse.sectors_typed(target))
         land = reader.raw(f"E{row}").upper()
         attack = bool(reader.parsed(f"F{row}", parse.yes_no))
         way = (
@@ -850,6 +971,9 @@ def _read_setup(reader: SheetReader, kind: str, game_map: StrategicMap, setup: O
     """A set-up sheet's choices into ``setup`` (its orders)."""
     w = current()
     setup.is_setup = True
+    if kind == "placement-alien":
+        _read_placement(reader, game_map, setup)
+        return
     letters = list(game_map.systems)
     for row, letter in zip(
         range(SYSTEM_FIRST_ROW, SYSTEM_FIRST_ROW + SYSTEM_ROWS), letters, strict=False
@@ -872,7 +996,11 @@ def _read_setup(reader: SheetReader, kind: str, game_map: StrategicMap, setup: O
             k: reader.parsed(f"{col}{row}", parse.count) or 0
             for k, col in zip(SHIP_TYPES, "CDEFG", strict=True)
         }
-        start = reader.parsed(f"H{row}", parse.position, game_map)
+        start = (
+            reader.parsed(f"H{row}", parse.position, game_map) if kind == "setup-empire" else None
+        )
+        if kind == "setup-empire":
+            setup.sectors_typed.update(parse.sectors_typed(reader.raw(f"H{row}")))
         if not letter and not any(counts.values()) and start is None:
             continue
         if not letter:
@@ -888,6 +1016,16 @@ def _read_setup(reader: SheetReader, kind: str, game_map: StrategicMap, setup: O
                 letter, {k: n for k, n in counts.items() if n}, start, _cell(reader, f"B{row}")
             )
         )
+
+
+def _read_placement(reader: SheetReader, game_map: StrategicMap, setup: Orders) -> None:
+    """The Extraterrestrial's placement: each fleet's place beyond an edge (its ships were
+    fixed by the set-up sheet; the counts shown beside it are not read)."""
+    for row in range(SETUP_FLEET_FIRST_ROW, SETUP_FLEET_FIRST_ROW + SETUP_FLEET_ROWS):
+        letter = reader.raw(f"B{row}")
+        start = reader.parsed(f"H{row}", parse.position, game_map)
+        if letter and start is not None:
+            setup.fleets.append(FleetSetup(letter, {}, start, _cell(reader, f"B{row}")))
 
 
 def _read_tactics(reader: SheetReader, row: int) -> TacticalOrders:
@@ -1016,14 +1154,19 @@ def orders_text(orders: Orders | BattleResult) -> list[str]:
             lines.append(w("Programme: {systems}", systems=" ".join(s.programme)))
         for f in s.fleets:
             ships = ship_list([k for k, n in f.ships.items() for _ in range(n)])
-            lines.append(
-                w(
-                    "Fleet {fleet}: {ships}, starting at {start}",
-                    fleet=f.fleet,
-                    ships=ships,
-                    start=str(f.start or "-"),
+            if not f.ships:  # the Extraterrestrial's placement: its ships are already fixed
+                lines.append(w("Fleet {fleet} waits at {start}", fleet=f.fleet, start=f.start))
+            elif f.start is None:  # the Extraterrestrial's compositions, placed later
+                lines.append(w("Fleet {fleet}: {ships}", fleet=f.fleet, ships=ships))
+            else:
+                lines.append(
+                    w(
+                        "Fleet {fleet}: {ships}, starting at {start}",
+                        fleet=f.fleet,
+                        ships=ships,
+                        start=str(f.start),
+                    )
                 )
-            )
     for m in orders.moves:
         if m.kind == "jump":
             lines.append(
@@ -1062,6 +1205,7 @@ def orders_text(orders: Orders | BattleResult) -> list[str]:
                 fleet=p.fleet,
             )
         )
+    lines = [parse.as_typed(line, orders.sectors_typed) for line in lines]
     t = orders.tactics
     if t == TacticalOrders():  # the standing orders as the sheet pre-fills them: nothing new
         return lines or [w.gettext("No orders.")]

@@ -77,7 +77,8 @@ class Planet:
     """A planet of a system.  ``holder``: the side holding it (empty: no one);
     ``colonised``: the side that colonised it (a holder without a colonisation ship at the
     conquest has not); ``automatic``: one of the Empire's starting planets, conquered and
-    colonised by the rules until the Extraterrestrial takes a planet of its system."""
+    colonised by the rules until the Extraterrestrial tries to take it (house rule
+    ``attempt_breaks_automatic``) or takes a planet of its system."""
 
     system: str
     number: int

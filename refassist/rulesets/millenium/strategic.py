@@ -23,6 +23,7 @@ from .geometry import (
     StrategicMap,
     Zone,
 )
+from .state import Fleet
 
 #: The most ships two or more of one side's fleets may hold together in one sector (a large
 #: fleet's capacity, rule VII A 1).
@@ -93,6 +94,23 @@ def check_path(
             )
         )
     return result
+
+
+def waiting_over(fleet: Fleet) -> bool:
+    """Whether a fleet waiting beyond the edge may come back this step, by normal movement or
+    as a reserve enters (rule VII A 2: « obligée de rester immobile pendant 1 tour », 2 for
+    more than 2 zones off).  ``wait`` counts the side's own turns it must still stand still; the
+    turn lowers it after deciding who may move, so the checker, reading the state before the
+    turn, and the turn decide alike by this one test."""
+    return fleet.where == "waiting" and fleet.wait == 0
+
+
+def can_land(game_map: StrategicMap, start: Position, path: Sequence[Position]) -> bool:
+    """Whether a fleet moving along ``path`` keeps the landing's 2 points and ends at a system
+    (rule VII B: a planet that surrenders is occupied « en respectant les règles du
+    débarquement »).  A line marked to attack moves without them, since a battle needs no
+    landing; the checker warns and the turn occupies a surrender only when this holds."""
+    return check_path(game_map, start, path, landing=True).ok
 
 
 def stack_problem(ships_by_fleet: Sequence[int]) -> str:

@@ -14,7 +14,7 @@ stand off, which targets first, whether fire is focused on one target or spread,
 leave once the compulsory rounds are fought.  Our readings of what the seed leaves open are in
 docs/rules/millenium.md: a planet falls when its last base is destroyed (or it surrenders); an
 RT placed by offensive fire is removed at the same round's removal, so it does nothing; the
-a/b/c modifiers apply to every shot the ship fires.
+a/b/c modifiers apply to every shot the ship fires in offensive fire, never in defensive fire.
 """
 
 from __future__ import annotations
@@ -118,7 +118,12 @@ class Battle:
     conquered: bool = False
     surrendered: bool = False
     bases_left: int = 0
-    demand_after: int = -1  # bases count at the last failed surrender demand
+    #: The bases count at the last refused surrender demand and its round: another demand
+    #: that round only once a base more is destroyed (rule VIII D, « pendant le même tour,
+    #: seulement s'il détruit une autre base »); a new round may demand again.  A planet's
+    #: battle opens with the strategic phase's refusal as round 1's (`refused_before`).
+    demand_after: int = -1
+    demand_round: int = -1
 
     def side_pieces(self, side: str) -> list[Piece]:
         return [p for p in self.pieces if p.side == side and p.alive]
@@ -467,6 +472,7 @@ def fire(
             laser_targets=d.laser_targets,
             both_systems_targets=d.both_targets,
             rules=rules,
+            offensive=phase == "offensive",
         )
         die = dice.d6(f"{d.firer.key} {weapon} at {target.key}, range {d.distance}")
         attack, column, result = resolve_shot(
@@ -550,8 +556,11 @@ SURRENDER_BASES = 3
 def planet_surrender(battle: Battle, tables: Tables, dice: Dice) -> None:
     """The attacked planet falls when its last base is destroyed and no ship of its side is
     left on the map.  When its bases (its loyalty) are 3 or fewer, the attacker demands its
-    surrender on TAB 2; after a refusal, again only once another base is destroyed.  A planet
-    whose side still has ships on the map always refuses (rule VIII D)."""
+    surrender on TAB 2, once a round: « S'il échoue, il peut tenter à nouveau pendant le même
+    tour, seulement s'il détruit une autre base » (a « tour » of the tactical phase is a
+    round), so a refusal holds for the rest of its round unless another base falls, and the
+    next round may ask again.  A planet whose side still has ships on the map always refuses
+    (rule VIII D), and the engine does not ask it."""
     if not battle.objective or battle.conquered:
         return
     bases = len(battle.bases_of(battle.objective))
@@ -568,14 +577,14 @@ def planet_surrender(battle: Battle, tables: Tables, dice: Dice) -> None:
     if (
         not bases
         or bases > SURRENDER_BASES
-        or battle.demand_after == bases
+        or (battle.demand_round == battle.round and bases >= battle.demand_after)
         or battle.ships_of(battle.defender)
         or not battle.ships_of(battle.attacker)
     ):
         return
     points = _value(tables, battle.ships_of(battle.attacker))
     column = tables.surrender_column(points, bases)
-    battle.demand_after = bases
+    battle.demand_after, battle.demand_round = bases, battle.round
     if column is None:
         battle.log.append(
             said(
@@ -611,6 +620,13 @@ def planet_surrender(battle: Battle, tables: Tables, dice: Dice) -> None:
                 die=die,
             )
         )
+
+
+def refused_before(battle: Battle, bases: int) -> None:
+    """The planet refused the strategic phase's demand with ``bases`` bases just before its
+    battle: counted as round 1's refusal, so round 1 asks again only if a base more has
+    fallen, and round 2 may ask again in any case."""
+    battle.demand_after, battle.demand_round = bases, 1
 
 
 def wants_to_leave(battle: Battle, tables: Tables, side: str, orders: TacticalOrders) -> bool:

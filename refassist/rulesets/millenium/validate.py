@@ -11,6 +11,7 @@ jump's deviation) it leaves to the turn.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from ...errors import CellProblem
@@ -20,11 +21,13 @@ from .battlesheet import BASES_CELL, BATTLE_CELL, BATTLE_SHEET, CONQUERED_CELL, 
 from .charts import SHIP_TYPES, Tables, tables_for
 from .names import ships_counted
 from .orders import BattleResult, FleetMove, FleetSetup, Orders
+from .parse import as_typed
 from .production import turn_production
-from .resolve import purchase_problem, step_key
+from .resolve import composed, default_entry, entry_ready, purchase_problem, step_key
 from .rules import complete
 from .setup import PROGRAMME_LEAST
 from .sheet import (
+    FLEET_FIRST_ROW,
     IMPERIAL_CELL,
     SETUP_FLEET_FIRST_ROW,
     SIDE_CELL,
@@ -33,7 +36,7 @@ from .sheet import (
     orders_tab,
 )
 from .state import ALIEN, Fleet, State, mover, other
-from .strategic import check_path, jump_problem, stack_problem
+from .strategic import can_land, check_path, jump_problem, stack_problem, waiting_over
 from .tablebattles import ships_in
 from .tactical import SURRENDER_BASES
 
@@ -60,7 +63,14 @@ def validate_orders(
         check.setup(orders)
     else:
         check.turn(orders)
-    return check.problems
+    return _as_typed(check.problems, orders.sectors_typed)
+
+
+def _as_typed(problems: list[CellProblem], typed: Mapping[str, str]) -> list[CellProblem]:
+    """The problems with their positions in the sector letters the player typed (O, I)."""
+    return [
+        replace(p, message=as_typed(p.message, typed), fix=as_typed(p.fix, typed)) for p in problems
+    ]
 
 
 def validate_result(
@@ -168,7 +178,10 @@ class _Checker(OrderChecker):
     # -- set-up -----------------------------------------------------------------------------
     def setup(self, setup: Orders) -> None:
         w = current()
-        empire = not self.state.systems
+        if self.state.systems:
+            self.placement(setup)
+            return
+        empire = self.side != ALIEN
         if empire:
             self.cards(setup)
         elif not setup.programme:
@@ -195,7 +208,9 @@ class _Checker(OrderChecker):
                 f"B{SETUP_FLEET_FIRST_ROW}",
                 "",
                 w.gettext("no fleet is composed"),
-                w.gettext("The referee's tool will compose six fleets and place them at random."),
+                w.gettext("The referee's tool will compose six fleets and place them at random.")
+                if empire
+                else w.gettext("The referee's tool will compose six fleets."),
             )
         elif len(setup.fleets) != START_FLEETS:
             self.error(
@@ -208,10 +223,25 @@ class _Checker(OrderChecker):
             )
         seen: set[str] = set()
         totals = dict.fromkeys(SHIP_TYPES, 0)
+        placed: dict[Any, list[int]] = {}
         for f in setup.fleets:
             self.fleet_setup(f, seen, empire)
             for kind, n in f.ships.items():
                 totals[kind] += n
+            if empire and f.start is not None:
+                # « jamais » more than seven ships in fleets standing together (rule VII A 1):
+                # the lines are placed in order, so the line that breaks the limit is refused.
+                here = placed.setdefault(f.start, [])
+                here.append(sum(f.ships.values()))
+                stacked = stack_problem(here)
+                if stacked:
+                    here.pop()
+                    self.error(
+                        f.cell.replace("!B", "!H"),
+                        str(f.start),
+                        stacked,
+                        w.gettext("Place the fleet elsewhere."),
+                    )
         for kind, n in totals.items():
             most = self.tables.ships[kind].starting
             if n > most:
@@ -365,6 +395,8 @@ class _Checker(OrderChecker):
                     w.gettext("Take some out."),
                 )
         game_map = self.state.map
+        if not empire:
+            return  # the Extraterrestrial places its fleets on its next sheet
         if f.start is None:
             self.error(
                 f.cell,
@@ -372,19 +404,50 @@ class _Checker(OrderChecker):
                 w.gettext("the fleet has no start"),
                 w.gettext("Write where it starts."),
             )
-        elif empire and not game_map.on_map(f.start.zone):
+        elif not game_map.on_map(f.start.zone):
             self.error(
                 f.cell,
                 str(f.start),
                 w.gettext("the Empire's fleets start on the map"),
                 w.gettext("Write a position on the map, e.g. 23N4."),
             )
-        elif not empire and f.start.at_level(4) not in game_map.edge_positions(4):
-            self.error(
-                f.cell,
-                str(f.start),
-                w.gettext("is not a place beyond an edge"),
-                w.gettext("Choose one of the places on 'Situation', e.g. 03E4."),
+
+    def placement(self, setup: Orders) -> None:
+        """The Extraterrestrial's placement: each fleet it composed at a place beyond an
+        edge; a fleet left without one is placed at random (a warning)."""
+        w = current()
+        waiting = {f.letter for f in composed(self.state)}
+        edges = self.state.map.edge_positions(4)
+        placed: set[str] = set()
+        for f in setup.fleets:
+            if f.fleet not in waiting:
+                self.error(
+                    f.cell,
+                    f.fleet,
+                    w.gettext("is not a fleet composed on your set-up sheet"),
+                    w("Your fleets: {letters}.", letters=" ".join(sorted(waiting))),
+                )
+            elif f.fleet in placed:
+                self.error(
+                    f.cell,
+                    f.fleet,
+                    w.gettext("this fleet is placed twice"),
+                    w.gettext("Place each fleet once."),
+                )
+            elif f.start is None or f.start.at_level(4) not in edges:
+                self.error(
+                    f.cell.replace("!B", "!H"),
+                    str(f.start or ""),
+                    w.gettext("is not a place beyond an edge"),
+                    w.gettext("Choose one of the places on 'Situation', e.g. 03E4."),
+                )
+            placed.add(f.fleet)
+        for letter in sorted(waiting - placed):
+            self.warn(
+                f"B{SETUP_FLEET_FIRST_ROW}",
+                letter,
+                w("fleet {fleet} is not placed", fleet=letter),
+                w.gettext("The referee's tool will place it beyond an edge at random."),
             )
 
     # -- a game turn ------------------------------------------------------------------------
@@ -403,16 +466,18 @@ class _Checker(OrderChecker):
             fleet = self.fleet(e.fleet, e.cell, ordered)
             if fleet is None:
                 continue
-            ready = (fleet.where == "reserve" and self.state.turn >= 2) or (
-                fleet.where == "waiting" and fleet.wait == 0
-            )
-            if not fleet.ships or not ready:
+            if not fleet.ships or not entry_ready(self.state, fleet):
                 self.error(
                     e.cell,
                     e.fleet,
                     w.gettext("this fleet cannot enter now"),
                     w.gettext(
                         "Reserves enter from turn 2; a fleet waiting outside once its wait is over."
+                    )
+                    if self.state.turn >= 2
+                    else w.gettext(
+                        "On turn 1 your fleets enter by normal movement only (order enter), at "
+                        "level 4."
                     ),
                 )
             elif not self.state.map.on_map(e.zone):
@@ -426,6 +491,8 @@ class _Checker(OrderChecker):
             fleet = self.fleet(m.fleet, m.cell, ordered)
             if fleet is not None:
                 self.move(m, fleet)
+        if self.side == ALIEN and self.state.turn == 1:
+            self.unordered_entries(ordered)
         points = self.state.total_points(self.side) + sum(
             turn_production(self.state, self.state.turn)[self.side].values()
         )
@@ -458,6 +525,28 @@ class _Checker(OrderChecker):
                     w.gettext("It is bought only if the points are there after production."),
                 )
             points -= cost
+
+    def unordered_entries(self, ordered: set[str]) -> None:
+        """Turn 1: a set-up fleet given no order enters anyway (`resolve._enter_the_rest`);
+        the player is told where, so a fleet left out by mistake can still be ordered."""
+        w = current()
+        for fleet in self.state.fleets:
+            if fleet.side != ALIEN or fleet.where != "waiting" or fleet.letter in ordered:
+                continue
+            path = default_entry(self.state, fleet) if fleet.ships else None
+            if path is not None:
+                fleet.position, fleet.where = path[-1], "map"  # the next one sees it there
+                self.warn(
+                    f"B{FLEET_FIRST_ROW}",
+                    fleet.letter,
+                    w(
+                        "fleet {fleet} has no order: every fleet enters on turn 1, it will "
+                        "enter at {place}",
+                        fleet=fleet.letter,
+                        place=str(path[-1]),
+                    ),
+                    w.gettext("Give it a line if it should enter elsewhere."),
+                )
 
     def fleet(self, letter: str, cell: str, ordered: set[str]) -> Fleet | None:
         w = current()
@@ -521,7 +610,7 @@ class _Checker(OrderChecker):
                 w.gettext("A reserve enters with the order reserve."),
             )
             return
-        if entering and fleet.wait:
+        if entering and not waiting_over(fleet):
             self.error(
                 m.cell,
                 m.fleet,
@@ -550,11 +639,15 @@ class _Checker(OrderChecker):
         if stacked:
             self.error(m.cell, m.fleet, stacked, w.gettext("End the move elsewhere."))
             return
+        landing = bool(m.land) and can_land(state.map, fleet.position, m.path)
         fleet.position, fleet.where = end, "map"
         if m.land:
-            self.landing(m, fleet)
+            self.landing(m, fleet, landing)
 
-    def landing(self, m: FleetMove, fleet: Fleet) -> None:
+    def landing(self, m: FleetMove, fleet: Fleet, landing: bool) -> None:
+        """A landing line: the planet at the move's end, no attack on turn 1, and (for a line
+        marked to attack, which moves without them) the landing's 2 points for occupying a
+        planet that surrenders, as the turn holds it (`strategic.can_land`)."""
         w = current()
         state = self.state
         cell = m.cell.replace("!B", "!E")
@@ -574,6 +667,16 @@ class _Checker(OrderChecker):
                 "oui",
                 w.gettext("the Extraterrestrial may not attack planets on turn 1"),
                 w.gettext("Land without attacking, or wait for turn 3."),
+            )
+        if m.attack and not landing:
+            self.warn(
+                cell,
+                m.land,
+                w.gettext(
+                    "the move leaves fewer than the landing's 2 points: if the planet "
+                    "surrenders, the fleet does not occupy it"
+                ),
+                w.gettext("Shorten the move to keep 2 points for the landing."),
             )
         if planet.holder == self.side and (
             planet.colonised == self.side or not fleet.has_colonisers()

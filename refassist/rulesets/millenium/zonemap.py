@@ -16,12 +16,29 @@ from .charts import Tables
 from .geometry import Position, StrategicMap, zone_name
 from .state import ALIEN, EMPIRE
 
+#: A zone's width and height: taller than wide, so that a map of 6 x 5 zones fills the report's
+#: map box (190 x 215 mm) instead of its top two thirds.
 ZONE = 90
+ZONE_HIGH = 120
 MARGIN = 34
-INNER = 44
+INNER = 48
 SIDE_COLOURS = {ALIEN: "#3f9b45", EMPIRE: "#e6b800", "": "#9e9e9e"}
+#: Every counter is edged dark inside a white halo: the side colours alone vanish on the
+#: systems of their own hue (green on level 4, yellow on level 5), the edge and halo do not on
+#: any level's colour (tests/millenium/test_pages.py computes the contrast).
+COUNTER_EDGE = "#111111"
+COUNTER_HALO = "#ffffff"
+#: How a system's level colour is laid on the map (over the paper, `PAPER`).
+SYSTEM_OPACITY = 0.55
+PAPER = "#fbfbf7"
 #: Where in a zone a sector's counters go (from the zone's top-left corner).
-SECTOR_SPOT = {"N": (45, 12), "S": (45, 79), "W": (11, 45), "E": (79, 45), "C": (45, 53)}
+SECTOR_SPOT = {
+    "N": (ZONE / 2, 14),
+    "S": (ZONE / 2, ZONE_HIGH - 14),
+    "W": (12, ZONE_HIGH / 2),
+    "E": (ZONE - 12, ZONE_HIGH / 2),
+    "C": (ZONE / 2, ZONE_HIGH / 2 + 6),
+}
 
 
 @dataclass(frozen=True)
@@ -46,7 +63,7 @@ class SystemMark:
 def _xy(game_map: StrategicMap, pos: Position) -> tuple[float, float]:
     c, r = pos.zone
     dx, dy = SECTOR_SPOT[pos.sector]
-    return MARGIN + (c - 1) * ZONE + dx, MARGIN + (r - 1) * ZONE + dy
+    return MARGIN + (c - 1) * ZONE + dx, MARGIN + (r - 1) * ZONE_HIGH + dy
 
 
 def draw(
@@ -57,25 +74,25 @@ def draw(
 ) -> str:
     """The map as one ``<svg>`` element."""
     width = game_map.columns * ZONE + 2 * MARGIN
-    height = game_map.rows * ZONE + 2 * MARGIN
+    height = game_map.rows * ZONE_HIGH + 2 * MARGIN
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
         f'width="100%" font-family="DejaVu Sans, sans-serif">'
     ]
-    out.append(f'<rect x="0" y="0" width="{width}" height="{height}" fill="#fbfbf7"/>')
-    pad = (ZONE - INNER) / 2
+    out.append(f'<rect x="0" y="0" width="{width}" height="{height}" fill="{PAPER}"/>')
+    pad, pad_y = (ZONE - INNER) / 2, (ZONE_HIGH - INNER) / 2
     for c, r in game_map.zones():
-        x, y = MARGIN + (c - 1) * ZONE, MARGIN + (r - 1) * ZONE
-        ix, iy = x + pad, y + pad
+        x, y = MARGIN + (c - 1) * ZONE, MARGIN + (r - 1) * ZONE_HIGH
+        ix, iy = x + pad, y + pad_y
         out.append(
-            f'<rect x="{x}" y="{y}" width="{ZONE}" height="{ZONE}" fill="none" '
+            f'<rect x="{x}" y="{y}" width="{ZONE}" height="{ZONE_HIGH}" fill="none" '
             'stroke="#5b6b7b" stroke-width="1.2"/>'
         )
         for (ax, ay), (bx, by) in (
             ((x, y), (ix, iy)),
             ((x + ZONE, y), (ix + INNER, iy)),
-            ((x, y + ZONE), (ix, iy + INNER)),
-            ((x + ZONE, y + ZONE), (ix + INNER, iy + INNER)),
+            ((x, y + ZONE_HIGH), (ix, iy + INNER)),
+            ((x + ZONE, y + ZONE_HIGH), (ix + INNER, iy + INNER)),
         ):
             out.append(
                 f'<line x1="{ax}" y1="{ay}" x2="{bx}" y2="{by}" stroke="#b8c2cc" '
@@ -91,11 +108,11 @@ def draw(
     for mark in systems:
         placed = game_map.systems[mark.letter]
         c, r = placed.zone
-        ix, iy = MARGIN + (c - 1) * ZONE + pad, MARGIN + (r - 1) * ZONE + pad
+        ix, iy = MARGIN + (c - 1) * ZONE + pad, MARGIN + (r - 1) * ZONE_HIGH + pad_y
         colour = tables.level_rgb[placed.level - 1]
         out.append(
-            f'<rect x="{ix}" y="{iy}" width="{INNER}" height="{INNER}" fill="{colour}" '
-            'fill-opacity="0.55" stroke="#333" stroke-width="0.8"/>'
+            f'<rect class="system" x="{ix}" y="{iy}" width="{INNER}" height="{INNER}" '
+            f'fill="{colour}" fill-opacity="{SYSTEM_OPACITY}" stroke="#333" stroke-width="0.8"/>'
         )
         out.append(
             f'<text x="{ix + INNER / 2}" y="{iy + 13}" font-size="12" font-weight="bold" '
@@ -107,7 +124,7 @@ def draw(
         )
         for n, holder in enumerate(mark.holders or ()):
             out.append(
-                f'<circle cx="{ix + 6 + n * 9}" cy="{iy + 40}" r="3" '
+                f'<circle cx="{ix + 6 + n * 9}" cy="{iy + INNER - 5}" r="3" '
                 f'fill="{SIDE_COLOURS.get(holder, "#9e9e9e")}" stroke="#333" stroke-width="0.5"/>'
             )
     placed_at: dict[tuple[int, int, str], int] = {}
@@ -119,24 +136,28 @@ def draw(
         n = placed_at.get(key, 0)
         placed_at[key] = n + 1
         # Fleets sharing a sector stand side by side, three a row.
-        fx = cx + (0, 16, -16)[n % 3]
-        fy = cy + (n // 3) * 12
+        fx = cx + (0, 20, -20)[n % 3]
+        fy = cy + (n // 3) * 15
         colour = SIDE_COLOURS.get(counter.side, "#9e9e9e")
         level_colour = tables.level_rgb[counter.position.level - 1]
+        box = f'x="{fx - 9}" y="{fy - 6.5}" width="18" height="13" rx="2"'
         out.append(
-            f'<rect x="{fx - 7}" y="{fy - 5}" width="14" height="10" rx="1.5" fill="{colour}" '
-            'stroke="#222" stroke-width="0.6"/>'
+            f'<rect class="halo" {box} fill="none" stroke="{COUNTER_HALO}" stroke-width="3.4"/>'
         )
         out.append(
-            f'<text x="{fx - 2}" y="{fy + 2.6}" font-size="7" font-weight="bold" '
+            f'<rect class="counter" {box} fill="{colour}" stroke="{COUNTER_EDGE}" '
+            'stroke-width="1.2"/>'
+        )
+        out.append(
+            f'<text x="{fx - 3}" y="{fy + 3.3}" font-size="9" font-weight="bold" '
             f'text-anchor="middle">{escape(counter.letter)}</text>'
         )
         out.append(
-            f'<circle cx="{fx + 4}" cy="{fy}" r="3.3" fill="{level_colour}" stroke="#222" '
-            'stroke-width="0.4"/>'
+            f'<circle cx="{fx + 5}" cy="{fy}" r="4" fill="{level_colour}" stroke="{COUNTER_EDGE}" '
+            'stroke-width="0.5"/>'
         )
         out.append(
-            f'<text x="{fx + 4}" y="{fy + 2}" font-size="5" text-anchor="middle">'
+            f'<text x="{fx + 5}" y="{fy + 2.2}" font-size="6" text-anchor="middle">'
             f"{counter.position.level}</text>"
         )
     out.append("</svg>")
@@ -147,11 +168,12 @@ def _beyond(game_map: StrategicMap, pos: Position) -> tuple[float, float]:
     """Where a counter waiting outside the map is drawn: in the margin beside its zone."""
     inside, way = game_map.exit_zone(pos.zone)
     x, y = _xy(game_map, Position(inside, "C", pos.level))
+    below_centre = SECTOR_SPOT["C"][1] - ZONE_HIGH / 2  # the inner spot's drop
     shift = {
-        "N": (0, -ZONE / 2 - 12),
-        "S": (0, ZONE / 2 + 12),
-        "W": (-ZONE / 2 - 12, 0),
-        "E": (ZONE / 2 + 12, 0),
+        "N": (0, -SECTOR_SPOT["C"][1] - MARGIN / 2),
+        "S": (0, ZONE_HIGH - SECTOR_SPOT["C"][1] + MARGIN / 2),
+        "W": (-ZONE / 2 - MARGIN / 2, -below_centre),
+        "E": (ZONE / 2 + MARGIN / 2, -below_centre),
     }
     dx, dy = shift[way]
     return x + dx, y + dy
@@ -173,8 +195,8 @@ def legend(
     for side, label in names.items():
         swatch = (
             '<svg xmlns="http://www.w3.org/2000/svg" width="14" height="10">'
-            f'<rect width="14" height="10" rx="1.5" fill="{SIDE_COLOURS[side]}" stroke="#222" '
-            'stroke-width="0.6"/></svg>'
+            f'<rect x="1" y="1" width="12" height="8" rx="1.5" fill="{SIDE_COLOURS[side]}" '
+            f'stroke="{COUNTER_EDGE}" stroke-width="1.2"/></svg>'
         )
         items.append({"svg": swatch, "label": label})
     return items
