@@ -141,11 +141,13 @@ def create_demo_game(
     ruleset: Ruleset | str | None = None,
     scenario_file: Path | None = None,
     name: str = "Demo game",
+    language: str = "",
 ) -> Game:
     """A new game of computer players with assigned start positions, marked as a demo.
 
     Without ``map_file`` a game that invents maps plays on one generated from ``seed``; any
-    other game plays on its default map.
+    other game plays on its default map.  ``language`` (a code, ``en``) is the game's, so every
+    page of the demo (sheets, reports, replies, the public page) is in it; empty: the ruleset's.
     """
     game_ruleset = ruleset if isinstance(ruleset, Ruleset) else demo_ruleset(ruleset)
     setups = game_ruleset.demo_players(demo_player_count(game_ruleset, players))
@@ -166,6 +168,7 @@ def create_demo_game(
         assign_homeworlds=True,
         # A demo is for showing, not for secrets: the same --seed plays the same game.
         secret=hashlib.sha256(f"refassist-demo:{seed}".encode()).hexdigest()[:32],
+        language=language,
     )
     (Path(folder) / MARKER).write_text(
         "This folder was made by `refassist demo`; the next demo here replaces it.\n",
@@ -272,18 +275,25 @@ def run_demo(
     ruleset: str | None = None,
     scenario_file: Path | None = None,
     progress: Progress | None = None,
+    language: str = "",
 ) -> DemoResult:
     """Create a demo game in ``folder`` and play up to ``turns`` turns (fewer if it ends):
     game turns, each of as many steps as it takes in a game whose turn is several exchanges.
 
     ``players`` defaults to `DEFAULT_PLAYERS` within the game's range; ``ruleset`` to the
-    first registered one.
+    first registered one; ``language`` the game's language (empty: the ruleset's).
     """
     if turns < 1:
         raise UsageError(f"--turns must be at least 1, not {turns}")
     started = time.perf_counter()
     game = create_demo_game(
-        Path(folder), players, seed, map_file, ruleset=ruleset, scenario_file=scenario_file
+        Path(folder),
+        players,
+        seed,
+        map_file,
+        ruleset=ruleset,
+        scenario_file=scenario_file,
+        language=language,
     )
     result = DemoResult(folder=Path(folder), game=game)
     if progress is not None:

@@ -179,6 +179,7 @@ class Game:
         secret: str | None = None,
         referee_email: str = "",
         referee_name: str = "",
+        language: str = "",
     ) -> Game:
         """Create a new game folder with ``game.toml`` and ``master.xlsx``.
 
@@ -186,7 +187,9 @@ class Game:
         ``secret`` (signing sheets, keying the turn seeds) is drawn at random unless given: only
         the demo gives one, derived from its seed, so that the same demo plays the same game.
         ``referee_email`` is the address mail to players comes from; without it nothing can
-        be sent until the referee sets it in ``game.toml``.
+        be sent until the referee sets it in ``game.toml``.  ``language`` is the game's
+        (``[game] language``: its players' unless they name their own, and its public page's);
+        empty: the ruleset's.
         ``map_file``, ``scenario_file`` and ``generate_seed`` go to the ruleset as they are;
         which ones a game needs is the ruleset's business (`Ruleset.map_required`).
         """
@@ -224,6 +227,7 @@ class Game:
             days_per_turn=days_per_turn,
             referee_email=referee_email or PLACEHOLDER_REFEREE_EMAIL,
             referee_name=referee_name,
+            language=language,
         )
         setup = NewGame(
             game_name=config.name,

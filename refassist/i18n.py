@@ -166,9 +166,9 @@ class Said(str):
     values: dict[str, Any]
 
 
-def said(template: str, **values: Any) -> Said:
-    """``template`` (an English msgid with ``{name}`` fields) translated for `current` and
-    filled in, remembering both for `again`."""
+def _kept_and_shown(values: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A sentence's values as a record keeps them (a sentence within it as its template and
+    values, to say again) and as the current reader is shown them."""
     kept: dict[str, Any] = {}
     shown: dict[str, Any] = {}
     for k, v in values.items():
@@ -176,8 +176,27 @@ def said(template: str, **values: Any) -> Said:
             kept[k], shown[k] = {"say": [v.template, v.values]}, str(v)
         else:
             kept[k] = shown[k] = v if isinstance(v, int | float) else str(v)
+    return kept, shown
+
+
+def said(template: str, **values: Any) -> Said:
+    """``template`` (an English msgid with ``{name}`` fields) translated for `current` and
+    filled in, remembering both for `again`."""
+    kept, shown = _kept_and_shown(values)
     out = Said(current().gettext(template).format(**shown))
     out.template, out.values = template, kept
+    return out
+
+
+def said_plural(singular: str, plural: str, n: int, **values: Any) -> Said:
+    """`said` for a sentence that counts: the catalog's plural form for ``n`` (French says
+    "0 point gagné", "2 points gagnés"; English "0 points"), never "(s)".  ``n`` fills
+    ``{n}``; the plural and the count are remembered (as ``_plural``) so `again` picks the
+    form of another reader's language."""
+    kept, shown = _kept_and_shown({**values, "n": n})
+    kept["_plural"] = [plural, n]
+    out = Said(current().ngettext(singular, plural, n).format(**shown))
+    out.template, out.values = singular, kept
     return out
 
 
@@ -197,8 +216,12 @@ def again(text: str, words: Words, say: Any = None) -> str:
     shown = {
         k: again("", words, v["say"]) if isinstance(v, dict) and "say" in v else v
         for k, v in values.items()
+        if k != "_plural"
     }
+    plural = values.get("_plural")
     try:
+        if plural:  # said_plural's: the reader's language's form for the count
+            return words.ngettext(template, str(plural[0]), int(plural[1])).format(**shown)
         return words.gettext(template).format(**shown)
     except (KeyError, IndexError, ValueError):
         return str(text)

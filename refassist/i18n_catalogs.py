@@ -32,6 +32,7 @@ KEYWORDS = {
     "counted_as": (2, 3),
     "N_": None,
     "said": None,
+    "said_plural": (1, 2),
 }
 _TEMPLATE_OPTIONS = {"extensions": "jinja2.ext.i18n", "trimmed": "false"}
 

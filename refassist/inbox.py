@@ -738,7 +738,12 @@ class _Intake:
         annotated = self.replies / f"{sheet_filename(player)[:-5]}-{sha[:12]}-annotated.xlsx"
         attachments: list[Path] = []
         try:
-            annotate(self.index.folder / entry["file"], result.problems, annotated)
+            annotate(
+                self.index.folder / entry["file"],
+                result.problems,
+                annotated,
+                self.game.words_for(player),
+            )
             attachments.append(annotated)
         except RefassistError as exc:
             entry["note"] = f"the annotated copy could not be written: {exc}"

@@ -58,7 +58,8 @@ def _said(game: Game, player: str, msgid: str) -> str:
     without its markup)."""
     words = words_for(game.language_of(player), game.ruleset.package)
     plain = re.sub(r"<[^>]+>", "", words.gettext(msgid))
-    return max((part.strip() for part in re.split(r"%\([a-z_]+\)s|\{[a-z_]+\}", plain)), key=len)
+    longest = max((part.strip() for part in re.split(r"%\([a-z_]+\)s|\{[a-z_]+\}", plain)), key=len)
+    return " ".join(longest.split())  # as the page's text is read: French no-break spaces too
 
 
 #: The sentences, in every game and language, that tell a player no sheet of theirs came.

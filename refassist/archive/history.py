@@ -24,6 +24,7 @@ from .. import __version__
 from ..atomic import write_text
 from ..errors import RefassistError
 from ..game import CONFIG_NAME, Game, step_sort_key
+from ..i18n import said_as
 from ..rulesets.base import Event
 from ..turn_seed import commitment
 from ..turns import MANIFEST_NAME, dice_disclosure, manifest_or_empty
@@ -66,6 +67,8 @@ class StateFacts:
     finished: str = ""
     #: The step awaited is the referee's (battles fought on the table), not players' sheets.
     by_referee: bool = False
+    #: How the label was said (`i18n.said_as`), so a page says it in its reader's language.
+    step_say: Any = None
 
 
 @dataclass
@@ -80,6 +83,8 @@ class TurnRecord:
     problem: str = ""
     #: `turns.dice_disclosure`: ``source`` (seeded, file), ``seed``, ``commitment``...
     dice: dict[str, str] = field(default_factory=dict)
+    #: How the label was said (the manifest's ``label_say``), to say it again in a language.
+    label_say: Any = None
 
 
 @dataclass
@@ -156,6 +161,7 @@ def read_history(game: Game, state: Any = None) -> History:
                 after=after,
                 problem=trouble,
                 dice=cache.dice(game, step, m, state),
+                label_say=m.get("label_say"),
             )
         )
     cache.save()
@@ -174,6 +180,7 @@ def _facts_of(game: Game, state: Any) -> StateFacts:
     return StateFacts(
         step=step.key,
         step_label=step.label,
+        step_say=said_as(step.label),
         by_referee=step.waits_for_referee,
         players=list(ruleset.players(state)),
         in_game=list(ruleset.in_game(state)),

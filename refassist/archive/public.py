@@ -24,7 +24,7 @@ from pathlib import Path
 from ..atomic import write_text
 from ..errors import UsageError
 from ..game import Game
-from ..i18n import again, words_for
+from ..i18n import Words, again, words_for
 from ..report.render import render_html, shared_environment, speaking, template_dirs
 from .history import History, read_history
 from .site import chart_of
@@ -48,6 +48,16 @@ def check_public_folder(game: Game, folder: Path) -> Path:
     return target
 
 
+def _finished(history: History, words: Words) -> str:
+    """How the game ended, in the page's language: the event that ended it said again (a game
+    keeps its end as the text of that event); as recorded when no event says it."""
+    current = history.current
+    if current is None or not current.finished:
+        return ""
+    said_so = next((e for e in current.events if e.text == current.finished and e.say), None)
+    return again(said_so.text, words, said_so.say) if said_so else current.finished
+
+
 def write_public(game: Game, folder: Path, history: History | None = None) -> Path:
     """Write the public page into ``folder`` and return its path."""
     target = check_public_folder(game, folder)
@@ -61,7 +71,7 @@ def write_public(game: Game, folder: Path, history: History | None = None) -> Pa
     env = speaking(shared_environment(template_dirs(game.path)), language, package)
     turns = [
         {
-            "label": t.label,
+            "label": again(t.label, words, t.label_say),
             "step": t.step,
             "announcements": [
                 again(e.text, words, e.say) for e in (t.after.events if t.after else []) if e.public
@@ -81,6 +91,11 @@ def write_public(game: Game, folder: Path, history: History | None = None) -> Pa
             "history": history,
             "turns": turns,
             "chart": chart_of(history, "") if game.ruleset.public_standings else "",
+            # The step awaited, in the page's language (the history keeps the game's words).
+            "awaited_label": again(history.current.step_label, words, history.current.step_say)
+            if history.current is not None
+            else "",
+            "finished": _finished(history, words),
         },
     )
     target.mkdir(parents=True, exist_ok=True)

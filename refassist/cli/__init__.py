@@ -18,11 +18,21 @@ import click
 
 from ..errors import RefassistError
 
+#: Spaces French typography puts before « : ; ? ! » and inside guillemets: harmless, printed
+#: as they are (Python counts them unprintable, being spaces other than " ").
+_TYPOGRAPHIC_SPACES = frozenset("\u00a0\u202f")
+
 
 def printable(text: str) -> str:
     """Text safe to print on the referee's terminal: control and direction-changing characters
     (which a hostile file name or sheet could carry) are shown escaped, not obeyed."""
-    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode() for ch in text)
+    return "".join(
+        ch if ch.isprintable() or ch in _TYPOGRAPHIC_SPACES else _escaped(ch) for ch in text
+    )
+
+
+def _escaped(ch: str) -> str:
+    return ch.encode("unicode_escape").decode()
 
 
 def shown(path: Path) -> str:

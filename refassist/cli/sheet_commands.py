@@ -14,6 +14,7 @@ import click
 
 from ..errors import NotATurnSheet, UsageError
 from ..game import Game
+from ..i18n import words_for
 from ..inbox import status
 from ..inbox_index import waiting_for
 from ..outbox import set_aside_stale
@@ -69,8 +70,11 @@ def _print_result(result: CheckResult) -> None:
         click.echo(printable(f"  {line}"))
     if result.problems:
         click.echo("Problems:")
+        # The messages speak the sheet's language (its reader's): "found" too, so a French
+        # line does not end in English.
+        found = words_for(meta.get("language", "")).gettext("found")
         for p in result.problems:
-            click.echo(printable(f"  {p.severity.upper():7} {p}"))
+            click.echo(printable(f"  {p.severity.upper():7} {p.shown(found)}"))
 
 
 @click.command("check")

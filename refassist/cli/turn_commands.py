@@ -22,6 +22,7 @@ from ..demo import (
 )
 from ..errors import UsageError
 from ..game import Game
+from ..i18n import LANGUAGES, language_code
 from ..turns import check_ready, resolve_game, rollback
 from ..verify import StepCheck, accept_edit, verify_game
 from ..words import counted
@@ -243,6 +244,18 @@ def verify_command(
     ctx.exit(1)
 
 
+def language_option(text: str) -> str:
+    """``--language`` as a language code (empty stays empty); a clear error for one refassist
+    does not speak."""
+    if not text:
+        return ""
+    code = language_code(text)
+    if code is None:
+        known = ", ".join(sorted(LANGUAGES))
+        raise UsageError(f"--language {text!r} is not a language refassist speaks ({known})")
+    return code
+
+
 @click.command("demo")
 @click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
 @click.option(
@@ -284,6 +297,12 @@ def verify_command(
     type=click.Path(dir_okay=False, path_type=Path),
     help="Starting forces for a map of your own (games whose maps come with a scenario).",
 )
+@click.option(
+    "--language",
+    default="",
+    help="The language the game is played in (en, fr; default: the game's own): every "
+    "sheet, report, reply and the public page of the demo speak it.",
+)
 def demo_command(
     folder: Path,
     ruleset_name: str | None,
@@ -293,6 +312,7 @@ def demo_command(
     map_file: Path | None,
     sector_file: Path | None,
     scenario_file: Path | None,
+    language: str,
 ) -> None:
     """Play a whole game with computer players in FOLDER.
 
@@ -345,6 +365,7 @@ def demo_command(
             ruleset=ruleset.name,
             scenario_file=scenario_file,
             progress=progress,
+            language=language_option(language),
         )
     last = result.turns[-1] if result.turns else None
     played = counted(len(result.turns), ruleset.step_word)

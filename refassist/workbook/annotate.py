@@ -30,13 +30,17 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from ..atomic import atomic_path
 from ..errors import CellProblem
+from ..i18n import LANGUAGES, Words, words_for
+from ..words import N_
 from .sheetio import open_workbook
 
-PROBLEMS_SHEET = "Problems"
+PROBLEMS_SHEET = N_("Problems")
 AUTHOR = "refassist"
 ERROR_FILL = "FFFF7C80"
 WARNING_FILL = "FFFFC000"
-_HEADERS = ("Severity", "Sheet", "Cell", "Found", "Problem", "How to fix", "restore")
+#: The problems tab's columns, in the player's language (the hidden last one is the tool's).
+_HEADERS = (N_("Severity"), N_("Sheet"), N_("Cell"), N_("Found"), N_("Problem"), N_("How to fix"))
+_SEVERITY = {"error": N_("error"), "warning": N_("warning")}
 _RESTORE_COL = 7
 _CELL_RE = re.compile(r"^\$?([A-Z]{1,3})\$?([0-9]{1,7})$")
 
@@ -84,11 +88,19 @@ def _target(ws: Worksheet, ref: str) -> Any:
     return ws[ref]
 
 
+def _problems_tab(wb: Workbook) -> str:
+    """The tab a previous annotation added, in whichever language it was written ("Problems",
+    "Problèmes"); "" for none."""
+    names = {words_for(language).gettext(PROBLEMS_SHEET) for language in LANGUAGES}
+    return next((t for t in wb.sheetnames if t in names | {PROBLEMS_SHEET}), "")
+
+
 def _undo_previous(wb: Workbook) -> None:
     """Restore the fills and comments a previous annotation changed, and drop its sheet."""
-    if PROBLEMS_SHEET not in wb.sheetnames:
+    tab = _problems_tab(wb)
+    if not tab:
         return
-    ws = wb[PROBLEMS_SHEET]
+    ws = wb[tab]
     for row in ws.iter_rows(min_row=2, min_col=_RESTORE_COL, max_col=_RESTORE_COL):
         text = row[0].value
         if not isinstance(text, str) or not text.startswith("{"):
@@ -110,14 +122,14 @@ def _undo_previous(wb: Workbook) -> None:
             cell.comment = Comment(str(comment["text"]), str(comment.get("author") or ""))
         else:
             cell.comment = None
-    del wb[PROBLEMS_SHEET]
+    del wb[tab]
 
 
-def _comment_text(problems: Sequence[CellProblem]) -> str:
+def _comment_text(problems: Sequence[CellProblem], w: Words) -> str:
     parts = []
     for p in problems:
-        head = "ERROR" if p.severity == "error" else "Warning"
-        text = f"{head}: {p.message}."
+        head = w.gettext("ERROR") if p.severity == "error" else w.gettext("Warning")
+        text = w.gettext("{head}: {message}.").format(head=head, message=p.message)
         if p.fix:
             text += f" {p.fix}"
         parts.append(text.replace("..", "."))
@@ -128,8 +140,12 @@ def _ref(cell: str) -> str:
     return cell.split(":", 1)[0].replace("$", "").upper()
 
 
-def annotate_workbook(wb: Workbook, problems: Sequence[CellProblem]) -> None:
-    """Mark ``problems`` on an open workbook (see `annotate`)."""
+def annotate_workbook(
+    wb: Workbook, problems: Sequence[CellProblem], words: Words | None = None
+) -> None:
+    """Mark ``problems`` on an open workbook (see `annotate`), in ``words``' language (the
+    player's; English when not given)."""
+    w = words or Words()
     _undo_previous(wb)
     targets: dict[tuple[str, str], list[CellProblem]] = defaultdict(list)
     for p in problems:
@@ -155,19 +171,21 @@ def annotate_workbook(wb: Workbook, problems: Sequence[CellProblem]) -> None:
         )
         colour = ERROR_FILL if any(p.severity == "error" for p in cell_problems) else WARNING_FILL
         cell.fill = PatternFill(fill_type="solid", fgColor=colour, bgColor=colour)
-        text = _comment_text(cell_problems)
+        text = _comment_text(cell_problems, w)
         comment = Comment(text[:2000], AUTHOR)
         comment.width = 320
         comment.height = min(400, 80 + 16 * (len(text) // 45))
         cell.comment = comment
 
-    sheet = wb.create_sheet(PROBLEMS_SHEET, 0)
+    tab = w.gettext(PROBLEMS_SHEET)
+    sheet = wb.create_sheet(tab, 0)
     bold = Font(bold=True)
-    for col, title in enumerate(_HEADERS, start=1):
+    for col, title in enumerate([*(w.gettext(h) for h in _HEADERS), "restore"], start=1):
         sheet.cell(row=1, column=col, value=title).font = bold
     ordered = sorted(problems, key=lambda p: (p.severity != "error", p.sheet, _sort_key(p.cell)))
     for row, p in enumerate(ordered, start=2):
-        values = (p.severity, p.sheet, p.cell, p.found, p.message, p.fix)
+        severity = w.gettext(_SEVERITY.get(p.severity, p.severity))
+        values = (severity, p.sheet, p.cell, p.found, p.message, p.fix)
         for col, value in enumerate(values, start=1):
             c = sheet.cell(row=row, column=col)
             c.value = value
@@ -183,7 +201,7 @@ def annotate_workbook(wb: Workbook, problems: Sequence[CellProblem]) -> None:
         c.value = saved
         c.data_type = "s"
     if not problems:
-        sheet.cell(row=2, column=5, value="No problems found.")
+        sheet.cell(row=2, column=5, value=w.gettext("No problems found."))
     for letter, width in zip("ABCDEFG", (9, 10, 8, 30, 60, 50, 10), strict=True):
         sheet.column_dimensions[letter].width = width
     sheet.column_dimensions["G"].hidden = True
@@ -195,7 +213,7 @@ def annotate_workbook(wb: Workbook, problems: Sequence[CellProblem]) -> None:
     sheet.sheet_properties.pageSetUpPr.fitToPage = True
     wb.active = 0
     for ws in wb.worksheets:
-        ws.sheet_view.tabSelected = ws.title == PROBLEMS_SHEET
+        ws.sheet_view.tabSelected = ws.title == tab
 
 
 def _sort_key(ref: str) -> tuple[int, str]:
@@ -205,15 +223,20 @@ def _sort_key(ref: str) -> tuple[int, str]:
     return (int(m.group(2)), m.group(1))
 
 
-def annotate(sheet_path: Path, problems: Sequence[CellProblem], out_path: Path) -> Path:
+def annotate(
+    sheet_path: Path,
+    problems: Sequence[CellProblem],
+    out_path: Path,
+    words: Words | None = None,
+) -> Path:
     """Write a copy of ``sheet_path`` with ``problems`` marked on it to ``out_path``.
 
     The source is opened through `sheetio` (it came from a player); the copy is written
     atomically and ``sheet_path`` is never changed, even when ``out_path`` is the same file
-    name in another folder.
+    name in another folder.  ``words``: the player's language (English when not given).
     """
     wb = open_workbook(Path(sheet_path))
-    annotate_workbook(wb, problems)
+    annotate_workbook(wb, problems, words)
     out_path = Path(out_path)
     with atomic_path(out_path) as tmp:
         wb.save(tmp)

@@ -283,7 +283,7 @@ def test_the_notes_of_a_retake_and_an_empire_occupation_is_not_a_retake() -> Non
     assert h1.loyalty == 4 and notes[0] == "H1 returns to the Empire at loyalty 4 (3 bases left)"
     notes = [str(n) for n in take_planet(state, x1, EMPIRE, colonise=True, bases_left=0)]
     assert (x1.holder, x1.loyalty, x1.retaken) == (EMPIRE, 0, False)
-    assert notes == ["X1 taken by the empire side and colonised; loyalty 0"]
+    assert notes == ["X1 taken by the Empire and colonised; loyalty 0"]
 
 
 def test_a_planet_held_but_not_colonised_does_not_keep_the_system() -> None:

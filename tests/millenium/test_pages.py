@@ -259,10 +259,10 @@ def test_a_waiting_fleet_is_shown_where_it_will_enter(tmp_path: Path) -> None:
     ws = openpyxl.load_workbook(path)["Situation"]
     lines = [str(c.value) for c in ws["A"] if c.value]
     assert any(
-        line.startswith("K: en attente hors de la carte 03E4, entre sur la carte en 13W4 - ")
+        line.startswith("K\u00a0: en attente hors de la carte 03E4, entre sur la carte en 13W4 - ")
         for line in lines
     ), lines
-    assert any(line.startswith("δ: sur la carte 23C4 - ") for line in lines), lines
+    assert any(line.startswith("δ\u00a0: sur la carte 23C4 - ") for line in lines), lines
     path = _sheet(state, tmp_path, "en", "en.xlsx")
     lines = [str(c.value) for c in openpyxl.load_workbook(path)["Situation"]["A"] if c.value]
     assert any(line.startswith("K: waiting outside 03E4, enters at 13W4 - ") for line in lines)
@@ -296,7 +296,7 @@ def test_the_turn_sheet_says_the_lines_order_decides_stacking(
     other fleets stand by then: the note under the fleet lines says so, between the last fleet
     line and the purchases, and the sheet still reads back."""
     path = _sheet(states[2], tmp_path, language)
-    ws = openpyxl.load_workbook(path)["Orders"]
+    ws = openpyxl.load_workbook(path)[sheet.orders_tab(language)]
     note = str(ws[f"A{sheet.STACKING_NOTE_ROW}"].value or "")
     assert all(word in note for word in words), note
     assert sheet.FLEET_FIRST_ROW + sheet.FLEET_ROWS == sheet.STACKING_NOTE_ROW
@@ -310,7 +310,6 @@ def test_positions_typed_with_o_and_i_come_back_as_typed(tmp_path: Path) -> None
     """A French player who writes 23O4 and 23I4 reads them so in the orders as understood and
     in the checker's problems (before: 23W4 and 23C4, letters he never typed); one who writes
     W and C reads W and C."""
-    from refassist.rulesets.millenium.sheet import ORDERS_SHEET
     from refassist.rulesets.millenium.validate import validate_orders
     from refassist.workbook.sheetpage import typing_into
 
@@ -318,7 +317,7 @@ def test_positions_typed_with_o_and_i_come_back_as_typed(tmp_path: Path) -> None
     place(state, EMPIRE, "δ", "23C4", "fregate")
     place(state, EMPIRE, "A", "33C4", "fregate")
     path = _sheet(state, tmp_path, "fr")
-    with typing_into(path, ORDERS_SHEET) as (put, _):
+    with typing_into(path, sheet.orders_tab("fr")) as (put, _):
         put("B12", "δ")
         put("C12", "mouvement")
         put("D12", "23o4 13E4")
@@ -330,14 +329,14 @@ def test_positions_typed_with_o_and_i_come_back_as_typed(tmp_path: Path) -> None
     with speaking_to("fr", PACKAGE):
         lines = sheet.orders_text(read.orders)
         problems = validate_orders(state, "Ivo", read.orders)
-    assert lines[0] == "δ se déplace 23O4 13E4"
-    assert lines[1] == "A se déplace 33O4 43O4"
+    assert lines[0] == "δ se déplace par 23O4 13E4"
+    assert lines[1] == "A se déplace par 33O4 43O4"
     [problem] = problems
     assert "43O4" in problem.message and "33O4" in problem.message, problem.message
     assert "W4" not in problem.message
 
     english = _sheet(state, tmp_path, "en", "en.xlsx")
-    with typing_into(english, ORDERS_SHEET) as (put, _):
+    with typing_into(english, sheet.orders_tab("en")) as (put, _):
         put("B12", "δ")
         put("C12", "move")
         put("D12", "23W4 23C4 23E4")
@@ -368,12 +367,13 @@ def test_the_empires_set_up_sheet_has_the_map_and_tab_1(
     map page (every zone, its sectors, each system's letter and level in the level's colour)
     and TAB 1 as the game's tables have it, in the reader's language, printed on one page wide
     (before: no map, no TAB 1 on the sheet)."""
+    from refassist.i18n import words_for
     from refassist.rulesets.millenium.charts import SHIP_TYPES
     from refassist.rulesets.millenium.mappage import _tint
 
     path = _sheet(states[0], tmp_path, "fr")
     book = openpyxl.load_workbook(path)
-    assert book.sheetnames[:3] == ["Orders", "Situation", "Carte"]
+    assert book.sheetnames[:3] == ["Ordres", "Situation", "Carte"]
     ws = book["Carte"]
     grid = _grid(ws)
     assert set(grid) == {f"{c}{r}" for c, r in MAP.zones()}
@@ -387,10 +387,11 @@ def test_the_empires_set_up_sheet_has_the_map_and_tab_1(
         assert ws.cell(top, left + 1).value == "N"
     text = [str(c.value) for row in ws.iter_rows() for c in row if c.value is not None]
     assert "TAB 1 - les navires et les flottes de la partie" in text
-    assert "niveau 5: jaune" in text or "niveau 5 : jaune" in text
+    assert "niveau 5\u00a0: jaune" in text
     for kind in SHIP_TYPES:
         ship = TABLES.ships[kind]
-        row = next(r for r in ws.iter_rows() if r[0].value == sheet.SHIP_LABELS[kind])
+        label = words_for("fr", PACKAGE).gettext(sheet.SHIP_LABELS[kind])
+        row = next(r for r in ws.iter_rows() if r[0].value == label)
         numbers = [c.value for c in row[5:16] if c.value is not None]
         assert numbers == [ship.starting, ship.per_fleet, ship.in_play, ship.cost], kind
     capacities = next(t for t in text if t.startswith("Les flottes et le nombre"))

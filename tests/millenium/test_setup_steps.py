@@ -304,7 +304,7 @@ def test_the_extraterrestrials_two_set_up_sheets_read_as_they_were_meant() -> No
     """Its compositions have no place yet, its placement no ships: the orders as understood
     say neither "starting at -" nor "no ships"."""
     composed = Orders(ALIEN, "0-empire", is_setup=True, fleets=_alien_setup().fleets[:1])
-    assert sheet.orders_text(composed) == ["Fleet K: 1 vaisseau, 1 navire de colonisation"]
+    assert sheet.orders_text(composed) == ["Fleet K: 1 ship of the line, 1 colony ship"]
     placed = FleetSetup("K", {}, MAP.edge_positions(4)[0], "")
     placement = Orders(ALIEN, "0-extraterrestre", is_setup=True, fleets=[placed])
     assert sheet.orders_text(placement) == ["Fleet K waits at 10S4"]

@@ -57,19 +57,19 @@ def test_every_sheet_reads_back_what_was_typed(
 def test_a_french_sheet_speaks_french_and_an_english_one_english(
     states: list[State], tmp_path: Path
 ) -> None:
-    for language, title, fleets, situation in (
-        ("fr", "MILLENIUM - ORDRES", "FLOTTES - une ligne par flotte", "Vos flottes"),
-        ("en", "MILLENIUM - ORDERS", "FLEETS - one line per fleet", "Your fleets"),
+    for language, tab, title, fleets, situation in (
+        ("fr", "Ordres", "MILLENIUM - ORDRES", "FLOTTES - une ligne par flotte", "Vos flottes"),
+        ("en", "Orders", "MILLENIUM - ORDERS", "FLEETS - one line per fleet", "Your fleets"),
     ):
         path = tmp_path / f"{language}.xlsx"
         _written(states[2], path, language)
         book = openpyxl.load_workbook(path)
-        orders, seen = book["Orders"], book["Situation"]
+        orders, seen = book[tab], book["Situation"]
         assert orders["A1"].value == title
         assert orders[f"A{sheet.FLEET_SECTION_ROW}"].value == fleets
         assert situation in [c.value for c in seen["A"]]
         assert "Page &P" in orders.oddFooter.right.text
-    french = openpyxl.load_workbook(tmp_path / "fr.xlsx")["Orders"]
+    french = openpyxl.load_workbook(tmp_path / "fr.xlsx")["Ordres"]
     assert french["A2"].value == "Tour de jeu 1 sur 20"
     assert french.oddFooter.right.text == "Page &P sur &N"
 
@@ -90,7 +90,7 @@ def test_set_up_sheets_say_what_each_side_may_know(states: list[State], tmp_path
         for c in row
         if c.value
     )
-    assert "fiche 1 : fidélité 6" in empire_text  # the cards to deal
+    assert "fiche 1\u00a0: fidélité 6" in empire_text  # the cards to deal
     assert "fiche non vue" in alien_text and "fidélité" not in alien_text.replace(
         "fiche non vue", ""
     )
@@ -123,7 +123,7 @@ def test_problems_are_pinned_to_their_cells_in_the_readers_language(
     path = tmp_path / "sheet.xlsx"
     _written(states[2], path, "fr")
     book = openpyxl.load_workbook(path)
-    ws = book["Orders"]
+    ws = book["Ordres"]
     r = sheet.FLEET_FIRST_ROW
     ws[f"B{r}"], ws[f"C{r}"], ws[f"D{r}"] = "K", "voler", "23N4"
     ws[f"B{r + 1}"], ws[f"C{r + 1}"], ws[f"D{r + 1}"] = "δ", "mouvement", "23Q4"

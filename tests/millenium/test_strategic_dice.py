@@ -83,9 +83,9 @@ def test_a_reserve_entry_reads_tab_3_from_the_maximum_distance() -> None:
     entry = Orders(EMPIRE, "2", entries=[ReserveEntry("δ", (1, 1), 4, "Orders!B20")])
     after = resolve_turn(state, {IVO: entry}, Dice.scripted([1, 3, 1]), {}).state
     assert _lines(after, IVO, "fr")[:3] == [
-        "flotte δ, TAB 3 (depuis la distance maximum) : dé 1, déviation 1",
-        "flotte δ, rose DR : dé 3, vers S",
-        "flotte δ, rose SA : dé 1, secteur N",
+        "flotte δ, TAB 3 (depuis la distance maximum)\u00a0: dé 1, déviation 1",
+        "flotte δ, rose DR\u00a0: dé 3, vers S",
+        "flotte δ, rose SA\u00a0: dé 1, secteur N",
     ]
 
 
@@ -102,7 +102,9 @@ def test_a_surrender_demands_die_is_told_to_both_and_its_ratio_to_the_demander()
     assert "N1, TAB 2 demande de reddition : dé 4" in french
     assert "9:3" not in french and "3/1" not in french
     assert "N1, TAB 2 surrender demand: die 4" in _lines(after, IVO, "en")
-    assert "N1, TAB 2 demande de reddition à 9:3 (colonne 3/1) : dé 4" in _lines(after, VERA, "fr")
+    assert "N1, TAB 2 demande de reddition à 9:3 (colonne 3/1)\u00a0: dé 4" in _lines(
+        after, VERA, "fr"
+    )
 
 
 def test_a_demand_decided_without_a_die_tells_no_die() -> None:

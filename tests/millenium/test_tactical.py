@@ -392,7 +392,7 @@ def test_a_battle_no_one_can_win_stops_after_forty_rounds() -> None:
     assert (battle.round, battle.left) == (40, {ALIEN})
     assert [str(line) for line in battle.log[-2:]] == [
         "round 40: no side can win; the attacker withdraws",
-        "round 40: the extraterrestre side's ships leave the battle",
+        "round 40: the ships of the Extraterrestrial leave the battle",
     ]
 
 

@@ -40,7 +40,7 @@ def test_the_checker_speaks_french_to_a_french_reader() -> None:
     with speaking_to("fr", PACKAGE):
         found = validate_orders(state, "Vera", bad, {})
     assert found[0].message.startswith("33C4 n'est pas à un pas de 23C4")
-    assert found[0].fix == "Corrigez le trajet : secteurs voisins, pas de diagonale, 5 points."
+    assert found[0].fix == "Corrigez le trajet\u00a0: secteurs voisins, pas de diagonale, 5 points."
 
 
 def test_turn_1_attack_stacking_and_purchases() -> None:
@@ -118,7 +118,7 @@ def test_the_empires_set_up_is_held_to_the_cards_and_tab_1() -> None:
     assert "loyalty 3" in found[("C37", "error")]  # M was dealt card 11: loyalty 3
     messages = [p.message for p in validate_orders(state, "Ivo", bad, {}) if p.cell == "B46"]
     assert any("composed twice" in m for m in messages)
-    assert any("3 vaisseau in one fleet" in m for m in messages)
+    assert any("3 ships of the line in one fleet" in m for m in messages)
     assert any("start on the map" in m for m in messages)
 
 

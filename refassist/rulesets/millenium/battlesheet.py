@@ -28,7 +28,7 @@ from ...workbook.turnbook import turn_workbook
 from ..base import SheetRead
 from . import parse
 from .charts import INTERCEPTORS_PER_CARRIER, SHIP_TYPES
-from .names import SHIP_LABELS, SIDE_LABELS
+from .names import SHIP_DAMAGED_NUMBERED, SHIP_LABELS, SHIP_LOST_NUMBERED, SIDE_LABELS
 from .orders import BattleResult, PlanetResult, ShipResult
 from .resolve import step_key
 from .rules import complete
@@ -253,7 +253,8 @@ def _write_ships(page: Page, ships: list[Any]) -> None:
         page.value(f"D{row}", w.gettext(SHIP_LABELS[s.ship.kind]), st.value)
         before = w.gettext("damaged") if s.ship.damaged else w.gettext("intact")
         if s.ship.kind == "porte_intercepteur":
-            before += ", " + w("{n} interceptor(s)", n=s.ship.interceptors)
+            n = s.ship.interceptors
+            before += ", " + w.ngettext("{n} interceptor", "{n} interceptors", n).format(n=n)
         page.value(f"E{row}", before, st.value)
         page.blank(f"{FATE_COLUMN}{row}", st.input_text)
         if s.ship.kind == "porte_intercepteur":
@@ -392,25 +393,37 @@ def result_text(result: BattleResult) -> list[str]:
     w = current()
     lines = [w("Battle {battle}", battle=result.battle)]
     for p in result.planet:
+        n = p.bases_left
         lines.append(
-            w("{planet} conquered, {n} base(s) left", planet=p.planet, n=p.bases_left)
+            w.ngettext(
+                "{planet} conquered, {n} base left", "{planet} conquered, {n} bases left", n
+            ).format(planet=p.planet, n=n)
             if p.conquered
-            else w("{planet} holds with {n} base(s)", planet=p.planet, n=p.bases_left)
+            else w.ngettext(
+                "{planet} holds with {n} base", "{planet} holds with {n} bases", n
+            ).format(planet=p.planet, n=n)
         )
-    fates = {
-        "": N_("{fleet}: {ship} #{n}"),
-        "damaged": N_("{fleet}: {ship} #{n} damaged"),
-        "destroyed": N_("{fleet}: {ship} #{n} destroyed"),
-    }
+    fates = {"damaged": SHIP_DAMAGED_NUMBERED, "destroyed": SHIP_LOST_NUMBERED}
     for r in result.ships:
-        text = w(fates[r.fate], fleet=r.fleet, ship=w.gettext(SHIP_LABELS[r.kind]), n=r.index + 1)
+        if r.fate in fates and r.kind in fates[r.fate]:
+            text = w(fates[r.fate][r.kind], fleet=r.fleet, n=r.index + 1)
+        else:
+            text = w(
+                "{fleet}: {ship} #{n}",
+                fleet=r.fleet,
+                ship=w.gettext(SHIP_LABELS.get(r.kind, r.kind)),
+                n=r.index + 1,
+            )
         if r.interceptors is not None:
-            text += ", " + w("{n} interceptor(s) aboard", n=r.interceptors)
+            k = r.interceptors
+            text += ", " + w.ngettext(
+                "{n} interceptor aboard", "{n} interceptors aboard", k
+            ).format(n=k)
         lines.append(text)
     for side in result.left:
         lines.append(w("{side} left the battle", side=w.gettext(SIDE_LABELS[side])))
     if result.rounds:
-        lines.append(w("{n} round(s)", n=result.rounds))
+        lines.append(w.ngettext("{n} round", "{n} rounds", result.rounds).format(n=result.rounds))
     return lines
 
 

@@ -13,10 +13,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...dice import Dice
-from ...i18n import Said, said
+from ...i18n import Said, said, said_plural
 from ...words import N_
 from .charts import Tables
 from .geometry import Position, StrategicMap
+from .names import SIDE_LABELS
 from .state import ALIEN, EMPIRE, Fleet, Planet, State
 
 #: Loyalties that always refuse a surrender demand (rule VII B 3).
@@ -139,10 +140,11 @@ def take_planet(
         planet.loyalty = 4 if card >= 4 and bases_left < 4 else card
         if card >= 4 and bases_left < 4:
             notes.append(
-                said(
-                    "{planet} returns to the Empire at loyalty 4 ({bases} bases left)",
+                said_plural(
+                    "{planet} returns to the Empire at loyalty 4 ({n} base left)",
+                    "{planet} returns to the Empire at loyalty 4 ({n} bases left)",
+                    bases_left,
                     planet=planet.name,
-                    bases=bases_left,
                 )
             )
     elif side == EMPIRE:
@@ -151,14 +153,13 @@ def take_planet(
         planet.loyalty = max(0, bases_left)
     planet.bases = planet.loyalty
     taken = (
-        N_("{planet} taken by the {side} side and colonised; loyalty {loyalty}")
+        N_("{planet} taken by {side} and colonised; loyalty {loyalty}")
         if colonise
-        else N_(
-            "{planet} taken by the {side} side (not colonised: no colonisation ship); "
-            "loyalty {loyalty}"
-        )
+        else N_("{planet} taken by {side} (not colonised: no colony ship); loyalty {loyalty}")
     )
-    notes.append(said(taken, planet=planet.name, side=side, loyalty=planet.loyalty))
+    notes.append(
+        said(taken, planet=planet.name, side=said(SIDE_LABELS[side]), loyalty=planet.loyalty)
+    )
     if side == ALIEN:
         for other_planet in state.systems[planet.system].planets:
             if other_planet is not planet and other_planet.automatic:

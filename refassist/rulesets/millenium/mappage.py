@@ -164,7 +164,7 @@ def write_map_page(ws: Any, wb: Any, st: Any, view: SideView, tables: Tables) ->
     for n, (rgb, name) in enumerate(zip(tables.level_rgb, colours, strict=True), 1):
         cell = formats.cell(1, 1, fill=_tint(rgb), bold=True)
         at, col = row + (n - 1) // 4, 4 * ((n - 1) % 4)
-        ws.merge_range(at, col, at, col + 3, f"{levels} {n}: {name}", cell)
+        ws.merge_range(at, col, at, col + 3, w("level {n}: {colour}", n=n, colour=name), cell)
     row += 3
     if waiting:
         ws.merge_range(

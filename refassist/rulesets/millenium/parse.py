@@ -34,6 +34,7 @@ ORDER_WORDS = {
     "entrer": "enter",
     "reserve": "reserve",
     "reserves": "reserve",
+    "enter from outside": "enter",
     "r": "reserve",
 }
 SHIP_WORDS = {
@@ -80,6 +81,7 @@ PRIORITY_WORDS = {
     "ships": "ships",
     "navires": "ships",
     "capital": "capital",
+    "capital ships": "capital",
     "vaisseaux": "capital",
     "nearest": "nearest",
     "le plus proche": "nearest",
@@ -97,12 +99,48 @@ LEAVE_WORDS = {
     "never": "never",
     "jamais": "never",
     "compulsory": "compulsory",
+    "after 3 rounds": "compulsory",
     "apres 3 tours": "compulsory",
     "obligatoire": "compulsory",
     "losing": "losing",
+    "when losing": "losing",
     "si perdant": "losing",
     "perdant": "losing",
 }
+
+
+#: The Greek fleet letters as players type them: the letter's name (with or without accents,
+#: "Oméga", "omega"), the capital letter (``Ω``), and ``k`` for kappa (the capital ``K`` is the
+#: fleet K of TAB 1).
+GREEK_WORDS = {
+    "lambda": "λ",
+    "delta": "δ",
+    "epsilon": "ε",
+    "kappa": "κ",
+    "omega": "ω",
+    "λ": "λ",
+    "δ": "δ",
+    "ε": "ε",
+    "κ": "κ",
+    "ω": "ω",
+}
+
+
+def fleet_letter(text: str) -> str:
+    """A fleet's letter as TAB 1 writes it (``ω``, ``κ``, ``A``) from what a player typed
+    (``Oméga``, ``k``, ``a``), with the ``+`` of ships on their way kept; anything else as it
+    was typed (trimmed), for the checker to refuse with the player's own words."""
+    raw = str(text).strip()
+    more = "+" if raw.endswith("+") else ""
+    core = raw[:-1].strip() if more else raw
+    if core == "k":
+        return "κ" + more
+    greek = GREEK_WORDS.get(plain(core)) or GREEK_WORDS.get(core.lower())
+    if greek:
+        return greek + more
+    if len(core) == 1 and core.isascii() and core.isalpha():
+        return core.upper() + more
+    return raw
 
 
 def plain(text: str) -> str:
@@ -190,7 +228,7 @@ def yes_no(text: str, cell: str = "") -> bool:
     if value in NO or not value:
         return False
     raise InvalidOrder(
-        current().gettext("{text!r} is not yes or no (oui / non)").format(text=str(text)),
+        current().gettext("{text!r} is not yes or no").format(text=str(text)),
         str(text),
         cell,
     )

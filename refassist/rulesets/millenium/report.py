@@ -17,7 +17,7 @@ from ...words import N_
 from ..base import MAP_ANCHOR, Event, ReportContent, ReportInput
 from .charts import Tables, tables_for
 from .geometry import Position, StrategicMap, zone_name
-from .names import SHIP_LABELS, SIDE_LABELS, ship_list
+from .names import SHIP_LABELS, SIDE_LABELS, piece_name, ship_list
 from .state import ALIEN, EMPIRE, Fleet, State
 from .visibility import SideView
 from .zonemap import Counter, SystemMark, draw, legend
@@ -38,6 +38,30 @@ PHASES = (
     N_("orders"),
     N_("end"),
 )
+
+
+#: The tables of `data/tables.toml` by the names the printed game gives them, for the cover's
+#: list of the reconstructed ones (a reader knows "TAB 2, combat table", not ``combat``).
+TABLE_NAMES = {
+    "ships": N_("TAB 1 ships (legend)"),
+    "fleets": N_("TAB 1 fleets"),
+    "characteristics": N_("TAB 2 ship characteristics"),
+    "attack": N_("TAB 2 attack points of the weapons"),
+    "combat": N_("TAB 2 combat table"),
+    "surrender": N_("TAB 2 surrender demand"),
+    "levels": N_("TAB 3 levels"),
+    "deviation": N_("TAB 3 deviation"),
+    "roses": N_("TAB 3 roses"),
+}
+#: The order the printed game gives its tables in.
+_TABLE_ORDER = list(TABLE_NAMES)
+
+
+def reconstructed_names(keys: frozenset[str] | set[str], w: Words) -> str:
+    """The reconstructed tables by their printed names, in the game's order (a table a
+    referee's own file adds keeps its key)."""
+    ordered = sorted(keys, key=lambda k: (_TABLE_ORDER.index(k) if k in TABLE_NAMES else 99, k))
+    return ", ".join(w.gettext(TABLE_NAMES[k]) if k in TABLE_NAMES else k for k in ordered)
 
 
 def _words(info: ReportInput, reader: str) -> Words:
@@ -69,7 +93,7 @@ def battles(events: list[Event], w: Words) -> list[dict[str, Any]]:
         out.append(
             {
                 "title": again(e.text, w, e.data.get("say")),
-                "shots": list(e.data.get("shots", [])),
+                "shots": [_shot(shot, w) for shot in e.data.get("shots", [])],
                 "log": [again(text, w, say) for text, say in zip(log, says, strict=False)],
                 # A battle fought on the table: the referee's notes (the computer's stand-in
                 # says what it is, in the reader's language).
@@ -77,6 +101,18 @@ def battles(events: list[Event], w: Words) -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+def _shot(shot: Any, w: Words) -> Any:
+    """A shot of a battle's table with its firer and target named for the reader ("corvette 1
+    de la flotte A", not the piece's key ``A.corvette1``)."""
+    if not isinstance(shot, dict):
+        return shot
+    named = dict(shot)
+    for field in ("firer", "target"):
+        if isinstance(named.get(field), str):
+            named[field] = piece_name(named[field], w)
+    return named
 
 
 def _fleet_line(f: Fleet, w: Words, game_map: StrategicMap) -> dict[str, str]:
@@ -90,7 +126,7 @@ def _fleet_line(f: Fleet, w: Words, game_map: StrategicMap) -> dict[str, str]:
     return {
         "letter": f.letter,
         "where": _place(where.get(f.where, f.where), f.position, game_map, w),
-        "ships": ship_list([s.kind for s in f.ships]),
+        "ships": ship_list([s.kind for s in f.ships], w),
         "damaged": str(damaged) if damaged else "",
         "interceptors": str(sum(s.interceptors for s in f.ships if s.kind == "porte_intercepteur")),
     }
@@ -142,7 +178,6 @@ def _map_page(
 def _common(
     view_game: str, turn: int, finished: str, info: ReportInput, w: Words, tables: Tables
 ) -> dict[str, Any]:
-    reconstructed = sorted(tables.reconstructed)
     return {
         "game": view_game,
         "period": w("game turn {turn}: the battles for the referee's table", turn=turn)
@@ -155,7 +190,7 @@ def _common(
         "resolved": info.step,
         "deadline": info.deadline,  # the referee's; a player's own is set below
         "finished": finished,
-        "reconstructed": ", ".join(reconstructed),
+        "reconstructed": reconstructed_names(tables.reconstructed, w),
         "turn": turn,
     }
 
@@ -208,6 +243,9 @@ def player_content(view: SideView, info: ReportInput) -> ReportContent:
         "reader": view.player,
         "deadline": info.deadlines.get(view.player, info.deadline),
         "side": w.gettext(SIDE_NAMES[view.side]),
+        # The programme is the Extraterrestrial's own; the Empire reads it once the game is
+        # over, as the other side's.
+        "programme_is_yours": view.side == ALIEN,
         # Whose sheet the game waits for is the engine's to say (the referee's battles too).
         "yours": bool(awaited["awaited"] and awaited["awaited"]["yours"]),
         "points": sum(view.points.values()),
@@ -306,6 +344,8 @@ def referee_content(state: State, info: ReportInput) -> ReportContent:
         if state.systems
         else [],
         "ship_names": {k: w.gettext(v) for k, v in SHIP_LABELS.items()},
+        # The steps named in the referee's language (the dice note), as the players' are.
+        **info.awaited_context(None),
     }
     return ReportContent(
         template=f"{TEMPLATE_DIR}/referee.html",

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...dice import Dice
-from ...i18n import Said, said
+from ...i18n import Said, said, said_plural
 from ...words import N_, counted
 from ..base import Event, Resolution
 from .charts import INTERCEPTORS_PER_CARRIER, Tables, tables_for
@@ -34,7 +34,7 @@ from .conquest import (
     take_planet,
 )
 from .geometry import OUTER, Position, zone_name
-from .names import SHIP_LABELS, fleet_of
+from .names import SHIP_DAMAGED, SHIP_LOST, fleet_of, kind_said, ships_said
 from .orders import (
     BattleResult,
     FleetMove,
@@ -481,17 +481,14 @@ def _table_results(turn: _Turn, held: HeldTurn, results: Mapping[str, Any]) -> N
 
 def _entered(turn: _Turn, battle: TableBattle, result: BattleResult) -> None:
     """One battle's result from its sheet, told with the referee's notes."""
-    fates = {
-        "damaged": N_("{fleet}: {kind} damaged"),
-        "destroyed": N_("{fleet}: {kind} destroyed"),
-    }
+    fates = {"damaged": SHIP_DAMAGED, "destroyed": SHIP_LOST}
     log = [said("fought on the referee's table")]
     if result.rounds:
-        log.append(said("{n} round(s)", n=result.rounds))
+        log.append(said_plural("{n} round", "{n} rounds", result.rounds))
     log += [
-        said(fates[r.fate], fleet=fleet_of(r.side, r.fleet), kind=said(SHIP_LABELS[r.kind]))
+        said(fates[r.fate][r.kind], fleet=fleet_of(r.side, r.fleet))
         for r in result.ships
-        if r.fate in fates
+        if r.fate in fates and r.kind in fates[r.fate]
     ]
     _settle(turn, battle, result, log, [], table=True, notes=result.notes)
 
@@ -532,7 +529,7 @@ def _settle(
     elif data.get("table"):
         outcome_text = said("fought on the referee's table")
     else:
-        outcome_text = said("fought {n} round(s)", n=result.rounds)
+        outcome_text = said_plural("fought {n} round", "fought {n} rounds", result.rounds)
     turn.tell(
         "tactical",
         where,
@@ -607,7 +604,7 @@ def _enter_the_rest(turn: _Turn, moved: set[str]) -> None:
                 "move",
                 said(
                     "fleet {fleet} had no order to enter: it entered at {place}",
-                    fleet=fleet.letter,
+                    fleet=fleet_of(ALIEN, fleet.letter),
                     place=path[-1],
                 ),
                 EVERYONE,
@@ -719,10 +716,10 @@ def _jump(
         lost = [s for s in fleet.ships if s.damaged]
         fleet.ships = [s for s in fleet.ships if not s.damaged]
         text = said(
-            "fleet {fleet} scattered {off} zone(s) off the map; it waits {wait} turn(s)",
+            "fleet {fleet} scattered {off} off the map; it waits {wait}",
             fleet=fleet_of(side, fleet.letter),
-            off=jump.off_map_by,
-            wait=jump.wait,
+            off=said_plural("{n} zone", "{n} zones", jump.off_map_by),
+            wait=said_plural("{n} turn", "{n} turns", jump.wait),
         )
         if lost:
             # What the fleet lost is its side's to know: its composition is secret.
@@ -730,9 +727,10 @@ def _jump(
                 phase,
                 fleet.letter,
                 "ships_lost",
-                said(
-                    "{n} damaged ship(s) of fleet {fleet} lost off the map",
-                    n=len(lost),
+                said_plural(
+                    "{n} damaged ship of fleet {fleet} lost off the map",
+                    "{n} damaged ships of fleet {fleet} lost off the map",
+                    len(lost),
                     fleet=fleet_of(side, fleet.letter),
                 ),
                 (side,),
@@ -757,7 +755,11 @@ def _jump_dice(turn: _Turn, side: str, letter: str, jump: Jump, phase: str) -> N
     fleet came out, not how): TAB 3's deviation, rolled or not, then the roses DR and SA when
     they were rolled.  One line each, under the jump's phase of the report."""
     told = (side,)
-    zones = said("{zones} zones travelled", zones=jump.zones) if not jump.maximum else None
+    zones = (
+        said_plural("{n} zone travelled", "{n} zones travelled", jump.zones)
+        if not jump.maximum
+        else None
+    )
     start = zones or said("from the maximum distance")
     if jump.deviation_die is None:
         line = said(
@@ -829,10 +831,10 @@ def _reveal(turn: _Turn, crossed: list[Position]) -> None:
                 letter,
                 "card",
                 said(
-                    "card of system {system}: loyalty {loyalty}, {planets} planet(s)",
+                    "card of system {system}: loyalty {loyalty}, {planets}",
                     system=letter,
                     loyalty=system.loyalty,
-                    planets=len(system.planets),
+                    planets=said_plural("{n} planet", "{n} planets", len(system.planets)),
                 ),
                 (ALIEN, EMPIRE),
                 system=letter,
@@ -1086,8 +1088,11 @@ def _taken(
                 "conquest",
                 planet.system,
                 "points_lost",
-                said(
-                    "{n} production point(s) banked in {system} lost", n=lost, system=planet.system
+                said_plural(
+                    "{n} production point banked in {system} lost",
+                    "{n} production points banked in {system} lost",
+                    lost,
+                    system=planet.system,
                 ),
                 (loser,),
             )
@@ -1240,7 +1245,7 @@ def _production(turn: _Turn, side: str, purchases: list[Purchase]) -> None:
                 "production",
                 "",
                 "production",
-                said("{n} production point(s) scored", n=n),
+                said_plural("{n} production point scored", "{n} production points scored", n),
                 (s,),
                 points=n,
             )
@@ -1253,7 +1258,7 @@ def _production(turn: _Turn, side: str, purchases: list[Purchase]) -> None:
                 p.cell,
                 said(
                     "no {kind} can be bought for fleet {fleet}",
-                    kind=p.kind,
+                    kind=kind_said(p.kind),
                     fleet=fleet_of(side, p.fleet),
                 ),
             )
@@ -1293,9 +1298,8 @@ def _production(turn: _Turn, side: str, purchases: list[Purchase]) -> None:
             fleet.letter,
             "purchase",
             said(
-                "{n} {kind} bought for fleet {fleet}",
-                n=p.count,
-                kind=p.kind,
+                "{ships} bought for fleet {fleet}",
+                ships=ships_said(p.kind, p.count),
                 fleet=fleet_of(side, fleet.letter),
             ),
             (side,),
@@ -1318,13 +1322,13 @@ def purchase_problem(state: State, tables: Tables, side: str, p: Purchase) -> st
         )
     of_kind = sum(1 for s in in_fleet if s.kind == p.kind) + p.count
     if of_kind > ship.per_fleet:
-        return said("a fleet holds at most {most} {kind}", most=ship.per_fleet, kind=p.kind)
+        return said("a fleet holds at most {ships}", ships=ships_said(p.kind, ship.per_fleet))
     in_play = (
         sum(1 for f in state.fleets if f.side == side for s in f.ships if s.kind == p.kind)
         + p.count
     )
     if in_play > ship.in_play:
-        return said("a side has at most {most} {kind} at once", most=ship.in_play, kind=p.kind)
+        return said("a side has at most {ships} at once", ships=ships_said(p.kind, ship.in_play))
     return ""
 
 

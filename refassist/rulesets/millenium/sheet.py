@@ -23,7 +23,7 @@ from typing import Any
 from xlsxwriter.utility import xl_col_to_name
 
 from ...errors import NotATurnSheet, UsageError
-from ...i18n import current
+from ...i18n import again, current
 from ...message_text import MessageBudget
 from ...words import N_
 from ...workbook.sheetio import TurnSheetFile
@@ -37,7 +37,7 @@ from .battlesheet import battle_of, fill_battle, read_battle, result_text, write
 from .charts import SHIP_TYPES, load_tables, tables_for
 from .geometry import SYSTEM_LETTERS, MapSystem, Position, StrategicMap, zone_name
 from .mappage import write_map_page
-from .names import SHIP_LABELS, SIDE_LABELS, ship_list
+from .names import SHIP_LABELS, SIDE_LABELS, ship_list, ships_counted
 from .orders import BattleResult, FleetMove, FleetSetup, Orders, Purchase, ReserveEntry
 from .resolve import step_key
 from .rules import complete
@@ -83,33 +83,88 @@ TACTICS_ROW = {"turn": 35, "setup": 49}
 MESSAGE_ROW = {"turn": 43, "setup": 57}
 MESSAGE_LINES = 5
 MAX_MESSAGE_LENGTH = 2000
+#: Each standing tactical order: its field, its label, the words the reader reads, and the
+#: values its drop-down offers (the game's own, written in the sheet's language, `NOTATION`).
 TACTIC_FIELDS = (
-    ("stance", N_("Stance"), parse.STANCE_WORDS, ("au contact", "a distance")),
+    ("stance", N_("Stance"), parse.STANCE_WORDS, ("close", "stand off")),
     (
         "priority",
         N_("Targets first"),
         parse.PRIORITY_WORDS,
-        ("bases", "navires", "vaisseaux", "le plus proche"),
+        ("bases", "ships", "capital", "nearest"),
     ),
-    ("fire", N_("Fire"), parse.FIRE_WORDS, ("concentre", "reparti")),
-    ("leave", N_("Leave the battle"), parse.LEAVE_WORDS, ("jamais", "apres 3 tours", "si perdant")),
-    ("edge", N_("Entry edge"), parse.DIRECTION_WORDS, ("N", "E", "S", "O")),
+    ("fire", N_("Fire"), parse.FIRE_WORDS, ("focus", "spread")),
+    ("leave", N_("Leave the battle"), parse.LEAVE_WORDS, ("never", "compulsory", "losing")),
+    ("edge", N_("Entry edge"), parse.DIRECTION_WORDS, ("N", "E", "S", "W")),
 )
-#: The standing tactical orders' values as the sheet writes them (the dropdowns' words, which
-#: the reader reads back in either language).
-TACTIC_NOTATION = {
-    "close": "au contact",
-    "stand off": "a distance",
-    "ships": "navires",
-    "capital": "vaisseaux",
-    "nearest": "le plus proche",
-    "focus": "concentre",
-    "spread": "reparti",
-    "never": "jamais",
-    "compulsory": "apres 3 tours",
-    "losing": "si perdant",
-    "W": "O",
+#: The words a sheet writes in its drop-downs and pre-filled cells, in its reader's language and
+#: with the accents a French reader expects ("à distance", "entrée"): the game's values (orders,
+#: standing tactical orders, yes and no, the ways) and the word each is written as.  The reader
+#: reads either language, with or without the accents (`parse`), so a sheet typed in English
+#: comes back in English and one typed in French in French.
+NOTATION = {
+    "fr": {
+        "move": "mouvement",
+        "jump": "saut",
+        "enter": "entrée",
+        "reserve": "réserve",
+        "yes": "oui",
+        "no": "non",
+        "close": "au contact",
+        "stand off": "à distance",
+        "bases": "bases",
+        "ships": "navires",
+        "capital": "vaisseaux",
+        "nearest": "le plus proche",
+        "focus": "concentré",
+        "spread": "réparti",
+        "never": "jamais",
+        "compulsory": "après 3 tours",
+        "losing": "si perdant",
+        "N": "N",
+        "E": "E",
+        "S": "S",
+        "W": "O",
+    },
+    "en": {
+        "move": "move",
+        "jump": "jump",
+        "enter": "enter",
+        "reserve": "reserve",
+        "yes": "yes",
+        "no": "no",
+        "close": "close",
+        "stand off": "stand off",
+        "bases": "bases",
+        "ships": "ships",
+        "capital": "capital ships",
+        "nearest": "nearest",
+        "focus": "focus",
+        "spread": "spread",
+        "never": "never",
+        "compulsory": "after 3 rounds",
+        "losing": "when losing",
+        "N": "N",
+        "E": "E",
+        "S": "S",
+        "W": "W",
+    },
 }
+#: The tab with the input cells, by the sheet's language ("Ordres" for a French reader); the
+#: reader finds either, so a sheet is read whatever language it was written in.
+ORDERS_TABS = {"fr": "Ordres", "en": "Orders"}
+
+
+def notation(language: str) -> dict[str, str]:
+    """The words a sheet in ``language`` writes (French unless English: the game's own)."""
+    return NOTATION["en" if language == "en" else "fr"]
+
+
+def orders_tab(language: str) -> str:
+    """The input tab's name for a reader of ``language``."""
+    return ORDERS_TABS["en" if language == "en" else "fr"]
+
+
 #: The standing tactical orders' values as a reader reads them.
 TACTIC_SHOWN = {
     "close": N_("close in"),
@@ -125,7 +180,7 @@ TACTIC_SHOWN = {
     "losing": N_("when losing"),
     "W": N_("W"),
 }
-ORDER_CHOICES = ("mouvement", "saut", "entree", "reserve", "move", "jump", "enter")
+ORDER_VALUES = ("move", "jump", "enter", "reserve")
 
 
 def _kind(state: State, side: str) -> str:
@@ -187,7 +242,7 @@ def write_sheet(
         path,
         title=f"{state.game_name} - {key} - {player}",
         subject=w.gettext("Millenium turn sheet"),
-        pages=(ORDERS_SHEET, SITUATION_SHEET, w.gettext("Map")),
+        pages=(orders_tab(w.language), SITUATION_SHEET, w.gettext("Map")),
         widths=_WIDTHS,
     ) as book:
         orders_ws, situation_ws, map_ws = book.pages
@@ -246,7 +301,7 @@ def _header(page: Page, view: SideView, kind: str, deadline: str) -> None:
         (
             (w.gettext("Game"), GAME_CELL, view.game_name),
             (w.gettext("Side"), SIDE_CELL, f"{w.gettext(SIDE_LABELS[view.side])} ({view.player})"),
-            (w.gettext("Step"), STEP_CELL, "0" if not view.turn else str(view.turn)),
+            (w.gettext("Step"), STEP_CELL, _step_name(kind, view.turn)),
             (w.gettext("Deadline"), DEADLINE_CELL, deadline),
         )
     ):
@@ -279,8 +334,22 @@ def _header(page: Page, view: SideView, kind: str, deadline: str) -> None:
     page.note("A7:I8", text)
 
 
+def _step_name(kind: str, turn: int) -> str:
+    """The step as the header names it: a set-up by whose it is ("mise en place de
+    l'Empire"), the Extraterrestrial's placement, a game turn by its number."""
+    w = current()
+    if kind == "setup-empire":
+        return w.gettext("set-up of the Empire")
+    if kind == "setup-alien":
+        return w.gettext("set-up of the Extraterrestrial")
+    if kind == "placement-alien":
+        return w.gettext("placement of the Extraterrestrial")
+    return str(turn)
+
+
 def _write_fleet_orders(page: Page, view: SideView) -> None:
     w = current()
+    said_words = notation(w.language)
     st = page.st
     page.section(FLEET_SECTION_ROW, w.gettext("FLEETS - one line per fleet"))
     headers = (
@@ -317,8 +386,8 @@ def _write_fleet_orders(page: Page, view: SideView) -> None:
     page.ask(
         f"C{FLEET_FIRST_ROW}:C{last}",
         w.gettext("Order"),
-        w.gettext("mouvement (move), saut (jump), entree (enter from outside), reserve."),
-        ORDER_CHOICES,
+        w.gettext("move, jump (by hyperspace), enter (from outside), reserve."),
+        [said_words[v] for v in ORDER_VALUES],
     )
     page.ask(
         f"D{FLEET_FIRST_ROW}:D{last}",
@@ -336,17 +405,17 @@ def _write_fleet_orders(page: Page, view: SideView) -> None:
     page.ask(
         f"F{FLEET_FIRST_ROW}:F{last}",
         w.gettext("Attack"),
-        w.gettext("oui: attack the planet if it refuses."),
-        ("oui", "non"),
+        w.gettext("yes: attack the planet if it refuses."),
+        (said_words["yes"], said_words["no"]),
     )
     page.ask(
         f"G{FLEET_FIRST_ROW}:H{last}",
         w.gettext("If free (LB)"),
         w.gettext(
-            "Your choice when a rose says LB: a way (N, E, S, O) for the deviation, a sector "
+            "Your choice when a rose says LB: a way (N, E, S, W) for the deviation, a sector "
             "for the arrival."
         ),
-        ("N", "E", "S", "O"),
+        [said_words[v] for v in ("N", "E", "S", "W")],
     )
 
 
@@ -394,7 +463,7 @@ def _write_setup(page: Page, view: SideView, kind: str, rules: Mapping[str, Any]
     title = (
         w.gettext("CARDS - the card dealt to each system")
         if empire
-        else w.gettext("CONQUEST PROGRAMME - oui for each system (at least 18)")
+        else w.gettext("CONQUEST PROGRAMME - yes for each system (at least 18)")
     )
     page.section(SYSTEM_SECTION_ROW, title)
     page.headers(
@@ -431,8 +500,8 @@ def _write_setup(page: Page, view: SideView, kind: str, rules: Mapping[str, Any]
         page.ask(
             f"C{SYSTEM_FIRST_ROW}:C{last}",
             w.gettext("Programme"),
-            w.gettext("oui to put the system in your programme."),
-            ("oui", "non"),
+            w.gettext("yes to put the system in your programme."),
+            (notation(w.language)["yes"], notation(w.language)["no"]),
         )
     page.section(
         SETUP_FLEET_SECTION_ROW, w.gettext("FLEETS - six fleets, their ships and where they start")
@@ -519,8 +588,8 @@ def _write_tactics(page: Page, row: int, standing: TacticalOrders) -> None:
     w = current()
     st = page.st
     page.section(row, w.gettext("STANDING TACTICAL ORDERS - how your fleets fight"))
-    shown = TACTIC_NOTATION
-    for n, (field, label, _words, choices) in enumerate(TACTIC_FIELDS, start=1):
+    shown = notation(w.language)
+    for n, (field, label, _words, values) in enumerate(TACTIC_FIELDS, start=1):
         ref = f"D{row + n}"
         page.ws.merge_range(row + n - 1, 1, row + n - 1, 2, w.gettext(label), st.label)
         value = str(getattr(standing, field))
@@ -529,7 +598,7 @@ def _write_tactics(page: Page, row: int, standing: TacticalOrders) -> None:
             ref,
             w.gettext(label),
             w.gettext("Kept for every battle until a later sheet changes it."),
-            choices,
+            [shown[v] for v in values],
         )
     ref = f"D{row + len(TACTIC_FIELDS) + 1}"
     page.ws.merge_range(
@@ -540,8 +609,10 @@ def _write_tactics(page: Page, row: int, standing: TacticalOrders) -> None:
         w.gettext("Launch interceptors"),
         st.label,
     )
-    page.value(ref, "oui" if standing.interceptors else "non", st.input_text)
-    page.ask(ref, w.gettext("Launch interceptors"), w.gettext("oui or non."), ("oui", "non"))
+    page.value(ref, shown["yes"] if standing.interceptors else shown["no"], st.input_text)
+    page.ask(
+        ref, w.gettext("Launch interceptors"), w.gettext("yes or no."), (shown["yes"], shown["no"])
+    )
 
 
 def _tactic_cells(row: int) -> dict[str, str]:
@@ -576,22 +647,27 @@ def _write_situation(
     page.block(
         w.gettext("Your fleets"),
         [
-            f"{f.letter}: {_place(where[f.where], f.position, view.map)} - "
-            f"{ship_list([s.kind for s in f.ships])}"
-            + (
-                " (" + w("{n} damaged", n=sum(s.damaged for s in f.ships)) + ")"
-                if any(s.damaged for s in f.ships)
-                else ""
+            w(
+                "{fleet}: {where} - {ships}",
+                fleet=f.letter,
+                where=_place(where[f.where], f.position, view.map),
+                ships=ship_list([s.kind for s in f.ships], w),
             )
+            + (" (" + _damaged(sum(s.damaged for s in f.ships)) + ")" if damaged else "")
             for f in view.fleets
             if f.ships or f.where != "reserve"
+            for damaged in [any(s.damaged for s in f.ships)]
         ],
         w.gettext("No fleet in play yet."),
     )
     page.block(
         w.gettext("The other side's fleets"),
         [
-            f"{f.letter}: {_place(where.get(f.where, f.where), f.position, view.map)}"
+            w(
+                "{fleet}: {where}",
+                fleet=f.letter,
+                where=_place(where.get(f.where, f.where), f.position, view.map),
+            )
             for f in view.others
         ],
         w.gettext("None seen."),
@@ -608,17 +684,26 @@ def _write_situation(
         where_text = w(
             "zone {zone}, level {level}", zone=zone_name(placed.zone), level=placed.level
         )
-        lines.append(f"{s.letter} {s.name}: {where_text}, {known}{planets}")
+        lines.append(
+            w(
+                "{letter} {name}: {where}, {known}",
+                letter=s.letter,
+                name=s.name,
+                where=where_text,
+                known=known,
+            )
+            + planets
+        )
     page.block(w.gettext("Systems"), lines, "")
     if kind == "setup-empire":
         page.block(
             w.gettext("The cards to deal"),
             [
                 w(
-                    "card {n}: loyalty {loyalty}, {planets} planet(s)",
+                    "card {n}: loyalty {loyalty}, {planets}",
                     n=n,
                     loyalty=c.loyalty,
-                    planets=c.planets,
+                    planets=w.ngettext("{n} planet", "{n} planets", c.planets).format(n=c.planets),
                 )
                 for n, c in enumerate(view.map.cards, 1)
             ],
@@ -644,9 +729,16 @@ def _write_situation(
         )
     page.block(w.gettext("Your secrets"), secrets, w.gettext("Nothing yet."))
     page.block(
-        w.gettext("What you were told"), [e.text for e in view.events], w.gettext("Nothing.")
+        w.gettext("What you were told"),
+        [again(e.text, w, e.data.get("say")) for e in view.events],
+        w.gettext("Nothing."),
     )
     return page.rows
+
+
+def _damaged(n: int) -> str:
+    """``2 damaged``: how many ships of a fleet are damaged, by the catalog's plural forms."""
+    return current().ngettext("{n} damaged", "{n} damaged", n).format(n=n)
 
 
 def _place(where: str, position: Position | None, game_map: StrategicMap) -> str:
@@ -710,8 +802,15 @@ def _meta_map(sheet: TurnSheetFile) -> StrategicMap:
         ) from None
 
 
-def _cell(ref: str) -> str:
-    return f"{ORDERS_SHEET}!{ref}"
+def _cell(reader: SheetReader, ref: str) -> str:
+    """A cell of the input tab, named as the sheet names it ("Ordres!B12", "Orders!B12")."""
+    return f"{reader.name}!{ref}"
+
+
+def _orders_tab(names: list[str]) -> str:
+    """The input tab of a sheet with these tabs: either language's (or the one it lacks, for
+    the refusal to name)."""
+    return next((t for t in ORDERS_TABS.values() if t in names), ORDERS_SHEET)
 
 
 def read_opened(sheet: TurnSheetFile) -> SheetRead:
@@ -728,8 +827,9 @@ def read_opened(sheet: TurnSheetFile) -> SheetRead:
     ):
         raise NotATurnSheet(f"{sheet.name}: the sheet's kind, player or step is damaged")
     game_map = _meta_map(sheet)
-    sheet.sheet(ORDERS_SHEET)
-    reader = SheetReader(sheet, ORDERS_SHEET)
+    tab = _orders_tab(list(sheet.workbook.sheetnames))
+    sheet.sheet(tab)
+    reader = SheetReader(sheet, tab)
     orders = Orders(side, step)
     if kind == "turn":
         _read_fleet_orders(reader, orders, game_map)
@@ -758,7 +858,7 @@ def _read_fleet_orders(reader: SheetReader, orders: Orders, game_map: StrategicM
         cells = [f"{c}{row}" for c in "BCDEFGH"]
         if not any(reader.raw(c) for c in cells):
             continue
-        letter = reader.raw(f"B{row}")
+        letter = parse.fleet_letter(reader.raw(f"B{row}"))
         order = _order_word(reader, f"C{row}")
         target = reader.raw(f"D{row}")
         orders.sectors_typed.update(parse.sectors_typed(target))
@@ -767,14 +867,14 @@ def _read_fleet_orders(reader: SheetReader, orders: Orders, game_map: StrategicM
         way = (
             reader.parsed(
                 f"G{row}",
-                lambda t, c: parse.word(t, parse.DIRECTION_WORDS, N_("a way (N, E, S, O)"), c),
+                lambda t, c: parse.word(t, parse.DIRECTION_WORDS, N_("a way (N, E, S, W)"), c),
             )
             or ""
         )
         sector = (
             reader.parsed(
                 f"H{row}",
-                lambda t, c: parse.word(t, parse.DIRECTION_WORDS, N_("a sector (N, E, S, O)"), c),
+                lambda t, c: parse.word(t, parse.DIRECTION_WORDS, N_("a sector (N, E, S, W)"), c),
             )
             or ""
         )
@@ -805,7 +905,7 @@ def _read_fleet_orders(reader: SheetReader, orders: Orders, game_map: StrategicM
                     FleetMove(
                         letter,
                         "jump",
-                        _cell(f"B{row}"),
+                        _cell(reader, f"B{row}"),
                         zone=zone,
                         level=level,
                         free_direction=way,
@@ -814,14 +914,16 @@ def _read_fleet_orders(reader: SheetReader, orders: Orders, game_map: StrategicM
                 )
             else:
                 orders.entries.append(
-                    ReserveEntry(letter, zone, level, _cell(f"B{row}"), way, sector)
+                    ReserveEntry(letter, zone, level, _cell(reader, f"B{row}"), way, sector)
                 )
             continue
         steps = reader.parsed(f"D{row}", parse.path, game_map) or ()
         if reader.refused(f"D{row}"):
             continue
         orders.moves.append(
-            FleetMove(letter, order, _cell(f"B{row}"), tuple(steps), land=land, attack=attack)
+            FleetMove(
+                letter, order, _cell(reader, f"B{row}"), tuple(steps), land=land, attack=attack
+            )
         )
 
 
@@ -830,7 +932,7 @@ def _order_word(reader: SheetReader, ref: str) -> str:
         reader.parsed(
             ref,
             lambda t, c: parse.word(
-                t, parse.ORDER_WORDS, N_("an order (mouvement, saut, entree, reserve)"), c
+                t, parse.ORDER_WORDS, N_("an order (move, jump, enter, reserve)"), c
             ),
         )
         or ""
@@ -843,7 +945,7 @@ def _read_purchases(reader: SheetReader, orders: Orders) -> None:
         cells = [f"{c}{row}" for c in "BCDE"]
         if not any(reader.raw(c) for c in cells):
             continue
-        letter = reader.raw(f"B{row}")
+        letter = parse.fleet_letter(reader.raw(f"B{row}"))
         kind = (
             reader.parsed(
                 f"C{row}", lambda t, c: parse.word(t, parse.SHIP_WORDS, N_("a ship type"), c)
@@ -862,7 +964,7 @@ def _read_purchases(reader: SheetReader, orders: Orders) -> None:
                 w.gettext("Fill in all three, or clear the line."),
             )
             continue
-        orders.purchases.append(Purchase(letter, kind, number, _cell(f"B{row}"), sources))
+        orders.purchases.append(Purchase(letter, kind, number, _cell(reader, f"B{row}"), sources))
 
 
 def _read_setup(reader: SheetReader, kind: str, game_map: StrategicMap, setup: Orders) -> None:
@@ -881,15 +983,15 @@ def _read_setup(reader: SheetReader, kind: str, game_map: StrategicMap, setup: O
             number = reader.parsed(ref, lambda t, c: parse.count(t, c, 24))
             if number:
                 setup.cards[letter] = number
-                setup.card_cells[letter] = _cell(ref)
+                setup.card_cells[letter] = _cell(reader, ref)
         elif reader.parsed(ref, parse.yes_no):
             setup.programme.append(letter)
-            setup.programme_cell = setup.programme_cell or _cell(ref)
+            setup.programme_cell = setup.programme_cell or _cell(reader, ref)
     if kind == "setup-empire":
         setup.imperial = reader.raw(IMPERIAL_CELL).upper()
-        setup.imperial_cell = _cell(IMPERIAL_CELL)
+        setup.imperial_cell = _cell(reader, IMPERIAL_CELL)
     for row in range(SETUP_FLEET_FIRST_ROW, SETUP_FLEET_FIRST_ROW + SETUP_FLEET_ROWS):
-        letter = reader.raw(f"B{row}")
+        letter = parse.fleet_letter(reader.raw(f"B{row}"))
         counts = {
             k: reader.parsed(f"{col}{row}", parse.count) or 0
             for k, col in zip(SHIP_TYPES, "CDEFG", strict=True)
@@ -910,7 +1012,9 @@ def _read_setup(reader: SheetReader, kind: str, game_map: StrategicMap, setup: O
             )
             continue
         setup.fleets.append(
-            FleetSetup(letter, {k: n for k, n in counts.items() if n}, start, _cell(f"B{row}"))
+            FleetSetup(
+                letter, {k: n for k, n in counts.items() if n}, start, _cell(reader, f"B{row}")
+            )
         )
 
 
@@ -921,7 +1025,7 @@ def _read_placement(reader: SheetReader, game_map: StrategicMap, setup: Orders) 
         letter = reader.raw(f"B{row}")
         start = reader.parsed(f"H{row}", parse.position, game_map)
         if letter and start is not None:
-            setup.fleets.append(FleetSetup(letter, {}, start, _cell(f"B{row}")))
+            setup.fleets.append(FleetSetup(letter, {}, start, _cell(reader, f"B{row}")))
 
 
 def _read_tactics(reader: SheetReader, row: int) -> TacticalOrders:
@@ -951,7 +1055,8 @@ def read_sheet(path: Path, opened: TurnSheetFile | None = None) -> SheetRead:
 # Filling in (computer sides, tests) and the orders as text
 # --------------------------------------------------------------------------------------------
 
-_ORDER_TEXT = {"move": "mouvement", "jump": "saut", "enter": "entree", "reserve": "reserve"}
+#: A computer side types French, as most players of the game do (the reader reads either).
+_TYPED = NOTATION["fr"]
 
 
 def fill_sheet(path: Path, orders: Orders | BattleResult) -> None:
@@ -962,7 +1067,12 @@ def fill_sheet(path: Path, orders: Orders | BattleResult) -> None:
         return
     check_room("fleet orders", len(orders.moves) + len(orders.entries), FLEET_ROWS)
     check_room("purchases", len(orders.purchases), BUY_ROWS)
-    with typing_into(path, ORDERS_SHEET) as (put, _):
+    import openpyxl  # here: only the computer sides and the tests fill sheets in
+
+    book = openpyxl.load_workbook(path, read_only=True)
+    tab = _orders_tab(list(book.sheetnames))
+    book.close()
+    with typing_into(path, tab) as (put, _):
         block = "setup" if orders.is_setup else "turn"
         if orders.is_setup:
             _fill_setup(put, orders)
@@ -970,7 +1080,7 @@ def fill_sheet(path: Path, orders: Orders | BattleResult) -> None:
         for m in orders.moves:
             row = next(rows)
             put(f"B{row}", m.fleet)
-            put(f"C{row}", _ORDER_TEXT[m.kind])
+            put(f"C{row}", _TYPED[m.kind])
             if m.kind == "jump" and m.zone is not None:
                 put(f"D{row}", f"{zone_name(m.zone)} {m.level}")
             elif m.path:
@@ -986,7 +1096,7 @@ def fill_sheet(path: Path, orders: Orders | BattleResult) -> None:
         for e in orders.entries:
             row = next(rows)
             put(f"B{row}", e.fleet)
-            put(f"C{row}", "reserve")
+            put(f"C{row}", _TYPED["reserve"])
             put(f"D{row}", f"{zone_name(e.zone)} {e.level}")
         for row, p in enumerate(orders.purchases, start=BUY_FIRST_ROW):
             put(f"B{row}", p.fleet)
@@ -997,7 +1107,7 @@ def fill_sheet(path: Path, orders: Orders | BattleResult) -> None:
         cells = _tactic_cells(TACTICS_ROW[block])
         for field, *_rest in TACTIC_FIELDS:
             value = str(getattr(orders.tactics, field))
-            put(cells[field], TACTIC_NOTATION.get(value, value))
+            put(cells[field], _TYPED.get(value, value))
         put(cells["interceptors"], "oui" if orders.tactics.interceptors else "non")
         if orders.message:
             put(f"B{MESSAGE_ROW[block] + 1}", orders.message)
@@ -1090,9 +1200,8 @@ def orders_text(orders: Orders | BattleResult) -> list[str]:
     for p in orders.purchases:
         lines.append(
             w(
-                "Buy {n} {ship} for fleet {fleet}",
-                n=p.count,
-                ship=w.gettext(SHIP_LABELS[p.kind]),
+                "Buy {ships} for fleet {fleet}",
+                ships=ships_counted(p.kind, p.count, w),
                 fleet=p.fleet,
             )
         )
@@ -1103,7 +1212,8 @@ def orders_text(orders: Orders | BattleResult) -> list[str]:
     shown = {k: w.gettext(v) for k, v in TACTIC_SHOWN.items()}
     lines.append(
         w(
-            "Tactics: {stance}, {priority} first, fire {fire}, leave {leave}, enter by {edge}",
+            "Tactics: {stance}, {priority} first, fire {fire}, leave the battle: {leave}, "
+            "enter by {edge}",
             stance=shown.get(t.stance, t.stance),
             priority=shown.get(t.priority, t.priority),
             fire=shown.get(t.fire, t.fire),

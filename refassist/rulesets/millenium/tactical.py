@@ -39,6 +39,7 @@ from .hexfield import (
     ring,
     turn_size,
 )
+from .names import SIDE_LABELS, piece_destroyed, piece_said
 
 #: Rounds each side must fight as the offensive player before either may leave (rule VIII B).
 COMPULSORY = 3
@@ -150,9 +151,9 @@ class Battle:
                 p.gone = True
         self.log.append(
             said(
-                "round {round}: the {side} side's ships leave the battle",
+                "round {round}: the ships of {side} leave the battle",
                 round=self.round,
-                side=side,
+                side=said(SIDE_LABELS[side]),
             )
         )
 
@@ -346,8 +347,8 @@ def _land(battle: Battle, interceptor: Piece) -> None:
         said(
             "round {round}: {piece} lands aboard {carrier} to refuel",
             round=battle.round,
-            piece=interceptor.key,
-            carrier=carrier.key,
+            piece=piece_said(interceptor.key),
+            carrier=piece_said(carrier.key),
         )
     )
 
@@ -365,7 +366,11 @@ def movement(battle: Battle, tables: Tables, side: str, orders: TacticalOrders) 
             if carrier.on_map and carrier.alive:
                 i.hex, i.facing, i.missile_ready = carrier.hex, carrier.facing, True
                 battle.log.append(
-                    said("round {round}: {piece} launched", round=battle.round, piece=i.key)
+                    said(
+                        "round {round}: {piece} launched",
+                        round=battle.round,
+                        piece=piece_said(i.key),
+                    )
                 )
     for piece in sorted(battle.side_pieces(side), key=lambda p: (p.kind == "intercepteur", p.key)):
         move_piece(battle, tables, piece, orders)
@@ -521,9 +526,7 @@ def remove_losses(battle: Battle) -> None:
     for p in battle.pieces:
         if p.destroyed and not p.gone:
             p.gone = True
-            battle.log.append(
-                said("round {round}: {piece} destroyed", round=battle.round, piece=p.key)
-            )
+            battle.log.append(piece_destroyed(battle.round, p.key))
     for p in battle.pieces:
         if p.kind == "intercepteur" and not p.gone:
             carrier = next(c for c in battle.pieces if c.key == p.carrier)
@@ -537,7 +540,7 @@ def remove_losses(battle: Battle) -> None:
                         said(
                             "round {round}: {piece} out of fuel, lost",
                             round=battle.round,
-                            piece=p.key,
+                            piece=piece_said(p.key),
                         )
                     )
             elif p.refuel:

@@ -19,6 +19,7 @@ from ...i18n import current
 from ..checking import OrderChecker
 from .battlesheet import BASES_CELL, BATTLE_CELL, BATTLE_SHEET, CONQUERED_CELL, LEFT_CELL, battle_of
 from .charts import SHIP_TYPES, Tables, tables_for
+from .names import ships_counted
 from .orders import BattleResult, FleetMove, FleetSetup, Orders
 from .parse import as_typed
 from .production import turn_production
@@ -32,6 +33,7 @@ from .sheet import (
     SIDE_CELL,
     STEP_CELL,
     SYSTEM_FIRST_ROW,
+    orders_tab,
 )
 from .state import ALIEN, Fleet, State, mover, other
 from .strategic import can_land, check_path, jump_problem, stack_problem, waiting_over
@@ -166,6 +168,8 @@ class _ResultChecker(OrderChecker):
 class _Checker(OrderChecker):
     def __init__(self, state: State, player: str, tables: Tables, rules: Mapping[str, Any]) -> None:
         super().__init__()
+        # A bare cell is on the input tab, named in the reader's language ("Ordres!C12").
+        self.sheet = orders_tab(current().language)
         self.state = state.copy()
         self.side = state.side_of(player)
         self.tables = tables
@@ -192,8 +196,12 @@ class _Checker(OrderChecker):
                 self.error(
                     setup.programme_cell or f"C{SYSTEM_FIRST_ROW}",
                     str(len(setup.programme)),
-                    w("the programme names {n} systems", n=len(setup.programme)),
-                    w("Mark at least {n} systems oui.", n=PROGRAMME_LEAST),
+                    w.ngettext(
+                        "the programme names {n} system",
+                        "the programme names {n} systems",
+                        len(setup.programme),
+                    ).format(n=len(setup.programme)),
+                    w("Mark at least {n} systems yes.", n=PROGRAMME_LEAST),
                 )
         if not setup.fleets:
             self.warn(
@@ -208,7 +216,9 @@ class _Checker(OrderChecker):
             self.error(
                 f"B{SETUP_FLEET_FIRST_ROW}",
                 str(len(setup.fleets)),
-                w("{n} fleets composed", n=len(setup.fleets)),
+                w.ngettext("{n} fleet composed", "{n} fleets composed", len(setup.fleets)).format(
+                    n=len(setup.fleets)
+                ),
                 w("Compose exactly six fleets."),
             )
         seen: set[str] = set()
@@ -239,9 +249,8 @@ class _Checker(OrderChecker):
                     f"B{SETUP_FLEET_FIRST_ROW}",
                     str(n),
                     w(
-                        "{n} {kind} in all; a side starts with {most} at most",
-                        n=n,
-                        kind=kind,
+                        "{ships} in all; a side starts with {most} at most",
+                        ships=ships_counted(kind, n, w),
                         most=most,
                     ),
                     w("Take some out."),
@@ -327,11 +336,13 @@ class _Checker(OrderChecker):
                 setup.imperial_cell,
                 imperial,
                 w(
-                    "system {system} has card {n}, of loyalty {loyalty} and {planets} planet(s)",
+                    "system {system} has card {n}, of loyalty {loyalty} and {planets}",
                     system=system,
                     n=number,
                     loyalty=card.loyalty,
-                    planets=card.planets,
+                    planets=w.ngettext("{n} planet", "{n} planets", card.planets).format(
+                        n=card.planets
+                    ),
                 ),
                 w.gettext("The imperial planet is in a system of loyalty 6."),
             )
@@ -376,7 +387,11 @@ class _Checker(OrderChecker):
                 self.error(
                     f.cell,
                     f.fleet,
-                    w("{n} {kind} in one fleet; TAB 1 allows {most}", n=n, kind=kind, most=most),
+                    w(
+                        "{ships} in one fleet; TAB 1 allows {most}",
+                        ships=ships_counted(kind, n, w),
+                        most=most,
+                    ),
                     w.gettext("Take some out."),
                 )
         game_map = self.state.map
@@ -599,7 +614,11 @@ class _Checker(OrderChecker):
             self.error(
                 m.cell,
                 m.fleet,
-                w("the fleet waits {n} more turn(s) outside", n=fleet.wait),
+                w.ngettext(
+                    "the fleet waits {n} more turn outside",
+                    "the fleet waits {n} more turns outside",
+                    fleet.wait,
+                ).format(n=fleet.wait),
                 w.gettext("Leave it this turn."),
             )
             return
