@@ -25,14 +25,17 @@ Nothing here touches ``master.xlsx``: filing is not resolving.  Statuses in the 
 from __future__ import annotations
 
 import contextlib
+import email.policy
 import hashlib
 import shutil
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.message import EmailMessage
+from email.parser import BytesHeaderParser
+from email.utils import make_msgid
 from pathlib import Path
 from typing import Any
 
@@ -62,7 +65,7 @@ from .outbox import (
     stale_files,
     unreported_steps,
 )
-from .processes import can_fork, default_workers, fork_context
+from .processes import can_fork, default_workers, worker_pool
 from .recovery import working
 from .rulesets.base import SHEETS_WITH_PROBLEMS, Step
 from .sending import outgoing
@@ -377,13 +380,59 @@ class _ReplyPart:
 
 @dataclass
 class _MailReply:
-    """The one reply to one mail: a part per file it carried, and what was not read."""
+    """The one reply to one mail: a part per file it carried, and what was not read.
+
+    Kept in the index while its mail is filed and until it is written (`record`,
+    `from_record`), so that a killed intake's next run still writes it, whole and once."""
 
     player: str
     to: str
-    mail: IncomingMail
+    message_id: str
+    notes: list[str]
     path: Path
     parts: list[_ReplyPart] = field(default_factory=list)
+
+    def record(self) -> dict[str, Any]:
+        """The reply as the index keeps it; files by their names in the replies folder."""
+        folder = self.path.parent
+
+        def name(path: Path) -> str:
+            return path.name if path.parent == folder else str(path)
+
+        return {
+            "player": self.player,
+            "to": self.to,
+            "message_id": self.message_id,
+            "notes": list(self.notes),
+            "file": self.path.name,
+            "parts": [
+                {
+                    "subject": part.subject,
+                    "body": part.body,
+                    "attachments": [name(a) for a in part.attachments],
+                }
+                for part in self.parts
+            ],
+        }
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any], folder: Path) -> _MailReply:
+        """A reply kept by `record`, its files in ``folder`` (the step's replies)."""
+        return cls(
+            player=str(record.get("player", "")),
+            to=str(record.get("to", "")),
+            message_id=str(record.get("message_id", "")),
+            notes=[str(n) for n in record.get("notes", [])],
+            path=folder / str(record.get("file", "reply.eml")),
+            parts=[
+                _ReplyPart(
+                    str(part.get("subject", "")),
+                    str(part.get("body", "")),
+                    [folder / str(a) for a in part.get("attachments", [])],
+                )
+                for part in record.get("parts", [])
+            ],
+        )
 
     def combined(self, w: Words) -> tuple[str, str, list[Path]]:
         greeting = w("Dear {player},", player=self.player) + "\n\n"
@@ -409,13 +458,13 @@ class _MailReply:
                 + "\n\n".join(sections)
                 + "\n"
             )
-        if self.mail.notes:
+        if self.notes:
             body = (
                 body.rstrip("\n")
                 + "\n\n"
                 + w.gettext("Also in your message, not read:")
                 + "\n\n"
-                + "\n".join(f"  - {note}" for note in self.mail.notes)
+                + "\n".join(f"  - {note}" for note in self.notes)
                 + "\n"
             )
         return subject, body, attachments
@@ -493,7 +542,9 @@ class _Intake:
             group = self.pending.get(id(mail))
             if group is None:
                 path = self.replies / f"{sheet_filename(player)[:-5]}-{tag}.eml"
-                group = self.pending[id(mail)] = _MailReply(player, to, mail, path)
+                group = self.pending[id(mail)] = _MailReply(
+                    player, to, mail.message_id, list(mail.notes), path
+                )
             group.parts.append(_ReplyPart(subject, body, list(attachments or [])))
             return group.path
         msg = build_message(
@@ -506,14 +557,51 @@ class _Intake:
             to_name=player,
             sender_name=self.game.config.sender_name,
         )
-        _thread(msg, mail)
+        _thread(msg, mail.message_id if mail is not None else "")
         path = self.replies / f"{sheet_filename(player)[:-5]}-{tag}.eml"
         write_eml(path, msg)
         return path
 
-    def flush(self) -> None:
-        """Write the one reply of each mail whose files are all filed."""
+    def keep_progress(self, key: str, parts: Iterable[int]) -> None:
+        """Record that ``parts`` of the message ``key`` are filed, with the reply they owe
+        so far: saved with the index, in the same write as the entries of those parts."""
+        replies = [group.record() for group in self.pending.values()]
+        self.index.partial[key] = {"parts": sorted(parts), "replies": replies}
+
+    def resume(self, key: str, mail: IncomingMail | None) -> set[int]:
+        """The parts of the message ``key`` an interrupted run filed, its reply so far taken
+        up again (the parts filed now are added to it)."""
+        progress = self.index.partial.get(key)
+        if progress is None:
+            return set()
+        for number, record in enumerate(progress.get("replies", [])):
+            group = _MailReply.from_record(record, self.replies)
+            self.pending[id(mail) if mail is not None and number == 0 else -1 - number] = group
+        return {int(n) for n in progress.get("parts", [])}
+
+    def flush(self, key: str = "") -> None:
+        """The one reply of each mail whose files are all filed: owed (in the index, in the
+        same write that marks the message ``key`` done), then written, then no longer owed."""
+        domain = self.game.config.referee_email.split("@")[-1] or "refassist.invalid"
         for group in self.pending.values():
+            # The reply's own Message-ID, chosen now: a run killed after writing the reply
+            # but before recording it written finds it by this and does not write it again.
+            self.index.owed.append({**group.record(), "reply_id": make_msgid(domain=domain)})
+        self.pending.clear()
+        self.index.partial.pop(key, None)
+        self.index.save()
+        self.write_owed()
+
+    def write_owed(self) -> None:
+        """Write the replies the index says are owed (those of this run, and those of a run
+        killed before it wrote them), then record that they are written."""
+        if not self.index.owed:
+            return
+        for record in self.index.owed:
+            group = _MailReply.from_record(record, self.replies)
+            reply_id = str(record.get("reply_id", ""))
+            if reply_id and _written(group.path, reply_id):
+                continue
             subject, body, attachments = group.combined(self.game.words_for(group.player))
             msg = build_message(
                 sender=self.game.config.referee_email,
@@ -521,13 +609,16 @@ class _Intake:
                 subject=f"{self.game.config.name}, "
                 f"{self.step_name(self.game.words_for(group.player))}: {subject}",
                 body=body,
-                attachments=attachments,
+                attachments=[a for a in attachments if a.is_file()],
                 to_name=group.player,
                 sender_name=self.game.config.sender_name,
             )
-            _thread(msg, group.mail)
+            _thread(msg, group.message_id)
+            if reply_id:
+                msg.replace_header("Message-ID", reply_id)
             write_eml(group.path, msg)
-        self.pending.clear()
+        self.index.owed.clear()
+        self.index.save()
 
     def mail_notes(self, mail: IncomingMail | None, entry: dict[str, Any]) -> list[str]:
         """What a mail carried that was not read, recorded on the entries of its files and
@@ -890,10 +981,20 @@ class _Intake:
         return Outcome(entry["status"], player, item.name, summary, reply, entry)
 
 
-def _thread(msg: EmailMessage, mail: IncomingMail | None) -> None:
-    if mail is not None and mail.message_id:
-        msg["In-Reply-To"] = mail.message_id
-        msg["References"] = mail.message_id
+def _written(path: Path, reply_id: str) -> bool:
+    """Whether the reply file at ``path`` is the reply whose Message-ID is ``reply_id``."""
+    try:
+        with path.open("rb") as fh:
+            headers = BytesHeaderParser(policy=email.policy.default).parse(fh)
+    except OSError:
+        return False
+    return str(headers.get("Message-ID", "")).strip() == reply_id
+
+
+def _thread(msg: EmailMessage, message_id: str) -> None:
+    if message_id:
+        msg["In-Reply-To"] = message_id
+        msg["References"] = message_id
 
 
 @dataclass
@@ -912,6 +1013,21 @@ class Batch:
     def label(self) -> str:
         first = self.items[0] if self.items else None
         return first.name if isinstance(first, Received) else "message"
+
+    @property
+    def mail(self) -> IncomingMail | None:
+        """The message the batch came from; None for a sheet file of its own."""
+        return self.items[0].mail if self.items else None
+
+    @property
+    def message(self) -> str:
+        """What names the message while it is being filed (`Index.partial`): the server's
+        key, else the SHA-256 of the message as received (the same in any saved copy of it);
+        empty for a sheet file, which is filed and answered in one step."""
+        mail = self.mail
+        if self.key or mail is None:
+            return self.key
+        return "message:" + hashlib.sha256(mail.raw or mail.source.encode()).hexdigest()
 
 
 def batches_of(items: list[Received | Unfiled]) -> list[Batch]:
@@ -983,7 +1099,7 @@ def checks_ahead(job: _Intake, batches: Sequence[Batch]) -> Iterator[None]:
         return
     _CHECKING = job
     try:
-        with ProcessPoolExecutor(workers, mp_context=fork_context()) as pool:
+        with worker_pool(workers) as pool:
             for item in sheets:
                 key = (hashlib.sha256(item.data).hexdigest(), item.name)
                 if key not in job.ahead:
@@ -1009,10 +1125,15 @@ def file_batches(
 ) -> IntakeReport:
     """File the batches in order under the game's lock (``total``: how many, for progress).
 
-    The index is saved after each item, and a batch's ``done`` runs after its last: a crash
-    loses at most the item being filed, and a message is never marked before it is filed."""
+    The index is saved after each item, with the parts of its message filed so far and the
+    reply they owe (`Index.partial`); once the last part is filed the reply is owed
+    (`Index.owed`), then written, then the batch's ``done`` runs.  A crash loses at most the
+    item being filed: the next run files the parts of a message not yet filed, each once,
+    writes the replies owed, each once, and a message is never marked before it is filed and
+    answered."""
     with working(game), contextlib.ExitStack() as stack:
         job = _Intake(game)
+        job.write_owed()  # a killed run's replies first
         if isinstance(batches, Sequence):  # all at hand (files, not a server's folder)
             stack.enter_context(checks_ahead(job, batches))
         report = IntakeReport(job.step.key, [])
@@ -1022,15 +1143,21 @@ def file_batches(
             if batch.key and job.index.has_source(batch.key):
                 report.already_filed.append(batch.key)
             else:
-                for item in batch.items:
+                key = batch.message
+                filed = job.resume(key, batch.mail) if key else set()
+                for part, item in enumerate(batch.items):
+                    if part in filed:
+                        continue
                     if isinstance(item, Received):
                         report.outcomes.append(job.file(item))
                     else:
                         report.outcomes.append(job.mail_without_sheet(item))
+                    if key:
+                        filed.add(part)
+                        job.keep_progress(key, filed)
                     job.index.save()
                     _remove(job.stale)
-                job.flush()  # the message's one reply
-                job.index.save()
+                job.flush(key)  # the message's one reply
             if batch.done is not None:
                 batch.done()
         if progress is not None:

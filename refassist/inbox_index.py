@@ -51,6 +51,13 @@ class Index:
         self.entries: list[dict[str, Any]] = []
         self.accepted: dict[str, dict[str, Any]] = {}
         self.late: dict[str, dict[str, Any]] = {}
+        #: Messages being filed, by key (`inbox.message_key`): the parts filed so far and the
+        #: reply they owe.  A message is done only once every part is filed: an intake killed
+        #: between two sheets of one mail leaves it here, and the next run files the rest.
+        self.partial: dict[str, dict[str, Any]] = {}
+        #: Replies owed for messages filed completely, saved with the filing and removed once
+        #: the reply is written: an intake killed in between writes them on its next run.
+        self.owed: list[dict[str, Any]] = []
         path = folder / INDEX_NAME
         if path.exists():
             data = read_record(
@@ -60,6 +67,8 @@ class Index:
             self.entries = list(data.get("entries", []))
             self.accepted = dict(data.get("accepted", {}))
             self.late = dict(data.get("late", {}))
+            self.partial = dict(data.get("partial", {}))
+            self.owed = list(data.get("owed", []))
 
     @classmethod
     def of(cls, game: Game, step: str) -> Index:
@@ -72,11 +81,19 @@ class Index:
             "accepted": self.accepted,
             "late": self.late,
         }
+        # Written only when there is something, so a step's index reads as it always did.
+        if self.partial:
+            data["partial"] = self.partial
+        if self.owed:
+            data["owed"] = self.owed
         write_text(self.folder / INDEX_NAME, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
     def has_source(self, key: str) -> bool:
-        """Whether a file from this message (a server folder's ``...#UIDVALIDITY:UID``) was
-        filed already."""
+        """Whether this message (a server folder's ``...#UIDVALIDITY:UID``) was filed
+        already, every part of it: one whose filing was interrupted between two parts is not
+        (`partial`), and the next run files what is left of it."""
+        if key in self.partial:
+            return False
         return any(entry.get("source", {}).get("path") == key for entry in self.entries)
 
     def with_hash(self, sha: str) -> dict[str, Any] | None:

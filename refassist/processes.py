@@ -1,15 +1,26 @@
 """How many processes the engine's split-up work uses and how they are started: the reports
 of a turn (`report.build`), an intake's sheet checks (`inbox.checks_ahead`), and the next
 turn's sheets and a turn's mail (`forked_map`: `turnsheets.write_sheets`,
-`report.mailing.build_mailings`)."""
+`report.mailing.build_mailings`).
+
+Every process started here dies with the command that started it (`die_with_parent`): a
+command killed by ``kill -9`` or the out-of-memory killer must not leave its workers running,
+each holding its memory and the command's output pipe (a script reading that pipe would wait
+for ever)."""
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import os
+import signal
+import sys
+import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -38,6 +49,70 @@ def fork_context() -> Any:
     return multiprocessing.get_context("fork" if can_fork() else None)
 
 
+#: How often a worker looks whether its parent is still there (`die_with_parent`'s fallback,
+#: where the kernel's parent-death signal does not exist).
+WATCH_SECONDS = 0.5
+
+#: ``prctl``'s option that asks the kernel for a signal when the parent dies (Linux).
+PR_SET_PDEATHSIG = 1
+
+
+def _parent_death_signal() -> bool:
+    """Ask Linux to send this process SIGKILL when its parent dies; whether it was set."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return bool(libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) == 0)
+    except (OSError, AttributeError):
+        return False
+
+
+def _watch_parent(parent: int) -> None:
+    """End this process once ``parent`` is no longer its parent (it died: the process was
+    given to another).  A daemon thread: it ends with the process when the work is done."""
+    while True:
+        time.sleep(WATCH_SECONDS)
+        if os.getppid() != parent:
+            os._exit(1)
+
+
+def die_with_parent(parent: int) -> None:
+    """Make this worker die when ``parent`` (the command that started it) dies.
+
+    On Linux the kernel sends SIGKILL at once (``PR_SET_PDEATHSIG``); everywhere, a thread
+    also watches the parent's pid, in case the signal could not be set or the parent died
+    before it was (checked here too).  Given as the initializer of every pool of workers."""
+    _parent_death_signal()
+    if os.getppid() != parent:
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+def worker_pool(workers: int) -> ProcessPoolExecutor:
+    """Forked workers (`fork_context`) that die with this process (`die_with_parent`)."""
+    return ProcessPoolExecutor(
+        workers,
+        mp_context=fork_context(),
+        initializer=die_with_parent,
+        initargs=(os.getpid(),),
+    )
+
+
+def _guarded(parent: int, target: Callable[..., Any], *args: Any) -> None:
+    die_with_parent(parent)
+    target(*args)
+
+
+def child_process(target: Callable[..., Any], *args: Any, context: Any = None) -> BaseProcess:
+    """A process running ``target(*args)`` (not yet started) that dies with this one: for
+    the work a command leaves running beside it (reading back a master, making map images),
+    which must not outlive a command that was killed."""
+    context = context if context is not None else fork_context()
+    process: BaseProcess = context.Process(target=_guarded, args=(os.getpid(), target, *args))
+    return process
+
+
 #: The task of the `forked_map` running now; forked processes find it in their copy of this
 #: process's memory, so a task may be any function, closures included, and is never pickled.
 _TASKS: list[Callable[[Any], Any]] = []
@@ -64,7 +139,7 @@ def forked_map(task: Callable[[T], R], items: Sequence[T], *, at_least: int = 4)
         return [task(item) for item in items]
     _TASKS.append(task)
     try:
-        with ProcessPoolExecutor(workers, mp_context=fork_context()) as pool:
+        with worker_pool(workers) as pool:
             done = list(pool.map(_run, items))
     except BrokenProcessPool:
         return [task(item) for item in items]

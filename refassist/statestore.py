@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import keptstore
 from .errors import GameError
-from .processes import can_fork, fork_context
+from .processes import can_fork, child_process
 from .workbook.master import read_master
 
 if TYPE_CHECKING:
@@ -82,7 +82,7 @@ def read_back(game: Game) -> Callable[[], None]:
     read ahead (the next command reads the master itself)."""
     if not can_fork():
         return lambda: None
-    child = fork_context().Process(target=_read_quietly, args=(game,))
+    child = child_process(_read_quietly, game)
     child.start()
     return child.join
 

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ..atomic import write_bytes
+from ..processes import child_process
 from ..rulesets.base import MAP_ANCHOR
 
 #: Pixels per inch of the image: an A4 page 1,075 pixels wide, a sector's names legible on
@@ -56,7 +57,7 @@ class ImageChild:
         if "fork" in multiprocessing.get_all_start_methods():
             context = multiprocessing.get_context("fork")
             self._go = context.Event() if held else None
-            self._child = context.Process(target=_quietly, args=(self._args, self._go))
+            self._child = child_process(_quietly, self._args, self._go, context=context)
             self._child.start()
         elif not held:
             self.release()

@@ -28,7 +28,7 @@ import jinja2
 from .. import __version__
 from ..atomic import write_bytes
 from ..errors import RefassistError, UsageError
-from ..processes import fork_context
+from ..processes import worker_pool
 from ..rulesets.base import MAP_ANCHOR, ReportContent, ReportInput
 from . import flow, flowdoc
 from .boarddraw import board_pages
@@ -315,12 +315,12 @@ def _pool(workers: int) -> Iterator[ProcessPoolExecutor]:
     """Processes for one stage's reports: kept ones inside `kept_workers` (a pool a crash
     broke is dropped, and the next stage forks new ones), else forked for this stage."""
     if _KEPT is None:
-        with ProcessPoolExecutor(max_workers=workers, mp_context=fork_context()) as own:
+        with worker_pool(workers) as own:
             yield own
         return
     kept = _KEPT.get(workers)
     if kept is None:
-        kept = _KEPT[workers] = ProcessPoolExecutor(max_workers=workers, mp_context=fork_context())
+        kept = _KEPT[workers] = worker_pool(workers)
     try:
         yield kept
     except BaseException:
