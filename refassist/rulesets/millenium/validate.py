@@ -373,9 +373,11 @@ class _Checker(OrderChecker):
         for kind, n in f.ships.items():
             most = self.tables.ships[kind].per_fleet
             if n > most:
+                # On the count's own cell (C to G, a column a ship type), not the letter's.
+                column = "CDEFG"[SHIP_TYPES.index(kind)]
                 self.error(
-                    f.cell,
-                    f.fleet,
+                    f.cell.replace("!B", f"!{column}"),
+                    str(n),
                     w("{n} {kind} in one fleet; TAB 1 allows {most}", n=n, kind=kind, most=most),
                     w.gettext("Take some out."),
                 )
