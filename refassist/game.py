@@ -38,6 +38,7 @@ from .config import (
     new_secret,
     save_config,
 )
+from .deadlines import moved_deadline
 from .dice import CREATION_TURN, Dice
 from .errors import GameError, LockedError, SetupError, UsageError
 from .i18n import LANGUAGES, Words, language_code, speaking_to, words_for
@@ -287,6 +288,13 @@ class Game:
         return len([s for s in archived if step_sort_key(s) < step_sort_key(step)])
 
     def deadline(self, step: str) -> datetime | None:
+        """The step's deadline: ``game.toml``'s own for it, else the one moved forward when
+        its sheets were written with the calendar behind (`deadlines`), else the counted one."""
+        if step in self.config.deadlines:
+            return self.config.deadlines[step]
+        moved = moved_deadline(self.outbox(step))
+        if moved is not None:
+            return moved
         return self.config.deadline(step, self.step_index(step))
 
     # -- languages ------------------------------------------------------------------------------

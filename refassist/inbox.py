@@ -43,7 +43,7 @@ from . import sheetstore
 from .atomic import write_bytes
 from .errors import NotATurnSheet, RefassistError, UsageError
 from .game import Game
-from .i18n import Words, again
+from .i18n import Words, again, said
 from .inbox_index import Index, PlayerStatus, iso, now_utc, parse_iso, sheet_states
 from .journal import describe, pending
 from .mail import (
@@ -725,13 +725,20 @@ class _Intake:
                         item,
                         entry,
                         sender_player,
-                        f"the referee's mail server could not confirm that this message came "
-                        f"from {item.sender} ({failure}), and this game takes sheets only from "
-                        "mail that passes that check",
+                        said(
+                            "the referee's mail server could not confirm that this message "
+                            "came from {sender} ({failure}), and this game takes sheets only "
+                            "from mail that passes that check",
+                            sender=item.sender,
+                            failure=failure,
+                        ),
                         sha,
-                        "Send your sheet again from your own mail account, directly (not "
-                        "through a forwarding address, a mailing list or a web form). If you "
-                        "did not send this message, tell the referee: someone used your address.",
+                        said(
+                            "Send your sheet again from your own mail account, directly (not "
+                            "through a forwarding address, a mailing list or a web form). If "
+                            "you did not send this message, tell the referee: someone used "
+                            "your address."
+                        ),
                     )
         duplicate = self.index.duplicate_of(sha, sender, entry["number"])
         if duplicate is not None:
@@ -745,15 +752,23 @@ class _Intake:
         try:
             result = self.check(relative, item.name, sha)
         except NotATurnSheet as exc:
-            return self.refuse(item, entry, sender_player, str(exc), sha)
+            return self.refuse(item, entry, sender_player, _reason(exc), sha)
         if sender_player is not None and result.player != sender_player:
+            # Filed under the sender (the reply goes to them) but kept apart from their own
+            # sheets: `status` must not tell them their own later sheet had problems.
+            entry["sheet_of"] = result.player
             return self.refuse(
                 item,
                 entry,
                 sender_player,
-                f"{item.name} is {result.player}'s turn sheet but it was sent from "
-                f"{item.sender}, the address of {sender_player}; each player sends their own "
-                "sheet",
+                said(
+                    "{file} is {owner}'s turn sheet but it was sent from {sender}, the address "
+                    "of {player}; each player sends their own sheet",
+                    file=item.name,
+                    owner=result.player,
+                    sender=item.sender,
+                    player=sender_player,
+                ),
                 sha,
             )
         entry["player"] = result.player
@@ -798,8 +813,10 @@ class _Intake:
                 "refused", "", item.name, reason + " (no player to reply to)", None, entry
             )
         w = self.game.words_for(player)
+        # Said where it was found (`said`): given again in the player's language.
+        reason = again(reason, w)
         if fix:
-            advice = fix
+            advice = again(fix, w)
         elif sniff(item.data).kind in TURN_SHEET_KINDS:
             advice = w.gettext("Send the turn sheet that came with your last report.")
         else:
@@ -989,6 +1006,13 @@ def _written(path: Path, reply_id: str) -> bool:
     except OSError:
         return False
     return str(headers.get("Message-ID", "")).strip() == reply_id
+
+
+def _reason(exc: NotATurnSheet) -> str:
+    """Why a file was refused, kept as it was said (a `Said` is given again in the player's
+    language; ``str(exc)`` would be a plain copy in the language it was raised in)."""
+    first = exc.args[0] if exc.args else ""
+    return first if isinstance(first, str) else str(exc)
 
 
 def _thread(msg: EmailMessage, message_id: str) -> None:

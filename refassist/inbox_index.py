@@ -175,6 +175,7 @@ def sheet_states(game: Game, step: Step) -> list[PlayerStatus]:
                 for e in mine
                 if e.get("status") in ("problems", "refused")
                 and e.get("received", "") > info.get("received", "")
+                and e.get("sheet_of", player) == player  # not someone else's forwarded sheet
             ]
             if later:
                 detail += f"; a later sheet had problems ({later[-1].get('name', '')})"

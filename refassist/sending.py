@@ -110,7 +110,8 @@ class Outgoing:
 def outgoing(game: Game, step: str, resend: Iterable[str] = ()) -> list[Outgoing]:
     """Every ``.eml`` of ``outbox/<step>/mail`` and ``/replies``, oldest first, each with why it
     is held back if it is: already sent, changed since it was sent (unless named in
-    ``resend``, by file name or player), or from the placeholder address."""
+    ``resend``, by file name or player: a player's report mail and intake replies), or from
+    the placeholder address."""
     folder = game.outbox(step)
     sent = read_sent(folder)
     again = {name.lower() for name in resend}
@@ -129,6 +130,8 @@ def outgoing(game: Game, step: str, resend: Iterable[str] = ()) -> list[Outgoing
             held = ""
             record = sent.get(name)
             wanted_again = {path.name.lower(), path.stem.lower(), name.lower()} & again
+            if sub == "replies" and _players_of(game, recipients) & again:
+                wanted_again = {path.stem.lower()}  # an intake reply, to the player named
             if record is not None and not wanted_again:
                 if record.get("sha256") == _sha(data):
                     held = f"sent {record.get('sent', '')}"
@@ -146,6 +149,13 @@ def outgoing(game: Game, step: str, resend: Iterable[str] = ()) -> list[Outgoing
                 held = "it has no recipient"
             out.append(Outgoing(path, name, recipients, held))
     return out
+
+
+def _players_of(game: Game, recipients: Iterable[str]) -> set[str]:
+    """The players (lower case) whose addresses ``recipients`` are: an intake reply goes to
+    the address the sheet came from, one of its player's."""
+    found = (game.config.player_for_address(address) for address in recipients)
+    return {player.name.lower() for player in found if player is not None}
 
 
 # -- sending ---------------------------------------------------------------------------------

@@ -51,6 +51,7 @@ from typing import TYPE_CHECKING, Any
 from . import __version__, journal, sheetstore, statestore
 from .atomic import read_record, write_bytes, write_text
 from .config import GameConfig, load_config
+from .deadlines import settle_deadline
 from .dice import LEGACY_SEED_SCHEME, SEED_SCHEME, Dice, seed_commitment
 from .errors import (
     CellProblem,
@@ -74,6 +75,7 @@ from .journal import ASIDE_DIR, sha256_file, stamp, unused
 from .outbox import set_aside_stale
 from .recovery import move_archives, working
 from .rulesets.base import SHEETS_WITH_PROBLEMS, Event, Ruleset, SheetRead, Step
+from .sending import read_sent
 from .turn_seed import commitment, game_turn_seed, turn_of
 from .turnsheets import (
     filed_filename,
@@ -120,6 +122,9 @@ class TurnOutcome:
     #: The turn's seed and its commitment (None / empty when the referee's dice were used).
     seed: int | None = None
     commitment: str = ""
+    #: What the referee is told when the next step's deadline was already past and moved
+    #: (`deadlines.settle_deadline`); empty when it stands.
+    deadline_moved: str = ""
 
 
 @dataclass
@@ -621,18 +626,37 @@ def _sent_name(game: Game, step: str, filed: Filed) -> str:
     return filed.path.name
 
 
+def sheets_went_out(game: Game, step: str, answered: bool) -> bool:
+    """Whether the sheets of ``step`` reached the players: a mail of its outbox was sent by
+    ``refassist send``, or (``answered``) a sheet or mail came in for it."""
+    return answered or any(name.startswith("mail/") for name in read_sent(game.outbox(step)))
+
+
 def check_ready(game: Game, step: Step, when: datetime) -> None:
     """Refuse to resolve ``step`` early: before its deadline (or, in a game without one, at
     all) while a player's sheet is missing or has problems.  Computer players never hold a
     turn up.  The refusal says who is missing and how to resolve anyway (``--now``), so a
-    resolve typed twice by accident cannot play the next turn with nobody's orders."""
+    resolve typed twice by accident cannot play the next turn with nobody's orders.  Past the
+    deadline, a step whose sheets never went out (`sheets_went_out`) is refused too: with the
+    calendar behind, every deadline is past and resolve would otherwise play turn after turn
+    with no sheets."""
 
-    waiting = waiting_for(sheet_states(game, step))
+    rows = sheet_states(game, step)
+    waiting = waiting_for(rows)
     if not waiting:
         return
     deadline = game.deadline(step.key)
     if deadline is not None and when >= deadline.astimezone():
-        return
+        answered = any(row.state not in ("missing", "computer") for row in rows)
+        if sheets_went_out(game, step.key, answered):
+            return
+        raise GameError(
+            f"{step.label} was not resolved: its deadline, {game.deadline_text(step.key)}, has "
+            "passed, but its sheets never went out (no mail for it sent by refassist send, no "
+            "sheet received). Nothing was changed; send the sheets (refassist report "
+            f"{game.path} --mail, then refassist send {game.path}), or resolve anyway with: "
+            f"refassist resolve {game.path} --now"
+        )
     why = {
         "missing": "no sheet received",
         "problems": "its sheet has problems",
@@ -740,6 +764,7 @@ def resolve_game(
         read_back = statestore.read_back(game)  # for the report run, while the sheets are written
         try:
             finished = ruleset.game_over(new_state)
+            moved = "" if finished else settle_deadline(game, game.step(new_state).key, when)
             sheets = [] if finished else _next_sheets(game, step, new_state)
             journal.finish(game.path)
             next_step = game.step(new_state)
@@ -764,6 +789,7 @@ def resolve_game(
         recovered=recovered,
         seed=dice.seed if seeded else None,
         commitment=seed_commitment(dice.seed) if seeded and dice.seed is not None else "",
+        deadline_moved=moved,
     )
 
 

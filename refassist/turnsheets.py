@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from .atomic import atomic_path
 from .errors import CellProblem, NotATurnSheet, RefassistError, UsageError
 from .game import Game
-from .i18n import speaking_to
+from .i18n import said, speaking_to
 from .outbox import record, state_mark
 from .processes import forked_map
 from .rulesets import Ruleset, find_ruleset
@@ -267,15 +267,30 @@ def _check(
     if result.step != step.key:
         result.wrong_step = True
         result.past = is_past_step(game, result.step, step.key)
-        when = "an earlier turn" if result.past else "a later step"
+        message = (
+            said(
+                "this is the sheet for {sheet} (an earlier turn); the game is waiting for "
+                "orders for {step}",
+                sheet=result.step,
+                step=step.key,
+            )
+            if result.past
+            else said(
+                "this is the sheet for {sheet} (a later step); the game is waiting for orders "
+                "for {step}",
+                sheet=result.step,
+                step=step.key,
+            )
+        )
         result.problems = [
             CellProblem(
                 sheet=path.name,
                 cell="",
                 found=result.step,
-                message=f"this is the sheet for {result.step} ({when}); the game is waiting for "
-                f"orders for {step.key}",
-                fix=f"Fill in the sheet for {step.key} that came with your last report.",
+                message=message,
+                fix=said(
+                    "Fill in the sheet for {step} that came with your last report.", step=step.key
+                ),
             )
         ]
         return result
@@ -286,8 +301,12 @@ def _check(
                 sheet=path.name,
                 cell="",
                 found=result.player,
-                message=f"{result.player} is not expected to send orders for {step.key}",
-                fix="Nothing to send this turn.",
+                message=said(
+                    "{player} is not expected to send orders for {step}",
+                    player=result.player,
+                    step=step.key,
+                ),
+                fix=said("Nothing to send this turn."),
             ),
         )
         return result

@@ -140,6 +140,11 @@ def test_resolve_run_twice_by_accident_refuses_the_second_time(tmp_path: Path) -
 
 def test_after_the_deadline_resolve_goes_ahead_without_now(tmp_path: Path) -> None:
     game = _game(tmp_path, deadline=PAST)
+    # Nothing came back and no mail went out: nobody could have answered (issue 53).
+    with pytest.raises(GameError, match="its sheets never went out"):
+        resolve_game(game)
+    # A sheet came back (late, so unused): the sheets went out, and the deadline rules.
+    _file(game, _orders(game, "Ann"), tmp_path, expect="late")
     outcome = resolve_game(game)
     assert outcome.step == "5001"
     assert outcome.without_orders == ["Ann", "Bob", "Cleo"]
@@ -147,6 +152,7 @@ def test_after_the_deadline_resolve_goes_ahead_without_now(tmp_path: Path) -> No
 
 def test_the_clock_decides_against_the_deadline(tmp_path: Path) -> None:
     game = _game(tmp_path, deadline=datetime(2026, 12, 5, 21, 0))
+    _file(game, _orders(game, "Ann"), tmp_path)  # the sheets went out
     deadline = datetime(2026, 12, 5, 21, 0).astimezone()
     with pytest.raises(GameError, match="Cleo"):
         resolve_game(game, now=deadline.replace(hour=20).astimezone(UTC))

@@ -103,6 +103,8 @@ def resolve_command(game: Path, dice_file: Path | None, now: bool) -> None:
         click.echo(f"game over: {outcome.finished}")
     else:
         click.echo(f"  {counted(len(outcome.sheets), 'sheet')} for {outcome.next_step} written")
+        if outcome.deadline_moved:
+            click.echo(f"  {outcome.deadline_moved}")
         if outcome.state is not None and opened.step(outcome.state).waits_for_referee:
             # Resolved again once the table's results are in: the reports of this step must
             # be written and sent first, or its events reach the players late (issue 50).

@@ -34,6 +34,23 @@ def clip(text: str) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
+#: The most of a player's text a message quotes: one line, at most this many characters.
+QUOTE_CHARS = 60
+
+
+def excerpt(text: str) -> str:
+    """What a message quotes of ``text``: its first line, at most `QUOTE_CHARS` characters,
+    with an ellipsis where more was typed.  A cell may hold 10,000 characters; a message
+    quoting each whole made a 14 kB sheet's reply 952 kB, and the player sees his own text
+    anyway."""
+    text = str(text)
+    lines = text.splitlines() or [""]
+    first = lines[0]
+    if len(first) > QUOTE_CHARS:
+        return first[: QUOTE_CHARS - 1] + "\u2026"
+    return first + ("\u2026" if len(lines) > 1 else "")
+
+
 def table(extra: dict[str, str | None] | None = None) -> dict[int, str | None]:
     """A `str.translate` table: `PLAIN` and a game's own look-alikes (arrows for ``>``)."""
     return str.maketrans(PLAIN | (extra or {}))

@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import CellProblem, NotATurnSheet
+from ..i18n import said
 from .limits import (
     MAX_FILE_BYTES,
     MAX_INPUT_TEXT,
@@ -181,39 +182,65 @@ def sniff(data: bytes) -> Sniffed:
 
 
 def _refusal(name: str, sniffed: Sniffed) -> NotATurnSheet:
+    """The refusal of a file that is not a turn sheet refassist opens, said (`said`) so that
+    the intake's reply gives it in the player's language."""
     if sniffed.kind == "xlsm":
         return NotATurnSheet(
-            f"{name} is a macro-enabled workbook, which refassist never opens; save it as a "
-            "plain Excel workbook (.xlsx, without macros) and send it again"
+            said(
+                "{name} is a macro-enabled workbook, which refassist never opens; save it as a "
+                "plain Excel workbook (.xlsx, without macros) and send it again",
+                name=name,
+            )
         )
     if sniffed.kind == "ods-macro":
         return NotATurnSheet(
-            f"{name} carries macros or scripts (LibreOffice Basic, or a macro bound to an "
-            "event), which refassist never opens; save a copy without them (the turn sheet "
-            "alone, as .ods or .xlsx) and send it again"
+            said(
+                "{name} carries macros or scripts (LibreOffice Basic, or a macro bound to an "
+                "event), which refassist never opens; save a copy without them (the turn sheet "
+                "alone, as .ods or .xlsx) and send it again",
+                name=name,
+            )
         )
     if sniffed.kind == "embedded":
         return NotATurnSheet(
-            f"{name} carries embedded objects or controls (OLE objects, ActiveX), which "
-            "refassist never opens; save a copy without them (a plain .xlsx or .ods of the "
-            "turn sheet) and send it again"
+            said(
+                "{name} carries embedded objects or controls (OLE objects, ActiveX), which "
+                "refassist never opens; save a copy without them (a plain .xlsx or .ods of the "
+                "turn sheet) and send it again",
+                name=name,
+            )
         )
     if sniffed.kind == "encrypted":
         return NotATurnSheet(
-            f"{name} is protected with a password, so it cannot be read; remove the password "
-            "(save without one) and send it again"
+            said(
+                "{name} is protected with a password, so it cannot be read; remove the password "
+                "(save without one) and send it again",
+                name=name,
+            )
         )
     if sniffed.kind == "empty":
         return NotATurnSheet(
-            f"{name} is empty (0 bytes); attach the turn sheet itself and send it again"
+            said(
+                "{name} is empty (0 bytes); attach the turn sheet itself and send it again",
+                name=name,
+            )
         )
     if sniffed.kind == "damaged":
         return NotATurnSheet(
-            f"{name} is damaged or incomplete (its zip container cannot be read); save the "
-            "sheet again as .xlsx or .ods and send it again"
+            said(
+                "{name} is damaged or incomplete (its zip container cannot be read); save the "
+                "sheet again as .xlsx or .ods and send it again",
+                name=name,
+            )
         )
     return NotATurnSheet(
-        f"{name} is {sniffed.description}, not an .xlsx or .ods turn sheet; {_SAVE_AS}"
+        said(
+            "{name} is {what}, not an .xlsx or .ods turn sheet; open it in your spreadsheet "
+            "program, save it as an Excel workbook (.xlsx) or an OpenDocument spreadsheet "
+            "(.ods) and send it again",
+            name=name,
+            what=sniffed.description,
+        )
     )
 
 
@@ -259,6 +286,15 @@ _ODS_EMBEDDED_RE = re.compile(
 )
 
 
+def _size(count: int) -> str:
+    """A byte count as a refusal says it: ``20 MB``, ``20 kB``, ``300 bytes``."""
+    if count >= 1024 * 1024:
+        return f"{count / (1024 * 1024):.0f} MB"
+    if count >= 1024:
+        return f"{count / 1024:.0f} kB"
+    return f"{count} bytes"
+
+
 def _check_parts(name: str, infos: list[zipfile.ZipInfo]) -> None:
     """Member count, duplicate names, declared sizes, ratios, code and embedded objects."""
     if len(infos) > MAX_MEMBERS:
@@ -286,12 +322,26 @@ def _check_parts(name: str, infos: list[zipfile.ZipInfo]) -> None:
                 f"holds a part ({info.filename}) that unpacks to "
                 f"{info.file_size // (1024 * 1024)} MB",
             )
-        if info.file_size > RATIO_FLOOR and info.file_size > MAX_RATIO * max(1, info.compress_size):
+        xml = lowered.endswith(_XML_PARTS)
+        # A sheet's own XML squeezes as well as a bomb's (a long text typed in many cells
+        # packs a thousand times over): within its size limit, an XML part's ratio is no sign
+        # of a bomb.  Past it, or in a picture past `RATIO_FLOOR`, it is one.
+        floor = MAX_XML_PART_BYTES if xml else RATIO_FLOOR
+        if info.file_size > floor and info.file_size > MAX_RATIO * max(1, info.compress_size):
             raise NotATurnSheet(
-                f"{name} holds a part ({info.filename}) compressed more than {MAX_RATIO} "
-                "times (a zip bomb); send the turn sheet you were given"
+                said(
+                    "{name} holds a part ({part}) that unpacks to {size} from {packed}, more "
+                    "than {ratio} times its packed size past {floor} (a zip bomb); send the "
+                    "turn sheet you were given",
+                    name=name,
+                    part=info.filename,
+                    size=_size(info.file_size),
+                    packed=_size(info.compress_size),
+                    ratio=MAX_RATIO,
+                    floor=_size(floor),
+                )
             )
-        if lowered.endswith(_XML_PARTS) and info.file_size > MAX_XML_PART_BYTES:
+        if xml and info.file_size > MAX_XML_PART_BYTES:
             raise too_big(
                 name,
                 f"holds a part ({info.filename}) of {info.file_size / (1024 * 1024):.0f} MB "

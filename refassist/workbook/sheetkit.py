@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, TypeVar
 
 from ..errors import CellProblem, InvalidOrder, UsageError
-from .celltext import cell_text, clip
+from .celltext import cell_text, excerpt
 from .celltext import normalise as normalise_text
 from .master import column_letter
 from .sheetio import TurnSheetFile
@@ -247,13 +247,14 @@ class SheetReader:
         None and the problem "'X' is not <what>" on ``ref`` when it is none of them."""
         if text in words:
             return words[text]
-        self.error(ref, text, f"{text!r} is not {what}", fix)
+        self.error(ref, text, f"{excerpt(text)!r} is not {what}", fix)
         return None
 
     def invalid(self, exc: InvalidOrder, ref: str) -> None:
         """A parser's refusal, pinned to its own cell or to ``ref``."""
         message, fix = split_message(str(exc))
-        self.problems.append(CellProblem(self.name, exc.cell or ref, exc.text, message, fix))
+        found = excerpt(exc.text)
+        self.problems.append(CellProblem(self.name, exc.cell or ref, found, message, fix))
 
     def error(self, ref: str, found: str, message: str, fix: str, severity: str = "error") -> None:
-        self.problems.append(CellProblem(self.name, ref, clip(found), message, fix, severity))
+        self.problems.append(CellProblem(self.name, ref, excerpt(found), message, fix, severity))

@@ -118,8 +118,15 @@ def test_the_empires_set_up_is_held_to_the_cards_and_tab_1() -> None:
     assert "loyalty 3" in found[("C37", "error")]  # M was dealt card 11: loyalty 3
     messages = [p.message for p in validate_orders(state, "Ivo", bad, {}) if p.cell == "B46"]
     assert any("composed twice" in m for m in messages)
-    assert any("3 ships of the line in one fleet" in m for m in messages)
     assert any("start on the map" in m for m in messages)
+    # The ship count's own cell (vaisseaux: column E), not the fleet's letter (issue 53).
+    assert not any("in one fleet" in m for m in messages)
+    counted = {
+        p.cell: p for p in validate_orders(state, "Ivo", bad, {}) if "in one fleet" in p.message
+    }
+    assert list(counted) == ["E46"]
+    assert "3 ships of the line in one fleet" in counted["E46"].message
+    assert counted["E46"].found == "3"
 
 
 def test_the_extraterrestrials_set_up_needs_18_systems_and_no_placement() -> None:

@@ -14,6 +14,7 @@ else escapes: a player's text is hostile until read.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -142,6 +143,8 @@ def parse_count(
 class _Token:
     kind: str  # word, num, sep, open, close
     text: str
+    #: Typed after a space: ``F -3`` is two things, ``F-3`` one the player meant as one.
+    spaced: bool = False
 
 
 def _tokens(text: str, *, raw: str, cell: str) -> list[_Token]:
@@ -161,13 +164,27 @@ def _tokens(text: str, *, raw: str, cell: str) -> list[_Token]:
                 cell,
             )
         kind = m.lastgroup or ""
-        out.append(_Token(kind, m.group(kind)))
+        out.append(_Token(kind, m.group(kind), m.group(0)[:1].isspace()))
         pos = m.end()
     return out
 
 
-def _fleet_from_tokens(tokens: Sequence[_Token], *, raw: str, cell: str) -> Fleet:
-    """A fleet from its tokens: code/number pairs in any order, brackets and commas ignored."""
+def _as_typed(tokens: Sequence[_Token], i: int) -> str:
+    """The squadron code at ``tokens[i]`` with the number the player wrote for it, as typed
+    (spaces aside): ``G10``, ``F-3``; a message names that, not the letter alone."""
+    after = list(itertools.takewhile(lambda t: not t.spaced, tokens[i + 1 : i + 3]))
+    if after and after[0].kind == "num":
+        return tokens[i].text + after[0].text
+    if len(after) == 2 and after[0].kind == "sep" and after[1].kind == "num":
+        return tokens[i].text + after[0].text + after[1].text
+    return tokens[i].text
+
+
+def _fleet_from_tokens(
+    tokens: Sequence[_Token], *, raw: str, cell: str, following: Sequence[_Token] = ()
+) -> Fleet:
+    """A fleet from its tokens: code/number pairs in any order, brackets and commas ignored.
+    ``following``: the tokens after the fleet on its line, for naming a code as typed."""
     counts: dict[str, int] = {}
     i = 0
     while i < len(tokens):
@@ -194,14 +211,23 @@ def _fleet_from_tokens(tokens: Sequence[_Token], *, raw: str, cell: str) -> Flee
                 cell,
             )
         fieldname = FLEET_CODES.get(code)
+        typed = _as_typed([*tokens, *following], i)
         if fieldname is None:
+            what = f"{typed!r}: {tok.text!r}" if typed != tok.text else repr(typed)
             raise InvalidOrder(
-                f"{tok.text!r} is not a squadron type; use F, S, A, Fs, Ms, K or SF, "
+                f"{what} is not a squadron type; use F, S, A, Fs, Ms, K or SF, "
                 "e.g. F10 S3 A1(Fs0 Ms2 K0)",
                 raw,
                 cell,
             )
         if i + 1 >= len(tokens) or tokens[i + 1].kind != "num":
+            if typed != tok.text:
+                raise InvalidOrder(
+                    f"{typed!r} is not a number of squadrons; write the number right after "
+                    f"{tok.text}, e.g. {fieldname}3 (a count is never below 0)",
+                    raw,
+                    cell,
+                )
             raise InvalidOrder(f"{tok.text} needs a number after it, e.g. {fieldname}0", raw, cell)
         digits = tokens[i + 1].text
         if len(digits) > MAX_COUNT_DIGITS:
@@ -309,7 +335,9 @@ def parse_move_line(text: Any, *, year_default: int, cell: str = "") -> Move:
         if len(years[0]) > 4:
             raise InvalidOrder(f"{years[0]} is not a turn; write the year, e.g. 5001", raw, cell)
         year = year_from_number(int(years[0]), raw=years[0], cell=cell, what="turn")
-    fleet = Fleet() if probe else _fleet_from_tokens(fleet_tokens, raw=raw, cell=cell)
+    fleet = (
+        Fleet() if probe else _fleet_from_tokens(fleet_tokens, raw=raw, cell=cell, following=trail)
+    )
     rest = _numbers(trail, raw=raw, cell=cell, where="after the fleet")
     if len(rest) < 2:
         raise InvalidOrder(

@@ -819,7 +819,7 @@ class _Reader(SheetReader):
         text = self.raw(ref)
         if not text:
             return default
-        if not text.isdigit() or int(text) > highest:
+        if not (text.isascii() and text.isdigit()):
             self.error(
                 ref,
                 text,
@@ -827,17 +827,32 @@ class _Reader(SheetReader):
                 f"Type a whole number, e.g. {min(highest, 2)}.",
             )
             return default
+        if len(text) > 12 or int(text) > highest:
+            self.error(
+                ref,
+                text,
+                f"the {what} is too large: at most {highest:,}",
+                f"Type a whole number from 0 to {highest:,}.",
+            )
+            return default
         return int(text)
+
+    def _fleet_block(self, top: int) -> bool:
+        """Whether the block at row ``top`` is one for a fleet (its name typed by the
+        commander), not a ship's (its id written by the tool)."""
+        return self.sheet.sheet(self.name)[f"A{top}"].value == "Fleet"
 
     def timelines(self, orders: Orders, blocks: int) -> None:
         for n in range(blocks):
             top = block_row(n)
             unit = self.text(f"B{top}")
             lines = []
+            tried = False
             for row in range(top + 1, top + 1 + ACTIVITY_ROWS):
                 parts = [self.text(f"{c}{row}") for c in "BCD"]
                 if not any(parts):
                     continue
+                tried = True
                 at, kind, details = parts
                 text = " ".join(p for p in (f"at {at}" if at else "", kind, details) if p)
                 try:
@@ -847,6 +862,16 @@ class _Reader(SheetReader):
                     continue
                 lines.append(replace(read, cell=f"{TIMELINES_SHEET}!C{row}"))
             if not lines:
+                if unit and not tried and self._fleet_block(top):
+                    # A fleet named with nothing under it would be dropped without a word:
+                    # the commander meant something by writing the name.
+                    self.error(
+                        f"B{top}",
+                        unit,
+                        "this fleet block has no activity, so the fleet has no timeline",
+                        "Write its activities on the lines below, or clear the name.",
+                        severity="warning",
+                    )
                 continue
             if not unit:
                 self.error(

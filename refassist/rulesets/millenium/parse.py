@@ -14,6 +14,7 @@ from collections.abc import Mapping
 
 from ...errors import InvalidOrder
 from ...i18n import current
+from ...workbook.celltext import excerpt
 from .geometry import Position, StrategicMap, Zone
 
 #: Words for a fleet's order, in either language, and the order each means.
@@ -156,7 +157,7 @@ def word(text: str, words: Mapping[str, str], what: str, cell: str = "") -> str:
     if found is None:
         w = current()
         raise InvalidOrder(
-            w("{text!r} is not {what}", text=str(text), what=w.gettext(what)), str(text), cell
+            w("{text!r} is not {what}", text=excerpt(text), what=w.gettext(what)), str(text), cell
         )
     return found
 
@@ -169,7 +170,7 @@ def position(game_map: StrategicMap, text: str, cell: str = "") -> Position:
             w(
                 "{text!r} is not a position: write zone, sector and level, e.g. 23N4 (or "
                 "23O4), or a system's letter",
-                text=str(text),
+                text=excerpt(text),
             ),
             str(text),
             cell,
@@ -215,7 +216,10 @@ def destination(game_map: StrategicMap, text: str, cell: str = "") -> tuple[Zone
             return found.zone, found.level
     w = current()
     raise InvalidOrder(
-        w("{text!r} is not a destination: write the zone and the level, e.g. 33 6", text=str(text)),
+        w(
+            "{text!r} is not a destination: write the zone and the level, e.g. 33 6",
+            text=excerpt(text),
+        ),
         str(text),
         cell,
     )
@@ -228,7 +232,7 @@ def yes_no(text: str, cell: str = "") -> bool:
     if value in NO or not value:
         return False
     raise InvalidOrder(
-        current().gettext("{text!r} is not yes or no").format(text=str(text)),
+        current().gettext("{text!r} is not yes or no").format(text=excerpt(text)),
         str(text),
         cell,
     )
@@ -242,7 +246,7 @@ def count(text: str, cell: str = "", most: int = 99) -> int:
         raise InvalidOrder(
             current()
             .gettext("{text!r} is not a number from 0 to {most}")
-            .format(text=str(text), most=most),
+            .format(text=excerpt(text), most=most),
             str(text),
             cell,
         )

@@ -384,9 +384,11 @@ class _Checker(OrderChecker):
         for kind, n in f.ships.items():
             most = self.tables.ships[kind].per_fleet
             if n > most:
+                # On the count's own cell (C to G, a column a ship type), not the letter's.
+                column = "CDEFG"[SHIP_TYPES.index(kind)]
                 self.error(
-                    f.cell,
-                    f.fleet,
+                    f.cell.replace("!B", f"!{column}"),
+                    str(n),
                     w(
                         "{ships} in one fleet; TAB 1 allows {most}",
                         ships=ships_counted(kind, n, w),

@@ -20,7 +20,7 @@ import re
 
 from ...errors import InvalidOrder
 from ...hexmap import parse_hex
-from ...workbook.celltext import normalise
+from ...workbook.celltext import excerpt, normalise
 
 MAX_PATH = 30
 MAX_UNITS = 12
@@ -52,7 +52,9 @@ def parse_path(text: str, cell: str = "") -> list[str]:
             hexes.append(parse_hex(part))
         except ValueError:
             raise InvalidOrder(
-                f"{part!r} is not a hex; write four digits, column then row, e.g. 0504", text, cell
+                f"{excerpt(part)!r} is not a hex; write four digits, column then row, e.g. 0504",
+                text,
+                cell,
             ) from None
     return hexes
 
@@ -69,7 +71,7 @@ def parse_units(text: str, cell: str = "") -> list[str]:
     for uid in ids:
         if not UNIT_ID.match(uid):
             raise InvalidOrder(
-                f"{uid!r} is not a unit id (as on the counters, e.g. N-1AR)", text, cell
+                f"{excerpt(uid)!r} is not a unit id (as on the counters, e.g. N-1AR)", text, cell
             )
     return ids
 
@@ -78,7 +80,9 @@ def parse_crt(text: str, cell: str = "") -> str:
     line = normalise(text, cell=cell).lower()
     if line not in CRT_NAMES:
         raise InvalidOrder(
-            f"{text!r} is not a combat results table; write raid, assault or air-land", text, cell
+            f"{excerpt(text)!r} is not a combat results table; write raid, assault or air-land",
+            text,
+            cell,
         )
     return CRT_NAMES[line]
 
@@ -95,14 +99,14 @@ def parse_retreats(text: str, cell: str = "") -> dict[str, list[str]]:
             # The reader splits a message at its first "; " into what is wrong and how to
             # fix it: the head comes first so that the example keeps its own ";".
             raise InvalidOrder(
-                f"{part!r} names no unit before a colon; write each unit's retreat as "
+                f"{excerpt(part)!r} names no unit before a colon; write each unit's retreat as "
                 "UNIT: HEX HEX, separated by ;, e.g. N-1AR: 0302 0301; N-2MI: 0403",
                 text,
                 cell,
             )
         ids = parse_units(uid, cell)
         if len(ids) != 1:
-            raise InvalidOrder(f"{uid.strip()!r}: one unit before each colon", text, cell)
+            raise InvalidOrder(f"{excerpt(uid.strip())!r}: one unit before each colon", text, cell)
         path = parse_path(hexes, cell)
         if len(path) > 2:
             raise InvalidOrder(f"{ids[0]}: a retreat is at most two hexes", text, cell)

@@ -576,8 +576,16 @@ class _Reader(SheetReader):
         text = self.raw(ref)
         if not text:
             return 0
-        if not text.isdigit() or int(text) > MAX_POINTS:
+        if not (text.isascii() and text.isdigit()):
             self.error(ref, text, f"the {what} is not a whole number", "Type 0 to 12.")
+            return 0
+        if len(text) > 6 or int(text) > MAX_POINTS:
+            self.error(
+                ref,
+                text,
+                f"the {what} is out of range: at most {MAX_POINTS}",
+                f"Type 0 to {MAX_POINTS}.",
+            )
             return 0
         return int(text)
 

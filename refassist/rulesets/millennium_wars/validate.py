@@ -25,6 +25,7 @@ from typing import Any
 
 from ...errors import CellProblem
 from ...words import counted
+from ...workbook.celltext import excerpt
 from ..checking import OrderChecker
 from .board import Board
 from .combat import (
@@ -192,7 +193,7 @@ def validate_orders(
                 check.error(
                     a.cell,
                     a.choice,
-                    f"{a.choice!r} is not a choice",
+                    f"{excerpt(a.choice)!r} is not a choice",
                     f"Choose one of {', '.join(IW_CHOICES)}.",
                 )
             if a.choice == "disrupt":
