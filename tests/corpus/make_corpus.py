@@ -141,6 +141,9 @@ def make_any_game(out: Path, ruleset_name: str) -> Context:
             generate_seed=SECTOR_SEED if ruleset.generates_maps else None,
             assign_homeworlds=True,
             name=name,
+            # In English whatever the game's own language: the corpus's files and the
+            # refusals it expects are written against the English sheet (its "Orders" page).
+            language="en",
         )
 
     game = create(out / "game", "Corpus", GAME_SEED)
