@@ -242,3 +242,140 @@ def test_a_side_short_of_points_per_point_is_told_what_it_asked() -> None:
     assert short in got.told and short.read_by("Red", set(b.grid.hexes())) == ""
     assert [(s.amount, s.reason, s.cost) for s in got.odds.shifts] == [(1, "political points", 1)]
     assert got.odds.label == "5/1" and got.spent == {"Blue": 1}
+
+
+# -- the results, unit by unit --------------------------------------------------------------------
+
+
+def test_d1_hurts_the_defenders_chosen_unit_else_the_weakest() -> None:
+    """12 to 3 is 4/1; Raid with a 4: D1.  Red's choice D2 is disrupted; with no choice, or
+    one naming a unit not in the fight, the weakest combat-effective unit, D1; when every
+    defender is disrupted already, the weakest is eliminated."""
+    for choice, hurt in (("D2", "D2"), ("", "D1"), ("A", "D1"), ("X", "D1")):
+        b = board(blue("A", "0202", 12), red("D1", "0203", 1), red("D2", "0203", 2))
+        got = fight(b, Attack(["A"], "0203", "raid"), 4, defence=Defence(ambush=choice))
+        assert got.result == "D1", choice
+        assert [u.id for u in b.units if u.disrupted] == [hurt], choice
+        assert Line(f"{hurt} is disrupted") in got.told
+    b = board(
+        blue("A", "0202", 12),
+        red("D1", "0203", 1, disrupted=True),
+        red("D2", "0203", 2, disrupted=True),
+    )
+    got = fight(b, Attack(["A"], "0203", "raid"), 4)
+    assert [u.id for u in got.eliminated] == ["D1"] and got.political == {"Blue": 1}
+    assert b.unit("D2") is not None
+
+
+def test_a1_on_disrupted_attackers_eliminates_the_weakest_unless_one_is_named() -> None:
+    """10 to 5 is 2/1; Raid with a 1: A1.  Both attackers are disrupted: with no choice the
+    weaker, B, is eliminated (Red gains one point); Blue may name A instead."""
+    for choice, lost in (("", "B"), ("A", "A")):
+        b = board(
+            blue("A", "0202", 6, disrupted=True),
+            blue("B", "0303", 4, disrupted=True),
+            red("D", "0203", 5),
+        )
+        got = fight(b, Attack(["A", "B"], "0203", "raid", ambush=choice), 1)
+        assert got.result == "A1"
+        assert [u.id for u in got.eliminated] == [lost] and got.political == {"Red": 1}
+        assert not b.unit("D").disrupted  # type: ignore[union-attr]
+
+
+def test_b1_hurts_every_defender_and_one_attacker() -> None:
+    """15 to 3 is 5/1; Assault with a 1: B1.  Both defenders are disrupted, and of the
+    attackers only B, whom Blue names."""
+    b = board(
+        blue("A", "0202", 10),
+        blue("B", "0303", 5),
+        red("D1", "0203", 1),
+        red("D2", "0203", 2),
+    )
+    got = fight(b, Attack(["A", "B"], "0203", "assault", ambush="B"), 1)
+    assert got.result == "B1"
+    assert sorted(u.id for u in b.units if u.disrupted) == ["B", "D1", "D2"]
+
+
+def test_attackers_retreat_one_hex_on_ar_and_two_on_ad() -> None:
+    """Raid 2/1 (6 to 3): a 2 is AR; Raid 1/1 (3 to 3): a 1 is AD.  A retreats from 0202 by
+    the rule: one hex to 0102 (0102, 0201 and 0302 are out of D's zone of control and two from
+    it: the lowest id), or, disrupted, two hexes to 0101 (three from D, out of every zone of
+    control, before 0301 and 0401 by id)."""
+    b = board(blue("A", "0202", 6), red("D", "0203", 3))
+    got = fight(b, Attack(["A"], "0203", "raid"), 2)
+    a = b.unit("A")
+    assert got.result == "AR" and a is not None and not a.disrupted
+    assert a.hex == "0102" and got.retreat_ends == ["0102"]
+    b = board(blue("A", "0202", 3), red("D", "0203", 3))
+    got = fight(b, Attack(["A"], "0203", "raid"), 1)
+    a = b.unit("A")
+    assert got.result == "AD" and a is not None and a.disrupted
+    assert a.hex == "0101" and got.retreat_ends == ["0101"]
+    assert Line("A retreats to 0101", "Blue", ("0101",), "A retreats") in got.told
+
+
+def test_the_defender_advances_into_the_first_hex_the_attackers_left() -> None:
+    """9 to 3 is 3/1; Raid with a 1: AR.  A (at 0202) and B (at 0303) retreat, but C, which
+    did not attack, stays in 0202: the first hex left empty is 0303, and D advances there."""
+    b = board(
+        blue("A", "0202", 6),
+        blue("C", "0202", 1),
+        blue("B", "0303", 3),
+        red("D", "0203", 3),
+    )
+    got = fight(b, Attack(["A", "B"], "0203", "raid"), 1, defence=Defence(advance=["*"]))
+    assert got.result == "AR"
+    assert b.unit("D").hex == "0303"  # type: ignore[union-attr]
+    assert Line("D advances into 0303", "Red", ("0303",)) in got.told
+
+
+def test_after_ae_the_defender_advances_into_the_first_attackers_hex() -> None:
+    """2 to 8 is 1/4; Air-Land with a 1: AE.  Both attackers are eliminated (Red gains a
+    point for each); D, named to advance, goes to 0202, the first attacker's hex."""
+    b = board(
+        blue("A", "0202", 1, kind="high-tech strike force"),
+        blue("B", "0303", 1, kind="high-tech strike force"),
+        red("D", "0203", 8),
+    )
+    got = fight(b, Attack(["A", "B"], "0203", "air-land"), 1, defence=Defence(advance=["D"]))
+    assert got.result == "AE" and [u.id for u in got.eliminated] == ["A", "B"]
+    assert got.political == {"Red": 2}
+    assert b.unit("D").hex == "0202"  # type: ignore[union-attr]
+
+
+def test_every_attacker_that_may_advances_on_a_star() -> None:
+    """12 to 2 is 6/1, -2 for the mountain: 4/1; Assault with a 6: DE.  Asked ``*``, the
+    light infantry advances onto the mountain; the mechanized A may not enter it and stays."""
+    b = board(
+        blue("A", "0202", 10),
+        blue("B", "0303", 2, kind="light infantry"),
+        red("D", "0203", 2),
+        terrain={"0203": "mountain"},
+    )
+    got = fight(b, Attack(["A", "B"], "0203", "assault", advance=["*"]), 6)
+    assert (got.odds.label, got.result) == ("4/1", "DE")
+    assert (b.unit("A").hex, b.unit("B").hex) == ("0202", "0203")  # type: ignore[union-attr]
+    assert got.lines == [
+        "Blue attacks 0203 (Assault): 12 to 2: 6/1, -2 mountain: 4/1; die 6: DE"
+        " (reconstructed row)",
+        "D is eliminated",
+        "B advances into 0203",
+    ]
+
+
+def test_the_intensive_assaults_headquarters_is_named_only_to_who_sees_it() -> None:
+    """The disrupted headquarters' line names it and its hex to Blue, and to Red only while
+    Red sees 0101."""
+    b = board(
+        blue("A", "0202"),
+        blue("HQ", "0101", 0, kind="headquarters", support=3),
+        red("D", "0203"),
+    )
+    got = fight(b, Attack(["A"], "0203", "assault", intensive=True), 3)
+    line = Line(
+        "HQ is disrupted by the intensive assault",
+        "Blue",
+        ("0101",),
+        "an attacking headquarters is disrupted by the intensive assault",
+    )
+    assert line in got.told and b.unit("HQ").disrupted  # type: ignore[union-attr]
