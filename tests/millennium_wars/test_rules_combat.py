@@ -16,11 +16,13 @@ from refassist.dice import Dice
 from refassist.rulesets.millennium_wars.board import Board
 from refassist.rulesets.millennium_wars.combat import (
     Attack,
+    CombatError,
     Conditions,
     Defence,
     Line,
     Outcome,
     best_retreat,
+    check_attack,
     resolve_attack,
     retreat_paths,
 )
@@ -379,3 +381,22 @@ def test_the_intensive_assaults_headquarters_is_named_only_to_who_sees_it() -> N
         "an attacking headquarters is disrupted by the intensive assault",
     )
     assert line in got.told and b.unit("HQ").disrupted  # type: ignore[union-attr]
+
+
+def test_one_political_point_buys_the_column_per_unit() -> None:
+    """The seed's "One per Unit": any number of points asked buys one column, one point
+    included.  6 to 3 is 2/1, +1: 3/1; Blue pays its one unit's point."""
+    b = board(blue("A", "0202"), red("D", "0203"))
+    got = fight(b, Attack(["A"], "0203", "raid", political_points=1), 3)
+    assert [(s.amount, s.reason, s.cost) for s in got.odds.shifts] == [(1, "political points", 1)]
+    assert got.odds.label == "3/1" and got.spent == {"Blue": 1}
+
+
+def test_a_disrupted_unit_attacks_unless_told_otherwise() -> None:
+    """`check_attack` by default follows the seed's "Disrupted Attacking units": a disrupted
+    unit may attack; only the house rule's ``disrupted_attack=False`` refuses it."""
+    b = board(blue("A", "0202", disrupted=True), red("D", "0203"))
+    a = b.unit("A")
+    assert check_attack(b, Attack(["A"], "0203", "raid"), "Blue", CRTS) == [a]
+    with pytest.raises(CombatError, match="A is disrupted and cannot attack"):
+        check_attack(b, Attack(["A"], "0203", "raid"), "Blue", CRTS, disrupted_attack=False)
