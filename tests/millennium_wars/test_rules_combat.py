@@ -400,3 +400,21 @@ def test_a_disrupted_unit_attacks_unless_told_otherwise() -> None:
     assert check_attack(b, Attack(["A"], "0203", "raid"), "Blue", CRTS) == [a]
     with pytest.raises(CombatError, match="A is disrupted and cannot attack"):
         check_attack(b, Attack(["A"], "0203", "raid"), "Blue", CRTS, disrupted_attack=False)
+
+
+@pytest.mark.parametrize(
+    ("target", "message"),
+    [
+        ("0204", "no combat is possible in 0204"),  # sea: no combat at all
+        ("0909", "no combat is possible in 0909"),  # off the map
+        ("0303", "there is no enemy land unit in 0303 to attack"),  # Blue's own unit
+    ],
+)
+def test_an_attack_on_the_sea_off_the_map_or_on_its_own_side_is_refused(
+    target: str, message: str
+) -> None:
+    """The player is told why, in these words."""
+    b = board(blue("A", "0203"), blue("B", "0303"), red("D", "0202"), terrain={"0204": "sea"})
+    with pytest.raises(CombatError) as caught:
+        check_attack(b, Attack(["A"], target, "raid"), "Blue", CRTS)
+    assert str(caught.value) == message
