@@ -503,17 +503,9 @@ def _write_setup(page: Page, view: SideView, kind: str, rules: Mapping[str, Any]
             w.gettext("yes to put the system in your programme."),
             (notation(w.language)["yes"], notation(w.language)["no"]),
         )
-    page.section(
-        SETUP_FLEET_SECTION_ROW, w.gettext("FLEETS - six fleets, their ships and where they start")
+    _fleet_table_head(
+        page, w.gettext("FLEETS - six fleets, their ships and where they start"), start=empire
     )
-    headers = (
-        "#",
-        w.gettext("Fleet"),
-        *[w.gettext(SHIP_LABELS[k]) for k in SHIP_TYPES],
-        *((w.gettext("Start"),) if empire else ()),
-    )
-    page.headers(SETUP_FLEET_SECTION_ROW + 1, headers)
-    page.ws.set_row(SETUP_FLEET_SECTION_ROW, 26)  # ship names wrap on two lines
     for row in page.numbered(SETUP_FLEET_FIRST_ROW, SETUP_FLEET_ROWS):
         page.blank(f"B{row}", st.input_text)
         for col in "CDEFG":
@@ -542,6 +534,23 @@ def _write_setup(page: Page, view: SideView, kind: str, rules: Mapping[str, Any]
         )
 
 
+def _fleet_table_head(page: Page, title: str, *, start: bool) -> None:
+    """The head of a set-up sheet's fleet table (letter, one column per ship type, and where
+    the fleet starts when the sheet asks or shows it): the Empire's set-up, the
+    Extraterrestrial's set-up and its placement sheet share one layout so a player finds each
+    fleet on the same row from one sheet to the next."""
+    w = current()
+    page.section(SETUP_FLEET_SECTION_ROW, title)
+    headers = (
+        "#",
+        w.gettext("Fleet"),
+        *[w.gettext(SHIP_LABELS[k]) for k in SHIP_TYPES],
+        *((w.gettext("Start"),) if start else ()),
+    )
+    page.headers(SETUP_FLEET_SECTION_ROW + 1, headers)
+    page.ws.set_row(SETUP_FLEET_SECTION_ROW, 26)  # ship names wrap on two lines
+
+
 def _write_placement(page: Page, view: SideView) -> None:
     """The Extraterrestrial's placement sheet: its programme and fleets as its set-up sheet
     fixed them (shown, not asked), and beside each fleet the place beyond an edge it waits
@@ -557,15 +566,7 @@ def _write_placement(page: Page, view: SideView) -> None:
     ):
         page.value(f"B{row}", f"{system.letter} {system.name}", st.value)
         page.value(f"C{row}", w.gettext("yes") if system.letter in view.programme else "", st.value)
-    page.section(SETUP_FLEET_SECTION_ROW, w.gettext("FLEETS - where each waits beyond an edge"))
-    headers = (
-        "#",
-        w.gettext("Fleet"),
-        *[w.gettext(SHIP_LABELS[k]) for k in SHIP_TYPES],
-        w.gettext("Start"),
-    )
-    page.headers(SETUP_FLEET_SECTION_ROW + 1, headers)
-    page.ws.set_row(SETUP_FLEET_SECTION_ROW, 26)  # ship names wrap on two lines
+    _fleet_table_head(page, w.gettext("FLEETS - where each waits beyond an edge"), start=True)
     fleets = [f for f in view.fleets if f.ships and f.where == "reserve"]
     for row, fleet in zip(
         page.numbered(SETUP_FLEET_FIRST_ROW, SETUP_FLEET_ROWS), fleets, strict=False
