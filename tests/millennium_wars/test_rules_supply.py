@@ -74,6 +74,13 @@ def game(
     return new_state(scenario, players, "Rule test", "g")
 
 
+def unit(state: State, uid: str) -> Unit:
+    """The state's unit ``uid``, which the test knows is there."""
+    found = state.unit(uid)
+    assert found is not None, uid
+    return found
+
+
 def status(state: State) -> dict[str, str]:
     """Each land unit's supply as the state's board stands, in fair weather and air parity."""
     return supply.supply_status(state.scenario, board_of(state), Conditions())
@@ -110,7 +117,7 @@ def test_an_enemy_in_the_only_land_bridge_and_the_sea_cut_the_line() -> None:
     # Teeth: with R gone from the bridge the line crosses 0303 (E, X: partially out, no
     # logistics unit), and it never crosses the sea: with 0303 sea too, they are out again.
     state = bridged()
-    state.units.remove(state.unit("R"))
+    state.units.remove(unit(state, "R"))
     assert status(state) == {"W": "full", "E": "partial", "X": "partial"}
     state.scenario.terrain["0303"] = "sea"
     assert status(state) == {"W": "full", "E": "out", "X": "out"}
@@ -131,7 +138,7 @@ def test_a_source_under_an_enemy_zone_of_control_feeds_no_line_until_a_friend_st
     assert (got["A"], got["B"]) == ("partial", "full")
 
 
-def supported(**air: object) -> dict[str, str]:
+def supported(**air: object) -> dict[str, object]:
     """Red's one source is 0601; its headquarters H (radius 3) at 0603 traces a line to it and
     supplies U at 0605, two hexes off.  The conditions come from the state's air and weather."""
     state = game(
@@ -225,7 +232,7 @@ def test_guerrilla_lines_are_read_one_by_one() -> None:
         "P-G2 (guerrillas) is placed at 0602",
         "guerrillas: no guerrilla of Red's waits to be placed",
     ]
-    assert (state.unit("P-G1").hex, state.unit("P-G2").hex) == ("0601", "0602")
+    assert (unit(state, "P-G1").hex, unit(state, "P-G2").hex) == ("0601", "0602")
     assert state.placing == []
 
 
@@ -297,7 +304,7 @@ def test_a_reinforcement_that_cannot_arrive_does_not_stop_the_next() -> None:
         "B-IN2 arrives at 0101 (0102 is not free)",
     ]
     assert state.unit("B-AR") is None
-    assert (state.unit("B-IN").hex, state.unit("B-IN2").hex) == ("0101", "0101")
+    assert (unit(state, "B-IN").hex, unit(state, "B-IN2").hex) == ("0101", "0101")
     assert state.arrived == ["B-AR", "B-IN", "B-IN2"]
     # Bought: the side is told every one available, in the schedule's order.
     state = mountain_home()
@@ -360,7 +367,7 @@ def test_each_purchase_is_made_or_refused_on_its_own() -> None:
     ]
     d = state.unit("D")
     assert d is not None and (d.hex, d.disrupted, d.ops_complete) == ("0101", False, False)
-    assert state.unit("B-R").hex == "0103"
+    assert unit(state, "B-R").hex == "0103"
     assert [u.id for u in state.lost] == ["C", "E"]
     assert blue_side.political_points == 36 and blue_side.air_defence == 1
 
@@ -462,7 +469,7 @@ def test_two_attacks_the_defenders_disrupted_by_the_first() -> None:
             "Blue's information warfare, 1D6 2: CM; the attacking cybercadres are disrupted", BOTH
         ),
     ]
-    assert all(state.unit(u).disrupted for u in ("D1", "D2", "C1", "C2"))
+    assert all(unit(state, u).disrupted for u in ("D1", "D2", "C1", "C2"))
 
 
 def dominance(
@@ -471,7 +478,7 @@ def dominance(
     """C1 and C2 (attack 2 each: 4) against D1 alone (defence 1; D2 disrupted beforehand
     does not defend): +3.  A 6 on +3: ID.  Blue sees R1, R2 and R3."""
     state = cyber()
-    state.unit("D2").disrupted = True
+    unit(state, "D2").disrupted = True
     attack = InformationAttack(["C1", "C2"], choice, targets or [])
     return state, war(state, [attack], dice, {"R1", "R2", "R3"})
 
