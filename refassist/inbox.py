@@ -44,7 +44,15 @@ from .atomic import write_bytes
 from .errors import NotATurnSheet, RefassistError, UsageError
 from .game import Game
 from .i18n import Words, again, said
-from .inbox_index import Index, PlayerStatus, iso, now_utc, parse_iso, sheet_states
+from .inbox_index import (
+    Index,
+    PlayerStatus,
+    iso,
+    now_utc,
+    parse_iso,
+    sheet_states,
+    unfinished_mail,
+)
 from .journal import describe, pending
 from .mail import (
     IncomingMail,
@@ -173,6 +181,8 @@ class StatusReport:
     reports: list[str] = field(default_factory=list)
     #: The game's own word on its sequence (`Ruleset.status_notes`): exchanges skipped, why.
     notes: list[str] = field(default_factory=list)
+    #: Mail an intake left half done: filed in part, or its reply owed (`unfinished_mail`).
+    unfinished: list[str] = field(default_factory=list)
 
 
 def status(game: Game) -> StatusReport:
@@ -197,6 +207,7 @@ def status(game: Game) -> StatusReport:
         unsent=sum(1 for item in outgoing(game, step.key) if not item.held),
         reports=report_advice(game, step),
         notes=game.ruleset.status_notes(state),
+        unfinished=unfinished_mail(game, step.key),
     )
 
 

@@ -557,3 +557,84 @@ def test_kill_9_of_resolve_report_and_intake_leaves_no_worker_running(
             assert left == [], f"{name}, kill {kill}: {len(left)} processes left running"
     assert all(with_workers.values()), with_workers
     print(f"killed with workers running: {with_workers}")
+
+
+# -- what `status` says of mail left half done ----------------------------------------------
+
+
+def status_of(game: Game) -> str:
+    from click.testing import CliRunner
+
+    from refassist.cli import main
+
+    result = CliRunner().invoke(main, ["status", str(game.path)])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def french(game: Game, tmp_path: Path) -> Game:
+    """The same game with French as its language (`[game] language`)."""
+    g = Game.create(
+        tmp_path / "jeu",
+        find_ruleset("fifth-millennium"),
+        [PlayerSetup(n, f"{n.lower()}@example.com") for n in PLAYERS],
+        seed=5,
+        generate_seed=42,
+        assign_homeworlds=True,
+        first_deadline=DEADLINE,
+        language="fr",
+    )
+    write_sheets(g, g.load_state())
+    return g
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_status_tells_of_a_mail_filed_in_part_and_of_a_reply_owed(
+    game: Game, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, language: str
+) -> None:
+    if language == "fr":
+        game = french(game, tmp_path)
+    box = write_mbox(tmp_path / "turn.mbox", [two_sheet_mail(game, "Ann", tmp_path)])
+    stop_at_part(monkeypatch, "Ann-2.xlsx")
+    with pytest.raises(Killed):
+        intake(game, [box])
+    monkeypatch.undo()
+    said = " ".join(status_of(game).split())
+    if language == "en":
+        assert (
+            f"Ann's mail (ann@example.com, {box}#0) was filed only in part (1 file): the intake "
+            "stopped before the rest. It will be finished on the next intake that reads this "
+            "mail again: the rest filed and the mail answered, once."
+        ) in said
+    else:
+        assert (
+            f"Le courriel d'Ann (ann@example.com, {box}#0) n'a été classé qu'en partie "
+            "(1 fichier) : la réception (intake) s'est arrêtée avant le reste. Elle sera "
+            "achevée à la prochaine réception qui relira ce courriel : le reste classé et la "
+            "réponse au courriel écrite, une fois."
+        ) in said
+
+    def write_eml(path: Path, msg: EmailMessage) -> None:
+        raise Killed  # dies between filing the mail and writing its reply
+
+    monkeypatch.setattr(inbox, "write_eml", write_eml)
+    with pytest.raises(Killed):
+        intake(game, [box])
+    monkeypatch.undo()
+    said = " ".join(status_of(game).split())
+    assert "Ann's mail" not in said and "Le courriel d'Ann" not in said
+    if language == "en":
+        assert (
+            "A reply to Ann (ann@example.com) is owed: the intake stopped before writing it. "
+            "The next intake, whatever it takes in, writes it first, once."
+        ) in said
+    else:
+        assert (
+            "Une réponse à Ann (ann@example.com) reste due : la réception (intake) s'est "
+            "arrêtée avant de l'écrire. La prochaine réception, quoi qu'elle lise, l'écrira "
+            "d'abord, une fois."
+        ) in said
+
+    intake(game, [box])  # the reply written: nothing left to tell
+    said = status_of(game)
+    assert "Ann (ann@example.com)" not in said and "Ann's mail" not in said
