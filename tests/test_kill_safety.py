@@ -6,8 +6,15 @@
   second sheet, each sheet once, and writes the mail's one reply with both.
 * The intake stopped between filing a mail and writing its reply: the next run writes the
   reply owed, once.
-* ``kill -9`` of ``resolve``, ``report`` and an mbox ``intake`` while their worker processes
-  run: no process of theirs remains (a bounded wait, not a timing assertion).
+* ``kill -9`` of a real intake at random moments, from a saved mailbox, a plain folder and an
+  IMAP folder on the local Dovecot, mails of one and of two sheets: after a final run, each
+  sheet filed once, each reply written once, nothing left running, the inbox as an
+  uninterrupted run leaves it.
+* ``kill -9`` of ``resolve``, ``report`` and an mbox and a folder ``intake`` while their worker
+  processes run: no process of theirs remains (a bounded wait, not a timing assertion).
+* `status` tells the referee of a mail filed in part and of a reply owed.
+
+The kill counts are modest for CI; ``REFASSIST_KILLS`` raises them for a long run (`kills`).
 """
 
 from __future__ import annotations
