@@ -202,6 +202,8 @@ def status_command(game: Path) -> None:
     width = max([len(p.player) for p in report.players] + [6])
     for p in report.players:
         click.echo(printable(f"  {p.player:{width}}  {p.state:9}  {p.detail}"))
+    for line in report.unfinished:
+        click.echo(printable(line))
     waiting = [p.player for p in waiting_for(report.players)]
     click.echo(f"Waiting for: {', '.join(waiting)}" if waiting else "Every sheet is in.")
     for advice in report.reports:
