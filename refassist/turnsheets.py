@@ -105,6 +105,9 @@ class CheckResult:
     #: the bytes it read: the intake keeps them for resolve (`sheetstore`).
     read: SheetRead | None = field(default=None, repr=False)
     sha256: str = ""
+    #: The language the checker spoke in: the sheet's player's (`check_sheet`), so whatever
+    #: else is written for this result (the annotated copy) speaks it too.
+    language: str = ""
 
     @property
     def player(self) -> str:
@@ -243,7 +246,9 @@ def check_sheet(path: Path, game: Game | None = None, *, state: Any = None) -> C
     else:
         language = opened.meta.get("language", "") or ruleset.language
     with speaking_to(language, ruleset.package):
-        return _check(path, opened, ruleset, game, state)
+        result = _check(path, opened, ruleset, game, state)
+    result.language = language
+    return result
 
 
 def _check(

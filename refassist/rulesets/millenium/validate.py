@@ -519,11 +519,11 @@ class _Checker(OrderChecker):
                 self.warn(
                     p.cell,
                     p.fleet,
-                    w(
-                        "{cost} points needed; about {points} will be banked",
-                        cost=cost,
-                        points=points,
-                    ),
+                    w.ngettext(
+                        "{cost} points needed; about {n} point will be banked",
+                        "{cost} points needed; about {n} points will be banked",
+                        points,
+                    ).format(cost=cost, n=points),
                     w.gettext("It is bought only if the points are there after production."),
                 )
             points -= cost

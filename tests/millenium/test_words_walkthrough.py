@@ -1,0 +1,124 @@
+"""What the hand-played walkthrough of issue 52 found still in the other language, or broken:
+each page a French or an English Millenium player (or the referee's table) receives, read back
+from the real file it is written to.
+
+- `refassist check --annotate` wrote its annotations in English for a French game;
+- the engine named the step without its article ("pour tour de jeu 1", "Dés de tour de
+  jeu 1");
+- the tabletop battle sheet had an English tab among French words, and French drop-downs and
+  pre-filled words in an English game;
+- "1 disponibles": a count that did not go through the catalog's plural forms;
+- positions written with the English W (west) for a French reader, who reads O (ouest);
+- the referee's chart labelled in English in a French game;
+- the computer's sheets typed in French into an English game's sheet.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import openpyxl
+import pytest
+from click.testing import CliRunner
+
+from refassist.cli import main
+from refassist.demo import create_demo_game
+from refassist.dice import Dice
+from refassist.game import Game
+from refassist.i18n import again, speaking_to, words_for
+from refassist.rulesets import find_ruleset
+from refassist.rulesets.millenium import sheet
+from refassist.rulesets.millenium.orders import Orders, Purchase
+from refassist.rulesets.millenium.resolve import resolve_turn
+from refassist.rulesets.millenium.state import EMPIRE
+from refassist.rulesets.millenium.validate import validate_orders
+from refassist.workbook.sheetpage import typing_into
+
+from .situations import playing
+
+RULESET = find_ruleset("millenium")
+PACKAGE = RULESET.package
+FR = words_for("fr", PACKAGE)
+EN = words_for("en", PACKAGE)
+NB = "\u00a0"
+#: The annotated copy as each language writes it: its first tab, and how a comment begins.
+ANNOTATED = {
+    "fr": ("Problèmes", ("ERREUR", "Avertissement")),
+    "en": ("Problems", ("ERROR", "Warning")),
+}
+
+
+def _game(tmp_path: Path, language: str) -> Game:
+    return create_demo_game(tmp_path / "game", 2, 5, ruleset=RULESET, language=language)
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_check_annotate_on_the_command_line_speaks_the_players_language(
+    tmp_path: Path, language: str
+) -> None:
+    """The referee's `check --annotate` on the Empire's set-up sheet with mistakes: the copy
+    (tab, headers, severities, comments) is in the player's language, as the intake's is."""
+    game = _game(tmp_path, language)
+    state = game.load_state()
+    empire = game.step(state).expects[0]
+    wrong = tmp_path / "wrong.xlsx"
+    shutil.copyfile(game.outbox(game.step(state).key) / f"{empire}.xlsx", wrong)
+    tab = sheet.orders_tab(language)
+    with typing_into(wrong, tab) as (put, _):
+        put(f"H{sheet.SETUP_FLEET_FIRST_ROW + 5}", "23Q3")
+    out = tmp_path / "annotated.xlsx"
+    result = CliRunner().invoke(
+        main, ["check", str(wrong), "--game", str(game.path), "--annotate", str(out)]
+    )
+    assert result.exit_code == 1, result.output
+    book = openpyxl.load_workbook(out)
+    first, heads = ANNOTATED[language]
+    assert book.sheetnames[0] == first
+    problems = book[first]
+    assert problems["A2"].value == {"fr": "erreur", "en": "error"}[language]
+    comments = [
+        c.comment.text for row in book[tab].iter_rows() for c in row if c.comment is not None
+    ]
+    assert any(text.startswith(heads[0]) for text in comments), comments
+    assert all(text.startswith(heads) for text in comments), comments
+
+
+def _agrees(text: str) -> bool:
+    """A French "N disponible(s)": singular for 0 and 1, plural from 2 (the catalog's rule)."""
+    m = re.search(r"(\d+) (?:sera |seront )?(disponibles?)", text)
+    assert m, text
+    return (m[2] == "disponible") == (int(m[1]) <= 1) and ("seront" in text) == (int(m[1]) > 1)
+
+
+def test_the_points_banked_agree_with_their_count() -> None:
+    """ "2 points nécessaires ; 1 disponibles": the points left went through no plural form.
+    Turn 4 scores 10 for the Empire first, with 1 banked: 11; a ship of the line (6) and a
+    frigate (4) leave 1, and a corvette (2) is refused with "1 disponible"."""
+    state = playing(4)
+    state.points[EMPIRE] = {"A": 1}
+    orders = Orders(
+        EMPIRE,
+        "4",
+        purchases=[
+            Purchase("K", "vaisseau", 1, "Ordres!C30"),
+            Purchase("K", "fregate", 1, "Ordres!C31"),
+            Purchase("K", "corvette", 1, "Ordres!C32"),
+        ],
+    )
+    after = resolve_turn(state, {state.players[EMPIRE]: orders}, Dice.scripted([]), {}).state
+    (refused,) = [e for e in after.events if e.kind == "order_cancelled"]
+    french = again(refused.text, FR, refused.data.get("say")).replace(NB, " ")
+    assert french == "2 points nécessaires ; 1 disponible", french
+    assert again(refused.text, EN, refused.data.get("say")) == "2 points needed; 1 point banked"
+    # The checker's warning before the turn, the estimate agreeing with its count too.
+    for banked in (0, 1, 30):
+        state.points[EMPIRE] = {"A": banked}
+        with speaking_to("fr", PACKAGE):
+            warned = [
+                p.message
+                for p in validate_orders(state, state.players[EMPIRE], orders)
+                if "environ" in p.message
+            ]
+        assert all(_agrees(text.replace(NB, " ")) for text in warned), warned
