@@ -277,14 +277,14 @@ def _check(
                 "this is the sheet for {sheet} (an earlier turn); the game is waiting for "
                 "orders for {step}",
                 sheet=result.step,
-                step=step.key,
+                step=step.label,
             )
             if result.past
             else said(
                 "this is the sheet for {sheet} (a later step); the game is waiting for orders "
                 "for {step}",
                 sheet=result.step,
-                step=step.key,
+                step=step.label,
             )
         )
         result.problems = [
@@ -294,7 +294,8 @@ def _check(
                 found=result.step,
                 message=message,
                 fix=said(
-                    "Fill in the sheet for {step} that came with your last report.", step=step.key
+                    "Fill in the sheet for {step} that came with your last report.",
+                    step=step.label,
                 ),
             )
         ]

@@ -21,8 +21,10 @@ from pathlib import Path
 
 import openpyxl
 import pytest
+from babel.messages.pofile import read_po
 from click.testing import CliRunner
 
+import refassist
 from refassist.cli import main
 from refassist.demo import create_demo_game
 from refassist.dice import Dice
@@ -32,11 +34,13 @@ from refassist.rulesets import find_ruleset
 from refassist.rulesets.millenium import sheet
 from refassist.rulesets.millenium.orders import Orders, Purchase
 from refassist.rulesets.millenium.resolve import resolve_turn
-from refassist.rulesets.millenium.state import EMPIRE
+from refassist.rulesets.millenium.setup import new_state
+from refassist.rulesets.millenium.state import ALIEN, EMPIRE, HeldTurn
 from refassist.rulesets.millenium.validate import validate_orders
 from refassist.workbook.sheetpage import typing_into
 
-from .situations import playing
+from .situations import MAP, TABLES, playing
+from .test_secrets import PLAYERS
 
 RULESET = find_ruleset("millenium")
 PACKAGE = RULESET.package
@@ -122,3 +126,45 @@ def test_the_points_banked_agree_with_their_count() -> None:
                 if "environ" in p.message
             ]
         assert all(_agrees(text.replace(NB, " ")) for text in warned), warned
+
+
+ENGINE_FR = Path(refassist.__file__).parent / "locale" / "fr" / "LC_MESSAGES" / "refassist.po"
+#: A step's name after a French preposition that needs its article, or with "de le".
+BROKEN_ARTICLE = re.compile(r"\b(?:pour|de|après) tour de jeu|\b(?:de|à) les? ", re.IGNORECASE)
+
+
+def _french_step_names() -> list[str]:
+    """Every name the game gives its steps, as a French reader reads it."""
+    states = [new_state("g", "Orion", MAP, PLAYERS, TABLES.fleets), playing(0), playing(1)]
+    states.append(playing(2))
+    held = playing(3)
+    held.held = HeldTurn(ALIEN)
+    finished = playing(20)
+    finished.finished = "the end"
+    states += [held, finished]
+    with speaking_to("fr", PACKAGE):
+        return [str(RULESET.current_step(s).label) for s in states]
+
+
+def test_the_engine_names_a_french_step_with_its_article() -> None:
+    """ "votre feuille d'ordres pour tour de jeu 1", "Dés de tour de jeu 1": the step's name
+    had no article.  It has one now ("le tour de jeu 1 (l'Extraterrestre)", as "la mise en
+    place" had), and the engine's French sentences put "pour" before a step, never "de",
+    which "le" would have to contract with."""
+    names = _french_step_names()
+    assert "le tour de jeu 1 (l'Extraterrestre)" in names
+    assert "le tour de jeu 2 (l'Empire)" in names
+    with ENGINE_FR.open("rb") as handle:
+        catalog = read_po(handle)
+    checked = 0
+    for message in catalog:
+        text = message.string if isinstance(message.string, str) else ""
+        for field in ("{step}", "{resolved}", "%(step)s"):
+            if field not in text:
+                continue
+            for name in names:
+                said = text.replace(field, name)
+                checked += 1
+                assert not BROKEN_ARTICLE.search(said), said
+                assert not said.startswith(name), f"a sentence begins in lower case: {said}"
+    assert checked > 60
