@@ -31,15 +31,17 @@ from refassist.dice import Dice
 from refassist.game import Game
 from refassist.i18n import again, speaking_to, words_for
 from refassist.rulesets import find_ruleset
+from refassist.rulesets.base import ReportInput
 from refassist.rulesets.millenium import sheet
-from refassist.rulesets.millenium.orders import Orders, Purchase
+from refassist.rulesets.millenium.ai import computer_orders
+from refassist.rulesets.millenium.orders import FleetMove, Orders, Purchase
 from refassist.rulesets.millenium.resolve import resolve_turn
 from refassist.rulesets.millenium.setup import new_state
 from refassist.rulesets.millenium.state import ALIEN, EMPIRE, HeldTurn
 from refassist.rulesets.millenium.validate import validate_orders
 from refassist.workbook.sheetpage import typing_into
 
-from .situations import MAP, TABLES, playing
+from .situations import MAP, TABLES, at, place, playing
 from .test_secrets import PLAYERS
 
 RULESET = find_ruleset("millenium")
@@ -168,3 +170,87 @@ def test_the_engine_names_a_french_step_with_its_article() -> None:
                 assert not BROKEN_ARTICLE.search(said), said
                 assert not said.startswith(name), f"a sentence begins in lower case: {said}"
     assert checked > 60
+
+
+def _battle_sheet_words(path: Path) -> str:
+    """What the referee reads on a battle sheet: the visible tab's name and cells, the
+    drop-downs' lists and every prompt."""
+    book = openpyxl.load_workbook(path)
+    lines = [ws.title for ws in book.worksheets if ws.sheet_state == "visible"]
+    for ws in book.worksheets:
+        if ws.sheet_state == "visible" or ws.title == "Lists":
+            lines += [str(c.value) for row in ws.iter_rows() for c in row if c.value is not None]
+        for dv in ws.data_validations.dataValidation:
+            lines += [str(x) for x in (dv.promptTitle, dv.prompt, dv.errorTitle, dv.error) if x]
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_the_battle_sheet_speaks_the_referees_language_and_reads_back(
+    tmp_path: Path, language: str
+) -> None:
+    """The tabletop battle sheet had the tab "Battle" in a French game, and in an English one
+    French drop-downs and prompts ("oui", "personne", "endommagé (one damage) or détruit").
+    Each language now has its own tab, words and prompts; the computer's stand-in types the
+    sheet's words, and the result reads back the same."""
+    from .test_languages import foreign
+    from .test_table_battles import REFEREE, held
+
+    state = held()
+    path = tmp_path / "B3-1.xlsx"
+    with speaking_to(language, PACKAGE):
+        sheet.write_sheet(state, "B3-1", path, token="t", deadline="-", house_rules=REFEREE)
+    book = openpyxl.load_workbook(path)
+    assert book.sheetnames[0] == {"fr": "Bataille", "en": "Battle"}[language]
+    text = _battle_sheet_words(path)
+    assert foreign(text, language) == [], foreign(text, language)
+    lists = {str(c.value) for row in book["Lists"].iter_rows() for c in row if c.value}
+    offered = {"fr": {"oui", "personne", "détruit"}, "en": {"yes", "nobody", "destroyed"}}
+    assert offered[language] <= lists, lists
+    result = computer_orders(state, "B3-1", 5, REFEREE)
+    sheet.fill_sheet(path, result)
+    typed = {str(c.value) for c in openpyxl.load_workbook(path)[book.sheetnames[0]]["F"]}
+    assert typed & {"endommagé", "détruit", "damaged", "destroyed"} <= offered[language] | {
+        {"fr": "endommagé", "en": "damaged"}[language]
+    }
+    with speaking_to(language, PACKAGE):
+        read = sheet.read_sheet(path)
+        assert read.problems == []
+        assert sheet.orders_text(read.orders) == sheet.orders_text(result)
+        assert validate_orders(state, "B3-1", read.orders) == []
+
+
+def test_a_french_reader_reads_the_west_sector_as_o() -> None:
+    """Positions were written 23W4 on a French player's sheet, report, reply and checker
+    problems: he reads the west sector as O (ouest), the seed's letter.  An English reader
+    keeps W, and a player who typed W or O is answered as he typed."""
+    state = playing(1)
+    place(state, ALIEN, "K", "03E4", "vaisseau")
+    state.fleet(ALIEN, "K").where = "waiting"  # type: ignore[union-attr]
+    info = ReportInput(
+        step="1", deadline="-", sheets={}, house_rules={}, languages={}, language="fr"
+    )
+    fr = RULESET.report_content(state, state.players[ALIEN], info).context
+    where = {f["letter"]: f["where"] for f in fr["fleets"]}
+    assert where["K"] == "en attente hors de la carte 03E4, entre sur la carte en 13O4"
+    info = ReportInput(
+        step="1", deadline="-", sheets={}, house_rules={}, languages={state.players[ALIEN]: "en"}
+    )
+    en = RULESET.report_content(state, state.players[ALIEN], info).context
+    assert {f["letter"]: f["where"] for f in en["fleets"]}["K"].endswith("enters at 13W4")
+    # The orders as understood, and a problem the checker finds, name the reader's letters.
+    move = FleetMove("K", "move", "Ordres!B12", (at("13W4"), at("13C4"), at("13S4"), at("13S3")))
+    orders = Orders(ALIEN, "1", moves=[move])
+    # A diagonal step from the west sector: refused, naming the sectors.
+    diagonal = Orders(
+        ALIEN, "1", moves=[FleetMove("K", "move", "Ordres!B12", (at("13W4"), at("13S4")))]
+    )
+    with speaking_to("fr", PACKAGE):
+        assert sheet.orders_text(orders) == ["K se déplace par 13O4 13C4 13S4 13S3"]
+        problems = validate_orders(state, state.players[ALIEN], diagonal)
+    assert problems and not any(re.search(r"\d\dW\d", p.message + p.fix) for p in problems)
+    assert any("13O4" in p.message + p.fix for p in problems), problems
+    with speaking_to("en", PACKAGE):
+        assert sheet.orders_text(orders) == ["K moves 13W4 13C4 13S4 13S3"]
+        typed_o = Orders(ALIEN, "1", moves=[move], sectors_typed={"W": "O"})
+        assert sheet.orders_text(typed_o) == ["K moves 13O4 13C4 13S4 13S3"]
