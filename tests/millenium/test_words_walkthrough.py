@@ -254,3 +254,22 @@ def test_a_french_reader_reads_the_west_sector_as_o() -> None:
         assert sheet.orders_text(orders) == ["K moves 13W4 13C4 13S4 13S3"]
         typed_o = Orders(ALIEN, "1", moves=[move], sectors_typed={"W": "O"})
         assert sheet.orders_text(typed_o) == ["K moves 13O4 13C4 13S4 13S3"]
+
+
+def test_the_referees_chart_speaks_the_games_language() -> None:
+    """The standings chart on a French game's referee report read "after the turn", "start"
+    and "programme systems colonised"; it is drawn in the report's language now (the site,
+    the referee's own, stays English)."""
+    from refassist.archive.history import History, StateFacts, TurnRecord
+    from refassist.archive.site import chart_of
+
+    measure = RULESET.scores(playing(1)).measure
+    facts = StateFacts("1", "", ["Vera"], measure=measure, scores={"Vera": 0.0})
+    later = StateFacts("2", "", ["Vera"], measure=measure, scores={"Vera": 2.0})
+    history = History(facts, [TurnRecord("1", "", "", later)], None)
+    french = chart_of(history, "", FR)
+    assert "après le tour" in french and "début" in french, french
+    assert "systèmes du programme colonisés" in french
+    assert not re.search(r"after the turn|>start<|programme systems", french)
+    assert "after the turn" in chart_of(history, "", EN)
+    assert "after the turn" in chart_of(history, "")

@@ -116,7 +116,7 @@ class Millenium(Ruleset[State, Orders]):
                 p.holder == ALIEN and p.colonised == ALIEN for p in state.systems[letter].planets
             )
         )
-        return Scores("programme systems colonised", {state.players[ALIEN]: held})
+        return Scores(N_("programme systems colonised"), {state.players[ALIEN]: held})
 
     def standing(self, state: State) -> Standing | None:
         """The programme systems the Extraterrestrial holds colonised (None before any)."""
