@@ -273,3 +273,19 @@ def test_the_referees_chart_speaks_the_games_language() -> None:
     assert not re.search(r"after the turn|>start<|programme systems", french)
     assert "after the turn" in chart_of(history, "", EN)
     assert "after the turn" in chart_of(history, "")
+
+
+@pytest.mark.slow
+def test_the_public_page_writes_positions_in_the_games_language(tmp_path: Path) -> None:
+    """The public page of a French game told "la flotte K de l'Empire s'est déplacée en
+    31W2": its announcements now name positions in the game's language's letters."""
+    from refassist.archive.public import write_public
+    from refassist.demo import run_demo
+
+    assert RULESET.in_notation("déplacée en 31W2, 31C2", "fr") == "déplacée en 31O2, 31C2"
+    assert RULESET.in_notation("moved to 31W2", "en") == "moved to 31W2"
+    folder = tmp_path / "game"
+    run_demo(folder, turns=4, seed=3, ruleset="millenium", language="fr")
+    page = write_public(Game.open(folder), tmp_path / "public").read_text(encoding="utf-8")
+    assert re.search(r"\b\d\dO\d\b", page), "the demo's moves are announced"
+    assert not re.search(r"\b\d\dW\d\b", page)
