@@ -41,9 +41,9 @@ NAMES = ("Imperator", "Xenarch", "Demo game")
 #: What a page of each language must not hold beyond the other's words: a position written
 #: with the other language's west sector (23W4 for a French reader, 23O4 for an English one:
 #: no player typed them in the demo), and a French step named without its article.
-BROKEN = {
+BROKEN = {  # "e.g. 23N4 (or 23O4)" tells an English player O is read too
     "fr": (r"\b\d\dW\d\b", r"\b(?:pour|de) tour de jeu\b", r"\bde le (?:tour|placement)\b"),
-    "en": (r"\b\d\dO\d\b",),
+    "en": (r"(?<!or )\b\d\dO\d\b",),
 }
 
 
