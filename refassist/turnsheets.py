@@ -105,6 +105,9 @@ class CheckResult:
     #: the bytes it read: the intake keeps them for resolve (`sheetstore`).
     read: SheetRead | None = field(default=None, repr=False)
     sha256: str = ""
+    #: The language the checker spoke in: the sheet's player's (`check_sheet`), so whatever
+    #: else is written for this result (the annotated copy) speaks it too.
+    language: str = ""
 
     @property
     def player(self) -> str:
@@ -268,7 +271,9 @@ def check_sheet(path: Path, game: Game | None = None, *, state: Any = None) -> C
     else:
         language = opened.meta.get("language", "") or ruleset.language
     with speaking_to(language, ruleset.package):
-        return _check(path, opened, ruleset, game, state)
+        result = _check(path, opened, ruleset, game, state)
+    result.language = language
+    return result
 
 
 def _check(
@@ -297,14 +302,14 @@ def _check(
                 "this is the sheet for {sheet} (an earlier turn); the game is waiting for "
                 "orders for {step}",
                 sheet=result.step,
-                step=step.key,
+                step=step.label,
             )
             if result.past
             else said(
                 "this is the sheet for {sheet} (a later step); the game is waiting for orders "
                 "for {step}",
                 sheet=result.step,
-                step=step.key,
+                step=step.label,
             )
         )
         result.problems = [
@@ -314,7 +319,8 @@ def _check(
                 found=result.step,
                 message=message,
                 fix=said(
-                    "Fill in the sheet for {step} that came with your last report.", step=step.key
+                    "Fill in the sheet for {step} that came with your last report.",
+                    step=step.label,
                 ),
             )
         ]
