@@ -781,8 +781,8 @@ class Ruleset(abc.ABC, Generic[StateT, OrdersT]):
 
     def in_notation(self, text: str, language: str) -> str:
         """``text`` (a sentence said to every player, on the public page) written in the
-        notation a reader of ``language`` reads; the default: as it is.  Millenium writes a
-        French reader's positions with the seed's O (ouest) for the tool's W."""
+        notation a reader of ``language`` reads; the default: as it is.  A game whose printed
+        notation differs by language (a compass letter, say) writes it the reader's way."""
         return text
 
     # -- master workbook ----------------------------------------------------------------------
