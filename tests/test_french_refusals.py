@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from refassist.game import Game
-from refassist.inbox import intake
+from refassist.intake.inbox import intake
 from refassist.rulesets import find_ruleset
 from refassist.rulesets.base import PlayerSetup
-from refassist.turnsheets import write_sheets
+from refassist.store.game import Game
+from refassist.store.turnsheets import write_sheets
 from tests.test_intake import DEADLINE, make_mail, reply_text, write_eml
 
 

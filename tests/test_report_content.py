@@ -19,8 +19,7 @@ import pytest
 from pypdf import PdfReader
 
 from refassist.dice import Roll
-from refassist.game import Game
-from refassist.hexmap import SECTOR, distance, subsector_letter
+from refassist.geometry.hexmap import SECTOR, distance, subsector_letter
 from refassist.report.game_reports import write_reports
 from refassist.report.mapmodel import owner_tags
 from refassist.rulesets import find_ruleset
@@ -35,7 +34,8 @@ from refassist.rulesets.fifth_millennium.state import (
     Relation,
     State,
 )
-from refassist.turnsheets import sheet_filename
+from refassist.store.game import Game
+from refassist.store.turnsheets import sheet_filename
 
 YEAR = 5003
 RESOLVED = 5002

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
-from ..hexmap import col_row
+from ..geometry.hexmap import col_row
 from .boardmap import BoardCounter, BoardPlace, HexBoard
 from .mapdraw import BATTLE, INK, OWNER_STYLES
 

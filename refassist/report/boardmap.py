@@ -8,7 +8,7 @@ reader sees is on it, so it is per reader) and hands it to the report engine in
 and counters are described by the ruleset, in its own words, and drawn the same way for all.
 
 Hex ids are ``XXYY`` (column, row from 1) on the Traveller layout the engine uses everywhere
-(`refassist.hexmap`): flat-topped hexes, even columns half a hex lower.
+(`refassist.geometry.hexmap`): flat-topped hexes, even columns half a hex lower.
 """
 
 from __future__ import annotations

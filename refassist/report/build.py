@@ -57,7 +57,7 @@ Progress = Callable[[int, int, str], None]
 
 def report_filename(player: str) -> str:
     """``<player>.pdf``, cleaned like the player's sheet name so the two sit side by side."""
-    from ..turnsheets import sheet_filename
+    from ..store.turnsheets import sheet_filename
 
     return sheet_filename(player).removesuffix(".xlsx") + ".pdf"
 

@@ -10,7 +10,7 @@ A map page is three layers, drawn in this order:
 The base is the same for every reader of a turn (it shows only the printed map), so the fast
 path draws it once and stamps it on every player's page; the reader's layers are small.
 
-Geometry follows `refassist.hexmap`: columns of flat-topped hexes, even columns half a hex
+Geometry follows `refassist.geometry.hexmap`: columns of flat-topped hexes, even columns half a hex
 lower.  A frame is a rectangle of hexes (the whole sector, or one subsector) fitted into a box
 of the page, keeping the hexes regular.
 """

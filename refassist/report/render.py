@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING, Any
 import jinja2
 
 from ..errors import RefassistError
-from ..i18n import SOURCE_LANGUAGE, translations
-from ..words import counted
+from ..text.i18n import SOURCE_LANGUAGE, translations
+from ..text.words import counted
 
 if TYPE_CHECKING:  # WeasyPrint is imported only when it lays a report out (`layout`)
     from .fetcher import SafeFetcher
@@ -183,7 +183,7 @@ _SPEAKING: weakref.WeakKeyDictionary[
 
 def speaking(env: jinja2.Environment, language: str, package: str = "") -> jinja2.Environment:
     """``env`` in ``language``: an environment over the same templates whose ``_()`` and
-    ``{% trans %}`` use the engine's and the game's catalogs (`refassist.i18n`).  A sibling,
+    ``{% trans %}`` use the engine's and the game's catalogs (`refassist.text.i18n`).  A sibling,
     not an overlay: an overlay shares its parent's globals, so installing one language's
     ``_`` there would change the parent's too.  Made once per language and kept."""
     if language in ("", SOURCE_LANGUAGE):

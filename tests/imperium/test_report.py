@@ -375,7 +375,7 @@ def test_a_long_planetary_box_wraps_under_its_column() -> None:
 def test_a_report_without_a_deadline_still_reads() -> None:
     from dataclasses import replace
 
-    from refassist.words import NO_DEADLINE
+    from refassist.text.words import NO_DEADLINE
 
     info = replace(INFO, deadline=NO_DEADLINE)
     settings = RenderSettings(tuple(template_dirs(None)), None, None, True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ...words import counted
+from ...text.words import counted
 from ..base import (
     Event,
     HouseRule,

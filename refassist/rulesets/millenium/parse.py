@@ -13,7 +13,7 @@ import unicodedata
 from collections.abc import Mapping
 
 from ...errors import InvalidOrder
-from ...i18n import current
+from ...text.i18n import current
 from ...workbook.celltext import excerpt
 from .geometry import Position, StrategicMap, Zone
 

@@ -39,14 +39,9 @@ from email.utils import make_msgid
 from pathlib import Path
 from typing import Any
 
-from . import sheetstore
-from .atomic import write_bytes
-from .errors import NotATurnSheet, RefassistError, UsageError
-from .game import Game
-from .i18n import Words, again, said
-from .inbox_index import Index, PlayerStatus, iso, now_utc, parse_iso, sheet_states
-from .journal import describe, pending
-from .mail import (
+from refassist.atomic import write_bytes
+from refassist.errors import NotATurnSheet, RefassistError, UsageError
+from refassist.mail.messages import (
     IncomingMail,
     authentication_failure,
     build_message,
@@ -58,23 +53,28 @@ from .mail import (
     read_outlook_msg,
     write_eml,
 )
-from .outbox import (
+from refassist.mail.sending import outgoing
+from refassist.processes import can_fork, default_workers, worker_pool
+from refassist.rulesets.base import SHEETS_WITH_PROBLEMS, Step
+from refassist.store import sheetstore
+from refassist.store.game import Game
+from refassist.store.inbox_index import Index, PlayerStatus, iso, now_utc, parse_iso, sheet_states
+from refassist.store.journal import describe, pending
+from refassist.store.outbox import (
     archived_before,
     regenerate_advice,
     reports_written,
     stale_files,
     unreported_steps,
 )
-from .processes import can_fork, default_workers, worker_pool
-from .recovery import working
-from .rulesets.base import SHEETS_WITH_PROBLEMS, Step
-from .sending import outgoing
-from .turn_seed import commitment
-from .turns import manifest_or_empty
-from .turnsheets import CheckResult, check_sheet, filed_filename, sheet_filename
-from .words import counted
-from .workbook.annotate import annotate
-from .workbook.sheetio import TURN_SHEET_KINDS, sniff
+from refassist.store.recovery import working
+from refassist.store.turn_seed import commitment
+from refassist.store.turnsheets import CheckResult, check_sheet, filed_filename, sheet_filename
+from refassist.text.i18n import Words, again, said
+from refassist.text.words import counted
+from refassist.turns import manifest_or_empty
+from refassist.workbook.annotate import annotate
+from refassist.workbook.sheetio import TURN_SHEET_KINDS, sniff
 
 Progress = Callable[[int, int, str], None]
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from .errors import UsageError
+from refassist.errors import UsageError
 
 DEFAULT_PORTS = {"imaps": 993, "imap": 143, "smtps": 465, "smtp": 587}
 #: The keyring service the passwords are stored under (``keyring set refassist USER@HOST``).

@@ -26,10 +26,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from .aside import ASIDE_DIR, stamp, unused
-from .atomic import write_text
-from .canonical import fingerprint
-from .game import Game, step_sort_key
+from refassist.atomic import write_text
+from refassist.store.aside import ASIDE_DIR, stamp, unused
+from refassist.store.canonical import fingerprint
+from refassist.store.game import Game, step_sort_key
 
 RECORD_NAME = ".made-from.json"
 #: Sub-folders of ``outbox/<step>/`` whose files are made from the state (``replies`` is not).

@@ -26,11 +26,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from .errors import UsageError
-from .game import Game
-from .inbox import Batch, IntakeReport, Progress, file_batches, items_of_mail
-from .mail import MAX_MESSAGE_BYTES, IncomingMail, incoming_from_bytes
-from .mailserver import ServerURL, password_for, tls_context, tls_failure
+from refassist.errors import UsageError
+from refassist.intake.inbox import Batch, IntakeReport, Progress, file_batches, items_of_mail
+from refassist.mail.mailserver import ServerURL, password_for, tls_context, tls_failure
+from refassist.mail.messages import MAX_MESSAGE_BYTES, IncomingMail, incoming_from_bytes
+from refassist.store.game import Game
 
 #: The keyword a filed message is flagged with (IMAP keywords are the folder's own flags).
 FILED_KEYWORD = "$RefassistFiled"

@@ -3,7 +3,7 @@
 Replies to players (intake) and report mailings share the building helpers.  Messages are built
 with the standard library's ``email`` package in its modern policy, so headers are encoded
 correctly whatever the player's name, and written as ``.eml`` files a referee can open, check
-and send from their own mail program, or that `refassist.sending` sends.
+and send from their own mail program, or that `refassist.mail.sending` sends.
 
 Intake reads what the referee saved from their mail program: single ``.eml`` files, Outlook
 ``.msg`` files, an ``.mbox`` file, or a Maildir folder.  Each message becomes an
@@ -31,9 +31,9 @@ from email.message import EmailMessage, Message
 from email.utils import formataddr, formatdate, make_msgid, parseaddr, parsedate_to_datetime
 from pathlib import Path
 
-from .atomic import write_bytes
-from .errors import UsageError
-from .mail_unpack import (
+from refassist.atomic import write_bytes
+from refassist.errors import UsageError
+from refassist.mail.mail_unpack import (
     is_outlook_message,
     is_tnef,
     is_zip_archive,

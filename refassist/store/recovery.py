@@ -1,7 +1,7 @@
 """One way into a game for every command that changes it: take the lock, then finish or undo
 whatever an interrupted command left (`working`).
 
-A resolve or rollback killed midway leaves a journal entry (`refassist.journal`); the next
+A resolve or rollback killed midway leaves a journal entry (`refassist.store.journal`); the next
 command that writes must first bring the folder back to one whole turn.  This module knows how
 for each journalled operation: a resolve whose new master is in place is finished (the next
 sheets written), one whose master is still the old one is undone (its half-written archive
@@ -21,12 +21,12 @@ from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
-from . import journal
-from .atomic import write_bytes
-from .errors import GameError
-from .game import MASTER_NAME, Game
-from .journal import sha256_file
-from .turnsheets import write_sheets
+from refassist.atomic import write_bytes
+from refassist.errors import GameError
+from refassist.store import journal
+from refassist.store.game import MASTER_NAME, Game
+from refassist.store.journal import sha256_file
+from refassist.store.turnsheets import write_sheets
 
 
 @contextmanager

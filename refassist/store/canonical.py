@@ -1,7 +1,7 @@
 """One fingerprint for a game state: the SHA-256 of its JSON export written canonically.
 
 `verify` compares a replayed turn with what followed by it, and the outbox records which state
-its sheets and reports were made from (`refassist.outbox`).  A state, not a file: saving the
+its sheets and reports were made from (`refassist.store.outbox`).  A state, not a file: saving the
 master workbook again in a spreadsheet program changes its bytes but not the game.
 """
 

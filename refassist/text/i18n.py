@@ -29,14 +29,14 @@ from babel.dates import format_datetime
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from .words import NO_DEADLINE
+from refassist.text.words import NO_DEADLINE
 
 #: Languages refassist speaks, by code, with their own names (for help and errors).
 LANGUAGES: dict[str, str] = {"en": "English", "fr": "français"}
 SOURCE_LANGUAGE = "en"
 ENGINE_DOMAIN = "refassist"
 GAME_DOMAIN = "messages"
-LOCALE = Path(__file__).resolve().parent / "locale"
+LOCALE = Path(__file__).resolve().parent.parent / "locale"
 
 #: What a referee may write for a language in players.csv or game.toml.
 _NAMES = {

@@ -9,7 +9,7 @@ import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
-from .errors import UsageError
+from refassist.errors import UsageError
 
 
 def soffice_path() -> str | None:

@@ -1,20 +1,19 @@
 """Hex geometry at the speed the resolution needs: cached ranges and a table-driven distance.
 
-`refassist.hexmap` is the reference (Traveller Map convention, tested against published maps);
-this module only remembers its answers.  A large game's turn asks for hundreds of thousands of
-distances and for the hexes within range of every owned world after each change of hands: the
-reference recomputes cube coordinates from the hex text every time, and `HexGrid.within`
-measures every hex of a square around the centre.  Both answers depend on nothing but their
-arguments, so they are computed once per hex (cube coordinates) or once per (hex, radius)
-(the range) and looked up afterwards.  `tests/test_geometry.py` checks the cached answers
-against `hexmap` itself.
+`refassist.geometry.hexmap` is the reference (Traveller Map convention, tested against published
+maps); this module only remembers its answers.  A large game's turn asks for hundreds of thousands
+of distances and for the hexes within range of every owned world after each change of hands: the
+reference recomputes cube coordinates from the hex text every time, and `HexGrid.within` measures
+every hex of a square around the centre.  Both answers depend on nothing but their arguments, so
+they are computed once per hex (cube coordinates) or once per (hex, radius) (the range) and looked
+up afterwards.  `tests/test_geometry.py` checks the cached answers against `hexmap` itself.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-from .hexmap import SECTOR, col_row, subsector_letter
+from refassist.geometry.hexmap import SECTOR, col_row, subsector_letter
 
 
 @lru_cache(maxsize=4096)
@@ -28,7 +27,7 @@ def _cube(hex_: str) -> tuple[int, int, int]:
 
 
 def distance(a: str, b: str) -> int:
-    """Jump distance in hexes, the same number as `refassist.hexmap.distance`."""
+    """Jump distance in hexes, the same number as `refassist.geometry.hexmap.distance`."""
     if a == b:
         return 0
     ax, ay, az = _cube(a)
@@ -48,5 +47,5 @@ def within(hex_: str, radius: int) -> tuple[str, ...]:
 
 @lru_cache(maxsize=4096)
 def subsector_of(hex_: str) -> str:
-    """`refassist.hexmap.subsector_letter`, remembered per hex."""
+    """`refassist.geometry.hexmap.subsector_letter`, remembered per hex."""
     return subsector_letter(hex_)

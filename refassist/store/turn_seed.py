@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .config import GameConfig
-from .dice import SEED_SCHEME, seed_commitment, turn_seed
-from .game import Game
-from .rulesets.base import Step
+from refassist.config import GameConfig
+from refassist.dice import SEED_SCHEME, seed_commitment, turn_seed
+from refassist.rulesets.base import Step
+from refassist.store.game import Game
 
 
 def game_turn_seed(config: GameConfig, turn: int, scheme: str = SEED_SCHEME) -> int:

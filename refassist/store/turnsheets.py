@@ -15,17 +15,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .atomic import atomic_path
-from .errors import CellProblem, NotATurnSheet, RefassistError, UsageError
-from .game import Game
-from .i18n import said, speaking_to
-from .outbox import record, state_mark
-from .processes import forked_map
-from .rulesets import Ruleset, find_ruleset
+from refassist.atomic import atomic_path
+from refassist.errors import CellProblem, NotATurnSheet, RefassistError, UsageError
+from refassist.processes import forked_map
+from refassist.rulesets import Ruleset, find_ruleset
+from refassist.store.game import Game
+from refassist.store.outbox import record, state_mark
+from refassist.text.i18n import said, speaking_to
 
 if TYPE_CHECKING:
-    from .rulesets.base import SheetRead
-    from .workbook.sheetio import TurnSheetFile
+    from refassist.rulesets.base import SheetRead
+    from refassist.workbook.sheetio import TurnSheetFile
 
 
 def sheet_filename(player: str) -> str:
@@ -38,7 +38,7 @@ def filed_filename(player: str, data: bytes) -> str:
     """The name a player's sheet is filed and archived under: `sheet_filename`, ending as the
     format the player sent it in (an ``.ods`` stays ``.ods``: a spreadsheet program opens a file
     by its name, and resolve reads it by its bytes either way)."""
-    from .workbook.sheetio import sniff
+    from refassist.workbook.sheetio import sniff
 
     name = sheet_filename(player)
     return name.removesuffix(".xlsx") + ".ods" if sniff(data).kind == "ods" else name
@@ -208,7 +208,7 @@ def open_genuine(path: Path, game: Game | None = None) -> tuple[TurnSheetFile, R
     ``refassist check`` and again when a filed sheet is resolved."""
     # The sheet reader (openpyxl) is loaded by the first sheet read, not by every command
     # that names sheets (a `refassist report` reads none).
-    from .workbook.sheetio import open_turn_sheet
+    from refassist.workbook.sheetio import open_turn_sheet
 
     opened = open_turn_sheet(Path(path))
     ruleset = _ruleset_of(opened.meta, Path(path).name)

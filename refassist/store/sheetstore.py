@@ -19,12 +19,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import keptstore
-from .keptstore import code_stamp
+from refassist.store import keptstore
+from refassist.store.keptstore import code_stamp
 
 if TYPE_CHECKING:
-    from .game import Game
-    from .rulesets.base import SheetRead
+    from refassist.rulesets.base import SheetRead
+    from refassist.store.game import Game
 
 STORE_DIR = Path(".cache") / "reads"
 

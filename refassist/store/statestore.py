@@ -24,13 +24,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import keptstore
-from .errors import GameError
-from .processes import can_fork, child_process
-from .workbook.master import read_master
+from refassist.errors import GameError
+from refassist.processes import can_fork, child_process
+from refassist.store import keptstore
+from refassist.workbook.master import read_master
 
 if TYPE_CHECKING:
-    from .game import Game
+    from refassist.store.game import Game
 
 STATES_DIR = Path(".cache") / "states"
 #: States kept: the current master's, and those a rollback or a hand edit moved away from.

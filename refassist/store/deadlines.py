@@ -22,10 +22,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .atomic import read_record, write_text
+from refassist.atomic import read_record, write_text
 
 if TYPE_CHECKING:
-    from .game import Game
+    from refassist.store.game import Game
 
 #: The record of a step's deadline moved because the calendar was behind.
 MOVED_DEADLINE = ".deadline.json"

@@ -31,8 +31,15 @@ from xml.etree.ElementTree import Element
 import defusedxml.ElementTree as SafeET
 from defusedxml import DefusedXmlException
 
-from .errors import SectorError
-from .hexmap import SECTOR, SUBSECTOR_LETTERS, distance, hex_id, parse_hex, subsector_letter
+from refassist.errors import SectorError
+from refassist.geometry.hexmap import (
+    SECTOR,
+    SUBSECTOR_LETTERS,
+    distance,
+    hex_id,
+    parse_hex,
+    subsector_letter,
+)
 
 #: Starport classes, best first (a hex-sector game reads them as its resource classes).
 STARPORTS = "ABCDEX"

@@ -9,12 +9,12 @@ the master before and after; the new master is first written in full beside the 
 ``master.xlsx``:
 
 * killed before it: ``master.xlsx`` is still the old one (its hash says so); recovery
-  (`refassist.recovery`) moves the half-written archive aside and the turn is resolved again;
+  (`refassist.store.recovery`) moves the half-written archive aside and the turn is resolved again;
 * killed after it: ``master.xlsx`` is the new one; recovery writes the next turn's sheets that
   may be missing, and the resolve is complete.
 
 A rollback is journalled the same way and always finished forward.  Recovery runs (under the
-game lock, `refassist.recovery.working`) at the start of every command that writes;
+game lock, `refassist.store.recovery.working`) at the start of every command that writes;
 `pending` lets ``status``, which only reads, say that an interrupted command will be finished.
 The master is whole at every instant, so every command that only reads works in between.
 """
@@ -31,9 +31,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from .aside import ASIDE_DIR, stamp, unused
-from .atomic import write_text
-from .errors import GameError
+from refassist.atomic import write_text
+from refassist.errors import GameError
+from refassist.store.aside import ASIDE_DIR, stamp, unused
 
 JOURNAL_NAME = ".refassist-journal.json"
 #: The new master of a resolve, complete on disk before it replaces ``master.xlsx``.

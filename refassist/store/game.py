@@ -28,8 +28,7 @@ from typing import Any
 
 from filelock import FileLock, Timeout
 
-from . import statestore
-from .config import (
+from refassist.config import (
     EMAIL_RE,
     PLACEHOLDER_REFEREE_EMAIL,
     GameConfig,
@@ -38,13 +37,14 @@ from .config import (
     new_secret,
     save_config,
 )
-from .deadlines import moved_deadline
-from .dice import CREATION_TURN, Dice
-from .errors import GameError, LockedError, SetupError, UsageError
-from .i18n import LANGUAGES, Words, language_code, speaking_to, words_for
-from .rulesets import Ruleset, find_ruleset
-from .rulesets.base import NewGame, PlayerSetup, Step
-from .workbook.master import write_master
+from refassist.dice import CREATION_TURN, Dice
+from refassist.errors import GameError, LockedError, SetupError, UsageError
+from refassist.rulesets import Ruleset, find_ruleset
+from refassist.rulesets.base import NewGame, PlayerSetup, Step
+from refassist.store import statestore
+from refassist.store.deadlines import moved_deadline
+from refassist.text.i18n import LANGUAGES, Words, language_code, speaking_to, words_for
+from refassist.workbook.master import write_master
 
 CONFIG_NAME = "game.toml"
 MASTER_NAME = "master.xlsx"

@@ -32,13 +32,13 @@ from email.utils import getaddresses, parseaddr
 from pathlib import Path
 from typing import Any
 
-from .atomic import read_record, write_text
-from .config import PLACEHOLDER_REFEREE_EMAIL, GameConfig
-from .errors import UsageError
-from .game import Game
-from .mail import parse_message_bytes
-from .mailserver import ServerURL, password_for, tls_context, tls_failure
-from .recovery import working
+from refassist.atomic import read_record, write_text
+from refassist.config import PLACEHOLDER_REFEREE_EMAIL, GameConfig
+from refassist.errors import UsageError
+from refassist.mail.mailserver import ServerURL, password_for, tls_context, tls_failure
+from refassist.mail.messages import parse_message_bytes
+from refassist.store.game import Game
+from refassist.store.recovery import working
 
 SENT_RECORD = ".sent.json"
 #: The outbox sub-folders whose ``.eml`` files are sent.

@@ -12,7 +12,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from .errors import SetupError
+from refassist.errors import SetupError
 
 #: Largest file read (a map or a scenario is a few kilobytes; anything bigger is a mistake).
 MAX_TOML_BYTES = 1_000_000

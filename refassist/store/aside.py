@@ -1,7 +1,7 @@
 """Where things are set aside instead of deleted: ``rolled-back/<time>/`` in the game folder.
 
 A rollback moves the undone turns' archives there, an interrupted resolve its half-written
-archive, and the outbox its stale sheets and reports (`refassist.outbox`).  Nothing a referee
+archive, and the outbox its stale sheets and reports (`refassist.store.outbox`).  Nothing a referee
 may want back is ever deleted.
 """
 

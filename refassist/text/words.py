@@ -14,7 +14,7 @@ def counted(n: int, word: str, many: str = "") -> str:
 
 
 def N_(text: str) -> str:
-    """Mark ``text`` for the translation catalogs (`refassist.i18n`) where it is defined;
+    """Mark ``text`` for the translation catalogs (`refassist.text.i18n`) where it is defined;
     it is translated where a reader's translator shows it."""
     return text
 

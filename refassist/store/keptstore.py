@@ -22,12 +22,12 @@ import pickle
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import __version__
-from .atomic import write_bytes
-from .errors import GameError
+from refassist import __version__
+from refassist.atomic import write_bytes
+from refassist.errors import GameError
 
 if TYPE_CHECKING:
-    from .game import Game
+    from refassist.store.game import Game
 
 _MAC_BYTES = 32
 
@@ -36,7 +36,7 @@ _MAC_BYTES = 32
 def code_stamp() -> str:
     """Which refassist did the work: its version and every module's size and time (a
     changed reader must read again)."""
-    root = Path(__file__).resolve().parent
+    root = Path(__file__).resolve().parent.parent
     digest = hashlib.sha256(__version__.encode())
     for path in sorted(root.rglob("*.py")):
         stat = path.stat()

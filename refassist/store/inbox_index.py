@@ -15,12 +15,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .atomic import read_record, write_text
-from .words import counted
+from refassist.atomic import read_record, write_text
+from refassist.text.words import counted
 
 if TYPE_CHECKING:
-    from .game import Game
-    from .rulesets.base import Step
+    from refassist.rulesets.base import Step
+    from refassist.store.game import Game
 
 INDEX_NAME = "index.json"
 STATUSES = ("accepted", "problems", "refused", "late", "duplicate", "superseded")
