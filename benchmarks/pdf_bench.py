@@ -25,9 +25,9 @@ from refassist.report import build
 from refassist.report.build import CACHE_DIR
 from refassist.report.game_reports import gather_input
 from refassist.report.maps import MM_TO_PT, BaseMaps, map_pages
-from refassist.report.render import template_dirs
 from refassist.store.game import Game
 from refassist.turns import resolve_game
+from refassist.typeset.render import template_dirs
 
 
 def run(prepared: Path, work: Path, mbox: Path, players: int) -> dict[str, Any]:

@@ -51,7 +51,7 @@ class Domain:
 
 
 def _templates_root() -> Path:
-    from .report.render import project_templates
+    from .typeset.render import project_templates
 
     return project_templates()
 

@@ -24,8 +24,10 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("rulesets.base",),
     # workbooks: the master, the sheets' pages and readers
     ("workbook",),
-    # what a game describes of a map, a board, a network (drawn by the reports)
-    ("report.boardmap", "report.mapmodel", "report.netmap", "report.datalines"),
+    # maps, boards and networks: what a game describes of them, and how they are drawn
+    ("drawings",),
+    # the typesetter: our HTML subset set by Pango and cairo, WeasyPrint for the rest, PDFs
+    ("typeset",),
     # the games and what they share (the registry finds them by name)
     ("rulesets",),
     # the game folder and what it keeps: state, stores, the outbox, sheets, recovery

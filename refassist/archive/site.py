@@ -27,8 +27,8 @@ from typing import Any
 
 from ..atomic import refresh_text, write_text
 from ..report.build import REFEREE_FILE
-from ..report.render import render_html, shared_environment, template_dirs
 from ..store.game import Game
+from ..typeset.render import render_html, shared_environment, template_dirs
 from .chart import standings_svg
 from .files import INDEX_NAME, StepFiles, collect
 from .history import History, TurnRecord, read_history

@@ -28,7 +28,8 @@ from ..store.game import MASTER_NAME, Game, step_sort_key
 from ..store.outbox import record, set_aside_stale, state_mark, unreported_steps
 from ..store.recovery import working
 from ..turns import dice_disclosure, manifest_or_empty
-from . import flow, flowdoc
+from ..typeset import flow, flowdoc
+from ..typeset.render import template_dirs
 from .build import (
     CACHE_DIR,
     REFEREE_FILE,
@@ -44,7 +45,6 @@ from .build import (
 )
 from .mailing import Mailing, build_mailings
 from .maps import MM_TO_PT, SECTOR_BOX_MM, SUBSECTOR_BOX_MM, page_key
-from .render import template_dirs
 
 
 @dataclass

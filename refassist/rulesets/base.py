@@ -46,9 +46,9 @@ from ..dice import Dice
 from ..errors import CellProblem, UsageError
 
 if TYPE_CHECKING:
-    from ..report.boardmap import HexBoard
-    from ..report.mapmodel import MapOverlay, SectorMap
-    from ..report.netmap import NetworkMap
+    from ..drawings.boardmap import HexBoard
+    from ..drawings.mapmodel import MapOverlay, SectorMap
+    from ..drawings.netmap import NetworkMap
     from ..workbook.sheetio import TurnSheetFile
 
 

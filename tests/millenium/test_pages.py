@@ -15,12 +15,12 @@ import pdfplumber
 import pytest
 
 from refassist.report.build import RenderSettings, common_context, render_report
-from refassist.report.render import template_dirs
 from refassist.rulesets import find_ruleset
 from refassist.rulesets.base import ReportInput
 from refassist.rulesets.millenium import sheet, zonemap
 from refassist.rulesets.millenium.state import ALIEN, EMPIRE, State
 from refassist.text.i18n import speaking_to
+from refassist.typeset.render import template_dirs
 from tests.libreoffice import through_libreoffice
 
 from .situations import MAP, TABLES, place, playing

@@ -27,7 +27,7 @@ from .state import SETUP_YEAR, State
 from .view import PlayerView
 
 if TYPE_CHECKING:
-    from ...report.mapmodel import SectorMap
+    from ...drawings.mapmodel import SectorMap
 
 
 class FifthMillennium(Ruleset[State, Orders]):

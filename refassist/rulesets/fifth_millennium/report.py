@@ -16,9 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from ...geometry.hexcache import within
-from ...geometry.hexmap import SECTOR, subsector_letter
-from ...report.mapmodel import (
+from ...drawings.mapmodel import (
     HexNote,
     MapOverlay,
     MapOwner,
@@ -27,6 +25,8 @@ from ...report.mapmodel import (
     SectorMap,
     owner_tags,
 )
+from ...geometry.hexcache import within
+from ...geometry.hexmap import SECTOR, subsector_letter
 from ...text.words import counted
 from ..base import Event, ReportContent, ReportInput, as_row, fields_of
 from .items import ITEMS_BY_CODE

@@ -1,12 +1,12 @@
 """A report whose every section is set with Pango, put together without WeasyPrint.
 
-Why: once the cover, the map pages and the chapters are set here (`refassist.report.flow`),
+Why: once the cover, the map pages and the chapters are set here (`refassist.typeset.flow`),
 what WeasyPrint had left to do was to lay out a page of empty boxes per set page, and that
 still took some 20% of a player's report (its fixed cost: the HTML, the stylesheet's
 cascade, a page object per page; docs/benchmarks.md, issue 21).  When nothing else is left in
 the body (`whole`), the report is put together here: on one cairo surface of A4 pages each
 set page is drawn at the text area's corner, then the running heads
-(`refassist.report.running`; last, so that a page's text reads from its title, as in
+(`refassist.typeset.running`; last, so that a page's text reads from its title, as in
 WeasyPrint's layout); the maps are stamped in their holes (before the heads of their pages),
 and the PDF gets what WeasyPrint gave it: the outline of every heading and the map page's
 named destination (written by cairo), the title, creator and language (`pdfinfo`).  The
@@ -15,7 +15,7 @@ shaped as cairo writes (never seen; the way is kept so that a change in cairo co
 not the report).
 
 The pages are those of ``templates/base/report.css`` (A4, margins 13, 10, 14 and 10 mm):
-`refassist.report.flow.usable` holds only for the project's own stylesheet and layout.
+`refassist.typeset.flow.usable` holds only for the project's own stylesheet and layout.
 """
 
 from __future__ import annotations
@@ -28,13 +28,13 @@ from typing import Any
 
 import cairocffi
 
-from .flow import hole_boxes
-from .flowhtml import parse
-from .flowpages import MARGINS, PAGE, PAGE_HEIGHT, PAGE_WIDTH, Chapter
-from .pdfappend import NotCairos, PdfPages, Stamp, append_stamps
-from .pdfinfo import with_info
-from .render import MapBox
-from .running import PageFrame, RunningWords, draw_heads, heads_pdf, running_words
+from refassist.typeset.flow import hole_boxes
+from refassist.typeset.flowhtml import parse
+from refassist.typeset.flowpages import MARGINS, PAGE, PAGE_HEIGHT, PAGE_WIDTH, Chapter
+from refassist.typeset.pdfappend import NotCairos, PdfPages, Stamp, append_stamps
+from refassist.typeset.pdfinfo import with_info
+from refassist.typeset.render import MapBox
+from refassist.typeset.running import PageFrame, RunningWords, draw_heads, heads_pdf, running_words
 
 _RUNNING = re.compile(r'<div class="running-[a-z]+"(?: hidden)?>[^<]*</div>')
 _BOXES = re.compile(
@@ -143,7 +143,7 @@ def _stamped_by_pypdf(
     from pypdf import PdfWriter
     from pypdf.generic import NameObject, TextStringObject
 
-    from .stamp import stamp_pdf
+    from refassist.typeset.stamp import stamp_pdf
 
     info["Producer"] = "refassist (Pango, cairo, pypdf)"
 

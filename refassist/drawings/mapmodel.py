@@ -2,7 +2,7 @@
 
 The report engine draws maps without knowing the game: a ruleset describes its map with these
 dataclasses (`Ruleset.report_map` for the public map, `ReportContent.overlay` for what one reader
-knows) and `refassist.report.mapdraw` turns them into drawings.  The split follows the fog of
+knows) and `refassist.drawings.mapdraw` turns them into drawings.  The split follows the fog of
 war: `SectorMap` is what every player may see (the printed Traveller map, identical for every
 reader all game long, which is why it can be drawn once and shared), `MapOverlay` is what one
 reader knows beyond it (owners, forces, routes, battles, what is out of sight).

@@ -4,7 +4,7 @@ Why: CairoSVG draws any SVG, so for each element it copies the inherited attribu
 the drawing's style sheet, parses every length, colour and URL in their general forms and
 looks for markers.  A board of 96 hexes and its counters (about 600 elements) took it 0.1 s
 in a warm process and 0.16 s in a report's fresh worker, most of a small game's report.  The
-drawing modules (`refassist.report.boarddraw`, `netdraw`, `refassist.archive.chart`, the
+drawing modules (`refassist.drawings.boarddraw`, `netdraw`, `refassist.archive.chart`, the
 rulesets' own maps) write a small, fixed part of SVG: the shapes below with their paint in
 attributes, absolute ``M L H V Q`` paths, pattern fills of ``userSpaceOnUse`` tiles, and titles
 (tooltips, not drawn).  That part is painted here, element by element in the drawing's order,
@@ -27,8 +27,8 @@ from xml.etree.ElementTree import Element
 
 import cairocffi
 
-from .flowhtml import NO_LIGATURES, span
-from .pango import Text
+from refassist.typeset.flowhtml import NO_LIGATURES, span
+from refassist.typeset.pango import Text
 
 NS = "{http://www.w3.org/2000/svg}"
 #: The one transform a text may have (the standings chart's slanted labels).

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from html import escape
 
-from .drawing import MAP_FONT_CSS, Circle, Drawing, Hatch, Path, Text
+from refassist.drawings.drawing import MAP_FONT_CSS, Circle, Drawing, Hatch, Path, Text
 
 
 def _n(value: float) -> str:

@@ -15,10 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from html import escape
 
-from .drawing import Hatch
-from .mapdraw import BATTLE, INK, SHADE, SOFT
-from .mapdraw import OWNER_STYLES as SECTOR_OWNER_STYLES
-from .netlayout import (
+from refassist.drawings.drawing import Hatch
+from refassist.drawings.mapdraw import BATTLE, INK, SHADE, SOFT
+from refassist.drawings.mapdraw import OWNER_STYLES as SECTOR_OWNER_STYLES
+from refassist.drawings.netlayout import (
     LINE_SIZE,
     NAME_SIZE,
     STAR_R,
@@ -31,8 +31,8 @@ from .netlayout import (
     star_box,
     star_centre,
 )
-from .netmap import NetNode, NetOwner, NetworkMap
-from .svgmap import svg_pattern
+from refassist.drawings.netmap import NetNode, NetOwner, NetworkMap
+from refassist.drawings.svgmap import svg_pattern
 
 # The owners' colours and hatches, the ink and the shading are those of the hex-sector maps, so
 # an owner looks the same on every kind of map refassist draws.

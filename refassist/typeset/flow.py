@@ -5,7 +5,7 @@ its chapters of running text (what happened, forces, known systems), a few hundr
 blocks each.  Pango breaks the same lines in C in a fraction of the time.  A template marks
 such a chapter ``<section class="chapter" data-flow="NAME">``; `render_report` (fast path)
 calls `set_chapters`, which cuts each one out of the HTML, sets it on cairo PDF pages the size
-of a page's text area (`refassist.report.flowpages`), and puts in its place one empty box per
+of a page's text area (`refassist.typeset.flowpages`), and puts in its place one empty box per
 page (`page_boxes_html`); WeasyPrint lays out the rest, and `chapter_stamps` paints the pages
 into the boxes as the maps are painted.  The text stays real text (the fog-of-war audit reads
 it), and every heading stays in the PDF's outline (the boxes carry ``bookmark-label``).  The
@@ -14,7 +14,7 @@ a `flowpages.Hole` placed by `hole_boxes`) are marked and set the same way, and 
 chapters right after a set chapter go with it; when nothing else is left, `flowdoc` puts the
 report together without WeasyPrint.
 
-The chapter's HTML stays the template's: `refassist.report.flowhtml` reads the subset of HTML
+The chapter's HTML stays the template's: `refassist.typeset.flowhtml` reads the subset of HTML
 the project's templates use and mirrors the rules of ``templates/base/report.css`` for it.
 Anything outside the subset (another element, class or attribute, an inline style) raises
 `Unsupported`, and the chapter is left to WeasyPrint as before: a referee's template override
@@ -29,11 +29,11 @@ import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from .flowhtml import MM, Node, Unsupported, parse
-from .flowpages import PAGE_HEIGHT, PAGE_WIDTH, Chapter
-from .pango import available as pango_available
-from .pdfappend import PdfPages, Stamp
-from .render import MapBox
+from refassist.typeset.flowhtml import MM, Node, Unsupported, parse
+from refassist.typeset.flowpages import PAGE_HEIGHT, PAGE_WIDTH, Chapter
+from refassist.typeset.pango import available as pango_available
+from refassist.typeset.pdfappend import PdfPages, Stamp
+from refassist.typeset.render import MapBox
 
 __all__ = [
     "KEY",

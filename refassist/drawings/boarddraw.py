@@ -18,9 +18,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
-from ..geometry.hexmap import col_row
-from .boardmap import BoardCounter, BoardPlace, HexBoard
-from .mapdraw import BATTLE, INK, OWNER_STYLES
+from refassist.drawings.boardmap import BoardCounter, BoardPlace, HexBoard
+from refassist.drawings.mapdraw import BATTLE, INK, OWNER_STYLES
+from refassist.geometry.hexmap import col_row
 
 #: Drawing box in SVG units (4 a millimetre): the width of an A4 page inside its margins; the
 #: height follows the board, up to a page.

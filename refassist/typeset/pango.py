@@ -1,7 +1,7 @@
 """Pango text on cairo surfaces: the few calls the report's own text pages need.
 
 WeasyPrint lays out a page of plain paragraphs in Python, box by box; Pango does the same
-line breaking in C in a fraction of the time.  `refassist.report.flow` uses this module to
+line breaking in C in a fraction of the time.  `refassist.typeset.flow` uses this module to
 set long chapters of text straight onto cairo PDF pages, which are then stamped onto the
 report like the maps.  The libraries are opened with cffi (cairocffi's dependency), so no new
 Python package is needed: Pango comes with WeasyPrint, PangoCairo with the same Debian

@@ -7,7 +7,7 @@ text.  Rendering goes through `SafeFetcher`, so the only things a report can loa
 ``data:`` URIs and files of these template folders.
 
 Map pages are not drawn here: a template leaves an empty box (``<div data-map="...">``) that
-`map_boxes` finds in the laid-out document, and `refassist.report.stamp` draws the map into it.
+`map_boxes` finds in the laid-out document, and `refassist.typeset.stamp` draws the map into it.
 """
 
 from __future__ import annotations
@@ -28,12 +28,12 @@ from typing import TYPE_CHECKING, Any
 
 import jinja2
 
-from ..errors import RefassistError
-from ..text.i18n import SOURCE_LANGUAGE, translations
-from ..text.words import counted
+from refassist.errors import RefassistError
+from refassist.text.i18n import SOURCE_LANGUAGE, translations
+from refassist.text.words import counted
 
 if TYPE_CHECKING:  # WeasyPrint is imported only when it lays a report out (`layout`)
-    from .fetcher import SafeFetcher
+    from refassist.typeset.fetcher import SafeFetcher
 
 #: CSS pixels (WeasyPrint's unit) to PDF points.
 PX_TO_PT = 0.75

@@ -4,7 +4,7 @@ WeasyPrint lays out an SVG map node by node in Python (a 32 x 40 sector with its
 about 4 s on a 2-core machine); cairo draws the same primitives in C in a few tens of
 milliseconds, embeds a subset of the DejaVu font with a ToUnicode map (so the hex ids and
 names stay searchable and extractable) and writes a PDF page per drawing, which
-`refassist.report.stamp` then places on the report's pages.
+`refassist.typeset.stamp` then places on the report's pages.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import cairocffi as cairo
 
-from .drawing import MAP_FONT, Circle, Drawing, Hatch, Path, Text, parse_color
+from refassist.drawings.drawing import MAP_FONT, Circle, Drawing, Hatch, Path, Text, parse_color
 
 #: A bounding box: x1, y1, x2, y2.
 Box = tuple[float, float, float, float]

@@ -1,6 +1,6 @@
 """The HTML a chapter set with Pango may hold, and the rules of ``report.css`` it gets.
 
-`refassist.report.flow` sets chapters of a report with Pango instead of WeasyPrint; this module
+`refassist.typeset.flow` sets chapters of a report with Pango instead of WeasyPrint; this module
 reads a chapter's HTML into a small tree (`parse`), refusing anything outside the subset the
 project's templates use (`Unsupported`: the chapter is then WeasyPrint's, as before), and
 holds the rules of ``templates/base/report.css`` that apply to that subset, in points, with
@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
-from .drawing import MM_TO_PT as MM
+from refassist.drawings.drawing import MM_TO_PT as MM
 
 
 class Unsupported(Exception):
@@ -89,7 +89,7 @@ PAGE_BREAK = "break-before: page"
 
 class _Parser(HTMLParser):
     """The tree of a chapter; an ``<svg>`` drawing inside it is kept whole, as its source
-    text (a node ``svg`` whose ``source`` attribute it is), for `refassist.report.svgdraw`."""
+    text (a node ``svg`` whose ``source`` attribute it is), for `refassist.typeset.svgdraw`."""
 
     def __init__(self, drawings: list[str]) -> None:
         super().__init__(convert_charrefs=True)

@@ -3,15 +3,15 @@ swatches, the referee's standings chart.
 
 Why: a report's board or network page was the one page WeasyPrint still laid out, and it spent
 most of a small report's time there (parsing the inline SVG as HTML, then drawing it).  Set
-with the rest of its page (`refassist.report.flowpages`), the same SVG is drawn here straight
+with the rest of its page (`refassist.typeset.flowpages`), the same SVG is drawn here straight
 onto the page's cairo surface, recorded once and replayed: the part of SVG the drawing modules
-write by `refassist.report.svgpaint` (several times faster), anything else by CairoSVG (a
+write by `refassist.typeset.svgpaint` (several times faster), anything else by CairoSVG (a
 library of WeasyPrint's authors, on the cairo the maps use already), and the words by Pango
 in their place among the shapes.  CairoSVG alone draws a text letter by letter and leaves its
 spaces out, so a reader who copies "Alpha Centauri" from the PDF would get "AlphaCentauri" and
 a search for the name would miss it; Pango writes each text as one run with its spaces.
 
-Only what `refassist.report.boarddraw`, `netdraw`, `refassist.archive.chart` and the rulesets'
+Only what `refassist.drawings.boarddraw`, `netdraw`, `refassist.archive.chart` and the rulesets'
 own maps write is drawn: an ``<svg>`` with its size in mm, px or a percentage of the box (and a
 ``viewBox``, or pixels for user units), shapes, and ``<text>`` elements of plain words placed
 by ``x``, ``y``, ``dy``, ``text-anchor`` and at most a rotation.  Anything else raises
@@ -28,13 +28,13 @@ from xml.etree.ElementTree import Element
 import cairocffi
 from defusedxml.ElementTree import fromstring
 
-from .drawing import MM_TO_PT as MM
-from .flowhtml import Unsupported
-from .svgpaint import NS as _NS
-from .svgpaint import ROTATE as _ROTATE
-from .svgpaint import TEXT as _TEXT_ATTRIBUTES
-from .svgpaint import TEXT_FILL as _COLOUR
-from .svgpaint import NotPainted, draw_text, paint
+from refassist.drawings.drawing import MM_TO_PT as MM
+from refassist.typeset.flowhtml import Unsupported
+from refassist.typeset.svgpaint import NS as _NS
+from refassist.typeset.svgpaint import ROTATE as _ROTATE
+from refassist.typeset.svgpaint import TEXT as _TEXT_ATTRIBUTES
+from refassist.typeset.svgpaint import TEXT_FILL as _COLOUR
+from refassist.typeset.svgpaint import NotPainted, draw_text, paint
 
 #: CSS pixels in a point: SVG user units without a unit are pixels (96 to the inch).
 _PX = 0.75

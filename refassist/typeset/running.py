@@ -23,8 +23,8 @@ from typing import Any
 
 import cairocffi as cairo
 
-from .pdfappend import PdfPages, Stamp
-from .render import PX_TO_PT
+from refassist.typeset.pdfappend import PdfPages, Stamp
+from refassist.typeset.render import PX_TO_PT
 
 #: The hidden elements of `templates/base/layout.html` that hold the words.
 CLASSES = ("running-title", "running-reader", "running-generated", "running-folio")

@@ -1,6 +1,6 @@
 """A chapter set with Pango: its blocks as items one line or row tall, then pages.
 
-Each block of the chapter's tree (`refassist.report.flowhtml`) becomes items: a line of a
+Each block of the chapter's tree (`refassist.typeset.flowhtml`) becomes items: a line of a
 paragraph, a row of a table or of dice, each with the margins CSS would give it and the
 frames (battle boxes, the rule beside a note) it sits in.  `Chapter` places them top to
 bottom on pages the size of a report page's text area, as WeasyPrint would: margins
@@ -21,8 +21,8 @@ from typing import Any
 
 import cairocffi
 
-from .drawing import parse_color
-from .flowhtml import (
+from refassist.drawings.drawing import parse_color
+from refassist.typeset.flowhtml import (
     ALERT,
     BATTLE,
     BLOCK,
@@ -62,8 +62,8 @@ from .flowhtml import (
     map_box_size,
     span,
 )
-from .pango import Text
-from .svgdraw import Picture, picture
+from refassist.typeset.pango import Text
+from refassist.typeset.svgdraw import Picture, picture
 
 #: A4 in points, and report.css's page margins (top, right, bottom, left).
 PAGE = (210 * MM, 297 * MM)
@@ -192,7 +192,7 @@ class Chapter:
 
     def __init__(self, root: Node, *, classes: tuple[str, ...] = ("chapter",)) -> None:
         self.cover = "cover" in classes
-        #: The section's ``id`` (a PDF anchor), set by `refassist.report.flow`.
+        #: The section's ``id`` (a PDF anchor), set by `refassist.typeset.flow`.
         self.anchor: str | None = None
         self.map_page = "map-page" in classes
         self.holes: list[Hole] = []
@@ -997,7 +997,7 @@ class Chapter:
     def draw_page(self, number: int, context: cairocffi.Context) -> None:
         """Draw page ``number`` on ``context``, its top left corner at the context's origin:
         a report put together on one surface draws each set page in place
-        (`refassist.report.flowdoc`), without a PDF of its own to stamp."""
+        (`refassist.typeset.flowdoc`), without a PDF of its own to stamp."""
         self.pen = context
         try:
             for frame, top, bottom, opens, closes in self._slices.get(number, []):

@@ -7,7 +7,7 @@ drawing's content stream as it is and adds four operators to the page, so stampi
 copy.  Text inside form XObjects stays extractable (pypdf and pdfminer follow ``Do``), which
 the fog-of-war audit relies on.
 
-A report cairo wrote whole is stamped by `refassist.report.pdfappend` instead, which appends
+A report cairo wrote whole is stamped by `refassist.typeset.pdfappend` instead, which appends
 the stamps to the file without reading it into Python objects; this module stamps the others
 (WeasyPrint's).
 """
@@ -30,7 +30,7 @@ from pypdf.generic import (
     StreamObject,
 )
 
-from .pdfappend import Stamp
+from refassist.typeset.pdfappend import Stamp
 
 
 def _content_stream(page: PageObject) -> StreamObject:

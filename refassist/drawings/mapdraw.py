@@ -21,8 +21,8 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .drawing import Circle, Drawing, Hatch, Path, Point, Text
-from .mapmodel import HexNote, MapOverlay, MapOwner, Route, SectorMap
+from refassist.drawings.drawing import Circle, Drawing, Hatch, Path, Point, Text
+from refassist.drawings.mapmodel import HexNote, MapOverlay, MapOwner, Route, SectorMap
 
 SQRT3 = math.sqrt(3.0)
 

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 
 import cairocffi as cairo
 
-from .mapdraw import clip_segment
-from .netmap import NetNode
+from refassist.drawings.mapdraw import clip_segment
+from refassist.drawings.netmap import NetNode
 
 #: The measuring font: the first family the drawing names (`netdraw.FONT`).
 MEASURE_FAMILY = "DejaVu Sans Condensed"

@@ -1,14 +1,14 @@
 """Stamps painted on a cairo PDF by appending to the file: no PDF library reads or writes it.
 
-Why: stamping with pypdf (`refassist.report.stamp.stamp_pdf`) parses every object of the
+Why: stamping with pypdf (`refassist.typeset.stamp.stamp_pdf`) parses every object of the
 report into Python objects and writes them all out again; for a player's report of the
 12-player benchmark turn that was 0.06-0.1 s of 0.4 s, though the report's own pages are
 about a tenth of its bytes (the rest is the map drawings stamped in).  Every PDF that
-`refassist.report.flowdoc` stamps (the report's pages, the maps' layers, the shared base
+`refassist.typeset.flowdoc` stamps (the report's pages, the maps' layers, the shared base
 maps, the running heads) is written by cairo, whose files are plain: a classic
 cross-reference table, each object at its own offset, each page with one content stream and
 its own resources object.  So the stamps go in as an incremental update (PDF 1.7, section
-7.5.6, as `refassist.report.pdfinfo` adds the title): each source page's content stream is
+7.5.6, as `refassist.typeset.pdfinfo` adds the title): each source page's content stream is
 copied byte for byte as a form XObject, with the objects its resources name (fonts, their
 widths, graphics states) copied once each and renumbered; each stamped page gets a new
 version that paints its old content, then its forms in order, and a new resources object
@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from .pdfinfo import NotCairos, trailer_numbers
+from refassist.typeset.pdfinfo import NotCairos, trailer_numbers
 
 if TYPE_CHECKING:
     from pypdf import PdfReader
@@ -167,7 +167,7 @@ class CairoFile:
 
 class PdfPages:
     """A PDF whose pages are stamped on a report's: its bytes, read as a cairo file here or
-    by pypdf (`refassist.report.stamp`), each only when asked for and once."""
+    by pypdf (`refassist.typeset.stamp`), each only when asked for and once."""
 
     def __init__(self, data: bytes) -> None:
         self.data = data
