@@ -12,6 +12,7 @@ from refassist.rulesets.millenium.fire import resolve_shot, shot_modifier
 from refassist.rulesets.millenium.rules import complete
 from refassist.rulesets.millenium.state import ALIEN, EMPIRE
 from refassist.rulesets.millenium.tactical import (
+    Battle,
     Piece,
     TacticalOrders,
     _apply,
@@ -166,20 +167,27 @@ def test_a_duel_fought_round_by_round() -> None:
     assert len(dice.log) == 4
 
 
-def test_an_undefended_planet_is_asked_to_surrender_once_its_bases_are_three_or_fewer() -> None:
-    # Two vaisseaux (4 + 4 points) against 2 bases: 8:2 = 4/1, surrenders on 1-4.
+def _two_vaisseaux_before(bases: int) -> Battle:
+    """Two Extraterrestrial vaisseaux (4 + 4 points) in range of planet M1 and its ``bases``
+    Empire bases, with no fleet to defend it: the surrender demand's situation."""
     battle = set_up(
         TABLES,
         ALIEN,
         EMPIRE,
         [("K", ships("vaisseau", "vaisseau"))],
         [],
-        [("M1", EMPIRE, 2)],
+        [("M1", EMPIRE, bases)],
         "M1",
         ORDERS,
     )
     for p in battle.ships_of(ALIEN):
         p.hex = (-4, 0)
+    return battle
+
+
+def test_an_undefended_planet_is_asked_to_surrender_once_its_bases_are_three_or_fewer() -> None:
+    # Two vaisseaux (4 + 4 points) against 2 bases: 8:2 = 4/1, surrenders on 1-4.
+    battle = _two_vaisseaux_before(bases=2)
     planet_surrender(battle, TABLES, Dice.scripted([6]))
     assert not battle.conquered and battle.demand_after == 2
     again = Dice.scripted([])
@@ -194,18 +202,7 @@ def test_a_refusal_holds_for_its_round_only_unless_a_base_falls() -> None:
     """« pendant le même tour, seulement s'il détruit une autre base »: a tactical « tour » is
     a round.  8:2 = 4/1 surrenders on 1-4.  Refused in round 4 (die 6), the same round asks
     again only once a base more falls; round 5 asks again with the same 2 bases."""
-    battle = set_up(
-        TABLES,
-        ALIEN,
-        EMPIRE,
-        [("K", ships("vaisseau", "vaisseau"))],
-        [],
-        [("M1", EMPIRE, 2)],
-        "M1",
-        ORDERS,
-    )
-    for p in battle.ships_of(ALIEN):
-        p.hex = (-4, 0)
+    battle = _two_vaisseaux_before(bases=2)
     battle.round = 4
     planet_surrender(battle, TABLES, Dice.scripted([6]))
     none = Dice.scripted([])
@@ -222,18 +219,7 @@ def test_a_refusal_holds_for_its_round_only_unless_a_base_falls() -> None:
 def test_the_strategic_refusal_counts_as_round_1s() -> None:
     """Attacked after refusing the strategic demand with 3 bases: round 1 asks again only if a
     base has fallen (8:2 = 4/1, die 5 refuses), and round 2 may ask in any case."""
-    battle = set_up(
-        TABLES,
-        ALIEN,
-        EMPIRE,
-        [("K", ships("vaisseau", "vaisseau"))],
-        [],
-        [("M1", EMPIRE, 3)],
-        "M1",
-        ORDERS,
-    )
-    for p in battle.ships_of(ALIEN):
-        p.hex = (-4, 0)
+    battle = _two_vaisseaux_before(bases=3)
     refused_before(battle, 3)
     battle.round = 1
     none = Dice.scripted([])
