@@ -63,6 +63,11 @@ def _box(top: Value, right: Value, bottom: Value, left: Value) -> tuple[Value, .
     return (top, right, bottom, left)
 
 
+def _sized(length: float | None) -> tuple[Value, ...]:
+    """A box's size, or ``auto`` where the typesetter takes the drawing's own."""
+    return ("auto",) if length is None else (length,)
+
+
 P = f.STYLES["p"]
 MIRRORED: tuple[Mirrored, ...] = (
     Mirrored("@page", "margin", MARGINS),
@@ -132,9 +137,9 @@ MIRRORED: tuple[Mirrored, ...] = (
     Mirrored("pre.listing", "margin", _box(f.LISTING[2], 0, f.LISTING[3], 0)),
     Mirrored("pre.listing b", "border-bottom", (f.LISTING[4], "solid", "#333333")),
     Mirrored("pre.listing i", "color", (f.MUTED,)),
-    Mirrored(".net-box", "width", (f.SVG_BOXES["net-box"][0],)),
-    Mirrored(".net-box", "height", (f.SVG_BOXES["net-box"][1],)),
-    Mirrored(".board-box", "width", (f.SVG_BOXES["board-box"][0],)),
+    Mirrored(".net-box", "width", _sized(f.SVG_BOXES["net-box"][0])),
+    Mirrored(".net-box", "height", _sized(f.SVG_BOXES["net-box"][1])),
+    Mirrored(".board-box", "width", _sized(f.SVG_BOXES["board-box"][0])),
 )
 
 _UNITS = {"mm": MM, "pt": 1.0, "px": 0.75}
