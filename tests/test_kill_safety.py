@@ -6,8 +6,15 @@
   second sheet, each sheet once, and writes the mail's one reply with both.
 * The intake stopped between filing a mail and writing its reply: the next run writes the
   reply owed, once.
-* ``kill -9`` of ``resolve``, ``report`` and an mbox ``intake`` while their worker processes
-  run: no process of theirs remains (a bounded wait, not a timing assertion).
+* ``kill -9`` of a real intake at random moments, from a saved mailbox, a plain folder and an
+  IMAP folder on the local Dovecot, mails of one and of two sheets: after a final run, each
+  sheet filed once, each reply written once, nothing left running, the inbox as an
+  uninterrupted run leaves it.
+* ``kill -9`` of ``resolve``, ``report`` and an mbox and a folder ``intake`` while their worker
+  processes run: no process of theirs remains (a bounded wait, not a timing assertion).
+* `status` tells the referee of a mail filed in part and of a reply owed.
+
+The kill counts are modest for CI; ``REFASSIST_KILLS`` raises them for a long run (`kills`).
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from email.message import EmailMessage
 from pathlib import Path
@@ -43,9 +51,29 @@ DEADLINE = datetime(2030, 1, 5, 21, 0)
 ON_TIME = datetime(2030, 1, 2, 12, 0, tzinfo=UTC)
 PLAYERS = ("Ann", "Bob", "Cleo", "Dev", "Eve")
 
-#: How many times each command is killed at a random moment (the report gives the counts).
-INTAKE_KILLS = 12
-WORKER_KILLS = 4
+
+def kills(kind: str, default: int) -> int:
+    """How many times a command is killed at a random moment: ``default``, modest so that CI
+    stays quick, unless ``REFASSIST_KILLS`` asks for more in a long run a referee can trust:
+    a number (every kind that many times) or ``mbox=60,imap=20,files=20,workers=12``."""
+    text = os.environ.get("REFASSIST_KILLS", "").strip()
+    if not text:
+        return default
+    if text.isdigit():
+        return int(text)
+    asked = dict(part.split("=", 1) for part in text.replace(" ", "").split(",") if "=" in part)
+    if not set(asked) <= {"mbox", "imap", "files", "workers"} or not all(
+        v.isdigit() for v in asked.values()
+    ):
+        raise ValueError(f"REFASSIST_KILLS={text!r}: a number, or mbox=N,imap=N,files=N,workers=N")
+    return int(asked.get(kind, default))
+
+
+#: How many times each command is killed at a random moment (the test prints the counts).
+INTAKE_KILLS = kills("mbox", 12)
+IMAP_KILLS = kills("imap", 6)
+FILE_KILLS = kills("files", 6)
+WORKER_KILLS = kills("workers", 4)
 
 
 class Killed(BaseException):
@@ -233,11 +261,16 @@ def reply_texts(game: Game) -> dict[str, str]:
     return {p.name: reply_text(p) for p in replies(game)}
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
+def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """Run a command to its end: it succeeds (an intake that filed sheets with problems ends
     with 1, as it says), without a traceback."""
     done = subprocess.run(
-        [str(REFASSIST), *args], capture_output=True, text=True, timeout=300, check=False
+        [str(REFASSIST), *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env={**os.environ, **(env or {})},
     )
     allowed = (0, 1) if args[0] == "intake" else (0,)
     assert done.returncode in allowed, done.stdout + done.stderr
@@ -245,31 +278,36 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
     return done
 
 
-@pytest.mark.slow
-def test_kill_9_of_an_mbox_intake_at_random_moments_loses_no_sheet_and_no_reply(
-    game: Game, tmp_path: Path
-) -> None:
-    """Ann's mail holds two sheets (one with a problem, then the corrected one), Bob's one:
-    killed anywhere, the intake's next run leaves the step as an uninterrupted run does.  (Three
-    sheets, checked one after the other in the intake's process, not ahead in workers.)"""
-    bob = filled_sheet(game, "Bob", tmp_path, name="Bob-1.xlsx")
-    box = write_mbox(
-        tmp_path / "turn.mbox",
-        [
-            two_sheet_mail(game, "Ann", tmp_path),
-            make_mail("bob@example.com", [(bob.name, bob.read_bytes())]),
-        ],
-    )
+#: What starts one intake on a copy of the game: the command's arguments and environment for
+#: the copy and the attempt (-1 for the uninterrupted run); an IMAP run fills a folder of its own.
+Starter = Callable[[Path, int], tuple[list[str], dict[str, str]]]
+
+
+def kill_intake_at_random_moments(
+    game: Game, tmp_path: Path, start: Starter, count: int, *, filed: int
+) -> tuple[int, int]:
+    """Run the intake once uninterrupted, then ``count`` times on fresh copies of the game,
+    each killed (``kill -9``) at a random moment and run again to its end: each time, every
+    sheet filed once and every reply written once, as the uninterrupted run left them, with no
+    process of the killed run left.  Returns how many kills landed while the intake ran and
+    how many between two parts of one mail."""
     pristine = tmp_path / "pristine"
     shutil.copytree(game.path, pristine)
+
+    def launch(copy: Path, attempt: int) -> subprocess.Popen[bytes]:
+        args, env = start(copy, attempt)
+        return subprocess.Popen(
+            [str(REFASSIST), *args],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env={**os.environ, **env},
+            start_new_session=True,
+        )
+
     # The uninterrupted run, timed: its whole life, and its filing (from the index's first
     # save to its end), so that the kills below land while it runs whatever the machine.
     started = time.monotonic()
-    proc = subprocess.Popen(
-        [str(REFASSIST), "intake", str(game.path), str(box)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    proc = launch(game.path, -1)
     index = game.inbox("5001") / "index.json"
     wait_until(lambda: index.exists() or proc.poll() is not None, 120)
     first_save = time.monotonic()
@@ -277,51 +315,162 @@ def test_kill_9_of_an_mbox_intake_at_random_moments_loses_no_sheet_and_no_reply(
     total, filing = time.monotonic() - started, time.monotonic() - first_save
     want_accepted, want_replies = accepted_hashes(game), reply_texts(game)
     want_filed = sorted((e["name"], e["status"]) for e in index_of(game)["entries"])
-    assert len(want_filed) == 3
-    assert sorted("2 files received" in t for t in want_replies.values()) == [False, True]
+    assert len(want_filed) == filed
+    assert "2 files received" in "".join(want_replies.values())
 
     rng = random.Random(53)
     interrupted = halfway = 0
-    for kill in range(INTAKE_KILLS):
+    for kill in range(count):
         copy = tmp_path / f"kill-{kill}"
         shutil.copytree(pristine, copy)
-        proc = subprocess.Popen(
-            [str(REFASSIST), "intake", str(copy), str(box)],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        proc = launch(copy, kill)
         index = Game.open(copy).inbox("5001") / "index.json"
-        if kill % 3 == 1:
-            # A moment of the filing, found by the index's first save whatever the speed.
-            wait_until(lambda i=index, p=proc: i.exists() or p.poll() is not None, 120)
-            time.sleep(rng.uniform(0.0, filing))
-        elif kill % 3 == 2:
-            # Between Ann's two sheets: as soon as the index names her first.
-            wait_until(lambda i=index, p=proc: names(i, "Ann-1") or p.poll() is not None, 120)
-        else:
-            time.sleep(rng.uniform(0.0, total))  # any moment of the process's life
-        proc.send_signal(signal.SIGKILL)
-        interrupted += proc.wait() == -signal.SIGKILL
+        try:
+            if kill % 3 == 1:
+                # A moment of the filing, found by the index's first save whatever the speed.
+                wait_until(lambda i=index, p=proc: i.exists() or p.poll() is not None, 120)
+                time.sleep(rng.uniform(0.0, filing))
+            elif kill % 3 == 2:
+                # Between Ann's two sheets: as soon as the index names her first.
+                wait_until(lambda i=index, p=proc: names(i, "Ann-1") or p.poll() is not None, 120)
+            else:
+                time.sleep(rng.uniform(0.0, total))  # any moment of the process's life
+            proc.send_signal(signal.SIGKILL)
+            interrupted += proc.wait() == -signal.SIGKILL
+            wait_until(lambda p=proc: not group_members(p.pid), 10)
+            assert group_members(proc.pid) == [], f"kill {kill}: processes left running"
+        finally:
+            for pid in group_members(proc.pid):  # leave nothing behind, even when failing
+                os.kill(pid, signal.SIGKILL)
         stopped = Game.open(copy).inbox("5001") / "index.json"
         halfway += stopped.exists() and "partial" in json.loads(stopped.read_text())
-        run("intake", str(copy), str(box))
+        args, env = start(copy, kill)
+        run(*args, env=env)
         after = Game.open(copy)
         # Each sheet filed once, as the uninterrupted run filed it; a mail the killed run had
         # filed whole is read again by the rerun only as what it is, a duplicate.
-        filed = [
+        got_filed = [
             (e["name"], e["status"])
             for e in index_of(after)["entries"]
             if e["status"] != "duplicate"
         ]
-        assert sorted(filed) == want_filed, f"kill {kill}"
+        assert sorted(got_filed) == want_filed, f"kill {kill}"
         assert accepted_hashes(after) == want_accepted, f"kill {kill}"
-        got = reply_texts(after)
-        assert got == want_replies, f"kill {kill}"  # each reply whole, once
+        assert reply_texts(after) == want_replies, f"kill {kill}"  # each reply whole, once
         assert "partial" not in index_of(after) and "owed" not in index_of(after)
         shutil.rmtree(copy)
-    assert interrupted >= INTAKE_KILLS // 3, "too few kills landed while the intake ran"
+    assert interrupted >= count // 3, "too few kills landed while the intake ran"
+    return interrupted, halfway
+
+
+def turn_mails(game: Game, work: Path) -> list[EmailMessage]:
+    """Ann's mail of two sheets (one with a problem, then the corrected one), Bob's of one."""
+    bob = filled_sheet(game, "Bob", work, name="Bob-1.xlsx")
+    return [
+        two_sheet_mail(game, "Ann", work),
+        make_mail("bob@example.com", [(bob.name, bob.read_bytes())]),
+    ]
+
+
+@pytest.mark.slow
+def test_kill_9_of_an_mbox_intake_at_random_moments_loses_no_sheet_and_no_reply(
+    game: Game, tmp_path: Path
+) -> None:
+    """Killed anywhere, the intake's next run leaves the step as an uninterrupted run does.
+    (Three sheets, checked one after the other in the intake's process, not ahead in
+    workers.)"""
+    box = write_mbox(tmp_path / "turn.mbox", turn_mails(game, tmp_path))
+    interrupted, halfway = kill_intake_at_random_moments(
+        game,
+        tmp_path,
+        lambda copy, _: (["intake", str(copy), str(box)], {}),
+        INTAKE_KILLS,
+        filed=3,
+    )
     assert halfway, "no kill landed between two sheets of a mail"
-    print(f"intake killed {interrupted} times while running, {halfway} between two sheets")
+    print(
+        f"mbox intake killed {interrupted} of {INTAKE_KILLS} times while running, "
+        f"{halfway} between two sheets"
+    )
+
+
+@pytest.mark.slow
+def test_kill_9_of_an_imap_intake_at_random_moments_loses_no_sheet_and_no_reply(
+    game: Game, tmp_path: Path
+) -> None:
+    """The same mails in a folder of the local Dovecot (a folder of its own for each run):
+    killed anywhere, the next run files what is left, answers once, and flags every message
+    filed; none is flagged before it is filed and answered."""
+    from tests.mailservers import PASSWORD, dovecot_binary, imap_server
+    from tests.test_imap_intake import ON_TIME as ARRIVED
+    from tests.test_imap_intake import deliver, flags
+
+    if dovecot_binary() is None and not os.environ.get("CI_REQUIRE_MAILSERVERS"):
+        pytest.skip("dovecot-imapd is not installed (scripts/test installs it)")
+    from refassist.intake.imap_intake import FILED_KEYWORD
+
+    mails = turn_mails(game, tmp_path)
+    with imap_server() as server:
+        filled: set[int] = set()
+
+        def start(copy: Path, attempt: int) -> tuple[list[str], dict[str, str]]:
+            folder = f"Turns{attempt + 1}"
+            if attempt not in filled:  # the run's folder, once: the rerun reads it again
+                filled.add(attempt)
+                client = server.client()
+                assert client.create(folder)[0] == "OK"
+                client.logout()
+                for mail in mails:
+                    deliver(server, folder, mail, ARRIVED)
+            args = ["intake", str(copy), "--imap", server.url(folder)]
+            env = {"REFASSIST_IMAP_PASSWORD": PASSWORD}
+            return [*args, "--ca-file", str(server.ca_file)], env
+
+        interrupted, halfway = kill_intake_at_random_moments(
+            game, tmp_path, start, IMAP_KILLS, filed=3
+        )
+        for attempt in sorted(filled):
+            marks = flags(server, f"Turns{attempt + 1}")
+            assert sorted(marks) == [1, 2], attempt
+            assert all(FILED_KEYWORD in f for f in marks.values()), (attempt, marks)
+    assert halfway, "no kill landed between two sheets of a mail"
+    print(
+        f"IMAP intake killed {interrupted} of {IMAP_KILLS} times while running, "
+        f"{halfway} between two sheets"
+    )
+
+
+@pytest.mark.slow
+def test_kill_9_of_a_folder_intake_at_random_moments_loses_no_sheet_and_no_reply(
+    game: Game, tmp_path: Path
+) -> None:
+    """A plain folder as a referee saves a week's turns in: Ann's mail of two sheets and
+    Cleo's of one as .eml files, Bob's sheet as a bare .xlsx; with four sheets or more they
+    are checked ahead in worker processes, which die with the killed intake."""
+    week = tmp_path / "week"
+    week.mkdir()
+    ann, _ = turn_mails(game, tmp_path)
+    (week / "Ann.eml").write_bytes(bytes(ann))
+    shutil.copy(tmp_path / "Bob-1.xlsx", week / "Bob-1.xlsx")
+    cleo = filled_sheet(game, "Cleo", tmp_path, name="Cleo-1.xlsx")
+    dev = filled_sheet(game, "Dev", tmp_path, name="Dev-1.xlsx")
+    (week / "Cleo.eml").write_bytes(
+        bytes(make_mail("cleo@example.com", [(cleo.name, cleo.read_bytes())]))
+    )
+    (week / "Dev.eml").write_bytes(
+        bytes(make_mail("dev@example.com", [(dev.name, dev.read_bytes())]))
+    )
+    interrupted, halfway = kill_intake_at_random_moments(
+        game,
+        tmp_path,
+        lambda copy, _: (["intake", str(copy), str(week)], {}),
+        FILE_KILLS,
+        filed=5,
+    )
+    print(
+        f"folder intake killed {interrupted} of {FILE_KILLS} times while running, "
+        f"{halfway} between two sheets"
+    )
 
 
 # -- no worker outlives a killed command ----------------------------------------------------
@@ -387,13 +536,19 @@ def fresh_copy(game: Game, folder: Path) -> Path:
 def test_kill_9_of_resolve_report_and_intake_leaves_no_worker_running(
     game: Game, tmp_path: Path
 ) -> None:
-    box = write_mbox(tmp_path / "turn.mbox", [two_sheet_mail(game, p, tmp_path) for p in PLAYERS])
+    mails = [two_sheet_mail(game, p, tmp_path) for p in PLAYERS]
+    box = write_mbox(tmp_path / "turn.mbox", mails)
+    week = tmp_path / "week"  # the same mails saved as .eml files in a plain folder
+    week.mkdir()
+    for player, mail in zip(PLAYERS, mails, strict=True):
+        (week / f"{player}.eml").write_bytes(bytes(mail))
     resolved = tmp_path / "resolved"
     shutil.copytree(game.path, resolved)
     run("resolve", str(resolved), "--now")
     rng = random.Random(2053)
     commands = {
         "intake": (game.path, ["intake", "{game}", str(box)]),
+        "folder intake": (game.path, ["intake", "{game}", str(week)]),
         "resolve": (game.path, ["resolve", "{game}", "--now"]),
         "report": (resolved, ["report", "{game}"]),
     }
@@ -409,3 +564,84 @@ def test_kill_9_of_resolve_report_and_intake_leaves_no_worker_running(
             assert left == [], f"{name}, kill {kill}: {len(left)} processes left running"
     assert all(with_workers.values()), with_workers
     print(f"killed with workers running: {with_workers}")
+
+
+# -- what `status` says of mail left half done ----------------------------------------------
+
+
+def status_of(game: Game) -> str:
+    from click.testing import CliRunner
+
+    from refassist.cli import main
+
+    result = CliRunner().invoke(main, ["status", str(game.path)])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def french(game: Game, tmp_path: Path) -> Game:
+    """The same game with French as its language (`[game] language`)."""
+    g = Game.create(
+        tmp_path / "jeu",
+        find_ruleset("fifth-millennium"),
+        [PlayerSetup(n, f"{n.lower()}@example.com") for n in PLAYERS],
+        seed=5,
+        generate_seed=42,
+        assign_homeworlds=True,
+        first_deadline=DEADLINE,
+        language="fr",
+    )
+    write_sheets(g, g.load_state())
+    return g
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_status_tells_of_a_mail_filed_in_part_and_of_a_reply_owed(
+    game: Game, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, language: str
+) -> None:
+    if language == "fr":
+        game = french(game, tmp_path)
+    box = write_mbox(tmp_path / "turn.mbox", [two_sheet_mail(game, "Ann", tmp_path)])
+    stop_at_part(monkeypatch, "Ann-2.xlsx")
+    with pytest.raises(Killed):
+        intake(game, [box])
+    monkeypatch.undo()
+    said = " ".join(status_of(game).split())
+    if language == "en":
+        assert (
+            f"Ann's mail (ann@example.com, {box}#0) was filed only in part (1 file): the intake "
+            "stopped before the rest. It will be finished on the next intake that reads this "
+            "mail again: the rest filed and the mail answered, once."
+        ) in said
+    else:
+        assert (
+            f"Le courriel d'Ann (ann@example.com, {box}#0) n'a été classé qu'en partie "
+            "(1 fichier) : la réception (intake) s'est arrêtée avant le reste. Elle sera "
+            "achevée à la prochaine réception qui relira ce courriel : le reste classé et la "
+            "réponse au courriel écrite, une fois."
+        ) in said
+
+    def write_eml(path: Path, msg: EmailMessage) -> None:
+        raise Killed  # dies between filing the mail and writing its reply
+
+    monkeypatch.setattr(inbox, "write_eml", write_eml)
+    with pytest.raises(Killed):
+        intake(game, [box])
+    monkeypatch.undo()
+    said = " ".join(status_of(game).split())
+    assert "Ann's mail" not in said and "Le courriel d'Ann" not in said
+    if language == "en":
+        assert (
+            "A reply to Ann (ann@example.com) is owed: the intake stopped before writing it. "
+            "The next intake, whatever it takes in, writes it first, once."
+        ) in said
+    else:
+        assert (
+            "Une réponse à Ann (ann@example.com) reste due : la réception (intake) s'est "
+            "arrêtée avant de l'écrire. La prochaine réception, quoi qu'elle lise, l'écrira "
+            "d'abord, une fois."
+        ) in said
+
+    intake(game, [box])  # the reply written: nothing left to tell
+    said = status_of(game)
+    assert "Ann (ann@example.com)" not in said and "Ann's mail" not in said

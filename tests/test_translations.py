@@ -119,10 +119,10 @@ def test_a_report_mail_in_french_and_one_in_english(tmp_path: Path) -> None:
         readers={"Anne": (french, french.when(dt.datetime(2026, 11, 26, 21, 0)))},
     )
     anne, bob = (m.message for m in mailings)
-    assert anne["Subject"] == "Orion : résultats de 2 (Anne)"
+    assert anne["Subject"] == "Orion : résultats pour 2 (Anne)"
     assert "Bonjour Anne," in anne.get_body().get_content()  # type: ignore[union-attr]
     assert (
-        "Le compte rendu de Orion avec les résultats de 2 est joint en PDF."
+        "Le compte rendu de Orion avec les résultats pour 2 est joint en PDF."
         in anne.get_body().get_content()
     )  # type: ignore[union-attr]
     assert bob["Subject"] == "Orion: results of 2 (Bob)"
@@ -147,7 +147,7 @@ def test_the_shared_templates_speak_the_readers_language() -> None:
         "Si ce n&#39;est pas ce que vous vouliez" in french
         or "Si ce n'est pas ce que vous vouliez" in french
     )
-    assert "<b>Dés de 3 :</b>" in french and "printf %s GRAINE" in french
+    assert "<b>Dés pour 3 :</b>" in french and "printf %s GRAINE" in french
     assert "&lt;7&gt;" in french  # a value is escaped inside a translated text
     assert speaking(env, "en") is env and speaking(env, "fr") is speaking(env, "fr")
     # Speaking French never makes the English environment French (an overlay shares its

@@ -12,6 +12,8 @@ import math
 from collections.abc import Mapping, Sequence
 from html import escape
 
+from ..text.words import N_
+
 #: Line colours, chosen to stay apart in print; a ninth series repeats them dashed.
 PALETTE = (
     "#1f4e9c",
@@ -44,12 +46,19 @@ def _number(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:.1f}"
 
 
+#: The x axis's title (each point is a step's standings once it was resolved); a report
+#: translates it for its reader (`site.chart_of`).
+AFTER_THE_TURN = N_("after the turn")
+#: The first point's label: the standings before any step was resolved (`History`).
+START = N_("start")
+
+
 def standings_svg(
     points: Sequence[tuple[str, Mapping[str, float]]],
     measure: str,
     *,
     title: str = "Standings",
-    x_title: str = "after the turn",
+    x_title: str = AFTER_THE_TURN,
     width: int = 760,
 ) -> str:
     """The chart of ``points`` (x label, score of each name) as one ``<svg>`` element; "" when

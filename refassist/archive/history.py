@@ -29,6 +29,7 @@ from ..store.turn_seed import commitment
 from ..text.i18n import said_as
 from ..turns import MANIFEST_NAME, dice_disclosure, manifest_or_empty
 from ..workbook.master import read_master
+from .chart import START
 
 CACHE_NAME = ".site-cache.json"
 #: Changed whenever what the cache keeps changes, so an older cache is read afresh.
@@ -103,7 +104,7 @@ class History:
         could not be read has no point."""
         points = []
         if self.start is not None and self.start.scores:
-            points.append(("start", self.start.scores))
+            points.append((START, self.start.scores))
         for turn in self.turns:
             if turn.after is not None and turn.after.scores:
                 points.append((turn.step, turn.after.scores))

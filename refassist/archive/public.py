@@ -74,7 +74,9 @@ def write_public(game: Game, folder: Path, history: History | None = None) -> Pa
             "label": again(t.label, words, t.label_say),
             "step": t.step,
             "announcements": [
-                again(e.text, words, e.say) for e in (t.after.events if t.after else []) if e.public
+                game.ruleset.in_notation(again(e.text, words, e.say), language)
+                for e in (t.after.events if t.after else [])
+                if e.public
             ],
             "dice": t.dice,
         }
@@ -90,7 +92,7 @@ def write_public(game: Game, folder: Path, history: History | None = None) -> Pa
             "generated": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
             "history": history,
             "turns": turns,
-            "chart": chart_of(history, "") if game.ruleset.public_standings else "",
+            "chart": chart_of(history, "", words) if game.ruleset.public_standings else "",
             # The step awaited, in the page's language (the history keeps the game's words).
             "awaited_label": again(history.current.step_label, words, history.current.step_say)
             if history.current is not None

@@ -28,8 +28,9 @@ from typing import Any
 from ..atomic import refresh_text, write_text
 from ..report.build import REFEREE_FILE
 from ..store.game import Game
+from ..text.i18n import Words
 from ..typeset.render import render_html, shared_environment, template_dirs
-from .chart import standings_svg
+from .chart import AFTER_THE_TURN, START, standings_svg
 from .files import INDEX_NAME, StepFiles, collect
 from .history import History, TurnRecord, read_history
 from .mapimage import ImageChild, write_map_images
@@ -68,10 +69,20 @@ class TurnPage:
     following: str = ""
 
 
-def chart_of(history: History, title: str) -> str:
+def chart_of(history: History, title: str, words: Words | None = None) -> str:
     """The standings chart of a history ("" before there is anything to draw); ``title`` is
-    drawn above it ("" where the page heads it)."""
-    return standings_svg(history.chart_points(), history.measure, title=title)
+    drawn above it ("" where the page heads it).  ``words``: the reader's language, for a
+    chart on a report (the axis and the measure, "after the turn" in a French game); the
+    referee's site is English."""
+    if words is None:
+        return standings_svg(history.chart_points(), history.measure, title=title)
+    points = [(words.gettext(START) if x == START else x, y) for x, y in history.chart_points()]
+    return standings_svg(
+        points,
+        words.gettext(history.measure),
+        title=title,
+        x_title=words.gettext(AFTER_THE_TURN),
+    )
 
 
 def write_site(

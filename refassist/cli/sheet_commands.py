@@ -139,7 +139,9 @@ def check_command(
     if annotate_out is not None:
         if annotate_out.resolve() == sheet.resolve():
             raise UsageError("--annotate must name a new file, not the sheet itself")
-        annotate(sheet, result.problems, annotate_out)
+        # The copy goes back to the player: in the player's language, as the checker spoke.
+        words = words_for(result.language, result.ruleset.package)
+        annotate(sheet, result.problems, annotate_out, words)
     if as_json:
         data = result.to_dict()
         data["checked"] = "notation" if game is None else "game"
@@ -202,6 +204,8 @@ def status_command(game: Path) -> None:
     width = max([len(p.player) for p in report.players] + [6])
     for p in report.players:
         click.echo(printable(f"  {p.player:{width}}  {p.state:9}  {p.detail}"))
+    for line in report.unfinished:
+        click.echo(printable(line))
     waiting = [p.player for p in waiting_for(report.players)]
     click.echo(f"Waiting for: {', '.join(waiting)}" if waiting else "Every sheet is in.")
     for advice in report.reports:

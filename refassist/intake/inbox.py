@@ -58,7 +58,15 @@ from refassist.processes import can_fork, default_workers, worker_pool
 from refassist.rulesets.base import SHEETS_WITH_PROBLEMS, Step
 from refassist.store import sheetstore
 from refassist.store.game import Game
-from refassist.store.inbox_index import Index, PlayerStatus, iso, now_utc, parse_iso, sheet_states
+from refassist.store.inbox_index import (
+    Index,
+    PlayerStatus,
+    iso,
+    now_utc,
+    parse_iso,
+    sheet_states,
+    unfinished_mail,
+)
 from refassist.store.journal import describe, pending
 from refassist.store.outbox import (
     archived_before,
@@ -70,7 +78,7 @@ from refassist.store.outbox import (
 from refassist.store.recovery import working
 from refassist.store.turn_seed import commitment
 from refassist.store.turnsheets import CheckResult, check_sheet, filed_filename, sheet_filename
-from refassist.text.i18n import Words, again, said
+from refassist.text.i18n import Said, Words, again, said, said_as
 from refassist.text.words import counted
 from refassist.turns import manifest_or_empty
 from refassist.workbook.annotate import annotate
@@ -173,6 +181,8 @@ class StatusReport:
     reports: list[str] = field(default_factory=list)
     #: The game's own word on its sequence (`Ruleset.status_notes`): exchanges skipped, why.
     notes: list[str] = field(default_factory=list)
+    #: Mail an intake left half done: filed in part, or its reply owed (`unfinished_mail`).
+    unfinished: list[str] = field(default_factory=list)
 
 
 def status(game: Game) -> StatusReport:
@@ -197,6 +207,7 @@ def status(game: Game) -> StatusReport:
         unsent=sum(1 for item in outgoing(game, step.key) if not item.held),
         reports=report_advice(game, step),
         notes=game.ruleset.status_notes(state),
+        unfinished=unfinished_mail(game, step.key),
     )
 
 
@@ -403,7 +414,8 @@ class _MailReply:
             "player": self.player,
             "to": self.to,
             "message_id": self.message_id,
-            "notes": list(self.notes),
+            # A note said in the player's language is kept as said, to say it again.
+            "notes": [{"say": said_as(n)} if said_as(n) else str(n) for n in self.notes],
             "file": self.path.name,
             "parts": [
                 {
@@ -422,7 +434,7 @@ class _MailReply:
             player=str(record.get("player", "")),
             to=str(record.get("to", "")),
             message_id=str(record.get("message_id", "")),
-            notes=[str(n) for n in record.get("notes", [])],
+            notes=[_kept_note(n) for n in record.get("notes", [])],
             path=folder / str(record.get("file", "reply.eml")),
             parts=[
                 _ReplyPart(
@@ -464,7 +476,7 @@ class _MailReply:
                 + "\n\n"
                 + w.gettext("Also in your message, not read:")
                 + "\n\n"
-                + "\n".join(f"  - {note}" for note in self.notes)
+                + "\n".join(f"  - {again(note, w)}" for note in self.notes)
                 + "\n"
             )
         return subject, body, attachments
@@ -648,7 +660,7 @@ class _Intake:
         entry = self.new_entry("message.eml", sha, received, source, file)
         cfg = self.game.config.player_for_address(mail.sender) if mail.sender else None
         entry["player"] = cfg.name if cfg else ""
-        note = mail.problem or "the message has no turn sheet attached"
+        note = mail.problem or said("the message has no turn sheet attached")
         entry["note"] = note
         notes = self.mail_notes(mail, entry)
         self.index.add(entry)
@@ -668,7 +680,7 @@ class _Intake:
                 'your message "{subject}" reached the referee, but {note}, so no orders were '
                 "read from it.",
                 subject=mail.subject,
-                note=note,
+                note=again(note, w),
             )
             + "\n\n"
             + w(
@@ -1006,6 +1018,17 @@ def _written(path: Path, reply_id: str) -> bool:
     except OSError:
         return False
     return str(headers.get("Message-ID", "")).strip() == reply_id
+
+
+def _kept_note(kept: Any) -> str:
+    """A mail's note as `_MailReply.record` kept it: a sentence said again (`again` gives it
+    in its reader's language), or plain text."""
+    if isinstance(kept, dict) and isinstance(kept.get("say"), list) and len(kept["say"]) == 2:
+        template, values = kept["say"]
+        note = Said(again("", Words(), kept["say"]))
+        note.template, note.values = str(template), dict(values)
+        return note
+    return str(kept)
 
 
 def _reason(exc: NotATurnSheet) -> str:

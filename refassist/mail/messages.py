@@ -41,6 +41,7 @@ from refassist.mail.mail_unpack import (
     unpack_tnef,
     unpack_zip,
 )
+from refassist.text.i18n import said
 
 XLSX_TYPE = ("application", "vnd.openxmlformats-officedocument.spreadsheetml.sheet")
 
@@ -248,7 +249,7 @@ def _attachments(msg: Message, incoming: IncomingMail, depth: int = 0) -> list[A
     for number, part in enumerate(msg.walk()):
         if number >= MAX_PARTS:
             incoming.notes.append(
-                f"the message has more than {MAX_PARTS} parts; the rest was not read"
+                said("the message has more than {n} parts; the rest was not read", n=MAX_PARTS)
             )
             break
         if part.is_multipart():
@@ -278,14 +279,17 @@ def _attachments(msg: Message, incoming: IncomingMail, depth: int = 0) -> list[A
         try:
             data = part.get_payload(decode=True) or b""
         except Exception:  # a broken transfer encoding
-            incoming.notes.append(f"attachment {name} could not be decoded")
+            incoming.notes.append(said("attachment {name} could not be decoded", name=name))
             continue
         if not isinstance(data, bytes):
             continue
         if len(data) > MAX_ATTACHMENT_BYTES:
             incoming.notes.append(
-                f"attachment {name} is {len(data) // (1024 * 1024)} MB, far more than a turn "
-                "sheet; it was not kept"
+                said(
+                    "attachment {name} is {size}, far more than a turn sheet; it was not kept",
+                    name=name,
+                    size=f"{len(data) // (1024 * 1024)} MB",
+                )
             )
             continue
         if is_outlook_message(name, content_type, data):
@@ -299,11 +303,16 @@ def _attachments(msg: Message, incoming: IncomingMail, depth: int = 0) -> list[A
         return found  # the message holding this one sums up what was not read
     if incoming.over_cap:
         incoming.notes.append(
-            f"more than {MAX_ATTACHMENTS} files that could be turn sheets; not read: "
-            + ", ".join(incoming.over_cap)
+            said(
+                "more than {n} files that could be turn sheets; not read: {names}",
+                n=MAX_ATTACHMENTS,
+                names=", ".join(incoming.over_cap),
+            )
         )
     if incoming.other:
-        incoming.notes.append("not a turn sheet, not read: " + ", ".join(incoming.other))
+        incoming.notes.append(
+            said("not a turn sheet, not read: {names}", names=", ".join(incoming.other))
+        )
     return found
 
 

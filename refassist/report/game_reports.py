@@ -27,6 +27,7 @@ from ..rulesets.base import ReportInput
 from ..store.game import MASTER_NAME, Game, step_sort_key
 from ..store.outbox import record, set_aside_stale, state_mark, unreported_steps
 from ..store.recovery import working
+from ..text.i18n import words_for
 from ..turns import dice_disclosure, manifest_or_empty
 from ..typeset import flow, flowdoc
 from ..typeset.render import template_dirs
@@ -309,7 +310,9 @@ def _write_step(
         content = ruleset.report_content(state, None, info, public)
         # The standings over the whole game: the referee's alone (a player's report
         # shows only what the fog of war leaves that player).
-        content.context["standings_chart"] = chart_of(history, "")
+        # In the referee's language, as the rest of the report.
+        words = words_for(content.language, content.package)
+        content.context["standings_chart"] = chart_of(history, "", words)
         report_jobs.append(Job(None, content, folder / REFEREE_FILE))
     if fast:
         _prewarm(settings, report_jobs)

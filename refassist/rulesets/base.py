@@ -779,6 +779,12 @@ class Ruleset(abc.ABC, Generic[StateT, OrdersT]):
         during play says when."""
         return False
 
+    def in_notation(self, text: str, language: str) -> str:
+        """``text`` (a sentence said to every player, on the public page) written in the
+        notation a reader of ``language`` reads; the default: as it is.  Millenium writes a
+        French reader's positions with the seed's O (ouest) for the tool's W."""
+        return text
+
     # -- master workbook ----------------------------------------------------------------------
     def schema(self) -> tuple[Table, ...]:
         """The tables of the master workbook, in sheet order."""

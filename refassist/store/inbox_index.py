@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from refassist.atomic import read_record, write_text
+from refassist.text.i18n import words_for
 from refassist.text.words import counted
 
 if TYPE_CHECKING:
@@ -237,6 +238,60 @@ def sheets_with_problems(game: Game, step: str) -> dict[str, dict[str, Any]]:
         if current is None or received >= parse_iso(str(current.get("received", ""))):
             out[player] = entry
     return out
+
+
+def unfinished_mail(game: Game, step: str) -> list[str]:
+    """What `status` tells the referee of mail an intake left half done for ``step``: a mail
+    whose files were not all filed (`Index.partial`: the intake was stopped between two of
+    them) and replies owed but not yet written (`Index.owed`), each with what happens next.
+
+    Said in the game's language, as the referee's other pages of the game (a French game's
+    referee reads French); the catalogs are the engine's."""
+    index = Index.of(game, step)
+    if not index.partial and not index.owed:
+        return []
+    w = words_for(game.config.language or game.ruleset.language, game.ruleset.package)
+    out = []
+    for key, progress in index.partial.items():
+        replies = progress.get("replies", [])
+        first = replies[0] if replies else {}
+        player = str(first.get("player", "")) or "?"
+        sender = str(first.get("to", "")) or "?"
+        where = _mail_place(index, key, str(first.get("message_id", "")))
+        filed = w.counted_as(len(progress.get("parts", [])), "file", "files")
+        out.append(
+            w(
+                "{player}'s mail ({sender}, {where}) was filed only in part ({filed}): the "
+                "intake stopped before the rest. It will be finished on the next intake that "
+                "reads this mail again: the rest filed and the mail answered, once.",
+                player=player,
+                sender=sender,
+                where=where,
+                filed=filed,
+            )
+        )
+    for record in index.owed:
+        out.append(
+            w(
+                "A reply to {player} ({to}) is owed: the intake stopped before writing it. The "
+                "next intake, whatever it takes in, writes it first, once.",
+                player=str(record.get("player", "")) or "?",
+                to=str(record.get("to", "")) or "?",
+            )
+        )
+    return out
+
+
+def _mail_place(index: Index, key: str, message_id: str) -> str:
+    """Where a mail being filed came from, as its filed parts' entries say (a server's
+    message is named by its key)."""
+    if not key.startswith("message:"):
+        return key
+    for entry in index.entries:
+        source = entry.get("source", {})
+        if message_id and source.get("message_id") == message_id:
+            return str(source.get("path", "")) or message_id
+    return message_id or key
 
 
 def waiting_for(rows: Iterable[PlayerStatus]) -> list[PlayerStatus]:

@@ -105,6 +105,9 @@ class CheckResult:
     #: the bytes it read: the intake keeps them for resolve (`sheetstore`).
     read: SheetRead | None = field(default=None, repr=False)
     sha256: str = ""
+    #: The language the checker spoke in: the sheet's player's (`check_sheet`), so whatever
+    #: else is written for this result (the annotated copy) speaks it too.
+    language: str = ""
 
     @property
     def player(self) -> str:
@@ -158,8 +161,12 @@ def _ruleset_of(meta: dict[str, str], name: str) -> Ruleset:
         return find_ruleset(meta.get("ruleset", ""))
     except UsageError:
         raise NotATurnSheet(
-            f"{name} is a turn sheet for the game rules {meta.get('ruleset')!r}, which this "
-            "refassist does not know"
+            said(
+                "{name} is a turn sheet for the game rules {rules}, which this refassist does "
+                "not know",
+                name=name,
+                rules=repr(meta.get("ruleset")),
+            )
         ) from None
 
 
@@ -167,13 +174,24 @@ def verify_identity(game: Game, meta: dict[str, str], name: str) -> None:
     """Refuse a sheet that is not this game's, or whose hidden data does not match its token."""
     if meta.get("ruleset") != game.ruleset.name:
         raise NotATurnSheet(
-            f"{name} is a sheet for {meta.get('ruleset')!r}, but {game.config.name} plays "
-            f"{game.ruleset.name}; send the sheet of this game"
+            said(
+                "{name} is a sheet for {rules}, but {game} plays {played}; send the sheet of "
+                "this game",
+                name=name,
+                rules=repr(meta.get("ruleset")),
+                game=game.config.name,
+                played=game.ruleset.name,
+            )
         )
     if meta.get("game_id") != game.config.id:
         raise NotATurnSheet(
-            f"{name} belongs to another game ({meta.get('game_name') or meta.get('game_id')!r}),"
-            f" not to {game.config.name}; send the sheet of this game"
+            said(
+                "{name} belongs to another game ({other}), not to {game}; send the sheet of "
+                "this game",
+                name=name,
+                other=repr(meta.get("game_name") or meta.get("game_id")),
+                game=game.config.name,
+            )
         )
     player = meta.get("player", "")
     signed = game.config.check_token(meta.get("token", ""), player, meta.get("step", ""))
@@ -181,14 +199,24 @@ def verify_identity(game: Game, meta: dict[str, str], name: str) -> None:
     # game's signature is what makes such a sheet genuine.
     if game.config.player(player) is None and not signed:
         raise NotATurnSheet(
-            f"{name} names the player {player!r}, who is not in {game.config.name}; send the "
-            "sheet you were sent"
+            said(
+                "{name} names the player {player}, who is not in {game}; send the sheet you "
+                "were sent",
+                name=name,
+                player=repr(player),
+                game=game.config.name,
+            )
         )
     if not signed:
         raise NotATurnSheet(
-            f"{name} claims to be {player}'s sheet for {meta.get('step')!r} but its signature "
-            "does not match (its hidden data was changed, or it was copied from another sheet); "
-            "send the sheet you were sent"
+            said(
+                "{name} claims to be {player}'s sheet for {step} but its signature does not "
+                "match (its hidden data was changed, or it was copied from another sheet); send "
+                "the sheet you were sent",
+                name=name,
+                player=player,
+                step=repr(meta.get("step")),
+            )
         )
 
 
@@ -243,7 +271,9 @@ def check_sheet(path: Path, game: Game | None = None, *, state: Any = None) -> C
     else:
         language = opened.meta.get("language", "") or ruleset.language
     with speaking_to(language, ruleset.package):
-        return _check(path, opened, ruleset, game, state)
+        result = _check(path, opened, ruleset, game, state)
+    result.language = language
+    return result
 
 
 def _check(
@@ -272,14 +302,14 @@ def _check(
                 "this is the sheet for {sheet} (an earlier turn); the game is waiting for "
                 "orders for {step}",
                 sheet=result.step,
-                step=step.key,
+                step=step.label,
             )
             if result.past
             else said(
                 "this is the sheet for {sheet} (a later step); the game is waiting for orders "
                 "for {step}",
                 sheet=result.step,
-                step=step.key,
+                step=step.label,
             )
         )
         result.problems = [
@@ -289,7 +319,8 @@ def _check(
                 found=result.step,
                 message=message,
                 fix=said(
-                    "Fill in the sheet for {step} that came with your last report.", step=step.key
+                    "Fill in the sheet for {step} that came with your last report.",
+                    step=step.label,
                 ),
             )
         ]

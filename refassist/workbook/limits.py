@@ -10,6 +10,7 @@ other's module back.
 from __future__ import annotations
 
 from ..errors import NotATurnSheet
+from ..text.i18n import Said, said
 
 #: Largest file accepted at all (a turn sheet is about 20 kB).
 MAX_FILE_BYTES = 20 * 1024 * 1024
@@ -44,10 +45,15 @@ MAX_ROW_INDEX = 100_000
 MAX_COLUMN = 16_384
 
 
-def too_big(name: str, what: str) -> NotATurnSheet:
-    """The refusal of a file that holds far more than a turn sheet (``what`` says what)."""
+def too_big(name: str, what: Said) -> NotATurnSheet:
+    """The refusal of a file that holds far more than a turn sheet (``what`` says what, said
+    so that the player's reply gives it in their language)."""
     return NotATurnSheet(
-        f"{name} {what}, far more than a turn sheet; send the turn sheet you were given"
+        said(
+            "{name} {what}, far more than a turn sheet; send the turn sheet you were given",
+            name=name,
+            what=what,
+        )
     )
 
 
@@ -55,7 +61,12 @@ def far_row(name: str, row: int, part: str) -> NotATurnSheet:
     """The refusal of a file with something written in row ``row``, beyond `MAX_ROW_INDEX`:
     a single far cell makes every row above it exist for some readers."""
     return NotATurnSheet(
-        f"{name} has something written in row {row:,} of a worksheet ({part}), far "
-        f"outside a turn sheet (rows beyond {MAX_ROW_INDEX:,} are refused); delete it and "
-        "send the sheet again"
+        said(
+            "{name} has something written in row {row} of a worksheet ({part}), far outside a "
+            "turn sheet (rows beyond {limit} are refused); delete it and send the sheet again",
+            name=name,
+            row=f"{row:,}",
+            part=part,
+            limit=f"{MAX_ROW_INDEX:,}",
+        )
     )

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 from xml.etree.ElementTree import Element
 
 from ..errors import NotATurnSheet
+from ..text.i18n import said
 from .limits import (
     MAX_COLUMN,
     MAX_ROW_INDEX,
@@ -125,12 +126,12 @@ def read_sheets(data: bytes, name: str) -> list[OdsSheet]:
     except NotATurnSheet:
         raise
     except RecursionError:
-        raise _unreadable(name, "its XML is nested too deeply") from None
+        raise _unreadable(name, said("its XML is nested too deeply")) from None
     except Exception as exc:  # the XML parser on hostile bytes: any failure is a refusal
         detail = " ".join(str(exc).split())[:120]
         raise _unreadable(name, f"{type(exc).__name__}: {detail}") from None
     if not reader.sheets:
-        raise _unreadable(name, "it holds no worksheet")
+        raise _unreadable(name, said("it holds no worksheet"))
     return reader.sheets
 
 
@@ -140,7 +141,7 @@ def _content_xml(data: bytes, name: str) -> bytes:
         with zipfile.ZipFile(io.BytesIO(data)) as zf:
             return zf.read("content.xml")
     except KeyError:
-        raise _unreadable(name, "it has no content.xml") from None
+        raise _unreadable(name, said("it has no content.xml")) from None
     except Exception as exc:  # zipfile on a damaged container
         raise _unreadable(name, f"content.xml cannot be unpacked: {exc}") from None
 
@@ -157,8 +158,12 @@ def _events(content: bytes) -> Iterator[tuple[str, Element]]:
 
 def _unreadable(name: str, why: str) -> NotATurnSheet:
     return NotATurnSheet(
-        f"{name} could not be read as an OpenDocument spreadsheet ({why}); open it in your "
-        "spreadsheet program, save it again (.ods or .xlsx) and send it again"
+        said(
+            "{name} could not be read as an OpenDocument spreadsheet ({why}); open it in your "
+            "spreadsheet program, save it again (.ods or .xlsx) and send it again",
+            name=name,
+            why=why,
+        )
     )
 
 
@@ -250,7 +255,7 @@ class _ContentReader:
         """A worksheet, when the table is one of the spreadsheet's; a table elsewhere (the
         cache of a DDE link) is no worksheet and is passed over, one in a worksheet refused."""
         if self.sheet is not None:
-            raise _unreadable(self.name, "it has a table inside a table")
+            raise _unreadable(self.name, said("it has a table inside a table"))
         if self.ignored or self.parents[-2:-1] != [_SPREADSHEET]:
             self.ignored += 1
             return
@@ -260,12 +265,16 @@ class _ContentReader:
         if len(self.sheets) >= MAX_SHEETS:
             raise too_big(
                 self.name,
-                f"has more than {MAX_SHEETS} worksheets (a turn sheet has 4, the limit is "
-                f"{MAX_SHEETS})",
+                said(
+                    "has more than {limit} worksheets (a turn sheet has 4, the limit is {limit})",
+                    limit=MAX_SHEETS,
+                ),
             )
         title = element.get(_TABLE + "name", "")
         if title.casefold() in {s.name.casefold() for s in self.sheets}:
-            raise _unreadable(self.name, f"two worksheets are named {title[:40]!r}")
+            raise _unreadable(
+                self.name, said("two worksheets are named {title}", title=repr(title[:40]))
+            )
         style = element.get(_TABLE + "style-name", "")
         self.sheet = OdsSheet(title, hidden=style in self.hidden_styles)
         self.sheets.append(self.sheet)
@@ -319,7 +328,9 @@ class _ContentReader:
         if last_row > MAX_ROW_INDEX:
             raise far_row(self.name, last_row, part)
         if last_column > MAX_COLUMN:
-            raise _unreadable(self.name, f"it has a cell beyond the last column ({part})")
+            raise _unreadable(
+                self.name, said("it has a cell beyond the last column ({part})", part=part)
+            )
         self.rows_used += repeat if any(e.cell is not None for e in entries) else 0
         self.cells_used += repeat * sum(e.repeat for e in entries if e.cell is not None)
         self.merged_area += repeat * sum(
@@ -328,14 +339,21 @@ class _ContentReader:
         if self.rows_used > MAX_SHEET_ROWS:
             raise too_big(
                 self.name,
-                f"has more than {MAX_SHEET_ROWS:,} rows in one worksheet ({part}; a turn sheet "
-                f"has about 100, the limit is {MAX_SHEET_ROWS:,})",
+                said(
+                    "has more than {limit} rows in one worksheet ({part}; a turn sheet has "
+                    "about 100, the limit is {limit})",
+                    part=part,
+                    limit=f"{MAX_SHEET_ROWS:,}",
+                ),
             )
         if max(self.cells_used, self.merged_area) > MAX_SHEET_CELLS:
             raise too_big(
                 self.name,
-                f"has more than {MAX_SHEET_CELLS:,} cells in one worksheet ({part}; the limit "
-                f"is {MAX_SHEET_CELLS:,})",
+                said(
+                    "has more than {limit} cells in one worksheet ({part}; the limit is {limit})",
+                    part=part,
+                    limit=f"{MAX_SHEET_CELLS:,}",
+                ),
             )
 
     def expand(self, row: int, entry: _Entry) -> None:
@@ -448,7 +466,7 @@ def _paragraphs(cell: Element, name: str) -> str | None:
         return None
     text = "\n".join(_paragraph_text(p) for p in paragraphs)
     if len(text) > _MAX_CELL_TEXT:
-        raise too_big(name, f"has a cell of {len(text):,} characters")
+        raise too_big(name, said("has a cell of {count} characters", count=f"{len(text):,}"))
     return text
 
 

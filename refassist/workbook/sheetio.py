@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import CellProblem, NotATurnSheet
-from ..text.i18n import said
+from ..text.i18n import Said, said
 from .limits import (
     MAX_FILE_BYTES,
     MAX_INPUT_TEXT,
@@ -79,10 +79,6 @@ META_SHEET = "_meta"
 META_FORMAT = "refassist-turn-sheet"
 
 _OLE2 = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
-_SAVE_AS = (
-    "open it in your spreadsheet program, save it as an Excel workbook (.xlsx) or an "
-    "OpenDocument spreadsheet (.ods) and send it again"
-)
 #: What a turn sheet may be: the kinds of `sniff` that are opened, the rest is refused.
 TURN_SHEET_KINDS = frozenset({"xlsx", "ods"})
 
@@ -299,8 +295,13 @@ def _check_parts(name: str, infos: list[zipfile.ZipInfo]) -> None:
     """Member count, duplicate names, declared sizes, ratios, code and embedded objects."""
     if len(infos) > MAX_MEMBERS:
         raise NotATurnSheet(
-            f"{name} has {len(infos)} parts (a turn sheet has about 15, the limit is "
-            f"{MAX_MEMBERS}); send the turn sheet you were given"
+            said(
+                "{name} has {count} parts (a turn sheet has about 15, the limit is {limit}); "
+                "send the turn sheet you were given",
+                name=name,
+                count=len(infos),
+                limit=MAX_MEMBERS,
+            )
         )
     seen: set[str] = set()
     total = 0
@@ -310,17 +311,24 @@ def _check_parts(name: str, infos: list[zipfile.ZipInfo]) -> None:
             # Excel treats part names case-insensitively and takes one copy, a zip reader may
             # take the other: the player would see one sheet and the referee read another.
             raise NotATurnSheet(
-                f"{name} holds two parts with the same name ({info.filename}), so different "
-                "programs would read different orders from it; save the sheet again as .xlsx "
-                "or .ods and send it again"
+                said(
+                    "{name} holds two parts with the same name ({part}), so different programs "
+                    "would read different orders from it; save the sheet again as .xlsx or .ods "
+                    "and send it again",
+                    name=name,
+                    part=info.filename,
+                )
             )
         seen.add(lowered)
         total += info.file_size
         if info.file_size > MAX_MEMBER_BYTES:
             raise too_big(
                 name,
-                f"holds a part ({info.filename}) that unpacks to "
-                f"{info.file_size // (1024 * 1024)} MB",
+                said(
+                    "holds a part ({part}) that unpacks to {size}",
+                    part=info.filename,
+                    size=f"{info.file_size // (1024 * 1024)} MB",
+                ),
             )
         xml = lowered.endswith(_XML_PARTS)
         # A sheet's own XML squeezes as well as a bomb's (a long text typed in many cells
@@ -344,8 +352,12 @@ def _check_parts(name: str, infos: list[zipfile.ZipInfo]) -> None:
         if xml and info.file_size > MAX_XML_PART_BYTES:
             raise too_big(
                 name,
-                f"holds a part ({info.filename}) of {info.file_size / (1024 * 1024):.0f} MB "
-                f"of XML (the limit is {MAX_XML_PART_BYTES // (1024 * 1024)} MB)",
+                said(
+                    "holds a part ({part}) of {size} of XML (the limit is {limit})",
+                    part=info.filename,
+                    size=f"{info.file_size / (1024 * 1024):.0f} MB",
+                    limit=f"{MAX_XML_PART_BYTES // (1024 * 1024)} MB",
+                ),
             )
         if any(marker in lowered for marker in _MACRO_PARTS):
             raise _refusal(name, Sniffed("xlsm", ""))
@@ -354,7 +366,11 @@ def _check_parts(name: str, infos: list[zipfile.ZipInfo]) -> None:
     if total > MAX_TOTAL_BYTES:
         raise too_big(
             name,
-            f"unpacks to {total // (1024 * 1024)} MB (limit {MAX_TOTAL_BYTES // (1024 * 1024)} MB)",
+            said(
+                "unpacks to {size} (limit {limit})",
+                size=f"{total // (1024 * 1024)} MB",
+                limit=f"{MAX_TOTAL_BYTES // (1024 * 1024)} MB",
+            ),
         )
 
 
@@ -364,14 +380,24 @@ def _check_sheet_xml(name: str, part: str, content: bytes) -> None:
     if len(rows) > MAX_SHEET_ROWS:
         raise too_big(
             name,
-            f"has {len(rows):,} rows in one worksheet ({part}; a turn sheet has about 100, "
-            f"the limit is {MAX_SHEET_ROWS:,})",
+            said(
+                "has {count} rows in one worksheet ({part}; a turn sheet has about 100, the "
+                "limit is {limit})",
+                count=f"{len(rows):,}",
+                part=part,
+                limit=f"{MAX_SHEET_ROWS:,}",
+            ),
         )
     cells = _CELL_RE.findall(content)
     if len(cells) > MAX_SHEET_CELLS:
         raise too_big(
             name,
-            f"has {len(cells):,} cells in one worksheet ({part}; the limit is {MAX_SHEET_CELLS:,})",
+            said(
+                "has {count} cells in one worksheet ({part}; the limit is {limit})",
+                count=f"{len(cells):,}",
+                part=part,
+                limit=f"{MAX_SHEET_CELLS:,}",
+            ),
         )
     last = 0
     for attrs in rows:
@@ -388,7 +414,12 @@ def _check_sheet_xml(name: str, part: str, content: bytes) -> None:
     if merged > MAX_SHEET_CELLS:
         raise too_big(
             name,
-            f"merges {merged:,} cells in one worksheet ({part}; the limit is {MAX_SHEET_CELLS:,})",
+            said(
+                "merges {count} cells in one worksheet ({part}; the limit is {limit})",
+                count=f"{merged:,}",
+                part=part,
+                limit=f"{MAX_SHEET_CELLS:,}",
+            ),
         )
 
 
@@ -453,14 +484,23 @@ def _xml_part(zf: zipfile.ZipFile, info: zipfile.ZipInfo, name: str) -> bytes:
         content = zf.read(info)
     except _ZIP_ERRORS as exc:
         raise NotATurnSheet(
-            f"{name} is damaged (part {info.filename} cannot be unpacked: {exc}); save "
-            "the sheet again as .xlsx or .ods and send it again"
+            said(
+                "{name} is damaged (part {part} cannot be unpacked: {detail}); save the sheet "
+                "again as .xlsx or .ods and send it again",
+                name=name,
+                part=info.filename,
+                detail=exc,
+            )
         ) from None
     if any(marker in content for marker in _DTD_MARKERS):
         raise NotATurnSheet(
-            f"{name} contains XML document type declarations (part {info.filename}), "
-            "which spreadsheet programs never write and which can hide attacks; "
-            "send the turn sheet you were given"
+            said(
+                "{name} contains XML document type declarations (part {part}), which "
+                "spreadsheet programs never write and which can hide attacks; send the turn "
+                "sheet you were given",
+                name=name,
+                part=info.filename,
+            )
         )
     return content
 
@@ -480,7 +520,11 @@ def _check_xlsx_part(name: str, part: str, content: bytes) -> None:
         if sheets > MAX_SHEETS:
             raise too_big(
                 name,
-                f"has {sheets} worksheets (a turn sheet has 4, the limit is {MAX_SHEETS})",
+                said(
+                    "has {count} worksheets (a turn sheet has 4, the limit is {limit})",
+                    count=sheets,
+                    limit=MAX_SHEETS,
+                ),
             )
     elif lowered.startswith("xl/worksheets/"):
         _check_sheet_xml(name, part, content)
@@ -527,8 +571,13 @@ def read_checked_bytes(path: Path) -> bytes:
         raise NotATurnSheet(f"{path} is not a file")
     if size > MAX_FILE_BYTES:
         raise NotATurnSheet(
-            f"{name} is {size // (1024 * 1024)} MB, far larger than a turn sheet (limit "
-            f"{MAX_FILE_BYTES // (1024 * 1024)} MB); send the turn sheet you were given"
+            said(
+                "{name} is {size}, far larger than a turn sheet (limit {limit}); send the turn "
+                "sheet you were given",
+                name=name,
+                size=f"{size // (1024 * 1024)} MB",
+                limit=f"{MAX_FILE_BYTES // (1024 * 1024)} MB",
+            )
         )
     try:
         data = path.read_bytes()
@@ -564,21 +613,35 @@ def load_workbook_bytes(
                 io.BytesIO(data), data_only=data_only, keep_vba=False, keep_links=False
             )
     except MemoryError:
-        raise NotATurnSheet(
-            f"{name} is too large to read; send the turn sheet you were given"
-        ) from None
+        raise NotATurnSheet(_too_large(name)) from None
     except Exception as exc:
         kind = type(exc).__name__
         if any(_is_entity_error(e) for e in _chain(exc)):
             raise NotATurnSheet(
-                f"{name} contains XML entity declarations, which spreadsheet programs never "
-                "write and which can hide attacks; send the turn sheet you were given"
+                said(
+                    "{name} contains XML entity declarations, which spreadsheet programs "
+                    "never write and which can hide attacks; send the turn sheet you were "
+                    "given",
+                    name=name,
+                )
             ) from None
         detail = " ".join(str(exc).split())
         detail = detail if len(detail) <= 120 else detail[:117] + "..."
         raise NotATurnSheet(
-            f"{name} could not be read as an Excel workbook ({kind}: {detail}); {_SAVE_AS}"
+            said(
+                "{name} could not be read as an Excel workbook ({kind}: {detail}); open it in "
+                "your spreadsheet program, save it as an Excel workbook (.xlsx) or an "
+                "OpenDocument spreadsheet (.ods) and send it again",
+                name=name,
+                kind=kind,
+                detail=detail,
+            )
         ) from None
+
+
+def _too_large(name: str) -> Said:
+    """The refusal of a file whose reading ran out of memory."""
+    return said("{name} is too large to read; send the turn sheet you were given", name=name)
 
 
 def _ods_workbook(data: bytes, name: str, *, data_only: bool) -> Workbook:
@@ -589,9 +652,7 @@ def _ods_workbook(data: bytes, name: str, *, data_only: bool) -> Workbook:
     try:
         return ods_workbook(data, name, data_only=data_only)
     except MemoryError:
-        raise NotATurnSheet(
-            f"{name} is too large to read; send the turn sheet you were given"
-        ) from None
+        raise NotATurnSheet(_too_large(name)) from None
 
 
 #: Loads are one at a time while `_plain_merges` may change openpyxl's class for one.
@@ -673,8 +734,12 @@ def meta_of(workbook: Workbook, name: str, meta_sheet: str = META_SHEET) -> dict
     """
     if meta_sheet not in workbook.sheetnames:
         raise NotATurnSheet(
-            f"{name} is a workbook but not a refassist turn sheet (it has no {meta_sheet} "
-            "sheet); fill in the turn sheet you were sent and send that back"
+            said(
+                "{name} is a workbook but not a refassist turn sheet (it has no {sheet} "
+                "sheet); fill in the turn sheet you were sent and send that back",
+                name=name,
+                sheet=meta_sheet,
+            )
         )
     ws = workbook[meta_sheet]
     meta: dict[str, str] = {}
@@ -694,12 +759,20 @@ def meta_of(workbook: Workbook, name: str, meta_sheet: str = META_SHEET) -> dict
         meta[key_text] = value_text[:500]
     if meta.get("format") != META_FORMAT:
         raise NotATurnSheet(
-            f"{name} has a {meta_sheet} sheet but it does not describe a refassist turn sheet; "
-            "fill in the turn sheet you were sent and send that back"
+            said(
+                "{name} has a {sheet} sheet but it does not describe a refassist turn sheet; "
+                "fill in the turn sheet you were sent and send that back",
+                name=name,
+                sheet=meta_sheet,
+            )
         )
     if not meta.get("ruleset"):
         raise NotATurnSheet(
-            f"{name}: the {meta_sheet} sheet names no game rules; use the sheet you were sent"
+            said(
+                "{name}: the {sheet} sheet names no game rules; use the sheet you were sent",
+                name=name,
+                sheet=meta_sheet,
+            )
         )
     return meta
 
@@ -734,14 +807,24 @@ class TurnSheetFile:
         """A worksheet by title; a turn sheet without it is refused."""
         if title not in self.workbook.sheetnames:
             raise NotATurnSheet(
-                f"{self.name} has no sheet named {title!r}; it is not a complete turn sheet "
-                "(fill in the sheet you were sent without removing its sheets)"
+                said(
+                    "{name} has no sheet named {title}; it is not a complete turn sheet (fill "
+                    "in the sheet you were sent without removing its sheets)",
+                    name=self.name,
+                    title=repr(title),
+                )
             )
         from openpyxl.worksheet.worksheet import Worksheet
 
         ws = self.workbook[title]
         if not isinstance(ws, Worksheet):
-            raise NotATurnSheet(f"{self.name}: {title!r} is a chart, not a worksheet")
+            raise NotATurnSheet(
+                said(
+                    "{name}: {title} is a chart, not a worksheet",
+                    name=self.name,
+                    title=repr(title),
+                )
+            )
         return ws
 
     def _cached_workbook(self) -> Workbook:

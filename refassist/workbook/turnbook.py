@@ -26,7 +26,7 @@ import xlsxwriter
 
 from ..atomic import atomic_path
 from ..errors import NotATurnSheet
-from ..text.i18n import current
+from ..text.i18n import current, said
 from .master import SAFE_XLSXWRITER_OPTIONS
 from .sheetio import META_FORMAT, META_SHEET, TurnSheetFile
 from .sheetkit import DropdownLists
@@ -112,11 +112,23 @@ def check_layout(sheet: TurnSheetFile, ruleset: str, game: str, readable: Sequen
     versions its reader knows, the current one last."""
     meta = sheet.meta
     if meta.get("ruleset") != ruleset:
-        raise NotATurnSheet(f"{sheet.name} is a turn sheet for {meta.get('ruleset')!r}, not {game}")
+        raise NotATurnSheet(
+            said(
+                "{name} is a turn sheet for {rules}, not {game}",
+                name=sheet.name,
+                rules=repr(meta.get("ruleset")),
+                game=game,
+            )
+        )
     if meta.get("format_version") not in readable:
         raise NotATurnSheet(
-            f"{sheet.name} has turn-sheet layout version {meta.get('format_version')!r}; this "
-            f"refassist reads version {readable[-1]}; use the sheet the referee sent"
+            said(
+                "{name} has turn-sheet layout version {version}; this refassist reads version "
+                "{readable}; use the sheet the referee sent",
+                name=sheet.name,
+                version=repr(meta.get("format_version")),
+                readable=readable[-1],
+            )
         )
 
 
@@ -125,7 +137,12 @@ def meta_number(sheet: TurnSheetFile, key: str, lowest: int, highest: int) -> in
     value = sheet.meta.get(key, "")
     if not value.isdigit() or not lowest <= int(value) <= highest:
         raise NotATurnSheet(
-            f"{sheet.name}: the sheet's {key} {value!r} is damaged; use the sheet you were sent"
+            said(
+                "{name}: the sheet's {key} {value} is damaged; use the sheet you were sent",
+                name=sheet.name,
+                key=key,
+                value=repr(value),
+            )
         )
     return int(value)
 

@@ -38,6 +38,15 @@ OTHER = {"fr": "en", "en": "fr"}
 NAMES = ("Imperator", "Xenarch", "Demo game")
 
 
+#: What a page of each language must not hold beyond the other's words: a position written
+#: with the other language's west sector (23W4 for a French reader, 23O4 for an English one:
+#: no player typed them in the demo), and a French step named without its article.
+BROKEN = {  # "e.g. 23N4 (or 23O4)" tells an English player O is read too
+    "fr": (r"\b\d\dW\d\b", r"\b(?:pour|de) tour de jeu\b", r"\bde le (?:tour|placement)\b"),
+    "en": (r"(?<!or )\b\d\dO\d\b",),
+}
+
+
 def language_words() -> dict[str, list[str]]:
     with WORDS_FILE.open("rb") as handle:
         data = tomllib.load(handle)
@@ -57,6 +66,10 @@ def foreign(text: str, language: str) -> list[str]:
             if pattern.search(line):
                 found.append(f"{w!r} in: {line.strip()[:140]}")
     found += [f"'(s)' in: {line.strip()[:140]}" for line in text.splitlines() if "(s)" in line]
+    for line in text.splitlines():
+        for pattern in BROKEN[language]:
+            if re.search(pattern, line):
+                found.append(f"{pattern!r} in: {line.strip()[:140]}")
     return found
 
 

@@ -259,7 +259,7 @@ def test_a_waiting_fleet_is_shown_where_it_will_enter(tmp_path: Path) -> None:
     ws = openpyxl.load_workbook(path)["Situation"]
     lines = [str(c.value) for c in ws["A"] if c.value]
     assert any(
-        line.startswith("K\u00a0: en attente hors de la carte 03E4, entre sur la carte en 13W4 - ")
+        line.startswith("K\u00a0: en attente hors de la carte 03E4, entre sur la carte en 13O4 - ")
         for line in lines
     ), lines
     assert any(line.startswith("δ\u00a0: sur la carte 23C4 - ") for line in lines), lines

@@ -22,7 +22,7 @@ from refassist.report.game_reports import write_reports
 from refassist.rulesets import find_ruleset
 from refassist.rulesets.millenium import sheet
 from refassist.rulesets.millenium.ai import STAND_IN, computer_orders
-from refassist.rulesets.millenium.battlesheet import BATTLE_SHEET
+from refassist.rulesets.millenium.battlesheet import battle_tab
 from refassist.rulesets.millenium.charts import load_tables
 from refassist.rulesets.millenium.orders import (
     BattleResult,
@@ -323,7 +323,7 @@ def test_the_battle_sheet_reads_back_what_was_typed(tmp_path: Path, language: st
     state = held()
     path = tmp_path / "B3-1.xlsx"
     _sheet(state, path, language)
-    ws = openpyxl.load_workbook(path)[BATTLE_SHEET]
+    ws = openpyxl.load_workbook(path)[battle_tab(language)]
     rows = [ws[f"C{r}"].value for r in range(20, 24)]
     assert rows == ["K", "K", "K", "A"]
     result = computer_orders(state, "B3-1", 5, REFEREE)
@@ -340,7 +340,7 @@ def test_the_battle_sheet_reads_either_language_and_refuses_nonsense(tmp_path: P
     path = tmp_path / "B3-1.xlsx"
     _sheet(state, path)
     book = openpyxl.load_workbook(path)
-    ws = book[BATTLE_SHEET]
+    ws = book[battle_tab("fr")]
     ws["D12"], ws["E12"], ws["C14"] = 0, "yes", "les deux"
     ws["F20"], ws["F21"], ws["F23"] = "Destroyed", "endommagé", "coulé"
     ws["G22"] = "=1+1"
@@ -351,7 +351,7 @@ def test_the_battle_sheet_reads_either_language_and_refuses_nonsense(tmp_path: P
         ("K", 0, "destroyed"),
         ("K", 1, "damaged"),
     ]
-    assert read.orders.planet == [PlanetResult("N1", 0, True, "Battle!B12")]
+    assert read.orders.planet == [PlanetResult("N1", 0, True, "Bataille!B12")]
     assert read.orders.left == (ALIEN, EMPIRE)
     assert {p.cell for p in read.problems} == {"F23", "G22"}
 

@@ -24,6 +24,7 @@ from ...text.i18n import said
 from ...text.words import N_, counted
 from ..base import Event, HouseRule, PlayerSetup, Ruleset, Scores, Standing, Step
 from .orders import Orders
+from .parse import in_language
 from .resolve import step_key
 from .rules import HOUSE_RULES
 from .state import ALIEN, EMPIRE, State, mover, secret_public
@@ -63,6 +64,10 @@ class Millenium(Ruleset[State, Orders]):
     # -- life cycle ---------------------------------------------------------------------------
     def secret_public(self, state: State, secret: str) -> bool:
         return secret_public(state, secret)
+
+    def in_notation(self, text: str, language: str) -> str:
+        """Positions in the reader's sector letters (a French reader's 23O4)."""
+        return in_language(text, language)
 
     def current_step(self, state: State) -> Step:
         key = step_key(state)
@@ -116,7 +121,7 @@ class Millenium(Ruleset[State, Orders]):
                 p.holder == ALIEN and p.colonised == ALIEN for p in state.systems[letter].planets
             )
         )
-        return Scores("programme systems colonised", {state.players[ALIEN]: held})
+        return Scores(N_("programme systems colonised"), {state.players[ALIEN]: held})
 
     def standing(self, state: State) -> Standing | None:
         """The programme systems the Extraterrestrial holds colonised (None before any)."""

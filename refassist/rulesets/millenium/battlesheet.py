@@ -2,11 +2,13 @@
 "referee"``), its forces listed as they came and a result part the referee fills in and files
 like a player's sheet (docs/architecture.md, "Steps that wait for the referee").
 
-One page, "Battle" (its name and cells do not change with the language): the planet attacked
-with its bases (D12 the bases left, E12 conquered oui/non), who left the battle by hyperspace
-(C14), the rounds fought (C15), notes (C16), then a row per ship from row 20, each with its
-fate (F: endommagé / détruit, empty for as it came) and a porte-intercepteur's interceptors back
-aboard (G).  The rows are those of `tablebattles.ships_in`; the sheet's meta carries them, so
+One page, "Bataille" for a French referee and "Battle" for an English one (its cells do not
+change with the language, and the reader finds either tab): the planet attacked with its bases
+(D12 the bases left, E12 conquered oui/non or yes/no), who left the battle by hyperspace (C14),
+the rounds fought (C15), notes (C16), then a row per ship from row 20, each with its fate (F:
+endommagé / détruit or damaged / destroyed, empty for as it came) and a porte-intercepteur's
+interceptors back aboard (G).  The drop-downs offer the sheet's language's words; the reader
+reads both.  The rows are those of `tablebattles.ships_in`; the sheet's meta carries them, so
 the reader needs no state and the checker holds them to the state.
 """
 
@@ -36,6 +38,8 @@ from .state import ALIEN, EMPIRE, SIDES, State, TableBattle, other
 from .tablebattles import ships_in
 
 BATTLE_SHEET = "Battle"
+#: The page's name by the referee's language; the reader finds either.
+BATTLE_TABS = {"fr": "Bataille", "en": BATTLE_SHEET}
 KIND = "battle"
 _WIDTHS = {"A": 11, "B": 16, "C": 10, "D": 22, "E": 18, "F": 14, "G": 22, "H": 8, "I": 8}
 _LAST_COLUMN = 8
@@ -61,7 +65,32 @@ FATE_WORDS = {
     "destroyed": "destroyed",
     "x": "destroyed",
 }
-FATE_NOTATION = {"": "", "damaged": "endommagé", "destroyed": "détruit"}
+#: The words a battle sheet offers and the computer's stand-in types, by the sheet's language:
+#: a ship's fate, yes and no, and who left the battle.
+BATTLE_NOTATION = {
+    "fr": {
+        "": "",
+        "damaged": "endommagé",
+        "destroyed": "détruit",
+        "yes": "oui",
+        "no": "non",
+        "nobody": "personne",
+        EMPIRE: "Empire",
+        ALIEN: "Extraterrestre",
+        "both": "les deux",
+    },
+    "en": {
+        "": "",
+        "damaged": "damaged",
+        "destroyed": "destroyed",
+        "yes": "yes",
+        "no": "no",
+        "nobody": "nobody",
+        EMPIRE: "Empire",
+        ALIEN: "Extraterrestrial",
+        "both": "both",
+    },
+}
 #: Who left the battle by hyperspace, in either language.
 LEFT_WORDS = {
     "": "",
@@ -79,7 +108,21 @@ LEFT_WORDS = {
     "les deux": "both",
     "both": "both",
 }
-LEFT_NOTATION = {(): "personne", (EMPIRE,): "Empire", (ALIEN,): "Extraterrestre"}
+
+
+def battle_tab(language: str) -> str:
+    """The battle page's name for a referee reading ``language`` (French unless English)."""
+    return BATTLE_TABS["en" if language == "en" else "fr"]
+
+
+def battle_notation(language: str) -> dict[str, str]:
+    """The words a battle sheet in ``language`` offers (French unless English)."""
+    return BATTLE_NOTATION["en" if language == "en" else "fr"]
+
+
+def _tab_of(names: list[str]) -> str:
+    """The battle page of a sheet with these tabs, in either language."""
+    return next((t for t in BATTLE_TABS.values() if t in names), BATTLE_SHEET)
 
 
 def battle_of(state: State, name: str) -> TableBattle | None:
@@ -109,7 +152,7 @@ def write_battle_sheet(
         path,
         title=f"{state.game_name} - {battle.id}",
         subject=w.gettext("Millenium battle sheet"),
-        pages=(BATTLE_SHEET,),
+        pages=(battle_tab(w.language),),
         widths=_WIDTHS,
     ) as book:
         (ws,) = book.pages
@@ -129,7 +172,7 @@ def write_battle_sheet(
                 turn=state.turn,
                 attacker=w.gettext(SIDE_LABELS[battle.attacker]),
                 place=where,
-                position=str(battle.position),
+                position=parse.in_language(str(battle.position), w.language),
             ),
             st.subtitle,
         )
@@ -180,6 +223,7 @@ def write_battle_sheet(
 
 def _write_outcome(page: Page, battle: TableBattle, bases: int) -> None:
     w = current()
+    offered = battle_notation(w.language)
     st = page.st
     page.section(10, w.gettext("THE PLANET, AND WHO LEFT"))
     page.headers(
@@ -207,8 +251,8 @@ def _write_outcome(page: Page, battle: TableBattle, bases: int) -> None:
         page.ask(
             CONQUERED_CELL,
             w.gettext("Conquered"),
-            w.gettext("oui: the last base fell or the planet surrendered."),
-            ("oui", "non"),
+            w("{yes}: the last base fell or the planet surrendered.", yes=offered["yes"]),
+            (offered["yes"], offered["no"]),
         )
     else:
         page.value(f"B{PLANET_ROW}", w.gettext("none: fleets against fleets"), st.value)
@@ -223,7 +267,7 @@ def _write_outcome(page: Page, battle: TableBattle, bases: int) -> None:
         LEFT_CELL,
         w.gettext("Left the battle"),
         w.gettext("The side whose ships left by hyperspace after the battle."),
-        ("personne", "Empire", "Extraterrestre", "les deux"),
+        tuple(offered[k] for k in ("nobody", EMPIRE, ALIEN, "both")),
     )
     page.blank(ROUNDS_CELL, st.input_number)
     page.whole_number(ROUNDS_CELL, w.gettext("Rounds fought"), w.gettext("For the reports."), 0, 99)
@@ -233,6 +277,7 @@ def _write_outcome(page: Page, battle: TableBattle, bases: int) -> None:
 
 def _write_ships(page: Page, ships: list[Any]) -> None:
     w = current()
+    offered = battle_notation(w.language)
     st = page.st
     page.section(SHIP_FIRST_ROW - 2, w.gettext("SHIPS - one row per ship as it came"))
     page.headers(
@@ -264,21 +309,25 @@ def _write_ships(page: Page, ships: list[Any]) -> None:
         page.ask(
             f"F{SHIP_FIRST_ROW}:F{last}",
             w.gettext("Fate"),
-            w.gettext("endommagé (one damage) or détruit; empty: as it came."),
-            ("", "endommagé", "détruit"),
+            w(
+                "{damaged} (one damage) or {destroyed}; empty: as it came.",
+                damaged=offered["damaged"],
+                destroyed=offered["destroyed"],
+            ),
+            ("", offered["damaged"], offered["destroyed"]),
         )
         page.whole_number(
             f"G{SHIP_FIRST_ROW}:G{last}",
             w.gettext("Interceptors left"),
-            w.gettext("A porte-intercepteur's interceptors back aboard; empty: as before."),
+            w.gettext("A carrier's interceptors back aboard; empty: as before."),
             0,
             INTERCEPTORS_PER_CARRIER,
         )
 
 
 # -- reading -------------------------------------------------------------------------------
-def _cell(ref: str) -> str:
-    return f"{BATTLE_SHEET}!{ref}"
+def _cell(ref: str, tab: str = BATTLE_SHEET) -> str:
+    return f"{tab}!{ref}"
 
 
 def read_battle(sheet: TurnSheetFile) -> SheetRead:
@@ -301,10 +350,11 @@ def read_battle(sheet: TurnSheetFile) -> SheetRead:
         or any(side not in SIDES or kind not in SHIP_TYPES for side, _, _, kind in rows)
     ):
         raise NotATurnSheet(f"{sheet.name}: the battle sheet's hidden data is damaged")
-    sheet.sheet(BATTLE_SHEET)
-    reader = SheetReader(sheet, BATTLE_SHEET)
+    tab = _tab_of(list(sheet.workbook.sheetnames))
+    sheet.sheet(tab)
+    reader = SheetReader(sheet, tab)
     w = current()
-    result = BattleResult(battle, step, _cell(BATTLE_CELL), left_cell=_cell(LEFT_CELL))
+    result = BattleResult(battle, step, _cell(BATTLE_CELL, tab), left_cell=_cell(LEFT_CELL, tab))
     planet = meta.get("planet", "")
     if planet:
         left = reader.parsed(BASES_CELL, lambda t, c: parse.count(t, c, bases))
@@ -315,7 +365,7 @@ def read_battle(sheet: TurnSheetFile) -> SheetRead:
                     planet,
                     bases if left is None else left,
                     bool(conquered),
-                    _cell(f"B{PLANET_ROW}"),
+                    _cell(f"B{PLANET_ROW}", tab),
                 )
             )
     who = reader.parsed(LEFT_CELL, lambda t, c: parse.word(t, LEFT_WORDS, N_("a side"), c))
@@ -345,7 +395,9 @@ def read_battle(sheet: TurnSheetFile) -> SheetRead:
         if not fate and aboard is None:
             continue
         result.ships.append(
-            ShipResult(side, fleet, index, kind, fate or "", _cell(f"{FATE_COLUMN}{row}"), aboard)
+            ShipResult(
+                side, fleet, index, kind, fate or "", _cell(f"{FATE_COLUMN}{row}", tab), aboard
+            )
         )
     return SheetRead(orders=result, problems=reader.problems, meta=dict(meta))
 
@@ -356,12 +408,20 @@ def _fate(text: str, cell: str) -> str:
 
 # -- filling in (the computer's stand-in, tests) and the result as text ----------------------
 def fill_battle(path: Path, result: BattleResult) -> None:
-    """Type ``result`` into the battle sheet at ``path`` as the referee would."""
-    with typing_into(path, BATTLE_SHEET) as (put, ws):
+    """Type ``result`` into the battle sheet at ``path`` as the referee would, in the words of
+    the sheet's language (its tab says which)."""
+    import openpyxl  # here: only the computer's stand-in and the tests fill sheets in
+
+    book = openpyxl.load_workbook(path, read_only=True)
+    tab = _tab_of(list(book.sheetnames))
+    book.close()
+    offered = battle_notation("en" if tab == BATTLE_TABS["en"] else "fr")
+    left = {(): "nobody", (EMPIRE,): EMPIRE, (ALIEN,): ALIEN}.get(tuple(result.left), "both")
+    with typing_into(path, tab) as (put, ws):
         for outcome in result.planet:
             put(BASES_CELL, outcome.bases_left)
-            put(CONQUERED_CELL, "oui" if outcome.conquered else "non")
-        put(LEFT_CELL, LEFT_NOTATION.get(tuple(result.left), "les deux"))
+            put(CONQUERED_CELL, offered["yes"] if outcome.conquered else offered["no"])
+        put(LEFT_CELL, offered[left])
         if result.rounds:
             put(ROUNDS_CELL, result.rounds)
         if result.notes:
@@ -372,7 +432,7 @@ def fill_battle(path: Path, result: BattleResult) -> None:
             if row is None:
                 continue
             if r.fate:
-                put(f"{FATE_COLUMN}{row}", FATE_NOTATION[r.fate])
+                put(f"{FATE_COLUMN}{row}", offered[r.fate])
             if r.interceptors is not None:
                 put(f"{INTERCEPTOR_COLUMN}{row}", r.interceptors)
 
@@ -429,7 +489,9 @@ def result_text(result: BattleResult) -> list[str]:
 
 __all__ = [
     "BATTLE_SHEET",
+    "BATTLE_TABS",
     "battle_of",
+    "battle_tab",
     "fill_battle",
     "read_battle",
     "result_text",

@@ -18,6 +18,7 @@ from typing import Any
 
 from ...text.i18n import current
 from ...text.words import N_
+from . import parse
 from .charts import SHIP_TYPES, Tables
 from .geometry import Position, StrategicMap, zone_name
 from .names import SHIP_LABELS
@@ -95,11 +96,12 @@ def _fleet_marks(view: SideView) -> tuple[dict[Position, list[str]], list[str]]:
             by_place.setdefault(Position(pos.zone, pos.sector, 0), []).append(mark)
             continue
         entry = view.map.entry_point(pos)
-        waiting.append(
+        line = (
             w("{fleet} at {place}, enters at {entry}", fleet=mark, place=pos, entry=entry)
             if entry is not None
             else f"{mark} {pos}"
         )
+        waiting.append(parse.in_language(line, w.language))
     return by_place, waiting
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Mapping
+from typing import Any
 
 from ...errors import InvalidOrder
 from ...text.i18n import current
@@ -191,12 +192,42 @@ def sectors_typed(text: str) -> dict[str, str]:
     return {FRENCH_SECTORS[m.upper()]: m.upper() for m in _FRENCH_SECTOR.findall(str(text))}
 
 
+#: The sector letters a reader's language writes where the tool's differ: a French reader
+#: reads the west sector as O (ouest), as the seed's own notation has it.  C (the inner
+#: sector) stays: it reads "centre" in French.
+LANGUAGE_SECTORS: dict[str, dict[str, str]] = {"fr": {"W": "O"}}
+
+
+def in_language(text: str, language: str, typed: Mapping[str, str] | None = None) -> str:
+    """``text`` with its positions in the sector letters of ``language`` (``23W4`` as
+    ``23O4`` for a French reader), or in those the player typed (``typed``, `sectors_typed`),
+    which win: a player is answered in his own notation, and otherwise in his language's."""
+    return as_typed(text, {**LANGUAGE_SECTORS.get(language, {}), **(typed or {})})
+
+
+def shown_in(value: Any, language: str) -> Any:
+    """``value`` (a report's context: texts in dicts and lists) with every text's positions in
+    ``language``'s sector letters (`in_language`); anything else as it is."""
+    if not LANGUAGE_SECTORS.get(language):
+        return value
+    if isinstance(value, str):
+        return in_language(value, language)
+    if isinstance(value, dict):
+        return {k: shown_in(v, language) for k, v in value.items()}
+    if isinstance(value, list):
+        return [shown_in(v, language) for v in value]
+    if isinstance(value, tuple) and not hasattr(value, "_fields"):
+        return tuple(shown_in(v, language) for v in value)
+    return value
+
+
 def as_typed(text: str, typed: Mapping[str, str]) -> str:
     """``text`` with its positions in the sector letters the player typed (``23W4`` as
     ``23O4`` for a player who wrote O): a player is answered in his own notation."""
     if not typed:
         return text
-    return _SHOWN_SECTOR.sub(lambda m: m[1] + typed.get(m[2], m[2]) + m[3], text)
+    shown = _SHOWN_SECTOR.sub(lambda m: m[1] + typed.get(m[2], m[2]) + m[3], text)
+    return text if shown == text else shown  # a sentence without a position stays as said
 
 
 def path(game_map: StrategicMap, text: str, cell: str = "") -> tuple[Position, ...]:

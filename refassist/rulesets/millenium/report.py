@@ -18,6 +18,7 @@ from ..base import MAP_ANCHOR, Event, ReportContent, ReportInput
 from .charts import Tables, tables_for
 from .geometry import Position, StrategicMap, zone_name
 from .names import SHIP_LABELS, SIDE_LABELS, piece_name, ship_list
+from .parse import shown_in
 from .state import ALIEN, EMPIRE, Fleet, State
 from .visibility import SideView
 from .zonemap import Counter, SystemMark, draw, legend
@@ -275,7 +276,8 @@ def player_content(view: SideView, info: ReportInput) -> ReportContent:
     }
     return ReportContent(
         template=f"{TEMPLATE_DIR}/player.html",
-        context=context,
+        # Positions in the reader's sector letters (a French reader's 23O4), every text.
+        context=shown_in(context, w.language),
         title=f"{view.game_name}: {view.player}, {context['period']}",
     )
 
@@ -349,7 +351,7 @@ def referee_content(state: State, info: ReportInput) -> ReportContent:
     }
     return ReportContent(
         template=f"{TEMPLATE_DIR}/referee.html",
-        context=context,
+        context=shown_in(context, w.language),
         title=f"{state.game_name}: {w.gettext('Referee')}, {context['period']}",
     )
 

@@ -1271,10 +1271,11 @@ def _production(turn: _Turn, side: str, purchases: list[Purchase]) -> None:
             turn.cancel(
                 side,
                 p.cell,
-                said(
-                    "{cost} points needed; {points} banked",
+                said_plural(
+                    "{cost} points needed; {n} point banked",
+                    "{cost} points needed; {n} points banked",
+                    state.total_points(side),
                     cost=ship.cost * p.count,
-                    points=state.total_points(side),
                 ),
             )
             continue

@@ -581,7 +581,7 @@ def _write_placement(page: Page, view: SideView) -> None:
         f"H{SETUP_FLEET_FIRST_ROW}:H{last}",
         w.gettext("Start"),
         w.gettext("Where it waits beyond an edge: one of the places on 'Situation' (e.g. 03E4)."),
-        [str(p) for p in view.map.edge_positions(4)],
+        [parse.in_language(str(p), w.language) for p in view.map.edge_positions(4)],
     )
 
 
@@ -763,6 +763,8 @@ class _SituationListing(Listing):
         self.wrapped = st.wrapped_line
 
     def line(self, text: str, fmt: Any = None) -> None:
+        """A line with its positions in the reader's sector letters (a French reader's O)."""
+        text = parse.in_language(text, current().language)
         super().line(text, fmt if fmt is not None else self.wrapped)
 
 
@@ -1056,13 +1058,12 @@ def read_sheet(path: Path, opened: TurnSheetFile | None = None) -> SheetRead:
 # Filling in (computer sides, tests) and the orders as text
 # --------------------------------------------------------------------------------------------
 
-#: A computer side types French, as most players of the game do (the reader reads either).
-_TYPED = NOTATION["fr"]
-
 
 def fill_sheet(path: Path, orders: Orders | BattleResult) -> None:
-    """Type ``orders`` into the sheet at ``path`` as a player would (in French notation, which
-    the reader reads whatever the sheet's language); a battle's result as the referee would."""
+    """Type ``orders`` into the sheet at ``path`` as a player would, in the words and sector
+    letters of the sheet's language (its input tab says which), as its drop-downs offer them:
+    a computer side's sheet reads like its reader's, and its orders come back in his words;
+    a battle's result as the referee would."""
     if isinstance(orders, BattleResult):
         fill_battle(path, orders)
         return
@@ -1073,31 +1074,33 @@ def fill_sheet(path: Path, orders: Orders | BattleResult) -> None:
     book = openpyxl.load_workbook(path, read_only=True)
     tab = _orders_tab(list(book.sheetnames))
     book.close()
+    language = "en" if tab == ORDERS_TABS["en"] else "fr"
+    typed = notation(language)
     with typing_into(path, tab) as (put, _):
         block = "setup" if orders.is_setup else "turn"
         if orders.is_setup:
-            _fill_setup(put, orders)
+            _fill_setup(put, orders, language)
         rows = iter(range(FLEET_FIRST_ROW, FLEET_FIRST_ROW + FLEET_ROWS))
         for m in orders.moves:
             row = next(rows)
             put(f"B{row}", m.fleet)
-            put(f"C{row}", _TYPED[m.kind])
+            put(f"C{row}", typed[m.kind])
             if m.kind == "jump" and m.zone is not None:
                 put(f"D{row}", f"{zone_name(m.zone)} {m.level}")
             elif m.path:
-                put(f"D{row}", " ".join(str(p) for p in m.path))
+                put(f"D{row}", parse.in_language(" ".join(str(p) for p in m.path), language))
             if m.land:
                 put(f"E{row}", m.land)
             if m.attack:
-                put(f"F{row}", "oui")
+                put(f"F{row}", typed["yes"])
             if m.free_direction:
-                put(f"G{row}", "O" if m.free_direction == "W" else m.free_direction)
+                put(f"G{row}", typed.get(m.free_direction, m.free_direction))
             if m.free_sector:
-                put(f"H{row}", "O" if m.free_sector == "W" else m.free_sector)
+                put(f"H{row}", typed.get(m.free_sector, m.free_sector))
         for e in orders.entries:
             row = next(rows)
             put(f"B{row}", e.fleet)
-            put(f"C{row}", _TYPED["reserve"])
+            put(f"C{row}", typed["reserve"])
             put(f"D{row}", f"{zone_name(e.zone)} {e.level}")
         for row, p in enumerate(orders.purchases, start=BUY_FIRST_ROW):
             put(f"B{row}", p.fleet)
@@ -1108,20 +1111,20 @@ def fill_sheet(path: Path, orders: Orders | BattleResult) -> None:
         cells = _tactic_cells(TACTICS_ROW[block])
         for field, *_rest in TACTIC_FIELDS:
             value = str(getattr(orders.tactics, field))
-            put(cells[field], _TYPED.get(value, value))
-        put(cells["interceptors"], "oui" if orders.tactics.interceptors else "non")
+            put(cells[field], typed.get(value, value))
+        put(cells["interceptors"], typed["yes"] if orders.tactics.interceptors else typed["no"])
         if orders.message:
             put(f"B{MESSAGE_ROW[block] + 1}", orders.message)
 
 
-def _fill_setup(put: Any, setup: Orders) -> None:
+def _fill_setup(put: Any, setup: Orders, language: str) -> None:
     for row, letter in zip(
         range(SYSTEM_FIRST_ROW, SYSTEM_FIRST_ROW + SYSTEM_ROWS), SYSTEM_LETTERS, strict=True
     ):
         if letter in setup.cards:
             put(f"C{row}", setup.cards[letter])
         elif letter in setup.programme:
-            put(f"C{row}", "oui")
+            put(f"C{row}", notation(language)["yes"])
     if setup.imperial:
         put(IMPERIAL_CELL, setup.imperial)
     for row, f in zip(
@@ -1134,7 +1137,7 @@ def _fill_setup(put: Any, setup: Orders) -> None:
             if f.ships.get(kind):
                 put(f"{col}{row}", f.ships[kind])
         if f.start is not None:
-            put(f"H{row}", str(f.start))
+            put(f"H{row}", parse.in_language(str(f.start), language))
 
 
 def orders_text(orders: Orders | BattleResult) -> list[str]:
@@ -1206,7 +1209,7 @@ def orders_text(orders: Orders | BattleResult) -> list[str]:
                 fleet=p.fleet,
             )
         )
-    lines = [parse.as_typed(line, orders.sectors_typed) for line in lines]
+    lines = [parse.in_language(line, w.language, orders.sectors_typed) for line in lines]
     t = orders.tactics
     if t == TacticalOrders():  # the standing orders as the sheet pre-fills them: nothing new
         return lines or [w.gettext("No orders.")]

@@ -17,11 +17,18 @@ from typing import Any
 from ...errors import CellProblem
 from ...text.i18n import current
 from ..checking import OrderChecker
-from .battlesheet import BASES_CELL, BATTLE_CELL, BATTLE_SHEET, CONQUERED_CELL, LEFT_CELL, battle_of
+from .battlesheet import (
+    BASES_CELL,
+    BATTLE_CELL,
+    CONQUERED_CELL,
+    LEFT_CELL,
+    battle_of,
+    battle_tab,
+)
 from .charts import SHIP_TYPES, Tables, tables_for
 from .names import ships_counted
 from .orders import BattleResult, FleetMove, FleetSetup, Orders
-from .parse import as_typed
+from .parse import in_language
 from .production import turn_production
 from .resolve import composed, default_entry, entry_ready, purchase_problem, step_key
 from .rules import complete
@@ -67,9 +74,16 @@ def validate_orders(
 
 
 def _as_typed(problems: list[CellProblem], typed: Mapping[str, str]) -> list[CellProblem]:
-    """The problems with their positions in the sector letters the player typed (O, I)."""
+    """The problems with their positions in the sector letters the player typed (O, I), else
+    in his language's (a French reader's O for the west sector)."""
+    language = current().language
     return [
-        replace(p, message=as_typed(p.message, typed), fix=as_typed(p.fix, typed)) for p in problems
+        replace(
+            p,
+            message=in_language(p.message, language, typed),
+            fix=in_language(p.fix, language, typed),
+        )
+        for p in problems
     ]
 
 
@@ -162,7 +176,10 @@ def validate_result(
 
 
 class _ResultChecker(OrderChecker):
-    sheet = BATTLE_SHEET
+    def __init__(self) -> None:
+        super().__init__()
+        # A bare cell is on the battle page, named in the referee's language ("Bataille!C14").
+        self.sheet = battle_tab(current().language)
 
 
 class _Checker(OrderChecker):
@@ -519,11 +536,11 @@ class _Checker(OrderChecker):
                 self.warn(
                     p.cell,
                     p.fleet,
-                    w(
-                        "{cost} points needed; about {points} will be banked",
-                        cost=cost,
-                        points=points,
-                    ),
+                    w.ngettext(
+                        "{cost} points needed; about {n} point will be banked",
+                        "{cost} points needed; about {n} points will be banked",
+                        points,
+                    ).format(cost=cost, n=points),
                     w.gettext("It is bought only if the points are there after production."),
                 )
             points -= cost
