@@ -16,14 +16,14 @@ from typing import Any
 
 import openpyxl
 
-from refassist.game import Game
-from refassist.inbox import intake
+from refassist.intake.inbox import intake
 from refassist.report.game_reports import write_reports
 from refassist.rulesets import find_ruleset
 from refassist.rulesets.base import PlayerSetup
 from refassist.rulesets.fifth_millennium import sheet as layout
+from refassist.store.game import Game
+from refassist.store.turnsheets import sheet_filename, write_sheets
 from refassist.turns import resolve_game
-from refassist.turnsheets import sheet_filename, write_sheets
 
 #: The most hostile message the sheet accepts: 2000 characters, nearly all new lines.
 FLOOD = (("spam\n" + "\n" * 60) * 32)[:2000]

@@ -20,14 +20,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from refassist.game import Game
-from refassist.inbox import intake
+from refassist.intake.inbox import intake
 from refassist.report import build
 from refassist.report.build import CACHE_DIR
 from refassist.report.game_reports import gather_input
 from refassist.report.maps import MM_TO_PT, BaseMaps, map_pages
-from refassist.report.render import template_dirs
+from refassist.store.game import Game
 from refassist.turns import resolve_game
+from refassist.typeset.render import template_dirs
 
 
 def run(prepared: Path, work: Path, mbox: Path, players: int) -> dict[str, Any]:

@@ -33,11 +33,11 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from refassist.demo import run_demo  # noqa: E402
-from refassist.game import Game  # noqa: E402
 from refassist.report import build  # noqa: E402
 from refassist.report.game_reports import gather_input  # noqa: E402
 from refassist.report.maps import BaseMaps  # noqa: E402
-from refassist.report.render import template_dirs  # noqa: E402
+from refassist.store.game import Game  # noqa: E402
+from refassist.typeset.render import template_dirs  # noqa: E402
 
 
 def _stats(values: list[float]) -> str:

@@ -9,7 +9,7 @@
 
 The players' part of the week (filling in the sheet, mailing it) is not timed: the computer
 players' orders are typed into each player's own sheet by `fill_sheet`, like a spreadsheet
-program would, and mailed with `refassist.mail.build_message`.
+program would, and mailed with `refassist.mail.messages.build_message`.
 """
 
 from __future__ import annotations
@@ -21,11 +21,11 @@ from pathlib import Path
 from typing import Any
 
 from refassist.dice import Dice
-from refassist.game import Game
-from refassist.mail import build_message
+from refassist.mail.messages import build_message
 from refassist.rulesets import find_ruleset
 from refassist.rulesets.base import NewGame, PlayerSetup
-from refassist.turnsheets import sheet_filename, write_sheets
+from refassist.store.game import Game
+from refassist.store.turnsheets import sheet_filename, write_sheets
 
 RULESET = "fifth-millennium"
 #: Names of the benchmark's players (stars, as in the demo, then more).

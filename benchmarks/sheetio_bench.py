@@ -87,7 +87,7 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def turn_sheets(game_folder: Path, sheets: list[Path], repeat: int) -> dict[str, Any]:
-    from refassist.game import Game
+    from refassist.store.game import Game
 
     game = Game.open(game_folder)
     state = game.load_state()

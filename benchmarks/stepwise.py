@@ -17,9 +17,9 @@ from typing import Any
 
 from benchmarks.measure import run_command
 from refassist.demo import computer_sheets
-from refassist.game import Game
-from refassist.inbox import intake
+from refassist.intake.inbox import intake
 from refassist.report.game_reports import write_reports
+from refassist.store.game import Game
 from refassist.turns import resolve_game
 
 STAGES = ("sheets", "intake", "resolve", "reports")

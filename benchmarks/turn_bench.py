@@ -53,9 +53,9 @@ def _new(prepared: Path, game: Path, pattern: str) -> list[Path]:
 def in_process(prepared: Path, work: Path, mbox: Path) -> dict[str, Any]:
     """The same turn through the library in this process, timed stage by stage."""
     from refassist import turns
-    from refassist.game import Game
-    from refassist.inbox import intake
+    from refassist.intake.inbox import intake
     from refassist.report import game_reports
+    from refassist.store.game import Game
     from refassist.turns import resolve_game
     from refassist.workbook import sheetio
 

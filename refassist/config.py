@@ -25,7 +25,7 @@ import tomlkit
 
 from .atomic import write_text
 from .errors import GameError
-from .i18n import LANGUAGES, language_code
+from .text.i18n import LANGUAGES, language_code
 
 EMAIL_RE = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")
 #: The address a game has until the referee gives theirs: nothing is sent from it.

@@ -34,13 +34,13 @@ from pathlib import Path
 from typing import Any
 
 from .errors import UsageError
-from .game import Game
-from .recovery import working
 from .rulesets import default_ruleset, find_ruleset
 from .rulesets.base import COMPUTER_PLAYER_NAMES, Ruleset, Standing
+from .store.game import Game
+from .store.recovery import working
+from .store.turnsheets import sheet_filename, write_sheets
+from .text.words import counted
 from .turns import TurnOutcome, resolve_game
-from .turnsheets import sheet_filename, write_sheets
-from .words import counted
 
 MARKER = ".refassist-demo"
 COMPUTER_DIR = "computer"
@@ -207,7 +207,7 @@ def file_computer_orders(game: Game) -> list[str]:
     and file the sheet of each computer player who has none accepted for the current step, as
     the demo does; returns who.  `refassist resolve` calls it first, so the turn's orders are
     all filed, archived and replayable like a person's."""
-    from .inbox_index import sheet_states
+    from .store.inbox_index import sheet_states
 
     state = game.load_state()
     step = game.step(state)
@@ -217,7 +217,7 @@ def file_computer_orders(game: Game) -> list[str]:
     if not todo:
         return []
     # The intake (and the sheet reader it brings) only when there is a sheet to file.
-    from .inbox import intake
+    from .intake.inbox import intake
 
     intake(game, computer_sheets(game, state, game.config.seed, only=todo))
     return todo
@@ -241,7 +241,7 @@ def summarise(
 
 def play_turn(game: Game, seed: int) -> TurnSummary:
     """One demo turn: sheets filled by the computer players, intake, resolve, reports."""
-    from .inbox import intake
+    from .intake.inbox import intake
 
     started = time.perf_counter()
     state = game.load_state()

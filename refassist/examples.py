@@ -28,11 +28,11 @@ from pathlib import Path
 from typing import Any
 
 from .demo import computer_sheets, create_demo_game
-from .game import Game
-from .libreoffice import convert
 from .rulesets import all_rulesets
 from .rulesets.base import Ruleset
-from .turnsheets import sheet_filename
+from .store.game import Game
+from .store.turnsheets import sheet_filename
+from .workbook.libreoffice import convert
 
 ORDER_SHEET = "order-sheet.xlsx"
 ORDER_SHEET_PDF = "order-sheet.pdf"
@@ -65,7 +65,7 @@ def example_players(ruleset: Ruleset) -> int:
 def play_quietly(game: Game, seed: int) -> None:
     """One turn of computer players through sheets, intake and resolution, without reports
     (the examples need the master, not the PDFs)."""
-    from .inbox import intake
+    from .intake.inbox import intake
     from .turns import resolve_game
 
     state = game.load_state()

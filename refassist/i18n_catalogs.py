@@ -19,7 +19,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po, write_po
 
-from .i18n import ENGINE_DOMAIN, GAME_DOMAIN, LANGUAGES, LOCALE, SOURCE_LANGUAGE
+from .text.i18n import ENGINE_DOMAIN, GAME_DOMAIN, LANGUAGES, LOCALE, SOURCE_LANGUAGE
 
 PACKAGE = Path(__file__).resolve().parent
 #: The names a translator is called by in the code, with the arguments that are texts.
@@ -51,7 +51,7 @@ class Domain:
 
 
 def _templates_root() -> Path:
-    from .report.render import project_templates
+    from .typeset.render import project_templates
 
     return project_templates()
 

@@ -33,10 +33,10 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
-from .game import MASTER_NAME, Game, step_sort_key
 from .rulesets.base import Secret
+from .store.game import MASTER_NAME, Game, step_sort_key
+from .store.turnsheets import sheet_filename
 from .turns import MANIFEST_NAME, secrets_public
-from .turnsheets import sheet_filename
 
 #: What a program's representation of an object looks like in a text: a dataclass or named
 #: tuple (``Name(field=``), a list or dict of strings (``['``, ``{'``), Python's null, a

@@ -48,10 +48,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import __version__, journal, sheetstore, statestore
+from . import __version__
 from .atomic import read_record, write_bytes, write_text
 from .config import GameConfig, load_config
-from .deadlines import settle_deadline
 from .dice import LEGACY_SEED_SCHEME, SEED_SCHEME, Dice, seed_commitment
 from .errors import (
     CellProblem,
@@ -61,9 +60,12 @@ from .errors import (
     RefassistError,
     UsageError,
 )
-from .game import CONFIG_NAME, MASTER_NAME, Game
-from .i18n import current, said, said_as
-from .inbox_index import (
+from .mail.sending import read_sent
+from .rulesets.base import SHEETS_WITH_PROBLEMS, Event, Ruleset, SheetRead, Step
+from .store import journal, sheetstore, statestore
+from .store.deadlines import settle_deadline
+from .store.game import CONFIG_NAME, MASTER_NAME, Game
+from .store.inbox_index import (
     Index,
     accepted_received,
     accepted_sheets,
@@ -71,20 +73,19 @@ from .inbox_index import (
     sheets_with_problems,
     waiting_for,
 )
-from .journal import ASIDE_DIR, sha256_file, stamp, unused
-from .outbox import set_aside_stale
-from .recovery import move_archives, working
-from .rulesets.base import SHEETS_WITH_PROBLEMS, Event, Ruleset, SheetRead, Step
-from .sending import read_sent
-from .turn_seed import commitment, game_turn_seed, turn_of
-from .turnsheets import (
+from .store.journal import ASIDE_DIR, sha256_file, stamp, unused
+from .store.outbox import set_aside_stale
+from .store.recovery import move_archives, working
+from .store.turn_seed import commitment, game_turn_seed, turn_of
+from .store.turnsheets import (
     filed_filename,
     open_genuine,
     orders_as_text,
     verify_identity,
     write_sheets,
 )
-from .words import N_
+from .text.i18n import current, said, said_as
+from .text.words import N_
 from .workbook.celltext import clip
 from .workbook.master import read_master, write_master
 

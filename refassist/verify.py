@@ -27,12 +27,12 @@ from pathlib import Path
 from typing import Any
 
 from .atomic import read_record, write_text
-from .canonical import fingerprint
 from .dice import seed_commitment
 from .errors import GameError, RefassistError, UsageError
-from .game import CONFIG_NAME, MASTER_NAME, Game
-from .journal import sha256_file
-from .recovery import working
+from .store.canonical import fingerprint
+from .store.game import CONFIG_NAME, MASTER_NAME, Game
+from .store.journal import sha256_file
+from .store.recovery import working
 from .turns import (
     DICE_NAME,
     after_master,

@@ -25,8 +25,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from refassist.hexmap import col_row  # noqa: E402
-from refassist.sectors import Sector, generate_sector, write_tab  # noqa: E402
+from refassist.geometry.hexmap import col_row  # noqa: E402
+from refassist.geometry.sectors import Sector, generate_sector, write_tab  # noqa: E402
 from tests import golden_game  # noqa: E402
 
 #: The generated sector the Fifth Millennium golden map is cut from, and where it is cut.

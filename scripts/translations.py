@@ -3,8 +3,8 @@
     .venv/bin/python scripts/translations.py            # write every catalog, keep translations
     .venv/bin/python scripts/translations.py --check    # list what is missing or stale
 
-A catalog is a ``.po`` file (`refassist.i18n`): the engine's in ``refassist/locale``, each game's
-in its package's ``locale``.  After this script adds a text, translate it in the ``.po`` (any
+A catalog is a ``.po`` file (`refassist.text.i18n`): the engine's in ``refassist/locale``, each
+game's in its package's ``locale``.  After this script adds a text, translate it in the ``.po`` (any
 text editor, or Poedit); ``tests/test_translations.py`` fails while a text is untranslated.
 """
 

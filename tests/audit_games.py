@@ -21,12 +21,12 @@ from pathlib import Path
 from filelock import FileLock
 
 from refassist.demo import computer_sheets
-from refassist.game import Game
-from refassist.inbox import intake
+from refassist.intake.inbox import intake
 from refassist.report.game_reports import write_reports
 from refassist.rulesets import find_ruleset
+from refassist.store.game import Game
+from refassist.store.turnsheets import write_sheets
 from refassist.turns import resolve_game
-from refassist.turnsheets import write_sheets
 
 #: Per game: players, steps to play (enough for battles), and the steps (by their place in
 #: the game, 0 first) at which a player it expects sends nothing.

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import openpyxl
 
-from refassist.game import Game
 from refassist.rulesets.base import Ruleset
-from refassist.turnsheets import write_sheets
+from refassist.store.game import Game
+from refassist.store.turnsheets import write_sheets
 
 from .test_conformance import first_order
 

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from refassist.game import Game
 from refassist.rulesets import find_ruleset
 from refassist.rulesets.base import PlayerSetup
+from refassist.store.game import Game
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_SECTORS = REPO.parent / "shared" / "sectors"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from refassist.libreoffice import convert, convert_all, soffice_path
+from refassist.workbook.libreoffice import convert, convert_all, soffice_path
 
 
 def soffice() -> str:

@@ -9,13 +9,13 @@ from pathlib import Path
 
 from refassist.demo import EMPIRE_NAMES
 from refassist.dice import Dice
-from refassist.game import Game
 from refassist.rulesets import find_ruleset
 from refassist.rulesets.base import NewGame, PlayerSetup
 from refassist.rulesets.fifth_millennium.ai import computer_orders
 from refassist.rulesets.fifth_millennium.state import SETUP_YEAR, Fleet, Flight, Force
 from refassist.rulesets.fifth_millennium.validate import validate_orders
-from refassist.turnsheets import sheet_filename, write_sheets
+from refassist.store.game import Game
+from refassist.store.turnsheets import sheet_filename, write_sheets
 from tests.conftest import players
 
 FM = find_ruleset("fifth-millennium")

@@ -8,10 +8,10 @@ import openpyxl
 import pytest
 
 from refassist.errors import CellProblem
-from refassist.game import Game
 from refassist.rulesets.fifth_millennium import sheet as layout
 from refassist.rulesets.fifth_millennium.sheet import read_sheet
-from refassist.turnsheets import check_sheet, write_sheets
+from refassist.store.game import Game
+from refassist.store.turnsheets import check_sheet, write_sheets
 from refassist.workbook.annotate import ERROR_FILL, PROBLEMS_SHEET, WARNING_FILL, annotate
 
 

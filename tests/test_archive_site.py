@@ -32,9 +32,9 @@ from refassist.archive.history import read_history, resolved_steps
 from refassist.archive.public import write_public
 from refassist.archive.site import map_image_name, page_name, write_site
 from refassist.cli import main
-from refassist.game import Game
-from refassist.i18n import again, words_for
-from refassist.turn_seed import game_turn_seed, turn_of
+from refassist.store.game import Game
+from refassist.store.turn_seed import game_turn_seed, turn_of
+from refassist.text.i18n import again, words_for
 from refassist.workbook.master import read_master
 
 ROOT = Path(__file__).resolve().parent.parent

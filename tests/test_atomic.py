@@ -10,7 +10,7 @@ import pytest
 
 from refassist.atomic import atomic_path, read_record, refresh_text, write_bytes
 from refassist.errors import GameError
-from refassist.inbox_index import Index
+from refassist.store.inbox_index import Index
 
 
 def test_replace_is_complete(tmp_path: Path) -> None:

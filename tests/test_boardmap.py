@@ -1,4 +1,4 @@
-"""The engine's terrain hex board (`report.boardmap`, `report.boarddraw`): drawn from plain data
+"""The engine's terrain hex board (`drawings.boardmap`, `drawings.boarddraw`): drawn from plain data
 as inline SVG, every hex and counter on it, names escaped, hexsides where they belong, and a
 legend of only what the board uses."""
 
@@ -8,8 +8,8 @@ import math
 import re
 import xml.etree.ElementTree as ET
 
-from refassist.report.boarddraw import _Frame, board_pages, board_svg, legend
-from refassist.report.boardmap import (
+from refassist.drawings.boarddraw import _Frame, board_pages, board_svg, legend
+from refassist.drawings.boardmap import (
     BoardCounter,
     BoardEdge,
     BoardPlace,
@@ -97,7 +97,7 @@ def test_no_board_no_page() -> None:
 def test_no_counter_of_a_stack_hides_another() -> None:
     """Stacks of two to four lie side by side, two to a row, the counters' boxes apart; a
     fifth is counted on a badge.  (Overlapped, a disrupted unit under another was unseen.)"""
-    from refassist.report.boarddraw import COUNTER_H, COUNTER_W, MAX_STACK, stack_boxes
+    from refassist.drawings.boarddraw import COUNTER_H, COUNTER_W, MAX_STACK, stack_boxes
 
     r = 40.0
     for count in range(1, MAX_STACK + 1):

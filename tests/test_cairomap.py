@@ -16,8 +16,8 @@ import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfReader
 
-from refassist.report import cairomap
-from refassist.report.drawing import Drawing, Hatch, Path
+from refassist.drawings import cairomap
+from refassist.drawings.drawing import Drawing, Hatch, Path
 
 KINDS = ("/", "\\", "-", "|", "x", "+", ".", "o")
 

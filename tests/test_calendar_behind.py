@@ -16,7 +16,7 @@ from aiosmtpd.controller import Controller
 from click.testing import CliRunner, Result
 
 from refassist.cli import main
-from refassist.game import Game
+from refassist.store.game import Game
 from tests.mailservers import SmtpInbox, free_port
 
 

@@ -11,10 +11,10 @@ import pytest
 from click.testing import CliRunner
 
 from refassist.cli import main
-from refassist.game import Game
-from refassist.hexmap import distance
+from refassist.geometry.hexmap import distance
 from refassist.rulesets.fifth_millennium import sheet as layout
-from refassist.turnsheets import write_sheets
+from refassist.store.game import Game
+from refassist.store.turnsheets import write_sheets
 
 
 @pytest.fixture

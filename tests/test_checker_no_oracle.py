@@ -17,12 +17,12 @@ from typing import Any
 import pytest
 
 from refassist.demo import run_demo
-from refassist.game import Game
-from refassist.hexmap import distance
+from refassist.geometry.hexmap import distance
 from refassist.rulesets.fifth_millennium.items import ITEMS
 from refassist.rulesets.fifth_millennium.orders import Diplomacy, Move, Orders, Purchase
 from refassist.rulesets.fifth_millennium.state import Fleet, State
 from refassist.rulesets.fifth_millennium.visibility import in_sight
+from refassist.store.game import Game
 
 
 @pytest.fixture(scope="module")

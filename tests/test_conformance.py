@@ -28,15 +28,15 @@ from pypdf import PdfReader
 from refassist.archive.history import resolved_steps
 from refassist.archive.site import map_image_name, page_name
 from refassist.errors import GameError
-from refassist.game import Game
-from refassist.inbox import intake
+from refassist.intake.inbox import intake
 from refassist.playeraudit import PROGRAM_TEXT
 from refassist.report.game_reports import write_reports
 from refassist.rulesets import RULESETS
 from refassist.rulesets.base import Ruleset
-from refassist.turn_seed import turn_of
+from refassist.store.game import Game
+from refassist.store.turn_seed import turn_of
+from refassist.store.turnsheets import write_sheets
 from refassist.turns import order_cells, replay_step, resolve_game, state_after
-from refassist.turnsheets import write_sheets
 
 SEEDS = (1, 2, 3)
 TURNS = 3

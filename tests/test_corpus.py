@@ -27,8 +27,8 @@ from pathlib import Path
 
 import pytest
 
-from refassist.game import Game
-from refassist.inbox_index import Index
+from refassist.store.game import Game
+from refassist.store.inbox_index import Index
 from refassist.turns import Filed, read_filed, resolve_game
 from refassist.workbook.master import read_master
 from tests.corpus import make_corpus

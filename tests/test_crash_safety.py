@@ -30,18 +30,18 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from refassist import journal
 from refassist.cli import main
 from refassist.errors import GameError
-from refassist.game import Game
-from refassist.hexmap import distance
-from refassist.inbox import intake
+from refassist.geometry.hexmap import distance
+from refassist.intake.inbox import intake
 from refassist.rulesets import find_ruleset
 from refassist.rulesets.base import PlayerSetup
 from refassist.rulesets.fifth_millennium.orders import Move, Orders, Purchase
 from refassist.rulesets.fifth_millennium.state import Fleet
+from refassist.store import journal
+from refassist.store.game import Game
+from refassist.store.turnsheets import sheet_filename, write_sheets
 from refassist.turns import resolve_game
-from refassist.turnsheets import sheet_filename, write_sheets
 
 REFASSIST = Path(sys.executable).with_name("refassist")
 KILLS = 50

@@ -13,9 +13,9 @@ from click.testing import CliRunner
 from refassist.cli import main
 from refassist.demo import MARKER, create_demo_game, demo_player_count, play_turn
 from refassist.errors import UsageError
-from refassist.game import Game
 from refassist.rulesets import RULESETS, find_ruleset
 from refassist.rulesets.base import COMPUTER_PLAYER_NAMES, Ruleset, Standing
+from refassist.store.game import Game
 
 
 def test_a_short_demo_plays_every_turn_through_sheets_intake_and_resolve(tmp_path: Path) -> None:

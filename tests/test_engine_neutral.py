@@ -4,7 +4,7 @@ and its own template folder, and the engine reaches it only through the ruleset 
 A game's name (or a word only one game uses) in an engine file is how one game's model leaks
 into the engine: a default that silently picks a game, a demo that reads one game's state.
 Traveller is not on the list: it is the public sector-map format the engine reads
-(`refassist.sectors`, `refassist.hexmap`), not a game refassist referees.
+(`refassist.geometry.sectors`, `refassist.geometry.hexmap`), not a game refassist referees.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 import refassist
-from refassist.game import Game
 from refassist.rulesets import RULESETS, default_ruleset, find_ruleset
 from refassist.rulesets.base import Ruleset
+from refassist.store.game import Game
 
 PACKAGE = Path(refassist.__file__).resolve().parent
 ROOT = PACKAGE.parent
@@ -82,9 +82,9 @@ def test_the_scan_covers_the_engine_and_skips_only_the_games() -> None:
     names = {p.relative_to(ROOT).as_posix() for p in files}
     for engine in (
         "refassist/demo.py",
-        "refassist/game.py",
+        "refassist/store/game.py",
         "refassist/turns.py",
-        "refassist/sectors.py",
+        "refassist/geometry/sectors.py",
         "refassist/rulesets/__init__.py",
         "refassist/rulesets/base.py",
         "refassist/cli/game_commands.py",
@@ -214,7 +214,7 @@ def test_new_takes_map_as_the_sector_option(tmp_path: Path) -> None:
     from click.testing import CliRunner
 
     from refassist.cli import main
-    from refassist.sectors import generate_sector, write_tab
+    from refassist.geometry.sectors import generate_sector, write_tab
 
     ruleset = next(r for r in RULESETS if r.map_required and r.generates_maps)
     sector = tmp_path / "home.tab"

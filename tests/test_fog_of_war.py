@@ -35,16 +35,16 @@ import pytest
 from pypdf import PdfReader
 
 from refassist.demo import computer_sheets, create_demo_game
-from refassist.game import Game
-from refassist.hexmap import col_row, subsector_letter
-from refassist.inbox import intake
+from refassist.drawings.mapmodel import owner_tags
+from refassist.geometry.hexmap import col_row, subsector_letter
+from refassist.geometry.sectors import Sector, generate_sector, write_tab
+from refassist.intake.inbox import intake
 from refassist.playeraudit import pdf_pages
 from refassist.report.game_reports import write_reports
-from refassist.report.mapmodel import owner_tags
 from refassist.rulesets.fifth_millennium.notation import move_text
 from refassist.rulesets.fifth_millennium.state import State
 from refassist.rulesets.fifth_millennium.visibility import player_view
-from refassist.sectors import Sector, generate_sector, write_tab
+from refassist.store.game import Game
 from refassist.turns import resolve_game
 from refassist.workbook.master import read_master
 

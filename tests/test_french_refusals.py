@@ -12,11 +12,11 @@ from typing import Any
 import openpyxl
 import pytest
 
-from refassist.game import Game
-from refassist.inbox import intake
+from refassist.intake.inbox import intake
 from refassist.rulesets import find_ruleset
 from refassist.rulesets.base import PlayerSetup
-from refassist.turnsheets import sheet_filename, write_sheets
+from refassist.store.game import Game
+from refassist.store.turnsheets import sheet_filename, write_sheets
 from tests.test_intake import DEADLINE, make_mail, reply_text, write_eml
 
 

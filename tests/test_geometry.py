@@ -1,13 +1,13 @@
-"""The cached hex geometry of the rules (`refassist.hexcache`) answers exactly what the
-reference geometry (`refassist.hexmap`) answers."""
+"""The cached hex geometry of the rules (`refassist.geometry.hexcache`) answers exactly what the
+reference geometry (`refassist.geometry.hexmap`) answers."""
 
 from __future__ import annotations
 
 import random
 
-from refassist.hexcache import distance, subsector_of, within
-from refassist.hexmap import SECTOR, subsector_letter
-from refassist.hexmap import distance as reference_distance
+from refassist.geometry.hexcache import distance, subsector_of, within
+from refassist.geometry.hexmap import SECTOR, subsector_letter
+from refassist.geometry.hexmap import distance as reference_distance
 
 ALL = list(SECTOR.hexes())
 #: Corners, edges, both column parities and the middle of the map.

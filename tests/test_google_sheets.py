@@ -17,11 +17,11 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from refassist.game import Game
-from refassist.inbox import intake
+from refassist.intake.inbox import intake
 from refassist.rulesets import RULESETS
 from refassist.rulesets.base import Ruleset
-from refassist.turnsheets import check_sheet
+from refassist.store.game import Game
+from refassist.store.turnsheets import check_sheet
 from refassist.workbook.sheetio import open_turn_sheet
 
 from .computer_sheets import FilledGame, filled_game, spoiled_copy

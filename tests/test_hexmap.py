@@ -7,7 +7,15 @@ from collections import deque
 
 import pytest
 
-from refassist.hexmap import SECTOR, HexGrid, col_row, distance, hex_id, parse_hex, subsector_letter
+from refassist.geometry.hexmap import (
+    SECTOR,
+    HexGrid,
+    col_row,
+    distance,
+    hex_id,
+    parse_hex,
+    subsector_letter,
+)
 
 
 def _centre(hex_: str) -> tuple[float, float]:

@@ -15,7 +15,7 @@ import pytest
 
 from refassist.dice import Dice
 from refassist.errors import SetupError
-from refassist.hexmap import distance
+from refassist.geometry.hexmap import distance
 from refassist.rulesets import find_ruleset
 from refassist.rulesets.base import NewGame, PlayerSetup
 from refassist.rulesets.fifth_millennium.setup import assign_homeworlds

@@ -19,9 +19,9 @@ import pytest
 from click.testing import CliRunner, Result
 
 from refassist.cli import main
-from refassist.game import Game
-from refassist.imap_intake import FILED_KEYWORD, ImapFolder
-from refassist.inbox_index import accepted_sheets
+from refassist.intake.imap_intake import FILED_KEYWORD, ImapFolder
+from refassist.store.game import Game
+from refassist.store.inbox_index import accepted_sheets
 from tests.mailservers import PASSWORD, ImapServer, dovecot_binary, imap_server, smtp_server
 from tests.test_intake import filled_sheet, make_mail
 from tests.test_intake import game as game
@@ -157,9 +157,9 @@ def test_lateness_is_judged_by_the_servers_arrival_time(
 
 KILLER = """
 import os, signal, sys
-from refassist.game import Game
-from refassist.imap_intake import ImapFolder, intake_imap
-from refassist.mailserver import parse_server
+from refassist.store.game import Game
+from refassist.intake.imap_intake import ImapFolder, intake_imap
+from refassist.mail.mailserver import parse_server
 
 def mark_filed(self, uid):  # the process dies after filing the second message, before marking
     if uid == 2:

@@ -77,11 +77,13 @@ def test_a_circle_is_found_and_named() -> None:
     """The check itself: a circle through a lazy import is reported."""
     graph = import_graph()
     # `turns` reads the inbox's record; the record importing `turns` back closes a circle.
-    assert "refassist.inbox_index" in graph["refassist.turns"]
-    graph["refassist.inbox_index"] = graph["refassist.inbox_index"] | {"refassist.turns"}
+    assert "refassist.store.inbox_index" in graph["refassist.turns"]
+    graph["refassist.store.inbox_index"] = graph["refassist.store.inbox_index"] | {
+        "refassist.turns"
+    }
     try:
         tuple(graphlib.TopologicalSorter(graph).static_order())
     except graphlib.CycleError as exc:
-        assert {"refassist.inbox_index", "refassist.turns"} <= set(exc.args[1])
+        assert {"refassist.store.inbox_index", "refassist.turns"} <= set(exc.args[1])
     else:
         raise AssertionError("the circle inbox_index -> turns -> inbox_index was not found")

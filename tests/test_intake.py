@@ -24,14 +24,14 @@ import pytest
 from click.testing import CliRunner
 
 from refassist.cli import main
-from refassist.game import Game
-from refassist.inbox import accept_late, intake, status
-from refassist.inbox_index import Index, accepted_sheets
-from refassist.mail import MAX_ATTACHMENTS
+from refassist.intake.inbox import accept_late, intake, status
+from refassist.mail.messages import MAX_ATTACHMENTS
 from refassist.rulesets import find_ruleset
 from refassist.rulesets.base import PlayerSetup
 from refassist.rulesets.fifth_millennium import sheet as layout
-from refassist.turnsheets import write_sheets
+from refassist.store.game import Game
+from refassist.store.inbox_index import Index, accepted_sheets
+from refassist.store.turnsheets import write_sheets
 
 DEADLINE = datetime(2030, 1, 5, 21, 0)
 ON_TIME = datetime(2030, 1, 2, 12, 0, tzinfo=UTC)
@@ -589,7 +589,7 @@ def test_many_sheets_are_checked_ahead_in_other_processes_with_the_same_outcome(
     """From four sheets on, the sheets are checked in other processes while the intake files
     them in order: no workbook is checked in the intake's own process, and the index, the
     statuses and the replies are those of checking one sheet after another."""
-    from refassist import inbox
+    from refassist.intake import inbox
 
     files = [
         filled_sheet(game, "Ann", tmp_path, message="first"),
@@ -647,7 +647,7 @@ def test_a_check_result_crosses_processes_with_its_rules_named(
     registered one on arrival, whatever the sending process had attached to its own."""
     import pickle
 
-    from refassist.turnsheets import check_sheet
+    from refassist.store.turnsheets import check_sheet
 
     result = check_sheet(filled_sheet(game, "Ann", tmp_path), game)
     monkeypatch.setattr(result.ruleset, "validate", lambda *args: [])  # not picklable

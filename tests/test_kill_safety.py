@@ -38,12 +38,12 @@ from typing import Any
 
 import pytest
 
-from refassist import inbox
-from refassist.game import Game
-from refassist.inbox import intake
+from refassist.intake import inbox
+from refassist.intake.inbox import intake
 from refassist.rulesets import find_ruleset
 from refassist.rulesets.base import PlayerSetup
-from refassist.turnsheets import write_sheets
+from refassist.store.game import Game
+from refassist.store.turnsheets import write_sheets
 from tests.test_intake import filled_sheet, make_mail
 
 REFASSIST = Path(sys.executable).with_name("refassist")
@@ -225,7 +225,7 @@ def test_an_imap_intake_stopped_between_two_sheets_files_the_second_on_its_next_
 
     if dovecot_binary() is None and not os.environ.get("CI_REQUIRE_MAILSERVERS"):
         pytest.skip("dovecot-imapd is not installed (scripts/test installs it)")
-    from refassist.imap_intake import FILED_KEYWORD
+    from refassist.intake.imap_intake import FILED_KEYWORD
 
     with imap_server() as server:
         client = server.client()
@@ -407,7 +407,7 @@ def test_kill_9_of_an_imap_intake_at_random_moments_loses_no_sheet_and_no_reply(
 
     if dovecot_binary() is None and not os.environ.get("CI_REQUIRE_MAILSERVERS"):
         pytest.skip("dovecot-imapd is not installed (scripts/test installs it)")
-    from refassist.imap_intake import FILED_KEYWORD
+    from refassist.intake.imap_intake import FILED_KEYWORD
 
     mails = turn_mails(game, tmp_path)
     with imap_server() as server:

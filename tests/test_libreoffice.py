@@ -14,7 +14,6 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from refassist.game import Game
 from refassist.rulesets.fifth_millennium.orders import (
     Diplomacy,
     MessageOrder,
@@ -24,7 +23,8 @@ from refassist.rulesets.fifth_millennium.orders import (
 )
 from refassist.rulesets.fifth_millennium.sheet import fill_sheet, read_sheet
 from refassist.rulesets.fifth_millennium.state import Fleet
-from refassist.turnsheets import check_sheet, write_sheets
+from refassist.store.game import Game
+from refassist.store.turnsheets import check_sheet, write_sheets
 from refassist.workbook.annotate import annotate
 
 from .libreoffice import through_libreoffice
@@ -53,7 +53,7 @@ def test_filled_sheet_reads_identically_after_libreoffice(small_game: Game, tmp_
     sheet = tmp_path / "Ann.xlsx"
     shutil.copy(generated, sheet)
     hw = state.player("Ann").homeworld  # type: ignore[union-attr]
-    from refassist.hexmap import distance
+    from refassist.geometry.hexmap import distance
 
     near = min((s.hex for s in state.systems if s.hex != hw), key=lambda h: distance(hw, h))
     fill_sheet(sheet, _orders(state, hw, near))

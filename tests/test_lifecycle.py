@@ -17,12 +17,13 @@ from click.testing import CliRunner
 
 from refassist.cli import main
 from refassist.errors import GameError
-from refassist.game import Game
-from refassist.hexmap import distance
-from refassist.inbox import intake
+from refassist.geometry.hexmap import distance
+from refassist.intake.inbox import intake
 from refassist.rulesets import find_ruleset
 from refassist.rulesets.fifth_millennium.orders import Move, Orders, Purchase
 from refassist.rulesets.fifth_millennium.state import Fleet, Relation
+from refassist.store.game import Game
+from refassist.store.turnsheets import sheet_filename, write_sheets
 from refassist.turns import (
     archived_steps,
     replay_step,
@@ -30,7 +31,6 @@ from refassist.turns import (
     rollback,
     state_after,
 )
-from refassist.turnsheets import sheet_filename, write_sheets
 from tests.conftest import in_new_interpreter, players
 
 NOW = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)

@@ -14,11 +14,11 @@ from click.testing import CliRunner
 
 from refassist.cli import main
 from refassist.errors import LockedError
-from refassist.game import LOCK_NAME, Game
 from refassist.rulesets import find_ruleset
 from refassist.rulesets.base import PlayerSetup
+from refassist.store.game import LOCK_NAME, Game
+from refassist.store.turnsheets import write_sheets
 from refassist.turns import archived_steps, manifest
-from refassist.turnsheets import write_sheets
 
 REFASSIST = Path(sys.executable).with_name("refassist")
 
@@ -41,7 +41,7 @@ def hold_lock(game: Game, seconds: float) -> subprocess.Popen[str]:
     """Another process that takes the game's lock, says so, and keeps it for ``seconds``."""
     code = (
         "import sys, time\n"
-        "from refassist.game import Game\n"
+        "from refassist.store.game import Game\n"
         f"with Game.open({str(game.path)!r}).lock():\n"
         "    print('locked', flush=True)\n"
         f"    time.sleep({seconds})\n"

@@ -12,10 +12,10 @@ import zipfile
 from datetime import UTC, datetime
 from pathlib import Path
 
-from refassist.game import Game
-from refassist.inbox import intake
-from refassist.inbox_index import accepted_sheets
-from refassist.mail import authentication_failure, authentication_results, read_eml
+from refassist.intake.inbox import intake
+from refassist.mail.messages import authentication_failure, authentication_results, read_eml
+from refassist.store.game import Game
+from refassist.store.inbox_index import accepted_sheets
 from tests.outlook_msg import outlook_message
 from tests.test_intake import filled_sheet, index_of, make_mail, reply_text
 from tests.test_intake import game as game
@@ -222,7 +222,7 @@ def _with_headers(data: bytes, headers: str) -> bytes:
 
 
 def test_authentication_results_are_read_from_the_topmost_header() -> None:
-    from refassist.mail import parse_message_bytes
+    from refassist.mail.messages import parse_message_bytes
 
     msg = parse_message_bytes(_with_headers(b"From: a@b.c\r\n\r\nx", FAILED + FORGED_PASS))
     results = authentication_results(msg)

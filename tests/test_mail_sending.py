@@ -17,10 +17,10 @@ from click.testing import CliRunner, Result
 from refassist.cli import main
 from refassist.config import load_config
 from refassist.errors import UsageError
-from refassist.game import Game
-from refassist.mailserver import parse_server, password_for
+from refassist.mail.mailserver import parse_server, password_for
+from refassist.mail.sending import outgoing, read_sent
 from refassist.report.game_reports import write_reports
-from refassist.sending import outgoing, read_sent
+from refassist.store.game import Game
 from tests.mailservers import PASSWORD, USER, SmtpServer, smtp_server
 from tests.test_report_content import YEAR, report_game
 

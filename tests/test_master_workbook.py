@@ -9,7 +9,7 @@ import openpyxl
 import pytest
 
 from refassist.errors import MasterWorkbookError
-from refassist.game import Game
+from refassist.store.game import Game
 from refassist.workbook.master import read_master
 
 

@@ -14,19 +14,19 @@ from pathlib import Path
 import openpyxl
 from pypdf import PdfReader
 
-from refassist.game import Game
-from refassist.inbox import intake
-from refassist.message_text import (
+from refassist.intake.inbox import intake
+from refassist.report.game_reports import write_reports
+from refassist.rulesets import find_ruleset
+from refassist.rulesets.fifth_millennium import sheet as layout
+from refassist.store.game import Game
+from refassist.store.turnsheets import sheet_filename, write_sheets
+from refassist.text.message_text import (
     MAX_LINES_PER_MESSAGE,
     MAX_LINES_PER_SENDER,
     MessageBudget,
     escaped,
 )
-from refassist.report.game_reports import write_reports
-from refassist.rulesets import find_ruleset
-from refassist.rulesets.fifth_millennium import sheet as layout
 from refassist.turns import resolve_game
-from refassist.turnsheets import sheet_filename, write_sheets
 from tests.conftest import players
 
 #: A message as hostile as the sheet allows: 2000 characters, nearly all new lines.

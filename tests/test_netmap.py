@@ -8,11 +8,11 @@ from pathlib import Path
 
 from pypdf import PdfReader
 
+from refassist.drawings.netdraw import OWNER_STYLES, SHADE, legend, network_pages, network_svg
+from refassist.drawings.netmap import NetLink, NetMark, NetNode, NetOwner, NetworkMap
 from refassist.report.build import RenderSettings, common_context, render_report
-from refassist.report.netdraw import OWNER_STYLES, SHADE, legend, network_pages, network_svg
-from refassist.report.netmap import NetLink, NetMark, NetNode, NetOwner, NetworkMap
-from refassist.report.render import project_templates
 from refassist.rulesets.base import ReportContent, ReportInput
+from refassist.typeset.render import project_templates
 
 SVG = "{http://www.w3.org/2000/svg}"
 HOSTILE = '<script>alert("x")</script> & "../../etc/passwd"'

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from refassist.errors import SetupError, UsageError
-from refassist.game import Game, read_players_csv
-from refassist.hexmap import distance
+from refassist.geometry.hexmap import distance
+from refassist.geometry.sectors import generate_sector
 from refassist.rulesets.base import PlayerSetup
-from refassist.sectors import generate_sector
+from refassist.store.game import Game, read_players_csv
 
 from .conftest import players
 

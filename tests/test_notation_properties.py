@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from refassist.errors import RefassistError
-from refassist.hexmap import SECTOR
+from refassist.geometry.hexmap import SECTOR
 from refassist.rulesets.fifth_millennium.notation import fleet_text, move_text, system_text
 from refassist.rulesets.fifth_millennium.parse import (
     parse_fleet,

@@ -30,14 +30,14 @@ from python_calamine import CalamineWorkbook, SheetVisibleEnum
 
 from refassist.cli import main
 from refassist.errors import NotATurnSheet
-from refassist.game import Game
-from refassist.inbox import intake
-from refassist.inbox_index import Index
+from refassist.intake.inbox import intake
 from refassist.report.game_reports import gather_input
 from refassist.rulesets import RULESETS
 from refassist.rulesets.base import Ruleset
+from refassist.store.game import Game
+from refassist.store.inbox_index import Index
+from refassist.store.turnsheets import check_sheet
 from refassist.turns import replay_step, resolve_game, state_after
-from refassist.turnsheets import check_sheet
 from refassist.workbook.annotate import annotate
 from refassist.workbook.sheetio import load_workbook_bytes, open_turn_sheet
 

@@ -15,11 +15,11 @@ from click.testing import CliRunner
 from pypdf import PdfReader
 
 from refassist.cli import main
-from refassist.game import Game
-from refassist.outbox import RECORD_NAME, stale_files
 from refassist.report.game_reports import write_reports
+from refassist.store.game import Game
+from refassist.store.outbox import RECORD_NAME, stale_files
+from refassist.store.turnsheets import write_sheets
 from refassist.turns import resolve_game
-from refassist.turnsheets import write_sheets
 from tests.conftest import three_player_game
 
 

@@ -1,4 +1,4 @@
-"""Stamps appended to a cairo PDF (`refassist.report.pdfappend`): read by pypdf, PDFium and
+"""Stamps appended to a cairo PDF (`refassist.typeset.pdfappend`): read by pypdf, PDFium and
 poppler as pypdf's own stamping reads, nothing cairo wrote moved, each copied object once,
 and anything not shaped as cairo writes refused, so the report is stamped by pypdf."""
 
@@ -16,13 +16,14 @@ import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfReader, PdfWriter
 
-from refassist.report import build, flowdoc
+from refassist.report import build
 from refassist.report.build import RenderSettings, render_report
 from refassist.report.game_reports import gather_input
-from refassist.report.pdfappend import NotCairos, PdfPages, Stamp, append_stamps
-from refassist.report.pdfinfo import page_count
-from refassist.report.render import template_dirs
-from refassist.report.stamp import stamp_pdf
+from refassist.typeset import flowdoc
+from refassist.typeset.pdfappend import NotCairos, PdfPages, Stamp, append_stamps
+from refassist.typeset.pdfinfo import page_count
+from refassist.typeset.render import template_dirs
+from refassist.typeset.stamp import stamp_pdf
 from tests.conftest import in_new_interpreter
 from tests.test_report_content import report_game
 from tests.test_report_flow import ann_without_pypdf

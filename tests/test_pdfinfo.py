@@ -1,5 +1,5 @@
 """A report's title, creator, producer and language appended to cairo's PDF as an incremental
-update (`refassist.report.pdfinfo`), read back by pypdf, PDFium and poppler, with cairo's
+update (`refassist.typeset.pdfinfo`), read back by pypdf, PDFium and poppler, with cairo's
 outline and named destination kept."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pypdfium2.raw as pdfium_raw
 import pytest
 from pypdf import PdfReader
 
-from refassist.report.pdfinfo import NotCairos, page_count, with_info
+from refassist.typeset.pdfinfo import NotCairos, page_count, with_info
 
 TITLE = "Millenium — tour 3 (α) \\ ) ( <end>"
 

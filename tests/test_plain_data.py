@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from refassist.canonical import fingerprint
 from refassist.rulesets import RULESETS, base, find_ruleset
 from refassist.rulesets.base import plain
+from refassist.store.canonical import fingerprint
 from tests.golden_game import play_states
 
 Point = namedtuple("Point", "x y")

@@ -14,11 +14,12 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from refassist import processes, turnsheets
-from refassist.game import Game
+from refassist import processes
 from refassist.report import mailing
 from refassist.rulesets import find_ruleset
-from refassist.turnsheets import write_sheets
+from refassist.store import turnsheets
+from refassist.store.game import Game
+from refassist.store.turnsheets import write_sheets
 
 #: Where processes cannot be forked (Windows, macOS's default) the work is done one item after
 #: another in the caller's process: each test below says what it expects on either platform.

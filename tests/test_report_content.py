@@ -19,10 +19,9 @@ import pytest
 from pypdf import PdfReader
 
 from refassist.dice import Roll
-from refassist.game import Game
-from refassist.hexmap import SECTOR, distance, subsector_letter
+from refassist.drawings.mapmodel import owner_tags
+from refassist.geometry.hexmap import SECTOR, distance, subsector_letter
 from refassist.report.game_reports import write_reports
-from refassist.report.mapmodel import owner_tags
 from refassist.rulesets import find_ruleset
 from refassist.rulesets.base import Event, PlayerSetup
 from refassist.rulesets.fifth_millennium.orders import Move, Orders, Purchase
@@ -35,7 +34,8 @@ from refassist.rulesets.fifth_millennium.state import (
     Relation,
     State,
 )
-from refassist.turnsheets import sheet_filename
+from refassist.store.game import Game
+from refassist.store.turnsheets import sheet_filename
 
 YEAR = 5003
 RESOLVED = 5002
@@ -536,7 +536,7 @@ def test_naive_render_shows_the_same_map(tmp_path: Path) -> None:
     """The single-pass SVG render (the benchmark's baseline) and the fast render agree."""
     from refassist.report.build import RenderSettings, common_context, render_report
     from refassist.report.game_reports import gather_input
-    from refassist.report.render import template_dirs
+    from refassist.typeset.render import template_dirs
 
     game, state = report_game(tmp_path / "game")
     info = gather_input(game, state, state.player_names())
@@ -569,7 +569,7 @@ def test_referee_listing_keeps_every_detail_in_readable_lines() -> None:
     long item names and big numbers never cut."""
     from types import SimpleNamespace as NS
 
-    from refassist.report.render import environment, template_dirs
+    from refassist.typeset.render import environment, template_dirs
 
     env = environment(template_dirs())
     macros = env.get_template("fifth-millennium/events.html").module

@@ -1,4 +1,4 @@
-"""Chapters of running text set with Pango (`refassist.report.flow`) instead of WeasyPrint: the
+"""Chapters of running text set with Pango (`refassist.typeset.flow`) instead of WeasyPrint: the
 same words in the same order and places, the same outline, page breaks that keep events whole,
 player text kept as text, and WeasyPrint again for anything outside the subset."""
 
@@ -16,16 +16,17 @@ import pytest
 from pypdf import PdfReader
 
 from refassist.archive.chart import standings_svg
-from refassist.report import build, flow, pango
-from refassist.report.boarddraw import board_pages
+from refassist.drawings.boarddraw import board_pages
+from refassist.drawings.netdraw import network_pages
+from refassist.report import build
 from refassist.report.build import RenderSettings, render_report
-from refassist.report.fetcher import SafeFetcher
-from refassist.report.flowhtml import PAGE_BREAK, inline_markup
 from refassist.report.game_reports import gather_input
-from refassist.report.netdraw import network_pages
-from refassist.report.render import layout, project_templates, template_dirs
 from refassist.rulesets import RULESETS, find_ruleset
 from refassist.rulesets.base import ReportInput
+from refassist.typeset import flow, pango
+from refassist.typeset.fetcher import SafeFetcher
+from refassist.typeset.flowhtml import PAGE_BREAK, inline_markup
+from refassist.typeset.render import layout, project_templates, template_dirs
 from tests.conftest import in_new_interpreter
 from tests.golden_game import play_states
 from tests.test_report_content import report_game
@@ -72,7 +73,7 @@ def ann_without_pypdf(game: Path) -> str:
         "from pathlib import Path\n"
         "from refassist.report import build\n"
         "from refassist.report.game_reports import gather_input\n"
-        "from refassist.report.render import template_dirs\n"
+        "from refassist.typeset.render import template_dirs\n"
         "from tests.test_report_content import report_game\n"
         f"game, state = report_game(Path({str(game)!r}))\n"
         "info = gather_input(game, state, ['Ann'])\n"
@@ -889,7 +890,7 @@ def test_texts_laid_out_for_earlier_reports_set_the_same_pages(
     """Bob's report with every text laid out anew, and again after Ann's and his own were
     set (so all his texts come from `flowpages._LAID_OUT`, laid out on the measuring context
     for other chapters): the same words at the same places and the same pixels."""
-    from refassist.report import flowpages
+    from refassist.typeset import flowpages
 
     game, state = report_game(tmp_path / "game")
     info = gather_input(game, state, ["Ann", "Bob"])

@@ -16,8 +16,8 @@ from aiosmtpd.controller import Controller
 from pypdf import PdfReader
 
 from refassist.errors import UsageError
-from refassist.i18n import words_for
 from refassist.report.game_reports import write_reports
+from refassist.text.i18n import words_for
 from tests.test_mail_sending import with_referee
 from tests.test_report_content import YEAR, report_game
 
@@ -140,7 +140,7 @@ def test_a_written_message_is_what_the_email_package_writes(
     whatever the attachment's size."""
     import random
 
-    from refassist import mail
+    from refassist.mail import messages as mail
 
     monkeypatch.setattr(
         mail, "formatdate", lambda localtime=False: "Thu, 26 Nov 2026 12:00:00 -0000"

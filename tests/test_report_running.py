@@ -1,4 +1,4 @@
-"""The running heads of report pages, drawn by refassist (`refassist.report.running`) instead of
+"""The running heads of report pages, drawn by refassist (`refassist.typeset.running`) instead of
 WeasyPrint's margin boxes: the same words in the same places, on real PDFs read back."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from click.testing import CliRunner
 from refassist import __version__
 from refassist.cli import main
 from refassist.report.build import RenderSettings, render_report
-from refassist.report.render import project_templates
-from refassist.report.running import PageFrame, RunningWords, heads_pdf, running_words
+from refassist.typeset.render import project_templates
+from refassist.typeset.running import PageFrame, RunningWords, heads_pdf, running_words
 from tests.millenium.test_report import _content as millenium_content
 from tests.test_report_content import YEAR, report_game
 
@@ -166,7 +166,7 @@ def test_the_naive_render_keeps_its_heads_in_css(tmp_path: Path) -> None:
     """The naive single-pass render (the benchmark's yardstick) lays its heads out as margin
     boxes (`templates/base/running.css`) and stamps none: the same words, once a page."""
     from refassist.report.game_reports import gather_input
-    from refassist.report.render import template_dirs
+    from refassist.typeset.render import template_dirs
 
     game, state = report_game(tmp_path / "game")
     info = gather_input(game, state, state.player_names())

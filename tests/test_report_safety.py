@@ -20,12 +20,12 @@ import pytest
 from pypdf import PdfReader
 from weasyprint.urls import URLFetcherResponse
 
-from refassist.report.drawing import Drawing, Text
-from refassist.report.fetcher import RefusedURL, SafeFetcher
+from refassist.drawings.drawing import Drawing, Text
+from refassist.drawings.svgmap import to_svg
 from refassist.report.game_reports import write_reports
-from refassist.report.render import ReportError, environment, template_dirs
-from refassist.report.svgmap import to_svg
 from refassist.rulesets.fifth_millennium.state import Message
+from refassist.typeset.fetcher import RefusedURL, SafeFetcher
+from refassist.typeset.render import ReportError, environment, template_dirs
 from tests.test_report_content import RESOLVED, pdf_pages, report_game
 
 PASSWD = Path("/etc/passwd")

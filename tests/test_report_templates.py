@@ -1,5 +1,5 @@
 """The report templates' environments: one per template path and process, compiled before the
-report workers fork (`refassist.report.render`)."""
+report workers fork (`refassist.typeset.render`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import jinja2
 
-from refassist.report.render import (
+from refassist.typeset.render import (
     CompiledTemplates,
     compile_with_parts,
     environment,
@@ -71,7 +71,7 @@ def test_the_parts_found_in_the_tags_are_those_jinja2_finds(tmp_path: Path) -> N
     same names as jinja2's own parse."""
     import jinja2.meta
 
-    from refassist.report.render import _PARTS
+    from refassist.typeset.render import _PARTS
 
     env = environment([project_templates()])
     names = env.list_templates(filter_func=lambda name: name.endswith(".html"))

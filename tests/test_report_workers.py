@@ -15,8 +15,8 @@ import pytest
 
 from refassist.report import build
 from refassist.report.build import Job, Rendered, RenderSettings, kept_workers, render_jobs
-from refassist.report.render import ReportError, project_templates
 from refassist.rulesets.base import ReportContent
+from refassist.typeset.render import ReportError, project_templates
 
 
 def _pid_report(reader: str, content: Any, common: Any, settings: Any, path: Path) -> Rendered:

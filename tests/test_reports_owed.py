@@ -13,9 +13,9 @@ from click.testing import CliRunner
 
 from refassist.cli import main
 from refassist.demo import computer_sheets
-from refassist.game import Game
-from refassist.inbox import intake
+from refassist.intake.inbox import intake
 from refassist.rulesets import find_ruleset
+from refassist.store.game import Game
 from refassist.turns import resolve_game
 from tests.test_fog_of_war import pdf_pages
 

@@ -12,11 +12,11 @@ from aiosmtpd.controller import Controller
 from click.testing import CliRunner
 
 from refassist.cli import main
-from refassist.game import Game
-from refassist.inbox import intake, status
+from refassist.intake.inbox import intake, status
 from refassist.rulesets import find_ruleset
 from refassist.rulesets.base import PlayerSetup
-from refassist.turnsheets import write_sheets
+from refassist.store.game import Game
+from refassist.store.turnsheets import write_sheets
 from tests.mailservers import SmtpInbox, free_port
 from tests.test_intake import DEADLINE, ON_TIME, filled_sheet, make_mail, write_eml
 

@@ -24,16 +24,16 @@ from pypdf import PdfReader
 
 from refassist.cli import main
 from refassist.errors import GameError
-from refassist.game import Game
-from refassist.hexmap import distance
-from refassist.inbox import intake
+from refassist.geometry.hexmap import distance
+from refassist.intake.inbox import intake
 from refassist.report.game_reports import write_reports
 from refassist.rulesets import find_ruleset
 from refassist.rulesets.base import SHEETS_WITH_PROBLEMS
 from refassist.rulesets.fifth_millennium.orders import Move, Orders, Purchase
 from refassist.rulesets.fifth_millennium.state import Fleet
+from refassist.store.game import Game
+from refassist.store.turnsheets import sheet_filename, write_sheets
 from refassist.turns import replay_step, resolve_game, state_after
-from refassist.turnsheets import sheet_filename, write_sheets
 from tests.conftest import players, three_player_game
 
 #: A deadline the tests are always before, and one they are always after (local time, as in

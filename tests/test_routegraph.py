@@ -1,9 +1,9 @@
-"""`refassist.routegraph`: searches over places joined by routes of a length, on a small map
-worked by hand."""
+"""`refassist.geometry.routegraph`: searches over places joined by routes of a length, on a small
+map worked by hand."""
 
 from __future__ import annotations
 
-from refassist.routegraph import cheapest_path, distances, linked
+from refassist.geometry.routegraph import cheapest_path, distances, linked
 
 #   A -1- B -1- D          A to D: A-B-D (2) and A-C-D (1 + 1) tie; B comes first by name.
 #   A -1- C -1- D -3- E    F stands alone.

@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from refassist.errors import SectorError
-from refassist.hexmap import distance
-from refassist.sectors import (
+from refassist.geometry.hexmap import distance
+from refassist.geometry.sectors import (
     EHEX,
     GENERATED_SEATS,
     HOMEWORLD_DISTANCE,

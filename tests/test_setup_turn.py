@@ -10,14 +10,14 @@ from __future__ import annotations
 import os
 import shutil
 
-from refassist.game import Game
-from refassist.hexmap import distance
-from refassist.inbox import intake
+from refassist.geometry.hexmap import distance
+from refassist.intake.inbox import intake
 from refassist.rulesets import find_ruleset
 from refassist.rulesets.fifth_millennium.orders import Orders
 from refassist.rulesets.fifth_millennium.state import SETUP_YEAR, Fleet
+from refassist.store.game import Game
+from refassist.store.turnsheets import write_sheets
 from refassist.turns import resolve_game
-from refassist.turnsheets import write_sheets
 from tests.conftest import players
 from tests.fm_states import events, fleet_at, resolve, state, system
 

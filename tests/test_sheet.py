@@ -14,7 +14,6 @@ import openpyxl
 import pytest
 
 from refassist.errors import NotATurnSheet, UsageError
-from refassist.game import Game
 from refassist.rulesets.fifth_millennium import sheet as layout
 from refassist.rulesets.fifth_millennium.items import find_item, item_label
 from refassist.rulesets.fifth_millennium.orders import (
@@ -33,6 +32,7 @@ from refassist.rulesets.fifth_millennium.sheet import (
     write_sheet,
 )
 from refassist.rulesets.fifth_millennium.state import SETUP_YEAR, Fleet, State
+from refassist.store.game import Game
 
 
 @pytest.fixture
@@ -55,7 +55,7 @@ def home(state: State, player: str = "Ann") -> str:
 
 def neighbour(state: State, hex_: str) -> str:
     """The nearest other system (for a move that passes validation)."""
-    from refassist.hexmap import distance
+    from refassist.geometry.hexmap import distance
 
     others = sorted((distance(hex_, s.hex), s.hex) for s in state.systems if s.hex != hex_)
     return others[0][1]

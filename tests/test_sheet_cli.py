@@ -13,11 +13,11 @@ import pytest
 from click.testing import CliRunner
 
 from refassist.cli import main
-from refassist.game import Game
-from refassist.inbox_index import accepted_sheets
 from refassist.rulesets import find_ruleset
 from refassist.rulesets.base import PlayerSetup
 from refassist.rulesets.fifth_millennium import sheet as layout
+from refassist.store.game import Game
+from refassist.store.inbox_index import accepted_sheets
 
 
 def run(*args: str) -> tuple[int, str, str]:

@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 
 from refassist.errors import NotATurnSheet
-from refassist.game import Game
 from refassist.rulesets.fifth_millennium import sheet as fm_sheet
 from refassist.rulesets.fifth_millennium.ai import computer_orders
 from refassist.rulesets.fifth_millennium.orders import MessageOrder
-from refassist.turnsheets import write_sheets
+from refassist.store.game import Game
+from refassist.store.turnsheets import write_sheets
 from refassist.workbook import sheetreads
 
 

@@ -1,5 +1,5 @@
-"""The reads the intake keeps for resolve (`refassist.sheetstore`): taken instead of opening the
-sheet again, and only when the game signed them, for the same bytes and the same refassist."""
+"""The reads the intake keeps for resolve (`refassist.store.sheetstore`): taken instead of opening
+the sheet again, and only when the game signed them, for the same bytes and the same refassist."""
 
 from __future__ import annotations
 
@@ -13,14 +13,14 @@ from typing import Any
 
 import pytest
 
-from refassist import sheetstore
-from refassist.game import Game
-from refassist.hexmap import distance
-from refassist.inbox import intake
+from refassist.geometry.hexmap import distance
+from refassist.intake.inbox import intake
 from refassist.rulesets.fifth_millennium.orders import Move, Orders, Purchase
 from refassist.rulesets.fifth_millennium.state import Fleet
+from refassist.store import sheetstore
+from refassist.store.game import Game
+from refassist.store.turnsheets import sheet_filename, write_sheets
 from refassist.turns import resolve_game
-from refassist.turnsheets import sheet_filename, write_sheets
 from refassist.workbook import sheetio
 from tests.conftest import three_player_game
 
@@ -144,7 +144,7 @@ def test_a_read_of_other_bytes_another_refassist_or_damaged_is_not_taken(
 def test_checking_a_sheet_keeps_nothing_only_the_intake_does(tmp_path: Path) -> None:
     """`refassist check --game` changes nothing in the game folder: only the intake keeps the
     read of a sheet, one it files (that it keeps none of a refused one: tests/test_corpus.py)."""
-    from refassist.turnsheets import check_sheet
+    from refassist.store.turnsheets import check_sheet
 
     game, _, _ = _filed_game(tmp_path)
     shutil.rmtree(game.path / sheetstore.STORE_DIR)

@@ -14,8 +14,8 @@ import openpyxl
 import pytest
 
 from refassist.errors import NotATurnSheet
-from refassist.i18n import speaking_to
 from refassist.rulesets.millenium import sheet as mil_sheet
+from refassist.text.i18n import speaking_to
 from refassist.workbook.sheetio import open_turn_sheet
 from tests.millennium_wars.test_sheet import RULESET as WARS
 from tests.millennium_wars.test_sheet import start as wars_start

@@ -1,4 +1,4 @@
-"""The states kept by the bytes of the master workbook (`refassist.statestore`): the second
+"""The states kept by the bytes of the master workbook (`refassist.store.statestore`): the second
 command to read the same master unpickles what the first read; other bytes (a hand edit, a
 rollback), another refassist, or a file the game did not sign are read from the workbook."""
 
@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 from openpyxl import load_workbook
 
-from refassist import keptstore, statestore
 from refassist.errors import MasterWorkbookError
-from refassist.game import Game
+from refassist.store import keptstore, statestore
+from refassist.store.game import Game
 from tests.conftest import three_player_game
 
 #: Filled by unpickling `_Planted`: must stay empty.

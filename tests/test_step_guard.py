@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from refassist.cli import main
-from refassist.game import Game
+from refassist.store.game import Game
 from refassist.turns import resolve_game
 from tests.conftest import three_player_game
 
@@ -48,7 +48,7 @@ def test_a_step_that_would_leave_an_unreadable_master_changes_nothing(
     # The old master is in place, no archive, no staged master or journal left behind.
     assert game.master_path.read_bytes() == before
     assert not game.archive(step.key).exists()
-    from refassist import journal
+    from refassist.store import journal
 
     assert not (game.path / journal.STAGED_MASTER_NAME).exists()
     assert journal.pending(game.path) is None

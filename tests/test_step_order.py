@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from refassist.archive.files import collect
-from refassist.game import step_sort_key
 from refassist.report.game_reports import resolved_step
+from refassist.store.game import step_sort_key
 
 
 class _Game:

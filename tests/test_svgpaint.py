@@ -1,4 +1,4 @@
-"""The engine's SVG painted straight with cairo (`refassist.report.svgpaint`): the same pixels
+"""The engine's SVG painted straight with cairo (`refassist.typeset.svgpaint`): the same pixels
 as CairoSVG draws for every element and paint the drawing modules write, every drawing module's
 SVG painted without CairoSVG, and CairoSVG again for anything outside that part of SVG."""
 
@@ -9,10 +9,10 @@ import pytest
 from defusedxml.ElementTree import fromstring
 
 from refassist.archive.chart import standings_svg
-from refassist.report import svgdraw, svgpaint
-from refassist.report.boarddraw import board_svg
-from refassist.report.boardmap import BoardCounter
-from refassist.report.netdraw import network_svg
+from refassist.drawings.boarddraw import board_svg
+from refassist.drawings.boardmap import BoardCounter
+from refassist.drawings.netdraw import network_svg
+from refassist.typeset import svgdraw, svgpaint
 from tests.test_boardmap import board
 from tests.test_netmap import sample
 

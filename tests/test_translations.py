@@ -10,11 +10,11 @@ import pytest
 
 from refassist.config import GameConfig, PlayerConfig, load_config, render_config
 from refassist.errors import GameError, UsageError
-from refassist.game import read_players_csv
-from refassist.i18n import language_code, words_for
 from refassist.i18n_catalogs import engine_domain, game_domains, languages, missing_and_stale
 from refassist.report.mailing import build_mailings
-from refassist.report.render import environment, project_templates, render_html, speaking
+from refassist.store.game import read_players_csv
+from refassist.text.i18n import language_code, words_for
+from refassist.typeset.render import environment, project_templates, render_html, speaking
 
 
 @pytest.mark.parametrize("language", languages())

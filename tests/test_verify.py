@@ -25,14 +25,14 @@ from pypdf import PdfReader
 from refassist.cli import main
 from refassist.demo import computer_sheets
 from refassist.dice import Dice, turn_seed
-from refassist.game import Game
-from refassist.inbox import intake
+from refassist.intake.inbox import intake
 from refassist.rulesets import find_ruleset
 from refassist.rulesets.base import PlayerSetup
 from refassist.rulesets.fifth_millennium.state import Relation
-from refassist.turn_seed import commitment
+from refassist.store.game import Game
+from refassist.store.turn_seed import commitment
+from refassist.store.turnsheets import write_sheets
 from refassist.turns import archived_steps, manifest, resolve_game
-from refassist.turnsheets import write_sheets
 from refassist.verify import verify_game
 from tests.golden_game import GOLDEN_DIRS
 

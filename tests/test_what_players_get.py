@@ -25,8 +25,6 @@ from typing import Any
 
 import pytest
 
-from refassist.game import Game
-from refassist.i18n import words_for
 from refassist.playeraudit import (
     audit,
     pdf_pages,
@@ -38,6 +36,8 @@ from refassist.playeraudit import (
 )
 from refassist.report.game_reports import gather_input, resolved_step
 from refassist.rulesets import find_ruleset
+from refassist.store.game import Game
+from refassist.text.i18n import words_for
 from refassist.turns import manifest
 from tests.audit_games import GAMES, played
 from tests.golden_game import GOLDEN_DIRS

@@ -12,7 +12,7 @@ import math
 from collections.abc import Mapping, Sequence
 from html import escape
 
-from ..words import N_
+from ..text.words import N_
 
 #: Line colours, chosen to stay apart in print; a ninth series repeats them dashed.
 PALETTE = (

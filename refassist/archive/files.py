@@ -13,7 +13,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..game import step_sort_key
+from ..store.game import step_sort_key
 
 INDEX_NAME = "index.html"
 

@@ -23,10 +23,10 @@ from typing import Any
 from .. import __version__
 from ..atomic import write_text
 from ..errors import RefassistError
-from ..game import CONFIG_NAME, Game, step_sort_key
-from ..i18n import said_as
 from ..rulesets.base import Event
-from ..turn_seed import commitment
+from ..store.game import CONFIG_NAME, Game, step_sort_key
+from ..store.turn_seed import commitment
+from ..text.i18n import said_as
 from ..turns import MANIFEST_NAME, dice_disclosure, manifest_or_empty
 from ..workbook.master import read_master
 from .chart import START

@@ -23,9 +23,9 @@ from pathlib import Path
 
 from ..atomic import write_text
 from ..errors import UsageError
-from ..game import Game
-from ..i18n import Words, again, words_for
-from ..report.render import render_html, shared_environment, speaking, template_dirs
+from ..store.game import Game
+from ..text.i18n import Words, again, words_for
+from ..typeset.render import render_html, shared_environment, speaking, template_dirs
 from .history import History, read_history
 from .site import chart_of
 

@@ -26,10 +26,10 @@ from pathlib import Path
 from typing import Any
 
 from ..atomic import refresh_text, write_text
-from ..game import Game
-from ..i18n import Words
 from ..report.build import REFEREE_FILE
-from ..report.render import render_html, shared_environment, template_dirs
+from ..store.game import Game
+from ..text.i18n import Words
+from ..typeset.render import render_html, shared_environment, template_dirs
 from .chart import AFTER_THE_TURN, START, standings_svg
 from .files import INDEX_NAME, StepFiles, collect
 from .history import History, TurnRecord, read_history

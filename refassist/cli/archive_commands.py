@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from ..game import Game
-from ..words import counted
+from ..store.game import Game
+from ..text.words import counted
 from . import shown
 
 
@@ -40,7 +40,7 @@ def archive_command(game: Path, public: Path | None) -> None:
     from ..archive.history import read_history
     from ..archive.public import check_public_folder, write_public
     from ..archive.site import write_site
-    from ..recovery import working
+    from ..store.recovery import working
 
     opened = Game.open(game)
     if public is not None:

@@ -12,8 +12,8 @@ import click
 from ..atomic import write_text
 from ..config import EMAIL_RE
 from ..errors import UsageError
-from ..game import Game, read_players_csv
 from ..rulesets import Ruleset, all_rulesets, default_ruleset, find_ruleset
+from ..store.game import Game, read_players_csv
 from . import printable
 
 

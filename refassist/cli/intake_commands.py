@@ -8,14 +8,14 @@ from pathlib import Path
 import click
 
 from ..errors import UsageError
-from ..game import Game
-from ..imap_intake import intake_imap, preview_imap
-from ..inbox import IntakeReport, intake
-from ..inbox import accept_late as accept_late_sheets
-from ..inbox_index import Index
-from ..mailserver import ServerURL, parse_server
-from ..sending import configured_ca_file, send_waiting
-from ..words import counted
+from ..intake.imap_intake import intake_imap, preview_imap
+from ..intake.inbox import IntakeReport, intake
+from ..intake.inbox import accept_late as accept_late_sheets
+from ..mail.mailserver import ServerURL, parse_server
+from ..mail.sending import configured_ca_file, send_waiting
+from ..store.game import Game
+from ..store.inbox_index import Index
+from ..text.words import counted
 from . import printable, shown
 from .progress import counting_bar
 from .send_commands import echo_send_result, smtp_server

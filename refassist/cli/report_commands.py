@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 import click
 
 from ..errors import UsageError
-from ..game import Game
-from ..mailserver import parse_server
+from ..mail.mailserver import parse_server
+from ..store.game import Game
 from . import shown
 from .send_commands import echo_send_result
 

@@ -7,9 +7,9 @@ from pathlib import Path
 import click
 
 from ..errors import UsageError
-from ..game import Game
-from ..mailserver import ServerURL, parse_server
-from ..sending import SendResult, send_waiting
+from ..mail.mailserver import ServerURL, parse_server
+from ..mail.sending import SendResult, send_waiting
+from ..store.game import Game
 from . import printable, shown
 from .progress import counting_bar
 

@@ -1,8 +1,8 @@
 """Commands around turn sheets: ``sheets``, ``check``, ``status`` (``intake`` has its own module).
 
-Thin by design: each parses its options, calls `refassist.turnsheets` or `refassist.inbox` and
-prints.  ``check`` exits 0 when the sheet is accepted (warnings allowed), 1 when it has
-problems, 2 when the file is not a usable turn sheet.
+Thin by design: each parses its options, calls `refassist.store.turnsheets` or
+`refassist.intake.inbox` and prints.  ``check`` exits 0 when the sheet is accepted (warnings
+allowed), 1 when it has problems, 2 when the file is not a usable turn sheet.
 """
 
 from __future__ import annotations
@@ -13,14 +13,14 @@ from pathlib import Path
 import click
 
 from ..errors import NotATurnSheet, UsageError
-from ..game import Game
-from ..i18n import words_for
-from ..inbox import status
-from ..inbox_index import waiting_for
-from ..outbox import set_aside_stale
-from ..recovery import working
-from ..turnsheets import CheckResult, check_sheet, write_sheets
-from ..words import counted
+from ..intake.inbox import status
+from ..store.game import Game
+from ..store.inbox_index import waiting_for
+from ..store.outbox import set_aside_stale
+from ..store.recovery import working
+from ..store.turnsheets import CheckResult, check_sheet, write_sheets
+from ..text.i18n import words_for
+from ..text.words import counted
 from ..workbook.annotate import annotate
 from ..workbook.sheetio import sniff
 from . import printable, shown

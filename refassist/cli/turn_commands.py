@@ -21,11 +21,11 @@ from ..demo import (
     run_demo,
 )
 from ..errors import UsageError
-from ..game import Game
-from ..i18n import LANGUAGES, language_code
+from ..store.game import Game
+from ..text.i18n import LANGUAGES, language_code
+from ..text.words import counted
 from ..turns import check_ready, resolve_game, rollback
 from ..verify import StepCheck, accept_edit, verify_game
-from ..words import counted
 from . import shown
 
 
@@ -149,7 +149,7 @@ def rollback_command(game: Path, to_step: str) -> None:
         )
     # The undone turns' pages leave the archive site (refassist/archive/site.py).
     from ..archive.site import write_site
-    from ..recovery import working
+    from ..store.recovery import working
 
     with working(opened):
         click.echo(f"archive site: {shown(write_site(opened))}")

@@ -27,17 +27,16 @@ import jinja2
 
 from .. import __version__
 from ..atomic import write_bytes
+from ..drawings.boarddraw import board_pages
+from ..drawings.mapmodel import SectorMap
+from ..drawings.netdraw import network_pages
 from ..errors import RefassistError, UsageError
 from ..processes import worker_pool
 from ..rulesets.base import MAP_ANCHOR, ReportContent, ReportInput
-from . import flow, flowdoc
-from .boarddraw import board_pages
-from .mapmodel import SectorMap
-from .maps import BaseMaps, inline_svgs, map_pages, map_stamps
-from .netdraw import network_pages
-from .pdfappend import Stamp
-from .pdfinfo import NotCairos, page_count
-from .render import (
+from ..typeset import flow, flowdoc
+from ..typeset.pdfappend import Stamp
+from ..typeset.pdfinfo import NotCairos, page_count
+from ..typeset.render import (
     MapBox,
     ReportError,
     compile_with_parts,
@@ -47,7 +46,8 @@ from .render import (
     shared_environment,
     speaking,
 )
-from .running import running_stamps
+from ..typeset.running import running_stamps
+from .maps import BaseMaps, inline_svgs, map_pages, map_stamps
 
 REFEREE_FILE = "referee.pdf"
 CACHE_DIR = ".cache/maps"
@@ -57,7 +57,7 @@ Progress = Callable[[int, int, str], None]
 
 def report_filename(player: str) -> str:
     """``<player>.pdf``, cleaned like the player's sheet name so the two sit side by side."""
-    from ..turnsheets import sheet_filename
+    from ..store.turnsheets import sheet_filename
 
     return sheet_filename(player).removesuffix(".xlsx") + ".pdf"
 
@@ -152,7 +152,7 @@ def render_report(
             return composed, []  # Pango loads nothing: no URL to refuse
     # WeasyPrint (and its fetcher) only from here: importing it takes 0.7 s, most of a small
     # game's `refassist report`, whose reports are all set with Pango.
-    from .fetcher import SafeFetcher
+    from ..typeset.fetcher import SafeFetcher
 
     fetcher = SafeFetcher(settings.dirs)
     # Relative URLs resolve in the first template folder: the game's own when it has one, so
@@ -172,7 +172,7 @@ def render_report(
     # The running heads are drawn on every page (`running`; none where margin boxes are).
     stamps += running_stamps(document, html)
     if stamps:
-        from .stamp import stamp_pdf  # pypdf: only where WeasyPrint laid out
+        from ..typeset.stamp import stamp_pdf  # pypdf: only where WeasyPrint laid out
 
         pdf = stamp_pdf(pdf, stamps)
     return pdf, fetcher.refused

@@ -20,16 +20,17 @@ from ..archive.history import read_history
 from ..archive.mapimage import ImageChild
 from ..archive.site import chart_of, map_image_for, write_site
 from ..errors import RefassistError
-from ..game import MASTER_NAME, Game, step_sort_key
-from ..i18n import words_for
-from ..mailserver import parse_server
-from ..outbox import record, set_aside_stale, state_mark, unreported_steps
+from ..mail.mailserver import parse_server
+from ..mail.sending import SendResult, require_referee_address, send_waiting
 from ..processes import default_workers
-from ..recovery import working
 from ..rulesets.base import ReportInput
-from ..sending import SendResult, require_referee_address, send_waiting
+from ..store.game import MASTER_NAME, Game, step_sort_key
+from ..store.outbox import record, set_aside_stale, state_mark, unreported_steps
+from ..store.recovery import working
+from ..text.i18n import words_for
 from ..turns import dice_disclosure, manifest_or_empty
-from . import flow, flowdoc
+from ..typeset import flow, flowdoc
+from ..typeset.render import template_dirs
 from .build import (
     CACHE_DIR,
     REFEREE_FILE,
@@ -45,7 +46,6 @@ from .build import (
 )
 from .mailing import Mailing, build_mailings
 from .maps import MM_TO_PT, SECTOR_BOX_MM, SUBSECTOR_BOX_MM, page_key
-from .render import template_dirs
 
 
 @dataclass
@@ -90,8 +90,8 @@ def _used_sheets(game: Game, step: str, players: Sequence[str]) -> dict[str, tup
     """Each player's sheet for a resolved step and its status: the copy resolve archived
     (``archive/<step>/sheets/``), else the one filed in the inbox; late sheets the referee did
     not accept are reported as late."""
-    from ..inbox_index import Index, accepted_sheets
-    from ..turnsheets import sheet_filename
+    from ..store.inbox_index import Index, accepted_sheets
+    from ..store.turnsheets import sheet_filename
 
     out: dict[str, tuple[str, Path]] = {}
     archived = game.archive(step) / "sheets"
@@ -183,7 +183,7 @@ def gather_input(game: Game, state: Any, players: Sequence[str]) -> ReportInput:
 
 def next_sheets(game: Game, state: Any, players: Sequence[str]) -> dict[str, Path]:
     """Each player's sheet for the next step beside the report, written if not there yet."""
-    from ..turnsheets import sheet_filename, write_sheets
+    from ..store.turnsheets import sheet_filename, write_sheets
 
     step = game.step(state)
     folder = game.outbox(step.key)

@@ -2,7 +2,7 @@
 
 The messages are written to ``outbox/<step>/mail/<player>.eml`` so the referee can open and
 check them, or send them from a mail program; ``--smtp URL`` or ``refassist send`` sends them
-through the referee's server (`refassist.sending`, which records what went).  Each message goes
+through the referee's server (`refassist.mail.sending`, which records what went).  Each message goes
 to the player's own address from ``game.toml`` and carries only that player's files.
 """
 
@@ -14,9 +14,9 @@ from email.message import EmailMessage
 from pathlib import Path
 
 from ..errors import GameError
-from ..i18n import Words
-from ..mail import build_message, parse_message_bytes, write_eml
+from ..mail.messages import build_message, parse_message_bytes, write_eml
 from ..processes import forked_map
+from ..text.i18n import Words
 
 MAIL_DIR = "mail"
 

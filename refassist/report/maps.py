@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from ..atomic import write_bytes
-from . import cairomap, drawing, mapdraw, svgmap
-from .drawing import MM_TO_PT, Drawing
-from .mapmodel import MapOverlay, MapOwner, SectorMap
-from .pdfappend import PdfPages, Stamp
+from ..drawings import cairomap, drawing, mapdraw, svgmap
+from ..drawings.drawing import MM_TO_PT, Drawing
+from ..drawings.mapmodel import MapOverlay, MapOwner, SectorMap
+from ..typeset.pdfappend import PdfPages, Stamp
 
 #: Declared map box sizes in millimetres (the templates use them; the fast render measures
 #: the laid-out box and follows it if a game's template override changes it).

@@ -46,9 +46,9 @@ from ..dice import Dice
 from ..errors import CellProblem, UsageError
 
 if TYPE_CHECKING:
-    from ..report.boardmap import HexBoard
-    from ..report.mapmodel import MapOverlay, SectorMap
-    from ..report.netmap import NetworkMap
+    from ..drawings.boardmap import HexBoard
+    from ..drawings.mapmodel import MapOverlay, SectorMap
+    from ..drawings.netmap import NetworkMap
     from ..workbook.sheetio import TurnSheetFile
 
 
@@ -569,8 +569,8 @@ class ReportInput:
         ``deadline_set``), ``yours`` (the step waits for this reader's sheet), ``referee`` (it
         waits for items the referee settles) and ``items`` (what it waits for); None when the
         game is over.  `base/orders.html`'s ``awaited_line`` says it in one sentence."""
-        from ..i18n import again, words_for
-        from ..words import NO_DEADLINE
+        from ..text.i18n import again, words_for
+        from ..text.words import NO_DEADLINE
 
         step = self.awaited
         language = self.languages.get(player or "", "") or self.language
@@ -698,7 +698,7 @@ class Ruleset(abc.ABC, Generic[StateT, OrdersT]):
     #: game's class (its package's ``__init__``); a subclass of a game keeps its game's.
     package: ClassVar[str] = ""
     #: The language players read unless game.toml or players.csv names another (``en``,
-    #: ``fr``; `refassist.i18n.LANGUAGES`).  The game's own texts are translated in its
+    #: ``fr``; `refassist.text.i18n.LANGUAGES`).  The game's own texts are translated in its
     #: package's ``locale/<lang>/LC_MESSAGES/messages.po``.
     language: ClassVar[str] = "en"
     #: The rules publish the standings (`scores`) to every player: the archive's public page

@@ -30,8 +30,8 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from ..atomic import atomic_path
 from ..errors import CellProblem
-from ..i18n import LANGUAGES, Words, words_for
-from ..words import N_
+from ..text.i18n import LANGUAGES, Words, words_for
+from ..text.words import N_
 from .sheetio import open_workbook
 
 PROBLEMS_SHEET = N_("Problems")

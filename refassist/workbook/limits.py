@@ -10,7 +10,7 @@ other's module back.
 from __future__ import annotations
 
 from ..errors import NotATurnSheet
-from ..i18n import Said, said
+from ..text.i18n import Said, said
 
 #: Largest file accepted at all (a turn sheet is about 20 kB).
 MAX_FILE_BYTES = 20 * 1024 * 1024

@@ -23,7 +23,7 @@ from python_calamine import CalamineWorkbook
 
 from ..atomic import write_bytes
 from ..errors import CellProblem, MasterWorkbookError
-from ..hexmap import parse_hex
+from ..geometry.hexmap import parse_hex
 from ..rulesets.base import Column, Row, Ruleset, Table
 from .bulkrows import SheetRows, splice, string_cell
 from .printing import set_print_layout

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 from xml.etree.ElementTree import Element
 
 from ..errors import NotATurnSheet
-from ..i18n import said
+from ..text.i18n import said
 from .limits import (
     MAX_COLUMN,
     MAX_ROW_INDEX,

@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import CellProblem, NotATurnSheet
-from ..i18n import Said, said
+from ..text.i18n import Said, said
 from .limits import (
     MAX_FILE_BYTES,
     MAX_INPUT_TEXT,

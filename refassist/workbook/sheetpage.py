@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from ..atomic import atomic_path
-from ..i18n import current
-from ..words import N_
+from ..text.i18n import current
+from ..text.words import N_
 from .sheetkit import DropdownLists, SheetStyles, cell_rc, typist
 
 #: Excel's limits on a data validation's texts.

@@ -26,7 +26,7 @@ import xlsxwriter
 
 from ..atomic import atomic_path
 from ..errors import NotATurnSheet
-from ..i18n import current, said
+from ..text.i18n import current, said
 from .master import SAFE_XLSXWRITER_OPTIONS
 from .sheetio import META_FORMAT, META_SHEET, TurnSheetFile
 from .sheetkit import DropdownLists

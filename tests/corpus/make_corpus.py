@@ -33,11 +33,11 @@ from pathlib import Path
 
 import openpyxl
 
-from refassist.game import Game
+from refassist.store.game import Game
 from refassist.rulesets import RULESETS, find_ruleset
 from refassist.rulesets.base import PlayerSetup
 from refassist.turns import resolve_game
-from refassist.turnsheets import sheet_filename, write_sheets
+from refassist.store.turnsheets import sheet_filename, write_sheets
 
 PLAYERS = ("Ann", "Bob", "Cleo")
 GAME_SEED = 11
@@ -101,7 +101,7 @@ def make_game(out: Path) -> Context:
     )
     other_sheet = write_sheets(other, other.load_state())[0]
     homes = {p.name: p.homeworld for p in state.players}
-    from refassist.hexmap import distance
+    from refassist.geometry.hexmap import distance
 
     near = {
         name: min(
@@ -127,7 +127,7 @@ def make_any_game(out: Path, ruleset_name: str) -> Context:
     (so last week's sheets exist), and another game of the same rules.  Only what every game
     has is used: its players, its sheets, their Orders page and hidden identity sheet."""
     from refassist.demo import computer_sheets
-    from refassist.inbox import intake
+    from refassist.intake.inbox import intake
 
     ruleset = find_ruleset(ruleset_name)
     setups = ruleset.demo_players(max(ruleset.min_players, 2))

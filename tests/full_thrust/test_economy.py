@@ -493,9 +493,9 @@ def test_the_commanders_report_lists_its_defences_and_stores_and_no_rivals(
     tmp_path: Path,
 ) -> None:
     from refassist.report.build import RenderSettings, common_context, render_report
-    from refassist.report.render import template_dirs
     from refassist.rulesets import find_ruleset
     from refassist.rulesets.base import ReportInput
+    from refassist.typeset.render import template_dirs
     from tests.test_fog_of_war import pdf_pages
 
     state = seed_map()

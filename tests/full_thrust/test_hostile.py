@@ -11,16 +11,16 @@ import openpyxl
 import pytest
 
 from refassist.dice import Dice
-from refassist.game import Game
-from refassist.inbox import intake
-from refassist.journal import sha256_file
+from refassist.intake.inbox import intake
 from refassist.rulesets import find_ruleset
 from refassist.rulesets.base import PlayerSetup
 from refassist.rulesets.full_thrust.resolve import resolve_turn
 from refassist.rulesets.full_thrust.rules import complete
 from refassist.rulesets.full_thrust.sheet import fill_sheet, orders_text, read_sheet, write_sheet
 from refassist.rulesets.full_thrust.state import BattleResult
-from refassist.turnsheets import check_sheet
+from refassist.store.game import Game
+from refassist.store.journal import sha256_file
+from refassist.store.turnsheets import check_sheet
 from tests.libreoffice import through_libreoffice
 
 from .situations import seed_map, ship, week_orders
@@ -174,7 +174,7 @@ def test_a_battle_result_mailed_in_by_a_player_is_refused(game: Game, tmp_path: 
     """A commander who got the battle sheet at the table cannot enter the result himself: a
     sheet comes by mail only from its own player, and a battle is nobody's address."""
     from refassist.rulesets.full_thrust.state import Battle, InBattle
-    from refassist.turnsheets import write_sheets
+    from refassist.store.turnsheets import write_sheets
     from tests.test_intake import make_mail, write_eml
 
     # A week that left a battle for the table, set up by hand in the master.

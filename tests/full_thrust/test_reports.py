@@ -6,9 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from refassist.dice import Dice
+from refassist.drawings.netlayout import star_box
 from refassist.report.build import RenderSettings, common_context, render_report
-from refassist.report.netlayout import star_box
-from refassist.report.render import template_dirs
 from refassist.rulesets import find_ruleset
 from refassist.rulesets.base import ReportInput
 from refassist.rulesets.full_thrust import economy
@@ -16,6 +15,7 @@ from refassist.rulesets.full_thrust.orders import FleetOrder
 from refassist.rulesets.full_thrust.resolve import resolve_turn
 from refassist.rulesets.full_thrust.rules import complete
 from refassist.rulesets.full_thrust.state import NATIVES, Battle, InBattle, State
+from refassist.typeset.render import template_dirs
 from tests.test_fog_of_war import pdf_pages
 
 from .situations import seed_map, ship, week_orders
@@ -124,7 +124,7 @@ def test_the_referees_map_labels_neither_overlap_nor_leave_the_page() -> None:
     0407" cut to "407"), and a battle's star sat on another place's label.  Every label box
     is measured as drawn: none meets another, a place's symbol, a battle star or the grid's
     numbers, none leaves the page, and each star touches its own place."""
-    from refassist.report.netdraw import HEIGHT, WIDTH, layout, network_svg
+    from refassist.drawings.netdraw import HEIGHT, WIDTH, layout, network_svg
 
     state = crowded_kell()
     net = RULESET.report_content(state, None, INFO).network
@@ -162,7 +162,7 @@ def test_the_referees_map_labels_neither_overlap_nor_leave_the_page() -> None:
 
 
 def test_the_campaigns_legend_calls_its_diamonds_wormholes() -> None:
-    from refassist.report.netdraw import legend
+    from refassist.drawings.netdraw import legend
 
     net = RULESET.report_content(crowded_kell(), None, INFO).network
     assert net is not None

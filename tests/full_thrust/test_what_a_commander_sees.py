@@ -16,7 +16,6 @@ import pytest
 
 from refassist.dice import Dice
 from refassist.report.build import RenderSettings, common_context, render_report
-from refassist.report.render import template_dirs
 from refassist.rulesets import find_ruleset
 from refassist.rulesets.base import ReportInput
 from refassist.rulesets.full_thrust.orders import Mission, Orders
@@ -27,6 +26,7 @@ from refassist.rulesets.full_thrust.state import Battle, BattleResult, InBattle,
 from refassist.rulesets.full_thrust.validate import validate_orders
 from refassist.rulesets.full_thrust.view import PlaceView
 from refassist.rulesets.full_thrust.visibility import player_view
+from refassist.typeset.render import template_dirs
 from tests.test_fog_of_war import pdf_pages
 
 from .situations import seed_map, ship, week_orders

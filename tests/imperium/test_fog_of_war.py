@@ -20,7 +20,7 @@ import re
 import pytest
 
 from refassist.demo import computer_sheets, create_demo_game
-from refassist.inbox import intake
+from refassist.intake.inbox import intake
 from refassist.report.game_reports import write_reports
 from refassist.rulesets.imperium_3m.state import State
 from refassist.rulesets.imperium_3m.units import IMPERIAL, TERRAN

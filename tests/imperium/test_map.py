@@ -299,7 +299,7 @@ def test_refassist_new_with_a_referees_map_and_scenario_records_both(tmp_path: P
 
     from refassist.cli import main
     from refassist.config import load_config
-    from refassist.game import Game
+    from refassist.store.game import Game
 
     (tmp_path / "map.toml").write_text(SMALL_MAP, encoding="utf-8")
     (tmp_path / "start.toml").write_text(SMALL_SCENARIO, encoding="utf-8")

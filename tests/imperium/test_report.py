@@ -11,9 +11,8 @@ import pytest
 from pypdf import PdfReader
 
 from refassist.dice import Dice, Roll
+from refassist.drawings.netdraw import network_svg
 from refassist.report.build import RenderSettings, common_context, render_report
-from refassist.report.netdraw import network_svg
-from refassist.report.render import template_dirs
 from refassist.rulesets.base import Event, NewGame, PlayerSetup, ReportContent, ReportInput, Step
 from refassist.rulesets.imperium_3m import RULESET
 from refassist.rulesets.imperium_3m.mapfile import default_map_text, default_scenario_text
@@ -26,6 +25,7 @@ from refassist.rulesets.imperium_3m.report import (
 )
 from refassist.rulesets.imperium_3m.setup import new_game
 from refassist.rulesets.imperium_3m.state import Queued, State
+from refassist.typeset.render import template_dirs
 
 PLAYERS = (PlayerSetup("Terra", "t@example.com"), PlayerSetup("Empire", "e@example.com"))
 INFO = ReportInput(
@@ -375,7 +375,7 @@ def test_a_long_planetary_box_wraps_under_its_column() -> None:
 def test_a_report_without_a_deadline_still_reads() -> None:
     from dataclasses import replace
 
-    from refassist.words import NO_DEADLINE
+    from refassist.text.words import NO_DEADLINE
 
     info = replace(INFO, deadline=NO_DEADLINE)
     settings = RenderSettings(tuple(template_dirs(None)), None, None, True)

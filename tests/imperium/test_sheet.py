@@ -16,7 +16,6 @@ import pytest
 
 from refassist.dice import Dice
 from refassist.errors import CellProblem, NotATurnSheet, UsageError
-from refassist.game import Game
 from refassist.rulesets import find_ruleset
 from refassist.rulesets.base import NewGame, PlayerSetup
 from refassist.rulesets.imperium_3m import sheet as layout
@@ -46,7 +45,8 @@ from refassist.rulesets.imperium_3m.state import (
     Unit,
 )
 from refassist.rulesets.imperium_3m.validate import validate_orders
-from refassist.turnsheets import check_sheet, write_sheets
+from refassist.store.game import Game
+from refassist.store.turnsheets import check_sheet, write_sheets
 from refassist.workbook.sheetio import META_SHEET
 from refassist.workbook.turnbook import LISTS_SHEET
 from tests.libreoffice import through_libreoffice
@@ -1611,7 +1611,7 @@ def test_an_order_that_fails_at_resolve_is_cancelled_and_reported(
 ) -> None:
     """Accepted at intake, made impossible by the referee's hand edit before the turn: the
     move is cancelled with an event naming its cell; the build on the same sheet still goes."""
-    from refassist.inbox import intake
+    from refassist.intake.inbox import intake
     from refassist.turns import resolve_game
 
     state = game.load_state()

@@ -12,13 +12,13 @@ import openpyxl
 import pytest
 
 from refassist.demo import computer_sheets, create_demo_game
-from refassist.game import Game
-from refassist.inbox import intake
+from refassist.intake.inbox import intake
 from refassist.report.game_reports import write_reports
 from refassist.rulesets import find_ruleset
 from refassist.rulesets.millenium.state import ALIEN, EMPIRE, State
+from refassist.store.game import Game
+from refassist.store.turnsheets import sheet_filename
 from refassist.turns import resolve_game
-from refassist.turnsheets import sheet_filename
 from tests.test_fog_of_war import pdf_pages
 
 RULESET = find_ruleset("millenium")

@@ -11,7 +11,6 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from refassist.i18n import again, said, said_plural, speaking_to, words_for
 from refassist.rulesets.base import ReportInput
 from refassist.rulesets.millenium import parse, sheet
 from refassist.rulesets.millenium.names import piece_destroyed, piece_name, ship_list
@@ -22,6 +21,7 @@ from refassist.rulesets.millenium.setup import new_state
 from refassist.rulesets.millenium.state import ALIEN, EMPIRE, State
 from refassist.rulesets.millenium.tactical import TacticalOrders
 from refassist.rulesets.millenium.visibility import player_view
+from refassist.text.i18n import again, said, said_plural, speaking_to, words_for
 
 from .situations import MAP, TABLES
 from .test_secrets import PLAYERS, play

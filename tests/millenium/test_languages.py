@@ -23,10 +23,10 @@ import pytest
 
 from refassist.archive.public import write_public
 from refassist.demo import run_demo
-from refassist.game import Game
-from refassist.inbox import intake
+from refassist.intake.inbox import intake
 from refassist.rulesets import find_ruleset
 from refassist.rulesets.millenium import sheet
+from refassist.store.game import Game
 from refassist.workbook.sheetpage import typing_into
 
 from .test_fog_of_war import pdf_text

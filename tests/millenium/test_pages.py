@@ -14,13 +14,13 @@ import openpyxl
 import pdfplumber
 import pytest
 
-from refassist.i18n import speaking_to
 from refassist.report.build import RenderSettings, common_context, render_report
-from refassist.report.render import template_dirs
 from refassist.rulesets import find_ruleset
 from refassist.rulesets.base import ReportInput
 from refassist.rulesets.millenium import sheet, zonemap
 from refassist.rulesets.millenium.state import ALIEN, EMPIRE, State
+from refassist.text.i18n import speaking_to
+from refassist.typeset.render import template_dirs
 from tests.libreoffice import through_libreoffice
 
 from .situations import MAP, TABLES, place, playing
@@ -185,7 +185,7 @@ def test_the_printed_situation_page_has_every_line_whole(
 
 
 def _told(state: State, kind: str, language: str) -> list[str]:
-    from refassist.i18n import again, words_for
+    from refassist.text.i18n import again, words_for
 
     w = words_for(language, PACKAGE)
     return [again(e.text, w, e.data.get("say")) for e in state.events if e.kind == kind]
@@ -231,7 +231,7 @@ def test_a_fleets_letters_say_whose_fleet_it_is() -> None:
     assert _told(fought, "fleet_destroyed", "fr") == ["la flotte A de l'Empire est détruite"]
     assert _told(fought, "fleet_destroyed", "en") == ["fleet A of the Empire destroyed"]
     [log] = [e.data for e in fought.events if e.kind == "battle"]
-    from refassist.i18n import again, words_for
+    from refassist.text.i18n import again, words_for
 
     fr = [
         again(t, words_for("fr", PACKAGE), s)
@@ -367,9 +367,9 @@ def test_the_empires_set_up_sheet_has_the_map_and_tab_1(
     map page (every zone, its sectors, each system's letter and level in the level's colour)
     and TAB 1 as the game's tables have it, in the reader's language, printed on one page wide
     (before: no map, no TAB 1 on the sheet)."""
-    from refassist.i18n import words_for
     from refassist.rulesets.millenium.charts import SHIP_TYPES
     from refassist.rulesets.millenium.mappage import _tint
+    from refassist.text.i18n import words_for
 
     path = _sheet(states[0], tmp_path, "fr")
     book = openpyxl.load_workbook(path)

@@ -15,8 +15,7 @@ from click.testing import CliRunner
 
 from refassist.cli import main
 from refassist.dice import Dice
-from refassist.game import Game
-from refassist.inbox import intake
+from refassist.intake.inbox import intake
 from refassist.report.game_reports import gather_input
 from refassist.rulesets import find_ruleset
 from refassist.rulesets.base import PlayerSetup
@@ -28,8 +27,9 @@ from refassist.rulesets.millenium.setup import new_state, random_deal
 from refassist.rulesets.millenium.state import ALIEN, EMPIRE, State
 from refassist.rulesets.millenium.tactical import TacticalOrders
 from refassist.rulesets.millenium.validate import validate_orders
+from refassist.store.game import Game
+from refassist.store.turnsheets import sheet_filename
 from refassist.turns import manifest, resolve_game
-from refassist.turnsheets import sheet_filename
 
 from .situations import MAP, TABLES, at, place, playing
 from .test_validate import problems
@@ -51,7 +51,7 @@ def _game(tmp_path: Path, **rules: Any) -> Game:
     game = Game.create(
         tmp_path / "orion", find_ruleset("millenium"), list(PLAYERS), seed=5, house_rules=rules
     )
-    from refassist.turnsheets import write_sheets
+    from refassist.store.turnsheets import write_sheets
 
     write_sheets(game, game.load_state())
     return game

@@ -9,11 +9,11 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from refassist.i18n import speaking_to
 from refassist.rulesets.millenium import sheet
 from refassist.rulesets.millenium.ai import computer_orders
 from refassist.rulesets.millenium.setup import new_state
 from refassist.rulesets.millenium.state import ALIEN, EMPIRE, State, mover
+from refassist.text.i18n import speaking_to
 from tests.libreoffice import through_libreoffice
 
 from .situations import MAP, TABLES

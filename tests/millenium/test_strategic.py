@@ -136,7 +136,7 @@ def test_free_direction_and_sector_default_toward_the_middle() -> None:
 @pytest.mark.parametrize("die", [1, 2, 3, 4, 5, 6])
 def test_a_row_of_equal_values_needs_no_die(die: int) -> None:
     from refassist.rulesets.millenium.charts import DEFAULT_TABLES, tables_from_data
-    from refassist.tomlfile import read_toml
+    from refassist.rulesets.tomlfile import read_toml
 
     data = read_toml(DEFAULT_TABLES, "tables")
     data["deviation"]["rows"][0]["values"] = [0] * 6

@@ -12,13 +12,13 @@ from pypdf import PdfReader
 
 from refassist.dice import Dice
 from refassist.report.build import RenderSettings, common_context, render_report
-from refassist.report.render import template_dirs
 from refassist.rulesets.base import ReportInput
 from refassist.rulesets.millenium.orders import FleetMove, Orders, ReserveEntry
 from refassist.rulesets.millenium.report import player_content
 from refassist.rulesets.millenium.resolve import resolve_turn
 from refassist.rulesets.millenium.state import ALIEN, EMPIRE, Ship, State
 from refassist.rulesets.millenium.visibility import player_view
+from refassist.typeset.render import template_dirs
 
 from .situations import at, place, playing
 

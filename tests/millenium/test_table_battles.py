@@ -17,9 +17,7 @@ from refassist.cli import main
 from refassist.config import save_config
 from refassist.demo import computer_sheets, create_demo_game
 from refassist.dice import Dice
-from refassist.game import Game
-from refassist.i18n import speaking_to
-from refassist.inbox import intake
+from refassist.intake.inbox import intake
 from refassist.report.game_reports import write_reports
 from refassist.rulesets import find_ruleset
 from refassist.rulesets.millenium import sheet
@@ -40,8 +38,10 @@ from refassist.rulesets.millenium.state import ALIEN, EMPIRE, State
 from refassist.rulesets.millenium.tablebattles import hex_battle, result_of, ships_in
 from refassist.rulesets.millenium.tactical import fight
 from refassist.rulesets.millenium.validate import validate_orders
+from refassist.store.game import Game
+from refassist.store.turnsheets import sheet_filename
+from refassist.text.i18n import speaking_to
 from refassist.turns import resolve_game
-from refassist.turnsheets import sheet_filename
 from refassist.workbook.master import read_master, write_master
 from tests.libreoffice import through_libreoffice
 from tests.millenium.test_fog_of_war import pdf_text

@@ -398,7 +398,7 @@ def test_a_missile_meets_the_missile_protection_and_a_laser_the_laser_one() -> N
     shipped tables have them equal), each shot is resolved against its weapon's figure."""
     from refassist.rulesets.millenium.charts import DEFAULT_TABLES, tables_from_data
     from refassist.rulesets.millenium.tactical import fire
-    from refassist.tomlfile import read_toml
+    from refassist.rulesets.tomlfile import read_toml
 
     data = read_toml(DEFAULT_TABLES, "tables")
     data["characteristics"]["vaisseau"]["missile_protection"] = 3

@@ -3,12 +3,12 @@ is what the turn carries out."""
 
 from __future__ import annotations
 
-from refassist.i18n import speaking_to
 from refassist.rulesets.millenium.geometry import Position
 from refassist.rulesets.millenium.orders import FleetMove, FleetSetup, Orders, Purchase
 from refassist.rulesets.millenium.setup import new_state
 from refassist.rulesets.millenium.state import ALIEN, EMPIRE
 from refassist.rulesets.millenium.validate import validate_orders
+from refassist.text.i18n import speaking_to
 
 from .situations import MAP, TABLES, at, place, playing, ships
 

@@ -28,8 +28,6 @@ import refassist
 from refassist.cli import main
 from refassist.demo import create_demo_game
 from refassist.dice import Dice
-from refassist.game import Game
-from refassist.i18n import again, speaking_to, words_for
 from refassist.rulesets import find_ruleset
 from refassist.rulesets.base import ReportInput
 from refassist.rulesets.millenium import sheet
@@ -39,6 +37,8 @@ from refassist.rulesets.millenium.resolve import resolve_turn
 from refassist.rulesets.millenium.setup import new_state
 from refassist.rulesets.millenium.state import ALIEN, EMPIRE, HeldTurn
 from refassist.rulesets.millenium.validate import validate_orders
+from refassist.store.game import Game
+from refassist.text.i18n import again, speaking_to, words_for
 from refassist.workbook.sheetpage import typing_into
 
 from .situations import MAP, TABLES, at, place, playing

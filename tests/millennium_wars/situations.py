@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from refassist.hexmap import HexGrid
+from refassist.geometry.hexmap import HexGrid
 from refassist.rulesets.millennium_wars.board import Board
 from refassist.rulesets.millennium_wars.terrain import TERRAIN
 from refassist.rulesets.millennium_wars.units import Unit

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from refassist.demo import computer_sheets, create_demo_game
-from refassist.game import Game
-from refassist.inbox import intake
+from refassist.intake.inbox import intake
 from refassist.report.game_reports import write_reports
 from refassist.rulesets import find_ruleset
 from refassist.rulesets.millennium_wars.state import State
+from refassist.store.game import Game
 from refassist.turns import resolve_game
 from tests.test_fog_of_war import pdf_pages
 

@@ -14,7 +14,6 @@ import pdfplumber
 
 from refassist.dice import Dice
 from refassist.report.build import RenderSettings, common_context, render_report
-from refassist.report.render import template_dirs
 from refassist.rulesets import find_ruleset
 from refassist.rulesets.base import Event, ReportInput
 from refassist.rulesets.millennium_wars.combat import Attack
@@ -25,6 +24,7 @@ from refassist.rulesets.millennium_wars.planning import board_box, direction, tu
 from refassist.rulesets.millennium_wars.report import combats, hex_board, roll_line
 from refassist.rulesets.millennium_wars.state import State
 from refassist.rulesets.millennium_wars.validate import validate_orders
+from refassist.typeset.render import template_dirs
 from refassist.workbook.master import read_master, write_master
 
 from .test_secrets import report

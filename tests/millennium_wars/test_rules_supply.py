@@ -16,7 +16,7 @@ from fractions import Fraction
 import pytest
 
 from refassist.dice import Dice
-from refassist.hexmap import HexGrid
+from refassist.geometry.hexmap import HexGrid
 from refassist.rulesets.base import PlayerSetup
 from refassist.rulesets.millennium_wars import supply
 from refassist.rulesets.millennium_wars.combat import Conditions

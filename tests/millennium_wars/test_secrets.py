@@ -13,7 +13,6 @@ import pypdfium2 as pdfium
 
 from refassist.dice import Dice
 from refassist.report.build import RenderSettings, common_context, render_report
-from refassist.report.render import template_dirs
 from refassist.rulesets import find_ruleset
 from refassist.rulesets.base import ReportInput
 from refassist.rulesets.millennium_wars.combat import Attack, Defence
@@ -23,6 +22,7 @@ from refassist.rulesets.millennium_wars.sequence import Point
 from refassist.rulesets.millennium_wars.state import State
 from refassist.rulesets.millennium_wars.validate import validate_orders
 from refassist.rulesets.millennium_wars.visibility import player_view, side_view, sight
+from refassist.typeset.render import template_dirs
 
 from .test_resolve import start
 

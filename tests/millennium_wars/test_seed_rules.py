@@ -34,7 +34,7 @@ from refassist.rulesets.millennium_wars.sequence import Point
 from refassist.rulesets.millennium_wars.state import State
 from refassist.rulesets.millennium_wars.validate import validate_orders
 from refassist.rulesets.millennium_wars.visibility import player_view
-from refassist.tomlfile import parse_toml
+from refassist.rulesets.tomlfile import parse_toml
 from refassist.workbook.master import read_master, write_master
 
 from .situations import blue, board, red

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from refassist.game import step_sort_key
 from refassist.rulesets.millennium_wars.sequence import Point, after, parse_key, qualifies
+from refassist.store.game import step_sort_key
 
 
 def turn_of_exchanges(

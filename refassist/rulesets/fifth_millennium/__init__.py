@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ...words import counted
+from ...text.words import counted
 from ..base import (
     Event,
     HouseRule,
@@ -27,7 +27,7 @@ from .state import SETUP_YEAR, State
 from .view import PlayerView
 
 if TYPE_CHECKING:
-    from ...report.mapmodel import SectorMap
+    from ...drawings.mapmodel import SectorMap
 
 
 class FifthMillennium(Ruleset[State, Orders]):

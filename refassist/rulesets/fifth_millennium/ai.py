@@ -40,7 +40,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...dice import player_rng
-from ...hexcache import distance, within
+from ...geometry.hexcache import distance, within
 from .movement_rules import arrival_year, journey_years, max_departures
 from .orders import Diplomacy, MessageOrder, Move, Orders, Purchase
 from .rules import complete

@@ -10,9 +10,9 @@ nor the production phase.
 
 from __future__ import annotations
 
-from ...hexcache import subsector_of
-from ...hexmap import SUBSECTOR_LETTERS
-from ...words import counted
+from ...geometry.hexcache import subsector_of
+from ...geometry.hexmap import SUBSECTOR_LETTERS
+from ...text.words import counted
 from .context import facility_count
 from .state import CLASS_INCOME, State, System
 

@@ -37,7 +37,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...hexmap import subsector_letter
+from ...geometry.hexmap import subsector_letter
 from ...workbook.history import shortened
 from .context import (
     TurnContext,

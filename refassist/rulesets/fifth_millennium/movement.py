@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ...hexmap import SECTOR, distance
+from ...geometry.hexmap import SECTOR, distance
 from .conflict import settle_ownership
 from .context import (
     TurnContext,

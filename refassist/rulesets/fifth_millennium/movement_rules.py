@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...hexmap import distance
+from ...geometry.hexmap import distance
 from .orders import Move
 from .rules import complete
 from .state import Fleet, Player, State

@@ -27,8 +27,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...hexmap import SECTOR, distance, parse_hex
-from ...words import counted
+from ...geometry.hexmap import SECTOR, distance, parse_hex
+from ...text.words import counted
 from .budget import income_blocked, income_lines
 from .context import (
     TurnContext,

@@ -16,9 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from ...hexcache import within
-from ...hexmap import SECTOR, subsector_letter
-from ...report.mapmodel import (
+from ...drawings.mapmodel import (
     HexNote,
     MapOverlay,
     MapOwner,
@@ -27,7 +25,9 @@ from ...report.mapmodel import (
     SectorMap,
     owner_tags,
 )
-from ...words import counted
+from ...geometry.hexcache import within
+from ...geometry.hexmap import SECTOR, subsector_letter
+from ...text.words import counted
 from ..base import Event, ReportContent, ReportInput, as_row, fields_of
 from .items import ITEMS_BY_CODE
 from .notation import fleet_text, flight_text, system_text

@@ -23,7 +23,7 @@ from typing import Any
 
 from ...dice import Dice
 from ...errors import GameError
-from ...hexmap import distance, parse_hex
+from ...geometry.hexmap import distance, parse_hex
 from ..base import Resolution
 from . import conflict, diplomacy, movement, production, unrest, victory
 from .context import TurnContext

@@ -14,9 +14,9 @@ from typing import Any
 
 from ...dice import Dice
 from ...errors import SetupError
-from ...hexcache import distance
-from ...hexmap import parse_hex
-from ...sectors import Sector, generate_sector, read_sector
+from ...geometry.hexcache import distance
+from ...geometry.hexmap import parse_hex
+from ...geometry.sectors import Sector, generate_sector, read_sector
 from ..base import NewGame, fields_of
 from .rules import complete
 from .state import FIRST_YEAR, SETUP_YEAR, Fleet, Force, Player, State, System

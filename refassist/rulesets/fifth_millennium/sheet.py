@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import InvalidOrder, NotATurnSheet, UsageError
-from ...hexmap import subsector_letter
-from ...message_text import MessageBudget, escaped
+from ...geometry.hexmap import subsector_letter
+from ...text.message_text import MessageBudget, escaped
 from ...workbook.sheetio import (
     TurnSheetFile,
 )

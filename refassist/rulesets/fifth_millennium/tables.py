@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...errors import CellProblem
-from ...hexmap import SECTOR, SUBSECTOR_LETTERS
+from ...geometry.hexmap import SECTOR, SUBSECTOR_LETTERS
 from ...workbook.history import (
     DICE_TABLE,
     EVENTS_TABLE,

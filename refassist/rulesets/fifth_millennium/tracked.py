@@ -1,4 +1,5 @@
-"""The Fifth Millennium state's lists that find their items by a key (`refassist.keyedlist`).
+"""The Fifth Millennium state's lists that find their items by a key
+(`refassist.rulesets.keyedlist`).
 
 Systems, squadrons and facilities are looked up by hex (and owner) thousands of times in a
 64-player turn, players by name, agreements by player pair in every battle, and the last-seen
@@ -9,7 +10,7 @@ existing item: a move or a capture creates or merges items instead.
 
 from __future__ import annotations
 
-from ...keyedlist import KeyedList
+from ..keyedlist import KeyedList
 
 
 class HexList(KeyedList):

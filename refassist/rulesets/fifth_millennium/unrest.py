@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...hexmap import distance
+from ...geometry.hexmap import distance
 from ..base import Event
 from .context import TurnContext, add_force
 from .movement_rules import best_range

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...errors import CellProblem
-from ...hexmap import SECTOR, distance
+from ...geometry.hexmap import SECTOR, distance
 from ..checking import OrderChecker
 from .budget import points_available
 from .items import find_item, placement

@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ...hexcache import within
+from ...geometry.hexcache import within
 from ..base import Secret, fields_of
 from .movement_rules import best_range
 from .notation import fleet_text, flight_text

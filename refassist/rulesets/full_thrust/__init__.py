@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from ...words import counted
+from ...text.words import counted
 from ..base import Event, HouseRule, Ruleset, Scores, Standing, Step
 from .orders import Orders
 from .rules import HOUSE_RULES

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import SetupError
-from ...tomlfile import read_toml
+from ..tomlfile import read_toml
 from .grid import Square, parse_square, square_code
 from .state import SYSTEM, WORMHOLE, System
 

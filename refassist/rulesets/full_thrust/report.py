@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from ...report.netmap import NetLink, NetMark, NetNode, NetOwner, NetworkMap
+from ...drawings.netmap import NetLink, NetMark, NetNode, NetOwner, NetworkMap
 from ..base import Event, ReportContent, ReportInput
 from .economy import holdings_text
 from .sheet import table_notes

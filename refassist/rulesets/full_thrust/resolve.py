@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...dice import Dice
-from ...words import counted
+from ...text.words import counted
 from ..base import Event, Resolution
 from . import charts, economy
 from .designs import Design

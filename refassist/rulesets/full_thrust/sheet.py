@@ -25,9 +25,9 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import InvalidOrder, NotATurnSheet, UsageError
-from ...i18n import Words
-from ...message_text import MessageBudget, escaped
-from ...words import counted
+from ...text.i18n import Words
+from ...text.message_text import MessageBudget, escaped
+from ...text.words import counted
 from ...workbook.sheetio import TurnSheetFile
 from ...workbook.sheetkit import SheetReader, SheetStyles, cell_rc, check_room
 from ...workbook.sheetpage import Listing, Page, typing_into

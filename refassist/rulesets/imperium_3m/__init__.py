@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from ...errors import UsageError
-from ...words import counted
+from ...text.words import counted
 from ..base import (
     Event,
     HouseRule,

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ...dice import Dice
-from ...words import counted
+from ...text.words import counted
 from .context import EVERYONE, TurnContext
 from .orders import REINFORCEMENT_CAPITALS, Arrival, Orders
 from .paths import connected, distances_from

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ...words import counted
+from ...text.words import counted
 from .admin import friendly_planets, is_friendly, remove_units, unit_system
 from .context import TurnContext
 from .paths import reaches_a_world

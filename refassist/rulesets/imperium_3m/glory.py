@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ...words import counted
+from ...text.words import counted
 from .admin import GRANTED_ORIGINS, is_friendly, place_ship, remove_units, unit_system
 from .context import EVERYONE, TurnContext
 from .paths import connected, distances_from

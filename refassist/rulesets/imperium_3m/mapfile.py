@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import SetupError
-from ...tomlfile import read_toml
+from ..tomlfile import read_toml
 from .state import MARKERS, PLANET_TYPES, GameMap, Planet, Route, System
 from .units import SIDES, UNIT_TABLES
 

@@ -2,13 +2,13 @@
 
 "Connected" decides income (Terran Worlds, connected Outposts), maintenance from the stockpile,
 terraforming and the inter-war territorial exchange; the way home decides retreats.  All of it
-is a search over jump routes (`refassist.routegraph`), kept in one place so the rules agree
+is a search over jump routes (`refassist.geometry.routegraph`), kept in one place so the rules agree
 on it.
 """
 
 from __future__ import annotations
 
-from ...routegraph import cheapest_path, distances, linked
+from ...geometry.routegraph import cheapest_path, distances, linked
 from .state import State
 
 

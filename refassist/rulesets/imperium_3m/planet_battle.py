@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import RefassistError
-from ...words import counted
+from ...text.words import counted
 from .context import TurnContext
 from .space_battle import cargo_of, prune_fleets, remove_units, reveal, transport_capacity
 from .state import ALLOWED_ON, Planet, Unit

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...words import counted
+from ...text.words import counted
 
 #: What `planet_battle.settle`'s result means, for the reader.
 RESULTS = {

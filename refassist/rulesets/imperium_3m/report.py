@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...dice import Roll
-from ...report.datalines import detail_lines
-from ...report.netmap import NetLink, NetMark, NetNode, NetOwner, NetworkMap
-from ...words import counted
+from ...drawings.netmap import NetLink, NetMark, NetNode, NetOwner, NetworkMap
+from ...text.datalines import detail_lines
+from ...text.words import counted
 from ..base import Event, ReportContent, ReportInput, as_row, fields_of
 from .admin import expected_income
 from .planet_story import planet_battle_lines

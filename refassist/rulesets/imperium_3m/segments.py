@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...words import counted
+from ...text.words import counted
 from .context import TurnContext
 from .orders import Action, Activation
 from .state import ALLOWED_ON, Fleet, Planet, State, Unit, load_of

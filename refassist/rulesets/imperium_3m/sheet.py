@@ -13,7 +13,7 @@ Input cells are pale yellow and unlocked, the rest is locked (protection without
 it guards against slips; the tool trusts nothing but the input cells anyway).  Columns with a
 fixed vocabulary have dropdowns and every column an input message.  The hidden ``_meta`` sheet
 carries the game id, the player, the step (``str(state.turn)``, the engine's step key), the
-token that `refassist.turnsheets.verify_identity` checks, and the side's own fleet names (so
+token that `refassist.store.turnsheets.verify_identity` checks, and the side's own fleet names (so
 that a fleet a referee named ``Home`` is found when the player types ``home``; the enemy's
 names are never written into a sheet the enemy cannot see).
 
@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import InvalidOrder, NotATurnSheet, UsageError
-from ...message_text import MessageBudget, escaped
-from ...words import counted
+from ...text.message_text import MessageBudget, escaped
+from ...text.words import counted
 from ...workbook.sheetio import TurnSheetFile
 from ...workbook.sheetkit import SheetReader, SheetStyles, cell_rc, check_room
 from ...workbook.sheetpage import Listing, Page, typing_into

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...errors import CellProblem
-from ...words import counted
+from ...text.words import counted
 from ..checking import OrderChecker
 from .admin import (
     TERRAFORM_TURNS,

@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from ...i18n import said
-from ...words import N_, counted
+from ...text.i18n import said
+from ...text.words import N_, counted
 from ..base import Event, HouseRule, PlayerSetup, Ruleset, Scores, Standing, Step
 from .orders import Orders
 from .parse import in_language

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...dice import Dice, player_rng
-from ...words import N_
+from ...text.words import N_
 from .battlesheet import battle_of
 from .charts import Tables, tables_for
 from .geometry import Position

@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import NotATurnSheet
-from ...i18n import current
-from ...message_text import MessageBudget
-from ...words import N_
+from ...text.i18n import current
+from ...text.message_text import MessageBudget
+from ...text.words import N_
 from ...workbook.sheetio import META_SHEET, TurnSheetFile
 from ...workbook.sheetkit import SheetReader, SheetStyles
 from ...workbook.sheetpage import Page, typing_into

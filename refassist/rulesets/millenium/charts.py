@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import SetupError
-from ...tomlfile import read_toml
+from ..tomlfile import read_toml
 
 DEFAULT_TABLES = Path(__file__).parent / "data" / "tables.toml"
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...dice import Dice
-from ...i18n import Said, said, said_plural
-from ...words import N_
+from ...text.i18n import Said, said, said_plural
+from ...text.words import N_
 from .charts import Tables
 from .geometry import Position, StrategicMap
 from .names import SIDE_LABELS

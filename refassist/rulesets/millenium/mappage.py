@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...i18n import current
-from ...words import N_
+from ...text.i18n import current
+from ...text.words import N_
 from . import parse
 from .charts import SHIP_TYPES, Tables
 from .geometry import Position, StrategicMap, zone_name

@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ...i18n import Said, Words, again, current, said, said_plural
-from ...words import N_
+from ...text.i18n import Said, Words, again, current, said, said_plural
+from ...text.words import N_
 from .charts import SHIP_TYPES
 
 SHIP_LABELS = {

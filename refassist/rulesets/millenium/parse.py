@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...errors import InvalidOrder
-from ...i18n import current
+from ...text.i18n import current
 from ...workbook.celltext import excerpt
 from .geometry import Position, StrategicMap, Zone
 

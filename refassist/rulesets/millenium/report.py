@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...i18n import Words, again, words_for
-from ...words import N_
+from ...text.i18n import Words, again, words_for
+from ...text.words import N_
 from ..base import MAP_ANCHOR, Event, ReportContent, ReportInput
 from .charts import Tables, tables_for
 from .geometry import Position, StrategicMap, zone_name

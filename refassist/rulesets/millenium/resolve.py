@@ -19,8 +19,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...dice import Dice
-from ...i18n import Said, said, said_plural
-from ...words import N_, counted
+from ...text.i18n import Said, said, said_plural
+from ...text.words import N_, counted
 from ..base import Event, Resolution
 from .charts import INTERCEPTORS_PER_CARRIER, Tables, tables_for
 from .conquest import (

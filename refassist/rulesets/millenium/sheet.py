@@ -23,9 +23,9 @@ from typing import Any
 from xlsxwriter.utility import xl_col_to_name
 
 from ...errors import NotATurnSheet, UsageError
-from ...i18n import again, current
-from ...message_text import MessageBudget
-from ...words import N_
+from ...text.i18n import again, current
+from ...text.message_text import MessageBudget
+from ...text.words import N_
 from ...workbook.sheetio import TurnSheetFile
 from ...workbook.sheetkit import SheetReader, SheetStyles, cell_rc, check_room
 from ...workbook.sheetpage import Listing, Page, typing_into

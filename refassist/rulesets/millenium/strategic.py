@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ...dice import Dice
-from ...i18n import said
+from ...text.i18n import said
 from .charts import DIRECTIONS, FREE, Tables
 from .geometry import (
     LANDING_COST,

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...dice import Dice
-from ...i18n import Said, said
+from ...text.i18n import Said, said
 from .charts import INTERCEPTORS_PER_CARRIER, Tables
 from .fire import Shot, resolve_shot, shot_modifier
 from .hexfield import (

@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from ...errors import CellProblem
-from ...i18n import current
+from ...text.i18n import current
 from ..checking import OrderChecker
 from .battlesheet import (
     BASES_CELL,

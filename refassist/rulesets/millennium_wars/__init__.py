@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from ...dice import Dice
-from ...words import counted
+from ...text.words import counted
 from ..base import Event, HouseRule, Resolution, Ruleset, Scores, Standing, Step
 from .orders import Orders
 from .rules import HOUSE_RULES

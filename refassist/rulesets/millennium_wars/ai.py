@@ -23,7 +23,7 @@ from fractions import Fraction
 from typing import Any
 
 from ...dice import player_rng
-from ...hexmap import distance
+from ...geometry.hexmap import distance
 from .board import Board
 from .combat import Attack
 from .movement import Move

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import pairwise
 
-from ...hexmap import HexGrid
+from ...geometry.hexmap import HexGrid
 from .scenario import Scenario
 from .terrain import Terrain, entry_cost
 from .units import Unit

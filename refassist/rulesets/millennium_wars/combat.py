@@ -43,8 +43,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ...dice import Dice
-from ...hexmap import distance
-from ...words import counted
+from ...geometry.hexmap import distance
+from ...text.words import counted
 from .board import Board
 from .crt import CRT, Odds, Shift, odds
 from .politics import points_text

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from ...errors import InvalidOrder
-from ...hexmap import parse_hex
+from ...geometry.hexmap import parse_hex
 from ...workbook.celltext import excerpt, normalise
 
 MAX_PATH = 30

@@ -23,7 +23,7 @@ from typing import Any
 
 from xlsxwriter.utility import xl_col_to_name
 
-from ...hexmap import col_row
+from ...geometry.hexmap import col_row
 from ..base import Event
 from .board import Board
 from .combat import PLACE_SHIFT, SUPPLY_SHIFT

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ...dice import Roll
-from ...report.boardmap import (
+from ...drawings.boardmap import (
     BoardCounter,
     BoardEdge,
     BoardPlace,

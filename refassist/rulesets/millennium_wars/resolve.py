@@ -38,7 +38,7 @@ from dataclasses import replace
 from typing import Any
 
 from ...dice import Dice
-from ...words import counted
+from ...text.words import counted
 from ..base import Event, Resolution
 from . import charts, supply
 from .attacked import fightable

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import SetupError
-from ...hexmap import HexGrid, hex_id, parse_hex
-from ...tomlfile import TomlLines, read_toml
+from ...geometry.hexmap import HexGrid, hex_id, parse_hex
+from ..tomlfile import TomlLines, read_toml
 from .crt import ASSAULT, CRT
 from .terrain import TERRAIN, Terrain, with_overrides
 from .units import SIZES, UNIT_TYPES, Unit

@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import InvalidOrder, NotATurnSheet, UsageError
-from ...message_text import MessageBudget
-from ...words import counted
+from ...text.message_text import MessageBudget
+from ...text.words import counted
 from ...workbook.sheetio import TurnSheetFile
 from ...workbook.sheetkit import SheetReader, SheetStyles, cell_rc, check_room
 from ...workbook.sheetpage import Listing, Page, typing_into

@@ -25,7 +25,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 
 from ...dice import Dice
-from ...hexmap import distance
+from ...geometry.hexmap import distance
 from . import charts
 from .board import Board
 from .combat import Conditions

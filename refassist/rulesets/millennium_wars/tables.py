@@ -19,7 +19,6 @@ from fractions import Fraction
 from typing import Any
 
 from ...errors import CellProblem, InvalidOrder, SetupError
-from ...tomlfile import parse_toml
 from ...workbook.history import (
     events_to_rows,
     history_json,
@@ -29,6 +28,7 @@ from ...workbook.history import (
     rows_to_rolls,
 )
 from ..base import Column, Reference, Row, RowProblems, Table, as_row, flag, optional, whole
+from ..tomlfile import parse_toml
 from .combat import Attack, Defence
 from .crt import CRTS
 from .parse import parse_retreats

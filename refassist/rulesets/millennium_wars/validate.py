@@ -24,7 +24,7 @@ from fractions import Fraction
 from typing import Any
 
 from ...errors import CellProblem
-from ...words import counted
+from ...text.words import counted
 from ...workbook.celltext import excerpt
 from ..checking import OrderChecker
 from .board import Board

@@ -1,0 +1,15 @@
+"""The typesetter: our HTML subset in, PDF out.  Its contract: `refassist.typeset.contract`.
+
+* `render` - the jinja2 environment (templates to HTML) and WeasyPrint's layout, both locked
+  down; `fetcher` - the only URLs WeasyPrint may load;
+* `flow` - chapters, the cover and map pages cut out of the HTML and set with Pango (else
+  left to WeasyPrint); `flowhtml` - the HTML subset read, and report.css's rules for it in
+  points; `flowpages` - placing a chapter's blocks on pages and drawing them (`Chapter`);
+  `pango` - Pango's text on cairo; `svgdraw` / `svgpaint` - the engine's SVG on a page;
+* `flowdoc` - a report wholly set here, put together without WeasyPrint; `running` - the
+  running heads; `pdfappend` - pages and stamps appended to cairo's PDF; `pdfinfo` - the
+  title, language, page count; `stamp` - pypdf stamping onto WeasyPrint's layout.
+
+May import: `refassist.drawings.drawing` (units, colours) and the layers below it.  Never the
+reports, the store or a game: it knows HTML and CSS, not turns.
+"""
