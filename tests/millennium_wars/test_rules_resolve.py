@@ -1,0 +1,160 @@
+"""The turn's own rules where mutation testing of resolve.py found them untested (issue 51):
+the UN's ceasefire (both answers told to both players, the Index moved 20 toward the side
+that complies, the game ended when both do), and the administrative segment's cities held
+out of the enemy's sight.  Each exchange is resolved with fixed dice on the training
+scenario (Ann's Northland, the First Player, and Bob's Sarkand), and the events a player gets
+are pinned whole: phase, place, kind, text and audience are codes the reports and sheets
+read, not wording."""
+
+from __future__ import annotations
+
+from refassist.dice import Dice
+from refassist.rulesets.base import Event, PlayerSetup
+from refassist.rulesets.millennium_wars.orders import Orders
+from refassist.rulesets.millennium_wars.resolve import resolve_turn
+from refassist.rulesets.millennium_wars.scenario import load_scenario
+from refassist.rulesets.millennium_wars.sequence import Point
+from refassist.rulesets.millennium_wars.state import State, new_state
+
+EVERYONE = ("*",)
+
+
+def start() -> State:
+    """The training scenario as it is made, Ann playing Northland and Bob Sarkand."""
+    players = [PlayerSetup("Ann", "a@example.com"), PlayerSetup("Bob", "b@example.com")]
+    return new_state(load_scenario(), players, "Vell", "g")
+
+
+def told(turn: int, phase: str, place: str, kind: str, text: str, to: tuple[str, ...]) -> Event:
+    """The event as `resolve.event` makes it: told to ``to`` and visible to them alone."""
+    return Event(turn, phase, place, kind, text, to, to, {})
+
+
+# -- the UN's ceasefire ---------------------------------------------------------------------------
+
+
+def ceasefire(ann: str | None, bob: str | None, dice: list[int]) -> State:
+    """Turn 1's ceasefire exchange with these answers (None: the player sent nothing)."""
+    state = start()
+    state.point = Point(1, ceasefire=True)
+    orders = {
+        player: Orders(player, "1-0-ceasefire", ceasefire=answer)
+        for player, answer in (("Ann", ann), ("Bob", bob))
+        if answer is not None
+    }
+    return resolve_turn(state, orders, Dice.scripted(dice), {}).state
+
+
+def test_one_side_refuses_the_ceasefire_the_index_moves_20_toward_the_other() -> None:
+    """The seed: "If either player refuses to comply, then shift the Political Index 20 in
+    the other player's favor and continue play."  Both answers are told to both players in
+    one line, each side by name, joined by "; "; play goes on with the First Player's air
+    roll (3 + 0: parity, nobody examines the enemy)."""
+    northland = ceasefire("accept", "refuse", [3])
+    assert northland.political_index == 70 and not northland.finished
+    assert northland.point == Point(1)
+    assert northland.events[0] == told(
+        1,
+        "events",
+        "",
+        "ceasefire",
+        "The UN's ceasefire: Northland accepts; Sarkand refuses",
+        EVERYONE,
+    )
+    assert [e.kind for e in northland.events] == ["ceasefire", "air"]
+    # The other way round: toward Sarkand, the Second Player (50 - 20).
+    sarkand = ceasefire("refuse", "accept", [3])
+    assert sarkand.political_index == 30 and not sarkand.finished
+    assert sarkand.events[0].text == "The UN's ceasefire: Northland refuses; Sarkand accepts"
+
+
+def test_both_refuse_the_ceasefire_nothing_happens() -> None:
+    """Bob sends nothing, which refuses; Ann refuses in writing: no effect on the Index."""
+    state = ceasefire("refuse", None, [3])
+    assert state.political_index == 50 and not state.finished
+    assert state.events[0] == told(
+        1,
+        "events",
+        "",
+        "ceasefire",
+        "The UN's ceasefire: Northland refuses; Sarkand refuses",
+        EVERYONE,
+    )
+
+
+def test_both_accept_the_ceasefire_the_game_ends_and_both_are_told() -> None:
+    """ "If both players comply, then the game immediately comes to an end and both players
+    check for Victory": Northland holds 0205 and 0503 (5 + 2), Sarkand 0906 and 1005 (2 + 5),
+    a draw.  The end is an event of its own in the "end" phase, for both, and no air roll
+    follows (no dice are given: one would raise)."""
+    state = ceasefire("accept", "accept", [])
+    end = "The game ends (both sides accepted the UN's ceasefire): a draw, 7 objective points each"
+    assert state.finished == end
+    assert state.political_index == 50
+    assert state.events == [
+        told(
+            1,
+            "events",
+            "",
+            "ceasefire",
+            "The UN's ceasefire: Northland accepts; Sarkand accepts",
+            EVERYONE,
+        ),
+        told(1, "end", "", "game_over", end, EVERYONE),
+    ]
+
+
+# -- the administrative segment ------------------------------------------------------------------
+
+
+def test_a_city_held_out_of_the_enemys_sight() -> None:
+    """N-1AR stands in Kesh (1005, a city of Sarkand) at the end of turn 1, with every
+    Sarkand unit far from it and the house rule ``see_home`` off, so Sarkand does not see the
+    city: the Index moves 1 toward Northland (50 to 51).  Ann is told which unit holds which
+    city; Bob only that a unit of Northland holds a city of his (the Index is public), with
+    no place.  Northland also learns that the objective Kesh is now its own; Sarkand, who
+    does not see it, is not told.  The last exchange of turn 1 (Sarkand's reaction of the
+    Second Player's second impulse) without orders; turn 2 opens with d66 54 (no event) and
+    an air roll of 3 (parity)."""
+    state = start()
+    state.point = Point(1, 2, 2, True)
+    state.unit("N-1AR").hex = "1005"
+    for uid, hex_ in (
+        ("S-4", "1208"),
+        ("S-1", "1208"),
+        ("S-HQ", "1108"),
+        ("S-CY", "1108"),
+        ("S-3", "1207"),
+        ("S-2", "1207"),
+    ):
+        state.unit(uid).hex = hex_
+    after = resolve_turn(state, {}, Dice.scripted([5, 4, 3]), {"see_home": False}).state
+    assert after.political_index == 51
+    assert after.held["1005"] == "Northland"
+    assert [e for e in after.events if e.phase == "administration"] == [
+        told(
+            1,
+            "administration",
+            "1005",
+            "city_held",
+            "N-1AR holds Kesh: the Index moves 1 toward Northland",
+            ("Ann",),
+        ),
+        told(
+            1,
+            "administration",
+            "",
+            "city_held",
+            "A unit of Northland holds a city of Sarkand: the Index moves 1 toward Northland",
+            ("Bob",),
+        ),
+        told(
+            1,
+            "administration",
+            "1005",
+            "objective",
+            "The objective 1005 Kesh is held by Northland",
+            ("Ann",),
+        ),
+    ]
+    assert after.point == Point(2)
