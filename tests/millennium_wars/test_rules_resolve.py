@@ -8,10 +8,12 @@ read, not wording."""
 
 from __future__ import annotations
 
+import pytest
+
 from refassist.dice import Dice
 from refassist.rulesets.base import Event, PlayerSetup
 from refassist.rulesets.millennium_wars.orders import Orders
-from refassist.rulesets.millennium_wars.resolve import resolve_turn
+from refassist.rulesets.millennium_wars.resolve import resolve_turn, start_of_turn
 from refassist.rulesets.millennium_wars.scenario import load_scenario
 from refassist.rulesets.millennium_wars.sequence import Point
 from refassist.rulesets.millennium_wars.state import State, new_state
@@ -158,3 +160,125 @@ def test_a_city_held_out_of_the_enemys_sight() -> None:
         ),
     ]
     assert after.point == Point(2)
+
+
+# -- the random events -----------------------------------------------------------------------------
+
+VOLUNTEERS = (
+    "Volunteers from Northland's allies reach the front: the Index moves 5 toward Northland."
+)
+TELEVISION = (
+    "Sarkand's state television shows burning villages in the Gap: the Index moves 5 toward "
+    "Sarkand."
+)
+NO_EFFECT = " (no effect: the Index is not in its band)"
+
+
+@pytest.mark.parametrize(
+    ("dice", "index", "moved", "result", "said", "event"),
+    [
+        # World Opinion Favors Underdog: "67 or more, then subtract 10"; "33 or less, add 10".
+        ([3, 1], 67, 57, "world opinion", ": the Index is 57", "world opinion"),
+        ([3, 2], 66, 66, "world opinion", ": the Index is 66", "world opinion"),
+        ([3, 3], 33, 43, "world opinion", ": the Index is 43", "world opinion"),
+        ([3, 3], 34, 34, "world opinion", ": the Index is 34", "world opinion"),
+        ([3, 3], 95, 85, "world opinion", ": the Index is 85", "world opinion"),
+        # Variable political situation: the First Player's die minus the Second's.
+        (
+            [2, 5, 2, 6],
+            50,
+            46,
+            "variable politics",
+            ": 2 - 6, the Index is 46",
+            "variable politics",
+        ),
+        (
+            [2, 6, 6, 1],
+            97,
+            100,
+            "variable politics",
+            ": 6 - 1, the Index is 100",
+            "variable politics",
+        ),
+        # The scenario's own events: 5 toward Northland, 5 toward Sarkand, nothing.
+        ([4, 1], 50, 55, "scenario event 1", f": {VOLUNTEERS}", "scenario event 1"),
+        ([4, 6], 50, 45, "scenario event 2", f": {TELEVISION}", "scenario event 2"),
+        (
+            [5, 3],
+            50,
+            50,
+            "scenario event 3",
+            ": A storm closes the sea lanes: nothing else happens.",
+            "scenario event 3",
+        ),
+        # Rallies and protests apply only in their band (67-100 or 1-33), else no event.
+        ([1, 3], 67, 67, "first rally", "", "first rally"),
+        ([1, 3], 66, 66, "first rally", NO_EFFECT, "no event"),
+        ([1, 4], 33, 33, "first protests", "", "first protests"),
+        ([1, 4], 34, 34, "first protests", NO_EFFECT, "no event"),
+        ([1, 4], 0, 0, "first protests", NO_EFFECT, "no event"),
+        ([1, 5], 1, 1, "second rally", "", "second rally"),
+        ([1, 5], 67, 67, "second rally", NO_EFFECT, "no event"),
+        ([1, 6], 100, 100, "second protests", "", "second protests"),
+        ([1, 6], 33, 33, "second protests", NO_EFFECT, "no event"),
+        ([6, 6], 50, 50, "no event", "", "no event"),
+    ],
+)
+def test_each_random_event_as_the_seed_reads(
+    dice: list[int], index: int, moved: int, result: str, said: str, event: str
+) -> None:
+    """Turn 2's random event with the Index at ``index``: the Index after it, the event the
+    turn keeps (a rally or protests out of its band is no event), and the line both players
+    read, pinned whole with the roll and the result it carries."""
+    state = start()
+    state.point = Point(2)
+    state.political_index = index
+    events = start_of_turn(state, Dice.scripted(dice))
+    roll = dice[0] * 10 + dice[1]
+    assert events == [
+        Event(
+            2,
+            "events",
+            "",
+            "random_event",
+            f"Random event: d66 {roll}, {result}{said}",
+            EVERYONE,
+            EVERYONE,
+            {"roll": roll, "result": result},
+        )
+    ]
+    assert state.political_index == moved and state.event == event
+    assert state.point == Point(2) and not state.bad_weather
+
+
+def test_a_scenario_event_the_scenario_lacks_does_nothing() -> None:
+    """d66 42, Scenario Event #1, in a scenario without it."""
+    state = start()
+    state.point = Point(3)
+    state.scenario.events.clear()
+    events = start_of_turn(state, Dice.scripted([4, 2]))
+    assert [e.text for e in events] == [
+        "Random event: d66 42, scenario event 1: the scenario has none"
+    ]
+    assert state.political_index == 50
+
+
+def test_the_uns_ceasefire_opens_an_exchange_of_answers() -> None:
+    """d66 12: "Both players write down in secret whether or not they plan to comply": the
+    game turn opens with the ceasefire exchange, before any impulse."""
+    state = start()
+    state.point = Point(4)
+    events = start_of_turn(state, Dice.scripted([1, 2]))
+    assert events == [
+        Event(
+            4,
+            "events",
+            "",
+            "random_event",
+            "Random event: d66 12, ceasefire: both players answer whether they comply",
+            EVERYONE,
+            EVERYONE,
+            {"roll": 12, "result": "ceasefire"},
+        )
+    ]
+    assert state.point == Point(4, ceasefire=True) and state.point.key == "4-0-ceasefire"
