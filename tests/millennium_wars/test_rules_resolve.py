@@ -282,3 +282,54 @@ def test_the_uns_ceasefire_opens_an_exchange_of_answers() -> None:
         )
     ]
     assert state.point == Point(4, ceasefire=True) and state.point.key == "4-0-ceasefire"
+
+
+# -- the end of a player turn ----------------------------------------------------------------------
+
+
+def test_recovery_and_c4i_at_the_end_of_a_player_turn() -> None:
+    """The last exchange of Northland's player turn (Sarkand's reaction of impulse 3), no
+    orders.  Three disrupted Northland units roll to recover, 4 or more after the modifier
+    (+1 outside an enemy zone of control, -1 in desert or glacier), in the order of the
+    units: N-1AR at 0303 (plain, no zone: +1) rolls 3, 4: recovers; N-2MI at 1104 (desert,
+    next to S-1 and S-5: -1) rolls 4, 3: stays disrupted; N-3LI at 0804 (plain, next to S-3:
+    +0) rolls 4: recovers.  Each line is told to Ann alone, at the unit's hex, with its die.
+    Northland's C4I, down to 2, recovers one level to its starting 3, told to both.  Then
+    Sarkand's player turn opens with its air roll (3: parity)."""
+    state = start()
+    state.point = Point(1, 1, 3, True)
+    for uid, hex_ in (("N-1AR", "0303"), ("N-2MI", "1104"), ("N-3LI", "0804")):
+        state.unit(uid).hex = hex_
+        state.unit(uid).disrupted = True
+    state.first.c4i = 2
+    after = resolve_turn(state, {}, Dice.scripted([3, 4, 4, 3]), {}).state
+
+    def recovery(hex_: str, text: str, roll: int) -> Event:
+        return Event(1, "recovery", hex_, "recovery", text, ("Ann",), ("Ann",), {"roll": roll})
+
+    assert [e for e in after.events if e.phase == "recovery"] == [
+        recovery("0303", "N-1AR recovers (1D6 3 + 1)", 3),
+        recovery("1104", "N-2MI stays disrupted (1D6 4 - 1)", 4),
+        recovery("0804", "N-3LI recovers (1D6 4 + 0)", 4),
+        told(1, "recovery", "", "c4i", "Northland's C4I recovers to 3", EVERYONE),
+    ]
+    assert [after.unit(u).disrupted for u in ("N-1AR", "N-2MI", "N-3LI")] == [False, True, False]
+    assert after.first.c4i == 3 and after.second.c4i == 2
+    assert after.point == Point(1, 2)
+    assert [e.kind for e in after.events] == ["recovery"] * 3 + ["c4i", "air"]
+    # Recovery rolls are logged in their phase at the unit's hex.
+    assert [(r.phase, r.location) for r in after.dice[:3]] == [
+        ("recovery", "0303"),
+        ("recovery", "1104"),
+        ("recovery", "0804"),
+    ]
+
+
+def test_a_c4i_level_at_its_start_does_not_recover() -> None:
+    """At the end of Sarkand's player turn 2 its C4I stands at its start (2): it does not
+    move and nothing is told.  Turn 3 follows (d66 54, no event; air 3)."""
+    state = start()
+    state.point = Point(2, 2, 2, True)
+    after = resolve_turn(state, {}, Dice.scripted([5, 4, 3]), {}).state
+    assert after.second.c4i == 2 and after.point == Point(3)
+    assert not [e for e in after.events if e.kind == "c4i"]
