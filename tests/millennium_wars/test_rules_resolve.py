@@ -12,6 +12,8 @@ import pytest
 
 from refassist.dice import Dice
 from refassist.rulesets.base import Event, PlayerSetup
+from refassist.rulesets.millennium_wars.combat import Attack
+from refassist.rulesets.millennium_wars.movement import Move
 from refassist.rulesets.millennium_wars.orders import Orders
 from refassist.rulesets.millennium_wars.resolve import resolve_turn, start_of_turn
 from refassist.rulesets.millennium_wars.scenario import load_scenario
@@ -333,3 +335,163 @@ def test_a_c4i_level_at_its_start_does_not_recover() -> None:
     after = resolve_turn(state, {}, Dice.scripted([5, 4, 3]), {}).state
     assert after.second.c4i == 2 and after.point == Point(3)
     assert not [e for e in after.events if e.kind == "c4i"]
+
+
+# -- the impulse and reaction sheets -------------------------------------------------------------
+
+
+def test_moves_made_and_cancelled_and_the_reaction_skipped() -> None:
+    """Ann's first impulse: N-2MI moves to 0504 (half a movement point by road); N-3LI's and
+    N-HT's moves cost more than their speeds and are cancelled.  Nothing is attacked and no
+    Sarkand unit sees 0504: no reaction sheet.  Each player is told why in an event of the
+    "reaction" phase carrying the skipped step (Bob's also the reason for the referee's
+    notes), and the summary counts the moves, the cancelled ones and the one skipped
+    exchange.  The next exchange is Ann's second impulse."""
+    state = start()
+    ann = Orders(
+        "Ann",
+        "1-1-1",
+        moves=[
+            Move("N-2MI", ["0504"]),
+            Move("N-3LI", ["0603", "0703", "0803", "0903"]),
+            Move("N-HT", ["0405", "0505", "0605", "0705", "0805"]),
+        ],
+    )
+    done = resolve_turn(state, {"Ann": ann}, Dice.scripted([]), {})
+    why = "no attack on its units, and no enemy move in its sight"
+    assert done.events == [
+        Event(
+            1,
+            "movement",
+            "0504",
+            "move",
+            "N-2MI moves to 0504",
+            ("Ann",),
+            ("Ann",),
+            {"unit": "N-2MI", "spent": "1/2"},
+        ),
+        told(
+            1,
+            "movement",
+            "",
+            "order_cancelled",
+            "N-3LI's move is cancelled: the move costs 4 movement points by 0703; N-3LI's "
+            "speed is 3",
+            ("Ann",),
+        ),
+        told(
+            1,
+            "movement",
+            "",
+            "order_cancelled",
+            "N-HT's move is cancelled: the move costs 8 movement points by 0705; N-HT's speed is 7",
+            ("Ann",),
+        ),
+        Event(
+            1,
+            "reaction",
+            "",
+            "exchange_skipped",
+            f"No reaction sheet for Sarkand this impulse: {why}",
+            ("Bob",),
+            ("Bob",),
+            {"step": "1-1-1r", "why": f"Sarkand's reaction: {why}"},
+        ),
+        Event(
+            1,
+            "reaction",
+            "",
+            "exchange_skipped",
+            "No reaction sheet this impulse",
+            ("Ann",),
+            ("Ann",),
+            {"step": "1-1-1r"},
+        ),
+    ]
+    assert done.summary == "1 move, 2 moves cancelled, 1 exchange skipped"
+    assert done.state.point == Point(1, 1, 2)
+    assert done.state.unit("N-2MI").ops_complete and not done.state.unit("N-3LI").ops_complete
+
+
+def test_a_move_stopped_an_attack_declared_then_a_reserve_reacts_and_the_attack_is_fought() -> None:
+    """Ann's first impulse: N-1AR's road move stops at 0804, in S-3's zone of control (0904
+    cannot follow), and N-HT (set at 0805 by hand) attacks S-3 at 0905: Bob gets his
+    reaction sheet and the attack waits for it, as the summary says.  In the reaction S-5, a
+    reserve, moves to 1002 (an event of the "reaction" phase, Bob's alone); then the Raid,
+    5 to 4, 1/1, -1 for N-HT out of supply: 1/2, die 2: A1, N-HT disrupted, told to both.
+    The units that moved or attacked are Ops Complete."""
+    state = start()
+    state.unit("N-HT").hex = "0805"
+    ann = Orders(
+        "Ann",
+        "1-1-1",
+        moves=[Move("N-1AR", ["0403", "0504", "0604", "0704", "0804", "0904"])],
+        attacks=[Attack(["N-HT"], "0905", "raid")],
+    )
+    first = resolve_turn(state, {"Ann": ann}, Dice.scripted([]), {})
+    assert first.events == [
+        Event(
+            1,
+            "movement",
+            "0804",
+            "move",
+            "N-1AR stops at 0804: 0804 is in an enemy zone of control: the move ends there "
+            "(0904 cannot follow)",
+            ("Ann",),
+            ("Ann",),
+            {"unit": "N-1AR", "spent": "7/2"},
+        ),
+    ]
+    assert first.summary == "1 move, 1 attack declared, fought after the reaction"
+    assert first.state.point == Point(1, 1, 1, True)
+    bob = Orders("Bob", "1-1-1r", moves=[Move("S-5", ["1002"])])
+    second = resolve_turn(first.state, {"Bob": bob}, Dice.scripted([2]), {})
+    assert second.events[0] == Event(
+        1,
+        "reaction",
+        "1002",
+        "move",
+        "S-5 moves to 1002",
+        ("Bob",),
+        ("Bob",),
+        {"unit": "S-5", "spent": "1"},
+    )
+    assert [(e.phase, e.location, e.kind, e.text, e.visible_to) for e in second.events[1:]] == [
+        (
+            "combat",
+            "0905",
+            "attack",
+            "Northland attacks 0905 (Raid): 5 to 4: 1/1, -1 attacker out of supply: 1/2; die 2: "
+            "A1; N-HT is disrupted",
+            EVERYONE,
+        ),
+    ]
+    assert second.summary == "1 move, 1 attack fought"
+    after = second.state
+    assert after.point == Point(1, 1, 2) and after.pending == []
+    assert all(after.unit(u).ops_complete for u in ("N-1AR", "N-HT", "S-5"))
+    assert after.unit("N-HT").disrupted
+
+
+def test_an_attack_void_is_told_to_the_attacker_and_counted_as_none_fought() -> None:
+    """S-3 leaves 0905 (by hand, as a reserve might) before the attack on it is fought: the
+    attack is void, told to Ann alone at 0905 in the combat phase; the summary says no attack
+    was fought, and N-1AR, which neither moved nor fought, is not Ops Complete."""
+    state = start()
+    state.unit("N-1AR").hex = "0804"
+    ann = Orders("Ann", "1-1-1", attacks=[Attack(["N-1AR"], "0905", "raid")])
+    state = resolve_turn(state, {"Ann": ann}, Dice.scripted([]), {}).state
+    state.unit("S-3").hex = "1006"
+    done = resolve_turn(state, {}, Dice.scripted([]), {})
+    assert done.events == [
+        told(
+            1,
+            "combat",
+            "0905",
+            "attack_void",
+            "The attack on 0905 does not take place: there is no enemy land unit in 0905 to attack",
+            ("Ann",),
+        ),
+    ]
+    assert done.summary == "0 moves, 0 attacks fought"
+    assert not done.state.unit("N-1AR").ops_complete
