@@ -15,7 +15,7 @@ from refassist.rulesets.base import Event, PlayerSetup
 from refassist.rulesets.millennium_wars.combat import Attack
 from refassist.rulesets.millennium_wars.movement import Move
 from refassist.rulesets.millennium_wars.orders import Orders
-from refassist.rulesets.millennium_wars.resolve import resolve_turn, start_of_turn
+from refassist.rulesets.millennium_wars.resolve import open_game, resolve_turn, start_of_turn
 from refassist.rulesets.millennium_wars.scenario import load_scenario
 from refassist.rulesets.millennium_wars.sequence import Point
 from refassist.rulesets.millennium_wars.state import State, new_state
@@ -495,3 +495,152 @@ def test_an_attack_void_is_told_to_the_attacker_and_counted_as_none_fought() -> 
     ]
     assert done.summary == "0 moves, 0 attacks fought"
     assert not done.state.unit("N-1AR").ops_complete
+
+
+# -- the air superiority roll ----------------------------------------------------------------------
+
+
+def air(text: str, roll: int, result: str) -> Event:
+    """The air superiority event of turn 1, told to both."""
+    return Event(1, "air", "", "air", text, EVERYONE, EVERYONE, {"roll": roll, "result": result})
+
+
+@pytest.mark.parametrize(
+    ("modifier", "die", "rules", "text", "result", "holder", "c4i"),
+    [
+        # Dominance costs the loser one C4I level (Sarkand 2 to 1, Northland 3 to 2).
+        (
+            1,
+            6,
+            {"air_defence": "none"},
+            "1D6 6 +1: first dominance; Sarkand's C4I falls to 1",
+            "first dominance",
+            "Northland",
+            (3, 1),
+        ),
+        (
+            -1,
+            1,
+            {"air_defence": "none"},
+            "1D6 1 -1: second dominance; Northland's C4I falls to 2",
+            "second dominance",
+            "Sarkand",
+            (2, 2),
+        ),
+        (
+            0,
+            5,
+            {"air_defence": "none"},
+            "1D6 5 +0: first superiority",
+            "first superiority",
+            "Northland",
+            (3, 2),
+        ),
+        (
+            0,
+            2,
+            {"air_defence": "none"},
+            "1D6 2 +0: second superiority",
+            "second superiority",
+            "Sarkand",
+            (3, 2),
+        ),
+        (0, 3, {}, "1D6 3 +0: parity", "parity", "", (3, 2)),
+        # Air Defense (ours, on by default): Sarkand's level takes a 6 down to 5, Northland's
+        # a 2 up to parity; the line gives the total after it.
+        (
+            0,
+            6,
+            {},
+            "1D6 6 +0, 5 after Air Defense: first superiority",
+            "first superiority",
+            "Northland",
+            (3, 2),
+        ),
+        (0, 2, {}, "1D6 2 +0, 3 after Air Defense: parity", "parity", "", (3, 2)),
+    ],
+)
+def test_the_air_roll_its_holder_and_what_dominance_costs(
+    modifier: int,
+    die: int,
+    rules: dict[str, object],
+    text: str,
+    result: str,
+    holder: str,
+    c4i: tuple[int, int],
+) -> None:
+    """The First Player's air roll as the game opens (turn 1's event: d66 54, none): the
+    line both read, the side holding the air (who may examine every enemy stack this player
+    turn), and the C4I levels after it."""
+    state = start()
+    state.scenario.air_modifier = modifier
+    events = open_game(state, Dice.scripted([5, 4, die]), rules)
+    assert events[1:] == [air(f"Air superiority: {text}", die, result)]
+    assert state.air == holder and state.air_level == result
+    assert state.sees_all == ([holder] if holder else [])
+    assert (state.first.c4i, state.second.c4i) == c4i
+
+
+def test_dominance_leaves_a_c4i_of_0_at_0() -> None:
+    """Sarkand's C4I already at 0 does not fall below it."""
+    state = start()
+    state.scenario.air_modifier = 1
+    state.second.c4i = 0
+    events = open_game(state, Dice.scripted([5, 4, 6]), {"air_defence": "none"})
+    assert events[-1].text == "Air superiority: 1D6 6 +1: first dominance; Sarkand's C4I falls to 0"
+    assert state.second.c4i == 0
+
+
+def test_no_air_roll_in_bad_weather_and_none_before_a_ceasefire() -> None:
+    """Bad weather (d66 34): parity without a roll, no air line.  A ceasefire (d66 11): the
+    answers come first, so the game opens without the air roll."""
+    state = start()
+    state.air, state.sees_all = "Sarkand", ["Sarkand"]
+    events = open_game(state, Dice.scripted([3, 4]))
+    assert [e.kind for e in events] == ["random_event"]
+    assert (state.air, state.air_level) == ("", "parity")
+    state = start()
+    events = open_game(state, Dice.scripted([1, 1]))
+    assert [e.kind for e in events] == ["random_event"] and state.point.ceasefire
+
+
+# -- the sequence and the game's end ----------------------------------------------------------
+
+
+def test_the_skipped_impulses_are_told_to_both_and_the_game_ends_after_the_last_turn() -> None:
+    """The house rule ``last_turn`` 2 ends the game after turn 2: at the end of Sarkand's
+    second impulse (no orders, nothing to react to) its third impulse is skipped (C4I 2),
+    told to both in the "sequence" phase; the administrative segment runs; then the end,
+    told to both in the "end" phase, with no random event nor air roll after it (no dice
+    are given).  Northland holds 0205 and 0503 (7), Sarkand 0906, 1005 and, by S-1 moved
+    there by hand, the depot 0704 (10)."""
+    state = start()
+    state.point = Point(2, 2, 2)
+    state.unit("S-1").hex = "0704"
+    done = resolve_turn(state, {}, Dice.scripted([]), {"last_turn": 2})
+    end = "The game ends (the game's last turn is over): Sarkand wins with 10 objective points to 7"
+    why = "C4I 2 does not qualify for impulse 3"
+    assert done.state.finished == end
+    assert done.events[2] == Event(
+        2,
+        "sequence",
+        "",
+        "exchange_skipped",
+        f"Sarkand's impulse 3 is skipped: {why}",
+        EVERYONE,
+        EVERYONE,
+        {"step": "2-2-3", "why": f"Sarkand's impulse 3: {why}"},
+    )
+    assert done.events[-1] == told(2, "end", "", "game_over", end, EVERYONE)
+    assert [e.kind for e in done.events[3:-1]] == ["objective"]  # Sarkand sees the depot
+    assert done.state.point == Point(3)
+
+
+def test_the_game_goes_on_before_its_last_turn_is_over() -> None:
+    """The same end of Sarkand's player turn in turn 1 with ``last_turn`` 2: turn 2 opens
+    (d66 54, no event; air 3, parity)."""
+    state = start()
+    state.point = Point(1, 2, 2)
+    done = resolve_turn(state, {}, Dice.scripted([5, 4, 3]), {"last_turn": 2})
+    assert not done.state.finished and done.state.point == Point(2)
+    assert [e.kind for e in done.events][-2:] == ["random_event", "air"]
