@@ -12,9 +12,10 @@ import pytest
 
 from refassist.dice import Dice
 from refassist.rulesets.base import Event, PlayerSetup
+from refassist.rulesets.millennium_wars import supply
 from refassist.rulesets.millennium_wars.combat import Attack
 from refassist.rulesets.millennium_wars.movement import Move
-from refassist.rulesets.millennium_wars.orders import Orders
+from refassist.rulesets.millennium_wars.orders import InformationAttack, Orders, Purchase
 from refassist.rulesets.millennium_wars.resolve import open_game, resolve_turn, start_of_turn
 from refassist.rulesets.millennium_wars.scenario import load_scenario
 from refassist.rulesets.millennium_wars.sequence import Point
@@ -644,3 +645,126 @@ def test_the_game_goes_on_before_its_last_turn_is_over() -> None:
     done = resolve_turn(state, {}, Dice.scripted([5, 4, 3]), {"last_turn": 2})
     assert not done.state.finished and done.state.point == Point(2)
     assert [e.kind for e in done.events][-2:] == ["random_event", "air"]
+
+
+# -- the first impulse's guerrillas, reinforcements, purchases and information warfare -------
+
+
+def first_impulse_orders(step: str) -> Orders:
+    """Bob buys S-6 (due in turn 2) and an Air Defense level, and orders two information
+    warfare attacks with S-CY, one more than the scenario allows."""
+    return Orders(
+        "Bob",
+        step,
+        purchases=[Purchase("reinforcement", "S-6", "1205"), Purchase("air defence")],
+        information=[InformationAttack(["S-CY"]), InformationAttack(["S-CY"])],
+    )
+
+
+def sarkands_turn_2(impulse: int) -> State:
+    """Sarkand's player turn of turn 2 at ``impulse``, one guerrilla waiting to be placed
+    (raised by hand, 1 on the die) and 10 political points."""
+    state = start()
+    state.point = Point(2, 2, impulse)
+    supply.raise_guerrillas(state, "Sarkand", 1)
+    state.second.political_points = 10
+    return state
+
+
+def test_the_first_impulse_places_buys_and_attacks_by_information_in_that_order() -> None:
+    """Sarkand's first impulse of turn 2, in the seed's order: the waiting guerrilla placed
+    by the rule (no 'guerrilla' line: a free hex of Sarkand, 0801), the reinforcements due
+    (bought, the default: S-6 only available), the purchases (S-6 for 3 points, the Air
+    Defense level for 4: 10 - 7 = 3 left), then the information warfare: S-CY (2) against
+    N-CY (1), +1, die 1: FB, the feedback die 4 moves the Index 4 toward Northland (54).  The
+    differential is the referee's alone (nobody sees both sides' cybercadres); the result
+    both players'; the attack beyond the scenario's one Bob's alone, as are the guerrilla,
+    the reinforcements and the purchases."""
+    done = resolve_turn(
+        sarkands_turn_2(1), {"Bob": first_impulse_orders("2-2-1")}, Dice.scripted([1, 4]), {}
+    )
+    bob = ("Bob",)
+    assert done.events[:7] == [
+        told(2, "guerrillas", "", "guerrillas", "S-4-G1 (guerrillas) is placed at 0801", bob),
+        told(2, "reinforcements", "", "reinforcement", "reinforcements available to buy: S-6", bob),
+        told(
+            2,
+            "purchases",
+            "",
+            "purchase",
+            "Sarkand buys S-6 as a reinforcement at 1205 for 3 political points",
+            bob,
+        ),
+        told(
+            2,
+            "purchases",
+            "",
+            "purchase",
+            "Sarkand buys an Air Defense level for 4 political points",
+            bob,
+        ),
+        told(
+            2,
+            "information warfare",
+            "",
+            "information_warfare",
+            "Sarkand's information warfare: S-CY (attack 2) against N-CY (defence 1): "
+            "differential +1",
+            (),
+        ),
+        told(
+            2,
+            "information warfare",
+            "",
+            "information_warfare",
+            "Sarkand's information warfare, 1D6 1: FB; the Index moves 4 toward Northland",
+            EVERYONE,
+        ),
+        told(
+            2,
+            "information warfare",
+            "",
+            "information_warfare",
+            "only 1 information warfare attack(s) a player turn; the rest are not made",
+            bob,
+        ),
+    ]
+    assert [e.kind for e in done.events[7:]] == ["exchange_skipped"] * 2
+    after = done.state
+    assert after.political_index == 54 and after.second.political_points == 3
+    assert after.unit("S-6").hex == "1205" and after.second.air_defence == 2
+    assert after.unit("S-4-G1").hex == "0801" and after.placing == []
+
+
+def test_free_reinforcements_arrive_and_are_not_bought() -> None:
+    """The house rule ``reinforcements = "free"``: S-6 arrives on its turn, and the purchase
+    of it is refused in the sheet's order, the Air Defense level still bought (10 - 4)."""
+    done = resolve_turn(
+        sarkands_turn_2(1),
+        {"Bob": first_impulse_orders("2-2-1")},
+        Dice.scripted([1, 4]),
+        {"reinforcements": "free"},
+    )
+    assert [(e.phase, e.text) for e in done.events[1:4]] == [
+        ("reinforcements", "S-6 arrives at 1205"),
+        (
+            "purchases",
+            "no purchase of S-6: reinforcements arrive free on their turn in this game "
+            "(the house rule reinforcements is 'free')",
+        ),
+        ("purchases", "Sarkand buys an Air Defense level for 4 political points"),
+    ]
+    assert done.state.second.political_points == 6
+
+
+def test_a_later_impulse_places_buys_and_attacks_nothing() -> None:
+    """The same sheet on Sarkand's second impulse (its C4I raised to 3 by hand, so that a
+    third follows): no guerrilla, reinforcement, purchase or information warfare (no dice
+    are given: a roll would raise); only the skipped reaction."""
+    state = sarkands_turn_2(2)
+    state.second.c4i = 3
+    done = resolve_turn(state, {"Bob": first_impulse_orders("2-2-2")}, Dice.scripted([]), {})
+    assert done.state.point == Point(2, 2, 3)
+    assert [e.kind for e in done.events[:2]] == ["exchange_skipped"] * 2
+    assert done.state.second.political_points == 10 and done.state.political_index == 50
+    assert [u.id for u in done.state.placing] == ["S-4-G1"]
