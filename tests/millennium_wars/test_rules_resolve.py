@@ -768,3 +768,48 @@ def test_a_later_impulse_places_buys_and_attacks_nothing() -> None:
     assert [e.kind for e in done.events[:2]] == ["exchange_skipped"] * 2
     assert done.state.second.political_points == 10 and done.state.political_index == 50
     assert [u.id for u in done.state.placing] == ["S-4-G1"]
+
+
+# -- the reserves named for the enemy's player turn ----------------------------------------------
+
+
+def test_the_reserves_named_are_told_to_their_owner_whole() -> None:
+    """At the end of Northland's player turn (the reaction of its third impulse, no orders)
+    its latest naming, N-1AR N-2MI N-3LI, counts for the units that are not Ops Complete:
+    N-2MI moved (Ops Complete, by hand) and is no reserve, said; N-4AC, a reserve of the
+    scenario not named, stops being one.  Ann alone is told, in the "reserves" phase, with
+    the units held; the naming is used up."""
+    state = start()
+    state.point = Point(1, 1, 3, True)
+    state.first.reserves_named = ["N-1AR", "N-2MI", "N-3LI"]
+    state.unit("N-2MI").ops_complete = True
+    after = resolve_turn(state, {}, Dice.scripted([3]), {}).state
+    assert after.events[0] == Event(
+        1,
+        "reserves",
+        "",
+        "reserves",
+        "Northland's reserves for Sarkand's player turn: N-1AR N-3LI (N-2MI moved or attacked "
+        "this player turn: no reserve)",
+        ("Ann",),
+        ("Ann",),
+        {"units": ["N-1AR", "N-3LI"]},
+    )
+    assert sorted(u.id for u in after.units if u.reserve) == ["N-1AR", "N-3LI", "S-5"]
+    assert after.first.reserves_named is None
+
+
+def test_no_reserve_named_is_said_as_none() -> None:
+    """Sarkand names no reserve ("none" on its last sheet): S-5 stops being one, and the
+    line says none, with no units; the game turn then ends (d66 54, air 3)."""
+    state = start()
+    state.point = Point(1, 2, 2, True)
+    state.second.reserves_named = []
+    after = resolve_turn(state, {}, Dice.scripted([5, 4, 3]), {}).state
+    line = next(e for e in after.events if e.kind == "reserves")
+    assert (line.text, line.visible_to, line.data) == (
+        "Sarkand's reserves for Northland's player turn: none",
+        ("Bob",),
+        {"units": []},
+    )
+    assert not after.unit("S-5").reserve and after.unit("N-4AC").reserve
