@@ -13,7 +13,7 @@ import pytest
 from refassist.dice import Dice
 from refassist.rulesets.base import Event, PlayerSetup
 from refassist.rulesets.millennium_wars import supply
-from refassist.rulesets.millennium_wars.combat import Attack
+from refassist.rulesets.millennium_wars.combat import Attack, Defence
 from refassist.rulesets.millennium_wars.movement import Move
 from refassist.rulesets.millennium_wars.orders import InformationAttack, Orders, Purchase
 from refassist.rulesets.millennium_wars.resolve import open_game, resolve_turn, start_of_turn
@@ -813,3 +813,87 @@ def test_no_reserve_named_is_said_as_none() -> None:
         {"units": []},
     )
     assert not after.unit("S-5").reserve and after.unit("N-4AC").reserve
+
+
+# -- what each side is told of an attack ---------------------------------------------------------
+
+
+def assault_into_a_full_stack(superiority: bool) -> list[Event]:
+    """N-1AR and N-HT (N-HQ at 0603 keeping them in supply) assault S-3 at 0905, asking the
+    one-point-a-unit political shift with 1 point for 2 units (no shift); S-3 retreats by its
+    written path to 1105, where S-1 (set by hand), S-HQ and S-CY stand.  With Northland's
+    air superiority (set by hand, so it sees every stack) the odds gain +1."""
+    state = start()
+    for uid, hex_ in {"N-1AR": "0804", "N-HT": "0805", "N-HQ": "0603", "S-1": "1105"}.items():
+        state.unit(uid).hex = hex_
+    if superiority:
+        state.air, state.air_level, state.sees_all = "Northland", "first superiority", ["Northland"]
+    attack = Attack(["N-1AR", "N-HT"], "0905", "assault", political_points=2)
+    state = resolve_turn(
+        state, {"Ann": Orders("Ann", "1-1-1", attacks=[attack])}, Dice.scripted([]), {}
+    ).state
+    state.first.political_points = 1
+    bob = Orders("Bob", "1-1-1r", defence=Defence(retreat={"S-3": ["1005", "1105"]}))
+    return resolve_turn(state, {"Bob": bob}, Dice.scripted([6]), {}).events
+
+
+SHORT = (
+    "What Sarkand was not told of the attack on 0905: Northland had only 1 of the 2 political "
+    "points its shift costs (one a unit): no shift"
+)
+OVERSTACKED = "Sarkand's units in 1105 are overstacked and disrupted"
+
+
+def test_what_one_side_alone_may_know_of_an_attack_is_told_apart() -> None:
+    """11 to 4 on the Assault CRT is 2/1; a 6: DD (a reconstructed row), two hexes.  Both
+    read the attack without where S-3 went (1105 is out of Northland's sight); Ann alone that
+    her shift was not paid; Bob alone where S-3 retreated, and that his stack at 1105, four
+    land units, is overstacked and disrupted (a combat event with no place, so as not to
+    say where)."""
+    assert assault_into_a_full_stack(False) == [
+        Event(
+            1,
+            "combat",
+            "0905",
+            "attack",
+            "Northland attacks 0905 (Assault): 11 to 4: 2/1; die 6: DD (reconstructed row); S-3 "
+            "is disrupted; S-3 retreats",
+            EVERYONE,
+            EVERYONE,
+            {
+                "odds": "2/1",
+                "strengths": "11 to 4",
+                "shifts": [],
+                "die": 6,
+                "result": "DD",
+                "crt": "Assault",
+                "reconstructed": True,
+                "eliminated": [],
+                "political": {},
+            },
+        ),
+        told(1, "combat", "0905", "attack_detail", SHORT, ("Ann",)),
+        told(
+            1,
+            "combat",
+            "0905",
+            "attack_detail",
+            "What Northland was not told of the attack on 0905: S-3 retreats to 1105",
+            ("Bob",),
+        ),
+        told(1, "combat", "", "overstacked", OVERSTACKED, ("Bob",)),
+    ]
+
+
+def test_an_overstacked_stack_the_enemy_sees_is_told_to_both() -> None:
+    """The same assault under Northland's air superiority (+1: 3/1, still DD on a 6): it sees
+    every stack, so S-3's retreat to 1105 and the overstacking are told to both, and Bob
+    has nothing of his own."""
+    events = assault_into_a_full_stack(True)
+    assert [(e.kind, e.visible_to) for e in events] == [
+        ("attack", EVERYONE),
+        ("attack_detail", ("Ann",)),
+        ("overstacked", EVERYONE),
+    ]
+    assert "S-3 retreats to 1105" in events[0].text
+    assert events[2] == told(1, "combat", "", "overstacked", OVERSTACKED, EVERYONE)
