@@ -236,7 +236,9 @@ def test_each_random_event_as_the_seed_reads(
     state = start()
     state.point = Point(2)
     state.political_index = index
-    events = start_of_turn(state, Dice.scripted(dice))
+    rolled = Dice.scripted(dice)
+    events = start_of_turn(state, rolled)
+    assert [(r.phase, r.location) for r in rolled.log] == [("events", "")] * len(dice)
     roll = dice[0] * 10 + dice[1]
     assert events == [
         Event(
@@ -559,6 +561,8 @@ def air(text: str, roll: int, result: str) -> Event:
             (3, 2),
         ),
         (0, 2, {}, "1D6 2 +0, 3 after Air Defense: parity", "parity", "", (3, 2)),
+        # The scenario's modifier counts before Air Defense: 1 + 1 = 2, up to 3 by Northland's.
+        (1, 1, {}, "1D6 1 +1, 3 after Air Defense: parity", "parity", "", (3, 2)),
     ],
 )
 def test_the_air_roll_its_holder_and_what_dominance_costs(
@@ -575,8 +579,11 @@ def test_the_air_roll_its_holder_and_what_dominance_costs(
     turn), and the C4I levels after it."""
     state = start()
     state.scenario.air_modifier = modifier
-    events = open_game(state, Dice.scripted([5, 4, die]), rules)
+    dice = Dice.scripted([5, 4, die])
+    events = open_game(state, dice, rules)
     assert events[1:] == [air(f"Air superiority: {text}", die, result)]
+    # Each roll is logged in its phase (what a disputed roll is looked up by).
+    assert [(r.phase, r.location) for r in dice.log] == [("events", "")] * 2 + [("air", "")]
     assert state.air == holder and state.air_level == result
     assert state.sees_all == ([holder] if holder else [])
     assert (state.first.c4i, state.second.c4i) == c4i
@@ -897,3 +904,72 @@ def test_an_overstacked_stack_the_enemy_sees_is_told_to_both() -> None:
     ]
     assert "S-3 retreats to 1105" in events[0].text
     assert events[2] == told(1, "combat", "", "overstacked", OVERSTACKED, EVERYONE)
+
+
+def attackers_stack(rules: dict[str, object]) -> list[Event]:
+    """N-3LI (0804) raids S-3 (0905) asking a political shift Northland cannot pay (no
+    point), at 2 to 4, 1/2, -1 out of supply: 1/3; a 1: AD, two hexes, by its written path to
+    0802 (in Sarkand's home country, no Sarkand unit near), where N-1AR, N-2MI and N-HT stand
+    (by hand): four land units, overstacked.  The combat's events."""
+    state = start()
+    for uid, hex_ in {"N-3LI": "0804", "N-1AR": "0802", "N-2MI": "0802", "N-HT": "0802"}.items():
+        state.unit(uid).hex = hex_
+    state.first.political_points = 0
+    retreat = {"N-3LI": ["0803", "0802"]}
+    attack = Attack(["N-3LI"], "0905", "raid", political_points=1, retreat=retreat)
+    ann = Orders("Ann", "1-1-1", attacks=[attack])
+    state = resolve_turn(state, {"Ann": ann}, Dice.scripted([]), rules).state
+    return resolve_turn(state, {}, Dice.scripted([1]), rules).events
+
+
+def test_the_attackers_overstacked_stack_out_of_sight_and_two_lines_of_its_own() -> None:
+    """With ``see_home`` off Sarkand does not see 0802: Ann alone learns of the stack, and
+    gets both lines Sarkand was not told joined in one event.  In the default rules Sarkand
+    sees its own country, 0802 included, and both read of the stack."""
+    events = attackers_stack({"see_home": False})
+    stack = "Northland's units in 0802 are overstacked and disrupted"
+    assert events[0].text.endswith("die 1: AD; N-3LI is disrupted; N-3LI retreats")
+    assert events[1:] == [
+        told(
+            1,
+            "combat",
+            "0905",
+            "attack_detail",
+            "What Sarkand was not told of the attack on 0905: Northland had only 0 of the 1 "
+            "political point its shift costs (one a unit): no shift; N-3LI retreats to 0802",
+            ("Ann",),
+        ),
+        told(1, "combat", "", "overstacked", stack, ("Ann",)),
+    ]
+    assert attackers_stack({})[-1] == told(1, "combat", "", "overstacked", stack, EVERYONE)
+
+
+def test_an_attack_void_does_not_stop_the_next_and_eliminations_add_to_the_lost() -> None:
+    """Ann declares two attacks: N-1AR (0805) on S-2 at 0906, and N-HT (0804) by air-land on
+    S-3 at 0905, whose defence is set to 1.  S-2 leaves 0906 (by hand) before the combat:
+    the first attack is void, and the second is still fought: 5 to 1, 5/1, a 6: DE.  S-3 is
+    eliminated and joins N-4AC (lost earlier, by hand) among the lost; the elimination moves
+    the Index 1 toward Northland (51), said in the attack's line."""
+    state = start()
+    state.unit("N-1AR").hex = "0805"
+    state.unit("N-HT").hex = "0804"
+    state.unit("N-HQ").hex = "0603"
+    state.unit("S-3").defence = 1
+    gone = state.unit("N-4AC")
+    state.units.remove(gone)
+    state.lost.append(gone)
+    attacks = [Attack(["N-1AR"], "0906", "raid"), Attack(["N-HT"], "0905", "air-land")]
+    state = resolve_turn(
+        state, {"Ann": Orders("Ann", "1-1-1", attacks=attacks)}, Dice.scripted([]), {}
+    ).state
+    state.unit("S-2").hex = "1107"
+    done = resolve_turn(state, {}, Dice.scripted([6]), {})
+    assert [(e.kind, e.location) for e in done.events] == [
+        ("attack_void", "0906"),
+        ("attack", "0905"),
+    ]
+    assert done.events[1].data["result"] == "DE"
+    assert "the Index moves 1 toward Northland, to 51" in done.events[1].text
+    assert [u.id for u in done.state.lost] == ["N-4AC", "S-3"]
+    assert done.state.political_index == 51
+    assert done.summary == "0 moves, 1 attack fought"
