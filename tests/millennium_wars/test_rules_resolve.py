@@ -973,3 +973,28 @@ def test_an_attack_void_does_not_stop_the_next_and_eliminations_add_to_the_lost(
     assert [u.id for u in done.state.lost] == ["N-4AC", "S-3"]
     assert done.state.political_index == 51
     assert done.summary == "0 moves, 1 attack fought"
+
+
+def test_impulses_declared_away_without_the_c4i_reading_are_skipped_for_that_reason() -> None:
+    """With ``impulse_c4i`` off Sarkand (C4I 2) may take three impulses.  Its first impulse
+    sheet declares no further impulse: impulses 2 and 3 are skipped because it said so, not
+    because of its C4I, and both players read it.  Turn 2 follows (d66 54; air 3)."""
+    state = start()
+    state.point = Point(1, 2, 1)
+    bob = Orders("Bob", "1-2-1", last=True)
+    done = resolve_turn(state, {"Bob": bob}, Dice.scripted([5, 4, 3]), {"impulse_c4i": False})
+    why = "declared no further impulse this player turn"
+    assert [e for e in done.events if e.phase == "sequence"] == [
+        Event(
+            1,
+            "sequence",
+            "",
+            "exchange_skipped",
+            f"Sarkand's impulse {n} is skipped: {why}",
+            EVERYONE,
+            EVERYONE,
+            {"step": f"1-2-{n}", "why": f"Sarkand's impulse {n}: {why}"},
+        )
+        for n in (2, 3)
+    ]
+    assert done.state.point == Point(2) and not done.state.last_impulse
