@@ -17,7 +17,7 @@ from refassist.rulesets.millennium_wars.combat import Attack, Defence
 from refassist.rulesets.millennium_wars.movement import Move
 from refassist.rulesets.millennium_wars.orders import InformationAttack, Orders, Purchase
 from refassist.rulesets.millennium_wars.resolve import open_game, resolve_turn, start_of_turn
-from refassist.rulesets.millennium_wars.scenario import load_scenario
+from refassist.rulesets.millennium_wars.scenario import SpecialEvent, load_scenario
 from refassist.rulesets.millennium_wars.sequence import Point
 from refassist.rulesets.millennium_wars.state import State, new_state
 
@@ -998,3 +998,75 @@ def test_impulses_declared_away_without_the_c4i_reading_are_skipped_for_that_rea
         for n in (2, 3)
     ]
     assert done.state.point == Point(2) and not done.state.last_impulse
+    # The reaction of impulse 1 and impulses 2 and 3: three exchanges skipped.
+    assert done.summary == "0 moves, 3 exchanges skipped"
+
+
+def test_the_ceasefires_summary_is_its_line() -> None:
+    """What `refassist resolve` prints after the ceasefire exchange: the answers' line."""
+    state = start()
+    state.point = Point(1, ceasefire=True)
+    ann = Orders("Ann", "1-0-ceasefire", ceasefire="accept")
+    done = resolve_turn(state, {"Ann": ann}, Dice.scripted([3]), {})
+    assert done.summary == "The UN's ceasefire: Northland accepts; Sarkand refuses"
+
+
+def test_an_attack_on_no_defender_is_fought_at_once_and_the_attacker_told_so() -> None:
+    """Ann declares an attack on 0707, where no unit stands: nothing for Bob to react to, so
+    the attack is fought at once (void), and Ann's line says her attacks are fought at once."""
+    state = start()
+    ann = Orders("Ann", "1-1-1", attacks=[Attack(["N-1AR"], "0707", "raid")])
+    done = resolve_turn(state, {"Ann": ann}, Dice.scripted([]), {})
+    assert [(e.kind, e.text, e.visible_to) for e in done.events[1:]] == [
+        (
+            "exchange_skipped",
+            "No reaction sheet this impulse: your attacks are fought at once",
+            ("Ann",),
+        ),
+        (
+            "attack_void",
+            "The attack on 0707 does not take place: there is no enemy land unit in 0707 to attack",
+            ("Ann",),
+        ),
+    ]
+    assert done.state.point == Point(1, 1, 2) and done.state.pending == []
+
+
+def test_an_exchange_leaves_its_state_alone_and_keeps_the_game_turns_events() -> None:
+    """`resolve_turn` works on a copy: the state given keeps its units where they stood.
+    The new state's "this game turn so far" holds the earlier events of the same game turn
+    (the previous exchange's), not those of an earlier game turn."""
+    state = start()
+    old = Event(0, "events", "", "random_event", "an event of an earlier turn", EVERYONE, EVERYONE)
+    state.earlier = [old]
+    ann = Orders("Ann", "1-1-1", moves=[Move("N-2MI", ["0504"])])
+    first = resolve_turn(state, {"Ann": ann}, Dice.scripted([]), {}).state
+    assert state.unit("N-2MI").hex == "0404" and not state.unit("N-2MI").ops_complete
+    assert state.point == Point(1) and state.earlier == [old]
+    second = resolve_turn(first, {}, Dice.scripted([]), {}).state
+    assert second.earlier == first.events
+
+
+def test_a_scenario_event_of_one_point_moves_the_index_its_way() -> None:
+    """A scenario event's ``political_index`` of 1 moves the Index 1 toward the First Player
+    (50 to 51), -1 toward the Second (49)."""
+    for points, index in ((1, 51), (-1, 49)):
+        state = start()
+        state.point = Point(2)
+        state.scenario.events[1] = SpecialEvent(1, "Volunteers.", points)
+        start_of_turn(state, Dice.scripted([4, 1]))
+        assert state.political_index == index
+
+
+def test_the_variable_political_situation_logs_each_players_die() -> None:
+    """The two dice of the variable political situation are logged as each player's."""
+    state = start()
+    dice = Dice.scripted([2, 5, 3, 1])
+    start_of_turn(state, dice)
+    assert [r.purpose for r in dice.log] == [
+        "random event (tens)",
+        "random event (units)",
+        "variable politics, first",
+        "variable politics, second",
+    ]
+    assert state.political_index == 52
