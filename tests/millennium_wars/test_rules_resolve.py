@@ -1070,3 +1070,16 @@ def test_the_variable_political_situation_logs_each_players_die() -> None:
         "variable politics, second",
     ]
     assert state.political_index == 52
+
+
+def test_bad_weather_slows_the_moves_of_an_impulse() -> None:
+    """In bad weather ("Reduce all Land Unit Speeds by one") N-3LI's speed 3 is 2: three
+    plain hexes, 0603 0602 0601, are too far, and the move is cancelled; in fair weather it
+    is made."""
+    for bad, made in ((True, False), (False, True)):
+        state = start()
+        state.bad_weather = bad
+        ann = Orders("Ann", "1-1-1", moves=[Move("N-3LI", ["0603", "0602", "0601"])])
+        done = resolve_turn(state, {"Ann": ann}, Dice.scripted([]), {}).state
+        assert (done.unit("N-3LI").hex == "0601") is made
+        assert done.events[0].kind == ("move" if made else "order_cancelled")
