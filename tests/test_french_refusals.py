@@ -185,3 +185,33 @@ def test_a_french_player_reads_in_french_that_a_huge_attachment_was_not_kept(
         "été gardée"
     ) in text, text
     assert "far more than a turn sheet" not in text and "no turn sheet attached" not in text
+
+
+def test_a_french_player_reads_in_french_what_was_not_read_in_his_zip(
+    millenium_game: Game, tmp_path: Path
+) -> None:
+    """The notes on what a zip carried (a file that is no sheet, an encrypted sheet) reach a
+    French player in French, as the notes on a mail's own attachments do."""
+    packed = io.BytesIO()
+    with zipfile.ZipFile(packed, "w") as archive:
+        archive.writestr("carte.png", b"\x89PNG not a sheet")
+        archive.writestr("Ivo.xlsx", b"PK pretend")
+    data = bytearray(packed.getvalue())
+    # Mark the sheet's entry encrypted (general purpose flag bit 0) in the central directory,
+    # which is what zipfile reads back.
+    central = data.rfind(b"PK\x01\x02")
+    while central >= 0:
+        name_len = int.from_bytes(data[central + 28 : central + 30], "little")
+        if data[central + 46 : central + 46 + name_len] == b"Ivo.xlsx":
+            data[central + 8] |= 0x1
+        central = data.rfind(b"PK\x01\x02", 0, central)
+    mail = write_eml(
+        tmp_path / "zipped.eml",
+        make_mail("ivo@example.org", [("ordres.zip", bytes(data))]),
+    )
+    [outcome] = intake(millenium_game, [mail]).outcomes
+    assert outcome.reply is not None, outcome.summary
+    text = " ".join(reply_text(outcome.reply).split())
+    assert "Ivo.xlsx dans ordres.zip est chiffré ; envoyez la feuille sans mot de passe" in text
+    assert "dans ordres.zip, pas une feuille de tour, non lu : carte.png" in text, text
+    assert "encrypted" not in text and "not read" not in text, text

@@ -24,6 +24,8 @@ import zipfile
 from dataclasses import dataclass, field
 from email.utils import format_datetime
 
+from refassist.text.i18n import said
+
 #: A zip inside a zip is not opened (a "zip bomb" nests them); nor more members than this.
 MAX_MEMBERS = 50
 TNEF_TYPES = ("application/ms-tnef", "application/vnd.ms-tnef")
@@ -103,6 +105,13 @@ def _type_of(name: str) -> str:
     return guessed or "application/octet-stream"
 
 
+def _too_large(inner: str, name: str) -> str:
+    """The note on a file inside a wrapper or zip that no turn sheet could be (three places)."""
+    return said(
+        "{inner} in {name} is far larger than a turn sheet; not kept", inner=inner, name=name
+    )
+
+
 def unpack_tnef(name: str, data: bytes, max_bytes: int) -> Unpacked:
     """The files inside Outlook's ``winmail.dat``."""
     from tnefparse import TNEF
@@ -111,7 +120,11 @@ def unpack_tnef(name: str, data: bytes, max_bytes: int) -> Unpacked:
     try:
         tnef = TNEF(data, do_checksum=False)
     except Exception as exc:  # tnefparse on hostile bytes: any error is "not readable"
-        out.notes.append(f"{name} (Outlook's rich-text wrapper) could not be read ({exc})")
+        out.notes.append(
+            said(
+                "{name} (Outlook's rich-text wrapper) could not be read ({why})", name=name, why=exc
+            )
+        )
         return out
     for attachment in tnef.attachments[:MAX_MEMBERS]:
         try:
@@ -120,15 +133,22 @@ def unpack_tnef(name: str, data: bytes, max_bytes: int) -> Unpacked:
             inner = "attachment"
         payload = attachment.data if isinstance(attachment.data, bytes) else b""
         if len(payload) > max_bytes:
-            out.notes.append(f"{inner} in {name} is far larger than a turn sheet; not kept")
+            out.notes.append(_too_large(inner, name))
             continue
         out.files.append((inner, payload, _type_of(inner)))
     if len(tnef.attachments) > MAX_MEMBERS:
-        out.notes.append(f"{name} holds more than {MAX_MEMBERS} files; the rest was not read")
+        out.notes.append(
+            said(
+                "{name} holds more than {n} files; the rest was not read", name=name, n=MAX_MEMBERS
+            )
+        )
     if not tnef.attachments:
         out.notes.append(
-            f"{name} (Outlook's rich-text wrapper) carried no file; if you meant to attach your "
-            "sheet, send it again with the message format set to HTML or plain text"
+            said(
+                "{name} (Outlook's rich-text wrapper) carried no file; if you meant to attach "
+                "your sheet, send it again with the message format set to HTML or plain text",
+                name=name,
+            )
         )
     return out
 
@@ -140,14 +160,19 @@ def unpack_zip(name: str, data: bytes, max_bytes: int, wanted: tuple[str, ...]) 
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
     except (zipfile.BadZipFile, ValueError, OSError) as exc:
-        out.notes.append(f"{name} is not a readable zip archive ({exc})")
+        out.notes.append(said("{name} is not a readable zip archive ({why})", name=name, why=exc))
         return out
     skipped: list[str] = []
     with archive:
         members = [m for m in archive.infolist() if not m.is_dir()]
         if len(members) > MAX_MEMBERS:
             out.notes.append(
-                f"{name} holds {len(members)} files; only the first {MAX_MEMBERS} were looked at"
+                said(
+                    "{name} holds {count} files; only the first {n} were looked at",
+                    name=name,
+                    count=len(members),
+                    n=MAX_MEMBERS,
+                )
             )
         for member in members[:MAX_MEMBERS]:
             inner = member.filename.replace("\\", "/").rsplit("/", 1)[-1]
@@ -156,22 +181,39 @@ def unpack_zip(name: str, data: bytes, max_bytes: int, wanted: tuple[str, ...]) 
                 continue
             if member.flag_bits & 0x1:
                 out.notes.append(
-                    f"{inner} in {name} is encrypted; send the sheet without a password"
+                    said(
+                        "{inner} in {name} is encrypted; send the sheet without a password",
+                        inner=inner,
+                        name=name,
+                    )
                 )
                 continue
             if member.file_size > max_bytes:
-                out.notes.append(f"{inner} in {name} is far larger than a turn sheet; not kept")
+                out.notes.append(_too_large(inner, name))
                 continue
             try:
                 with archive.open(member) as stream:
                     payload = stream.read(max_bytes + 1)
             except (zipfile.BadZipFile, ValueError, OSError, RuntimeError, EOFError) as exc:
-                out.notes.append(f"{inner} in {name} could not be unpacked ({exc})")
+                out.notes.append(
+                    said(
+                        "{inner} in {name} could not be unpacked ({why})",
+                        inner=inner,
+                        name=name,
+                        why=exc,
+                    )
+                )
                 continue
             if len(payload) > max_bytes:
-                out.notes.append(f"{inner} in {name} is far larger than a turn sheet; not kept")
+                out.notes.append(_too_large(inner, name))
                 continue
             out.files.append((inner, payload, _type_of(inner)))
     if skipped:
-        out.notes.append(f"in {name}, not a turn sheet, not read: " + ", ".join(skipped[:10]))
+        out.notes.append(
+            said(
+                "in {name}, not a turn sheet, not read: {names}",
+                name=name,
+                names=", ".join(skipped[:10]),
+            )
+        )
     return out

@@ -328,7 +328,9 @@ def _outlook_attachment(
     try:
         inner = parse_message_bytes(outlook_message_bytes(data))
     except ValueError as exc:
-        incoming.notes.append(f"{name}: {exc}")
+        incoming.notes.append(
+            said("{name} could not be read as an Outlook message ({why})", name=name, why=exc)
+        )
         return
     for attachment in _attachments(inner, incoming, depth + 1):
         if len(found) >= MAX_ATTACHMENTS:
