@@ -81,19 +81,26 @@ class Killed(BaseException):
     nothing in the intake may catch it)."""
 
 
-@pytest.fixture
-def game(tmp_path: Path) -> Game:
+def new_game(folder: Path, language: str | None = None) -> Game:
+    """The test's Fifth Millennium game, its first sheets written (in ``language`` when given,
+    as `[game] language` sets it)."""
     g = Game.create(
-        tmp_path / "game",
+        folder,
         find_ruleset("fifth-millennium"),
         [PlayerSetup(n, f"{n.lower()}@example.com") for n in PLAYERS],
         seed=5,
         generate_seed=42,
         assign_homeworlds=True,
         first_deadline=DEADLINE,
+        **({"language": language} if language else {}),
     )
     write_sheets(g, g.load_state())
     return g
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> Game:
+    return new_game(tmp_path / "game")
 
 
 def two_sheet_mail(game: Game, player: str, work: Path) -> EmailMessage:
@@ -579,28 +586,12 @@ def status_of(game: Game) -> str:
     return result.output
 
 
-def french(game: Game, tmp_path: Path) -> Game:
-    """The same game with French as its language (`[game] language`)."""
-    g = Game.create(
-        tmp_path / "jeu",
-        find_ruleset("fifth-millennium"),
-        [PlayerSetup(n, f"{n.lower()}@example.com") for n in PLAYERS],
-        seed=5,
-        generate_seed=42,
-        assign_homeworlds=True,
-        first_deadline=DEADLINE,
-        language="fr",
-    )
-    write_sheets(g, g.load_state())
-    return g
-
-
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_status_tells_of_a_mail_filed_in_part_and_of_a_reply_owed(
     game: Game, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, language: str
 ) -> None:
     if language == "fr":
-        game = french(game, tmp_path)
+        game = new_game(tmp_path / "jeu", "fr")
     box = write_mbox(tmp_path / "turn.mbox", [two_sheet_mail(game, "Ann", tmp_path)])
     stop_at_part(monkeypatch, "Ann-2.xlsx")
     with pytest.raises(Killed):
