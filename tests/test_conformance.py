@@ -92,9 +92,12 @@ def play_one_turn(game: Game, seed: int, work: Path) -> bool:
         read = ruleset.read_sheet(typed)
         errors = [p for p in read.problems if p.severity == "error"]
         assert not errors, f"{player}'s typed sheet does not read: {[str(p) for p in errors]}"
-        assert ruleset.orders_text(read.orders) == ruleset.orders_text(decided), (
-            f"{player}'s sheet reads back other orders than were typed"
-        )
+        # The sheet is in the player's language and reads back as typed (a French reader's
+        # positions with O for ouest): the same orders in the player's notation.
+        language = game.language_of(player)
+        assert [ruleset.in_notation(o, language) for o in ruleset.orders_text(read.orders)] == [
+            ruleset.in_notation(o, language) for o in ruleset.orders_text(decided)
+        ], f"{player}'s sheet reads back other orders than were typed"
         problems = ruleset.validate(state, player, read.orders, rules)
         errors = [p for p in problems if p.severity == "error"]
         assert not errors, f"{player}'s computer orders are refused: {[str(p) for p in errors]}"
