@@ -71,7 +71,7 @@ def test_someone_elses_sheet_is_refused_in_french_and_in_english(
     bobs = tmp_path / "Bob.xlsx"
     shutil.copy(french_game.outbox("5001") / "Bob.xlsx", bobs)
     text = _reply(french_game, tmp_path, "anne@example.com", "Bob.xlsx", bobs.read_bytes())
-    assert "est la feuille de tour de Bob" in text
+    assert "est la feuille d'ordres de Bob" in text
     assert "each player sends their own sheet" not in text
     annes = tmp_path / "Anne.xlsx"
     shutil.copy(french_game.outbox("5001") / "Anne.xlsx", annes)
@@ -127,8 +127,8 @@ def _workbook_xml(sheet: Path) -> bytes:
     [
         (
             lambda sheet: _plain_workbook(51),
-            "Ivo.xlsx a 51 feuilles de calcul (une feuille de tour en a 4, la limite est 50), "
-            "bien plus qu'une feuille de tour ; envoyez la feuille de tour que vous avez reçue",
+            "Ivo.xlsx a 51 feuilles de calcul (une feuille d'ordres en a 4, la limite est 50), "
+            "bien plus qu'une feuille d'ordres ; envoyez la feuille d'ordres que vous avez reçue",
             "far more than a turn sheet",
         ),
         (
@@ -149,8 +149,8 @@ def _workbook_xml(sheet: Path) -> bytes:
         ),
         (
             lambda sheet: _plain_workbook(1),
-            "Ivo.xlsx est un classeur mais pas une feuille de tour refassist (il n'a pas de "
-            "feuille ",
+            "Ivo.xlsx est un classeur mais pas une feuille d'ordres refassist (il n'a pas "
+            "d'onglet ",
             "is a workbook but not a refassist turn sheet",
         ),
     ],
@@ -179,9 +179,9 @@ def test_a_french_player_reads_in_french_that_a_huge_attachment_was_not_kept(
     [outcome] = intake(millenium_game, [mail]).outcomes
     assert outcome.reply is not None, outcome.summary
     text = " ".join(reply_text(outcome.reply).split())
-    assert "le message ne contient aucune feuille de tour en pièce jointe" in text, text
+    assert "le message ne contient aucune feuille d'ordres en pièce jointe" in text, text
     assert (
-        "la pièce jointe Ivo.xlsx fait 21 MB, bien plus qu'une feuille de tour ; elle n'a pas "
+        "la pièce jointe Ivo.xlsx fait 21 MB, bien plus qu'une feuille d'ordres ; elle n'a pas "
         "été gardée"
     ) in text, text
     assert "far more than a turn sheet" not in text and "no turn sheet attached" not in text
@@ -213,5 +213,5 @@ def test_a_french_player_reads_in_french_what_was_not_read_in_his_zip(
     assert outcome.reply is not None, outcome.summary
     text = " ".join(reply_text(outcome.reply).split())
     assert "Ivo.xlsx dans ordres.zip est chiffré ; envoyez la feuille sans mot de passe" in text
-    assert "dans ordres.zip, pas une feuille de tour, non lu : carte.png" in text, text
+    assert "dans ordres.zip, pas une feuille d'ordres, non lu : carte.png" in text, text
     assert "encrypted" not in text and "not read" not in text, text

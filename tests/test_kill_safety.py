@@ -606,10 +606,10 @@ def test_status_tells_of_a_mail_filed_in_part_and_of_a_reply_owed(
         ) in said
     else:
         assert (
-            f"Le courriel d'Ann (ann@example.com, {box}#0) n'a été classé qu'en partie "
-            "(1 fichier) : la réception (intake) s'est arrêtée avant le reste. Elle sera "
-            "achevée à la prochaine réception qui relira ce courriel : le reste classé et la "
-            "réponse au courriel écrite, une fois."
+            f"Le courriel envoyé par Ann (ann@example.com, {box}#0) n'a été classé qu'en "
+            "partie (1 fichier) : la commande intake s'est arrêtée avant le reste. Il sera "
+            "achevé par le prochain intake qui relira ce courriel : le reste classé et la "
+            "réponse écrite, une seule fois."
         ) in said
 
     def write_eml(path: Path, msg: EmailMessage) -> None:
@@ -620,7 +620,7 @@ def test_status_tells_of_a_mail_filed_in_part_and_of_a_reply_owed(
         intake(game, [box])
     monkeypatch.undo()
     said = " ".join(status_of(game).split())
-    assert "Ann's mail" not in said and "Le courriel d'Ann" not in said
+    assert "Ann's mail" not in said and "Le courriel envoyé par Ann" not in said
     if language == "en":
         assert (
             "A reply to Ann (ann@example.com) is owed: the intake stopped before writing it. "
@@ -628,9 +628,9 @@ def test_status_tells_of_a_mail_filed_in_part_and_of_a_reply_owed(
         ) in said
     else:
         assert (
-            "Une réponse à Ann (ann@example.com) reste due : la réception (intake) s'est "
-            "arrêtée avant de l'écrire. La prochaine réception, quoi qu'elle lise, l'écrira "
-            "d'abord, une fois."
+            "Une réponse à Ann (ann@example.com) reste due : la commande intake s'est "
+            "arrêtée avant de l'écrire. Le prochain intake, quoi qu'il reçoive, l'écrira "
+            "d'abord, une seule fois."
         ) in said
 
     intake(game, [box])  # the reply written: nothing left to tell

@@ -329,8 +329,8 @@ def test_positions_typed_with_o_and_i_come_back_as_typed(tmp_path: Path) -> None
     with speaking_to("fr", PACKAGE):
         lines = sheet.orders_text(read.orders)
         problems = validate_orders(state, "Ivo", read.orders)
-    assert lines[0] == "δ se déplace par 23O4 13E4"
-    assert lines[1] == "A se déplace par 33O4 43O4"
+    assert lines[0] == "La flotte δ se déplace par 23O4 13E4"
+    assert lines[1] == "La flotte A se déplace par 33O4 43O4"
     [problem] = problems
     assert "43O4" in problem.message and "33O4" in problem.message, problem.message
     assert "W4" not in problem.message

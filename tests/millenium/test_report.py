@@ -43,6 +43,6 @@ def test_the_page_heads_name_the_battles_a_turn_waits_for() -> None:
     waiting = Step("3-batailles", "game turn 3: battles", ("B3-1",), waits_for_referee=True)
     info = ReportInput(step="3", deadline="-", languages={"Vera": "fr"}, awaited=waiting)
     period = player_content(player_view(state, "Vera"), info).context["period"]
-    assert period == "le tour de jeu 3\u00a0: les batailles sur la table de l'arbitre"
+    assert period == "le tour de jeu 3\u00a0: les batailles livrées sur la table de l'arbitre"
     plain = ReportInput(step="3", deadline="-", languages={"Vera": "fr"})
     assert "batailles" not in player_content(player_view(state, "Vera"), plain).context["period"]

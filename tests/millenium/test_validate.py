@@ -39,8 +39,10 @@ def test_the_checker_speaks_french_to_a_french_reader() -> None:
     )
     with speaking_to("fr", PACKAGE):
         found = validate_orders(state, "Vera", bad, {})
-    assert found[0].message.startswith("33C4 n'est pas à un pas de 23C4")
-    assert found[0].fix == "Corrigez le trajet\u00a0: secteurs voisins, pas de diagonale, 5 points."
+    assert found[0].message.startswith("33C4 n'est pas adjacent à 23C4")
+    assert found[0].fix == (
+        "Corrigez le trajet\u00a0: secteurs voisins, pas de diagonale, 5 points au plus."
+    )
 
 
 def test_turn_1_attack_stacking_and_purchases() -> None:

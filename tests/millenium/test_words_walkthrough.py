@@ -93,7 +93,7 @@ def test_check_annotate_on_the_command_line_speaks_the_players_language(
 
 def _agrees(text: str) -> bool:
     """A French "N disponible(s)": singular for 0 and 1, plural from 2 (the catalog's rule)."""
-    m = re.search(r"(\d+) (?:sera |seront )?(disponibles?)", text)
+    m = re.search(r"(\d+) points? (?:sera |seront )?(disponibles?)", text)
     assert m, text
     return (m[2] == "disponible") == (int(m[1]) <= 1) and ("seront" in text) == (int(m[1]) > 1)
 
@@ -116,7 +116,7 @@ def test_the_points_banked_agree_with_their_count() -> None:
     after = resolve_turn(state, {state.players[EMPIRE]: orders}, Dice.scripted([]), {}).state
     (refused,) = [e for e in after.events if e.kind == "order_cancelled"]
     french = again(refused.text, FR, refused.data.get("say")).replace(NB, " ")
-    assert french == "2 points nécessaires ; 1 disponible", french
+    assert french == "2 points nécessaires ; 1 point disponible", french
     assert again(refused.text, EN, refused.data.get("say")) == "2 points needed; 1 point banked"
     # The checker's warning before the turn, the estimate agreeing with its count too.
     for banked in (0, 1, 30):
@@ -246,7 +246,7 @@ def test_a_french_reader_reads_the_west_sector_as_o() -> None:
         ALIEN, "1", moves=[FleetMove("K", "move", "Ordres!B12", (at("13W4"), at("13S4")))]
     )
     with speaking_to("fr", PACKAGE):
-        assert sheet.orders_text(orders) == ["K se déplace par 13O4 13C4 13S4 13S3"]
+        assert sheet.orders_text(orders) == ["La flotte K se déplace par 13O4 13C4 13S4 13S3"]
         problems = validate_orders(state, state.players[ALIEN], diagonal)
     assert problems and not any(re.search(r"\d\dW\d", p.message + p.fix) for p in problems)
     assert any("13O4" in p.message + p.fix for p in problems), problems
