@@ -30,7 +30,8 @@ def test_no_sheet_is_missing_for_a_step_that_was_not_the_readers() -> None:
 def test_the_maps_legend_names_the_levels_in_the_readers_language() -> None:
     french = [item["label"] for item in _content("1").context["zone_pages"][0]["legend"]]
     english = [item["label"] for item in _content("1", "en").context["zone_pages"][0]["legend"]]
-    assert french[1] == "niveau 2: bleu" and english[1] == "level 2: blue"
+    # French typography, as the situation page's legend and the rest of the catalog set it.
+    assert french[1] == "niveau 2\u00a0: bleu" and english[1] == "level 2: blue"
     assert english[-2:] == ["the Extraterrestrial's fleets", "the Empire's fleets"]
 
 
@@ -46,3 +47,17 @@ def test_the_page_heads_name_the_battles_a_turn_waits_for() -> None:
     assert period == "le tour de jeu 3\u00a0: les batailles livrées sur la table de l'arbitre"
     plain = ReportInput(step="3", deadline="-", languages={"Vera": "fr"})
     assert "batailles" not in player_content(player_view(state, "Vera"), plain).context["period"]
+
+
+def test_the_first_turns_page_heads_come_after_the_set_up() -> None:
+    """The reports after the Extraterrestrial's placement begin game turn 1: their heads say
+    "after the set-up", not "after game turn 0" (a turn the game never had)."""
+    state = playing(1)
+    for language, words in (("fr", "après la mise en place"), ("en", "after the set-up")):
+        info = ReportInput(step="0-extraterrestre", deadline="-", languages={"Vera": language})
+        assert player_content(player_view(state, "Vera"), info).context["period"] == words
+    second = ReportInput(step="1", deadline="-", languages={"Vera": "fr"})
+    state = playing(2)
+    assert player_content(player_view(state, "Vera"), second).context["period"] == (
+        "après le tour de jeu 1"
+    )

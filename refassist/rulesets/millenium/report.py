@@ -160,7 +160,7 @@ def _map_page(
                 ALIEN: w.gettext("the Extraterrestrial's fleets"),
                 EMPIRE: w.gettext("the Empire's fleets"),
             },
-            w.gettext("level"),
+            lambda n, colour: w("level {n}: {colour}", n=n, colour=colour),
             english=w.language == "en",
         ),
         "notes": [
@@ -184,7 +184,9 @@ def _common(
         "period": w("game turn {turn}: the battles for the referee's table", turn=turn)
         if info.awaited is not None and info.awaited.waits_for_referee and not finished
         else w("after game turn {turn}", turn=turn - 1)
-        if turn > 0 and not finished
+        if turn > 1 and not finished
+        else w.gettext("after the set-up")
+        if turn == 1 and not finished
         else w.gettext("set-up")
         if turn == 0
         else w.gettext("the end"),

@@ -8,7 +8,7 @@ out by the engine's ``svg_map_page`` (templates/base/netmap.html).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
@@ -180,10 +180,14 @@ def _beyond(game_map: StrategicMap, pos: Position) -> tuple[float, float]:
 
 
 def legend(
-    tables: Tables, names: dict[str, str], level_word: str, english: bool = False
+    tables: Tables,
+    names: dict[str, str],
+    level_label: Callable[[int, str], str],
+    english: bool = False,
 ) -> list[dict[str, str]]:
     """The legend's items: each level's colour (its name in English for ``english``), then
-    each side's counter colour."""
+    each side's counter colour.  ``level_label`` words a level and its colour in the reader's
+    language, the catalog's typography included (French sets a space before the colon)."""
     items = []
     colours = tables.level_english if english else tables.level_colours
     for n, (colour, name) in enumerate(zip(tables.level_rgb, colours, strict=True), 1):
@@ -191,7 +195,7 @@ def legend(
             '<svg xmlns="http://www.w3.org/2000/svg" width="14" height="10">'
             f'<rect width="14" height="10" fill="{colour}" stroke="#333" stroke-width="0.6"/></svg>'
         )
-        items.append({"svg": swatch, "label": f"{level_word} {n}: {name}"})
+        items.append({"svg": swatch, "label": level_label(n, name)})
     for side, label in names.items():
         swatch = (
             '<svg xmlns="http://www.w3.org/2000/svg" width="14" height="10">'
