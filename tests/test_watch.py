@@ -38,11 +38,12 @@ from refassist.config import load_config
 from refassist.errors import GameError
 from refassist.intake.imap_intake import FILED_KEYWORD
 from refassist.rulesets import find_ruleset
-from refassist.rulesets.base import PlayerSetup
+from refassist.rulesets.base import PlayerSetup, Step
 from refassist.store.game import Game
-from refassist.store.inbox_index import Index
+from refassist.store.inbox_index import Index, sheet_states
 from refassist.store.turnsheets import write_sheets
 from refassist.watch.log import read_log
+from refassist.watch.watcher import needs_referee
 from tests.mailservers import (
     PASSWORD,
     ImapServer,
@@ -56,6 +57,7 @@ from tests.test_imap_intake import deliver, flags
 from tests.test_intake import filled_sheet, make_mail
 from tests.test_kill_safety import group_members, kills, wait_until
 from tests.test_mail_sending import REFEREE
+from tests.test_outbox_stale import _edit_stockpile
 
 pytestmark = pytest.mark.skipif(
     dovecot_binary() is None and not os.environ.get("CI_REQUIRE_MAILSERVERS"),
@@ -348,6 +350,15 @@ def test_a_week_watched_answers_reminds_once_and_asks_at_the_deadline(
     assert "resolved 5001:" in auto_timeline and "next 5002" in auto_timeline
     assert auto_timeline.count(" sent ") == 3
 
+    # The referee rolls the turn back to play it again by hand: watch leaves it alone.
+    rolled = CliRunner().invoke(main, ["rollback", str(auto.path), "--to", "5001"])
+    assert rolled.exit_code == 0, rolled.output
+    watch(auto, at(minutes=11))
+    assert new_mail(smtp, seen) == []
+    auto = Game.open(auto.path)
+    assert auto.step(auto.load_state()).key == "5001"
+    assert "5001 was rolled back after watch resolved it; it is left to you" in status_of(auto)
+
 
 def test_auto_asks_the_referee_when_the_no_orders_house_rule_leaves_a_player_without_orders(
     dovecot: ImapServer, smtp: SmtpServer, tmp_path: Path
@@ -372,6 +383,51 @@ def test_auto_asks_the_referee_when_the_no_orders_house_rule_leaves_a_player_wit
     assert Game.open(game.path).step(Game.open(game.path).load_state()).key == "5001"
     watch(game, at(minutes=6))
     assert new_mail(smtp, seen) == []
+
+
+def test_auto_asks_for_a_late_sheet_and_a_hand_edit_of_the_master(
+    dovecot: ImapServer, smtp: SmtpServer, tmp_path: Path
+) -> None:
+    """Ann's sheet arrives an hour after the deadline and the referee changed master.xlsx by
+    hand after the sheets went out: "auto" resolves nothing and says both, with the commands
+    (the late sheet accepted first)."""
+    game, turns = new_game(tmp_path / "game", dovecot, smtp, resolve="auto", remind_before_hours=0)
+    ann = filled_sheet(game, "Ann", tmp_path, name="Ann.xlsx")
+    _edit_stockpile(game.master_path, "Bob", 99)
+    arrived = at(hours=1)
+    deliver(dovecot, turns, make_mail("ann@example.com", [("Ann.xlsx", ann.read_bytes())]), arrived)
+    seen = [0]
+    watch(game, arrived + timedelta(minutes=3))
+    got = new_mail(smtp, seen)
+    assert sorted(to for to, _ in got) == ["ann@example.com", REFEREE]  # her reply, the ask
+    text = text_of(dict(got)[REFEREE])
+    assert "the turn waits for you" in text
+    assert "a sheet that came after the deadline waits for you to accept it or not: Ann" in text
+    assert "master.xlsx was changed by hand after the sheets of Year 5001 were written" in text
+    assert "sheets_with_problems" not in text  # carry-valid: a missing player is no reason
+    assert text.index(f"refassist intake {game.path} --accept-late") < text.index(
+        f"refassist resolve {game.path}"
+    )
+    assert Game.open(game.path).step(Game.open(game.path).load_state()).key == "5001"
+
+
+def test_a_step_waiting_for_the_referee_is_never_resolved_by_auto(tmp_path: Path) -> None:
+    """A step whose items the referee settles on the table (`Step.waits_for_referee`): the
+    reason says which, and there is no reminder to players for it."""
+    g = Game.create(
+        tmp_path / "game",
+        find_ruleset("fifth-millennium"),
+        [PlayerSetup(n, f"{n.lower()}@example.com") for n in PLAYERS],
+        seed=5,
+        generate_seed=42,
+        assign_homeworlds=True,
+        first_deadline=DEADLINE,
+    )
+    state = g.load_state()
+    battle = Step("5001", "Year 5001", ("Battle at 0101",), waits_for_referee=True)
+    reasons = needs_referee(g, battle, state, sheet_states(g, battle))
+    assert reasons == ["Year 5001 waits for you: Battle at 0101 to be settled on the table"]
+    assert needs_referee(g, g.step(state), state, sheet_states(g, g.step(state))) == []
 
 
 def test_a_french_game_reminds_and_asks_in_french(
@@ -425,6 +481,45 @@ def test_a_server_that_is_down_is_tried_again_and_nothing_waits_for_ever(
     assert got == ["ann@example.com", "bob@example.com", "cleo@example.com"]  # reply, 2 reminders
     watch(game, at(hours=-1, minutes=10))
     assert new_mail(smtp, seen) == []
+
+
+def test_sigterm_during_a_pause_before_trying_a_server_again_stops_at_once(
+    dovecot: ImapServer, smtp: SmtpServer, tmp_path: Path
+) -> None:
+    """Both servers down, the default pauses (5 s, then 30 s): SIGTERM in the pause ends
+    watch at once, cleanly, with the stop in its log."""
+    game, turns = new_game(tmp_path / "game", dovecot, smtp)
+    configure(
+        game,
+        imap=f"imaps://referee@127.0.0.1:{free_port()}/{turns}",
+        smtp=f"smtp://referee@127.0.0.1:{free_port()}",
+    )
+    proc = subprocess.Popen(
+        [str(REFASSIST), "watch", str(game.path), "--now", at(days=-2).isoformat()],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, **ENV},
+        text=True,
+    )
+    try:
+        assert wait_until(
+            lambda: (
+                any(i["what"] == "retry" for i in read_log(game.path)) or proc.poll() is not None
+            ),
+            60,
+        )
+        asked = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    assert time.monotonic() - asked < 4, "watch waited out its pause"
+    assert "SIGTERM: stopping once the part under way is done" in err
+    whats = [i["what"] for i in read_log(game.path)]
+    assert whats[-2:] == ["retry", "stopped"], whats
+    assert "error" not in whats  # a stop is not a failure
 
 
 # -- killed at random moments ---------------------------------------------------------------

@@ -2,7 +2,9 @@
 
 One JSON object a line: ``at`` (watch's clock: the round's time), ``step``, ``what``
 (``fetched``, ``replied``, ``reminded``, ``asked``, ``resolved``, ``reports``, ``sent``,
-``retry``, ``error``, ``started``, ``stopped``), ``text`` (one sentence) and ``id``.
+``waiting``, ``retry``, ``error``, ``recovered``, ``started``, ``stopped``), ``text`` (one
+sentence) and ``id``.  It is appended to, a whole line in one write, not replaced: the
+records below are the memory (written with `refassist.atomic`), the log only tells of them.
 
 Most lines are not written as things happen but found afterwards in the records that are
 the truth (`Reconciler`): the inbox index (what was filed), each step's ``.sent.json`` (what
@@ -64,6 +66,8 @@ class WatchLog:
     since: str = ""
     #: Where each new line is also shown, as `timeline` shows it (the terminal, the journal).
     echo: Callable[[str], None] | None = None
+    #: The log was begun by this process (its first line, ``started``, just written).
+    fresh: bool = False
 
     @classmethod
     def open(cls, game_path: Path, now: datetime) -> WatchLog:
@@ -78,6 +82,7 @@ class WatchLog:
         if not log.since:
             log.since = iso(datetime.now(UTC))
             log.add(now, "", "started", "watch began keeping this log", since=log.since)
+            log.fresh = True
         return log
 
     def add(self, now: datetime, step: str, what: str, text: str, **more: Any) -> None:

@@ -165,7 +165,7 @@ def intents(game: Game) -> list[tuple[str, dict[str, Any]]]:
 def needs_referee(game: Game, step: Step, state: Any, rows: Sequence[PlayerStatus]) -> list[str]:
     """Why ``resolve = "auto"`` must leave this deadline to the referee, in the referee's
     words (empty: nothing does).  Each is found the way the commands find it: the step waits
-    for the referee (a battle for the tabletop, `Step.waits_for_referee`); a player without
+    for the referee (a battle fought on the table, `Step.waits_for_referee`); a player without
     an accepted sheet under the ``no-orders`` house rule; a late sheet waiting to be accepted
     or not; ``master.xlsx`` changed by hand since the step's sheets were written
     (`outbox.stale_files`)."""
@@ -307,6 +307,11 @@ class Watcher:
         """Round after round until `stop` is set (SIGTERM, SIGINT): a stop during a round
         ends it at the next part (what a part does, it finishes), one between rounds at
         once."""
+        now = clock()
+        for path in self.games:
+            log = self.log_of(path, now)
+            if not log.fresh:
+                log.add(now, "", "started", f"watch started (every {self.every() / 60:g} min)")
         try:
             while not self.stop.is_set():
                 self.tick(clock())
@@ -432,7 +437,17 @@ class Round:
         if deadline is None or self.now < deadline.astimezone():
             return
         intent = read_intent(self.game, step.key)
-        if intent is not None and not intent.get("failed"):
+        if intent is not None and intent.get("resolved"):
+            # Resolved by watch, and the game is back at it: the referee rolled it back to
+            # play it again by hand.  Watch does not resolve it a second time.
+            self.log.add(
+                self.now,
+                step.key,
+                "waiting",
+                f"{step.key} was rolled back after watch resolved it; it is left to you",
+                id=f"rolled-back:{step.key}",
+            )
+        elif intent is not None and not intent.get("failed"):
             self.resolve(step, intent)  # decided by a round that stopped before it was done
         elif not ask_path(self.game, step.key).is_file():
             rows = sheet_states(self.game, step)
