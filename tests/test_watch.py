@@ -304,6 +304,7 @@ def test_a_week_watched_answers_reminds_once_and_asks_at_the_deadline(
     text = text_of(asked)
     assert "Year 5001: the deadline has passed" in text
     assert re.search(r"Ann\s+accepted", text) and re.search(r"Cleo\s+no sheet received", text)
+    assert "Reminded before the deadline: Bob, Cleo" in text
     assert f"refassist resolve {game.path}\n" in text
     assert f"refassist report {game.path} --smtp" in text
     watch(game, at(minutes=6))

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from refassist.mail.messages import build_message, write_eml
 from refassist.rulesets.base import Step
@@ -65,7 +66,7 @@ def referee_address(game: Game) -> str:
     return game.config.watch.referee or game.config.referee_email
 
 
-def _latest(game: Game, step: str, player: str) -> dict[str, object]:
+def _latest(game: Game, step: str, player: str) -> dict[str, Any]:
     """The player's newest filed entry of the step (not a duplicate), or an empty one."""
     mine = [
         e
@@ -83,7 +84,8 @@ def _what_is_wrong(game: Game, step: Step, row: PlayerStatus, w: Words) -> str:
     if row.state in ("problems", "refused"):
         entry = _latest(game, step.key, row.player)
         name = str(entry.get("name", ""))
-        problems = [p for p in entry.get("problems", []) or [] if isinstance(p, dict)]  # type: ignore[union-attr]
+        listed = entry.get("problems", [])
+        problems = [p for p in listed if isinstance(p, dict)] if isinstance(listed, list) else []
         errors = [p for p in problems if p.get("severity", "error") == "error"] or problems
         if row.state == "problems" and errors:
             return w(
@@ -141,6 +143,11 @@ def write_reminder(game: Game, step: Step, row: PlayerStatus) -> Path | None:
     return path
 
 
+def reminded(game: Game, step: str) -> list[str]:
+    """The players watch reminded for ``step`` (their reminders written), in the game's order."""
+    return [p.name for p in game.config.players if reminder_path(game, step, p.name).is_file()]
+
+
 def ask_text(
     game: Game,
     step: Step,
@@ -149,8 +156,9 @@ def ask_text(
     commands: Sequence[str],
     w: Words,
 ) -> str:
-    """The referee's mail at the deadline: where each sheet stands, why watch did not resolve
-    by itself (``reasons``, when ``resolve = "auto"``), and the commands to run."""
+    """The referee's mail at the deadline: where each sheet stands, who was reminded, why
+    watch did not resolve by itself (``reasons``, when ``resolve = "auto"``), and the
+    commands to run."""
     label = again(step.label, w)
     lines = [
         w(
@@ -167,6 +175,9 @@ def ask_text(
             state = w.gettext(STATE_WORDS.get(row.state, row.state))
             lines.append(f"  {row.player:{width}}  {state}")
         lines.append("")
+    names = reminded(game, step.key)
+    if names:
+        lines += [w("Reminded before the deadline: {players}", players=", ".join(names)), ""]
     if reasons:
         lines.append(
             w.gettext('refassist watch did not resolve the turn itself (resolve = "auto") because:')
