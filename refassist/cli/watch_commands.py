@@ -116,12 +116,6 @@ def watch_command(
     watcher = Watcher(paths, echo=lambda line: click.echo(printable(line)))
     if retry_pauses is not None:
         watcher.pauses = _pauses(retry_pauses)
-    if once:
-        try:
-            watcher.tick(clock())
-        finally:
-            watcher.release()
-        return
     stop = watcher.stop
 
     def stopping(signum: int, frame: FrameType | None) -> None:
@@ -132,12 +126,21 @@ def watch_command(
             )
         stop.set()
 
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(signum, stopping)
-    names = ", ".join(p.name for p in paths)
-    click.echo(f"watching {names} every {watcher.every() / 60:g} min (SIGTERM or Ctrl-C stops)")
-    watcher.run(clock)
-    click.echo("stopped")
+    before = {signum: signal.signal(signum, stopping) for signum in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        if once:
+            watcher.tick(clock())
+            watcher.release()
+            return
+        names = ", ".join(p.name for p in paths)
+        every = watcher.every() / 60
+        click.echo(f"watching {names} every {every:g} min (SIGTERM or Ctrl-C stops)")
+        watcher.run(clock)
+        click.echo("stopped")
+    finally:
+        watcher.release()
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
 
 
 def register(group: click.Group) -> None:
