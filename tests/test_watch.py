@@ -26,7 +26,7 @@ import sys
 import time
 import uuid
 from collections.abc import Iterator
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -373,6 +373,16 @@ def test_auto_asks_the_referee_when_the_no_orders_house_rule_leaves_a_player_wit
     )
     assert 'sheets_with_problems = "no-orders"' in path.read_text()
     seen = [0]
+    # The clock from REFASSIST_NOW (cron catch-ups, tests): half an hour before the deadline
+    # nothing happens (by the real clock, the deadline of 2025 is long past).
+    early = CliRunner().invoke(
+        main,
+        ["watch", str(game.path), "--once"],
+        env={**ENV, "REFASSIST_NOW": at(minutes=-30).isoformat()},
+    )
+    assert early.exit_code == 0, early.output
+    assert new_mail(smtp, seen) == []
+    assert read_log(game.path)[0]["at"] == at(minutes=-30).astimezone(UTC).isoformat()
     watch(game, at(minutes=1))
     [(to, asked)] = new_mail(smtp, seen)
     assert to == REFEREE
@@ -640,6 +650,7 @@ def test_the_documented_unit_runs_and_stops_cleanly_on_sigterm(
     games = tmp_path / "games"
     games.mkdir()
     game, _ = new_game(games / "mygame", dovecot, smtp)
+    other, _ = new_game(games / "other", dovecot, smtp)
     # %h is systemd's home folder: the test's own, holding the games folder and refassist.
     home = tmp_path
     (home / ".local" / "bin").mkdir(parents=True)
@@ -668,6 +679,7 @@ def test_the_documented_unit_runs_and_stops_cleanly_on_sigterm(
         if proc.poll() is None:
             proc.kill()
     assert proc.returncode == 0, err
-    assert "watching mygame every 5 min" in out and out.rstrip().endswith("stopped"), out
+    assert "watching mygame, other every 5 min" in out, out
+    assert out.rstrip().endswith("stopped"), out
     assert "Traceback" not in err
-    assert read_log(game.path)[-1]["what"] == "stopped"
+    assert read_log(game.path)[-1]["what"] == read_log(other.path)[-1]["what"] == "stopped"
