@@ -43,7 +43,7 @@ from refassist.store.game import Game
 from refassist.store.inbox_index import Index, sheet_states
 from refassist.store.turnsheets import write_sheets
 from refassist.watch.log import read_log
-from refassist.watch.watcher import needs_referee
+from refassist.watch.watcher import Watcher, needs_referee
 from tests.mailservers import (
     PASSWORD,
     ImapServer,
@@ -475,7 +475,7 @@ def test_a_server_that_is_down_is_tried_again_and_nothing_waits_for_ever(
     lines = [item for item in read_log(game.path) if item["what"] in ("retry", "error")]
     assert [item["what"] for item in lines] == ["retry", "retry", "error"], lines
     assert "cannot send mail through" in lines[0]["text"] and "trying again in" in lines[0]["text"]
-    assert "the next round tries again" in lines[-1]["text"]
+    assert "each round tries again" in lines[-1]["text"]
 
     # The IMAP server unreachable too: said, and nothing that depends on the mail is done.
     game = configure(game, imap=f"imaps://referee@127.0.0.1:{free_port()}/{turns}", resolve="ask")
@@ -531,6 +531,35 @@ def test_sigterm_during_a_pause_before_trying_a_server_again_stops_at_once(
     whats = [i["what"] for i in read_log(game.path)]
     assert whats[-2:] == ["retry", "stopped"], whats
     assert "error" not in whats  # a stop is not a failure
+
+
+def test_an_outage_is_said_once_while_it_lasts_and_its_end_too(
+    dovecot: ImapServer, smtp: SmtpServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rounds of one long-running watch (`Watcher.tick`) while the SMTP server is down: the
+    first round says it (attempts, then the error), the next ones add nothing, and the round
+    that sends again says so; the reply that waited goes once."""
+    for name, value in ENV.items():
+        monkeypatch.setenv(name, value)
+    game, turns = new_game(tmp_path / "game", dovecot, smtp)
+    ann = filled_sheet(game, "Ann", tmp_path, name="Ann.xlsx")
+    arrived = at(days=-3)
+    deliver(dovecot, turns, make_mail("ann@example.com", [("Ann.xlsx", ann.read_bytes())]), arrived)
+    configure(game, smtp=f"smtp://referee@127.0.0.1:{free_port()}")
+    watcher = Watcher([game.path], pauses=(0.01,))
+    try:
+        for minutes in (5, 10, 15):
+            watcher.tick(arrived + timedelta(minutes=minutes))
+        said = [(i["what"], i["text"]) for i in read_log(game.path) if i["what"] != "fetched"]
+        assert [what for what, _ in said] == ["started", "retry", "error"], said
+        configure(game, smtp=smtp.url())
+        watcher.tick(arrived + timedelta(minutes=20))
+    finally:
+        watcher.release()
+    said = [(i["what"], i["text"]) for i in read_log(game.path)][-2:]
+    assert said[0] == ("retry", f"sending through {smtp.url()}: works again")
+    assert said[1][0] == "replied"
+    assert [to for _, to, _ in smtp.inbox.received] == [["ann@example.com"]]
 
 
 # -- killed at random moments ---------------------------------------------------------------

@@ -240,6 +240,9 @@ class Watcher:
     lock_timeout: float = 10.0
     logs: dict[Path, WatchLog] = field(default_factory=dict)
     locks: dict[Path, FileLock] = field(default_factory=dict)
+    #: The failure each server gave at its last try, by game and ``imap``/``smtp``, while it
+    #: lasts.
+    failing: dict[tuple[Path, str], str] = field(default_factory=dict)
 
     # -- locking ------------------------------------------------------------------------------
     def hold(self, path: Path) -> None:
@@ -364,23 +367,39 @@ class Round:
         self.note()
 
     # -- servers, tried again -----------------------------------------------------------------
-    def with_retries(self, what: str, action: Callable[[], Any]) -> Any:
+    def with_retries(self, server: str, what: str, action: Callable[[], Any]) -> Any:
+        """``action()`` tried again with pauses; None when it still fails.  An outage is said
+        once: while the same failure comes back round after round, the log holds its first
+        round's lines, and a line more when the server (``imap``, ``smtp``) works again."""
+        failing = self.watcher.failing
+        key = (self.game.path, server)
+
         def said(exc: BaseException, pause: float) -> None:
-            self.log.add(self.now, "", "retry", f"{what}: {exc}; trying again in {pause:g} s")
+            if failing.get(key) != str(exc):
+                self.log.add(self.now, "", "retry", f"{what}: {exc}; trying again in {pause:g} s")
 
         try:
-            return attempts(action, pauses=self.watcher.pauses, said=said, stop=self.watcher.stop)
+            result = attempts(action, pauses=self.watcher.pauses, said=said, stop=self.watcher.stop)
         except GaveUp as gave:
-            if not gave.stopped:
+            if not gave.stopped and failing.get(key) != str(gave.last):
                 self.log.add(
-                    self.now, "", "error", f"{what}: {gave.last}; the next round tries again"
+                    self.now,
+                    "",
+                    "error",
+                    f"{what}: {gave.last}; each round tries again (said once while it lasts)",
                 )
+            if not gave.stopped:
+                failing[key] = str(gave.last)
             return None
+        if failing.pop(key, None) is not None:
+            self.log.add(self.now, "", "retry", f"{what}: works again")
+        return result
 
     def take_mail(self) -> bool:
         """File the mail waiting in the IMAP folder; False when the server could not be read."""
         plan = self.plan
         report = self.with_retries(
+            "imap",
             f"reading {plan.imap}",
             lambda: intake_imap(
                 self.game, plan.imap, ca_file=plan.ca_file, filed_folder=plan.filed_folder
@@ -409,7 +428,7 @@ class Round:
                     self.game, step, plan.smtp, only=[i.path for i in due], ca_file=plan.ca_file
                 )
 
-            result = self.with_retries(f"sending through {plan.smtp}", send)
+            result = self.with_retries("smtp", f"sending through {plan.smtp}", send)
             for item, why in result.refused if result is not None else []:
                 self.log.add(
                     self.now,
