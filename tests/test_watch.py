@@ -328,6 +328,8 @@ def test_a_week_watched_answers_reminds_once_and_asks_at_the_deadline(
         "asked",
     ], timeline
     assert "Cleo" not in "".join(line for line in timeline.splitlines() if "fetched" in line)
+    page = (game.path / "archive" / "watch.html").read_text()  # on the archive site too
+    assert page.index("the referee&#39;s mail watch/referee.eml") < page.index("reminder-Cleo.eml")
 
     # The same deadline with resolve = "auto": resolved, reports written and sent.
     auto = configure(Game.open(before_deadline), resolve="auto")
@@ -343,7 +345,8 @@ def test_a_week_watched_answers_reminds_once_and_asks_at_the_deadline(
         assert any(n.endswith(".pdf") for n in names) and any(n.endswith(".xlsx") for n in names)
     auto = Game.open(auto.path)
     assert auto.step(auto.load_state()).key == "5002"
-    assert (auto.path / "archive" / "index.html").is_file()
+    assert 'href="watch.html"' in (auto.path / "archive" / "index.html").read_text()
+    assert "resolved 5001: 0 battles" in (auto.path / "archive" / "watch.html").read_text()
     watch(auto, at(minutes=6))
     assert new_mail(smtp, seen) == []
     auto_timeline = status_of(auto)

@@ -68,6 +68,8 @@ class WatchLog:
     echo: Callable[[str], None] | None = None
     #: The log was begun by this process (its first line, ``started``, just written).
     fresh: bool = False
+    #: Lines this process added (the archive page is written again when it grows).
+    lines: int = 0
 
     @classmethod
     def open(cls, game_path: Path, now: datetime) -> WatchLog:
@@ -103,6 +105,7 @@ class WatchLog:
             os.fsync(fd)
         finally:
             os.close(fd)
+        self.lines += 1
         if ident:
             self.ids.add(ident)
         if self.echo is not None:

@@ -64,6 +64,7 @@ from refassist.watch.notices import (
     write_ask,
     write_reminder,
 )
+from refassist.watch.page import write_watch_page
 from refassist.watch.retry import GaveUp, attempts
 
 #: The record of an auto-resolve, written before it starts: ``outbox/<step>/watch/auto.json``.
@@ -287,9 +288,15 @@ class Watcher:
             if self.stop.is_set():
                 return
             log = self.log_of(path, now)
+            before = log.lines
             try:
                 self.hold(path)
-                Round(self, Game.open(path), log, now).run()
+                game = Game.open(path)
+                try:
+                    Round(self, game, log, now).run()
+                finally:
+                    if log.lines != before:
+                        write_watch_page(game)  # the site's page of the log, as fresh as it
             except RefassistError as exc:
                 log.add(now, "", "error", f"{exc}; the next round tries again")
             except Exception as exc:  # a bug must not end weeks of watching: say it, go on
