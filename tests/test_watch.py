@@ -629,10 +629,10 @@ def test_kill_9_of_watch_at_random_moments_loses_nothing_and_sends_nothing_twice
 
     rng = random.Random(55)
     interrupted = 0
-    #: What shows a round has reached the part worth killing in: A's reminders decided, B's
-    #: turn resolved (its reports being written and sent).
+    #: What shows a round has reached the part worth killing in: A filing the mail (its
+    #: replies and reminders follow), B's turn resolved (its reports being written and sent).
     markers = {
-        "A": lambda copy: Game.open(copy).outbox("5001") / "watch" / "reminder-Bob.eml",
+        "A": lambda copy: Game.open(copy).inbox("5001") / "index.json",
         "B": lambda copy: copy / "archive" / "5001",
     }
     timing: dict[str, float] = {}
@@ -657,7 +657,7 @@ def test_kill_9_of_watch_at_random_moments_loses_nothing_and_sends_nothing_twice
                 else:
                     marker = markers[name](copy)
                     wait_until(lambda m=marker, p=proc: m.exists() or p.poll() is not None, 120)
-                    time.sleep(rng.uniform(0.0, 0.5))
+                    time.sleep(rng.uniform(0.0, 1.0))
                 try:
                     proc.send_signal(signal.SIGKILL)
                     interrupted += proc.wait() == -signal.SIGKILL
