@@ -64,6 +64,29 @@ class MailSettings:
     refuse_failed_authentication: bool = False
 
 
+#: ``[watch] resolve``: what `refassist watch` does at a deadline.
+WATCH_RESOLVE = ("ask", "auto")
+
+
+@dataclass
+class WatchSettings:
+    """``[watch]``: what `refassist watch` does for this game (docs/watch.md).  Every key has a
+    default, so a game without the table is watched the careful way: mail answered, players
+    reminded a day ahead, the referee asked at the deadline."""
+
+    #: Minutes between two rounds (mail fetched and answered, reminders, the deadline).
+    every_minutes: int = 5
+    #: Hours before the deadline each player without an accepted sheet is reminded, once;
+    #: 0: no reminders.
+    remind_before_hours: float = 24
+    #: At the deadline: ``ask`` mails the referee the step's status and the command to run;
+    #: ``auto`` resolves, writes the reports and the archive and sends them, unless something
+    #: needs the referee (then it asks, saying why).
+    resolve: str = "ask"
+    #: Where the referee's mail goes; empty: ``[game] referee_email``.
+    referee: str = ""
+
+
 @dataclass
 class GameConfig:
     """The contents of ``game.toml``."""
@@ -84,6 +107,7 @@ class GameConfig:
     referee_email: str = PLACEHOLDER_REFEREE_EMAIL
     referee_name: str = ""
     mail: MailSettings = field(default_factory=MailSettings)
+    watch: WatchSettings = field(default_factory=WatchSettings)
     #: The game's language for players who name none (empty: the ruleset's default).
     language: str = ""
 
@@ -217,6 +241,7 @@ def load_config(path: Path) -> GameConfig:
         referee_email=str(game.get("referee_email", PLACEHOLDER_REFEREE_EMAIL)),
         referee_name=str(game.get("referee_name", "")),
         mail=_mail_settings(data.get("mail", {}), path),
+        watch=_watch_settings(data.get("watch", {}), path),
         language=_language(game.get("language", ""), f"{path}: [game] language"),
     )
 
@@ -250,6 +275,43 @@ def _mail_settings(raw: Any, path: Path) -> MailSettings:
             kind = "true or false" if expected is bool else "a string"
             raise GameError(f"{path}: [mail] {key} must be {kind}")
     return MailSettings(**raw)
+
+
+def _watch_settings(raw: Any, path: Path) -> WatchSettings:
+    """``[watch]``, checked: each problem one sentence naming the key and what it takes."""
+    if not isinstance(raw, dict):
+        raise GameError(f"{path}: [watch] must be a table")
+    known = {f.name for f in fields(WatchSettings)}
+    for key in raw:
+        if key not in known:
+            raise GameError(
+                f"{path}: [watch] {key} is not a setting; known keys: {', '.join(sorted(known))}"
+            )
+    every = raw.get("every_minutes", WatchSettings.every_minutes)
+    if isinstance(every, bool) or not isinstance(every, int) or not 1 <= every <= 1440:
+        raise GameError(
+            f"{path}: [watch] every_minutes must be a whole number of minutes from 1 to 1440 "
+            f"(a day), not {every!r}"
+        )
+    hours = raw.get("remind_before_hours", WatchSettings.remind_before_hours)
+    if isinstance(hours, bool) or not isinstance(hours, int | float) or not 0 <= hours <= 720:
+        raise GameError(
+            f"{path}: [watch] remind_before_hours must be a number of hours from 0 (no "
+            f"reminders) to 720, not {hours!r}"
+        )
+    resolve = raw.get("resolve", WatchSettings.resolve)
+    if resolve not in WATCH_RESOLVE:
+        raise GameError(
+            f'{path}: [watch] resolve must be "ask" (mail the referee at the deadline) or '
+            f'"auto" (resolve and send the reports), not {resolve!r}'
+        )
+    referee = raw.get("referee", "")
+    if not isinstance(referee, str) or (referee and not EMAIL_RE.match(referee)):
+        raise GameError(
+            f"{path}: [watch] referee must be an e-mail address (or empty for [game] "
+            f"referee_email), not {referee!r}"
+        )
+    return WatchSettings(int(every), float(hours), str(resolve), referee)
 
 
 def render_config(config: GameConfig, house_rule_help: dict[str, str]) -> str:

@@ -40,8 +40,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("intake",),
     # the reports of a turn and the archive site
     ("report", "archive"),
-    # whole games: verify, the demo, the examples, the fog-of-war audit, the catalogs
-    ("verify", "demo", "examples", "playeraudit", "i18n_catalogs"),
+    # whole games: verify, the demo, the examples, the fog-of-war audit, the catalogs, and
+    # the watch that runs a game's week
+    ("verify", "demo", "examples", "playeraudit", "i18n_catalogs", "watch"),
     # the commands
     ("cli",),
 )

@@ -55,17 +55,20 @@ PLAYERS = ("Ann", "Bob", "Cleo", "Dev", "Eve")
 def kills(kind: str, default: int) -> int:
     """How many times a command is killed at a random moment: ``default``, modest so that CI
     stays quick, unless ``REFASSIST_KILLS`` asks for more in a long run a referee can trust:
-    a number (every kind that many times) or ``mbox=60,imap=20,files=20,workers=12``."""
+    a number (every kind that many times) or ``mbox=60,imap=20,files=20,workers=12,watch=8``
+    (``watch``: tests/test_watch.py)."""
     text = os.environ.get("REFASSIST_KILLS", "").strip()
     if not text:
         return default
     if text.isdigit():
         return int(text)
     asked = dict(part.split("=", 1) for part in text.replace(" ", "").split(",") if "=" in part)
-    if not set(asked) <= {"mbox", "imap", "files", "workers"} or not all(
+    if not set(asked) <= {"mbox", "imap", "files", "workers", "watch"} or not all(
         v.isdigit() for v in asked.values()
     ):
-        raise ValueError(f"REFASSIST_KILLS={text!r}: a number, or mbox=N,imap=N,files=N,workers=N")
+        raise ValueError(
+            f"REFASSIST_KILLS={text!r}: a number, or mbox=N,imap=N,files=N,workers=N,watch=N"
+        )
     return int(asked.get(kind, default))
 
 

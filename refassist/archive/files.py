@@ -16,6 +16,8 @@ from pathlib import Path
 from ..store.game import step_sort_key
 
 INDEX_NAME = "index.html"
+#: What `refassist watch` did (`refassist.watch.page`), linked from the index when it exists.
+WATCH_PAGE = "watch.html"
 
 
 @dataclass

@@ -31,7 +31,7 @@ from ..store.game import Game
 from ..text.i18n import Words
 from ..typeset.render import render_html, shared_environment, template_dirs
 from .chart import AFTER_THE_TURN, START, standings_svg
-from .files import INDEX_NAME, StepFiles, collect
+from .files import INDEX_NAME, WATCH_PAGE, StepFiles, collect
 from .history import History, TurnRecord, read_history
 from .mapimage import ImageChild, write_map_images
 
@@ -114,7 +114,12 @@ def write_site(
             root / page.page, render_html(env, "base/archive_turn.html", {**common, "turn": page})
         )
     path = root / INDEX_NAME
-    context = {**common, "turns": list(reversed(pages)), "steps": list(files.values())}
+    context = {
+        **common,
+        "turns": list(reversed(pages)),
+        "steps": list(files.values()),
+        "watch_page": WATCH_PAGE if (root / WATCH_PAGE).is_file() else "",
+    }
     write_text(path, render_html(env, "base/archive_index.html", context))
     _remove_stale(root, {p.page for p in pages} | {map_image_name(t.step) for t in history.turns})
     return path

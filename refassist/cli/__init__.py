@@ -124,6 +124,7 @@ COMMAND_MODULES = {
     "report": "report_commands",
     "send": "send_commands",
     "archive": "archive_commands",
+    "watch": "watch_commands",
 }
 
 

@@ -1,7 +1,8 @@
 """Sending what waits in the outbox, once: reports' mail and the intake's replies.
 
-``report --mail`` writes ``outbox/<step>/mail/<player>.eml`` and the intake writes
-``outbox/<step>/replies/*.eml``; `send_waiting` sends them through the referee's SMTP server
+``report --mail`` writes ``outbox/<step>/mail/<player>.eml``, the intake writes
+``outbox/<step>/replies/*.eml`` and ``refassist watch`` its reminders and the referee's mail in
+``outbox/<step>/watch/*.eml``; `send_waiting` sends them through the referee's SMTP server
 (`mailserver.ServerURL`, with TLS and login) and records each message sent in
 ``outbox/<step>/.sent.json`` (file, its SHA-256, recipients, time, server) the moment the
 server has taken it, written atomically.  So:
@@ -42,7 +43,7 @@ from refassist.store.recovery import working
 
 SENT_RECORD = ".sent.json"
 #: The outbox sub-folders whose ``.eml`` files are sent.
-MAIL_FOLDERS = ("mail", "replies")
+MAIL_FOLDERS = ("mail", "replies", "watch")
 
 Progress = Callable[[int, int, str], None]
 
