@@ -878,7 +878,7 @@ def _placed(chapter: flow.Chapter) -> list[tuple[object, float]]:
 
 
 class _Forgetful(dict):  # type: ignore[type-arg]
-    """A `flowpages._LAID_OUT` that keeps nothing: every text laid out where it is set."""
+    """A `laidout._LAID_OUT` that keeps nothing: every text laid out where it is set."""
 
     def __setitem__(self, key: object, value: object) -> None:
         pass
@@ -888,9 +888,9 @@ def test_texts_laid_out_for_earlier_reports_set_the_same_pages(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Bob's report with every text laid out anew, and again after Ann's and his own were
-    set (so all his texts come from `flowpages._LAID_OUT`, laid out on the measuring context
+    set (so all his texts come from `laidout._LAID_OUT`, laid out on the measuring context
     for other chapters): the same words at the same places and the same pixels."""
-    from refassist.typeset import flowpages
+    from refassist.typeset import laidout
 
     game, state = report_game(tmp_path / "game")
     info = gather_input(game, state, ["Ann", "Bob"])
@@ -902,15 +902,15 @@ def test_texts_laid_out_for_earlier_reports_set_the_same_pages(
         return render_report(content, common, settings)[0]
 
     with monkeypatch.context() as patched:
-        patched.setattr(flowpages, "_LAID_OUT", _Forgetful())
+        patched.setattr(laidout, "_LAID_OUT", _Forgetful())
         alone = bob()
-    flowpages._LAID_OUT.clear()
+    laidout._LAID_OUT.clear()
     bob()
     ann = game.ruleset.report_content(state, "Ann", info)
     render_report(ann, common, settings)
-    laid_out = len(flowpages._LAID_OUT)
+    laid_out = len(laidout._LAID_OUT)
     again = bob()
-    assert len(flowpages._LAID_OUT) == laid_out  # nothing new to lay out for Bob
+    assert len(laidout._LAID_OUT) == laid_out  # nothing new to lay out for Bob
     assert _lines(again) == _lines(alone)
     with pdfium.PdfDocument(alone) as one, pdfium.PdfDocument(again) as other:
         assert len(one) == len(other) >= 5
@@ -919,16 +919,17 @@ def test_texts_laid_out_for_earlier_reports_set_the_same_pages(
 
 
 def test_a_text_is_laid_out_again_for_another_width_alignment_or_wrapping() -> None:
-    """What `flowpages._LAID_OUT` keeps a text by: the same words at another width, aligned
+    """What `laidout._LAID_OUT` keeps a text by: the same words at another width, aligned
     otherwise or wrapped otherwise are another layout."""
-    chapter = _chapter(_events(1))
+    from refassist.typeset.laidout import laid_out
+
     words = "the fleet of the Imperator withdrew " * 4
-    assert len(chapter._text(words, 100, 9).lines) > len(chapter._text(words, 300, 9).lines)
-    assert chapter._text("7", 80, 9, align="right").lines[0].left > 70
-    assert chapter._text("7", 80, 9).lines[0].left == 0
+    assert len(laid_out(words, 100, 9).lines) > len(laid_out(words, 300, 9).lines)
+    assert laid_out("7", 80, 9, align="right").lines[0].left > 70
+    assert laid_out("7", 80, 9).lines[0].left == 0
     long_word = "ArcturusBetelgeuseCanopus"
-    assert len(chapter._text(long_word, 30, 9).lines) > 1  # broken inside the word
-    assert len(chapter._text(long_word, 30, 9, words_only=True).lines) == 1
+    assert len(laid_out(long_word, 30, 9).lines) > 1  # broken inside the word
+    assert len(laid_out(long_word, 30, 9, words_only=True).lines) == 1
 
 
 def test_the_referees_cover_with_badges_is_set_with_pango(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ px or a percentage, shapes, and ``<text>`` of plain words placed by ``x``, ``y``
 ``text-anchor`` and at most a rotation; shapes `svgpaint` does not paint go to CairoSVG.
 
 **The CSS it mirrors**: the rules of ``templates/base/report.css`` for that subset, held in
-points in `flowhtml` (`STYLES`, `TABLES`, `NOTE`, ...) and the page in `flowpages` (`PAGE`,
+points in `flowhtml` (`STYLES`, `TABLES`, `NOTE`, ...) and the page in `pageitems` (`PAGE`,
 `MARGINS`).  `MIRRORED` below lists each declaration of report.css the typesetter copies,
 with the value the typesetter uses; `tests/test_typeset_contract.py` reads report.css and
 fails naming the rule when the two differ.  A change to report.css is a change to `flowhtml`.
@@ -43,7 +43,7 @@ from dataclasses import dataclass
 
 from refassist.drawings.drawing import MM_TO_PT as MM
 from refassist.typeset import flowhtml as f
-from refassist.typeset.flowpages import MARGINS
+from refassist.typeset.pageitems import MARGINS
 
 #: A value as the typesetter holds it: points (float), a colour ("#rrggbb"), a keyword.
 Value = float | str

@@ -10,7 +10,7 @@ page (`page_boxes_html`); WeasyPrint lays out the rest, and `chapter_stamps` pai
 into the boxes as the maps are painted.  The text stays real text (the fog-of-war audit reads
 it), and every heading stays in the PDF's outline (the boxes carry ``bookmark-label``).  The
 cover (``section.cover``) and the map pages (``section.map-page``, whose empty map box becomes
-a `flowpages.Hole` placed by `hole_boxes`) are marked and set the same way, and the ``follow``
+a `pageitems.Hole` placed by `hole_boxes`) are marked and set the same way, and the ``follow``
 chapters right after a set chapter go with it; when nothing else is left, `flowdoc` puts the
 report together without WeasyPrint.
 
@@ -30,7 +30,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from refassist.typeset.flowhtml import MM, Node, Unsupported, parse
-from refassist.typeset.flowpages import PAGE_HEIGHT, PAGE_WIDTH, Chapter
+from refassist.typeset.flowpages import Chapter
+from refassist.typeset.pageitems import PAGE_HEIGHT, PAGE_WIDTH
 from refassist.typeset.pango import available as pango_available
 from refassist.typeset.pdfappend import PdfPages, Stamp
 from refassist.typeset.render import MapBox

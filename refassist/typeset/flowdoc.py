@@ -30,7 +30,8 @@ import cairocffi
 
 from refassist.typeset.flow import hole_boxes
 from refassist.typeset.flowhtml import parse
-from refassist.typeset.flowpages import MARGINS, PAGE, PAGE_HEIGHT, PAGE_WIDTH, Chapter
+from refassist.typeset.flowpages import Chapter
+from refassist.typeset.pageitems import MARGINS, PAGE, PAGE_HEIGHT, PAGE_WIDTH
 from refassist.typeset.pdfappend import NotCairos, PdfPages, Stamp, append_stamps
 from refassist.typeset.pdfinfo import with_info
 from refassist.typeset.render import MapBox
