@@ -15,6 +15,7 @@ from refassist.rulesets.millenium.orders import (
     PlanetResult,
     Purchase,
     ReserveEntry,
+    ShipResult,
 )
 from refassist.rulesets.millenium.resolve import resolve_turn
 from refassist.rulesets.millenium.setup import new_state
@@ -723,3 +724,167 @@ def test_a_fleet_with_no_system_to_go_to_jumps_to_the_furthest_zone() -> None:
     assert told(after, "jump") == [
         ("fleet K of the Extraterrestrial scattered 2 zones off the map; it waits 1 turn", ("*",))
     ]
+
+
+def test_a_turn_with_two_battles_waits_for_the_table_with_each_named() -> None:
+    """Turn 3, ``battles = "referee"``: K attacks N1 (which refuses with no die: the Empire's
+    A stands at its planets) and ω moves onto the Empire's κ at 22C4.  The turn stops after
+    the strategic phase: battle B3-1 at N1 (the planet attack, as written), B3-2 at 22C4 (the
+    meeting), each told to both; the fleets that moved and the purchases wait with them."""
+    state = playing(3)
+    place(state, ALIEN, "K", "33N4", "vaisseau", "vaisseau", "colonisation")
+    place(state, EMPIRE, "A", "33C4", "fregate")
+    place(state, ALIEN, "ω", "22N4", "corvette")
+    place(state, EMPIRE, "κ", "22C4", "corvette")
+    buy = Purchase("B", "corvette", 1, "Orders!B27")
+    orders = Orders(
+        ALIEN,
+        "3",
+        moves=[
+            FleetMove("ω", "move", "Orders!B12", (at("22C4"),)),
+            FleetMove("K", "move", "Orders!B13", (at("33C4"),), land="N1", attack=True),
+        ],
+        purchases=[buy],
+    )
+    after, script = resolved(state, {VERA: orders}, [], battles="referee")
+    assert script.log == [] and after.turn == 3
+    assert after.held is not None
+    assert (after.held.side, after.held.moved, after.held.purchases) == (ALIEN, ["K", "ω"], [buy])
+    assert [(b.id, b.planet, str(b.position)) for b in after.held.battles] == [
+        ("B3-1", "N1", "33C4"),
+        ("B3-2", "", "22C4"),
+    ]
+    waiting = [
+        (e.location, e.text, e.visible_to, e.data["battle"], e.phase)
+        for e in after.events
+        if e.kind == "battle_waiting"
+    ]
+    assert waiting == [
+        (
+            "N1",
+            "battle B3-1 at N1 is fought on the referee's table",
+            (VERA, IVO),
+            "B3-1",
+            "tactical",
+        ),
+        (
+            "22C4",
+            "battle B3-2 at 22C4 is fought on the referee's table",
+            (VERA, IVO),
+            "B3-2",
+            "tactical",
+        ),
+    ]
+    assert not told(after, "production") and not told(after, "purchase")
+
+
+def test_a_result_entered_from_the_table_is_written_back_and_told_with_its_notes() -> None:
+    """The referee's sheet for B3-1: after 4 rounds K's first vaisseau is damaged, A's frégate
+    destroyed (A has no ship left: destroyed, told to both), N1 keeps 1 base of its 3 (its
+    loyalty is its bases, rule VII B).  The battle is told to both with the sheet's lines and
+    notes; then the turn goes on to its production and end."""
+    state = attack_held()
+    result = BattleResult(
+        "B3-1",
+        "3-batailles",
+        "",
+        ships=[
+            ShipResult(ALIEN, "K", 0, "vaisseau", "damaged", "Bataille!C5"),
+            ShipResult(EMPIRE, "A", 0, "fregate", "destroyed", "Bataille!C6"),
+        ],
+        planet=[PlanetResult("N1", 1, False, "Bataille!C9")],
+        rounds=4,
+        notes="played at the club",
+    )
+    after, _ = resolved(state, {"B3-1": result}, [], battles="referee")
+    assert after.held is None and after.turn == 4
+    a = after.fleet(EMPIRE, "A")
+    assert a is not None and (a.where, a.position, a.ships) == ("destroyed", None, [])
+    assert told(after, "fleet_destroyed") == [("fleet A of the Empire destroyed", ("*",))]
+    n1 = after.planet("N1")
+    assert n1 is not None and (n1.holder, n1.bases, n1.loyalty) == (EMPIRE, 1, 1)
+    k = after.fleet(ALIEN, "K")
+    assert k is not None and [s.damaged for s in k.ships] == [True, False, False]
+    (battle,) = [e for e in after.events if e.kind == "battle"]
+    assert (battle.text, battle.visible_to, battle.location) == (
+        "battle at N1: fought on the referee's table",
+        (VERA, IVO),
+        "N1",
+    )
+    assert battle.data["log"] == [
+        "fought on the referee's table",
+        "4 rounds",
+        "K of the Extraterrestrial: a ship of the line damaged",
+        "A of the Empire: a frigate destroyed",
+    ]
+    assert {k: battle.data[k] for k in ("rounds", "shots", "conquered", "attacker", "table")} == {
+        "rounds": 4,
+        "shots": [],
+        "conquered": False,
+        "attacker": ALIEN,
+        "table": True,
+    }
+    assert battle.data["notes"] == "played at the club"
+    one = BattleResult("B3-1", "3-batailles", "", rounds=1)
+    after, _ = resolved(state, {"B3-1": one}, [], battles="referee")
+    (battle,) = [e for e in after.events if e.kind == "battle"]
+    assert battle.data["log"] == ["fought on the referee's table", "1 round"]
+
+
+def test_the_imperial_planet_taken_ends_the_game_before_any_battle() -> None:
+    """Rule X: occupying the imperial planet wins at once.  Turn 3: ω attacks N1 (refused, no
+    die: the Empire's A stands there), then K occupies the imperial B1 (its bases all lost
+    earlier: loyalty 0, no die).  The game is over before the tactical phase: no battle is
+    fought, nor left for the referee's table."""
+    for rule in ("automatic", "referee"):
+        state = playing(3)
+        state.imperial = "B1"
+        b1 = state.planet("B1")
+        assert b1 is not None
+        b1.loyalty = b1.bases = 0
+        place(state, ALIEN, "K", "21N5", "corvette")
+        place(state, ALIEN, "ω", "33N4", "vaisseau", "vaisseau")
+        place(state, EMPIRE, "A", "33C4", "fregate")
+        orders = Orders(
+            ALIEN,
+            "3",
+            moves=[
+                FleetMove("ω", "move", "Orders!B12", (at("33C4"),), land="N1", attack=True),
+                FleetMove("K", "move", "Orders!B13", (at("21C5"),), land="B1"),
+            ],
+        )
+        after, _ = resolved(state, {VERA: orders}, [], battles=rule)
+        assert after.held is None and after.winner == ALIEN and after.imperial_revealed, rule
+        text = "the Extraterrestrial occupied the imperial planet B1 on turn 3"
+        assert told(after, "imperial") == [(text, ("*",))] and after.finished == text
+        assert not told(after, "battle") and not told(after, "battle_waiting"), rule
+        assert after.fleet(EMPIRE, "A").ships, rule  # type: ignore[union-attr]
+
+
+def test_a_battle_after_the_imperial_planet_fell_on_the_table_is_not_fought() -> None:
+    """Two battles wait for the table: B3-1, K against the imperial B1 (backed by the
+    Empire's δ: refused, no die), and B3-2, ω against N1.  The referee enters B1 conquered
+    with no base left: the Extraterrestrial wins at once, and B3-2, with no result entered,
+    is not fought."""
+    state = playing(3)
+    state.imperial = "B1"
+    place(state, ALIEN, "K", "21N5", "vaisseau", "vaisseau", "colonisation")
+    place(state, EMPIRE, "δ", "21C5", "fregate")
+    place(state, ALIEN, "ω", "33N4", "vaisseau", "vaisseau")
+    place(state, EMPIRE, "A", "33C4", "fregate")
+    orders = Orders(
+        ALIEN,
+        "3",
+        moves=[
+            FleetMove("K", "move", "Orders!B12", (at("21C5"),), land="B1", attack=True),
+            FleetMove("ω", "move", "Orders!B13", (at("33C4"),), land="N1", attack=True),
+        ],
+    )
+    held, _ = resolved(state, {VERA: orders}, [], battles="referee")
+    assert held.held is not None and [b.id for b in held.held.battles] == ["B3-1", "B3-2"]
+    taken = BattleResult("B3-1", "3-batailles", "", planet=[PlanetResult("B1", 0, True, "")])
+    after, _ = resolved(held, {"B3-1": taken}, [], battles="referee")
+    assert after.winner == ALIEN and after.planet("B1").holder == ALIEN  # type: ignore[union-attr]
+    assert told(after, "battle") == [("battle at B1: B1 conquered", (VERA, IVO))]
+    assert not told(after, "battle_unresolved")
+    assert after.planet("N1").holder == EMPIRE and after.turn == 4  # type: ignore[union-attr]
