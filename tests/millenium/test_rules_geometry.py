@@ -125,6 +125,8 @@ def test_how_far_a_zone_lies_beyond_the_map(zone: tuple[int, int], beyond: int) 
         ((9, 4), (6, 4), "E", "74W5"),
         ((0, 0), (1, 1), "N", "10S5"),  # a corner: above first
         ((8, 7), (6, 5), "S", "66N5"),
+        ((-1, 1), (1, 1), "W", "01E5"),  # beside the top row, not above it
+        ((7, 5), (6, 5), "E", "75W5"),  # beside the bottom row, not below it
     ],
 )
 def test_a_fleet_scattered_off_the_map_waits_beside_the_zone_it_left_by(
@@ -155,6 +157,20 @@ def test_a_referee_map_file_is_named_as_its_source(tmp_path: Path) -> None:
     mine.write_text(DEFAULT_MAP.read_text(encoding="utf-8").replace("Marche", "Route"), "utf-8")
     loaded = load_map(mine)
     assert loaded.source == "orion.toml" and loaded.title == "La Route d'Orion"
+
+
+def test_a_referee_map_file_refused_names_the_file(tmp_path: Path) -> None:
+    bad = tmp_path / "orion.toml"
+    bad.write_text(DEFAULT_MAP.read_text(encoding="utf-8").replace("columns = 6", "columns = 1"))
+    with pytest.raises(SetupError) as caught:
+        load_map(bad)
+    assert str(caught.value) == (
+        "map file orion.toml: columns and rows must be whole numbers from 2 to 9 (zone names "
+        "are two digits)"
+    )
+    with pytest.raises(SetupError) as caught:
+        map_from_data(data(columns=1))
+    assert str(caught.value).startswith("map file: columns and rows")
 
 
 def test_what_a_map_file_may_leave_out_or_write_long() -> None:
@@ -200,6 +216,7 @@ def test_every_problem_of_a_system_is_named_in_one_message() -> None:
     systems[5]["letter"] = "J"  # F: no J printed
     systems.append({"letter": "G", "zone": "22", "level": 1})
     systems.append("H")
+    systems.append({"zone": "22", "level": 1})
     assert refusal(data(systems=systems)) == (
         "map file orion.toml: "
         "system A: level must be 1 to 7; "
@@ -210,6 +227,7 @@ def test_every_problem_of_a_system_is_named_in_one_message() -> None:
         "system 6: letter 'J' is not one of the 24 printed letters; "
         "system G is listed twice; "
         "system 26 is not a table; "
+        "system 27: letter '' is not one of the 24 printed letters; "
         "the map needs all 24 systems; missing D F"
     )
 

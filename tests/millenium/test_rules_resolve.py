@@ -17,7 +17,7 @@ from refassist.rulesets.millenium.orders import (
     ReserveEntry,
     ShipResult,
 )
-from refassist.rulesets.millenium.resolve import resolve_turn
+from refassist.rulesets.millenium.resolve import resolve_turn, step_key
 from refassist.rulesets.millenium.setup import new_state
 from refassist.rulesets.millenium.state import (
     ALIEN,
@@ -700,7 +700,13 @@ def test_a_fleet_leaving_a_battle_jumps_toward_its_nearest_system_a_jump_away() 
         "B3-1", "3-batailles", "", planet=[PlanetResult("N1", 3, False, "")], left=(ALIEN,)
     )
     after, script = resolved(state, {"B3-1": left}, [1, 2, 1], battles="referee")
-    assert [r.phase for r in script.log] == ["retreat"] * 3
+    assert [(r.phase, r.location) for r in script.log] == [("retreat", "K")] * 3
+    assert told(after, "dice") == [
+        ("fleet K, TAB 3 (from the maximum distance): die 1, deviation 1", (VERA,)),
+        ("fleet K, rose DR: die 2, toward E", (VERA,)),
+        ("fleet K, rose SA: die 1, sector N", (VERA,)),
+    ]
+    assert {e.phase for e in after.events if e.kind in ("dice", "jump")} == {"retreat"}
     assert str(after.fleet(ALIEN, "K").position) == "21N2"  # type: ignore[union-attr]
     assert told(after, "battle") == [("battle at N1: the attacker left", (VERA, IVO))]
     assert told(after, "jump") == [
@@ -888,3 +894,84 @@ def test_a_battle_after_the_imperial_planet_fell_on_the_table_is_not_fought() ->
     assert told(after, "battle") == [("battle at B1: B1 conquered", (VERA, IVO))]
     assert not told(after, "battle_unresolved")
     assert after.planet("N1").holder == EMPIRE and after.turn == 4  # type: ignore[union-attr]
+
+
+def waiting(state: State, side: str, letter: str, where: str, *kinds: str) -> None:
+    place(state, side, letter, where, *kinds)
+    fleet = state.fleet(side, letter)
+    assert fleet is not None
+    fleet.where, fleet.wait = "waiting", 0
+
+
+def test_on_turn_1_every_fleet_left_outside_enters_and_is_seen_entering() -> None:
+    """Rule III: the Extraterrestrial's fleets « entreront toutes sur la carte, au niveau 4,
+    en mouvement stratégique normal uniquement, pendant le 1er tour ».  K and ω wait at
+    03E4 with no order: K (5 ships) steps onto 13W4; ω (3) would make 8 there, so it goes on
+    to the planets' sector, 13C4.  Each entry is told to both, and zone 13's card (system L:
+    loyalty 4, one planet) is shown.  An empty counter and the Empire's waiting fleet stay."""
+    state = playing(1)
+    waiting(state, ALIEN, "K", "03E4", "vaisseau", "fregate", "fregate", "corvette", "corvette")
+    waiting(state, ALIEN, "ω", "03E4", "fregate", "fregate", "corvette")
+    waiting(state, ALIEN, "A", "03E4")
+    waiting(state, EMPIRE, "K", "05E4", "corvette")
+    after, _ = resolved(state, {}, [])
+    entered = [
+        (e.location, e.text, e.visible_to, e.data["path"], e.data["fleet"], e.data["side"])
+        for e in after.events
+        if e.kind == "move"
+    ]
+    assert entered == [
+        (
+            "13W4",
+            "fleet K of the Extraterrestrial had no order to enter: it entered at 13W4",
+            ("*",),
+            ["13W4"],
+            "K",
+            ALIEN,
+        ),
+        (
+            "13C4",
+            "fleet ω of the Extraterrestrial had no order to enter: it entered at 13C4",
+            ("*",),
+            ["13W4", "13C4"],
+            "ω",
+            ALIEN,
+        ),
+    ]
+    assert told(after, "card") == [("card of system L: loyalty 4, 1 planet", (VERA, IVO))]
+    assert after.revealed == {"L"}
+    assert after.fleet(ALIEN, "A").where == "waiting"  # type: ignore[union-attr]
+    assert after.fleet(EMPIRE, "K").where == "waiting"  # type: ignore[union-attr]
+
+
+def test_each_step_is_named_and_a_side_without_a_sheet_keeps_its_standing_orders() -> None:
+    """The steps: ``0-empire`` (no card dealt yet), ``0-extraterrestre``, then the game
+    turn's number, and ``<turn>-batailles`` while its battles wait for the table.  A mover
+    that sends no sheet moves nothing, and its standing tactical orders, from its latest
+    sheet, hold (« a lazy step does not undo a side's choices »)."""
+    assert step_key(fresh()) == "0-empire"
+    assert step_key(dealt()) == "0-extraterrestre"
+    assert step_key(attack_held()) == "3-batailles"
+    state = playing(3)
+    assert step_key(state) == "3"
+    standing = TacticalOrders(stance="stand off", priority="bases", edge="N")
+    state.tactics[ALIEN] = standing
+    after, _ = resolved(state, {}, [])
+    assert after.tactics[ALIEN] == standing and after.turn == 4
+
+
+def test_the_defender_leaving_jumps_away_and_the_battle_is_told_as_fought() -> None:
+    """The referee enters that the Empire's A left B3-1.  From 33C4 its systems a jump away
+    are A (zone 11, level 2), D, Q, U and W at 6 zones, E at 8: the first of the nearest, A.
+    Maximum row, die 1: 1 zone; DR die 3: S, zone 12; SA die 2: E.  The attacker stayed: the
+    battle is told as fought on the table, and its dice to the Empire alone."""
+    state = attack_held()
+    left = BattleResult(
+        "B3-1", "3-batailles", "", planet=[PlanetResult("N1", 3, False, "")], left=(EMPIRE,)
+    )
+    after, _ = resolved(state, {"B3-1": left}, [1, 3, 2], battles="referee")
+    assert str(after.fleet(EMPIRE, "A").position) == "12E2"  # type: ignore[union-attr]
+    assert str(after.fleet(ALIEN, "K").position) == "33C4"  # type: ignore[union-attr]
+    assert told(after, "battle") == [("battle at N1: fought on the referee's table", (VERA, IVO))]
+    assert told(after, "jump") == [("fleet A of the Empire jumped to 12E2 (deviation 1)", ("*",))]
+    assert {who for _text, who in told(after, "dice")} == {(IVO,)}
