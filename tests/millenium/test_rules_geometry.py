@@ -249,7 +249,9 @@ def test_systems_not_a_list_and_no_cards() -> None:
     text = refusal(data(systems={"A": 1}, cards=None))
     assert text.startswith("map file orion.toml: systems must be a list; the map needs all 24 ")
     assert text.endswith("; the map needs 24 identification cards, not 0")
-    assert refusal(data(cards="none")).endswith("the map needs 24 identification cards, not 0")
+    assert refusal(data(cards="none")) == (
+        "map file orion.toml: the map needs 24 identification cards, not 0"
+    )
 
 
 def test_every_problem_of_a_card_is_named() -> None:
@@ -299,3 +301,14 @@ def test_exactly_three_cards_are_of_loyalty_six(sixes: int) -> None:
 def test_twenty_five_cards_are_one_too_many() -> None:
     cards = [*copy.deepcopy(SHIPPED["cards"]), {"loyalty": 0, "planets": 1}]
     assert refusal(data(cards=cards)).endswith("the map needs 24 identification cards, not 25")
+
+
+def test_with_its_size_refused_a_map_reads_its_zones_on_the_largest_map() -> None:
+    """Columns and rows refused, the zones are still read, on a 9 x 9 map (the largest
+    two-digit names allow), so each other problem is named in the same message."""
+    text = refusal(data(columns="six", systems=with_system("N", zone="00")))
+    assert text == (
+        "map file orion.toml: columns and rows must be whole numbers from 2 to 9 (zone names "
+        "are two digits); system N: zone '00' is not on the 9 x 9 map; the map needs all 24 "
+        "systems; missing N"
+    )

@@ -49,6 +49,7 @@ def test_a_card_of_loyalty_one_or_more_is_the_empires_with_a_base_a_loyalty_poin
     assert (c1.holder, c1.loyalty, c1.bases, c1.automatic) == (EMPIRE, 6, 6, True)
     assert [state.systems[x].loyalty for x in "ABC"] == [1, 0, 6]
     assert list(state.systems) == LETTERS
+    assert all(system.letter == x for x, system in state.systems.items())  # reports name them
 
 
 def test_a_second_deal_replaces_the_first() -> None:
@@ -143,5 +144,8 @@ def test_a_new_game_reads_the_map_asked_for_and_refuses_a_scenario(tmp_path: Pat
     assert (state.game_id, state.game_name) == ("g9", "Orion")
     assert len(state.fleets) == 2 * len(TABLES.fleets) and state.systems == {}
     scenario = NewGame("Orion", "g9", tuple(players("", "")), {}, scenario_file=mine)
-    with pytest.raises(SetupError, match="Millenium has no scenario file"):
+    with pytest.raises(SetupError) as caught:
         new_game(scenario, Dice.scripted([]), complete())
+    assert str(caught.value) == (
+        "Millenium has no scenario file: the set-up sheets compose the forces"
+    )
