@@ -127,6 +127,7 @@ def test_a_blank_set_up_is_completed_with_the_dice_and_each_side_told_its_own() 
         ("the Extraterrestrial has written its set-up", ("*",)),
     ]
     assert after.turn == 0 and after.dice[0].phase == "set-up"
+    assert {e.phase for e in after.events} == {"set-up"}
 
 
 def test_the_set_up_sheets_as_written_and_what_of_them_cannot_stand() -> None:
@@ -636,6 +637,9 @@ def test_a_colony_ship_colonises_its_sides_planet_and_may_be_used_up() -> None:
     kept, _ = resolved(state, {IVO: land}, [])
     assert kept.planet("H1").colonised == EMPIRE  # type: ignore[union-attr]
     assert told(kept, "colonised") == [("H1 colonised", ("*",))]
+    assert [(e.location, e.data["planet"]) for e in kept.events if e.kind == "colonised"] == [
+        ("H1", "H1")
+    ]
     assert ships_of(kept, EMPIRE, "A") == ["corvette", "colonisation"]
     spent, _ = resolved(state, {IVO: land}, [], colonisers_used_up=True)
     assert spent.planet("H1").colonised == EMPIRE  # type: ignore[union-attr]
@@ -665,7 +669,9 @@ def test_a_surrender_takes_the_planet_and_by_the_house_rule_the_points_banked_th
     ]
     assert [e.location for e in lost.events if e.kind == "conquest"] == ["N1"]
     assert told(lost, "points_lost") == [("2 production points banked in N lost", (IVO,))]
-    assert [e.location for e in lost.events if e.kind == "points_lost"] == ["N"]
+    assert [(e.location, e.phase) for e in lost.events if e.kind == "points_lost"] == [
+        ("N", "conquest")
+    ]
     assert "N" not in lost.points[EMPIRE] and lost.points[ALIEN] == {"N": 1}
     kept, _ = resolved(state, {VERA: orders}, [3])
     assert kept.points[EMPIRE]["N"] == 2 and not told(kept, "points_lost")
@@ -832,9 +838,10 @@ def test_a_result_entered_from_the_table_is_written_back_and_told_with_its_notes
     }
     assert battle.data["notes"] == "played at the club"
     one = BattleResult("B3-1", "3-batailles", "", rounds=1)
-    after, _ = resolved(state, {"B3-1": one}, [], battles="referee")
-    (battle,) = [e for e in after.events if e.kind == "battle"]
+    step = resolve_turn(state, {"B3-1": one}, Dice.scripted([]), {"battles": "referee"})
+    (battle,) = [e for e in step.state.events if e.kind == "battle"]
     assert battle.data["log"] == ["fought on the referee's table", "1 round"]
+    assert step.summary == "0 moves, 0 jumps, 1 battle, 0 conquests"
 
 
 def test_the_imperial_planet_taken_ends_the_game_before_any_battle() -> None:
@@ -863,6 +870,8 @@ def test_the_imperial_planet_taken_ends_the_game_before_any_battle() -> None:
         assert after.held is None and after.winner == ALIEN and after.imperial_revealed, rule
         text = "the Extraterrestrial occupied the imperial planet B1 on turn 3"
         assert told(after, "imperial") == [(text, ("*",))] and after.finished == text
+        imperial = [(e.location, e.phase) for e in after.events if e.kind == "imperial"]
+        assert imperial == [("B1", "conquest")], rule
         assert not told(after, "battle") and not told(after, "battle_waiting"), rule
         assert after.fleet(EMPIRE, "A").ships, rule  # type: ignore[union-attr]
 
@@ -975,3 +984,26 @@ def test_the_defender_leaving_jumps_away_and_the_battle_is_told_as_fought() -> N
     assert told(after, "battle") == [("battle at N1: fought on the referee's table", (VERA, IVO))]
     assert told(after, "jump") == [("fleet A of the Empire jumped to 12E2 (deviation 1)", ("*",))]
     assert {who for _text, who in told(after, "dice")} == {(IVO,)}
+
+
+def test_a_battle_left_without_a_result_is_fought_by_the_standing_orders_and_told_so() -> None:
+    """``refassist resolve --now`` with no result sheet for B3-1: the battle is fought by the
+    printed procedure from the standing tactical orders (its dice from the step's seed), and
+    both sides are told why."""
+    state = attack_held()
+    after = resolve_turn(state, {}, Dice(seed=11), {"battles": "referee"}).state
+    unresolved = [
+        (e.location, e.text, e.visible_to, e.data["battle"], e.phase)
+        for e in after.events
+        if e.kind == "battle_unresolved"
+    ]
+    assert unresolved == [
+        (
+            "N1",
+            "no result was entered for battle B3-1; it was fought by the standing tactical orders",
+            (VERA, IVO),
+            "B3-1",
+            "tactical",
+        )
+    ]
+    assert len(told(after, "battle")) == 1 and after.turn == 4
