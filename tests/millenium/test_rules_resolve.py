@@ -412,6 +412,9 @@ def test_a_jump_onto_its_own_stack_comes_out_clockwise_or_not_at_all() -> None:
         )
     ]
     assert not told(full, "stack_moved")
+    assert [(e.data["fleet"], e.data["side"]) for e in full.events if e.kind == "jump"] == [
+        ("δ", EMPIRE)
+    ]
 
 
 def test_replacement_ships_join_their_fleet_where_it_stands() -> None:
@@ -1007,3 +1010,20 @@ def test_a_battle_left_without_a_result_is_fought_by_the_standing_orders_and_tol
         )
     ]
     assert len(told(after, "battle")) == 1 and after.turn == 4
+
+
+def test_a_reserve_that_entered_moves_no_further_this_turn() -> None:
+    """Rule V's phases: reserve entry, then the strategic phase.  δ enters toward zone 11,
+    level 4 (maximum row, die 1: 1 zone; DR die 3: S, zone 12; SA die 1: N): it has made its
+    move, and its line for the strategic phase is refused."""
+    state = playing(4)
+    state.fleet(EMPIRE, "δ").ships = ships("fregate")  # type: ignore[union-attr]
+    orders = Orders(
+        EMPIRE,
+        "4",
+        entries=[ReserveEntry("δ", (1, 1), 4, "Orders!B20")],
+        moves=[FleetMove("δ", "move", "Orders!B12", (at("12C4"),))],
+    )
+    after, _ = resolved(state, {IVO: orders}, [1, 3, 1])
+    assert str(after.fleet(EMPIRE, "δ").position) == "12N4"  # type: ignore[union-attr]
+    assert cancelled(after) == [("Orders!B12", "fleet δ of the Empire cannot move now", (IVO,))]
