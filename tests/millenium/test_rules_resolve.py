@@ -17,7 +17,7 @@ from refassist.rulesets.millenium.orders import (
     ReserveEntry,
     ShipResult,
 )
-from refassist.rulesets.millenium.resolve import resolve_turn, step_key
+from refassist.rulesets.millenium.resolve import entry_ready, resolve_turn, step_key
 from refassist.rulesets.millenium.setup import new_state
 from refassist.rulesets.millenium.state import (
     ALIEN,
@@ -84,6 +84,10 @@ def test_a_blank_set_up_is_completed_with_the_dice_and_each_side_told_its_own() 
         *range(24, 6, -1),
     ]
     assert script.secrets == {CARDS, IMPERIAL, PROGRAMME}
+    assert [r.purpose for r in script.log[23:30]] == [
+        "imperial planet",
+        *(f"start of fleet {x}" for x in ("K", "ω", "δ", "ε", "κ", "A")),
+    ]
     assert [after.systems[x].loyalty for x in "ABCDXYZ"] == [6, 6, 6, 5, 0, 0, 0]
     assert after.imperial == "A1"
     empire = {f.letter: str(f.position) for f in after.fleets if f.side == EMPIRE and f.ships}
@@ -1027,3 +1031,24 @@ def test_a_reserve_that_entered_moves_no_further_this_turn() -> None:
     after, _ = resolved(state, {IVO: orders}, [1, 3, 1])
     assert str(after.fleet(EMPIRE, "δ").position) == "12N4"  # type: ignore[union-attr]
     assert cancelled(after) == [("Orders!B12", "fleet δ of the Empire cannot move now", (IVO,))]
+
+
+def test_who_may_enter_by_hyperspace() -> None:
+    """Rule VI: a reserve from turn 2, and a fleet scattered off the map once its wait is
+    over; a fleet on the map or still waiting may not, and no one on turn 1."""
+    state = playing(2)
+    place(state, EMPIRE, "K", "11C4", "corvette")
+    waiting(state, EMPIRE, "ω", "10S4", "corvette")
+    waiting(state, EMPIRE, "δ", "01E4", "corvette")
+    state.fleet(EMPIRE, "δ").wait = 1  # type: ignore[union-attr]
+    reserve, on_map = state.fleet(EMPIRE, "ε"), state.fleet(EMPIRE, "K")
+    over, still = state.fleet(EMPIRE, "ω"), state.fleet(EMPIRE, "δ")
+    assert reserve and on_map and over and still
+    assert [entry_ready(state, f) for f in (reserve, on_map, over, still)] == [
+        True,
+        False,
+        True,
+        False,
+    ]
+    state.turn = 1
+    assert not entry_ready(state, reserve) and not entry_ready(state, over)
