@@ -456,11 +456,11 @@ def test_a_french_game_reminds_and_asks_in_french(
     assert sorted(reminders) == ["ann@example.com", "bob@example.com", "cleo@example.com"]
     text = text_of(reminders["ann@example.com"])
     assert "rappel, ordres attendus" in text
-    assert "aucune feuille de tour de votre part ne m'est encore parvenue" in text
+    assert "aucune feuille d'ordres de votre part ne m'est encore parvenue" in text
     watch(game, at(minutes=1))
     [(_, asked)] = new_mail(smtp, seen)
     text = text_of(asked)
-    assert "le délai est passé" in text and "aucune feuille reçue" in text
+    assert "Délai passé pour" in text and "aucune feuille reçue" in text
 
 
 def test_a_server_that_is_down_is_tried_again_and_nothing_waits_for_ever(
