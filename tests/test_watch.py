@@ -44,6 +44,7 @@ from refassist.store.game import Game
 from refassist.store.inbox_index import Index, sheet_states
 from refassist.store.turnsheets import write_sheets
 from refassist.watch.log import read_log
+from refassist.watch.notices import write_reminder
 from refassist.watch.watcher import Watcher, needs_referee
 from tests.mailservers import (
     PASSWORD,
@@ -750,3 +751,39 @@ def test_the_documented_unit_runs_and_stops_cleanly_on_sigterm(
     assert out.rstrip().endswith("stopped"), out
     assert "Traceback" not in err
     assert read_log(game.path)[-1]["what"] == read_log(other.path)[-1]["what"] == "stopped"
+
+
+# -- what the review found ------------------------------------------------------------------
+
+
+def reminders_in(mail: list[tuple[str, EmailMessage]]) -> list[str]:
+    return sorted(to for to, msg in mail if "reminder" in str(msg["Subject"]))
+
+
+def test_a_reminder_no_longer_true_is_set_aside_by_watch_and_by_send(
+    dovecot: ImapServer, smtp: SmtpServer, tmp_path: Path
+) -> None:
+    """Reminders decided by a round that stopped before sending them; Ann's sheet is accepted
+    since: the next round sends Bob's and Cleo's only and moves Ann's to rolled-back/.  And
+    ``refassist send`` after the deadline (the real clock is past 2025) sends none of them."""
+    game, turns = new_game(tmp_path / "game", dovecot, smtp, remind_before_hours=0)
+    step = game.step(game.load_state())
+    for row in sheet_states(game, step):
+        assert write_reminder(game, step, row) is not None
+    late = tmp_path / "late"
+    shutil.copytree(game.path, late)
+    ann = filled_sheet(game, "Ann", tmp_path, name="Ann.xlsx")
+    arrived = at(hours=-3)
+    deliver(dovecot, turns, make_mail("ann@example.com", [("Ann.xlsx", ann.read_bytes())]), arrived)
+    seen = [0]
+    watch(game, at(hours=-2))  # Ann's sheet filed and accepted, then the reminders
+    assert reminders_in(new_mail(smtp, seen)) == ["bob@example.com", "cleo@example.com"]
+    [aside] = game.path.glob("rolled-back/*/outbox/5001/watch/reminder-Ann.eml")
+    assert aside.is_file() and not (game.outbox("5001") / "watch" / "reminder-Ann.eml").exists()
+    assert "reminder-Ann.eml no longer true" in status_of(game)
+
+    sent = CliRunner().invoke(main, ["send", str(late)], env=ENV)
+    assert sent.exit_code == 0, sent.output
+    assert reminders_in(new_mail(smtp, seen)) == []
+    assert "set aside" in sent.output
+    assert len(list(late.glob("rolled-back/*/outbox/5001/watch/reminder-*.eml"))) == 3

@@ -432,10 +432,24 @@ class Round:
 
             def send(step: str = step, due: list[Any] = due) -> SendResult:
                 return send_waiting(
-                    self.game, step, plan.smtp, only=[i.path for i in due], ca_file=plan.ca_file
+                    self.game,
+                    step,
+                    plan.smtp,
+                    only=[i.path for i in due],
+                    ca_file=plan.ca_file,
+                    now=self.now,
                 )
 
             result = self.with_retries("smtp", f"sending through {plan.smtp}", send)
+            for name in result.set_aside if result is not None else []:
+                self.log.add(
+                    self.now,
+                    step,
+                    "set-aside",
+                    f"{name} no longer true (sheet accepted or deadline passed): set aside, "
+                    "not sent",
+                    id=f"set-aside:{step}/{name}",
+                )
             for item, why in result.refused if result is not None else []:
                 self.log.add(
                     self.now,
