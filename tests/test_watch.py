@@ -446,12 +446,27 @@ def test_a_step_waiting_for_the_referee_is_never_resolved_by_auto(tmp_path: Path
     assert needs_referee(g, g.step(state), state, sheet_states(g, g.step(state))) == []
 
 
-def test_a_french_game_reminds_and_asks_in_french(
+def sheets_sent(game: Game, smtp: SmtpServer, seen: list[int]) -> None:
+    """The referee sends the step's sheets (``report --mail`` then ``send``); their mail is
+    not counted as the week's."""
+    result = CliRunner().invoke(main, ["report", str(game.path), "--smtp"], env=ENV)
+    assert result.exit_code == 0, result.output
+    assert len(smtp.inbox.received) - seen[0] == len(PLAYERS)
+    seen[0] = len(smtp.inbox.received)
+
+
+def test_a_french_game_reminds_only_once_its_sheets_went_out_and_in_french(
     dovecot: ImapServer, smtp: SmtpServer, tmp_path: Path
 ) -> None:
+    """No reminder while the step's sheets never went out (none sent, none answered); once
+    they are sent, one each, in French."""
     game, _ = new_game(tmp_path / "game", dovecot, smtp, language="fr")
     assert game.config.language == "fr"
     seen = [0]
+    watch(game, at(hours=-3))
+    assert new_mail(smtp, seen) == []
+    assert not (game.outbox("5001") / "watch").is_dir()
+    sheets_sent(game, smtp, seen)
     watch(game, at(hours=-2))
     reminders = dict(new_mail(smtp, seen))
     assert sorted(reminders) == ["ann@example.com", "bob@example.com", "cleo@example.com"]

@@ -55,7 +55,7 @@ from refassist.store.inbox_index import Index, PlayerStatus, sheet_states, waiti
 from refassist.store.outbox import archived_before, stale_files
 from refassist.store.recovery import working
 from refassist.text.i18n import again
-from refassist.turns import check_ready, resolve_game
+from refassist.turns import check_ready, resolve_game, sheets_went_out
 from refassist.watch.log import WATCH_FOLDER, WatchLog, iso
 from refassist.watch.notices import (
     ask_path,
@@ -466,8 +466,13 @@ class Round:
         deadline = self.game.deadline(step.key)
         if hours > 0 and deadline is not None and not step.waits_for_referee:
             due = deadline.astimezone()
-            if due - timedelta(hours=hours) <= self.now < due:
-                for row in waiting_for(sheet_states(self.game, step)):
+            rows = sheet_states(self.game, step)
+            # A step whose sheets never reached the players (none sent, none answered) has
+            # nothing to remind of: the referee has not started it (`turns.sheets_went_out`).
+            answered = any(row.state not in ("missing", "computer") for row in rows)
+            went_out = sheets_went_out(self.game, step.key, answered)
+            if went_out and due - timedelta(hours=hours) <= self.now < due:
+                for row in waiting_for(rows):
                     write_reminder(self.game, step, row)
         self.send_due([step.key], "watch")
 
