@@ -45,7 +45,7 @@ from refassist.store.inbox_index import Index, sheet_states
 from refassist.store.turnsheets import write_sheets
 from refassist.watch.log import read_log
 from refassist.watch.notices import write_reminder
-from refassist.watch.watcher import Watcher, needs_referee
+from refassist.watch.watcher import Watcher, clock_from, needs_referee
 from tests.mailservers import (
     PASSWORD,
     ImapServer,
@@ -802,3 +802,21 @@ def test_a_reminder_no_longer_true_is_set_aside_by_watch_and_by_send(
     assert reminders_in(new_mail(smtp, seen)) == []
     assert "set aside" in sent.output
     assert len(list(late.glob("rolled-back/*/outbox/5001/watch/reminder-*.eml"))) == 3
+
+
+def test_a_clock_without_a_zone_is_local_time_as_game_toml_deadlines_are(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``--now 2025-01-05T21:00`` in Paris is the moment game.toml's ``2025-01-05 21:00``
+    falls (20:00 UTC), not 21:00 UTC; a time with a zone keeps it.  The --help says so."""
+    monkeypatch.setenv("TZ", "Europe/Paris")
+    time.tzset()
+    try:
+        assert clock_from("2025-01-05T21:00") == DEADLINE.astimezone()
+        assert clock_from("2025-01-05T21:00").astimezone(UTC).hour == 20
+        assert clock_from("2025-01-05T21:00+00:00").astimezone(UTC).hour == 21
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+    shown = CliRunner().invoke(main, ["watch", "--help"])
+    assert "without a zone it is the machine's local time" in " ".join(shown.output.split())

@@ -75,14 +75,16 @@ PAUSES = (5.0, 30.0)
 
 
 def clock_from(text: str) -> datetime:
-    """A ``--now`` or ``REFASSIST_NOW`` time (ISO 8601; UTC when it names no zone)."""
+    """A ``--now`` or ``REFASSIST_NOW`` time (ISO 8601).  One that names no zone is the
+    machine's local time, as game.toml's deadlines are: ``--now 2026-12-05T21:05`` is the
+    moment a deadline written ``2026-12-05 21:05`` falls."""
     try:
         moment = datetime.fromisoformat(text.strip())
     except ValueError:
         raise UsageError(
             f"{text!r} is not a time; give one such as 2026-12-05T21:05 or 2026-12-05T21:05+01:00"
         ) from None
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return moment if moment.tzinfo else moment.astimezone()
 
 
 def find_games(paths: Iterable[Path]) -> list[Path]:
