@@ -820,3 +820,54 @@ def test_a_clock_without_a_zone_is_local_time_as_game_toml_deadlines_are(
         time.tzset()
     shown = CliRunner().invoke(main, ["watch", "--help"])
     assert "without a zone it is the machine's local time" in " ".join(shown.output.split())
+
+
+def test_a_reminder_gives_the_refusal_in_the_players_language_and_a_mail_without_a_sheet_as_such(
+    tmp_path: Path,
+) -> None:
+    """An English game, Bob reads French: the reminder of his refused file gives the reason in
+    French (as intake's reply did); Cleo's mail without an attachment is said to have carried
+    no turn sheet, not named as a file "message.eml"."""
+    g = Game.create(
+        tmp_path / "game",
+        find_ruleset("fifth-millennium"),
+        [
+            PlayerSetup("Ann", "ann@example.com"),
+            PlayerSetup("Bob", "bob@example.com", language="fr"),
+            PlayerSetup("Cleo", "cleo@example.com"),
+        ],
+        seed=5,
+        generate_seed=42,
+        assign_homeworlds=True,
+        first_deadline=DEADLINE,
+    )
+    write_sheets(g, g.load_state())
+    ann = filled_sheet(g, "Ann", tmp_path, name="Ann.xlsx")
+    bob = write_mail(
+        tmp_path / "bob.eml", make_mail("bob@example.com", [("A.xlsx", ann.read_bytes())])
+    )
+    cleo = write_mail(tmp_path / "cleo.eml", make_mail("cleo@example.com", []))
+    for source in (bob, cleo):
+        result = CliRunner().invoke(main, ["intake", str(g.path), str(source), "--accept-late"])
+        assert "refused" in result.output, result.output
+    step = g.step(g.load_state())
+    rows = {row.player: row for row in sheet_states(g, step)}
+    assert rows["Bob"].state == rows["Cleo"].state == "refused"
+    bob_text = reminder_text(write_reminder(g, step, rows["Bob"]))
+    assert "est la feuille d'ordres de Ann, mais elle a été envoyée depuis" in bob_text, bob_text
+    assert "is Ann's turn sheet" not in bob_text
+    cleo_text = reminder_text(write_reminder(g, step, rows["Cleo"]))
+    assert "the last mail you sent carried no turn sheet" in cleo_text, cleo_text
+    assert "message.eml" not in cleo_text
+
+
+def write_mail(path: Path, msg: EmailMessage) -> Path:
+    path.write_bytes(msg.as_bytes())
+    return path
+
+
+def reminder_text(path: Path | None) -> str:
+    assert path is not None
+    msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+    assert isinstance(msg, EmailMessage)
+    return " ".join(text_of(msg).split())

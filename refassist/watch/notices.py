@@ -98,13 +98,26 @@ def _what_is_wrong(game: Game, step: Step, row: PlayerStatus, w: Words) -> str:
                 problems=w.counted_as(len(errors), "problem", "problems"),
                 first=str(errors[0].get("message", "")),
             )
+        if entry.get("no_sheet"):
+            return w(
+                "the deadline for {step} is {deadline}, and the last mail you sent carried no "
+                "turn sheet. Send your sheet, attached as .xlsx, before then.",
+                step=label,
+                deadline=deadline,
+            )
+        note = str(entry.get("note", ""))
+        how = entry.get("note_said")
+        # The reason as intake said it, in the player's language; a reason intake kept as
+        # plain text (a record older than `note_said`) is not given in a language they may
+        # not read: the reply to the file said it.
+        why = again(note, w, how) if how else w.gettext("see my reply to it")
         return w(
             "the deadline for {step} is {deadline}, and the last file you sent, {name}, could "
             "not be taken as your turn sheet: {why}. Send your sheet before then.",
             step=label,
             deadline=deadline,
             name=name,
-            why=str(entry.get("note", "")) or w.gettext("see my reply to it"),
+            why=why,
         )
     return w(
         "the deadline for {step} is {deadline}, and no turn sheet of yours has reached me yet. "
