@@ -38,6 +38,8 @@ from refassist.cli import main
 from refassist.config import load_config
 from refassist.errors import GameError
 from refassist.intake.imap_intake import FILED_KEYWORD
+from refassist.mail.mailserver import parse_server
+from refassist.mail.sending import outgoing, read_sent, send_waiting
 from refassist.rulesets import find_ruleset
 from refassist.rulesets.base import PlayerSetup, Step
 from refassist.store.game import Game
@@ -331,7 +333,7 @@ def test_a_week_watched_answers_reminds_once_and_asks_at_the_deadline(
     ], timeline
     assert "Cleo" not in "".join(line for line in timeline.splitlines() if "fetched" in line)
     page = (game.path / "archive" / "watch.html").read_text()  # on the archive site too
-    assert page.index("the referee&#39;s mail watch/referee.eml") < page.index("reminder-Cleo.eml")
+    assert page.index("the referee&#39;s mail watch/referee-") < page.index("reminder-Cleo.eml")
 
     # The same deadline with resolve = "auto": resolved, reports written and sent.
     auto = configure(Game.open(before_deadline), resolve="auto")
@@ -871,3 +873,70 @@ def reminder_text(path: Path | None) -> str:
     msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
     assert isinstance(msg, EmailMessage)
     return " ".join(text_of(msg).split())
+
+
+def test_a_deadline_moved_after_the_referees_mail_gets_a_new_one_at_the_new_deadline(
+    dovecot: ImapServer, smtp: SmtpServer, tmp_path: Path
+) -> None:
+    game, _ = new_game(tmp_path / "game", dovecot, smtp, remind_before_hours=0)
+    seen = [0]
+    watch(game, at(minutes=1))
+    assert [to for to, _ in new_mail(smtp, seen)] == [REFEREE]
+    toml = game.path / "game.toml"
+    toml.write_text(
+        toml.read_text().replace(
+            "[schedule.deadlines]\n", '[schedule.deadlines]\n"5001" = 2025-01-07T21:00:00\n'
+        )
+    )
+    assert Game.open(game.path).deadline("5001") == datetime(2025, 1, 7, 21, 0)
+    watch(game, at(days=1))  # before the new deadline: nothing
+    assert new_mail(smtp, seen) == []
+    watch(game, at(days=2, minutes=1))
+    [(to, asked)] = new_mail(smtp, seen)
+    assert to == REFEREE and "Tue 07 Jan 2025 21:00" in text_of(asked)
+    watch(game, at(days=2, minutes=6))  # once per deadline
+    assert new_mail(smtp, seen) == []
+
+
+def test_rollback_sets_watch_decisions_of_the_undone_step_aside_so_it_is_reminded_again(
+    dovecot: ImapServer, smtp: SmtpServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Watch reminded Ann for 5002; the referee rolls back to 5001 and plays it again: 5002's
+    watch/ folder and its send record went to rolled-back/, and Ann's new reminder is due."""
+    for name, value in ENV.items():
+        monkeypatch.setenv(name, value)
+    game, _ = new_game(tmp_path / "game", dovecot, smtp)
+    resolved = CliRunner().invoke(main, ["resolve", str(game.path), "--now"])
+    assert resolved.exit_code == 0, resolved.output
+    game = Game.open(game.path)
+    step = game.step(game.load_state())
+    assert step.key == "5002"
+    ann = next(row for row in sheet_states(game, step) if row.player == "Ann")
+    reminder = write_reminder(game, step, ann)
+    assert reminder is not None
+    sent = send_waiting(
+        game,
+        "5002",
+        parse_server(smtp.url(), "smtp", "smtp"),
+        now=at(days=5),
+        ca_file=game.path.parent / "game-ca.pem",
+    )
+    assert [i.name for i in sent.sent] == ["watch/reminder-Ann.eml"]
+
+    rolled = CliRunner().invoke(main, ["rollback", str(game.path), "--to", "5001"])
+    assert rolled.exit_code == 0, rolled.output
+    assert not (game.outbox("5002") / "watch").exists()
+    [aside] = game.path.glob("rolled-back/*/outbox/5002/watch/reminder-Ann.eml")
+    assert (
+        "watch/reminder-Ann.eml"
+        in json.loads((aside.parent.parent / ".sent.json").read_text())["files"]
+    )
+    assert "watch/reminder-Ann.eml" not in read_sent(game.outbox("5002"))
+
+    again = CliRunner().invoke(main, ["resolve", str(game.path), "--now"])
+    assert again.exit_code == 0, again.output
+    game = Game.open(game.path)
+    step = game.step(game.load_state())
+    assert write_reminder(game, step, ann) is not None
+    [due] = [i for i in outgoing(game, "5002") if i.name == "watch/reminder-Ann.eml"]
+    assert due.held == ""

@@ -21,6 +21,7 @@ from typing import Any
 
 from refassist.mail.messages import build_message, write_eml
 from refassist.rulesets.base import Step
+from refassist.store.aside import stamp
 from refassist.store.game import Game
 from refassist.store.inbox_index import Index, PlayerStatus
 from refassist.store.turnsheets import sheet_filename
@@ -29,6 +30,7 @@ from refassist.text.words import N_
 
 #: The outbox sub-folder of a step that holds watch's own mail (`sending.MAIL_FOLDERS`).
 WATCH_DIR = "watch"
+#: The referee's mail of a step without a deadline (`ask_path`); with one, it is named for it.
 ASK_NAME = "referee.eml"
 
 #: A sheet's state as the referee's mail names it.
@@ -52,7 +54,12 @@ def reminder_path(game: Game, step: str, player: str) -> Path:
 
 
 def ask_path(game: Game, step: str) -> Path:
-    return watch_folder(game, step) / ASK_NAME
+    """The referee's mail for the step's deadline as it stands: named for the deadline, so a
+    deadline the referee moved after the mail is a new decision (one mail per deadline)."""
+    deadline = game.deadline(step)
+    if deadline is None:
+        return watch_folder(game, step) / ASK_NAME
+    return watch_folder(game, step) / f"referee-{stamp(deadline)}.eml"
 
 
 def referee_words(game: Game) -> Words:
@@ -229,5 +236,8 @@ def write_ask(
         sender_name=game.config.sender_name,
     )
     msg["X-Refassist-Watch"] = now.isoformat()
+    deadline = game.deadline(step.key)
+    if deadline is not None:
+        msg["X-Refassist-Deadline"] = deadline.astimezone().isoformat()
     write_eml(path, msg)
     return path
