@@ -46,7 +46,7 @@ from refassist.store.game import Game
 from refassist.store.inbox_index import Index, sheet_states
 from refassist.store.turnsheets import write_sheets
 from refassist.watch.log import read_log
-from refassist.watch.notices import write_reminder
+from refassist.watch.notices import ask_text, referee_words, write_reminder
 from refassist.watch.watcher import Watcher, clock_from, needs_referee
 from tests.mailservers import (
     PASSWORD,
@@ -940,3 +940,23 @@ def test_rollback_sets_watch_decisions_of_the_undone_step_aside_so_it_is_reminde
     assert write_reminder(game, step, ann) is not None
     [due] = [i for i in outgoing(game, "5002") if i.name == "watch/reminder-Ann.eml"]
     assert due.held == ""
+
+
+def test_the_referees_mail_lists_as_reminded_only_the_reminders_sent(tmp_path: Path) -> None:
+    """Reminders written but never sent (the server down until the deadline) reminded
+    nobody: the referee's mail does not say they did."""
+    g = Game.create(
+        tmp_path / "game",
+        find_ruleset("fifth-millennium"),
+        [PlayerSetup(n, f"{n.lower()}@example.com") for n in PLAYERS],
+        seed=5,
+        generate_seed=42,
+        assign_homeworlds=True,
+        first_deadline=DEADLINE,
+    )
+    step = g.step(g.load_state())
+    rows = sheet_states(g, step)
+    for row in rows:
+        assert write_reminder(g, step, row) is not None
+    text = ask_text(g, step, rows, [], ["refassist resolve game"], referee_words(g))
+    assert "Reminded before the deadline" not in text, text

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from refassist.mail.messages import build_message, write_eml
+from refassist.mail.sending import read_sent
 from refassist.rulesets.base import Step
 from refassist.store.aside import stamp
 from refassist.store.game import Game
@@ -164,8 +165,15 @@ def write_reminder(game: Game, step: Step, row: PlayerStatus) -> Path | None:
 
 
 def reminded(game: Game, step: str) -> list[str]:
-    """The players watch reminded for ``step`` (their reminders written), in the game's order."""
-    return [p.name for p in game.config.players if reminder_path(game, step, p.name).is_file()]
+    """The players watch reminded for ``step``, in the game's order: those whose reminder the
+    step's ``.sent.json`` records as sent (one written but never sent, or set aside as no
+    longer true, reminded nobody)."""
+    sent = read_sent(game.outbox(step))
+    return [
+        p.name
+        for p in game.config.players
+        if f"{WATCH_DIR}/{reminder_path(game, step, p.name).name}" in sent
+    ]
 
 
 def ask_text(
