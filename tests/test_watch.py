@@ -45,9 +45,10 @@ from refassist.rulesets.base import PlayerSetup, Step
 from refassist.store.game import Game
 from refassist.store.inbox_index import Index, sheet_states
 from refassist.store.turnsheets import write_sheets
+from refassist.turns import resolve_game
 from refassist.watch.log import read_log
 from refassist.watch.notices import ask_text, referee_words, write_reminder
-from refassist.watch.watcher import Watcher, clock_from, needs_referee
+from refassist.watch.watcher import Watcher, clock_from, needs_referee, write_intent
 from tests.mailservers import (
     PASSWORD,
     ImapServer,
@@ -960,3 +961,25 @@ def test_the_referees_mail_lists_as_reminded_only_the_reminders_sent(tmp_path: P
         assert write_reminder(g, step, row) is not None
     text = ask_text(g, step, rows, [], ["refassist resolve game"], referee_words(g))
     assert "Reminded before the deadline" not in text, text
+
+
+def test_watch_resolves_only_the_step_it_decided_and_delivers_only_while_the_game_is_there(
+    dovecot: ImapServer, smtp: SmtpServer, tmp_path: Path
+) -> None:
+    """Watch resolved 5001 and stopped before its reports; the referee then resolved 5002 by
+    hand.  The next round writes and sends nothing (5003's reports would go as 5001's) and
+    says so; and a resolve decided for 5001 is refused by a game at 5003."""
+    game, _ = new_game(tmp_path / "game", dovecot, smtp, resolve="auto", remind_before_hours=0)
+    for _ in range(2):
+        resolved = CliRunner().invoke(main, ["resolve", str(game.path), "--now"])
+        assert resolved.exit_code == 0, resolved.output
+    intent = {"step": "5001", "decided": at(minutes=1).isoformat(), "resolved": True}
+    write_intent(game, "5001", {**intent, "next": "5002"})
+    seen = [0]
+    watch(game, at(minutes=2))
+    assert new_mail(smtp, seen) == []
+    assert not list(game.outbox("5003").glob("*.pdf"))
+    assert "the game moved on to 5003 by hand after watch resolved 5001" in status_of(game)
+    with pytest.raises(GameError, match="the game is at 5003, not 5001"):
+        resolve_game(Game.open(game.path), now=at(days=20), force=True, expected="5001")
+    assert Game.open(game.path).step(Game.open(game.path).load_state()).key == "5003"

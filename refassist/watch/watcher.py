@@ -514,7 +514,7 @@ class Round:
         write_intent(self.game, step.key, intent)
         file_computer_orders(self.game)
         try:
-            outcome = resolve_game(self.game, now=self.now)
+            outcome = resolve_game(self.game, now=self.now, expected=step.key)
         except RefassistError as exc:
             intent["failed"] = str(exc)
             write_intent(self.game, step.key, intent)
@@ -543,6 +543,19 @@ class Round:
             if not intent.get("resolved"):
                 intent.update(resolved=True, next=current)
                 write_intent(self.game, step, intent)
+            if intent.get("next") != current:
+                # The referee played on by hand since (resolved the next step too): the
+                # reports watch would write now are another step's; they are the referee's.
+                self.log.add(
+                    self.now,
+                    step,
+                    "waiting",
+                    f"the game moved on to {current} by hand after watch resolved {step} "
+                    f"(next {intent.get('next', '')}); its reports are left to you: refassist "
+                    f"report {self.game.path} --smtp",
+                    id=f"moved-on:{step}",
+                )
+                continue
             self.deliver(step, intent)
 
     def deliver(self, step: str, intent: dict[str, Any]) -> None:
