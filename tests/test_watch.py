@@ -983,3 +983,29 @@ def test_watch_resolves_only_the_step_it_decided_and_delivers_only_while_the_gam
     with pytest.raises(GameError, match="the game is at 5003, not 5001"):
         resolve_game(Game.open(game.path), now=at(days=20), force=True, expected="5001")
     assert Game.open(game.path).step(Game.open(game.path).load_state()).key == "5003"
+
+
+def test_watch_sends_only_the_replies_its_own_intake_wrote(
+    dovecot: ImapServer, smtp: SmtpServer, tmp_path: Path
+) -> None:
+    """The referee filed Ann's mail by hand (intake without --send) and kept the reply back:
+    watch's first round leaves it unsent and says so; Bob's mail, filed by watch, is
+    answered."""
+    game, turns = new_game(tmp_path / "game", dovecot, smtp, remind_before_hours=0)
+    ann = filled_sheet(game, "Ann", tmp_path, name="Ann.xlsx")
+    by_hand = write_mail(
+        tmp_path / "ann.eml", make_mail("ann@example.com", [("Ann.xlsx", ann.read_bytes())])
+    )
+    filed = CliRunner().invoke(main, ["intake", str(game.path), str(by_hand), "--accept-late"])
+    assert "Ann" in filed.output, filed.output
+    [kept] = [i.name for i in outgoing(game, "5001") if i.name.startswith("replies/")]
+    bob = filled_sheet(game, "Bob", tmp_path, name="Bob.xlsx")
+    arrived = at(days=-3)
+    deliver(dovecot, turns, make_mail("bob@example.com", [("Bob.xlsx", bob.read_bytes())]), arrived)
+    seen = [0]
+    watch(game, arrived + timedelta(minutes=3))
+    assert [to for to, _ in new_mail(smtp, seen)] == ["bob@example.com"]
+    assert kept not in read_sent(game.outbox("5001"))
+    assert f"replies written before watch are left to you, unsent: {kept}" in status_of(game)
+    watch(game, arrived + timedelta(minutes=8))
+    assert new_mail(smtp, seen) == []

@@ -69,6 +69,8 @@ from refassist.watch.retry import GaveUp, attempts
 
 #: The record of an auto-resolve, written before it starts: ``outbox/<step>/watch/auto.json``.
 AUTO_NAME = "auto.json"
+#: The replies waiting unsent when watch first watched a step (`Round.note_replies_before`).
+BEFORE_NAME = "replies-before.json"
 LOCK_NAME = ".watch.lock"
 #: Seconds waited before each new attempt at a mail server within one round.
 PAUSES = (5.0, 30.0)
@@ -361,8 +363,11 @@ class Round:
         state = self.game.load_state()
         if self.game.ruleset.game_over(state):
             return
+        steps = self.reply_steps()
+        for step in steps:
+            self.note_replies_before(step)
         mail_ok = self.take_mail()
-        self.send_due(self.reply_steps(), "replies")
+        self.send_due(steps, "replies")
         self.note()
         if not mail_ok or self.stopping:
             return
@@ -423,12 +428,48 @@ class Round:
         current = self.game.step(state).key
         return [*archived_before(self.game, current)[-1:], current]
 
+    def note_replies_before(self, step: str) -> None:
+        """At watch's first round of ``step``, before its intake: the replies already waiting
+        unsent (``outbox/<step>/watch/replies-before.json``).  The referee wrote them (intake
+        without ``--send``) and left them unsent on purpose; watch sends only the replies its
+        own intake writes.  Written before the intake, so a round killed after filing still
+        sends its own replies at the next round."""
+        path = watch_folder(self.game, step) / BEFORE_NAME
+        if path.is_file():
+            return
+        waiting = [
+            i.name
+            for i in outgoing(self.game, step)
+            if i.name.startswith("replies/") and not i.held
+        ]
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_text(path, json.dumps({"replies": waiting}, indent=2) + "\n")
+        if waiting:
+            self.log.add(
+                self.now,
+                step,
+                "waiting",
+                f"replies written before watch are left to you, unsent: {', '.join(waiting)} "
+                f"(refassist send {self.game.path} sends them)",
+                id=f"replies-before:{step}",
+            )
+
+    def replies_before(self, step: str) -> set[str]:
+        path = watch_folder(self.game, step) / BEFORE_NAME
+        if not path.is_file():
+            return set()
+        data = read_record(path, "it lists the replies watch leaves to you; delete it to send them")
+        names = data.get("replies", []) if isinstance(data, dict) else []
+        return {str(n) for n in names} if isinstance(names, list) else set()
+
     def send_due(self, steps: Iterable[str], folder: str) -> None:
-        """Send what waits in ``outbox/<step>/<folder>/`` of each step, each message once."""
+        """Send what waits in ``outbox/<step>/<folder>/`` of each step, each message once
+        (of the replies, those watch's intake wrote: not `replies_before`)."""
         plan = self.plan
         for step in steps:
             due = [i for i in outgoing(self.game, step) if i.name.startswith(f"{folder}/")]
-            due = [i for i in due if not i.held]
+            left = self.replies_before(step) if folder == "replies" else set()
+            due = [i for i in due if not i.held and i.name not in left]
             if not due:
                 continue
 
