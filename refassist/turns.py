@@ -720,11 +720,14 @@ def resolve_game(
     dice_file: Path | None = None,
     now: datetime | None = None,
     force: bool = False,
+    expected: str | None = None,
 ) -> TurnOutcome:
     """Resolve the game's current step with the filed sheets; see the module docstring.
 
     Before the deadline, with a sheet missing or with problems, it refuses (`check_ready`)
-    unless ``force`` (the command's ``--now``)."""
+    unless ``force`` (the command's ``--now``).  ``expected``: the step the caller decided to
+    resolve (`refassist watch`); a game at another step (moved on by hand since) is refused,
+    checked under the game's lock."""
     if dice_file is not None and not Path(dice_file).is_file():
         raise UsageError(f"dice file {dice_file} not found")
     when = now or datetime.now(UTC)
@@ -735,6 +738,11 @@ def resolve_game(
         if over:
             raise GameError(f"the game is over: {over}")
         step = game.step(state)
+        if expected is not None and step.key != expected:
+            raise GameError(
+                f"the game is at {step.key}, not {expected}: it moved on since {expected} was "
+                "to be resolved; nothing was resolved"
+            )
         if not force:
             check_ready(game, step, when)
         _check_archive_slot(game, step.key)

@@ -38,13 +38,17 @@ from refassist.cli import main
 from refassist.config import load_config
 from refassist.errors import GameError
 from refassist.intake.imap_intake import FILED_KEYWORD
+from refassist.mail.mailserver import parse_server
+from refassist.mail.sending import outgoing, read_sent, send_waiting
 from refassist.rulesets import find_ruleset
 from refassist.rulesets.base import PlayerSetup, Step
 from refassist.store.game import Game
 from refassist.store.inbox_index import Index, sheet_states
 from refassist.store.turnsheets import write_sheets
+from refassist.turns import resolve_game
 from refassist.watch.log import read_log
-from refassist.watch.watcher import Watcher, needs_referee
+from refassist.watch.notices import ask_text, referee_words, write_reminder
+from refassist.watch.watcher import Watcher, clock_from, needs_referee, write_intent
 from tests.mailservers import (
     PASSWORD,
     ImapServer,
@@ -330,7 +334,7 @@ def test_a_week_watched_answers_reminds_once_and_asks_at_the_deadline(
     ], timeline
     assert "Cleo" not in "".join(line for line in timeline.splitlines() if "fetched" in line)
     page = (game.path / "archive" / "watch.html").read_text()  # on the archive site too
-    assert page.index("the referee&#39;s mail watch/referee.eml") < page.index("reminder-Cleo.eml")
+    assert page.index("the referee&#39;s mail watch/referee-") < page.index("reminder-Cleo.eml")
 
     # The same deadline with resolve = "auto": resolved, reports written and sent.
     auto = configure(Game.open(before_deadline), resolve="auto")
@@ -445,12 +449,27 @@ def test_a_step_waiting_for_the_referee_is_never_resolved_by_auto(tmp_path: Path
     assert needs_referee(g, g.step(state), state, sheet_states(g, g.step(state))) == []
 
 
-def test_a_french_game_reminds_and_asks_in_french(
+def sheets_sent(game: Game, smtp: SmtpServer, seen: list[int]) -> None:
+    """The referee sends the step's sheets (``report --mail`` then ``send``); their mail is
+    not counted as the week's."""
+    result = CliRunner().invoke(main, ["report", str(game.path), "--smtp"], env=ENV)
+    assert result.exit_code == 0, result.output
+    assert len(smtp.inbox.received) - seen[0] == len(PLAYERS)
+    seen[0] = len(smtp.inbox.received)
+
+
+def test_a_french_game_reminds_only_once_its_sheets_went_out_and_in_french(
     dovecot: ImapServer, smtp: SmtpServer, tmp_path: Path
 ) -> None:
+    """No reminder while the step's sheets never went out (none sent, none answered); once
+    they are sent, one each, in French."""
     game, _ = new_game(tmp_path / "game", dovecot, smtp, language="fr")
     assert game.config.language == "fr"
     seen = [0]
+    watch(game, at(hours=-3))
+    assert new_mail(smtp, seen) == []
+    assert not list(game.outbox("5001").glob("watch/reminder-*.eml"))
+    sheets_sent(game, smtp, seen)
     watch(game, at(hours=-2))
     reminders = dict(new_mail(smtp, seen))
     assert sorted(reminders) == ["ann@example.com", "bob@example.com", "cleo@example.com"]
@@ -750,3 +769,243 @@ def test_the_documented_unit_runs_and_stops_cleanly_on_sigterm(
     assert out.rstrip().endswith("stopped"), out
     assert "Traceback" not in err
     assert read_log(game.path)[-1]["what"] == read_log(other.path)[-1]["what"] == "stopped"
+
+
+# -- what the review found ------------------------------------------------------------------
+
+
+def reminders_in(mail: list[tuple[str, EmailMessage]]) -> list[str]:
+    return sorted(to for to, msg in mail if "reminder" in str(msg["Subject"]))
+
+
+def test_a_reminder_no_longer_true_is_set_aside_by_watch_and_by_send(
+    dovecot: ImapServer, smtp: SmtpServer, tmp_path: Path
+) -> None:
+    """Reminders decided by a round that stopped before sending them; Ann's sheet is accepted
+    since: the next round sends Bob's and Cleo's only and moves Ann's to rolled-back/.  And
+    ``refassist send`` after the deadline (the real clock is past 2025) sends none of them."""
+    game, turns = new_game(tmp_path / "game", dovecot, smtp, remind_before_hours=0)
+    step = game.step(game.load_state())
+    for row in sheet_states(game, step):
+        assert write_reminder(game, step, row) is not None
+    late = tmp_path / "late"
+    shutil.copytree(game.path, late)
+    ann = filled_sheet(game, "Ann", tmp_path, name="Ann.xlsx")
+    arrived = at(hours=-3)
+    deliver(dovecot, turns, make_mail("ann@example.com", [("Ann.xlsx", ann.read_bytes())]), arrived)
+    seen = [0]
+    watch(game, at(hours=-2))  # Ann's sheet filed and accepted, then the reminders
+    assert reminders_in(new_mail(smtp, seen)) == ["bob@example.com", "cleo@example.com"]
+    [aside] = game.path.glob("rolled-back/*/outbox/5001/watch/reminder-Ann.eml")
+    assert aside.is_file() and not (game.outbox("5001") / "watch" / "reminder-Ann.eml").exists()
+    assert "reminder-Ann.eml no longer true" in status_of(game)
+
+    sent = CliRunner().invoke(main, ["send", str(late)], env=ENV)
+    assert sent.exit_code == 0, sent.output
+    assert reminders_in(new_mail(smtp, seen)) == []
+    assert "set aside" in sent.output
+    assert len(list(late.glob("rolled-back/*/outbox/5001/watch/reminder-*.eml"))) == 3
+
+
+def test_a_clock_without_a_zone_is_local_time_as_game_toml_deadlines_are(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``--now 2025-01-05T21:00`` in Paris is the moment game.toml's ``2025-01-05 21:00``
+    falls (20:00 UTC), not 21:00 UTC; a time with a zone keeps it.  The --help says so."""
+    monkeypatch.setenv("TZ", "Europe/Paris")
+    time.tzset()
+    try:
+        assert clock_from("2025-01-05T21:00") == DEADLINE.astimezone()
+        assert clock_from("2025-01-05T21:00").astimezone(UTC).hour == 20
+        assert clock_from("2025-01-05T21:00+00:00").astimezone(UTC).hour == 21
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+    shown = CliRunner().invoke(main, ["watch", "--help"])
+    assert "without a zone it is the machine's local time" in " ".join(shown.output.split())
+
+
+def test_a_reminder_gives_the_refusal_in_the_players_language_and_a_mail_without_a_sheet_as_such(
+    tmp_path: Path,
+) -> None:
+    """An English game, Bob reads French: the reminder of his refused file gives the reason in
+    French (as intake's reply did); Cleo's mail without an attachment is said to have carried
+    no turn sheet, not named as a file "message.eml"."""
+    g = Game.create(
+        tmp_path / "game",
+        find_ruleset("fifth-millennium"),
+        [
+            PlayerSetup("Ann", "ann@example.com"),
+            PlayerSetup("Bob", "bob@example.com", language="fr"),
+            PlayerSetup("Cleo", "cleo@example.com"),
+        ],
+        seed=5,
+        generate_seed=42,
+        assign_homeworlds=True,
+        first_deadline=DEADLINE,
+    )
+    write_sheets(g, g.load_state())
+    ann = filled_sheet(g, "Ann", tmp_path, name="Ann.xlsx")
+    bob = write_mail(
+        tmp_path / "bob.eml", make_mail("bob@example.com", [("A.xlsx", ann.read_bytes())])
+    )
+    cleo = write_mail(tmp_path / "cleo.eml", make_mail("cleo@example.com", []))
+    for source in (bob, cleo):
+        result = CliRunner().invoke(main, ["intake", str(g.path), str(source), "--accept-late"])
+        assert "refused" in result.output, result.output
+    step = g.step(g.load_state())
+    rows = {row.player: row for row in sheet_states(g, step)}
+    assert rows["Bob"].state == rows["Cleo"].state == "refused"
+    bob_text = reminder_text(write_reminder(g, step, rows["Bob"]))
+    assert "est la feuille d'ordres de Ann, mais elle a été envoyée depuis" in bob_text, bob_text
+    assert "is Ann's turn sheet" not in bob_text
+    cleo_text = reminder_text(write_reminder(g, step, rows["Cleo"]))
+    assert "the last mail you sent carried no turn sheet" in cleo_text, cleo_text
+    assert "message.eml" not in cleo_text
+
+
+def write_mail(path: Path, msg: EmailMessage) -> Path:
+    path.write_bytes(msg.as_bytes())
+    return path
+
+
+def reminder_text(path: Path | None) -> str:
+    assert path is not None
+    msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+    assert isinstance(msg, EmailMessage)
+    return " ".join(text_of(msg).split())
+
+
+def test_a_deadline_moved_after_the_referees_mail_gets_a_new_one_at_the_new_deadline(
+    dovecot: ImapServer, smtp: SmtpServer, tmp_path: Path
+) -> None:
+    game, _ = new_game(tmp_path / "game", dovecot, smtp, remind_before_hours=0)
+    seen = [0]
+    watch(game, at(minutes=1))
+    assert [to for to, _ in new_mail(smtp, seen)] == [REFEREE]
+    toml = game.path / "game.toml"
+    toml.write_text(
+        toml.read_text().replace(
+            "[schedule.deadlines]\n", '[schedule.deadlines]\n"5001" = 2025-01-07T21:00:00\n'
+        )
+    )
+    assert Game.open(game.path).deadline("5001") == datetime(2025, 1, 7, 21, 0)
+    watch(game, at(days=1))  # before the new deadline: nothing
+    assert new_mail(smtp, seen) == []
+    watch(game, at(days=2, minutes=1))
+    [(to, asked)] = new_mail(smtp, seen)
+    assert to == REFEREE and "Tue 07 Jan 2025 21:00" in text_of(asked)
+    watch(game, at(days=2, minutes=6))  # once per deadline
+    assert new_mail(smtp, seen) == []
+
+
+def test_rollback_sets_watch_decisions_of_the_undone_step_aside_so_it_is_reminded_again(
+    dovecot: ImapServer, smtp: SmtpServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Watch reminded Ann for 5002; the referee rolls back to 5001 and plays it again: 5002's
+    watch/ folder and its send record went to rolled-back/, and Ann's new reminder is due."""
+    for name, value in ENV.items():
+        monkeypatch.setenv(name, value)
+    game, _ = new_game(tmp_path / "game", dovecot, smtp)
+    resolved = CliRunner().invoke(main, ["resolve", str(game.path), "--now"])
+    assert resolved.exit_code == 0, resolved.output
+    game = Game.open(game.path)
+    step = game.step(game.load_state())
+    assert step.key == "5002"
+    ann = next(row for row in sheet_states(game, step) if row.player == "Ann")
+    reminder = write_reminder(game, step, ann)
+    assert reminder is not None
+    sent = send_waiting(
+        game,
+        "5002",
+        parse_server(smtp.url(), "smtp", "smtp"),
+        now=at(days=5),
+        ca_file=game.path.parent / "game-ca.pem",
+    )
+    assert [i.name for i in sent.sent] == ["watch/reminder-Ann.eml"]
+
+    rolled = CliRunner().invoke(main, ["rollback", str(game.path), "--to", "5001"])
+    assert rolled.exit_code == 0, rolled.output
+    assert not (game.outbox("5002") / "watch").exists()
+    [aside] = game.path.glob("rolled-back/*/outbox/5002/watch/reminder-Ann.eml")
+    assert (
+        "watch/reminder-Ann.eml"
+        in json.loads((aside.parent.parent / ".sent.json").read_text())["files"]
+    )
+    assert "watch/reminder-Ann.eml" not in read_sent(game.outbox("5002"))
+
+    again = CliRunner().invoke(main, ["resolve", str(game.path), "--now"])
+    assert again.exit_code == 0, again.output
+    game = Game.open(game.path)
+    step = game.step(game.load_state())
+    assert write_reminder(game, step, ann) is not None
+    [due] = [i for i in outgoing(game, "5002") if i.name == "watch/reminder-Ann.eml"]
+    assert due.held == ""
+
+
+def test_the_referees_mail_lists_as_reminded_only_the_reminders_sent(tmp_path: Path) -> None:
+    """Reminders written but never sent (the server down until the deadline) reminded
+    nobody: the referee's mail does not say they did."""
+    g = Game.create(
+        tmp_path / "game",
+        find_ruleset("fifth-millennium"),
+        [PlayerSetup(n, f"{n.lower()}@example.com") for n in PLAYERS],
+        seed=5,
+        generate_seed=42,
+        assign_homeworlds=True,
+        first_deadline=DEADLINE,
+    )
+    step = g.step(g.load_state())
+    rows = sheet_states(g, step)
+    for row in rows:
+        assert write_reminder(g, step, row) is not None
+    text = ask_text(g, step, rows, [], ["refassist resolve game"], referee_words(g))
+    assert "Reminded before the deadline" not in text, text
+
+
+def test_watch_resolves_only_the_step_it_decided_and_delivers_only_while_the_game_is_there(
+    dovecot: ImapServer, smtp: SmtpServer, tmp_path: Path
+) -> None:
+    """Watch resolved 5001 and stopped before its reports; the referee then resolved 5002 by
+    hand.  The next round writes and sends nothing (5003's reports would go as 5001's) and
+    says so; and a resolve decided for 5001 is refused by a game at 5003."""
+    game, _ = new_game(tmp_path / "game", dovecot, smtp, resolve="auto", remind_before_hours=0)
+    for _ in range(2):
+        resolved = CliRunner().invoke(main, ["resolve", str(game.path), "--now"])
+        assert resolved.exit_code == 0, resolved.output
+    intent = {"step": "5001", "decided": at(minutes=1).isoformat(), "resolved": True}
+    write_intent(game, "5001", {**intent, "next": "5002"})
+    seen = [0]
+    watch(game, at(minutes=2))
+    assert new_mail(smtp, seen) == []
+    assert not list(game.outbox("5003").glob("*.pdf"))
+    assert "the game moved on to 5003 by hand after watch resolved 5001" in status_of(game)
+    with pytest.raises(GameError, match="the game is at 5003, not 5001"):
+        resolve_game(Game.open(game.path), now=at(days=20), force=True, expected="5001")
+    assert Game.open(game.path).step(Game.open(game.path).load_state()).key == "5003"
+
+
+def test_watch_sends_only_the_replies_its_own_intake_wrote(
+    dovecot: ImapServer, smtp: SmtpServer, tmp_path: Path
+) -> None:
+    """The referee filed Ann's mail by hand (intake without --send) and kept the reply back:
+    watch's first round leaves it unsent and says so; Bob's mail, filed by watch, is
+    answered."""
+    game, turns = new_game(tmp_path / "game", dovecot, smtp, remind_before_hours=0)
+    ann = filled_sheet(game, "Ann", tmp_path, name="Ann.xlsx")
+    by_hand = write_mail(
+        tmp_path / "ann.eml", make_mail("ann@example.com", [("Ann.xlsx", ann.read_bytes())])
+    )
+    filed = CliRunner().invoke(main, ["intake", str(game.path), str(by_hand), "--accept-late"])
+    assert "Ann" in filed.output, filed.output
+    [kept] = [i.name for i in outgoing(game, "5001") if i.name.startswith("replies/")]
+    bob = filled_sheet(game, "Bob", tmp_path, name="Bob.xlsx")
+    arrived = at(days=-3)
+    deliver(dovecot, turns, make_mail("bob@example.com", [("Bob.xlsx", bob.read_bytes())]), arrived)
+    seen = [0]
+    watch(game, arrived + timedelta(minutes=3))
+    assert [to for to, _ in new_mail(smtp, seen)] == ["bob@example.com"]
+    assert kept not in read_sent(game.outbox("5001"))
+    assert f"replies written before watch are left to you, unsent: {kept}" in status_of(game)
+    watch(game, arrived + timedelta(minutes=8))
+    assert new_mail(smtp, seen) == []

@@ -32,6 +32,13 @@ def echo_send_result(result: SendResult) -> None:
         click.echo(printable(f"  {verb:10} {item.name} to {', '.join(item.recipients)}"))
     for item, why in result.refused:
         click.echo(printable(f"  {'refused':10} {item.name}: {why} (still waiting)"))
+    for name in result.set_aside:
+        click.echo(
+            printable(
+                f"  {'set aside':10} {name}: no longer true (sheet accepted or deadline "
+                "passed); moved to rolled-back/"
+            )
+        )
     for item in result.held:
         if not item.held.startswith("sent "):
             click.echo(printable(f"  {'held':10} {item.name}: {item.held}"))

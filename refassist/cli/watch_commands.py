@@ -17,7 +17,8 @@ from ..watch.log import log_path, timeline
 from ..watch.watcher import Watcher, clock_from, find_games, mail_plan
 from . import printable, shown
 
-#: For tests and a cron catch-up: the time a round takes as now (ISO 8601, UTC by default).
+#: For tests and a cron catch-up: the time a round takes as now (ISO 8601; without a zone,
+#: the machine's local time, as game.toml's deadlines).
 NOW_VARIABLE = "REFASSIST_NOW"
 
 
@@ -65,7 +66,8 @@ def echo_status(path: Path) -> None:
     "now_text",
     metavar="ISO",
     hidden=True,
-    help="Take this time as now (tests; a cron catch-up).  Also REFASSIST_NOW.",
+    help="Take this time as now (tests; a cron catch-up), ISO 8601; without a zone it is "
+    "the machine's local time, as game.toml's deadlines.  Also REFASSIST_NOW.",
 )
 @click.option(
     "--retry-pauses",
@@ -91,6 +93,8 @@ def watch_command(
     and nothing is lost if it is stopped or killed at any point; a mail server that fails is
     tried again.  SIGTERM or Ctrl-C stops it cleanly.  What it did is in
     GAME/watch/log.jsonl: see --status.  docs/watch.md has the systemd unit and a cron line.
+    REFASSIST_NOW=2026-12-05T21:05 takes that time as now (a cron catch-up); without a zone
+    it is the machine's local time, as the deadlines of game.toml are.
 
     \b
     Example:

@@ -661,7 +661,8 @@ class _Intake:
         cfg = self.game.config.player_for_address(mail.sender) if mail.sender else None
         entry["player"] = cfg.name if cfg else ""
         note = mail.problem or said("the message has no turn sheet attached")
-        entry["note"] = note
+        keep_note(entry, note)
+        entry["no_sheet"] = True
         notes = self.mail_notes(mail, entry)
         self.index.add(entry)
         if cfg is None:
@@ -819,7 +820,7 @@ class _Intake:
         fix: str = "",
     ) -> Outcome:
         entry["status"] = "refused"
-        entry["note"] = reason
+        keep_note(entry, reason)
         if not player:
             return Outcome(
                 "refused", "", item.name, reason + " (no player to reply to)", None, entry
@@ -1029,6 +1030,15 @@ def _kept_note(kept: Any) -> str:
         note.template, note.values = str(template), dict(values)
         return note
     return str(kept)
+
+
+def keep_note(entry: dict[str, Any], note: str) -> None:
+    """The entry's ``note``, and how it was said (``note_said``, `said_as`) when it was: the
+    reminder of `refassist watch` gives it again in the player's language (`again`)."""
+    entry["note"] = note
+    how = said_as(note)
+    if how is not None:
+        entry["note_said"] = how
 
 
 def _reason(exc: NotATurnSheet) -> str:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 import smtplib
 import ssl
 from collections.abc import Callable, Iterable
@@ -38,14 +39,19 @@ from refassist.config import PLACEHOLDER_REFEREE_EMAIL, GameConfig
 from refassist.errors import UsageError
 from refassist.mail.mailserver import ServerURL, password_for, tls_context, tls_failure
 from refassist.mail.messages import parse_message_bytes
+from refassist.store.aside import ASIDE_DIR, stamp, unused
 from refassist.store.game import Game
+from refassist.store.inbox_index import Index
 from refassist.store.recovery import working
+from refassist.store.turnsheets import sheet_filename
 
 SENT_RECORD = ".sent.json"
 #: The outbox sub-folders whose ``.eml`` files are sent.
 MAIL_FOLDERS = ("mail", "replies", "watch")
 
 Progress = Callable[[int, int, str], None]
+#: The prefix of a player's reminder in ``outbox/<step>/watch/`` (`watch.notices`).
+REMINDER_PREFIX = "watch/reminder-"
 
 
 def require_referee_address(config: GameConfig) -> None:
@@ -171,6 +177,8 @@ class SendResult:
     refused: list[tuple[Outgoing, str]] = field(default_factory=list)
     held: list[Outgoing] = field(default_factory=list)
     dry_run: bool = False
+    #: Reminders set aside, no longer true (`set_aside_stale_reminders`).
+    set_aside: list[str] = field(default_factory=list)
 
 
 def _text(value: bytes | str) -> str:
@@ -219,6 +227,45 @@ def connect(
     return smtp
 
 
+def stale_reminders(game: Game, step: str, now: datetime) -> list[Path]:
+    """The unsent reminders of ``step`` that are no longer true at ``now``: the step's deadline
+    has passed, or the player reminded has an accepted sheet since.  A reminder is decided
+    before it is sent (`watch.notices`); between the two, a round may stop or the referee may
+    run ``send`` days later, and a player must not be told to send what they sent."""
+    folder = game.outbox(step)
+    if not (folder / "watch").is_dir():
+        return []
+    sent = read_sent(folder)
+    deadline = game.deadline(step)
+    past = deadline is not None and now >= deadline.astimezone()
+    accepted = set(Index.of(game, step).accepted)
+    of_file = {
+        f"{REMINDER_PREFIX}{sheet_filename(p.name)[:-5]}.eml": p.name for p in game.config.players
+    }
+    out = []
+    for path in sorted((folder / "watch").glob("reminder-*.eml")):
+        name = f"watch/{path.name}"
+        if name in sent:
+            continue
+        if past or of_file.get(name) in accepted:
+            out.append(path)
+    return out
+
+
+def set_aside_stale_reminders(game: Game, step: str, now: datetime) -> list[str]:
+    """Move each of `stale_reminders` to ``rolled-back/<time>/outbox/<step>/watch/`` (never
+    deleted, as `outbox.set_aside_stale` does with stale reports); returns their names.  The
+    caller holds the game lock."""
+    stale = stale_reminders(game, step, now)
+    if not stale:
+        return []
+    aside = unused(game.path / ASIDE_DIR / stamp(now)) / "outbox" / step / "watch"
+    aside.mkdir(parents=True)
+    for path in stale:
+        shutil.move(str(path), str(aside / path.name))
+    return [f"watch/{path.name}" for path in stale]
+
+
 def send_waiting(
     game: Game,
     step: str,
@@ -230,15 +277,24 @@ def send_waiting(
     dry_run: bool = False,
     progress: Progress | None = None,
     timeout: float = 30.0,
+    now: datetime | None = None,
 ) -> SendResult:
     """Send what waits in ``outbox/<step>/`` (or only the files in ``only``) through
     ``server``, recording each message as the server takes it.  Holds the game's lock, so two
     runs cannot send the same message.  A dropped connection raises a `UsageError` after the
-    record of what went is saved; refused recipients are in the result."""
+    record of what went is saved; refused recipients are in the result.  A reminder no longer
+    true at ``now`` (the clock's time unless given) is set aside first, never sent
+    (`set_aside_stale_reminders`; a dry run only leaves it out)."""
     ca_file = ca_file or configured_ca_file(game)
     result = SendResult(str(server), dry_run=dry_run)
+    now = now or datetime.now(UTC)
     with working(game):
-        items = outgoing(game, step, resend)
+        if dry_run:
+            stale = set(stale_reminders(game, step, now))
+        else:
+            result.set_aside = set_aside_stale_reminders(game, step, now)
+            stale = set()
+        items = [item for item in outgoing(game, step, resend) if item.path not in stale]
         if only is not None:
             wanted = {Path(p).resolve() for p in only}
             items = [item for item in items if item.path.resolve() in wanted]

@@ -33,7 +33,13 @@ from refassist.store.game import Game, step_sort_key
 
 RECORD_NAME = ".made-from.json"
 #: Sub-folders of ``outbox/<step>/`` whose files are made from the state (``replies`` is not).
-MADE_DIRS = ("mail",)
+#: ``watch`` holds what `refassist watch` decided for the step (reminders, the referee's mail,
+#: an auto-resolve): after a rollback, decisions about a future that no longer exists.
+MADE_DIRS = ("mail", "watch")
+#: The sub-folder whose send records go aside with its files, so that the step played again
+#: gets its reminders and deadline mail anew (`sending.SENT_RECORD`).
+DECIDED_DIR = "watch"
+SENT_RECORD = ".sent.json"
 
 
 def state_mark(game: Game, state: Any) -> str:
@@ -148,6 +154,9 @@ def set_aside_stale(
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.move(str(source / name), str(target))
             kept.pop(name, None)
+        _move_sent_records(
+            source, aside / item.step, [n for n in item.files if n.startswith(f"{DECIDED_DIR}/")]
+        )
         if kept:
             write_text(
                 source / RECORD_NAME,
@@ -157,6 +166,34 @@ def set_aside_stale(
             (source / RECORD_NAME).unlink(missing_ok=True)
         _remove_if_empty(source)
     return aside.parent
+
+
+def _move_sent_records(source: Path, target: Path, names: list[str]) -> None:
+    """Move the send records of ``names`` (set aside) from ``source``'s ``.sent.json`` to
+    ``target``'s: what watch sent about a step undone stays on record beside it, and the
+    step played again is not held back by it (a reminder of the same name would read as
+    "sent", or "written again since it was sent")."""
+    path = source / SENT_RECORD
+    if not names or not path.is_file():
+        return
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return  # a damaged record is the sender's to refuse (`sending.read_sent`), untouched
+    files = data.get("files") if isinstance(data, dict) else None
+    if not isinstance(files, dict) or not any(name in files for name in names):
+        return
+    moved = {name: files.pop(name) for name in names if name in files}
+    aside = target / SENT_RECORD
+    earlier: dict[str, Any] = {}
+    if aside.is_file():
+        earlier = json.loads(aside.read_text(encoding="utf-8")).get("files", {})
+    target.mkdir(parents=True, exist_ok=True)
+    dump = {"files": {**earlier, **moved}}
+    write_text(aside, json.dumps(dump, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+    write_text(
+        path, json.dumps({"files": files}, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    )
 
 
 def _remove_if_empty(folder: Path) -> None:

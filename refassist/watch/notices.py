@@ -20,7 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from refassist.mail.messages import build_message, write_eml
+from refassist.mail.sending import read_sent
 from refassist.rulesets.base import Step
+from refassist.store.aside import stamp
 from refassist.store.game import Game
 from refassist.store.inbox_index import Index, PlayerStatus
 from refassist.store.turnsheets import sheet_filename
@@ -29,6 +31,7 @@ from refassist.text.words import N_
 
 #: The outbox sub-folder of a step that holds watch's own mail (`sending.MAIL_FOLDERS`).
 WATCH_DIR = "watch"
+#: The referee's mail of a step without a deadline (`ask_path`); with one, it is named for it.
 ASK_NAME = "referee.eml"
 
 #: A sheet's state as the referee's mail names it.
@@ -52,7 +55,12 @@ def reminder_path(game: Game, step: str, player: str) -> Path:
 
 
 def ask_path(game: Game, step: str) -> Path:
-    return watch_folder(game, step) / ASK_NAME
+    """The referee's mail for the step's deadline as it stands: named for the deadline, so a
+    deadline the referee moved after the mail is a new decision (one mail per deadline)."""
+    deadline = game.deadline(step)
+    if deadline is None:
+        return watch_folder(game, step) / ASK_NAME
+    return watch_folder(game, step) / f"referee-{stamp(deadline)}.eml"
 
 
 def referee_words(game: Game) -> Words:
@@ -98,13 +106,26 @@ def _what_is_wrong(game: Game, step: Step, row: PlayerStatus, w: Words) -> str:
                 problems=w.counted_as(len(errors), "problem", "problems"),
                 first=str(errors[0].get("message", "")),
             )
+        if entry.get("no_sheet"):
+            return w(
+                "the deadline for {step} is {deadline}, and the last mail you sent carried no "
+                "turn sheet. Send your sheet, attached as .xlsx, before then.",
+                step=label,
+                deadline=deadline,
+            )
+        note = str(entry.get("note", ""))
+        how = entry.get("note_said")
+        # The reason as intake said it, in the player's language; a reason intake kept as
+        # plain text (a record older than `note_said`) is not given in a language they may
+        # not read: the reply to the file said it.
+        why = again(note, w, how) if how else w.gettext("see my reply to it")
         return w(
             "the deadline for {step} is {deadline}, and the last file you sent, {name}, could "
             "not be taken as your turn sheet: {why}. Send your sheet before then.",
             step=label,
             deadline=deadline,
             name=name,
-            why=str(entry.get("note", "")) or w.gettext("see my reply to it"),
+            why=why,
         )
     return w(
         "the deadline for {step} is {deadline}, and no turn sheet of yours has reached me yet. "
@@ -144,8 +165,15 @@ def write_reminder(game: Game, step: Step, row: PlayerStatus) -> Path | None:
 
 
 def reminded(game: Game, step: str) -> list[str]:
-    """The players watch reminded for ``step`` (their reminders written), in the game's order."""
-    return [p.name for p in game.config.players if reminder_path(game, step, p.name).is_file()]
+    """The players watch reminded for ``step``, in the game's order: those whose reminder the
+    step's ``.sent.json`` records as sent (one written but never sent, or set aside as no
+    longer true, reminded nobody)."""
+    sent = read_sent(game.outbox(step))
+    return [
+        p.name
+        for p in game.config.players
+        if f"{WATCH_DIR}/{reminder_path(game, step, p.name).name}" in sent
+    ]
 
 
 def ask_text(
@@ -216,5 +244,8 @@ def write_ask(
         sender_name=game.config.sender_name,
     )
     msg["X-Refassist-Watch"] = now.isoformat()
+    deadline = game.deadline(step.key)
+    if deadline is not None:
+        msg["X-Refassist-Deadline"] = deadline.astimezone().isoformat()
     write_eml(path, msg)
     return path

@@ -55,7 +55,7 @@ from refassist.store.inbox_index import Index, PlayerStatus, sheet_states, waiti
 from refassist.store.outbox import archived_before, stale_files
 from refassist.store.recovery import working
 from refassist.text.i18n import again
-from refassist.turns import check_ready, resolve_game
+from refassist.turns import check_ready, resolve_game, sheets_went_out
 from refassist.watch.log import WATCH_FOLDER, WatchLog, iso
 from refassist.watch.notices import (
     ask_path,
@@ -69,20 +69,24 @@ from refassist.watch.retry import GaveUp, attempts
 
 #: The record of an auto-resolve, written before it starts: ``outbox/<step>/watch/auto.json``.
 AUTO_NAME = "auto.json"
+#: The replies waiting unsent when watch first watched a step (`Round.note_replies_before`).
+BEFORE_NAME = "replies-before.json"
 LOCK_NAME = ".watch.lock"
 #: Seconds waited before each new attempt at a mail server within one round.
 PAUSES = (5.0, 30.0)
 
 
 def clock_from(text: str) -> datetime:
-    """A ``--now`` or ``REFASSIST_NOW`` time (ISO 8601; UTC when it names no zone)."""
+    """A ``--now`` or ``REFASSIST_NOW`` time (ISO 8601).  One that names no zone is the
+    machine's local time, as game.toml's deadlines are: ``--now 2026-12-05T21:05`` is the
+    moment a deadline written ``2026-12-05 21:05`` falls."""
     try:
         moment = datetime.fromisoformat(text.strip())
     except ValueError:
         raise UsageError(
             f"{text!r} is not a time; give one such as 2026-12-05T21:05 or 2026-12-05T21:05+01:00"
         ) from None
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return moment if moment.tzinfo else moment.astimezone()
 
 
 def find_games(paths: Iterable[Path]) -> list[Path]:
@@ -359,8 +363,11 @@ class Round:
         state = self.game.load_state()
         if self.game.ruleset.game_over(state):
             return
+        steps = self.reply_steps()
+        for step in steps:
+            self.note_replies_before(step)
         mail_ok = self.take_mail()
-        self.send_due(self.reply_steps(), "replies")
+        self.send_due(steps, "replies")
         self.note()
         if not mail_ok or self.stopping:
             return
@@ -421,21 +428,71 @@ class Round:
         current = self.game.step(state).key
         return [*archived_before(self.game, current)[-1:], current]
 
+    def note_replies_before(self, step: str) -> None:
+        """At watch's first round of ``step``, before its intake: the replies already waiting
+        unsent (``outbox/<step>/watch/replies-before.json``).  The referee wrote them (intake
+        without ``--send``) and left them unsent on purpose; watch sends only the replies its
+        own intake writes.  Written before the intake, so a round killed after filing still
+        sends its own replies at the next round."""
+        path = watch_folder(self.game, step) / BEFORE_NAME
+        if path.is_file():
+            return
+        waiting = [
+            i.name
+            for i in outgoing(self.game, step)
+            if i.name.startswith("replies/") and not i.held
+        ]
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_text(path, json.dumps({"replies": waiting}, indent=2) + "\n")
+        if waiting:
+            self.log.add(
+                self.now,
+                step,
+                "waiting",
+                f"replies written before watch are left to you, unsent: {', '.join(waiting)} "
+                f"(refassist send {self.game.path} sends them)",
+                id=f"replies-before:{step}",
+            )
+
+    def replies_before(self, step: str) -> set[str]:
+        path = watch_folder(self.game, step) / BEFORE_NAME
+        if not path.is_file():
+            return set()
+        data = read_record(path, "it lists the replies watch leaves to you; delete it to send them")
+        names = data.get("replies", []) if isinstance(data, dict) else []
+        return {str(n) for n in names} if isinstance(names, list) else set()
+
     def send_due(self, steps: Iterable[str], folder: str) -> None:
-        """Send what waits in ``outbox/<step>/<folder>/`` of each step, each message once."""
+        """Send what waits in ``outbox/<step>/<folder>/`` of each step, each message once
+        (of the replies, those watch's intake wrote: not `replies_before`)."""
         plan = self.plan
         for step in steps:
             due = [i for i in outgoing(self.game, step) if i.name.startswith(f"{folder}/")]
-            due = [i for i in due if not i.held]
+            left = self.replies_before(step) if folder == "replies" else set()
+            due = [i for i in due if not i.held and i.name not in left]
             if not due:
                 continue
 
             def send(step: str = step, due: list[Any] = due) -> SendResult:
                 return send_waiting(
-                    self.game, step, plan.smtp, only=[i.path for i in due], ca_file=plan.ca_file
+                    self.game,
+                    step,
+                    plan.smtp,
+                    only=[i.path for i in due],
+                    ca_file=plan.ca_file,
+                    now=self.now,
                 )
 
             result = self.with_retries("smtp", f"sending through {plan.smtp}", send)
+            for name in result.set_aside if result is not None else []:
+                self.log.add(
+                    self.now,
+                    step,
+                    "set-aside",
+                    f"{name} no longer true (sheet accepted or deadline passed): set aside, "
+                    "not sent",
+                    id=f"set-aside:{step}/{name}",
+                )
             for item, why in result.refused if result is not None else []:
                 self.log.add(
                     self.now,
@@ -452,8 +509,13 @@ class Round:
         deadline = self.game.deadline(step.key)
         if hours > 0 and deadline is not None and not step.waits_for_referee:
             due = deadline.astimezone()
-            if due - timedelta(hours=hours) <= self.now < due:
-                for row in waiting_for(sheet_states(self.game, step)):
+            rows = sheet_states(self.game, step)
+            # A step whose sheets never reached the players (none sent, none answered) has
+            # nothing to remind of: the referee has not started it (`turns.sheets_went_out`).
+            answered = any(row.state not in ("missing", "computer") for row in rows)
+            went_out = sheets_went_out(self.game, step.key, answered)
+            if went_out and due - timedelta(hours=hours) <= self.now < due:
+                for row in waiting_for(rows):
                     write_reminder(self.game, step, row)
         self.send_due([step.key], "watch")
 
@@ -493,7 +555,7 @@ class Round:
         write_intent(self.game, step.key, intent)
         file_computer_orders(self.game)
         try:
-            outcome = resolve_game(self.game, now=self.now)
+            outcome = resolve_game(self.game, now=self.now, expected=step.key)
         except RefassistError as exc:
             intent["failed"] = str(exc)
             write_intent(self.game, step.key, intent)
@@ -522,6 +584,19 @@ class Round:
             if not intent.get("resolved"):
                 intent.update(resolved=True, next=current)
                 write_intent(self.game, step, intent)
+            if intent.get("next") != current:
+                # The referee played on by hand since (resolved the next step too): the
+                # reports watch would write now are another step's; they are the referee's.
+                self.log.add(
+                    self.now,
+                    step,
+                    "waiting",
+                    f"the game moved on to {current} by hand after watch resolved {step} "
+                    f"(next {intent.get('next', '')}); its reports are left to you: refassist "
+                    f"report {self.game.path} --smtp",
+                    id=f"moved-on:{step}",
+                )
+                continue
             self.deliver(step, intent)
 
     def deliver(self, step: str, intent: dict[str, Any]) -> None:
