@@ -130,20 +130,26 @@ def configure(game: Game, **settings: object) -> Game:
     return Game.open(game.path)
 
 
-def new_game(
-    folder: Path, dovecot: ImapServer, smtp: SmtpServer, language: str = "", **watch: object
-) -> tuple[Game, str]:
-    """Three players, the first sheets written, watching a fresh folder of the Dovecot."""
-    g = Game.create(
+def created(folder: Path, players: list[PlayerSetup] | None = None, language: str = "") -> Game:
+    """The small Fifth Millennium game every test watches: three players (or ``players``),
+    homeworlds given, the first deadline `DEADLINE`, in ``language`` (the default: none set)."""
+    return Game.create(
         folder,
         find_ruleset("fifth-millennium"),
-        [PlayerSetup(n, f"{n.lower()}@example.com") for n in PLAYERS],
+        players or [PlayerSetup(n, f"{n.lower()}@example.com") for n in PLAYERS],
         seed=5,
         generate_seed=42,
         assign_homeworlds=True,
         first_deadline=DEADLINE,
-        **({"language": language} if language else {}),
+        language=language,
     )
+
+
+def new_game(
+    folder: Path, dovecot: ImapServer, smtp: SmtpServer, language: str = "", **watch: object
+) -> tuple[Game, str]:
+    """Three players, the first sheets written, watching a fresh folder of the Dovecot."""
+    g = created(folder, language=language)
     write_sheets(g, g.load_state())
     both = folder.parent / f"{folder.name}-ca.pem"
     both.write_text(dovecot.ca_file.read_text() + smtp.ca_file.read_text())
@@ -203,15 +209,7 @@ def status_of(game: Game) -> str:
 def test_watch_settings_are_checked_with_a_clear_error(
     tmp_path: Path, line: str, said: str
 ) -> None:
-    g = Game.create(
-        tmp_path / "game",
-        find_ruleset("fifth-millennium"),
-        [PlayerSetup(n, f"{n.lower()}@example.com") for n in PLAYERS],
-        seed=5,
-        generate_seed=42,
-        assign_homeworlds=True,
-        first_deadline=DEADLINE,
-    )
+    g = created(tmp_path / "game")
     path = g.path / "game.toml"
     defaults = load_config(path).watch
     assert (defaults.every_minutes, defaults.remind_before_hours, defaults.resolve) == (
@@ -225,15 +223,7 @@ def test_watch_settings_are_checked_with_a_clear_error(
 
 
 def test_watch_refuses_a_game_without_mail_servers(tmp_path: Path) -> None:
-    g = Game.create(
-        tmp_path / "game",
-        find_ruleset("fifth-millennium"),
-        [PlayerSetup(n, f"{n.lower()}@example.com") for n in PLAYERS],
-        seed=5,
-        first_deadline=DEADLINE,
-        generate_seed=42,
-        assign_homeworlds=True,
-    )
+    g = created(tmp_path / "game")
     result = CliRunner().invoke(main, ["watch", str(g.path), "--once"])
     assert result.exit_code == 2
     assert "refassist watch needs [mail] imap and smtp in game.toml" in result.output
@@ -433,15 +423,7 @@ def test_auto_asks_for_a_late_sheet_and_a_hand_edit_of_the_master(
 def test_a_step_waiting_for_the_referee_is_never_resolved_by_auto(tmp_path: Path) -> None:
     """A step whose items the referee settles on the table (`Step.waits_for_referee`): the
     reason says which, and there is no reminder to players for it."""
-    g = Game.create(
-        tmp_path / "game",
-        find_ruleset("fifth-millennium"),
-        [PlayerSetup(n, f"{n.lower()}@example.com") for n in PLAYERS],
-        seed=5,
-        generate_seed=42,
-        assign_homeworlds=True,
-        first_deadline=DEADLINE,
-    )
+    g = created(tmp_path / "game")
     state = g.load_state()
     battle = Step("5001", "Year 5001", ("Battle at 0101",), waits_for_referee=True)
     reasons = needs_referee(g, battle, state, sheet_states(g, battle))
@@ -831,18 +813,13 @@ def test_a_reminder_gives_the_refusal_in_the_players_language_and_a_mail_without
     """An English game, Bob reads French: the reminder of his refused file gives the reason in
     French (as intake's reply did); Cleo's mail without an attachment is said to have carried
     no turn sheet, not named as a file "message.eml"."""
-    g = Game.create(
+    g = created(
         tmp_path / "game",
-        find_ruleset("fifth-millennium"),
         [
             PlayerSetup("Ann", "ann@example.com"),
             PlayerSetup("Bob", "bob@example.com", language="fr"),
             PlayerSetup("Cleo", "cleo@example.com"),
         ],
-        seed=5,
-        generate_seed=42,
-        assign_homeworlds=True,
-        first_deadline=DEADLINE,
     )
     write_sheets(g, g.load_state())
     ann = filled_sheet(g, "Ann", tmp_path, name="Ann.xlsx")
@@ -946,15 +923,7 @@ def test_rollback_sets_watch_decisions_of_the_undone_step_aside_so_it_is_reminde
 def test_the_referees_mail_lists_as_reminded_only_the_reminders_sent(tmp_path: Path) -> None:
     """Reminders written but never sent (the server down until the deadline) reminded
     nobody: the referee's mail does not say they did."""
-    g = Game.create(
-        tmp_path / "game",
-        find_ruleset("fifth-millennium"),
-        [PlayerSetup(n, f"{n.lower()}@example.com") for n in PLAYERS],
-        seed=5,
-        generate_seed=42,
-        assign_homeworlds=True,
-        first_deadline=DEADLINE,
-    )
+    g = created(tmp_path / "game")
     step = g.step(g.load_state())
     rows = sheet_states(g, step)
     for row in rows:
