@@ -364,8 +364,8 @@ class Round:
         if self.game.ruleset.game_over(state):
             return
         steps = self.reply_steps()
-        for step in steps:
-            self.note_replies_before(step)
+        for key in steps:
+            self.note_replies_before(key)
         mail_ok = self.take_mail()
         self.send_due(steps, "replies")
         self.note()
